@@ -1,0 +1,31 @@
+//! goref: a terminal referee for computer Go tournaments.
+//!
+//! Module map, in the direction data flows (see DESIGN.md §1):
+//!
+//! - [`game`]: pure Go. Coordinates, the board with captures, ko and superko,
+//!   scoring, clocks and time systems, rules presets, SGF.
+//! - [`protocol`]: pure protocol machines. GTP line codec and engine controller.
+//! - [`referee`]: the pure game state machine. It turns player events into
+//!   [`referee::GameEvent`]s and actions, runs the KGS end-of-game protocol,
+//!   and folds events into a [`referee::GameView`].
+//! - [`bot`]: the built-in engine, spoken to over GTP like any other.
+//! - [`transport`], [`players`], [`driver`]: the async shell. Processes, the
+//!   player adapters, and the loop that moves bytes and time into the cores.
+//! - [`cli`], [`config`]: the command line and the game file.
+//!
+//! Dependency rules, checked by `tests/architecture.rs`:
+//!
+//! - `game`, `referee` and `protocol` use no tokio, crossterm or ratatui, and
+//!   never read the clock: time is passed in as `std::time::Instant`.
+//! - `ui` never touches a transport.
+//! - Only `ui/app`, `players`, `transport`, `driver` and `mirror` are async.
+
+pub mod bot;
+pub mod cli;
+pub mod config;
+pub mod driver;
+pub mod game;
+pub mod players;
+pub mod protocol;
+pub mod referee;
+pub mod transport;

@@ -1,0 +1,3 @@
+//! Pure protocol machines: bytes and time in, bytes, events and deadlines out.
+
+pub mod gtp;
