@@ -1,1 +1,18 @@
-//! (to be written)
+//! The referee: pure game logic between the players and everything that watches.
+//!
+//! [`Referee`] is the state machine; [`GameEvent`] is its output stream;
+//! [`GameView`] and [`Recorder`] fold that stream into a screen's state and
+//! an SGF record.
+
+pub mod event;
+pub mod machine;
+pub mod record;
+pub mod view;
+
+pub use event::{
+    AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+    StampedEvent,
+};
+pub use machine::{Action, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft};
+pub use record::{RecordInfo, Recorder};
+pub use view::GameView;

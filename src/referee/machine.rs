@@ -1,0 +1,658 @@
+//! The referee: one game's state machine, pure and driven with `now` passed in.
+//!
+//! Inputs are [`PlayerEvent`]s from the player adapters, [`OperatorCommand`]s
+//! and timeouts. Outputs are [`GameEvent`]s (what happened) and [`Action`]s
+//! (what the shell must tell a player). A move is validated before any
+//! [`Action::TellMove`] is queued, so an illegal move never reaches the
+//! opponent. The end of the game follows the KGS protocol
+//! (`reference/gtp-kgs.md` §8) or, under [`EndOfGame::Judge`], the judge.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use crate::game::board::{fixed_handicap, Board, BoardError};
+use crate::game::clock::{Clock, TimeSystem};
+use crate::game::rules::{EndOfGame, Rules};
+use crate::game::score::{score, toggle_group, Score};
+use crate::game::{Color, Move, Point};
+
+use super::event::{
+    AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+};
+
+/// Where the handicap stones go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Handicap {
+    None,
+    /// The standard star points for N stones.
+    Fixed(u8),
+    /// Stones at the points the operator named.
+    Free(Vec<Point>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameConfig {
+    pub size: u8,
+    pub rules: Rules,
+    pub handicap: Handicap,
+}
+
+impl GameConfig {
+    /// The handicap stones, checked against the board size.
+    pub fn handicap_stones(&self) -> Result<Vec<Point>, BoardError> {
+        match &self.handicap {
+            Handicap::None => Ok(Vec::new()),
+            Handicap::Fixed(n) => fixed_handicap(self.size, *n),
+            Handicap::Free(points) => Ok(points.clone()),
+        }
+    }
+}
+
+/// What a player adapter reports to the referee.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlayerEvent {
+    /// The player is started, checked and set up for this game.
+    Ready(PlayerInfo),
+    /// The move request has reached the player: its clock runs from now.
+    Thinking,
+    Moved(Move),
+    /// The answer to [`Action::RequestDeadStones`].
+    DeadStones(Vec<Point>),
+    /// The player answered the dead-stone question with an error.
+    DeadStonesUnavailable(String),
+    /// The player refused a move relayed to it with [`Action::TellMove`].
+    RejectedMove { mv: Move, message: String },
+    /// A protocol line, for the trace.
+    Line {
+        direction: LineDirection,
+        line: String,
+    },
+    /// Something the operator should see; play goes on.
+    Notice(String),
+    /// The player can no longer play: it crashed, hung or spoke garbage.
+    Failed(String),
+}
+
+/// Decisions the operator (the tournament judge) can make at any time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorCommand {
+    /// End the game with this result (`B+3.5`, `W+`, `Void`, ...).
+    Adjudicate { result: String, reason: String },
+    /// Score the position now, with the stones currently marked dead.
+    ScoreNow,
+    /// Mark the chain at this point dead, or alive again.
+    ToggleDead(Point),
+}
+
+/// The time a player is told it has left, in both GTP conventions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeLeft {
+    pub seconds: u64,
+    /// Stones left in a Canadian period (`time_left` standard form).
+    pub stones: u64,
+    /// Like `stones`, but periods left under Japanese byo-yomi (KGS form).
+    pub kgs_stones: u64,
+}
+
+/// What the shell must do for the referee.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Ask `color` for a move. In the KGS cleanup phase `cleanup` is set.
+    RequestMove {
+        color: Color,
+        cleanup: bool,
+        time_left: Option<TimeLeft>,
+    },
+    /// Tell player `to` that `color` played `mv`.
+    TellMove { to: Color, color: Color, mv: Move },
+    /// Ask `color` which stones it considers dead.
+    RequestDeadStones { color: Color },
+    /// The game is over: players may be told and shut down.
+    GameOver { result: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Waiting {
+    Nothing,
+    Move { color: Color, since: Instant },
+    DeadStones,
+}
+
+/// One game, from the players' readiness to the result.
+pub struct Referee {
+    config: GameConfig,
+    board: Board,
+    clocks: [Clock; 2],
+    players: [Option<PlayerInfo>; 2],
+    phase: Phase,
+    waiting: Waiting,
+    moves_played: u32,
+    stones_played: u32,
+    consecutive_passes: u32,
+    claims: [Option<BTreeSet<Point>>; 2],
+    marked_dead: BTreeSet<Point>,
+    result: Option<GameResult>,
+    events: VecDeque<GameEvent>,
+    actions: VecDeque<Action>,
+}
+
+impl Referee {
+    pub fn new(config: GameConfig) -> Result<Referee, BoardError> {
+        let mut board = Board::new(config.size, config.rules.board_rules())?;
+        let stones = config.handicap_stones()?;
+        if !stones.is_empty() {
+            board
+                .place_setup(Color::Black, &stones)
+                .map_err(|_| BoardError::Handicap {
+                    reason: "handicap stones overlap or lie off the board".into(),
+                })?;
+            board.set_to_move(Color::White);
+        }
+        let clock = Clock::new(config.rules.time);
+        Ok(Referee {
+            config,
+            board,
+            clocks: [clock.clone(), clock],
+            players: [None, None],
+            phase: Phase::Setup,
+            waiting: Waiting::Nothing,
+            moves_played: 0,
+            stones_played: 0,
+            consecutive_passes: 0,
+            claims: [None, None],
+            marked_dead: BTreeSet::new(),
+            result: None,
+            events: VecDeque::new(),
+            actions: VecDeque::new(),
+        })
+    }
+
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    pub fn clock(&self, color: Color) -> &Clock {
+        &self.clocks[color.index()]
+    }
+
+    pub fn poll_event(&mut self) -> Option<GameEvent> {
+        self.events.pop_front()
+    }
+
+    pub fn poll_action(&mut self) -> Option<Action> {
+        self.actions.pop_front()
+    }
+
+    /// The next instant at which [`Referee::handle_timeout`] must be called.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let Waiting::Move { color, since } = self.waiting else {
+            return None;
+        };
+        let idle = since + self.config.rules.move_timeout;
+        Some(match self.clocks[color.index()].deadline() {
+            Some(flag) => flag.min(idle),
+            None => idle,
+        })
+    }
+
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let Waiting::Move { color, since } = self.waiting else {
+            return;
+        };
+        if self.clocks[color.index()].is_flagged(now) {
+            self.clocks[color.index()].stop(now);
+            self.time_out(color);
+        } else if now >= since + self.config.rules.move_timeout {
+            self.clocks[color.index()].stop(now);
+            let limit = format_duration(self.config.rules.move_timeout);
+            self.forfeit(color, format!("{color} gave no move within {limit}"));
+        }
+    }
+
+    pub fn handle_player(&mut self, now: Instant, color: Color, event: PlayerEvent) {
+        match event {
+            PlayerEvent::Line { direction, line } => self.events.push_back(GameEvent::Gtp {
+                color,
+                direction,
+                line,
+            }),
+            PlayerEvent::Notice(message) => self.events.push_back(GameEvent::Error {
+                color: Some(color),
+                message,
+                fatal: false,
+            }),
+            _ if self.phase == Phase::Over => {}
+            PlayerEvent::Ready(info) => self.on_ready(now, color, info),
+            PlayerEvent::Thinking => self.on_thinking(now, color),
+            PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
+            PlayerEvent::DeadStones(stones) => self.on_claim(now, color, stones, None),
+            PlayerEvent::DeadStonesUnavailable(message) => {
+                let note = format!("final_status_list failed ({message}): no stones dead");
+                self.on_claim(now, color, Vec::new(), Some(note))
+            }
+            PlayerEvent::RejectedMove { mv, message } => {
+                let mover = color.opponent();
+                self.forfeit(
+                    color,
+                    format!(
+                        "{color} refused {mover}'s move {mv} ('{message}'), which the rules allow"
+                    ),
+                );
+            }
+            PlayerEvent::Failed(reason) => {
+                self.stop_clock_of(now, color);
+                self.forfeit(color, reason);
+            }
+        }
+    }
+
+    pub fn handle_operator(&mut self, now: Instant, command: OperatorCommand) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        match command {
+            OperatorCommand::Adjudicate { result, reason } => {
+                for color in Color::BOTH {
+                    self.stop_clock_of(now, color);
+                }
+                let winner = match result.chars().next() {
+                    Some('B') => Some(Color::Black),
+                    Some('W') => Some(Color::White),
+                    _ => None,
+                };
+                self.finish(GameResult {
+                    result,
+                    reason: format!("adjudicated: {reason}"),
+                    winner,
+                    score: None,
+                });
+            }
+            OperatorCommand::ScoreNow => {
+                for color in Color::BOTH {
+                    self.stop_clock_of(now, color);
+                }
+                let dead = self.marked_dead.clone();
+                self.finish_by_score(&dead, "scored by the operator".into());
+            }
+            OperatorCommand::ToggleDead(point) => {
+                toggle_group(&self.board, &mut self.marked_dead, point);
+                self.events
+                    .push_back(GameEvent::Agreement(AgreementEvent::Marked {
+                        stones: vertices(&self.marked_dead),
+                    }));
+            }
+        }
+    }
+
+    fn on_ready(&mut self, now: Instant, color: Color, info: PlayerInfo) {
+        if self.phase != Phase::Setup {
+            return;
+        }
+        self.players[color.index()] = Some(info);
+        let [Some(black), Some(white)] = self.players.clone() else {
+            return;
+        };
+        let start = GameStart {
+            size: self.config.size,
+            komi: self.config.rules.komi,
+            rules: self.config.rules.preset.to_string(),
+            ruleset: self.config.rules.sgf_name().to_string(),
+            time: self.config.rules.time.to_string(),
+            handicap: self
+                .board
+                .stones()
+                .map(|(point, _)| point.to_gtp())
+                .collect(),
+            black,
+            white,
+            first_to_move: self.board.to_move(),
+        };
+        self.events.push_back(GameEvent::GameStart(start));
+        self.set_phase(Phase::Play, "both players are ready".into());
+        self.request_move(now);
+    }
+
+    fn on_thinking(&mut self, now: Instant, color: Color) {
+        if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
+            let clock = &mut self.clocks[color.index()];
+            clock.start(now);
+            let reading = clock.reading(now);
+            self.events.push_back(GameEvent::Clock {
+                color,
+                clock: reading,
+            });
+        }
+    }
+
+    fn on_move(&mut self, now: Instant, color: Color, mv: Move) {
+        let Waiting::Move { color: expected, .. } = self.waiting else {
+            return self.unexpected(color, mv);
+        };
+        if expected != color {
+            return self.unexpected(color, mv);
+        }
+        self.waiting = Waiting::Nothing;
+        let clock = &mut self.clocks[color.index()];
+        if !clock.is_running() {
+            clock.start(now);
+        }
+        let turn = clock.stop(now);
+        if turn.flagged {
+            return self.time_out(color);
+        }
+        let n = self.moves_played + 1;
+        let captures = match mv {
+            Move::Resign => {
+                self.push_move(now, n, color, mv, turn.used, Vec::new());
+                let winner = color.opponent();
+                return self.finish(GameResult {
+                    result: format!("{}+R", winner.letter()),
+                    reason: format!("{color} resigned"),
+                    winner: Some(winner),
+                    score: None,
+                });
+            }
+            Move::Pass => {
+                self.board
+                    .pass(color)
+                    .expect("the referee only asks the side to move");
+                self.consecutive_passes += 1;
+                Vec::new()
+            }
+            Move::Play(point) => match self.board.play(color, point) {
+                Ok(captures) => {
+                    self.consecutive_passes = 0;
+                    self.stones_played += 1;
+                    captures
+                }
+                Err(reason) => {
+                    self.events.push_back(GameEvent::Illegal {
+                        n,
+                        color,
+                        vertex: mv.to_gtp(),
+                        reason,
+                    });
+                    return self.forfeit(
+                        color,
+                        format!("{color} played {mv} as move {n}: {reason}"),
+                    );
+                }
+            },
+        };
+        self.moves_played = n;
+        self.push_move(now, n, color, mv, turn.used, captures);
+        self.actions.push_back(Action::TellMove {
+            to: color.opponent(),
+            color,
+            mv,
+        });
+        if self.consecutive_passes >= 2 {
+            return self.on_double_pass(now);
+        }
+        let limits = self.config.rules.limits;
+        if let Some(stop_at) = limits.stop_at {
+            if self.counted_moves() >= stop_at {
+                return self.await_judge(format!("the game stopped at move {stop_at}"));
+            }
+        }
+        self.request_move(now);
+    }
+
+    fn unexpected(&mut self, color: Color, mv: Move) {
+        self.events.push_back(GameEvent::Error {
+            color: Some(color),
+            message: format!("{color} sent the move {mv} unasked; ignored"),
+            fatal: false,
+        });
+    }
+
+    fn push_move(
+        &mut self,
+        now: Instant,
+        n: u32,
+        color: Color,
+        mv: Move,
+        used: Duration,
+        captures: Vec<Point>,
+    ) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Move {
+            n,
+            color,
+            vertex: mv.to_gtp(),
+            ms: used.as_millis() as u64,
+            captures: captures.iter().map(|p| p.to_gtp()).collect(),
+            clock,
+        });
+    }
+
+    fn counted_moves(&self) -> u32 {
+        if self.config.rules.limits.count_passes {
+            self.moves_played
+        } else {
+            self.stones_played
+        }
+    }
+
+    fn request_move(&mut self, now: Instant) {
+        let color = self.board.to_move();
+        let clock = &self.clocks[color.index()];
+        let time_left = (clock.system() != TimeSystem::None).then(|| {
+            let (seconds, stones) = clock.gtp_time_left(now);
+            let (_, kgs_stones) = clock.kgs_time_left(now);
+            TimeLeft {
+                seconds,
+                stones,
+                kgs_stones,
+            }
+        });
+        self.waiting = Waiting::Move { color, since: now };
+        self.actions.push_back(Action::RequestMove {
+            color,
+            cleanup: self.phase == Phase::Cleanup,
+            time_left,
+        });
+    }
+
+    fn on_double_pass(&mut self, now: Instant) {
+        if self.phase == Phase::Cleanup {
+            let none = BTreeSet::new();
+            return self.finish_by_score(
+                &none,
+                "second double pass after the cleanup phase: every stone on the board is alive"
+                    .into(),
+            );
+        }
+        self.set_phase(
+            Phase::DeadStones,
+            "two consecutive passes: asking for dead stones".into(),
+        );
+        self.claims = [None, None];
+        self.waiting = Waiting::DeadStones;
+        for color in Color::BOTH {
+            let info = self.players[color.index()].clone().unwrap_or_default();
+            if info.kgs_end_protocol {
+                self.actions.push_back(Action::RequestDeadStones { color });
+            } else {
+                let note = "does not support both final_status_list and kgs-genmove_cleanup: \
+                            claims no dead stones";
+                self.on_claim(now, color, Vec::new(), Some(note.into()));
+            }
+        }
+    }
+
+    fn on_claim(&mut self, now: Instant, color: Color, stones: Vec<Point>, note: Option<String>) {
+        if self.waiting != Waiting::DeadStones || self.claims[color.index()].is_some() {
+            return;
+        }
+        let (claim, note) = self.expand_claim(stones, note);
+        self.events
+            .push_back(GameEvent::Agreement(AgreementEvent::Claim {
+                color,
+                stones: vertices(&claim),
+                note,
+            }));
+        self.claims[color.index()] = Some(claim);
+        let [Some(black), Some(white)] = self.claims.clone() else {
+            return;
+        };
+        self.waiting = Waiting::Nothing;
+        if black == white {
+            self.events
+                .push_back(GameEvent::Agreement(AgreementEvent::Agreed {
+                    stones: vertices(&black),
+                }));
+            return self.finish_by_score(&black, "both programs agree on the dead stones".into());
+        }
+        self.events
+            .push_back(GameEvent::Agreement(AgreementEvent::Disputed {
+                black_only: vertices(&(&black - &white)),
+                white_only: vertices(&(&white - &black)),
+            }));
+        self.marked_dead = &black & &white;
+        match self.config.rules.end_of_game {
+            EndOfGame::KgsCleanup => {
+                self.consecutive_passes = 0;
+                self.set_phase(
+                    Phase::Cleanup,
+                    "the dead-stone claims differ: play resumes until the dead stones are captured"
+                        .into(),
+                );
+                self.request_move(now);
+            }
+            EndOfGame::Judge => self.await_judge("the dead-stone claims differ".into()),
+        }
+    }
+
+    /// Expands each claimed stone to its whole chain. A claim naming an empty
+    /// point is malformed: it counts as no dead stones, and says so.
+    fn expand_claim(
+        &self,
+        stones: Vec<Point>,
+        note: Option<String>,
+    ) -> (BTreeSet<Point>, Option<String>) {
+        let mut claim = BTreeSet::new();
+        for point in &stones {
+            if self.board.get(*point).is_none() {
+                let note = format!("claimed {point} dead, which holds no stone: no stones dead");
+                return (BTreeSet::new(), Some(note));
+            }
+            claim.extend(self.board.group(*point));
+        }
+        (claim, note)
+    }
+
+    fn time_out(&mut self, color: Color) {
+        let limits = self.config.rules.limits;
+        if let Some(before) = limits.time_loss_before {
+            if self.counted_moves() >= before {
+                return self.await_judge(format!(
+                    "{color} ran out of time at move {}, past move {before}",
+                    self.counted_moves() + 1
+                ));
+            }
+        }
+        let winner = color.opponent();
+        self.finish(GameResult {
+            result: format!("{}+T", winner.letter()),
+            reason: format!("{color} ran out of time"),
+            winner: Some(winner),
+            score: None,
+        });
+    }
+
+    fn forfeit(&mut self, loser: Color, reason: String) {
+        self.events.push_back(GameEvent::Error {
+            color: Some(loser),
+            message: reason.clone(),
+            fatal: true,
+        });
+        let winner = loser.opponent();
+        self.finish(GameResult {
+            result: format!("{}+F", winner.letter()),
+            reason,
+            winner: Some(winner),
+            score: None,
+        });
+    }
+
+    fn await_judge(&mut self, reason: String) {
+        self.waiting = Waiting::Nothing;
+        self.set_phase(Phase::Adjudication, reason);
+    }
+
+    fn stop_clock_of(&mut self, now: Instant, color: Color) {
+        if self.clocks[color.index()].is_running() {
+            self.clocks[color.index()].stop(now);
+        }
+    }
+
+    fn finish_by_score(&mut self, dead: &BTreeSet<Point>, reason: String) {
+        let rules = &self.config.rules;
+        let score = score(&self.board, dead, rules.scoring, rules.komi);
+        let (result, winner) = result_of(&score);
+        self.finish(GameResult {
+            result,
+            reason,
+            winner,
+            score: Some(score),
+        });
+    }
+
+    fn finish(&mut self, result: GameResult) {
+        self.waiting = Waiting::Nothing;
+        self.set_phase(Phase::Over, result.reason.clone());
+        self.actions.push_back(Action::GameOver {
+            result: result.result.clone(),
+        });
+        self.events.push_back(GameEvent::Result(result.clone()));
+        self.result = Some(result);
+    }
+
+    fn set_phase(&mut self, phase: Phase, reason: String) {
+        self.phase = phase;
+        self.events.push_back(GameEvent::Phase { phase, reason });
+    }
+}
+
+/// The SGF `RE` value and the winner for a score.
+pub fn result_of(score: &Score) -> (String, Option<Color>) {
+    let margin = score.margin();
+    if margin > 0.0 {
+        (format!("B+{margin}"), Some(Color::Black))
+    } else if margin < 0.0 {
+        (format!("W+{}", -margin), Some(Color::White))
+    } else {
+        ("0".to_string(), None)
+    }
+}
+
+fn vertices(points: &BTreeSet<Point>) -> Vec<String> {
+    points.iter().map(|p| p.to_gtp()).collect()
+}
+
+/// `10m`, `30s`, `1m30s`: a duration as a person reads it.
+pub fn format_duration(d: Duration) -> String {
+    let secs = d.as_secs();
+    match (secs / 60, secs % 60) {
+        (0, s) => format!("{s}s"),
+        (m, 0) => format!("{m}m"),
+        (m, s) => format!("{m}m{s}s"),
+    }
+}

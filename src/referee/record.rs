@@ -1,0 +1,231 @@
+//! The game record: an SGF FF[4] text folded from the event stream.
+//!
+//! Like [`GameView`](super::GameView), the recorder sees only [`GameEvent`]s,
+//! so what the record says is exactly what the referee decided. The shell
+//! writes [`Recorder::to_sgf`] to disk atomically after every move.
+
+use crate::game::sgf::{self, Date, Node};
+use crate::game::{Color, Point};
+
+use super::event::{AgreementEvent, GameEvent, GameStart};
+
+/// Static facts for the root node that do not come from events.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordInfo {
+    pub date: Date,
+    pub event: Option<String>,
+    pub place: Option<String>,
+    pub round: Option<String>,
+    pub game_name: Option<String>,
+    pub main_time: Option<u64>,
+    pub overtime: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Recorder {
+    info: RecordInfo,
+    start: Option<GameStart>,
+    moves: Vec<Node>,
+    result: Option<String>,
+    root_comments: Vec<String>,
+    final_comments: Vec<String>,
+    territory: Option<(Vec<Point>, Vec<Point>)>,
+}
+
+impl Recorder {
+    pub fn new(info: RecordInfo) -> Recorder {
+        Recorder {
+            info,
+            start: None,
+            moves: Vec::new(),
+            result: None,
+            root_comments: Vec::new(),
+            final_comments: Vec::new(),
+            territory: None,
+        }
+    }
+
+    /// The number of moves recorded, passes included.
+    pub fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn apply(&mut self, event: &GameEvent) {
+        match event {
+            GameEvent::GameStart(start) => self.start = Some(start.clone()),
+            GameEvent::Move {
+                color,
+                vertex,
+                clock,
+                ..
+            } => {
+                let Some(size) = self.start.as_ref().map(|s| s.size) else {
+                    return;
+                };
+                if vertex == "resign" {
+                    return;
+                }
+                let mut node = Node::default();
+                let point = Point::parse_gtp(vertex, size).ok();
+                node.push(
+                    &color.letter().to_string(),
+                    point.map(|p| p.to_sgf(size)).unwrap_or_default(),
+                );
+                let left = clock.period_left_ms.filter(|_| clock.in_overtime);
+                let left = left.unwrap_or(clock.main_left_ms);
+                if self.info.main_time.is_some() {
+                    let time_prop = if *color == Color::Black { "BL" } else { "WL" };
+                    node.push(time_prop, seconds(left));
+                    if let Some(stones) = clock.stones_left.filter(|_| clock.in_overtime) {
+                        let stones_prop = if *color == Color::Black { "OB" } else { "OW" };
+                        node.push(stones_prop, stones.to_string());
+                    }
+                }
+                self.moves.push(node);
+            }
+            GameEvent::Illegal {
+                n,
+                color,
+                vertex,
+                reason,
+            } => self.final_comments.push(format!(
+                "Move {n}: {color} played {vertex}, which is illegal ({reason})."
+            )),
+            GameEvent::Agreement(AgreementEvent::Agreed { stones }) if !stones.is_empty() => {
+                self.final_comments
+                    .push(format!("Dead (agreed): {}", stones.join(" ")));
+            }
+            GameEvent::Agreement(AgreementEvent::Disputed {
+                black_only,
+                white_only,
+            }) => self.final_comments.push(format!(
+                "Dead stones disputed: only Black claims [{}], only White claims [{}].",
+                black_only.join(" "),
+                white_only.join(" ")
+            )),
+            GameEvent::Error {
+                color,
+                message,
+                fatal: true,
+            } => {
+                let who = color.map(|c| format!("{c}: ")).unwrap_or_default();
+                self.final_comments.push(format!("{who}{message}"));
+            }
+            GameEvent::Result(result) => {
+                self.result = Some(result.result.clone());
+                self.final_comments
+                    .push(format!("Result {}: {}.", result.result, result.reason));
+                if let Some(score) = &result.score {
+                    if !score.dead.is_empty() {
+                        let dead: Vec<String> = score.dead.iter().map(|p| p.to_gtp()).collect();
+                        self.final_comments
+                            .push(format!("Dead stones removed: {}", dead.join(" ")));
+                    }
+                    self.final_comments.push(format!(
+                        "Score: Black {}, White {} (komi {}).",
+                        score.black, score.white, score.komi
+                    ));
+                    self.territory = Some((
+                        score.black_territory.clone(),
+                        score.white_territory.clone(),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Adds a comment to the root node, e.g. the referee's configuration.
+    pub fn comment(&mut self, text: String) {
+        self.root_comments.push(text);
+    }
+
+    pub fn to_sgf(&self) -> String {
+        let mut nodes = vec![self.root()];
+        nodes.extend(self.moves.iter().cloned());
+        if !self.final_comments.is_empty() || self.territory.is_some() {
+            let mut last = if self.moves.is_empty() {
+                Node::default()
+            } else {
+                nodes.pop().expect("moves are not empty")
+            };
+            if let (Some((black, white)), Some(start)) = (&self.territory, &self.start) {
+                let size = start.size;
+                let spell = |points: &[Point]| points.iter().map(|p| p.to_sgf(size)).collect();
+                if !black.is_empty() {
+                    last.push_many("TB", spell(black));
+                }
+                if !white.is_empty() {
+                    last.push_many("TW", spell(white));
+                }
+            }
+            if !self.final_comments.is_empty() {
+                last.push("C", self.final_comments.join("\n"));
+            }
+            nodes.push(last);
+        }
+        sgf::write(&nodes)
+    }
+
+    fn root(&self) -> Node {
+        let mut root = Node::default();
+        root.push("GM", "1");
+        root.push("FF", "4");
+        root.push("CA", "UTF-8");
+        root.push("AP", format!("goref:{}", env!("CARGO_PKG_VERSION")));
+        let info = &self.info;
+        if let Some(start) = &self.start {
+            root.push("SZ", start.size.to_string());
+            root.push("KM", start.komi.to_string());
+            root.push("RU", start.ruleset.clone());
+            root.push("PB", start.black.full_name());
+            root.push("PW", start.white.full_name());
+        }
+        root.push("DT", info.date.to_string());
+        for (id, value) in [
+            ("EV", &info.event),
+            ("PC", &info.place),
+            ("RO", &info.round),
+            ("GN", &info.game_name),
+        ] {
+            if let Some(value) = value {
+                root.push(id, value.clone());
+            }
+        }
+        if let Some(main) = info.main_time {
+            root.push("TM", main.to_string());
+        }
+        if let Some(overtime) = &info.overtime {
+            root.push("OT", overtime.clone());
+        }
+        if let Some(result) = &self.result {
+            root.push("RE", result.clone());
+        }
+        root.push("US", "goref");
+        if let Some(start) = &self.start {
+            if start.handicap.len() >= 2 {
+                root.push("HA", start.handicap.len().to_string());
+            }
+            if !start.handicap.is_empty() {
+                let stones = start
+                    .handicap
+                    .iter()
+                    .filter_map(|v| Point::parse_gtp(v, start.size).ok())
+                    .map(|p| p.to_sgf(start.size))
+                    .collect();
+                root.push_many("AB", stones);
+                if start.first_to_move == Color::White {
+                    root.push("PL", "W");
+                }
+            }
+        }
+        if !self.root_comments.is_empty() {
+            root.push("C", self.root_comments.join("\n"));
+        }
+        root
+    }
+}
+
+fn seconds(ms: u64) -> String {
+    format!("{}.{}", ms / 1000, (ms % 1000) / 100)
+}
