@@ -1,1 +1,125 @@
-//! (to be written)
+//! The command line (DESIGN.md §3), declared with clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "goref",
+    version,
+    about = "A terminal referee for computer Go tournaments",
+    long_about = "goref drives a game between two Go programs, enforces the rules and the \
+                  clocks, runs the end-of-game agreement and writes the SGF record after \
+                  every move. With no command it plays the demo game."
+)]
+pub struct Cli {
+    /// Write a log (tracing) to this file.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The demo game: the built-in engine against itself.
+    Demo(DemoArgs),
+    /// Referee one game between two players.
+    Play(PlayArgs),
+    /// Run the built-in engine.
+    Bot(BotArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct DemoArgs {
+    /// Board size.
+    #[arg(long, default_value_t = 9)]
+    pub size: u8,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args, Default, Clone)]
+pub struct OutputArgs {
+    /// No full-screen view: progress lines on stderr.
+    #[arg(long)]
+    pub headless: bool,
+    /// Print one JSON object per game event on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the SGF record here, rewritten after every move.
+    #[arg(long, value_name = "PATH")]
+    pub sgf: Option<PathBuf>,
+    /// Write every event, every protocol line included, as JSON lines here.
+    #[arg(long, value_name = "PATH")]
+    pub trace: Option<PathBuf>,
+}
+
+#[derive(Debug, Args, Default)]
+pub struct PlayArgs {
+    /// Black: gtp:CMDLINE or bot[:SEED].
+    #[arg(long, value_name = "SPEC")]
+    pub black: Option<String>,
+    /// White: gtp:CMDLINE or bot[:SEED].
+    #[arg(long, value_name = "SPEC")]
+    pub white: Option<String>,
+    /// Rules preset: kgs, cgf or usenix.
+    #[arg(long, value_name = "PRESET")]
+    pub rules: Option<String>,
+    /// Board size, 2 to 25.
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+    /// Komi (overrides the preset).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+    /// Fixed handicap stones on the standard points.
+    #[arg(long, value_name = "N")]
+    pub handicap: Option<u8>,
+    /// Free handicap placement: the stones' points, e.g. D4,Q16,K10.
+    #[arg(long, value_name = "POINTS", conflicts_with = "handicap")]
+    pub handicap_stones: Option<String>,
+    /// Time system: none, absolute:50m, byoyomi:5m,30s,3, canadian:10m,5m,25, fischer:5m,2s, cpu:60m,10s.
+    #[arg(long, value_name = "SPEC")]
+    pub time: Option<String>,
+    /// Ko rule: simple, positional or situational (overrides the preset).
+    #[arg(long, value_name = "RULE")]
+    pub ko: Option<String>,
+    /// Allow suicide (overrides the preset).
+    #[arg(long)]
+    pub allow_suicide: bool,
+    /// The longest one move may take, whatever the clock says, e.g. 10m.
+    #[arg(long, value_name = "DURATION")]
+    pub move_timeout: Option<String>,
+    /// The deadline for every command other than a move request, e.g. 30s.
+    #[arg(long, value_name = "DURATION")]
+    pub command_timeout: Option<String>,
+    /// A game file (TOML); flags given here override it.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Tournament name for the record (SGF EV).
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
+    /// Round for the record (SGF RO).
+    #[arg(long, value_name = "TEXT")]
+    pub round: Option<String>,
+    /// Place for the record (SGF PC).
+    #[arg(long, value_name = "TEXT")]
+    pub place: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args, Default)]
+pub struct BotArgs {
+    /// Speak GTP on stdin and stdout (the default).
+    #[arg(long)]
+    pub gtp: bool,
+    /// Board size it starts with (GTP `boardsize` changes it).
+    #[arg(long, default_value_t = 19)]
+    pub size: u8,
+    /// Seed for its random choices: the same seed plays the same game.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}

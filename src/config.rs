@@ -1,1 +1,292 @@
-//! (to be written)
+//! The game file (TOML) merged with the command-line flags.
+//!
+//! Precedence, lowest first: the rules preset, the game file, the flags.
+//! Unknown keys in the game file are errors, so a typo never passes silently.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::cli::PlayArgs;
+use crate::driver::DriverConfig;
+use crate::game::board::KoRule;
+use crate::game::clock::{parse_duration, TimeSystem};
+use crate::game::rules::{Preset, Rules};
+use crate::game::sgf::Date;
+use crate::game::{Point, MAX_SIZE, MIN_SIZE};
+use crate::players::PlayerSpec;
+use crate::referee::{GameConfig, Handicap, RecordInfo};
+
+/// The default deadline for commands other than move requests.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read the game file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the game file {path} is not valid: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// The game file. Every key is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub rules: Option<String>,
+    pub size: Option<u8>,
+    pub komi: Option<f64>,
+    pub handicap: Option<u8>,
+    pub handicap_stones: Option<String>,
+    pub time: Option<String>,
+    pub ko: Option<String>,
+    pub allow_suicide: Option<bool>,
+    pub move_timeout: Option<String>,
+    pub command_timeout: Option<String>,
+    pub sgf: Option<PathBuf>,
+    pub trace: Option<PathBuf>,
+    pub event: Option<String>,
+    pub round: Option<String>,
+    pub place: Option<String>,
+}
+
+impl GameFile {
+    pub fn load(path: &Path) -> Result<GameFile, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        toml::from_str(&text).map_err(|e| ConfigError::Parse {
+            path: path.to_path_buf(),
+            message: e.message().to_string(),
+        })
+    }
+}
+
+/// Builds the driver's configuration from the flags and the optional game file.
+pub fn resolve(
+    args: &PlayArgs,
+    self_exe: PathBuf,
+    today: Date,
+) -> Result<DriverConfig, ConfigError> {
+    let file = match &args.config {
+        Some(path) => GameFile::load(path)?,
+        None => GameFile::default(),
+    };
+    let invalid = |message: String| ConfigError::Invalid(message);
+    let pick = |flag: &Option<String>, key: &Option<String>| flag.clone().or_else(|| key.clone());
+
+    let preset: Preset = pick(&args.rules, &file.rules)
+        .unwrap_or_else(|| "kgs".into())
+        .parse()
+        .map_err(invalid)?;
+    let mut rules = Rules::preset(preset);
+    if let Some(komi) = args.komi.or(file.komi) {
+        rules.komi = komi;
+    }
+    if let Some(time) = pick(&args.time, &file.time) {
+        rules.time = time
+            .parse::<TimeSystem>()
+            .map_err(|e| invalid(format!("--time {time}: {e}")))?;
+    }
+    if let Some(ko) = pick(&args.ko, &file.ko) {
+        rules.ko = parse_ko(&ko)?;
+    }
+    if args.allow_suicide || file.allow_suicide == Some(true) {
+        rules.suicide_allowed = true;
+    }
+    if let Some(timeout) = pick(&args.move_timeout, &file.move_timeout) {
+        rules.move_timeout = duration_setting("move-timeout", &timeout)?;
+    }
+    let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
+        Some(timeout) => duration_setting("command-timeout", &timeout)?,
+        None => DEFAULT_COMMAND_TIMEOUT,
+    };
+
+    let size = args.size.or(file.size).unwrap_or(19);
+    if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+        return Err(invalid(format!(
+            "--size {size}: the board size must be from {MIN_SIZE} to {MAX_SIZE}"
+        )));
+    }
+    let handicap = match (
+        args.handicap.or(file.handicap),
+        pick(&args.handicap_stones, &file.handicap_stones),
+    ) {
+        (_, Some(stones)) => Handicap::Free(parse_points(&stones, size)?),
+        (Some(0) | None, None) => Handicap::None,
+        (Some(n), None) => Handicap::Fixed(n),
+    };
+    let game = GameConfig {
+        size,
+        rules,
+        handicap,
+    };
+    game.handicap_stones()
+        .map_err(|e| invalid(format!("handicap: {e}")))?;
+
+    let black = player(pick(&args.black, &file.black), "--black")?;
+    let white = player(pick(&args.white, &file.white), "--white")?;
+    let record = RecordInfo {
+        date: today,
+        event: pick(&args.event, &file.event),
+        place: pick(&args.place, &file.place),
+        round: pick(&args.round, &file.round),
+        game_name: None,
+        main_time: game.rules.time.sgf_main_time(),
+        overtime: game.rules.time.sgf_overtime(),
+    };
+    Ok(DriverConfig {
+        game,
+        black,
+        white,
+        sgf: args.output.sgf.clone().or(file.sgf),
+        trace: args.output.trace.clone().or(file.trace),
+        json: args.output.json,
+        progress: !args.output.json,
+        record,
+        command_timeout,
+        self_exe,
+    })
+}
+
+fn player(spec: Option<String>, flag: &str) -> Result<PlayerSpec, ConfigError> {
+    let spec = spec.ok_or_else(|| {
+        ConfigError::Invalid(format!("{flag} is missing: say who plays, e.g. {flag} bot"))
+    })?;
+    spec.parse()
+        .map_err(|e| ConfigError::Invalid(format!("{flag}: {e}")))
+}
+
+fn parse_ko(text: &str) -> Result<KoRule, ConfigError> {
+    match text.to_ascii_lowercase().as_str() {
+        "simple" => Ok(KoRule::Simple),
+        "positional" | "psk" => Ok(KoRule::PositionalSuperko),
+        "situational" | "ssk" => Ok(KoRule::SituationalSuperko),
+        _ => Err(ConfigError::Invalid(format!(
+            "--ko {text}: expected simple, positional or situational"
+        ))),
+    }
+}
+
+fn duration_setting(name: &str, text: &str) -> Result<Duration, ConfigError> {
+    parse_duration(text).map_err(|e| ConfigError::Invalid(format!("--{name} {text}: {e}")))
+}
+
+fn parse_points(text: &str, size: u8) -> Result<Vec<Point>, ConfigError> {
+    text.split([',', ' '])
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            Point::parse_gtp(word, size)
+                .map_err(|e| ConfigError::Invalid(format!("--handicap-stones: {e}")))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(black: &str, white: &str) -> PlayArgs {
+        PlayArgs {
+            black: Some(black.into()),
+            white: Some(white.into()),
+            ..PlayArgs::default()
+        }
+    }
+
+    fn today() -> Date {
+        Date::from_unix_seconds(0)
+    }
+
+    #[test]
+    fn flags_override_the_preset() {
+        let mut play = args("bot", "gtp:gnugo --mode gtp");
+        play.rules = Some("cgf".into());
+        play.komi = Some(6.5);
+        play.size = Some(9);
+        play.time = Some("byoyomi:5m,30s,3".into());
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.game.rules.preset, Preset::Cgf);
+        assert_eq!(config.game.rules.komi, 6.5);
+        assert_eq!(config.game.rules.ko, KoRule::Simple);
+        assert_eq!(config.game.size, 9);
+        assert_eq!(config.game.rules.time.to_string(), "byoyomi:5m,30s,3");
+        assert_eq!(config.record.main_time, Some(300));
+        assert_eq!(
+            config.white,
+            PlayerSpec::Gtp {
+                command: "gnugo --mode gtp".into()
+            }
+        );
+    }
+
+    #[test]
+    fn the_game_file_fills_in_what_flags_leave_out() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.toml");
+        std::fs::write(
+            &path,
+            "black = \"bot:7\"\nwhite = \"bot\"\nsize = 13\nkomi = 0.5\nhandicap = 4\n",
+        )
+        .unwrap();
+        let play = PlayArgs {
+            config: Some(path),
+            size: Some(19),
+            ..PlayArgs::default()
+        };
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.game.size, 19);
+        assert_eq!(config.game.rules.komi, 0.5);
+        assert_eq!(config.game.handicap, Handicap::Fixed(4));
+        assert_eq!(config.black, PlayerSpec::Bot { seed: Some(7) });
+    }
+
+    #[test]
+    fn bad_settings_say_what_is_wrong() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.toml");
+        std::fs::write(&path, "blak = \"bot\"\n").unwrap();
+        let play = PlayArgs {
+            config: Some(path),
+            ..args("bot", "bot")
+        };
+        let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
+        assert!(error.to_string().contains("blak"), "{error}");
+
+        let missing = PlayArgs {
+            config: Some(dir.path().join("absent.toml")),
+            ..args("bot", "bot")
+        };
+        let error = resolve(&missing, PathBuf::from("goref"), today()).unwrap_err();
+        assert!(error.to_string().contains("cannot read"), "{error}");
+
+        for (field, value, expected) in [
+            ("size", "30", "from 2 to 25"),
+            ("time", "byoyomi:5m", "byoyomi"),
+            ("rules", "aga", "kgs, cgf or usenix"),
+            ("black", "telnet:x", "not a player"),
+            ("handicap", "12", "handicap"),
+        ] {
+            let mut play = args("bot", "bot");
+            match field {
+                "size" => play.size = Some(value.parse().unwrap()),
+                "time" => play.time = Some(value.into()),
+                "rules" => play.rules = Some(value.into()),
+                "black" => play.black = Some(value.into()),
+                _ => play.handicap = Some(value.parse().unwrap()),
+            }
+            let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
+            assert!(error.to_string().contains(expected), "{field}: {error}");
+        }
+        let error = resolve(&args("bot", ""), PathBuf::from("goref"), today());
+        assert!(error.is_err());
+    }
+}

@@ -1,1 +1,327 @@
-//! (to be written)
+//! The game driver: the async loop around the pure [`Referee`].
+//!
+//! It starts both players, feeds their reports and the passing of time into
+//! the referee, carries the referee's actions back to the players, and hands
+//! every event to the sinks: `--json` lines, the progress lines, the trace
+//! file and the SGF record, which is rewritten atomically after every move.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::game::Color;
+use crate::players::{self, PlayerSetup, PlayerSpec, Report};
+use crate::referee::{
+    Action, GameConfig, GameEvent, GameResult, OperatorCommand, RecordInfo, Recorder, Referee,
+    StampedEvent,
+};
+
+/// How long players get to quit after the game before they are killed.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(6);
+
+#[derive(Debug, Clone)]
+pub struct DriverConfig {
+    pub game: GameConfig,
+    pub black: PlayerSpec,
+    pub white: PlayerSpec,
+    pub sgf: Option<PathBuf>,
+    pub trace: Option<PathBuf>,
+    /// Print one JSON object per event on stdout.
+    pub json: bool,
+    /// Print a line per move and the result on stderr.
+    pub progress: bool,
+    pub record: RecordInfo,
+    pub command_timeout: Duration,
+    /// The goref binary, for `bot` players.
+    pub self_exe: PathBuf,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DriverError {
+    #[error("cannot write the record {path}: {source}")]
+    Record {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot write the trace {path}: {source}")]
+    Trace {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// Plays one game to its result.
+pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
+    let mut referee =
+        Referee::new(config.game.clone()).map_err(|e| DriverError::Setup(e.to_string()))?;
+    let handicap = config
+        .game
+        .handicap_stones()
+        .map_err(|e| DriverError::Setup(e.to_string()))?;
+    let mut sinks = Sinks::open(&config)?;
+    let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
+    let mut players: Vec<(mpsc::UnboundedSender<Action>, JoinHandle<()>)> = Vec::new();
+    for (color, spec) in [(Color::Black, &config.black), (Color::White, &config.white)] {
+        let setup = PlayerSetup {
+            color,
+            size: config.game.size,
+            rules: config.game.rules.clone(),
+            handicap: handicap.clone(),
+            command_timeout: config.command_timeout,
+            self_exe: config.self_exe.clone(),
+        };
+        players.push(players::spawn(spec, setup, report_tx.clone()));
+    }
+    drop(report_tx);
+    let mut interrupt = std::pin::pin!(tokio::signal::ctrl_c());
+    let mut interrupted = false;
+
+    loop {
+        sinks.drain(&mut referee);
+        while let Some(action) = referee.poll_action() {
+            for (color, (tx, _)) in Color::BOTH.iter().zip(&players) {
+                if addressed_to(&action, *color) {
+                    let _ = tx.send(action.clone());
+                }
+            }
+        }
+        if referee.is_over() {
+            break;
+        }
+        let deadline = referee
+            .poll_timeout()
+            .map(tokio::time::Instant::from_std);
+        let timer = async {
+            match deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            report = reports.recv() => match report {
+                Some(report) => referee.handle_player(report.at, report.color, report.event),
+                None => break,
+            },
+            _ = timer => referee.handle_timeout(tokio::time::Instant::now().into_std()),
+            _ = &mut interrupt, if !interrupted => {
+                interrupted = true;
+                referee.handle_operator(
+                    tokio::time::Instant::now().into_std(),
+                    OperatorCommand::Adjudicate {
+                        result: "Void".into(),
+                        reason: "the operator interrupted the game".into(),
+                    },
+                );
+            }
+        }
+    }
+    sinks.drain(&mut referee);
+    shut_down_players(players, &mut reports, &mut referee, &mut sinks).await;
+    referee
+        .result()
+        .cloned()
+        .ok_or_else(|| DriverError::Setup("the players stopped before the game ended".into()))
+}
+
+fn addressed_to(action: &Action, color: Color) -> bool {
+    match action {
+        Action::RequestMove { color: c, .. } | Action::RequestDeadStones { color: c } => {
+            *c == color
+        }
+        Action::TellMove { to, .. } => *to == color,
+        Action::GameOver { .. } => true,
+    }
+}
+
+/// Lets the players say goodbye, still recording what they print, then
+/// kills whatever is left.
+async fn shut_down_players(
+    players: Vec<(mpsc::UnboundedSender<Action>, JoinHandle<()>)>,
+    reports: &mut mpsc::UnboundedReceiver<Report>,
+    referee: &mut Referee,
+    sinks: &mut Sinks,
+) {
+    let (senders, handles): (Vec<_>, Vec<_>) = players.into_iter().unzip();
+    drop(senders);
+    let aborts: Vec<_> = handles.iter().map(JoinHandle::abort_handle).collect();
+    let all_done = futures_join_all(handles);
+    let mut all_done = std::pin::pin!(all_done);
+    let grace = tokio::time::sleep(SHUTDOWN_GRACE);
+    let mut grace = std::pin::pin!(grace);
+    loop {
+        tokio::select! {
+            _ = &mut all_done => break,
+            _ = &mut grace => {
+                aborts.iter().for_each(|a| a.abort());
+                break;
+            }
+            Some(report) = reports.recv() => {
+                referee.handle_player(report.at, report.color, report.event);
+                sinks.drain(referee);
+            }
+        }
+    }
+    while let Ok(report) = reports.try_recv() {
+        referee.handle_player(report.at, report.color, report.event);
+    }
+    sinks.drain(referee);
+}
+
+async fn futures_join_all(handles: Vec<JoinHandle<()>>) {
+    for handle in handles {
+        let _ = handle.await;
+    }
+}
+
+/// Where events go.
+struct Sinks {
+    started: tokio::time::Instant,
+    json: bool,
+    progress: bool,
+    recorder: Recorder,
+    sgf: Option<PathBuf>,
+    trace: Option<(PathBuf, fs::File)>,
+}
+
+impl Sinks {
+    fn open(config: &DriverConfig) -> Result<Sinks, DriverError> {
+        let mut recorder = Recorder::new(config.record.clone());
+        recorder.comment(format!(
+            "Refereed by goref {} with rules {} (time {}).",
+            env!("CARGO_PKG_VERSION"),
+            config.game.rules.preset,
+            config.game.rules.time
+        ));
+        let trace = match &config.trace {
+            Some(path) => {
+                let file = fs::File::create(path).map_err(|source| DriverError::Trace {
+                    path: path.clone(),
+                    source,
+                })?;
+                Some((path.clone(), file))
+            }
+            None => None,
+        };
+        let sinks = Sinks {
+            started: tokio::time::Instant::now(),
+            json: config.json,
+            progress: config.progress,
+            recorder,
+            sgf: config.sgf.clone(),
+            trace,
+        };
+        if let Some(path) = &sinks.sgf {
+            write_atomically(path, &sinks.recorder.to_sgf()).map_err(|source| {
+                DriverError::Record {
+                    path: path.clone(),
+                    source,
+                }
+            })?;
+        }
+        Ok(sinks)
+    }
+
+    fn drain(&mut self, referee: &mut Referee) {
+        while let Some(event) = referee.poll_event() {
+            self.take(event);
+        }
+    }
+
+    fn take(&mut self, event: GameEvent) {
+        let t_ms = self.started.elapsed().as_millis() as u64;
+        self.recorder.apply(&event);
+        let stamped = StampedEvent { t_ms, event };
+        let line = serde_json::to_string(&stamped).expect("events always serialise");
+        if self.json {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{line}");
+            let _ = out.flush();
+        }
+        if let Some((path, file)) = &mut self.trace {
+            if let Err(e) = writeln!(file, "{line}") {
+                tracing::error!("cannot write the trace {}: {e}", path.display());
+            }
+        }
+        if self.progress {
+            if let Some(text) = progress_line(&stamped.event) {
+                eprintln!("{text}");
+            }
+        }
+        let event = &stamped.event;
+        if matches!(
+            event,
+            GameEvent::GameStart(_) | GameEvent::Move { .. } | GameEvent::Result(_)
+        ) || matches!(event, GameEvent::Error { fatal: true, .. })
+        {
+            self.save_record();
+        }
+    }
+
+    fn save_record(&mut self) {
+        let Some(path) = &self.sgf else { return };
+        if let Err(e) = write_atomically(path, &self.recorder.to_sgf()) {
+            let message = format!("cannot write the record {}: {e}", path.display());
+            tracing::error!("{message}");
+            if self.progress {
+                eprintln!("goref: {message}");
+            }
+        }
+    }
+}
+
+/// A plain one-line description of an event for the progress output.
+fn progress_line(event: &GameEvent) -> Option<String> {
+    Some(match event {
+        GameEvent::GameStart(start) => format!(
+            "{}x{} game, {} rules, komi {}, time {}: Black {} vs White {}",
+            start.size,
+            start.size,
+            start.rules,
+            start.komi,
+            start.time,
+            start.black.full_name(),
+            start.white.full_name()
+        ),
+        GameEvent::Move {
+            n,
+            color,
+            vertex,
+            ms,
+            ..
+        } => format!("{n:>4} {} {vertex:<6} {:>8.3}s", color.letter(), *ms as f64 / 1000.0),
+        GameEvent::Phase { phase, reason } => format!("phase {phase:?}: {reason}"),
+        GameEvent::Agreement(agreement) => format!("agreement: {agreement:?}"),
+        GameEvent::Illegal {
+            n,
+            color,
+            vertex,
+            reason,
+        } => format!("move {n}: {color} {vertex} is illegal: {reason}"),
+        GameEvent::Error { color, message, .. } => match color {
+            Some(color) => format!("error ({color}): {message}"),
+            None => format!("error: {message}"),
+        },
+        GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
+        GameEvent::Clock { .. } | GameEvent::Gtp { .. } => return None,
+    })
+}
+
+/// Writes `text` to a temporary file beside `path`, then renames it over
+/// `path`, so a reader never sees half a record.
+pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_data()?;
+    }
+    fs::rename(&tmp, path)
+}

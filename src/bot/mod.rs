@@ -1,1 +1,6 @@
-//! (to be written)
+//! The built-in engine, used by the demo, by tests and as the default opponent.
+
+pub mod engine;
+pub mod gtp;
+
+pub use engine::Engine;

@@ -7,4 +7,4 @@ pub mod rules;
 pub mod score;
 pub mod sgf;
 
-pub use coord::{Color, CoordError, Move, Point};
+pub use coord::{Color, CoordError, Move, Point, MAX_SIZE, MIN_SIZE};

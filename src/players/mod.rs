@@ -1,1 +1,141 @@
-//! (to be written)
+//! Player adapters: each pairs a protocol machine with a transport and runs as
+//! one task, turning the referee's [`Action`]s into protocol traffic and the
+//! player's answers into timestamped [`PlayerEvent`]s.
+
+pub mod gtp;
+
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use crate::game::rules::Rules;
+use crate::game::{Color, Point};
+use crate::referee::{Action, PlayerEvent};
+
+/// How a player is reached, as written on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PlayerSpec {
+    /// `gtp:CMDLINE`: a GTP engine started as a child process.
+    Gtp { command: String },
+    /// `bot` or `bot:SEED`: the built-in engine, as a GTP child process.
+    Bot { seed: Option<u64> },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("'{spec}' is not a player: {why}")]
+pub struct SpecError {
+    pub spec: String,
+    pub why: String,
+}
+
+impl FromStr for PlayerSpec {
+    type Err = SpecError;
+
+    fn from_str(spec: &str) -> Result<Self, Self::Err> {
+        let error = |why: &str| SpecError {
+            spec: spec.to_string(),
+            why: why.to_string(),
+        };
+        let (kind, rest) = spec.split_once(':').unwrap_or((spec, ""));
+        match kind {
+            "gtp" if rest.trim().is_empty() => Err(error("gtp: needs a command line")),
+            "gtp" => Ok(PlayerSpec::Gtp {
+                command: rest.trim().to_string(),
+            }),
+            "bot" if rest.is_empty() => Ok(PlayerSpec::Bot { seed: None }),
+            "bot" => rest
+                .parse()
+                .map(|seed| PlayerSpec::Bot { seed: Some(seed) })
+                .map_err(|_| error("bot:SEED needs a whole number")),
+            "sgmp" | "gmp" | "sgmp-tcp" | "gmp-tcp" | "usenix" | "human" => Err(error(
+                "this kind of player is not available in this version of goref",
+            )),
+            _ => Err(error(
+                "expected gtp:CMDLINE or bot (sgmp:, gmp:, usenix:, human are planned)",
+            )),
+        }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
+            PlayerSpec::Bot { seed: None } => f.write_str("bot"),
+            PlayerSpec::Bot { seed: Some(seed) } => write!(f, "bot:{seed}"),
+        }
+    }
+}
+
+/// Everything a player adapter needs to set its player up for the game.
+#[derive(Debug, Clone)]
+pub struct PlayerSetup {
+    pub color: Color,
+    pub size: u8,
+    pub rules: Rules,
+    pub handicap: Vec<Point>,
+    /// The deadline for any command other than a move request.
+    pub command_timeout: Duration,
+    /// The goref binary, for `bot` players.
+    pub self_exe: PathBuf,
+}
+
+/// A player event with the instant it happened and who it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub color: Color,
+    pub at: Instant,
+    pub event: PlayerEvent,
+}
+
+/// Sends reports to the driver, stamped with the shell's clock.
+#[derive(Debug, Clone)]
+pub struct Reporter {
+    color: Color,
+    tx: mpsc::UnboundedSender<Report>,
+}
+
+impl Reporter {
+    pub fn new(color: Color, tx: mpsc::UnboundedSender<Report>) -> Self {
+        Reporter { color, tx }
+    }
+
+    pub fn send(&self, event: PlayerEvent) {
+        let at = tokio::time::Instant::now().into_std();
+        let _ = self.tx.send(Report {
+            color: self.color,
+            at,
+            event,
+        });
+    }
+}
+
+/// Starts the adapter for `spec` as a task. It reads actions from the
+/// returned sender and reports through `reports`.
+pub fn spawn(
+    spec: &PlayerSpec,
+    setup: PlayerSetup,
+    reports: mpsc::UnboundedSender<Report>,
+) -> (
+    mpsc::UnboundedSender<Action>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let reporter = Reporter::new(setup.color, reports);
+    let argv = match spec {
+        PlayerSpec::Gtp { command } => command.clone(),
+        PlayerSpec::Bot { seed } => {
+            let seed = seed.unwrap_or(setup.color.index() as u64 + 1);
+            format!(
+                "'{}' bot --gtp --seed {seed}",
+                setup.self_exe.to_string_lossy()
+            )
+        }
+    };
+    let info_spec = spec.to_string();
+    let handle = tokio::spawn(gtp::run(argv, info_spec, setup, rx, reporter));
+    (tx, handle)
+}

@@ -1,1 +1,3 @@
-//! (to be written)
+//! Transports: the async byte movers beneath the players. They know nothing of Go.
+
+pub mod process;
