@@ -1,1 +1,14 @@
-//! (to be written)
+//! The Go Text Protocol, version 2, with the KGS extensions
+//! (`reference/gtp-kgs.md`).
+//!
+//! [`codec`] frames commands and responses in both directions; [`controller`]
+//! drives one engine, one command at a time, without doing any IO itself.
+
+pub mod codec;
+pub mod controller;
+
+pub use codec::{
+    format_response, parse_bool, parse_command_line, parse_command_list, parse_vertex_list,
+    Command, GtpError, Response, ResponseReader, MAX_LINE, MAX_RESPONSE,
+};
+pub use controller::{Busy, Controller, ControllerEvent};
