@@ -54,6 +54,8 @@ pub enum DriverError {
     },
     #[error("{0}")]
     Setup(String),
+    #[error("no game was played: {0}")]
+    NoGame(String),
 }
 
 /// Plays one game to its result.
@@ -123,10 +125,13 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
     }
     sinks.drain(&mut referee);
     shut_down_players(players, &mut reports, &mut referee, &mut sinks).await;
-    referee
-        .result()
-        .cloned()
-        .ok_or_else(|| DriverError::Setup("the players stopped before the game ended".into()))
+    match referee.result() {
+        Some(result) if sinks.game_started => Ok(result.clone()),
+        Some(result) => Err(DriverError::NoGame(result.reason.clone())),
+        None => Err(DriverError::NoGame(
+            "the players stopped before the game ended".into(),
+        )),
+    }
 }
 
 fn addressed_to(action: &Action, color: Color) -> bool {
@@ -182,6 +187,7 @@ async fn futures_join_all(handles: Vec<JoinHandle<()>>) {
 /// Where events go.
 struct Sinks {
     started: tokio::time::Instant,
+    game_started: bool,
     json: bool,
     progress: bool,
     recorder: Recorder,
@@ -210,6 +216,7 @@ impl Sinks {
         };
         let sinks = Sinks {
             started: tokio::time::Instant::now(),
+            game_started: false,
             json: config.json,
             progress: config.progress,
             recorder,
@@ -235,6 +242,7 @@ impl Sinks {
 
     fn take(&mut self, event: GameEvent) {
         let t_ms = self.started.elapsed().as_millis() as u64;
+        self.game_started |= matches!(event, GameEvent::GameStart(_));
         self.recorder.apply(&event);
         let stamped = StampedEvent { t_ms, event };
         let line = serde_json::to_string(&stamped).expect("events always serialise");

@@ -1,0 +1,130 @@
+//! Shared helpers for the integration tests: the real goref binary, the
+//! scripted fake engine, GNU Go, and the JSON event stream.
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+pub fn goref() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_goref"))
+}
+
+/// The scripted fake engine, built by cargo from `examples/fake_gtp.rs`.
+pub fn fake_gtp() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().unwrap().parent().unwrap();
+    let path = profile_dir.join("examples").join("fake_gtp");
+    assert!(
+        path.exists(),
+        "{} is missing: cargo test builds the examples",
+        path.display()
+    );
+    path
+}
+
+/// GNU Go, installed by tests/run.sh.
+pub fn gnugo() -> String {
+    for candidate in ["/usr/games/gnugo", "/usr/bin/gnugo"] {
+        if Path::new(candidate).exists() {
+            return candidate.to_string();
+        }
+    }
+    panic!("GNU Go is not installed: run the tests with tests/run.sh, which installs it");
+}
+
+/// A `gtp:` spec for the fake engine with these flags.
+pub fn fake(flags: &str) -> String {
+    format!("gtp:{} {flags}", fake_gtp().display())
+}
+
+pub struct Run {
+    pub status: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    /// The JSON events printed with `--json`.
+    pub fn events(&self) -> Vec<Value> {
+        self.stdout
+            .lines()
+            .map(|line| {
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("bad JSON line {line:?}: {e}"))
+            })
+            .collect()
+    }
+
+    pub fn of_type(&self, kind: &str) -> Vec<Value> {
+        self.events()
+            .into_iter()
+            .filter(|e| e["type"] == kind)
+            .collect()
+    }
+
+    pub fn result(&self) -> Value {
+        let results = self.of_type("result");
+        assert_eq!(results.len(), 1, "one result expected\n{}", self.stderr);
+        results[0].clone()
+    }
+
+    pub fn moves(&self) -> Vec<(String, String)> {
+        self.of_type("move")
+            .iter()
+            .map(|m| {
+                (
+                    m["color"].as_str().unwrap().to_string(),
+                    m["vertex"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// Runs goref with `args`, killing it if it outlives `limit`.
+pub fn run_goref(args: &[&str], limit: Duration) -> Run {
+    let started = Instant::now();
+    let mut child = Command::new(goref())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("goref starts");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        stdout.read_to_string(&mut text).unwrap();
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        stderr.read_to_string(&mut text).unwrap();
+        text
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            let _ = child.wait();
+            panic!(
+                "goref {args:?} still running after {limit:?}\nstderr:\n{}",
+                err.join().unwrap()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        status: status.code().unwrap_or(-1),
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        elapsed: started.elapsed(),
+    }
+}

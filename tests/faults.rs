@@ -1,0 +1,226 @@
+//! Failures a real engine cannot produce on demand, played by the scripted
+//! fake engine (`examples/fake_gtp.rs`) as a real process. Each game must end
+//! with a result and a reason, never hang, and never pass an illegal move on.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{fake, run_goref, Run};
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+fn play(black: &str, white: &str, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "play", "--headless", "--json", "--size", "9", "--black", black, "--white", white,
+    ];
+    args.extend_from_slice(extra);
+    let run = run_goref(&args, LIMIT);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run
+}
+
+fn log_lines(path: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let start = usize::from(words.first().is_some_and(|w| w.parse::<u32>().is_ok()));
+            words[start..].join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn disputed_dead_stones_lead_to_cleanup_and_then_everything_alive() {
+    let dir = tempfile::tempdir().unwrap();
+    let white_log = dir.path().join("white.log");
+    let black = fake("--moves D4,pass --cleanup-moves pass");
+    let white = fake(&format!(
+        "--moves pass --dead D4 --cleanup-moves C4,E4,D5,D3,pass --log {}",
+        white_log.display()
+    ));
+    let run = play(&black, &white, &[]);
+
+    let agreement = run.of_type("agreement");
+    let kinds: Vec<&str> = agreement
+        .iter()
+        .map(|a| a["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["claim", "claim", "disputed"]);
+    let disputed = &agreement[2];
+    assert_eq!(disputed["white_only"], serde_json::json!(["D4"]));
+    assert_eq!(disputed["black_only"], serde_json::json!([]));
+    let phases: Vec<String> = run
+        .of_type("phase")
+        .iter()
+        .map(|p| p["phase"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(phases, ["play", "dead_stones", "cleanup", "over"]);
+
+    assert!(log_lines(&white_log)
+        .iter()
+        .any(|l| l == "kgs-genmove_cleanup white"));
+    let moves: Vec<String> = run.moves().iter().map(|(c, v)| format!("{c} {v}")).collect();
+    assert_eq!(
+        moves,
+        [
+            "B D4", "W pass", "B pass", "W C4", "B pass", "W E4", "B pass", "W D5", "B pass",
+            "W D3", "B pass", "W pass"
+        ]
+    );
+    let result = run.result();
+    assert_eq!(result["result"], "W+88.5", "{result}");
+    assert!(result["reason"].as_str().unwrap().contains("every stone"));
+}
+
+#[test]
+fn agreed_dead_stones_are_removed_before_scoring() {
+    let black = fake("--moves D4,pass --dead D4");
+    let white = fake("--moves E5,pass --dead D4");
+    let run = play(&black, &white, &[]);
+    let agreed: Vec<_> = run
+        .of_type("agreement")
+        .into_iter()
+        .filter(|a| a["kind"] == "agreed")
+        .collect();
+    assert_eq!(agreed[0]["stones"], serde_json::json!(["D4"]));
+    assert_eq!(run.result()["result"], "W+88.5");
+}
+
+#[test]
+fn an_engine_without_the_kgs_commands_claims_nothing() {
+    let black = fake("--moves D4,pass --no-kgs");
+    let white = fake("--moves pass --dead D4");
+    let run = play(&black, &white, &[]);
+    let claims = run.of_type("agreement");
+    assert!(claims[0]["note"]
+        .as_str()
+        .unwrap()
+        .contains("does not support"));
+}
+
+#[test]
+fn a_crash_mid_game_forfeits_with_the_exit_status() {
+    let black = fake("--moves D4,E5,F6 --crash-at 3");
+    let run = play(&black, &fake("--moves C3,C4,C5"), &[]);
+    let result = run.result();
+    assert_eq!(result["result"], "W+F");
+    let reason = result["reason"].as_str().unwrap();
+    assert!(reason.contains("exited with status 3"), "{reason}");
+    assert_eq!(run.moves().len(), 4);
+}
+
+#[test]
+fn a_hang_past_the_move_deadline_forfeits_without_hanging_the_referee() {
+    let white = fake("--moves E5 --hang-at 2");
+    let run = play(&fake("--moves C3,C4"), &white, &["--move-timeout", "2s"]);
+    let result = run.result();
+    assert_eq!(result["result"], "B+F");
+    assert!(result["reason"].as_str().unwrap().contains("within 2s"));
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+}
+
+#[test]
+fn a_hang_on_the_clock_loses_on_time() {
+    let white = fake("--moves E5 --hang-at 2");
+    let run = play(&fake("--moves C3,C4"), &white, &["--time", "absolute:2s"]);
+    let result = run.result();
+    assert_eq!(result["result"], "B+T", "{result}");
+    assert!(run.elapsed < Duration::from_secs(20));
+}
+
+#[test]
+fn a_garbage_reply_forfeits() {
+    let black = fake("--moves D4,E5 --garbage-at 2");
+    let run = play(&black, &fake("--moves C3"), &[]);
+    let result = run.result();
+    assert_eq!(result["result"], "W+F");
+    let reason = result["reason"].as_str().unwrap();
+    assert!(reason.contains("this is not gtp"), "{reason}");
+}
+
+#[test]
+fn a_move_that_is_not_a_vertex_forfeits() {
+    let black = fake("--moves D4,Z99");
+    let run = play(&black, &fake("--moves C3"), &[]);
+    let result = run.result();
+    assert_eq!(result["result"], "W+F");
+    assert!(result["reason"].as_str().unwrap().contains("not a move"));
+}
+
+#[test]
+fn a_stderr_flood_is_bounded_and_the_game_goes_on() {
+    let black = fake("--moves D4,E5,F6,G7,pass --stderr-flood 200000");
+    let white = fake("--moves C3,C4,C5,C6,pass");
+    let run = play(&black, &white, &[]);
+    assert_eq!(run.moves().len(), 10);
+    let stderr_lines = run
+        .of_type("gtp")
+        .iter()
+        .filter(|g| g["direction"] == "stderr")
+        .count();
+    assert!(stderr_lines > 0 && stderr_lines < 200, "{stderr_lines}");
+    let told: Vec<_> = run
+        .of_type("error")
+        .into_iter()
+        .filter(|e| e["message"].as_str().unwrap().contains("too fast"))
+        .collect();
+    assert!(!told.is_empty(), "the operator is told lines were left out");
+}
+
+#[test]
+fn an_illegal_move_forfeits_and_never_reaches_the_opponent() {
+    let dir = tempfile::tempdir().unwrap();
+    let white_log = dir.path().join("white.log");
+    let black = fake("--moves D4,E5");
+    let white = fake(&format!("--moves E5,F5 --log {}", white_log.display()));
+    let run = play(&black, &white, &[]);
+    let result = run.result();
+    assert_eq!(result["result"], "W+F");
+    let illegal = &run.of_type("illegal")[0];
+    assert_eq!(illegal["vertex"], "E5");
+    assert_eq!(illegal["reason"], "occupied");
+    let log = log_lines(&white_log);
+    assert!(log.iter().any(|l| l == "play black D4"));
+    assert!(!log.iter().any(|l| l == "play black E5"), "{log:?}");
+}
+
+#[test]
+fn an_engine_that_refuses_a_legal_move_forfeits() {
+    let white = fake("--reject-play --moves E5");
+    let run = play("bot", &white, &[]);
+    let result = run.result();
+    assert_eq!(result["result"], "B+F");
+    assert!(result["reason"].as_str().unwrap().contains("refused"));
+}
+
+#[test]
+fn resignation_ends_the_game() {
+    let white = fake("--moves E5,resign");
+    let run = play(&fake("--moves C3,C4"), &white, &[]);
+    assert_eq!(run.result()["result"], "B+R");
+    assert_eq!(run.moves().last().unwrap().1, "resign");
+}
+
+#[test]
+fn a_program_that_cannot_start_is_named() {
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--black",
+            "gtp:/nonexistent/engine",
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    assert_ne!(run.status, 0);
+    assert!(
+        run.stderr.contains("cannot start '/nonexistent/engine'"),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The test command: installs the real peers the tests play against when they
+# are missing (GNU Go, socat, tmux), then runs the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -x /usr/games/gnugo ] || command -v gnugo >/dev/null 2>&1 || missing+=(gnugo)
+command -v socat >/dev/null 2>&1 || missing+=(socat)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+cargo test --release --all-targets "$@"
