@@ -154,6 +154,7 @@ pub fn resolve(
         record,
         command_timeout,
         self_exe,
+        subscriber: None,
     })
 }
 

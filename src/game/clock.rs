@@ -251,7 +251,8 @@ impl fmt::Display for TimeSystem {
 
 const NANOS_PER_SEC: u128 = 1_000_000_000;
 
-fn format_duration(d: Duration) -> String {
+/// `1h30m`, `30s`, `2.5s`: a duration as the `--time` specs write it.
+pub fn format_duration(d: Duration) -> String {
     let secs = d.as_secs();
     let nanos = d.subsec_nanos();
     let (h, m, s) = (secs / 3600, secs % 3600 / 60, secs % 60);
@@ -283,7 +284,7 @@ fn seconds_text(d: Duration) -> String {
 }
 
 /// Parses `90`, `30s`, `5m`, `1h30m`, `2.5s`, `500ms`.
-fn parse_duration(text: &str) -> Result<Duration, TimeSpecError> {
+pub fn parse_duration(text: &str) -> Result<Duration, TimeSpecError> {
     let bad = || TimeSpecError::BadDuration(text.to_string());
     let t = text.trim().to_ascii_lowercase();
     if t.is_empty() {

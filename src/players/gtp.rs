@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use crate::game::clock::format_duration;
 use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
@@ -421,7 +422,7 @@ impl GtpPlayer {
             ControllerEvent::TimedOut { waited, .. } => Err(format!(
                 "{} gave no answer to '{line}' within {}",
                 self.who(),
-                crate::referee::machine::format_duration(waited)
+                format_duration(waited)
             )),
             ControllerEvent::Protocol { error } => {
                 Err(format!("{} broke the protocol: {error}", self.who()))

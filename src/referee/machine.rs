@@ -11,7 +11,7 @@ use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use crate::game::board::{fixed_handicap, Board, BoardError};
-use crate::game::clock::{Clock, TimeSystem};
+use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::rules::{EndOfGame, Rules};
 use crate::game::score::{score, toggle_group, Score};
 use crate::game::{Color, Move, Point};
@@ -645,14 +645,4 @@ pub fn result_of(score: &Score) -> (String, Option<Color>) {
 
 fn vertices(points: &BTreeSet<Point>) -> Vec<String> {
     points.iter().map(|p| p.to_gtp()).collect()
-}
-
-/// `10m`, `30s`, `1m30s`: a duration as a person reads it.
-pub fn format_duration(d: Duration) -> String {
-    let secs = d.as_secs();
-    match (secs / 60, secs % 60) {
-        (0, s) => format!("{s}s"),
-        (m, 0) => format!("{m}m"),
-        (m, s) => format!("{m}m{s}s"),
-    }
 }

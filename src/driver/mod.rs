@@ -5,13 +5,18 @@
 //! every event to the sinks: `--json` lines, the progress lines, the trace
 //! file and the SGF record, which is rewritten atomically after every move.
 
+mod record_file;
+
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+
+pub use record_file::write_atomically;
+use record_file::RecordFile;
 
 use crate::game::Color;
 use crate::players::{self, PlayerSetup, PlayerSpec, Report};
@@ -38,6 +43,9 @@ pub struct DriverConfig {
     pub command_timeout: Duration,
     /// The goref binary, for `bot` players.
     pub self_exe: PathBuf,
+    /// Receives every event with the instant it was handed on: the feed
+    /// for a screen, a mirror, or a measurement.
+    pub subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -85,7 +93,6 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
     let mut interrupted = false;
 
     loop {
-        sinks.drain(&mut referee);
         while let Some(action) = referee.poll_action() {
             for (color, (tx, _)) in Color::BOTH.iter().zip(&players) {
                 if addressed_to(&action, *color) {
@@ -93,6 +100,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
                 }
             }
         }
+        sinks.drain(&mut referee);
         if referee.is_over() {
             break;
         }
@@ -125,6 +133,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
     }
     sinks.drain(&mut referee);
     shut_down_players(players, &mut reports, &mut referee, &mut sinks).await;
+    sinks.finish();
     match referee.result() {
         Some(result) if sinks.game_started => Ok(result.clone()),
         Some(result) => Err(DriverError::NoGame(result.reason.clone())),
@@ -191,7 +200,8 @@ struct Sinks {
     json: bool,
     progress: bool,
     recorder: Recorder,
-    sgf: Option<PathBuf>,
+    subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    record_file: Option<RecordFile>,
     trace: Option<(PathBuf, fs::File)>,
 }
 
@@ -214,24 +224,27 @@ impl Sinks {
             }
             None => None,
         };
-        let sinks = Sinks {
+        let record_file = match &config.sgf {
+            Some(path) => Some(
+                RecordFile::create(path.clone(), &recorder.to_sgf()).map_err(|source| {
+                    DriverError::Record {
+                        path: path.clone(),
+                        source,
+                    }
+                })?,
+            ),
+            None => None,
+        };
+        Ok(Sinks {
             started: tokio::time::Instant::now(),
             game_started: false,
             json: config.json,
             progress: config.progress,
             recorder,
-            sgf: config.sgf.clone(),
+            subscriber: config.subscriber.clone(),
+            record_file,
             trace,
-        };
-        if let Some(path) = &sinks.sgf {
-            write_atomically(path, &sinks.recorder.to_sgf()).map_err(|source| {
-                DriverError::Record {
-                    path: path.clone(),
-                    source,
-                }
-            })?;
-        }
-        Ok(sinks)
+        })
     }
 
     fn drain(&mut self, referee: &mut Referee) {
@@ -261,24 +274,32 @@ impl Sinks {
                 eprintln!("{text}");
             }
         }
-        let event = &stamped.event;
-        if matches!(
-            event,
-            GameEvent::GameStart(_) | GameEvent::Move { .. } | GameEvent::Result(_)
-        ) || matches!(event, GameEvent::Error { fatal: true, .. })
-        {
+        let save = matches!(
+            stamped.event,
+            GameEvent::GameStart(_)
+                | GameEvent::Move { .. }
+                | GameEvent::Result(_)
+                | GameEvent::Error { fatal: true, .. }
+        );
+        if save {
             self.save_record();
+        }
+        if let Some(subscriber) = &self.subscriber {
+            let now = tokio::time::Instant::now().into_std();
+            let _ = subscriber.send((now, stamped));
         }
     }
 
     fn save_record(&mut self) {
-        let Some(path) = &self.sgf else { return };
-        if let Err(e) = write_atomically(path, &self.recorder.to_sgf()) {
-            let message = format!("cannot write the record {}: {e}", path.display());
-            tracing::error!("{message}");
-            if self.progress {
-                eprintln!("goref: {message}");
-            }
+        if let Some(record_file) = &self.record_file {
+            record_file.save(self.recorder.to_sgf());
+        }
+    }
+
+    /// Waits until the record is on disk.
+    fn finish(&mut self) {
+        if let Some(record_file) = &mut self.record_file {
+            record_file.finish();
         }
     }
 }
@@ -318,18 +339,4 @@ fn progress_line(event: &GameEvent) -> Option<String> {
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
         GameEvent::Clock { .. } | GameEvent::Gtp { .. } => return None,
     })
-}
-
-/// Writes `text` to a temporary file beside `path`, then renames it over
-/// `path`, so a reader never sees half a record.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_data()?;
-    }
-    fs::rename(&tmp, path)
 }
