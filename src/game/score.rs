@@ -173,3 +173,142 @@ pub fn toggle_group(board: &Board, dead: &mut BTreeSet<Point>, p: Point) {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::board::{BoardRules, KoRule};
+
+    const RULES: BoardRules = BoardRules {
+        ko: KoRule::PositionalSuperko,
+        suicide_allowed: false,
+    };
+
+    fn pts(vertices: &str) -> Vec<Point> {
+        let mut points: Vec<Point> = vertices
+            .split_whitespace()
+            .map(|v| Point::parse_gtp(v, 25).unwrap())
+            .collect();
+        points.sort();
+        points
+    }
+
+    fn setup(size: u8, black: &str, white: &str) -> Board {
+        let mut board = Board::new(size, RULES).unwrap();
+        board.place_setup(Color::Black, &pts(black)).unwrap();
+        board.place_setup(Color::White, &pts(white)).unwrap();
+        board
+    }
+
+    /// Black walls off columns A-B with column C, White owns E with column D.
+    fn walls() -> Board {
+        setup(5, "C1 C2 C3 C4 C5", "D1 D2 D3 D4 D5")
+    }
+
+    #[test]
+    fn area_counts_stones_and_surrounded_points() {
+        let count = score(&walls(), &BTreeSet::new(), Scoring::Area, 0.5);
+        assert_eq!(count.black, 15.0);
+        assert_eq!(count.white, 10.5);
+        assert_eq!(count.margin(), 4.5);
+        assert_eq!(count.komi, 0.5);
+        assert_eq!(count.black_territory, pts("A1 A2 A3 A4 A5 B1 B2 B3 B4 B5"));
+        assert_eq!(count.white_territory, pts("E1 E2 E3 E4 E5"));
+        assert!(count.dead.is_empty());
+    }
+
+    #[test]
+    fn territory_counts_surrounded_points_and_prisoners() {
+        let count = score(&walls(), &BTreeSet::new(), Scoring::Territory, 6.5);
+        assert_eq!(count.black, 10.0);
+        assert_eq!(count.white, 11.5);
+        assert_eq!(count.margin(), -1.5);
+
+        let mut board = setup(5, "C1 C2 C3 C4 C5 B1", "D1 D2 D3 D4 D5 A1");
+        assert_eq!(board.play(Color::Black, pts("A2")[0]), Ok(pts("A1")));
+        assert_eq!(board.prisoners(Color::Black), 1);
+        let count = score(&board, &BTreeSet::new(), Scoring::Territory, 0.0);
+        assert_eq!(count.black_territory, pts("A1 A3 A4 A5 B2 B3 B4 B5"));
+        assert_eq!(count.black, 8.0 + 1.0);
+        assert_eq!(count.white, 5.0);
+        let count = score(&board, &BTreeSet::new(), Scoring::Area, 0.0);
+        assert_eq!(count.black, 7.0 + 8.0, "area scoring ignores prisoners");
+    }
+
+    #[test]
+    fn dame_and_open_regions_count_for_nobody() {
+        let board = setup(5, "B1 B2 B3 B4 B5", "D1 D2 D3 D4 D5");
+        for scoring in [Scoring::Area, Scoring::Territory] {
+            let count = score(&board, &BTreeSet::new(), scoring, 7.5);
+            assert_eq!(count.black_territory, pts("A1 A2 A3 A4 A5"));
+            assert_eq!(count.white_territory, pts("E1 E2 E3 E4 E5"));
+            let stones = if scoring == Scoring::Area { 5.0 } else { 0.0 };
+            assert_eq!(count.black, 5.0 + stones);
+            assert_eq!(count.white, 5.0 + stones + 7.5);
+        }
+        let empty = Board::new(9, RULES).unwrap();
+        let count = score(&empty, &BTreeSet::new(), Scoring::Area, 7.5);
+        assert_eq!((count.black, count.white), (0.0, 7.5));
+        assert!(count.black_territory.is_empty() && count.white_territory.is_empty());
+    }
+
+    #[test]
+    fn dead_stones_are_removed_and_counted_for_the_other_side() {
+        let board = setup(5, "C1 C2 C3 C4 C5", "D1 D2 D3 D4 D5 A3 A4");
+        let alive = score(&board, &BTreeSet::new(), Scoring::Area, 0.5);
+        assert_eq!(alive.black, 5.0, "A-B touch both colours while A3-A4 live");
+        assert_eq!(alive.white, 12.5);
+
+        let mut dead = BTreeSet::new();
+        toggle_group(&board, &mut dead, pts("A4")[0]);
+        assert_eq!(dead, pts("A3 A4").into_iter().collect());
+        let area = score(&board, &dead, Scoring::Area, 0.5);
+        assert_eq!(area.dead, pts("A3 A4"));
+        assert_eq!(area.black_territory.len(), 10);
+        assert!(area.black_territory.contains(&pts("A3")[0]));
+        assert_eq!(area.black, 15.0);
+        assert_eq!(area.white, 10.5);
+        let territory = score(&board, &dead, Scoring::Territory, 0.5);
+        assert_eq!(
+            territory.black,
+            10.0 + 2.0,
+            "territory plus the dead stones"
+        );
+        assert_eq!(territory.white, 5.5);
+    }
+
+    #[test]
+    fn dead_marks_on_empty_points_are_ignored() {
+        let board = walls();
+        let dead: BTreeSet<Point> = pts("A1 B2").into_iter().collect();
+        let count = score(&board, &dead, Scoring::Territory, 0.0);
+        assert!(count.dead.is_empty());
+        assert_eq!(count.black, 10.0);
+    }
+
+    #[test]
+    fn toggling_a_group_marks_and_unmarks_the_whole_chain() {
+        let board = setup(5, "C1 C2 C3 C4 C5", "A3 A4 E1");
+        let mut dead = BTreeSet::new();
+        toggle_group(&board, &mut dead, pts("A3")[0]);
+        toggle_group(&board, &mut dead, pts("E1")[0]);
+        assert_eq!(dead, pts("A3 A4 E1").into_iter().collect());
+        toggle_group(&board, &mut dead, pts("A4")[0]);
+        assert_eq!(dead, pts("E1").into_iter().collect());
+        toggle_group(&board, &mut dead, pts("B2")[0]);
+        assert_eq!(
+            dead,
+            pts("E1").into_iter().collect(),
+            "empty point: no change"
+        );
+    }
+
+    #[test]
+    fn scores_serialise_points_as_vertices() {
+        let count = score(&walls(), &BTreeSet::new(), Scoring::Area, 0.5);
+        let json = serde_json::to_string(&count).unwrap();
+        assert!(json.contains("\"scoring\":\"area\""));
+        assert!(json.contains("\"white_territory\":[\"E1\",\"E2\",\"E3\",\"E4\",\"E5\"]"));
+        let back: Score = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, count);
+    }
+}
