@@ -30,7 +30,11 @@ fn scripted_game(moves: usize) -> (Vec<Move>, Vec<Move>) {
     let mut engine = Engine::new(SIZE, 42).unwrap();
     let mut lists = (Vec::new(), Vec::new());
     for n in 0..moves {
-        let color = if n % 2 == 0 { Color::Black } else { Color::White };
+        let color = if n % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mv = engine.genmove(color);
         if mv == Move::Pass {
             break;
@@ -45,7 +49,12 @@ fn scripted_game(moves: usize) -> (Vec<Move>, Vec<Move>) {
 
 fn fake_gtp() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let path = exe.parent().unwrap().parent().unwrap().join("examples/fake_gtp");
+    let path = exe
+        .parent()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .join("examples/fake_gtp");
     if !path.exists() {
         let status = Command::new(env!("CARGO"))
             .args(["build", "--release", "--example", "fake_gtp"])
@@ -64,7 +73,11 @@ fn spec(moves: &[Move]) -> PlayerSpec {
 }
 
 /// Plays one game and returns the time between consecutive accepted moves.
-fn gaps_of_one_game(runtime: &tokio::runtime::Runtime, black: &[Move], white: &[Move]) -> Vec<Duration> {
+fn gaps_of_one_game(
+    runtime: &tokio::runtime::Runtime,
+    black: &[Move],
+    white: &[Move],
+) -> Vec<Duration> {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let config = DriverConfig {
         game: GameConfig {

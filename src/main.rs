@@ -21,8 +21,9 @@ fn main() -> ExitCode {
         size: 9,
         ..DemoArgs::default()
     })) {
-        Command::Bot(args) => goref::bot::gtp::serve_stdio(args.size, args.seed)
-            .map_err(|e| format!("bot: {e}")),
+        Command::Bot(args) => {
+            goref::bot::gtp::serve_stdio(args.size, args.seed).map_err(|e| format!("bot: {e}"))
+        }
         Command::Play(args) => play(args),
         Command::Demo(args) => play(demo_args(args)),
     };

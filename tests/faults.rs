@@ -12,7 +12,15 @@ const LIMIT: Duration = Duration::from_secs(60);
 
 fn play(black: &str, white: &str, extra: &[&str]) -> Run {
     let mut args = vec![
-        "play", "--headless", "--json", "--size", "9", "--black", black, "--white", white,
+        "play",
+        "--headless",
+        "--json",
+        "--size",
+        "9",
+        "--black",
+        black,
+        "--white",
+        white,
     ];
     args.extend_from_slice(extra);
     let run = run_goref(&args, LIMIT);
@@ -62,7 +70,11 @@ fn disputed_dead_stones_lead_to_cleanup_and_then_everything_alive() {
     assert!(log_lines(&white_log)
         .iter()
         .any(|l| l == "kgs-genmove_cleanup white"));
-    let moves: Vec<String> = run.moves().iter().map(|(c, v)| format!("{c} {v}")).collect();
+    let moves: Vec<String> = run
+        .moves()
+        .iter()
+        .map(|(c, v)| format!("{c} {v}"))
+        .collect();
     assert_eq!(
         moves,
         [

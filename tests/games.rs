@@ -244,8 +244,12 @@ fn gnugo_against_gnugo_ends_with_the_kgs_protocol_and_a_recounted_score() {
         .filter(|g| g["direction"] == "sent")
         .map(|g| g["line"].as_str().unwrap().to_string())
         .collect();
-    assert!(gtp_sent.iter().any(|l| l.ends_with("final_status_list dead")));
-    assert!(gtp_sent.iter().any(|l| l.contains("time_settings 300 30 1")));
+    assert!(gtp_sent
+        .iter()
+        .any(|l| l.ends_with("final_status_list dead")));
+    assert!(gtp_sent
+        .iter()
+        .any(|l| l.contains("time_settings 300 30 1")));
     assert!(gtp_sent.iter().any(|l| l.contains("time_left black")));
 
     let board = replay(&run, 9, KoRule::PositionalSuperko);
@@ -259,10 +263,7 @@ fn gnugo_against_gnugo_ends_with_the_kgs_protocol_and_a_recounted_score() {
     let n = moves.len();
     assert_eq!(moves[n - 1].1, "pass");
     assert_eq!(moves[n - 2].1, "pass");
-    let cleanup = run
-        .of_type("phase")
-        .iter()
-        .any(|p| p["phase"] == "cleanup");
+    let cleanup = run.of_type("phase").iter().any(|p| p["phase"] == "cleanup");
     let dead = if cleanup {
         BTreeSet::new()
     } else {

@@ -236,7 +236,10 @@ mod tests {
         for point in board.points() {
             if board.get(point).is_none() {
                 let around: HashSet<_> = board.neighbors(point).map(|n| board.get(n)).collect();
-                assert!(!around.contains(&None) || around.len() > 1, "{point} is open");
+                assert!(
+                    !around.contains(&None) || around.len() > 1,
+                    "{point} is open"
+                );
             }
         }
     }

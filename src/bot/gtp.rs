@@ -137,7 +137,8 @@ fn answer(engine: &mut Engine, name: &str, args: &[&str]) -> Result<String, Stri
                 .join(" "))
         }
         ("set_free_handicap", stones) => {
-            let stones = parse_vertex_list(&stones.join(" "), size).map_err(|_| "bad vertex list")?;
+            let stones =
+                parse_vertex_list(&stones.join(" "), size).map_err(|_| "bad vertex list")?;
             engine
                 .place(Color::Black, &stones)
                 .map(|_| String::new())
@@ -162,7 +163,9 @@ mod tests {
 
     #[test]
     fn it_answers_the_referees_questions_with_ids() {
-        let out = session("1 protocol_version\n2 name\n\n# comment\n3 known_command kgs-genmove_cleanup\n4 foo\n");
+        let out = session(
+            "1 protocol_version\n2 name\n\n# comment\n3 known_command kgs-genmove_cleanup\n4 foo\n",
+        );
         assert_eq!(
             out,
             "=1 2\n\n=2 goref-bot\n\n=3 true\n\n?4 unknown command\n\n"
@@ -173,7 +176,10 @@ mod tests {
     fn it_plays_refuses_illegal_moves_and_stops_at_quit() {
         let out = session("boardsize 9\nclear_board\nplay b E5\nplay w E5\nplay w Z9\ngenmove w\nquit\ngenmove b\n");
         let replies: Vec<&str> = out.split("\n\n").collect();
-        assert_eq!(replies[..5], ["= ", "= ", "= ", "? illegal move", "? invalid coordinate"]);
+        assert_eq!(
+            replies[..5],
+            ["= ", "= ", "= ", "? illegal move", "? invalid coordinate"]
+        );
         let mv = replies[5].trim_start_matches("= ");
         let point = Point::parse_gtp(mv, 9).unwrap();
         assert_ne!(point.to_gtp(), "E5");
@@ -185,7 +191,10 @@ mod tests {
     fn it_lists_the_kgs_end_of_game_commands() {
         let out = session("list_commands\n");
         for command in ["final_status_list", "kgs-genmove_cleanup", "time_left"] {
-            assert!(out.lines().any(|l| l.trim_start_matches("= ") == command), "{command}");
+            assert!(
+                out.lines().any(|l| l.trim_start_matches("= ") == command),
+                "{command}"
+            );
         }
     }
 }

@@ -104,9 +104,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
         if referee.is_over() {
             break;
         }
-        let deadline = referee
-            .poll_timeout()
-            .map(tokio::time::Instant::from_std);
+        let deadline = referee.poll_timeout().map(tokio::time::Instant::from_std);
         let timer = async {
             match deadline {
                 Some(deadline) => tokio::time::sleep_until(deadline).await,
@@ -323,7 +321,11 @@ fn progress_line(event: &GameEvent) -> Option<String> {
             vertex,
             ms,
             ..
-        } => format!("{n:>4} {} {vertex:<6} {:>8.3}s", color.letter(), *ms as f64 / 1000.0),
+        } => format!(
+            "{n:>4} {} {vertex:<6} {:>8.3}s",
+            color.letter(),
+            *ms as f64 / 1000.0
+        ),
         GameEvent::Phase { phase, reason } => format!("phase {phase:?}: {reason}"),
         GameEvent::Agreement(agreement) => format!("agreement: {agreement:?}"),
         GameEvent::Illegal {

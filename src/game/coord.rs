@@ -125,7 +125,10 @@ impl Point {
         let upper = text.trim().to_ascii_uppercase();
         let mut chars = upper.bytes();
         let letter = chars.next().ok_or_else(bad)?;
-        let col = GTP_COLUMNS.iter().position(|&c| c == letter).ok_or_else(bad)? as u8;
+        let col = GTP_COLUMNS
+            .iter()
+            .position(|&c| c == letter)
+            .ok_or_else(bad)? as u8;
         let digits = &upper[1..];
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 2 {
             return Err(bad());

@@ -196,6 +196,9 @@ mod tests {
     #[test]
     fn preset_names_parse_in_any_case() {
         assert_eq!("KGS".parse::<Preset>(), Ok(Preset::Kgs));
-        assert!("aga".parse::<Preset>().unwrap_err().contains("kgs, cgf or usenix"));
+        assert!("aga"
+            .parse::<Preset>()
+            .unwrap_err()
+            .contains("kgs, cgf or usenix"));
     }
 }

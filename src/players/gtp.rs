@@ -16,7 +16,9 @@ use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, LineDirection, PlayerEvent, PlayerInfo};
-use crate::transport::process::{describe_exit, split_command_line, Process, StderrItem};
+use crate::transport::process::{
+    describe_exit, split_command_line, Process, StderrItem, STDERR_LINES_PER_SECOND,
+};
 
 use super::{PlayerSetup, Reporter};
 
@@ -79,6 +81,7 @@ pub async fn run(
         player.say_goodbye().await;
     } else {
         player.process.shut_down(Duration::from_millis(100)).await;
+        player.drain_stderr().await;
     }
 }
 
@@ -242,11 +245,7 @@ impl GtpPlayer {
 
     async fn request_dead_stones(&mut self) -> Result<(), String> {
         let reply = self
-            .command(
-                "final_status_list",
-                &["dead"],
-                self.setup.command_timeout,
-            )
+            .command("final_status_list", &["dead"], self.setup.command_timeout)
             .await?;
         let event = if !reply.success {
             PlayerEvent::DeadStonesUnavailable(reply.text)
@@ -264,10 +263,21 @@ impl GtpPlayer {
     async fn say_goodbye(&mut self) {
         let grace = Duration::from_secs(5);
         if self.lists("kgs-game_over") {
-            let _ = self.command("kgs-game_over", &[], Duration::from_secs(10)).await;
+            let _ = self
+                .command("kgs-game_over", &[], Duration::from_secs(10))
+                .await;
         }
         let _ = self.command("quit", &[], grace).await;
         self.process.shut_down(grace).await;
+        self.drain_stderr().await;
+    }
+
+    /// Passes on what the engine wrote to stderr before it exited.
+    async fn drain_stderr(&mut self) {
+        let linger = Duration::from_millis(200);
+        while let Ok(Some(item)) = tokio::time::timeout(linger, self.stderr.recv()).await {
+            self.forward_stderr(item);
+        }
     }
 
     /// Output that arrived while no command was in flight.
@@ -456,9 +466,11 @@ impl GtpPlayer {
     fn forward_stderr(&self, item: StderrItem) {
         match item {
             StderrItem::Line(line) => self.trace(LineDirection::Stderr, line),
-            StderrItem::Suppressed(count) => self.notice(format!(
-                "wrote too fast to stderr: {count} lines not shown"
+            StderrItem::LimitReached => self.notice(format!(
+                "writes to stderr too fast: beyond {STDERR_LINES_PER_SECOND} lines a second, \
+                 lines are counted, not shown"
             )),
+            StderrItem::Suppressed(count) => self.notice(format!("{count} stderr lines not shown")),
         }
     }
 }
@@ -469,4 +481,3 @@ fn response_line(response: &Response) -> String {
     let id = response.id.map(|id| id.to_string()).unwrap_or_default();
     format!("{status}{id} {}", response.text)
 }
-

@@ -119,10 +119,7 @@ pub fn spawn(
     spec: &PlayerSpec,
     setup: PlayerSetup,
     reports: mpsc::UnboundedSender<Report>,
-) -> (
-    mpsc::UnboundedSender<Action>,
-    tokio::task::JoinHandle<()>,
-) {
+) -> (mpsc::UnboundedSender<Action>, tokio::task::JoinHandle<()>) {
     let (tx, rx) = mpsc::unbounded_channel();
     let reporter = Reporter::new(setup.color, reports);
     let argv = match spec {

@@ -132,7 +132,10 @@ pub enum GameEvent {
         clock: ClockReading,
     },
     /// A clock started, stopped or flagged.
-    Clock { color: Color, clock: ClockReading },
+    Clock {
+        color: Color,
+        clock: ClockReading,
+    },
     /// One GTP line, or one line of an engine's stderr.
     Gtp {
         color: Color,
@@ -140,7 +143,10 @@ pub enum GameEvent {
         line: String,
     },
     Agreement(AgreementEvent),
-    Phase { phase: Phase, reason: String },
+    Phase {
+        phase: Phase,
+        reason: String,
+    },
     /// A move the rules forbid. It is never shown to the opponent.
     Illegal {
         n: u32,

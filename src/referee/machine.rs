@@ -10,7 +10,7 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::game::board::{fixed_handicap, Board, BoardError};
+use crate::game::board::{fixed_handicap, Board, BoardError, Illegal};
 use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::rules::{EndOfGame, Rules};
 use crate::game::score::{score, toggle_group, Score};
@@ -48,6 +48,15 @@ impl GameConfig {
     }
 }
 
+/// Why a game cannot be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    #[error("the handicap stones cannot be placed: {0}")]
+    Handicap(Illegal),
+}
+
 /// What a player adapter reports to the referee.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PlayerEvent {
@@ -61,7 +70,10 @@ pub enum PlayerEvent {
     /// The player answered the dead-stone question with an error.
     DeadStonesUnavailable(String),
     /// The player refused a move relayed to it with [`Action::TellMove`].
-    RejectedMove { mv: Move, message: String },
+    RejectedMove {
+        mv: Move,
+        message: String,
+    },
     /// A protocol line, for the trace.
     Line {
         direction: LineDirection,
@@ -137,15 +149,13 @@ pub struct Referee {
 }
 
 impl Referee {
-    pub fn new(config: GameConfig) -> Result<Referee, BoardError> {
+    pub fn new(config: GameConfig) -> Result<Referee, SetupError> {
         let mut board = Board::new(config.size, config.rules.board_rules())?;
         let stones = config.handicap_stones()?;
         if !stones.is_empty() {
             board
                 .place_setup(Color::Black, &stones)
-                .map_err(|_| BoardError::Handicap {
-                    reason: "handicap stones overlap or lie off the board".into(),
-                })?;
+                .map_err(SetupError::Handicap)?;
             board.set_to_move(Color::White);
         }
         let clock = Clock::new(config.rules.time);
@@ -341,7 +351,10 @@ impl Referee {
     }
 
     fn on_move(&mut self, now: Instant, color: Color, mv: Move) {
-        let Waiting::Move { color: expected, .. } = self.waiting else {
+        let Waiting::Move {
+            color: expected, ..
+        } = self.waiting
+        else {
             return self.unexpected(color, mv);
         };
         if expected != color {
@@ -388,10 +401,8 @@ impl Referee {
                         vertex: mv.to_gtp(),
                         reason,
                     });
-                    return self.forfeit(
-                        color,
-                        format!("{color} played {mv} as move {n}: {reason}"),
-                    );
+                    return self
+                        .forfeit(color, format!("{color} played {mv} as move {n}: {reason}"));
                 }
             },
         };

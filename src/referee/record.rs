@@ -125,10 +125,8 @@ impl Recorder {
                         "Score: Black {}, White {} (komi {}).",
                         score.black, score.white, score.komi
                     ));
-                    self.territory = Some((
-                        score.black_territory.clone(),
-                        score.white_territory.clone(),
-                    ));
+                    self.territory =
+                        Some((score.black_territory.clone(), score.white_territory.clone()));
                 }
             }
             _ => {}

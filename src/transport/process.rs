@@ -34,6 +34,8 @@ pub enum ProcessError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StderrItem {
     Line(String),
+    /// The program reached the limit; further lines this second are counted.
+    LimitReached,
     /// Lines left out because the program wrote faster than the limit.
     Suppressed(u64),
 }
@@ -235,6 +237,9 @@ impl LineLimiter {
             self.in_window += 1;
             out.push(StderrItem::Line(line));
         } else {
+            if self.suppressed == 0 {
+                out.push(StderrItem::LimitReached);
+            }
             self.suppressed += 1;
         }
         out
@@ -259,10 +264,19 @@ mod tests {
     fn the_limiter_counts_what_it_leaves_out_and_reports_it_next_window() {
         let start = Instant::now();
         let mut limiter = LineLimiter::new(start);
-        let passed: usize = (0..100)
-            .map(|i| limiter.admit(start, format!("line {i}")).len())
-            .sum();
-        assert_eq!(passed, STDERR_LINES_PER_SECOND as usize);
+        let items: Vec<StderrItem> = (0..100)
+            .flat_map(|i| limiter.admit(start, format!("line {i}")))
+            .collect();
+        let lines = items
+            .iter()
+            .filter(|i| matches!(i, StderrItem::Line(_)))
+            .count();
+        assert_eq!(lines, STDERR_LINES_PER_SECOND as usize);
+        assert_eq!(
+            items[STDERR_LINES_PER_SECOND as usize],
+            StderrItem::LimitReached
+        );
+        assert_eq!(items.len(), lines + 1);
         let later = limiter.admit(start + Duration::from_secs(1), "next".into());
         assert_eq!(
             later,
@@ -288,6 +302,7 @@ mod tests {
                     lines += 1;
                 }
                 StderrItem::Suppressed(n) => suppressed += n,
+                StderrItem::LimitReached => {}
             }
         }
         assert_eq!(lines + suppressed, 200);
