@@ -27,7 +27,7 @@ pub enum Command {
     /// The demo game: the built-in engine against itself.
     Demo(DemoArgs),
     /// Referee one game between two players.
-    Play(PlayArgs),
+    Play(Box<PlayArgs>),
     /// Run the built-in engine.
     Bot(BotArgs),
 }

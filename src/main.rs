@@ -24,7 +24,7 @@ fn main() -> ExitCode {
         Command::Bot(args) => {
             goref::bot::gtp::serve_stdio(args.size, args.seed).map_err(|e| format!("bot: {e}"))
         }
-        Command::Play(args) => play(args),
+        Command::Play(args) => play(*args),
         Command::Demo(args) => play(demo_args(args)),
     };
     match outcome {
