@@ -1085,11 +1085,12 @@ mod tests {
             checked_play(&mut board, Color::Black, pt("A2")),
             Ok(pts("A1"))
         );
-        let mut board = setup(9, SIMPLE, "D1 F1 E2", "E1");
-        board.set_to_move(Color::White);
-        play_all(&mut board, &["W pass"]);
-        let mut board2 = board.clone();
-        assert_eq!(board2.play(Color::Black, pt("E1")), Err(Illegal::Occupied));
+        let mut board = setup(9, SIMPLE, "C1 D2 E2", "D1 E1");
+        assert_eq!(
+            checked_play(&mut board, Color::Black, pt("F1")),
+            Ok(pts("D1 E1"))
+        );
+        assert_eq!(board.liberty_count(pt("F1")), 3);
         let mut board = setup(9, SIMPLE, "H9 J8", "J9 H8");
         board.set_to_move(Color::White);
         assert_eq!(
