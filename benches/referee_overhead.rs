@@ -102,6 +102,7 @@ fn gaps_of_one_game(
         },
         command_timeout: Duration::from_secs(30),
         self_exe: PathBuf::from(env!("CARGO_BIN_EXE_goref")),
+        operator_stdin: false,
         subscriber: Some(tx),
     };
     runtime.block_on(run_game(config)).unwrap();

@@ -95,6 +95,15 @@ pub struct PlayArgs {
     /// The deadline for every command other than a move request, e.g. 30s.
     #[arg(long, value_name = "DURATION")]
     pub command_timeout: Option<String>,
+    /// A time-out before this move number loses on time; from it on, the judge decides (0: never).
+    #[arg(long, value_name = "N")]
+    pub time_loss_before: Option<u32>,
+    /// Stop the game for the judge once this many moves are played (0: never).
+    #[arg(long, value_name = "N")]
+    pub stop_at: Option<u32>,
+    /// Whether passes count as moves for the two limits above.
+    #[arg(long, value_name = "BOOL")]
+    pub count_passes: Option<bool>,
     /// A game file (TOML); flags given here override it.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

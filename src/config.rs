@@ -50,6 +50,9 @@ pub struct GameFile {
     pub allow_suicide: Option<bool>,
     pub move_timeout: Option<String>,
     pub command_timeout: Option<String>,
+    pub time_loss_before: Option<u32>,
+    pub stop_at: Option<u32>,
+    pub count_passes: Option<bool>,
     pub sgf: Option<PathBuf>,
     pub trace: Option<PathBuf>,
     pub event: Option<String>,
@@ -105,6 +108,15 @@ pub fn resolve(
     if let Some(timeout) = pick(&args.move_timeout, &file.move_timeout) {
         rules.move_timeout = duration_setting("move-timeout", &timeout)?;
     }
+    if let Some(n) = args.time_loss_before.or(file.time_loss_before) {
+        rules.limits.time_loss_before = (n > 0).then_some(n);
+    }
+    if let Some(n) = args.stop_at.or(file.stop_at) {
+        rules.limits.stop_at = (n > 0).then_some(n);
+    }
+    if let Some(count) = args.count_passes.or(file.count_passes) {
+        rules.limits.count_passes = count;
+    }
     let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
         Some(timeout) => duration_setting("command-timeout", &timeout)?,
         None => DEFAULT_COMMAND_TIMEOUT,
@@ -154,6 +166,7 @@ pub fn resolve(
         record,
         command_timeout,
         self_exe,
+        operator_stdin: true,
         subscriber: None,
     })
 }

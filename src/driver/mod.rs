@@ -5,6 +5,7 @@
 //! every event to the sinks: `--json` lines, the progress lines, the trace
 //! file and the SGF record, which is rewritten atomically after every move.
 
+mod operator_input;
 mod record_file;
 
 use std::fs;
@@ -20,9 +21,10 @@ use record_file::RecordFile;
 
 use crate::game::Color;
 use crate::players::{self, PlayerSetup, PlayerSpec, Report};
+use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
-    Action, GameConfig, GameEvent, GameResult, OperatorCommand, RecordInfo, Recorder, Referee,
-    StampedEvent,
+    Action, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo, Recorder,
+    Referee, StampedEvent,
 };
 
 /// How long players get to quit after the game before they are killed.
@@ -43,6 +45,8 @@ pub struct DriverConfig {
     pub command_timeout: Duration,
     /// The goref binary, for `bot` players.
     pub self_exe: PathBuf,
+    /// Read the operator's commands (score, dead, adjudicate, void) from stdin.
+    pub operator_stdin: bool,
     /// Receives every event with the instant it was handed on: the feed
     /// for a screen, a mirror, or a measurement.
     pub subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
@@ -91,6 +95,10 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
     drop(report_tx);
     let mut interrupt = std::pin::pin!(tokio::signal::ctrl_c());
     let mut interrupted = false;
+    let mut operator = config
+        .operator_stdin
+        .then(operator_input::spawn_stdin_reader);
+    let mut judge_called = false;
 
     loop {
         while let Some(action) = referee.poll_action() {
@@ -103,6 +111,11 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
         sinks.drain(&mut referee);
         if referee.is_over() {
             break;
+        }
+        if referee.phase() == Phase::Adjudication && !judge_called {
+            judge_called = true;
+            call_the_judge(&mut referee, operator.is_some());
+            continue;
         }
         let deadline = referee.poll_timeout().map(tokio::time::Instant::from_std);
         let timer = async {
@@ -117,6 +130,21 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
                 None => break,
             },
             _ = timer => referee.handle_timeout(tokio::time::Instant::now().into_std()),
+            line = next_line(&mut operator) => match line {
+                Some(line) => match parse_operator_line(&line, config.game.size) {
+                    Ok(Some(command)) => {
+                        referee.handle_operator(tokio::time::Instant::now().into_std(), command)
+                    }
+                    Ok(None) => {}
+                    Err(message) => eprintln!("goref: {message}"),
+                },
+                None => {
+                    operator = None;
+                    if judge_called {
+                        call_the_judge(&mut referee, false);
+                    }
+                }
+            },
             _ = &mut interrupt, if !interrupted => {
                 interrupted = true;
                 referee.handle_operator(
@@ -138,6 +166,29 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
         None => Err(DriverError::NoGame(
             "the players stopped before the game ended".into(),
         )),
+    }
+}
+
+/// The game needs the judge: ask the operator, or if none is attached, end
+/// the game with an unknown result that says why.
+fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
+    if operator_attached {
+        eprintln!("goref: the game needs the judge; type one of: {OPERATOR_HELP}");
+        return;
+    }
+    referee.handle_operator(
+        tokio::time::Instant::now().into_std(),
+        OperatorCommand::Adjudicate {
+            result: "?".into(),
+            reason: "the game needs the judge and no operator is attached".into(),
+        },
+    );
+}
+
+async fn next_line(operator: &mut Option<mpsc::UnboundedReceiver<String>>) -> Option<String> {
+    match operator {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }
 

@@ -273,7 +273,20 @@ impl Referee {
     }
 
     pub fn handle_operator(&mut self, now: Instant, command: OperatorCommand) {
-        if self.phase == Phase::Over {
+        let judging = matches!(self.phase, Phase::Adjudication | Phase::DeadStones);
+        let refusal = match (&command, self.phase) {
+            (_, Phase::Over) => Some("the game is over"),
+            (_, Phase::Setup) => Some("the game has not started"),
+            (OperatorCommand::Adjudicate { .. }, _) => None,
+            (_, _) if judging => None,
+            _ => Some("dead stones are marked only when the game awaits the judge"),
+        };
+        if let Some(refusal) = refusal {
+            self.events.push_back(GameEvent::Error {
+                color: None,
+                message: format!("operator command ignored: {refusal}"),
+                fatal: false,
+            });
             return;
         }
         match command {

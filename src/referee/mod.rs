@@ -6,6 +6,7 @@
 
 pub mod event;
 pub mod machine;
+pub mod operator;
 pub mod record;
 pub mod view;
 

@@ -87,24 +87,51 @@ impl Run {
 
 /// Runs goref with `args`, killing it if it outlives `limit`.
 pub fn run_goref(args: &[&str], limit: Duration) -> Run {
+    run_goref_with_input(args, None, limit)
+}
+
+/// Runs goref and, when a line of its stderr contains `prompt`, types
+/// `input` on its stdin, as an operator at the keyboard would.
+pub fn run_goref_answering(args: &[&str], prompt: &str, input: &str, limit: Duration) -> Run {
+    run_goref_with_input(args, Some((prompt, input)), limit)
+}
+
+fn run_goref_with_input(args: &[&str], input: Option<(&str, &str)>, limit: Duration) -> Run {
     let started = Instant::now();
     let mut child = Command::new(goref())
         .args(args)
-        .stdin(Stdio::null())
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("goref starts");
+    let mut stdin = child.stdin.take();
+    let answer = input.map(|(prompt, text)| (prompt.to_string(), text.to_string()));
     let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
+    let stderr = child.stderr.take().unwrap();
     let out = std::thread::spawn(move || {
         let mut text = String::new();
         stdout.read_to_string(&mut text).unwrap();
         text
     });
     let err = std::thread::spawn(move || {
+        use std::io::{BufRead, Write};
         let mut text = String::new();
-        stderr.read_to_string(&mut text).unwrap();
+        for line in std::io::BufReader::new(stderr).lines() {
+            let line = line.unwrap();
+            if let (Some((prompt, input)), Some(pipe)) = (&answer, stdin.as_mut()) {
+                if line.contains(prompt.as_str()) {
+                    pipe.write_all(input.as_bytes()).unwrap();
+                    pipe.flush().unwrap();
+                }
+            }
+            text.push_str(&line);
+            text.push('\n');
+        }
         text
     });
     let status = loop {

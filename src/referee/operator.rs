@@ -1,0 +1,135 @@
+//! The operator's typed commands: the judge's decisions as text lines.
+//!
+//! ```text
+//! score                      score now, with the stones marked dead
+//! dead D4                    mark the chain at D4 dead (again: alive)
+//! adjudicate B+3.5 [reason]  end the game with this result
+//! void [reason]              end the game with no result
+//! ```
+
+use crate::game::Point;
+
+use super::machine::OperatorCommand;
+
+/// What the operator can type, for the help line.
+pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason] | void [reason]";
+
+/// Parses one line. Empty lines are `Ok(None)`.
+pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorCommand>, String> {
+    let mut words = line.split_whitespace();
+    let Some(verb) = words.next() else {
+        return Ok(None);
+    };
+    let rest: Vec<&str> = words.collect();
+    let reason = |words: &[&str], default: &str| {
+        if words.is_empty() {
+            default.to_string()
+        } else {
+            words.join(" ")
+        }
+    };
+    let command = match verb.to_ascii_lowercase().as_str() {
+        "score" => OperatorCommand::ScoreNow,
+        "dead" | "alive" => {
+            let [vertex] = rest[..] else {
+                return Err(format!("'{verb}' takes one vertex, e.g. {verb} D4"));
+            };
+            let point = Point::parse_gtp(vertex, size).map_err(|e| e.to_string())?;
+            OperatorCommand::ToggleDead(point)
+        }
+        "adjudicate" => {
+            let Some((result, why)) = rest.split_first() else {
+                return Err("'adjudicate' needs a result, e.g. adjudicate B+3.5".into());
+            };
+            if !is_sgf_result(result) {
+                return Err(format!(
+                    "'{result}' is not an SGF result (B+3.5, W+R, B+T, W+F, B+, 0, Void, ?)"
+                ));
+            }
+            OperatorCommand::Adjudicate {
+                result: result.to_string(),
+                reason: reason(why, "by the judge"),
+            }
+        }
+        "void" => OperatorCommand::Adjudicate {
+            result: "Void".into(),
+            reason: reason(&rest, "no result, by the judge"),
+        },
+        _ => return Err(format!("unknown command '{verb}': {OPERATOR_HELP}")),
+    };
+    Ok(Some(command))
+}
+
+/// Whether `text` is a result in SGF `RE` grammar.
+pub fn is_sgf_result(text: &str) -> bool {
+    match text {
+        "0" | "Draw" | "Void" | "?" => return true,
+        _ => {}
+    }
+    let Some(rest) = text.strip_prefix("B+").or_else(|| text.strip_prefix("W+")) else {
+        return false;
+    };
+    matches!(rest, "" | "R" | "Resign" | "T" | "Time" | "F" | "Forfeit")
+        || rest.parse::<f64>().is_ok_and(|x| x.is_finite() && x > 0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_parse_with_their_arguments() {
+        assert_eq!(
+            parse_operator_line("score", 9),
+            Ok(Some(OperatorCommand::ScoreNow))
+        );
+        assert_eq!(
+            parse_operator_line("  dead e5 ", 9),
+            Ok(Some(OperatorCommand::ToggleDead(Point::new(4, 4))))
+        );
+        assert_eq!(
+            parse_operator_line("adjudicate W+2.5 seki counted by hand", 9),
+            Ok(Some(OperatorCommand::Adjudicate {
+                result: "W+2.5".into(),
+                reason: "seki counted by hand".into()
+            }))
+        );
+        assert_eq!(
+            parse_operator_line("void", 9),
+            Ok(Some(OperatorCommand::Adjudicate {
+                result: "Void".into(),
+                reason: "no result, by the judge".into()
+            }))
+        );
+        assert_eq!(parse_operator_line("   ", 9), Ok(None));
+    }
+
+    #[test]
+    fn mistakes_are_explained() {
+        assert!(parse_operator_line("dead", 9)
+            .unwrap_err()
+            .contains("one vertex"));
+        assert!(parse_operator_line("dead Z9", 9).is_err());
+        assert!(parse_operator_line("adjudicate", 9)
+            .unwrap_err()
+            .contains("needs a result"));
+        assert!(parse_operator_line("adjudicate Black", 9)
+            .unwrap_err()
+            .contains("not an SGF result"));
+        assert!(parse_operator_line("undo", 9)
+            .unwrap_err()
+            .contains(OPERATOR_HELP));
+    }
+
+    #[test]
+    fn sgf_results_follow_the_re_grammar() {
+        for ok in [
+            "B+3.5", "W+64", "B+R", "W+Resign", "B+T", "W+F", "B+", "0", "Void", "?",
+        ] {
+            assert!(is_sgf_result(ok), "{ok}");
+        }
+        for bad in ["B+-3", "X+1", "B3.5", "W+R2", "", "B+nan"] {
+            assert!(!is_sgf_result(bad), "{bad}");
+        }
+    }
+}
