@@ -23,8 +23,8 @@ use crate::game::Color;
 use crate::players::{self, PlayerSetup, PlayerSpec, Report};
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
-    Action, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo, Recorder,
-    Referee, StampedEvent,
+    Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo,
+    Recorder, Referee, StampedEvent,
 };
 
 /// How long players get to quit after the game before they are killed.
@@ -353,6 +353,36 @@ impl Sinks {
     }
 }
 
+fn agreement_line(agreement: &AgreementEvent) -> String {
+    let list = |stones: &[String]| {
+        if stones.is_empty() {
+            "none".to_string()
+        } else {
+            stones.join(" ")
+        }
+    };
+    match agreement {
+        AgreementEvent::Claim {
+            color,
+            stones,
+            note,
+        } => match note {
+            Some(note) => format!("{color} claims dead: {} ({note})", list(stones)),
+            None => format!("{color} claims dead: {}", list(stones)),
+        },
+        AgreementEvent::Agreed { stones } => format!("agreed dead: {}", list(stones)),
+        AgreementEvent::Disputed {
+            black_only,
+            white_only,
+        } => format!(
+            "disputed: only Black claims {}, only White claims {}",
+            list(black_only),
+            list(white_only)
+        ),
+        AgreementEvent::Marked { stones } => format!("marked dead: {}", list(stones)),
+    }
+}
+
 /// A plain one-line description of an event for the progress output.
 fn progress_line(event: &GameEvent) -> Option<String> {
     Some(match event {
@@ -377,8 +407,11 @@ fn progress_line(event: &GameEvent) -> Option<String> {
             color.letter(),
             *ms as f64 / 1000.0
         ),
-        GameEvent::Phase { phase, reason } => format!("phase {phase:?}: {reason}"),
-        GameEvent::Agreement(agreement) => format!("agreement: {agreement:?}"),
+        GameEvent::Phase { phase, reason } => {
+            let phase = serde_json::to_value(phase).expect("phases serialise");
+            format!("phase {}: {reason}", phase.as_str().unwrap_or_default())
+        }
+        GameEvent::Agreement(agreement) => agreement_line(agreement),
         GameEvent::Illegal {
             n,
             color,
