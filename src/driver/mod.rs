@@ -307,15 +307,17 @@ impl Sinks {
         self.game_started |= matches!(event, GameEvent::GameStart(_));
         self.recorder.apply(&event);
         let stamped = StampedEvent { t_ms, event };
-        let line = serde_json::to_string(&stamped).expect("events always serialise");
-        if self.json {
-            let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{line}");
-            let _ = out.flush();
-        }
-        if let Some((path, file)) = &mut self.trace {
-            if let Err(e) = writeln!(file, "{line}") {
-                tracing::error!("cannot write the trace {}: {e}", path.display());
+        if self.json || self.trace.is_some() {
+            let line = serde_json::to_string(&stamped).expect("events always serialise");
+            if self.json {
+                let mut out = std::io::stdout().lock();
+                let _ = writeln!(out, "{line}");
+                let _ = out.flush();
+            }
+            if let Some((path, file)) = &mut self.trace {
+                if let Err(e) = writeln!(file, "{line}") {
+                    tracing::error!("cannot write the trace {}: {e}", path.display());
+                }
             }
         }
         if self.progress {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::game::clock::format_duration;
+use crate::game::clock::{format_duration, TimeSystem};
 use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
@@ -208,7 +208,14 @@ impl GtpPlayer {
             "genmove"
         };
         let deadline = self.setup.rules.move_timeout + MOVE_DEADLINE_SLACK;
+        let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
+        let cpu_before = counts_cpu.then(|| self.process.user_cpu_time()).flatten();
         let reply = self.command_then(name, &[color], deadline, true).await?;
+        let cpu_after = counts_cpu.then(|| self.process.user_cpu_time()).flatten();
+        if let (Some(before), Some(after)) = (cpu_before, cpu_after) {
+            self.reporter
+                .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
+        }
         if !reply.success {
             return Err(format!(
                 "{} refused '{name} {color}': {}",

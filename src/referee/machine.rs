@@ -65,6 +65,10 @@ pub enum PlayerEvent {
     /// The move request has reached the player: its clock runs from now.
     Thinking,
     Moved(Move),
+    /// The CPU time the player used for the move it is about to report.
+    /// Sent before [`PlayerEvent::Moved`]; a CPU-time clock charges it
+    /// instead of the wall time.
+    CpuTime(Duration),
     /// The answer to [`Action::RequestDeadStones`].
     DeadStones(Vec<Point>),
     /// The player answered the dead-stone question with an error.
@@ -143,6 +147,7 @@ pub struct Referee {
     consecutive_passes: u32,
     claims: [Option<BTreeSet<Point>>; 2],
     marked_dead: BTreeSet<Point>,
+    cpu_time: [Option<Duration>; 2],
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -171,6 +176,7 @@ impl Referee {
             consecutive_passes: 0,
             claims: [None, None],
             marked_dead: BTreeSet::new(),
+            cpu_time: [None, None],
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -209,23 +215,41 @@ impl Referee {
         self.actions.pop_front()
     }
 
-    /// The next instant at which [`Referee::handle_timeout`] must be called.
+    /// The next instant at which [`Referee::handle_timeout`] must be called:
+    /// the first instant the mover's clock is past its allowance, or its
+    /// move timeout, whichever comes first.
     pub fn poll_timeout(&self) -> Option<Instant> {
         let Waiting::Move { color, since } = self.waiting else {
             return None;
         };
         let idle = since + self.config.rules.move_timeout;
-        Some(match self.clocks[color.index()].deadline() {
-            Some(flag) => flag.min(idle),
+        let flagged = self
+            .wall_clock_deadline(color)
+            .map(|deadline| deadline + Duration::from_nanos(1));
+        Some(match flagged {
+            Some(flagged) => flagged.min(idle),
             None => idle,
         })
+    }
+
+    /// When `color`'s clock flags by the wall clock. A CPU-time clock has no
+    /// such instant: it is charged the CPU time reported with the move.
+    fn wall_clock_deadline(&self, color: Color) -> Option<Instant> {
+        let clock = &self.clocks[color.index()];
+        match clock.system() {
+            TimeSystem::Cpu { .. } => None,
+            _ => clock.deadline(),
+        }
     }
 
     pub fn handle_timeout(&mut self, now: Instant) {
         let Waiting::Move { color, since } = self.waiting else {
             return;
         };
-        if self.clocks[color.index()].is_flagged(now) {
+        if self
+            .wall_clock_deadline(color)
+            .is_some_and(|flag| now > flag)
+        {
             self.clocks[color.index()].stop(now);
             self.time_out(color);
         } else if now >= since + self.config.rules.move_timeout {
@@ -250,6 +274,7 @@ impl Referee {
             _ if self.phase == Phase::Over => {}
             PlayerEvent::Ready(info) => self.on_ready(now, color, info),
             PlayerEvent::Thinking => self.on_thinking(now, color),
+            PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
             PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
             PlayerEvent::DeadStones(stones) => self.on_claim(now, color, stones, None),
             PlayerEvent::DeadStonesUnavailable(message) => {
@@ -378,7 +403,11 @@ impl Referee {
         if !clock.is_running() {
             clock.start(now);
         }
-        let turn = clock.stop(now);
+        let cpu_time = self.cpu_time[color.index()].take();
+        let turn = match (clock.system(), cpu_time) {
+            (TimeSystem::Cpu { .. }, Some(used)) => clock.charge(used),
+            _ => clock.stop(now),
+        };
         if turn.flagged {
             return self.time_out(color);
         }

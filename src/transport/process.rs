@@ -131,6 +131,14 @@ impl Process {
         Ok(buf)
     }
 
+    /// The user CPU time the program has used so far (Linux `/proc`), as the
+    /// Usenix rules count it. `None` where it cannot be read.
+    pub fn user_cpu_time(&self) -> Option<Duration> {
+        let pid = self.child.id()?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        user_time_from_stat(&stat)
+    }
+
     /// The exit status, if the program has exited.
     pub fn try_status(&mut self) -> Option<ExitStatus> {
         self.child.try_wait().ok().flatten()
@@ -155,6 +163,18 @@ impl Process {
             .ok()
             .and_then(Result::ok)
     }
+}
+
+/// Clock ticks per second in `/proc/<pid>/stat` (USER_HZ, fixed by the Linux ABI).
+const USER_HZ: u64 = 100;
+
+/// Field 14 (`utime`) of a `/proc/<pid>/stat` line. The command name in
+/// field 2 may hold spaces and parentheses, so fields are counted after its
+/// closing parenthesis.
+fn user_time_from_stat(stat: &str) -> Option<Duration> {
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let ticks: u64 = after_name.split_whitespace().nth(11)?.parse().ok()?;
+    Some(Duration::from_millis(ticks * 1000 / USER_HZ))
 }
 
 /// Describes an exit status for a person: `exited with status 3`, `was killed by signal 9`.
@@ -258,6 +278,29 @@ mod tests {
         assert_eq!(words, ["engine", "--name", "My Bot", "-x", "", "end"]);
         assert!(split_command_line("engine \"open").is_err());
         assert!(split_command_line("   ").unwrap().is_empty());
+    }
+
+    #[test]
+    fn user_time_is_field_14_even_with_odd_command_names() {
+        let stat = "4242 (my (odd) bot) S 1 2 3 4 5 6 7 8 9 10 250 17 0 0 20 0 1 0";
+        assert_eq!(user_time_from_stat(stat), Some(Duration::from_millis(2500)));
+        assert_eq!(user_time_from_stat("garbage"), None);
+    }
+
+    #[tokio::test]
+    async fn a_busy_program_uses_cpu_time_and_an_idle_one_does_not() {
+        let (tx, _rx) = mpsc::channel(16);
+        let argv = [
+            "sh",
+            "-c",
+            "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done; sleep 5",
+        ];
+        let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+        let process = Process::spawn(&argv, tx).unwrap();
+        let first = process.user_cpu_time().unwrap();
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let later = process.user_cpu_time().unwrap();
+        assert!(later > first, "{first:?} then {later:?}");
     }
 
     #[test]
