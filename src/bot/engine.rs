@@ -127,16 +127,22 @@ impl Engine {
     }
 }
 
-/// A random good move for `color`, or `None` to pass.
-fn choose(board: &Board, color: Color, seen: &HashSet<u64>, rng: &mut impl Rng) -> Option<Point> {
+/// The legal points for `color` that do not fill one of its own eyes, in
+/// random order.
+fn shuffled_candidates(board: &Board, color: Color, rng: &mut impl Rng) -> Vec<Point> {
     let mut candidates: Vec<Point> = board
         .legal_points(color)
         .into_iter()
         .filter(|&p| !board.is_eye_like(color, p))
         .collect();
     candidates.shuffle(rng);
+    candidates
+}
+
+/// A random good move for `color`, or `None` to pass.
+fn choose(board: &Board, color: Color, seen: &HashSet<u64>, rng: &mut impl Rng) -> Option<Point> {
     let mut fallback = None;
-    for point in candidates {
+    for point in shuffled_candidates(board, color, rng) {
         let mut after = board.clone();
         let Ok(captured) = after.play(color, point) else {
             continue;
@@ -164,13 +170,7 @@ fn playout(board: &Board, rng: &mut impl Rng) -> Board {
     let mut passes = 0;
     for _ in 0..limit {
         let color = board.to_move();
-        let mut candidates: Vec<Point> = board
-            .legal_points(color)
-            .into_iter()
-            .filter(|&p| !board.is_eye_like(color, p))
-            .collect();
-        candidates.shuffle(rng);
-        let played = candidates
+        let played = shuffled_candidates(&board, color, rng)
             .into_iter()
             .any(|point| board.play(color, point).is_ok());
         if played {

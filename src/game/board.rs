@@ -229,18 +229,10 @@ impl Grid {
         let own = cell_of(color);
         let opp = cell_of(color.opponent());
         self.cells[i] = own;
-        self.hash ^= key(i, own);
-        self.head[i] = i as u16;
-        self.next[i] = i as u16;
-        self.chains[i] = Chain {
-            size: 1,
-            ..Chain::default()
-        };
+        self.start_chain(i);
         for q in self.neighbours(i) {
-            match self.cells[q] {
-                EMPTY => self.chains[i].add_lib(q),
-                BORDER => {}
-                _ => self.chains[self.head[q] as usize].remove_lib(i),
+            if is_stone(self.cells[q]) {
+                self.chains[self.head[q] as usize].remove_lib(i);
             }
         }
         let mut h = i;
@@ -322,6 +314,23 @@ impl Grid {
             })
     }
 
+    /// Makes the stone at `i` a chain of its own, with its empty neighbours
+    /// as liberties, and adds it to the hash.
+    fn start_chain(&mut self, i: usize) {
+        self.hash ^= key(i, self.cells[i]);
+        self.head[i] = i as u16;
+        self.next[i] = i as u16;
+        self.chains[i] = Chain {
+            size: 1,
+            ..Chain::default()
+        };
+        for q in self.neighbours(i) {
+            if self.cells[q] == EMPTY {
+                self.chains[i].add_lib(q);
+            }
+        }
+    }
+
     /// Rebuilds stones, chains and hash from a snapshot.
     fn load(&mut self, snapshot: &[u8]) {
         self.hash = 0;
@@ -337,18 +346,7 @@ impl Grid {
             if !is_stone(cell) {
                 continue;
             }
-            self.hash ^= key(i, cell);
-            self.head[i] = i as u16;
-            self.next[i] = i as u16;
-            self.chains[i] = Chain {
-                size: 1,
-                ..Chain::default()
-            };
-            for q in self.neighbours(i) {
-                if self.cells[q] == EMPTY {
-                    self.chains[i].add_lib(q);
-                }
-            }
+            self.start_chain(i);
         }
         for &i in &on_board {
             let cell = self.cells[i];
