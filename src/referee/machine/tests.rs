@@ -664,12 +664,13 @@ fn a_second_claim_from_the_same_player_is_ignored() {
 fn different_claims_start_the_cleanup_with_alternation_continuing() {
     let t = Instant::now();
     let (mut referee, _, _) = to_double_pass(Preset::Kgs, t, true, true);
+    // Both call A3-A4 dead; White also calls Black's wall dead.
     claim(&mut referee, t, Black, "A3");
-    claim(&mut referee, t, White, "");
+    claim(&mut referee, t, White, "A4 C3");
     let evs = events(&mut referee);
     assert!(agreements(&evs).contains(&&AgreementEvent::Disputed {
-        black_only: strings("A3 A4"),
-        white_only: vec![],
+        black_only: vec![],
+        white_only: strings("C1 C2 C3 C4 C5"),
     }));
     assert!(results(&evs).is_empty());
     assert_eq!(phases(&evs), vec![Phase::Cleanup]);
@@ -688,7 +689,8 @@ fn different_claims_start_the_cleanup_with_alternation_continuing() {
     assert_eq!(requests(&acts), vec![(White, true)]);
     assert!(results(&events(&mut referee)).is_empty());
 
-    // Two consecutive passes in the cleanup end the game, every stone alive.
+    // Two consecutive passes in the cleanup end the game, every stone alive,
+    // even A3-A4 which both programs called dead.
     play(&mut referee, t, White, Move::Pass);
     let evs = events(&mut referee);
     let acts = actions(&mut referee);
