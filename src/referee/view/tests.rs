@@ -9,7 +9,7 @@ use crate::game::board::Illegal;
 use crate::game::clock::TimeSystem;
 use crate::game::rules::{Preset, Rules};
 use crate::game::{Color, Move, Point, MAX_SIZE};
-use crate::referee::event::{AgreementEvent, GameEvent, LineDirection, Phase, PlayerInfo};
+use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo};
 use crate::referee::machine::{GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee};
 
 use Color::{Black, White};
