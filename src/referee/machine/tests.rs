@@ -7,7 +7,7 @@ use proptest::prelude::*;
 
 use super::{Action, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft};
 use crate::game::board::Illegal;
-use crate::game::clock::TimeSystem;
+use crate::game::clock::{parse_duration, TimeSystem};
 use crate::game::rules::{Preset, Rules};
 use crate::game::score::Scoring;
 use crate::game::{Color, Move, Point, MAX_SIZE};
@@ -1472,4 +1472,77 @@ proptest! {
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- found wanting
+
+#[test]
+fn a_move_off_the_board_forfeits() {
+    let t = Instant::now();
+    let mut referee = started(config(9, Preset::Kgs), t, true, true);
+    play(&mut referee, t, Black, Move::Play(pt("T19")));
+    let evs = events(&mut referee);
+    assert!(evs.contains(&GameEvent::Illegal {
+        n: 1,
+        color: Black,
+        vertex: "T19".into(),
+        reason: Illegal::OffBoard,
+    }));
+    assert_eq!(the_result(&evs).result, "W+F");
+    assert_eq!(actions(&mut referee), vec![game_over("W+F")]);
+}
+
+#[test]
+#[ignore = "bug: a flag emits no Clock event, though GameEvent::Clock is documented for it"]
+fn a_flag_is_announced_with_a_flagged_clock_reading() {
+    let t0 = Instant::now();
+    let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
+    referee.handle_player(t0, Black, PlayerEvent::Thinking);
+    events(&mut referee);
+    referee.handle_timeout(t0 + secs(10) + ms(1));
+    let evs = events(&mut referee);
+    assert_eq!(the_result(&evs).result, "W+T");
+    let flagged = evs.iter().any(|e| {
+        matches!(e, GameEvent::Clock { color: Black, clock } if clock.flagged && clock.main_left_ms == 0)
+    });
+    assert!(
+        flagged,
+        "the screen and the spectators only see events: {evs:#?}"
+    );
+}
+
+#[test]
+#[ignore = "bug: poll_timeout adds the move timeout to an Instant unchecked and panics on overflow"]
+fn a_huge_move_timeout_does_not_panic() {
+    let t0 = Instant::now();
+    let mut config = config(9, Preset::Kgs);
+    // What `--move-timeout 10000000000000000000` (seconds) gives.
+    config.rules.move_timeout = parse_duration("10000000000000000000").unwrap();
+    let mut referee = started(config, t0, true, true);
+    assert_eq!(
+        referee.poll_timeout(),
+        None,
+        "no deadline that can be reached"
+    );
+    referee.handle_timeout(t0 + secs(3600));
+    assert!(events(&mut referee).is_empty());
+}
+
+#[test]
+#[ignore = "bug: a dispute pre-marks the stones both sides call dead without a Marked event"]
+fn a_dispute_announces_the_stones_already_marked_dead() {
+    let t = Instant::now();
+    let (mut referee, _, _) = to_double_pass(Preset::Cgf, t, true, true);
+    claim(&mut referee, t, Black, "A3");
+    claim(&mut referee, t, White, "A4 C1");
+    let evs = events(&mut referee);
+    // ScoreNow would remove A3-A4 now (see
+    // scoring_a_dispute_unmarked_removes_only_the_stones_both_called_dead);
+    // the judge's screen, fed only by events, must show them marked.
+    assert!(
+        agreements(&evs).contains(&&AgreementEvent::Marked {
+            stones: strings("A3 A4")
+        }),
+        "{evs:#?}"
+    );
 }
