@@ -524,6 +524,21 @@ fn a_move_from_the_wrong_player_is_ignored() {
 }
 
 #[test]
+fn thinking_out_of_turn_starts_no_clock() {
+    let t = Instant::now();
+    let mut referee = started(timed(9, absolute(secs(10))), t, true, true);
+    referee.handle_player(t, White, PlayerEvent::Thinking);
+    assert!(events(&mut referee).is_empty());
+    assert!(!referee.clock(White).is_running());
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    let evs = events(&mut referee);
+    assert!(
+        matches!(&evs[..], [GameEvent::Clock { color: Black, clock }] if clock.running),
+        "{evs:#?}"
+    );
+}
+
+#[test]
 fn a_move_nobody_asked_for_is_ignored() {
     let t = Instant::now();
     // Before the game starts.
@@ -711,6 +726,18 @@ fn different_claims_start_the_cleanup_with_alternation_continuing() {
     assert!(score.black_territory.is_empty());
     assert_eq!(score.white_territory, pts("E2 E3 E4 E5"));
     assert_eq!(acts.last(), Some(&game_over("W+14.5")));
+}
+
+#[test]
+fn after_white_pass_black_pass_white_starts_the_cleanup() {
+    let t = Instant::now();
+    let mut referee = started(config(5, Preset::Kgs), t, true, true);
+    play_line(&mut referee, t, "C3 D3 E3 pass pass");
+    assert_eq!(referee.phase(), Phase::DeadStones);
+    actions(&mut referee);
+    claim(&mut referee, t, Black, "D3");
+    claim(&mut referee, t, White, "");
+    assert_eq!(actions(&mut referee), vec![request_move(White, true)]);
 }
 
 #[test]
