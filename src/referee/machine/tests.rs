@@ -1501,8 +1501,6 @@ proptest! {
     }
 }
 
-// ---------------------------------------------------------------- found wanting
-
 #[test]
 fn a_move_off_the_board_forfeits() {
     let t = Instant::now();
@@ -1519,6 +1517,8 @@ fn a_move_off_the_board_forfeits() {
     assert_eq!(actions(&mut referee), vec![game_over("W+F")]);
 }
 
+// ---------------------------------------------------------------- found wanting
+
 #[test]
 #[ignore = "bug: a flag emits no Clock event, though GameEvent::Clock is documented for it"]
 fn a_flag_is_announced_with_a_flagged_clock_reading() {
@@ -1530,7 +1530,10 @@ fn a_flag_is_announced_with_a_flagged_clock_reading() {
     let evs = events(&mut referee);
     assert_eq!(the_result(&evs).result, "W+T");
     let flagged = evs.iter().any(|e| {
-        matches!(e, GameEvent::Clock { color: Black, clock } if clock.flagged && clock.main_left_ms == 0)
+        matches!(
+            e,
+            GameEvent::Clock { color: Black, clock } if clock.flagged && clock.main_left_ms == 0
+        )
     });
     assert!(
         flagged,
