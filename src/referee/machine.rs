@@ -699,3 +699,6 @@ pub fn result_of(score: &Score) -> (String, Option<Color>) {
 fn vertices(points: &BTreeSet<Point>) -> Vec<String> {
     points.iter().map(|p| p.to_gtp()).collect()
 }
+
+#[cfg(test)]
+mod tests;

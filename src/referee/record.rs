@@ -227,3 +227,6 @@ impl Recorder {
 fn seconds(ms: u64) -> String {
     format!("{}.{}", ms / 1000, (ms % 1000) / 100)
 }
+
+#[cfg(test)]
+mod tests;

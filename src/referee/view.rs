@@ -228,3 +228,6 @@ fn push_bounded<T>(queue: &mut VecDeque<T>, item: T, capacity: usize) {
     }
     queue.push_back(item);
 }
+
+#[cfg(test)]
+mod tests;

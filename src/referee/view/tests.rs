@@ -1,0 +1,548 @@
+//! Tests of `GameView`, the fold of the event stream that every screen draws:
+//! board, captures, clocks, bounded trace and errors, agreement, and the
+//! spectator guarantee (a view rebuilt from JSON events is equal).
+
+use std::time::{Duration, Instant};
+
+use super::{GameView, MoveLine, TraceLine, ERROR_CAPACITY, TRACE_CAPACITY};
+use crate::game::board::Illegal;
+use crate::game::clock::TimeSystem;
+use crate::game::rules::{Preset, Rules};
+use crate::game::{Color, Move, Point, MAX_SIZE};
+use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo};
+use crate::referee::machine::{GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee};
+
+use Color::{Black, White};
+
+// ---------------------------------------------------------------- harness
+
+fn pt(vertex: &str) -> Point {
+    Point::parse_gtp(vertex, MAX_SIZE).unwrap()
+}
+
+fn strings(vertices: &str) -> Vec<String> {
+    vertices.split_whitespace().map(String::from).collect()
+}
+
+/// A referee game driven by hand; every event it emits is kept in order.
+struct Game {
+    referee: Referee,
+    now: Instant,
+    events: Vec<GameEvent>,
+}
+
+impl Game {
+    fn new(config: GameConfig) -> Game {
+        let mut referee = Referee::new(config).unwrap();
+        let now = Instant::now();
+        for (color, name) in [(Black, "black-bot"), (White, "white-bot")] {
+            let info = PlayerInfo {
+                protocol: "gtp".into(),
+                spec: format!("./{name}"),
+                name: name.into(),
+                version: "2.0".into(),
+                kgs_end_protocol: true,
+            };
+            referee.handle_player(now, color, PlayerEvent::Ready(info));
+        }
+        let mut game = Game {
+            referee,
+            now,
+            events: Vec::new(),
+        };
+        game.drain();
+        game
+    }
+
+    fn drain(&mut self) {
+        while let Some(event) = self.referee.poll_event() {
+            self.events.push(event);
+        }
+        while self.referee.poll_action().is_some() {}
+    }
+
+    /// Each move of `line` by the side to move, 300 ms after it starts thinking.
+    fn play(&mut self, line: &str) -> &mut Game {
+        for word in line.split_whitespace() {
+            let color = self.referee.board().to_move();
+            let mv = Move::parse_gtp(word, MAX_SIZE).unwrap();
+            self.player(color, PlayerEvent::Thinking);
+            self.now += Duration::from_millis(300);
+            self.player(color, PlayerEvent::Moved(mv));
+            self.now += Duration::from_millis(700);
+        }
+        self
+    }
+
+    fn player(&mut self, color: Color, event: PlayerEvent) -> &mut Game {
+        self.referee.handle_player(self.now, color, event);
+        self.drain();
+        self
+    }
+
+    fn claim(&mut self, color: Color, vertices: &str) -> &mut Game {
+        let stones = vertices.split_whitespace().map(pt).collect();
+        self.player(color, PlayerEvent::DeadStones(stones))
+    }
+
+    fn operator(&mut self, command: OperatorCommand) -> &mut Game {
+        self.referee.handle_operator(self.now, command);
+        self.drain();
+        self
+    }
+
+    fn view(&self) -> GameView {
+        view_of(&self.events)
+    }
+}
+
+fn config(size: u8, preset: Preset, time: TimeSystem) -> GameConfig {
+    let mut rules = Rules::preset(preset);
+    rules.time = time;
+    GameConfig {
+        size,
+        rules,
+        handicap: Handicap::None,
+    }
+}
+
+fn kgs_5x5() -> GameConfig {
+    config(
+        5,
+        Preset::Kgs,
+        TimeSystem::Absolute {
+            main: Duration::from_secs(60),
+        },
+    )
+}
+
+fn view_of(events: &[GameEvent]) -> GameView {
+    let mut view = GameView::new();
+    for event in events {
+        view.apply(event);
+    }
+    view
+}
+
+/// The view a spectator builds: each event through its JSON line and back.
+fn spectator_view_of(events: &[GameEvent]) -> GameView {
+    let mut view = GameView::new();
+    for event in events {
+        let line = serde_json::to_string(event).unwrap();
+        let back: GameEvent = serde_json::from_str(&line).unwrap();
+        assert_eq!(&back, event, "{line}");
+        view.apply(&back);
+    }
+    view
+}
+
+/// Black captures A1 at move 3, White captures E1 at move 6.
+const TWO_CAPTURES: &str = "B1 A1 A2 E2 E1 D1";
+
+/// 5x5: Black's wall on column C, White's on D, White's dead chain A3-A4;
+/// ends with a double pass.
+const WALLS_AND_INVADER: &str = "C1 D1 C2 D2 C3 D3 C4 D4 C5 D5 pass A3 pass A4 pass pass";
+
+// ---------------------------------------------------------------- board
+
+#[test]
+fn a_fresh_view_is_an_empty_19x19_board_in_setup() {
+    let view = GameView::new();
+    assert_eq!(view.size, 19);
+    assert_eq!(view.board.len(), 361);
+    assert!(view.board.iter().all(Option::is_none));
+    assert_eq!(view.phase, Phase::Setup);
+    assert_eq!(view.to_move, None);
+}
+
+#[test]
+fn the_game_start_sets_the_board_players_and_first_mover() {
+    let game = Game::new(kgs_5x5());
+    let view = game.view();
+    assert_eq!(view.size, 5);
+    assert_eq!(view.board.len(), 25);
+    assert_eq!(view.komi, 7.5);
+    assert_eq!(view.rules, "kgs");
+    assert_eq!(view.ruleset, "Chinese");
+    assert_eq!(view.time, "absolute:1m");
+    assert_eq!(view.players[0].name, "black-bot");
+    assert_eq!(view.players[1].name, "white-bot");
+    assert_eq!(view.to_move, Some(Black));
+    assert_eq!(view.phase, Phase::Play);
+    assert!(view.board.iter().all(Option::is_none));
+}
+
+#[test]
+fn stones_are_placed_and_captured_stones_removed() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("B1 A1");
+    let view = game.view();
+    assert_eq!(view.stone(pt("B1")), Some(Black));
+    assert_eq!(view.stone(pt("A1")), Some(White));
+    assert_eq!(view.to_move, Some(Black));
+
+    game.play("A2");
+    let view = game.view();
+    assert_eq!(view.stone(pt("A2")), Some(Black));
+    assert_eq!(view.stone(pt("A1")), None, "captured");
+    assert_eq!(view.captures, [1, 0]);
+    assert_eq!(view.to_move, Some(White));
+    assert_eq!(
+        view.last_move,
+        Some(MoveLine {
+            n: 3,
+            color: Black,
+            vertex: "A2".into(),
+            ms: 300
+        })
+    );
+
+    game.play("E2 E1 D1");
+    let view = game.view();
+    assert_eq!(view.stone(pt("E1")), None, "captured");
+    assert_eq!(view.stone(pt("D1")), Some(White));
+    assert_eq!(view.captures, [1, 1]);
+    assert_eq!(view.moves.len(), 6);
+    assert_eq!(
+        view.moves.iter().map(|m| m.n).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4, 5, 6]
+    );
+    let stones: Vec<(Point, Color)> = game.referee.board().stones().collect();
+    let shown: Vec<(Point, Color)> = (0..25)
+        .filter_map(|k| {
+            let p = Point::from_index(k, 5);
+            view.stone(p).map(|c| (p, c))
+        })
+        .collect();
+    assert_eq!(shown, stones, "the view shows the referee's board");
+}
+
+#[test]
+fn passes_and_resignations_leave_the_board_alone() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("C3 pass");
+    let view = game.view();
+    assert_eq!(view.board.iter().flatten().count(), 1);
+    assert_eq!(view.last_move.as_ref().unwrap().vertex, "pass");
+    assert_eq!(view.to_move, Some(Black));
+    game.play("resign");
+    let view = game.view();
+    assert_eq!(view.board.iter().flatten().count(), 1);
+    assert_eq!(view.last_move.as_ref().unwrap().vertex, "resign");
+    assert_eq!(view.to_move, None, "nobody moves after the result");
+    assert_eq!(view.result.as_ref().unwrap().result, "W+R");
+    assert_eq!(view.phase, Phase::Over);
+}
+
+#[test]
+fn handicap_stones_come_from_the_game_start() {
+    let mut config = kgs_5x5();
+    config.size = 9;
+    config.handicap = Handicap::Fixed(3);
+    let game = Game::new(config);
+    let view = game.view();
+    let black: Vec<Point> = game.referee.board().stones().map(|(p, _)| p).collect();
+    assert_eq!(black.len(), 3);
+    for p in black {
+        assert_eq!(view.stone(p), Some(Black), "{p}");
+    }
+    assert_eq!(view.board.iter().flatten().count(), 3);
+    assert_eq!(view.to_move, Some(White));
+}
+
+#[test]
+fn a_new_game_start_clears_the_board() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("C3");
+    let mut view = game.view();
+    let restart = game.events[0].clone();
+    view.apply(&restart);
+    assert!(view.board.iter().all(Option::is_none));
+    assert_eq!(view.to_move, Some(Black));
+}
+
+// ---------------------------------------------------------------- bounded lists
+
+#[test]
+fn the_trace_keeps_only_the_newest_lines() {
+    let mut view = GameView::new();
+    let extra = 5;
+    for k in 0..TRACE_CAPACITY + extra {
+        view.apply(&GameEvent::Gtp {
+            color: if k % 2 == 0 { Black } else { White },
+            direction: LineDirection::Received,
+            line: format!("= {k}"),
+        });
+    }
+    assert_eq!(view.trace.len(), TRACE_CAPACITY);
+    assert_eq!(
+        view.trace.front(),
+        Some(&TraceLine {
+            color: White,
+            direction: LineDirection::Received,
+            line: format!("= {extra}"),
+        }),
+        "the oldest lines are dropped"
+    );
+    assert_eq!(
+        view.trace.back().unwrap().line,
+        format!("= {}", TRACE_CAPACITY + extra - 1)
+    );
+}
+
+#[test]
+fn the_error_list_keeps_only_the_newest_messages() {
+    let mut view = GameView::new();
+    view.apply(&GameEvent::Illegal {
+        n: 7,
+        color: White,
+        vertex: "D4".into(),
+        reason: Illegal::Occupied,
+    });
+    assert_eq!(
+        view.errors.back().unwrap(),
+        "move 7: White D4 is illegal (the point is occupied)"
+    );
+    view.apply(&GameEvent::Error {
+        color: None,
+        message: "the trace file is full".into(),
+        fatal: false,
+    });
+    assert_eq!(view.errors.back().unwrap(), "the trace file is full");
+
+    for k in 0..ERROR_CAPACITY {
+        view.apply(&GameEvent::Error {
+            color: Some(Black),
+            message: format!("problem {k}"),
+            fatal: k % 2 == 0,
+        });
+    }
+    assert_eq!(view.errors.len(), ERROR_CAPACITY);
+    assert_eq!(view.errors.front().unwrap(), "Black: problem 0");
+    assert_eq!(
+        view.errors.back().unwrap(),
+        &format!("Black: problem {}", ERROR_CAPACITY - 1)
+    );
+}
+
+// ---------------------------------------------------------------- agreement
+
+#[test]
+fn the_agreement_shows_claims_and_their_agreement() {
+    let mut game = Game::new(kgs_5x5());
+    game.play(WALLS_AND_INVADER);
+    assert_eq!(game.view().phase, Phase::DeadStones);
+    game.claim(Black, "A3");
+    let view = game.view();
+    assert_eq!(view.agreement.claims, [Some(strings("A3 A4")), None]);
+    assert_eq!(view.agreement.agreed, None);
+
+    game.claim(White, "A4");
+    let view = game.view();
+    assert_eq!(
+        view.agreement.claims,
+        [Some(strings("A3 A4")), Some(strings("A3 A4"))]
+    );
+    assert_eq!(view.agreement.notes, [None, None]);
+    assert_eq!(view.agreement.agreed, Some(strings("A3 A4")));
+    assert_eq!(view.result.as_ref().unwrap().result, "W+2.5");
+}
+
+#[test]
+fn the_agreement_shows_a_dispute_and_the_judges_marks() {
+    let mut game = Game::new(config(
+        5,
+        Preset::Cgf,
+        TimeSystem::Absolute {
+            main: Duration::from_secs(60),
+        },
+    ));
+    game.play(WALLS_AND_INVADER);
+    game.player(
+        Black,
+        PlayerEvent::DeadStonesUnavailable("unknown command".into()),
+    );
+    game.claim(White, "A3");
+    let view = game.view();
+    assert_eq!(
+        view.agreement.claims,
+        [Some(vec![]), Some(strings("A3 A4"))]
+    );
+    assert!(view.agreement.notes[0]
+        .as_deref()
+        .unwrap()
+        .contains("unknown command"));
+    assert_eq!(view.agreement.notes[1], None);
+    assert!(view.agreement.black_only.is_empty());
+    assert_eq!(view.agreement.white_only, strings("A3 A4"));
+    assert_eq!(view.agreement.agreed, None);
+    assert_eq!(view.phase, Phase::Adjudication);
+    assert_eq!(view.result, None);
+
+    game.operator(OperatorCommand::ToggleDead(pt("A4")));
+    assert_eq!(game.view().agreement.marked, strings("A3 A4"));
+    game.operator(OperatorCommand::ToggleDead(pt("A3")));
+    assert!(game.view().agreement.marked.is_empty());
+}
+
+// ---------------------------------------------------------------- clocks and the result
+
+#[test]
+fn the_clocks_follow_the_clock_and_move_events() {
+    let mut game = Game::new(kgs_5x5());
+    game.player(Black, PlayerEvent::Thinking);
+    let view = game.view();
+    let clock = view.clocks[0].as_ref().unwrap();
+    assert!(clock.running);
+    assert_eq!(clock.main_left_ms, 60_000);
+    assert_eq!(view.clocks[1], None);
+
+    game.now += Duration::from_millis(1500);
+    game.player(Black, PlayerEvent::Moved(Move::Play(pt("C3"))));
+    let view = game.view();
+    let clock = view.clocks[0].as_ref().unwrap();
+    assert!(!clock.running);
+    assert_eq!(clock.main_left_ms, 58_500);
+    assert_eq!(clock.last_move_ms, 1500);
+}
+
+#[test]
+fn the_result_stops_the_clocks() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("C3");
+    game.player(White, PlayerEvent::Thinking);
+    let view = game.view();
+    assert!(view.clocks[1].as_ref().unwrap().running);
+    assert!(!view.clocks[0].as_ref().unwrap().running);
+
+    game.player(White, PlayerEvent::Failed("the program exited".into()));
+    let view = game.view();
+    assert_eq!(view.result.as_ref().unwrap().result, "B+F");
+    assert!(view.clocks.iter().flatten().all(|c| !c.running));
+    assert_eq!(view.to_move, None);
+    assert_eq!(view.phase, Phase::Over);
+    assert!(view
+        .errors
+        .back()
+        .unwrap()
+        .contains("White: the program exited"));
+}
+
+#[test]
+fn the_phase_and_its_reason_are_shown() {
+    let mut game = Game::new(kgs_5x5());
+    game.play(WALLS_AND_INVADER);
+    game.claim(Black, "A3").claim(White, "");
+    let view = game.view();
+    assert_eq!(view.phase, Phase::Cleanup);
+    assert!(
+        view.phase_reason.contains("differ"),
+        "{}",
+        view.phase_reason
+    );
+    assert_eq!(view.agreement.black_only, strings("A3 A4"));
+    assert_eq!(view.to_move, Some(Black));
+}
+
+// ---------------------------------------------------------------- spectators
+
+/// Event streams that between them use every kind of event.
+fn sample_games() -> Vec<Vec<GameEvent>> {
+    let mut captures = Game::new(kgs_5x5());
+    captures.play(TWO_CAPTURES);
+    captures.player(
+        White,
+        PlayerEvent::Line {
+            direction: LineDirection::Sent,
+            line: "genmove w".into(),
+        },
+    );
+    captures.player(Black, PlayerEvent::Notice("slow".into()));
+    captures.play("pass pass");
+    captures.claim(Black, "").claim(White, "");
+
+    let mut cleanup = Game::new(kgs_5x5());
+    cleanup.play(WALLS_AND_INVADER);
+    cleanup.claim(Black, "A4").claim(White, "");
+    cleanup.play("pass E1 pass pass");
+
+    let mut judged = Game::new(config(
+        5,
+        Preset::Cgf,
+        TimeSystem::ByoYomi {
+            main: Duration::from_secs(2),
+            period: Duration::from_secs(5),
+            periods: 2,
+        },
+    ));
+    judged.play(WALLS_AND_INVADER);
+    judged.claim(Black, "A3").claim(White, "");
+    judged.operator(OperatorCommand::ToggleDead(pt("A3")));
+    judged.operator(OperatorCommand::ScoreNow);
+
+    let mut illegal = Game::new(kgs_5x5());
+    illegal.play("C3 D4 C3");
+
+    let mut handicap = kgs_5x5();
+    handicap.size = 9;
+    handicap.handicap = Handicap::Fixed(4);
+    let mut adjudicated = Game::new(handicap);
+    adjudicated.play("E5 F5");
+    adjudicated.operator(OperatorCommand::Adjudicate {
+        result: "Void".into(),
+        reason: "the operator interrupted the game".into(),
+    });
+
+    vec![
+        captures.events,
+        cleanup.events,
+        judged.events,
+        illegal.events,
+        adjudicated.events,
+    ]
+}
+
+#[test]
+fn the_samples_use_every_kind_of_event() {
+    let mut kinds: Vec<&str> = sample_games().iter().flatten().map(|e| e.kind()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    assert_eq!(
+        kinds,
+        vec![
+            "agreement",
+            "clock",
+            "error",
+            "game_start",
+            "gtp",
+            "illegal",
+            "move",
+            "phase",
+            "result"
+        ]
+    );
+}
+
+#[test]
+fn a_spectator_rebuilds_the_same_view_from_json_events() {
+    for events in sample_games() {
+        let host = view_of(&events);
+        let spectator = spectator_view_of(&events);
+        assert_eq!(spectator, host);
+        assert!(host.result.is_some());
+        // And at every step, not only at the end.
+        for k in 0..events.len() {
+            assert_eq!(spectator_view_of(&events[..k]), view_of(&events[..k]));
+        }
+    }
+}
+
+#[test]
+fn the_view_itself_survives_a_json_round_trip() {
+    for events in sample_games() {
+        let view = view_of(&events);
+        let json = serde_json::to_string(&view).unwrap();
+        let back: GameView = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, view);
+    }
+}
