@@ -66,7 +66,12 @@ fn the_operator_marks_dead_stones_and_scores() {
         .into_iter()
         .filter(|a| a["kind"] == "marked")
         .collect();
-    assert_eq!(marked[0]["stones"], serde_json::json!(["D4"]));
+    assert_eq!(
+        marked[0]["stones"],
+        serde_json::json!([]),
+        "no stone both claimed"
+    );
+    assert_eq!(marked.last().unwrap()["stones"], serde_json::json!(["D4"]));
     let result = run.result();
     assert_eq!(result["result"], "W+86.5", "{result}");
 }

@@ -148,6 +148,8 @@ pub struct Referee {
     claims: [Option<BTreeSet<Point>>; 2],
     marked_dead: BTreeSet<Point>,
     cpu_time: [Option<Duration>; 2],
+    /// Why a player failed after play had stopped, if it did.
+    failed: [Option<String>; 2],
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -177,6 +179,7 @@ impl Referee {
             claims: [None, None],
             marked_dead: BTreeSet::new(),
             cpu_time: [None, None],
+            failed: [None, None],
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -216,20 +219,37 @@ impl Referee {
     }
 
     /// The next instant at which [`Referee::handle_timeout`] must be called:
-    /// the first instant the mover's clock is past its allowance, or its
-    /// move timeout, whichever comes first.
+    /// the first instant the mover's clock is past its allowance or, when no
+    /// clock can flag, its move timeout.
     pub fn poll_timeout(&self) -> Option<Instant> {
         let Waiting::Move { color, since } = self.waiting else {
             return None;
         };
-        let idle = since + self.config.rules.move_timeout;
-        let flagged = self
-            .wall_clock_deadline(color)
-            .map(|deadline| deadline + Duration::from_nanos(1));
-        Some(match flagged {
-            Some(flagged) => flagged.min(idle),
-            None => idle,
-        })
+        match self.wall_clock_deadline(color) {
+            Some(deadline) => deadline.checked_add(Duration::from_nanos(1)),
+            None => since.checked_add(self.config.rules.move_timeout),
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let Waiting::Move { color, since } = self.waiting else {
+            return;
+        };
+        match self.wall_clock_deadline(color) {
+            Some(deadline) if now > deadline => {
+                self.clocks[color.index()].stop(now);
+                self.time_out(now, color);
+            }
+            Some(_) => {}
+            None => {
+                let idle = since.checked_add(self.config.rules.move_timeout);
+                if idle.is_some_and(|idle| now >= idle) {
+                    self.clocks[color.index()].stop(now);
+                    let limit = format_duration(self.config.rules.move_timeout);
+                    self.forfeit(now, color, format!("{color} gave no move within {limit}"));
+                }
+            }
+        }
     }
 
     /// When `color`'s clock flags by the wall clock. A CPU-time clock has no
@@ -239,23 +259,6 @@ impl Referee {
         match clock.system() {
             TimeSystem::Cpu { .. } => None,
             _ => clock.deadline(),
-        }
-    }
-
-    pub fn handle_timeout(&mut self, now: Instant) {
-        let Waiting::Move { color, since } = self.waiting else {
-            return;
-        };
-        if self
-            .wall_clock_deadline(color)
-            .is_some_and(|flag| now > flag)
-        {
-            self.clocks[color.index()].stop(now);
-            self.time_out(color);
-        } else if now >= since + self.config.rules.move_timeout {
-            self.clocks[color.index()].stop(now);
-            let limit = format_duration(self.config.rules.move_timeout);
-            self.forfeit(color, format!("{color} gave no move within {limit}"));
         }
     }
 
@@ -284,16 +287,14 @@ impl Referee {
             PlayerEvent::RejectedMove { mv, message } => {
                 let mover = color.opponent();
                 self.forfeit(
+                    now,
                     color,
                     format!(
                         "{color} refused {mover}'s move {mv} ('{message}'), which the rules allow"
                     ),
                 );
             }
-            PlayerEvent::Failed(reason) => {
-                self.stop_clock_of(now, color);
-                self.forfeit(color, reason);
-            }
+            PlayerEvent::Failed(reason) => self.on_failure(now, color, reason),
         }
     }
 
@@ -316,27 +317,24 @@ impl Referee {
         }
         match command {
             OperatorCommand::Adjudicate { result, reason } => {
-                for color in Color::BOTH {
-                    self.stop_clock_of(now, color);
-                }
                 let winner = match result.chars().next() {
                     Some('B') => Some(Color::Black),
                     Some('W') => Some(Color::White),
                     _ => None,
                 };
-                self.finish(GameResult {
-                    result,
-                    reason: format!("adjudicated: {reason}"),
-                    winner,
-                    score: None,
-                });
+                self.finish(
+                    now,
+                    GameResult {
+                        result,
+                        reason: format!("adjudicated: {reason}"),
+                        winner,
+                        score: None,
+                    },
+                );
             }
             OperatorCommand::ScoreNow => {
-                for color in Color::BOTH {
-                    self.stop_clock_of(now, color);
-                }
                 let dead = self.marked_dead.clone();
-                self.finish_by_score(&dead, "scored by the operator".into());
+                self.finish_by_score(now, &dead, "scored by the operator".into());
             }
             OperatorCommand::ToggleDead(point) => {
                 toggle_group(&self.board, &mut self.marked_dead, point);
@@ -409,19 +407,22 @@ impl Referee {
             _ => clock.stop(now),
         };
         if turn.flagged {
-            return self.time_out(color);
+            return self.time_out(now, color);
         }
         let n = self.moves_played + 1;
         let captures = match mv {
             Move::Resign => {
                 self.push_move(now, n, color, mv, turn.used, Vec::new());
                 let winner = color.opponent();
-                return self.finish(GameResult {
-                    result: format!("{}+R", winner.letter()),
-                    reason: format!("{color} resigned"),
-                    winner: Some(winner),
-                    score: None,
-                });
+                return self.finish(
+                    now,
+                    GameResult {
+                        result: format!("{}+R", winner.letter()),
+                        reason: format!("{color} resigned"),
+                        winner: Some(winner),
+                        score: None,
+                    },
+                );
             }
             Move::Pass => {
                 self.board
@@ -443,8 +444,8 @@ impl Referee {
                         vertex: mv.to_gtp(),
                         reason,
                     });
-                    return self
-                        .forfeit(color, format!("{color} played {mv} as move {n}: {reason}"));
+                    let why = format!("{color} played {mv} as move {n}: {reason}");
+                    return self.forfeit(now, color, why);
                 }
             },
         };
@@ -461,10 +462,33 @@ impl Referee {
         let limits = self.config.rules.limits;
         if let Some(stop_at) = limits.stop_at {
             if self.counted_moves() >= stop_at {
-                return self.await_judge(format!("the game stopped at move {stop_at}"));
+                return self.await_judge(now, format!("the game stopped at move {stop_at}"));
             }
         }
         self.request_move(now);
+    }
+
+    /// A player that can no longer play forfeits while the game is played.
+    /// Once play has stopped the position stands: a failure while the dead
+    /// stones are asked counts as claiming none, and one while the judge
+    /// decides is only told.
+    fn on_failure(&mut self, now: Instant, color: Color, reason: String) {
+        match self.phase {
+            Phase::DeadStones => {
+                self.failed[color.index()] = Some(reason.clone());
+                let note = format!("{reason}: no stones dead");
+                self.on_claim(now, color, Vec::new(), Some(note));
+            }
+            Phase::Adjudication => {
+                self.failed[color.index()] = Some(reason.clone());
+                self.events.push_back(GameEvent::Error {
+                    color: Some(color),
+                    message: reason,
+                    fatal: false,
+                });
+            }
+            _ => self.forfeit(now, color, reason),
+        }
     }
 
     fn unexpected(&mut self, color: Color, mv: Move) {
@@ -505,6 +529,9 @@ impl Referee {
 
     fn request_move(&mut self, now: Instant) {
         let color = self.board.to_move();
+        if let Some(reason) = self.failed[color.index()].clone() {
+            return self.forfeit(now, color, reason);
+        }
         let clock = &self.clocks[color.index()];
         let time_left = (clock.system() != TimeSystem::None).then(|| {
             let (seconds, stones) = clock.gtp_time_left(now);
@@ -527,6 +554,7 @@ impl Referee {
         if self.phase == Phase::Cleanup {
             let none = BTreeSet::new();
             return self.finish_by_score(
+                now,
                 &none,
                 "second double pass after the cleanup phase: every stone on the board is alive"
                     .into(),
@@ -571,14 +599,17 @@ impl Referee {
                 .push_back(GameEvent::Agreement(AgreementEvent::Agreed {
                     stones: vertices(&black),
                 }));
-            return self.finish_by_score(&black, "both programs agree on the dead stones".into());
+            return self.finish_by_score(
+                now,
+                &black,
+                "both programs agree on the dead stones".into(),
+            );
         }
         self.events
             .push_back(GameEvent::Agreement(AgreementEvent::Disputed {
                 black_only: vertices(&(&black - &white)),
                 white_only: vertices(&(&white - &black)),
             }));
-        self.marked_dead = &black & &white;
         match self.config.rules.end_of_game {
             EndOfGame::KgsCleanup => {
                 self.consecutive_passes = 0;
@@ -589,7 +620,14 @@ impl Referee {
                 );
                 self.request_move(now);
             }
-            EndOfGame::Judge => self.await_judge("the dead-stone claims differ".into()),
+            EndOfGame::Judge => {
+                self.marked_dead = &black & &white;
+                self.events
+                    .push_back(GameEvent::Agreement(AgreementEvent::Marked {
+                        stones: vertices(&self.marked_dead),
+                    }));
+                self.await_judge(now, "the dead-stone claims differ".into());
+            }
         }
     }
 
@@ -611,65 +649,80 @@ impl Referee {
         (claim, note)
     }
 
-    fn time_out(&mut self, color: Color) {
-        let limits = self.config.rules.limits;
-        if let Some(before) = limits.time_loss_before {
-            if self.counted_moves() >= before {
-                return self.await_judge(format!(
-                    "{color} ran out of time at move {}, past move {before}",
-                    self.counted_moves() + 1
-                ));
+    fn time_out(&mut self, now: Instant, color: Color) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Clock { color, clock });
+        let on_move = self.counted_moves() + 1;
+        if let Some(before) = self.config.rules.limits.time_loss_before {
+            if on_move >= before {
+                return self.await_judge(
+                    now,
+                    format!("{color} ran out of time on move {on_move}, from move {before} on the judge decides"),
+                );
             }
         }
         let winner = color.opponent();
-        self.finish(GameResult {
-            result: format!("{}+T", winner.letter()),
-            reason: format!("{color} ran out of time"),
-            winner: Some(winner),
-            score: None,
-        });
+        self.finish(
+            now,
+            GameResult {
+                result: format!("{}+T", winner.letter()),
+                reason: format!("{color} ran out of time"),
+                winner: Some(winner),
+                score: None,
+            },
+        );
     }
 
-    fn forfeit(&mut self, loser: Color, reason: String) {
+    fn forfeit(&mut self, now: Instant, loser: Color, reason: String) {
         self.events.push_back(GameEvent::Error {
             color: Some(loser),
             message: reason.clone(),
             fatal: true,
         });
         let winner = loser.opponent();
-        self.finish(GameResult {
-            result: format!("{}+F", winner.letter()),
-            reason,
-            winner: Some(winner),
-            score: None,
-        });
+        self.finish(
+            now,
+            GameResult {
+                result: format!("{}+F", winner.letter()),
+                reason,
+                winner: Some(winner),
+                score: None,
+            },
+        );
     }
 
-    fn await_judge(&mut self, reason: String) {
+    fn await_judge(&mut self, now: Instant, reason: String) {
         self.waiting = Waiting::Nothing;
+        self.stop_clocks(now);
         self.set_phase(Phase::Adjudication, reason);
     }
 
-    fn stop_clock_of(&mut self, now: Instant, color: Color) {
-        if self.clocks[color.index()].is_running() {
-            self.clocks[color.index()].stop(now);
+    fn stop_clocks(&mut self, now: Instant) {
+        for clock in &mut self.clocks {
+            if clock.is_running() {
+                clock.stop(now);
+            }
         }
     }
 
-    fn finish_by_score(&mut self, dead: &BTreeSet<Point>, reason: String) {
+    fn finish_by_score(&mut self, now: Instant, dead: &BTreeSet<Point>, reason: String) {
         let rules = &self.config.rules;
         let score = score(&self.board, dead, rules.scoring, rules.komi);
         let (result, winner) = result_of(&score);
-        self.finish(GameResult {
-            result,
-            reason,
-            winner,
-            score: Some(score),
-        });
+        self.finish(
+            now,
+            GameResult {
+                result,
+                reason,
+                winner,
+                score: Some(score),
+            },
+        );
     }
 
-    fn finish(&mut self, result: GameResult) {
+    fn finish(&mut self, now: Instant, result: GameResult) {
         self.waiting = Waiting::Nothing;
+        self.stop_clocks(now);
         self.set_phase(Phase::Over, result.reason.clone());
         self.actions.push_back(Action::GameOver {
             result: result.result.clone(),

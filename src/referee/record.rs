@@ -7,7 +7,7 @@
 use crate::game::sgf::{self, Date, Node};
 use crate::game::{Color, Point};
 
-use super::event::{AgreementEvent, GameEvent, GameStart};
+use super::event::{AgreementEvent, GameEvent, GameStart, Phase};
 
 /// Static facts for the root node that do not come from events.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,10 +91,12 @@ impl Recorder {
             } => self.final_comments.push(format!(
                 "Move {n}: {color} played {vertex}, which is illegal ({reason})."
             )),
-            GameEvent::Agreement(AgreementEvent::Agreed { stones }) if !stones.is_empty() => {
-                self.final_comments
-                    .push(format!("Dead (agreed): {}", stones.join(" ")));
-            }
+            GameEvent::Phase {
+                phase: Phase::Adjudication,
+                reason,
+            } => self
+                .final_comments
+                .push(format!("The game went to the judge: {reason}.")),
             GameEvent::Agreement(AgreementEvent::Disputed {
                 black_only,
                 white_only,
@@ -119,7 +121,7 @@ impl Recorder {
                     if !score.dead.is_empty() {
                         let dead: Vec<String> = score.dead.iter().map(|p| p.to_gtp()).collect();
                         self.final_comments
-                            .push(format!("Dead stones removed: {}", dead.join(" ")));
+                            .push(format!("Dead stones removed: {}.", dead.join(" ")));
                     }
                     self.final_comments.push(format!(
                         "Score: Black {}, White {} (komi {}).",

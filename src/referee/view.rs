@@ -54,6 +54,8 @@ pub struct GameView {
     /// Row-major from A1, indexed by [`Point::index`].
     pub board: Vec<Option<Color>>,
     pub last_move: Option<MoveLine>,
+    pub first_to_move: Option<Color>,
+    /// Who is asked to move; `None` while nobody is.
     pub to_move: Option<Color>,
     pub moves: Vec<MoveLine>,
     /// Stones captured by Black and by White.
@@ -78,6 +80,7 @@ impl Default for GameView {
             players: Default::default(),
             board: vec![None; 19 * 19],
             last_move: None,
+            first_to_move: None,
             to_move: None,
             moves: Vec::new(),
             captures: [0, 0],
@@ -104,6 +107,7 @@ impl GameView {
     pub fn apply(&mut self, event: &GameEvent) {
         match event {
             GameEvent::GameStart(start) => {
+                *self = GameView::default();
                 self.size = start.size;
                 self.komi = start.komi;
                 self.rules = start.rules.clone();
@@ -114,6 +118,7 @@ impl GameView {
                 for vertex in &start.handicap {
                     self.put(vertex, Some(Color::Black));
                 }
+                self.first_to_move = Some(start.first_to_move);
                 self.to_move = Some(start.first_to_move);
             }
             GameEvent::Move {
@@ -162,9 +167,10 @@ impl GameView {
             GameEvent::Phase { phase, reason } => {
                 self.phase = *phase;
                 self.phase_reason = reason.clone();
-                if *phase == Phase::Over {
-                    self.to_move = None;
-                }
+                self.to_move = match phase {
+                    Phase::Play | Phase::Cleanup => self.next_to_move(),
+                    _ => None,
+                };
             }
             GameEvent::Illegal {
                 n,
@@ -189,6 +195,14 @@ impl GameView {
                 };
                 push_bounded(&mut self.errors, text, ERROR_CAPACITY);
             }
+        }
+    }
+
+    /// Who moves next when play goes on: the opponent of the last mover.
+    fn next_to_move(&self) -> Option<Color> {
+        match &self.last_move {
+            Some(last) => Some(last.color.opponent()),
+            None => self.first_to_move,
         }
     }
 

@@ -43,6 +43,10 @@ fn ms(m: u64) -> Duration {
     Duration::from_millis(m)
 }
 
+fn ns(n: u64) -> Duration {
+    Duration::from_nanos(n)
+}
+
 fn config(size: u8, preset: Preset) -> GameConfig {
     GameConfig {
         size,
@@ -866,9 +870,15 @@ fn under_a_judge_a_dispute_waits_for_the_adjudication() {
     assert_eq!(actions(&mut referee), vec![game_over("B+")]);
     assert!(referee.is_over());
 
-    // The game is over: the operator's commands change nothing now.
+    // The game is over: the operator's commands change nothing now, and
+    // the operator is told so.
     referee.handle_operator(t, OperatorCommand::ScoreNow);
-    assert!(events(&mut referee).is_empty());
+    let evs = events(&mut referee);
+    assert!(results(&evs).is_empty());
+    assert!(
+        matches!(&evs[..], [GameEvent::Error { fatal: false, message, .. }] if message.contains("over")),
+        "{evs:?}"
+    );
     assert!(actions(&mut referee).is_empty());
 }
 
@@ -977,13 +987,15 @@ fn the_timeout_is_the_flag_or_the_move_timeout_whichever_comes_first() {
     // Asked at t0; the clock has not started yet: only the move timeout.
     assert_eq!(referee.poll_timeout(), Some(t0 + secs(600)));
     referee.handle_player(t0 + secs(1), Black, PlayerEvent::Thinking);
-    assert_eq!(referee.poll_timeout(), Some(t0 + secs(11)));
+    assert_eq!(referee.poll_timeout(), Some(t0 + secs(11) + ns(1)));
 
+    // Once a clock runs that can flag, the clock alone decides: a program
+    // may spend all its time on one move.
     let mut config = timed(9, absolute(secs(10)));
     config.rules.move_timeout = secs(5);
     let mut referee = started(config, t0, true, true);
     referee.handle_player(t0 + secs(1), Black, PlayerEvent::Thinking);
-    assert_eq!(referee.poll_timeout(), Some(t0 + secs(5)));
+    assert_eq!(referee.poll_timeout(), Some(t0 + secs(11) + ns(1)));
 }
 
 #[test]
@@ -996,7 +1008,7 @@ fn a_player_whose_flag_falls_loses_on_time() {
     let thinking = t0 + secs(2);
     referee.handle_player(thinking, White, PlayerEvent::Thinking);
     let flag = thinking + secs(10);
-    assert_eq!(referee.poll_timeout(), Some(flag));
+    assert_eq!(referee.poll_timeout(), Some(flag + ns(1)));
 
     referee.handle_timeout(flag);
     assert!(
@@ -1168,20 +1180,20 @@ fn cgf_limits(count_passes: bool) -> GameConfig {
 fn flag_now(referee: &mut Referee, t: Instant) {
     let color = referee.board().to_move();
     referee.handle_player(t, color, PlayerEvent::Thinking);
-    let flag = referee.poll_timeout().unwrap();
-    assert_eq!(flag, t + secs(1));
-    referee.handle_timeout(flag + ms(1));
+    let flagged = referee.poll_timeout().unwrap();
+    assert_eq!(flagged, t + secs(1) + ns(1));
+    referee.handle_timeout(flagged);
 }
 
 #[test]
 fn cgf_a_time_out_before_the_limit_loses_on_time() {
     let t = Instant::now();
     let mut referee = started(cgf_limits(true), t, true, true);
-    play_line(&mut referee, t, "C3 D3 C4");
+    play_line(&mut referee, t, "C3 D3");
     events(&mut referee);
     flag_now(&mut referee, t);
     let evs = events(&mut referee);
-    assert_eq!(the_result(&evs).result, "B+T", "White timed out at move 4");
+    assert_eq!(the_result(&evs).result, "W+T", "Black timed out on move 3");
     assert!(!phases(&evs).contains(&Phase::Adjudication));
 }
 
@@ -1199,7 +1211,7 @@ fn cgf_the_full_preset_loses_on_time_early_in_the_game() {
 fn cgf_a_time_out_past_the_limit_goes_to_the_judge() {
     let t = Instant::now();
     let mut referee = started(cgf_limits(true), t, true, true);
-    play_line(&mut referee, t, "C3 D3 C4 D4");
+    play_line(&mut referee, t, "C3 D3 C4");
     events(&mut referee);
     actions(&mut referee);
     flag_now(&mut referee, t);
@@ -1520,7 +1532,6 @@ fn a_move_off_the_board_forfeits() {
 // ---------------------------------------------------------------- found wanting
 
 #[test]
-#[ignore = "bug: a flag emits no Clock event, though GameEvent::Clock is documented for it"]
 fn a_flag_is_announced_with_a_flagged_clock_reading() {
     let t0 = Instant::now();
     let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
@@ -1542,7 +1553,6 @@ fn a_flag_is_announced_with_a_flagged_clock_reading() {
 }
 
 #[test]
-#[ignore = "bug: poll_timeout adds the move timeout to an Instant unchecked and panics on overflow"]
 fn a_huge_move_timeout_does_not_panic() {
     let t0 = Instant::now();
     let mut config = config(9, Preset::Kgs);
@@ -1559,7 +1569,6 @@ fn a_huge_move_timeout_does_not_panic() {
 }
 
 #[test]
-#[ignore = "bug: a dispute pre-marks the stones both sides call dead without a Marked event"]
 fn a_dispute_announces_the_stones_already_marked_dead() {
     let t = Instant::now();
     let (mut referee, _, _) = to_double_pass(Preset::Cgf, t, true, true);

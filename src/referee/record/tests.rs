@@ -9,7 +9,7 @@ use crate::game::rules::{Preset, Rules};
 use crate::game::sgf::{self, Date, Node, SgfMove};
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{GameEvent, PlayerInfo};
-use crate::referee::machine::{GameConfig, Handicap, PlayerEvent, Referee};
+use crate::referee::machine::{GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee};
 
 use Color::{Black, White};
 
@@ -383,4 +383,30 @@ fn a_game_without_moves_still_records_its_result() {
     assert_eq!(nodes[0].get("RE"), Some("W+R"));
     assert!(sgf::main_line_moves(&nodes, 9).unwrap().is_empty());
     assert!(final_comment(&nodes).contains("Black resigned"), "{text}");
+}
+
+#[test]
+fn the_reason_a_game_went_to_the_judge_is_recorded() {
+    let mut rules = Rules::preset(Preset::Cgf);
+    rules.limits.stop_at = Some(2);
+    let mut game = Game::new(GameConfig {
+        size: 9,
+        rules,
+        handicap: Handicap::None,
+    });
+    game.play("C3 D3");
+    game.referee.handle_operator(
+        game.now,
+        OperatorCommand::Adjudicate {
+            result: "B+".into(),
+            reason: "Black is ahead".into(),
+        },
+    );
+    game.drain();
+    let comment = final_comment(&parse(&game.sgf()));
+    assert!(
+        comment.contains("went to the judge: the game stopped at move 2"),
+        "{comment}"
+    );
+    assert!(comment.contains("adjudicated: Black is ahead"), "{comment}");
 }

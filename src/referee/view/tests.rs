@@ -259,6 +259,25 @@ fn a_new_game_start_clears_the_board() {
     view.apply(&restart);
     assert!(view.board.iter().all(Option::is_none));
     assert_eq!(view.to_move, Some(Black));
+    assert!(view.moves.is_empty() && view.last_move.is_none());
+    assert_eq!(view.captures, [0, 0]);
+    assert_eq!(view.phase, Phase::Setup);
+}
+
+#[test]
+fn nobody_is_to_move_while_the_dead_stones_are_settled() {
+    let mut game = Game::new(kgs_5x5());
+    game.play(WALLS_AND_INVADER);
+    assert_eq!(game.view().phase, Phase::DeadStones);
+    assert_eq!(game.view().to_move, None);
+    game.claim(Black, "A3").claim(White, "");
+    let view = game.view();
+    assert_eq!(view.phase, Phase::Cleanup);
+    assert_eq!(
+        view.to_move,
+        Some(Black),
+        "the cleanup follows the last pass"
+    );
 }
 
 // ---------------------------------------------------------------- bounded lists
