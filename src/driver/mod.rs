@@ -20,7 +20,7 @@ pub use record_file::write_atomically;
 use record_file::RecordFile;
 
 use crate::game::Color;
-use crate::players::{self, PlayerSetup, PlayerSpec, Report};
+use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo,
@@ -80,7 +80,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
         .map_err(|e| DriverError::Setup(e.to_string()))?;
     let mut sinks = Sinks::open(&config)?;
     let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
-    let mut players: Vec<(mpsc::UnboundedSender<Action>, JoinHandle<()>)> = Vec::new();
+    let mut players: Vec<PlayerHandle> = Vec::new();
     for (color, spec) in [(Color::Black, &config.black), (Color::White, &config.white)] {
         let setup = PlayerSetup {
             color,
@@ -102,9 +102,9 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
 
     loop {
         while let Some(action) = referee.poll_action() {
-            for (color, (tx, _)) in Color::BOTH.iter().zip(&players) {
-                if addressed_to(&action, *color) {
-                    let _ = tx.send(action.clone());
+            for player in &players {
+                if addressed_to(&action, player.color) {
+                    let _ = player.actions.send(action.clone());
                 }
             }
         }
@@ -131,15 +131,12 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
             },
             _ = timer => referee.handle_timeout(tokio::time::Instant::now().into_std()),
             line = next_line(&mut operator) => match line {
-                Some(line) => match parse_operator_line(&line, config.game.size) {
-                    Ok(Some(command)) => {
-                        referee.handle_operator(tokio::time::Instant::now().into_std(), command)
-                    }
-                    Ok(None) => {}
-                    Err(message) => eprintln!("goref: {message}"),
-                },
+                Some(line) => take_typed_line(&mut referee, &players, &line),
                 None => {
                     operator = None;
+                    for player in &mut players {
+                        player.lines = None;
+                    }
                     if judge_called {
                         call_the_judge(&mut referee, false);
                     }
@@ -167,6 +164,32 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
             "the players stopped before the game ended".into(),
         )),
     }
+}
+
+/// A line the operator typed: a judge's command, or a typed player's move.
+fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) {
+    let command = match parse_operator_line(line, referee.config().size) {
+        Ok(Some(command)) => command,
+        Ok(None) => return,
+        Err(message) => {
+            let typed: Vec<Color> = players
+                .iter()
+                .filter(|p| p.lines.is_some())
+                .map(|p| p.color)
+                .collect();
+            match human::addressee(&typed, referee.board().to_move()) {
+                Some(color) => {
+                    let player = players.iter().find(|p| p.color == color);
+                    if let Some(lines) = player.and_then(|p| p.lines.as_ref()) {
+                        let _ = lines.send(line.to_string());
+                    }
+                }
+                None => eprintln!("goref: {message}"),
+            }
+            return;
+        }
+    };
+    referee.handle_operator(tokio::time::Instant::now().into_std(), command);
 }
 
 /// The game needs the judge: ask the operator, or if none is attached, end
@@ -205,13 +228,12 @@ fn addressed_to(action: &Action, color: Color) -> bool {
 /// Lets the players say goodbye, still recording what they print, then
 /// kills whatever is left.
 async fn shut_down_players(
-    players: Vec<(mpsc::UnboundedSender<Action>, JoinHandle<()>)>,
+    players: Vec<PlayerHandle>,
     reports: &mut mpsc::UnboundedReceiver<Report>,
     referee: &mut Referee,
     sinks: &mut Sinks,
 ) {
-    let (senders, handles): (Vec<_>, Vec<_>) = players.into_iter().unzip();
-    drop(senders);
+    let handles: Vec<JoinHandle<()>> = players.into_iter().map(|p| p.task).collect();
     let aborts: Vec<_> = handles.iter().map(JoinHandle::abort_handle).collect();
     let all_done = futures_join_all(handles);
     let mut all_done = std::pin::pin!(all_done);

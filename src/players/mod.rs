@@ -3,6 +3,7 @@
 //! player's answers into timestamped [`PlayerEvent`]s.
 
 pub mod gtp;
+pub mod human;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -22,6 +23,8 @@ pub enum PlayerSpec {
     Gtp { command: String },
     /// `bot` or `bot:SEED`: the built-in engine, as a GTP child process.
     Bot { seed: Option<u64> },
+    /// `human` or `human:NAME`: the operator types the program's moves.
+    Human { name: Option<String> },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,11 +53,15 @@ impl FromStr for PlayerSpec {
                 .parse()
                 .map(|seed| PlayerSpec::Bot { seed: Some(seed) })
                 .map_err(|_| error("bot:SEED needs a whole number")),
-            "sgmp" | "gmp" | "sgmp-tcp" | "gmp-tcp" | "usenix" | "human" => Err(error(
+            "human" if rest.is_empty() => Ok(PlayerSpec::Human { name: None }),
+            "human" => Ok(PlayerSpec::Human {
+                name: Some(rest.to_string()),
+            }),
+            "sgmp" | "gmp" | "sgmp-tcp" | "gmp-tcp" | "usenix" => Err(error(
                 "this kind of player is not available in this version of goref",
             )),
             _ => Err(error(
-                "expected gtp:CMDLINE or bot (sgmp:, gmp:, usenix:, human are planned)",
+                "expected gtp:CMDLINE, bot or human (sgmp:, gmp:, usenix: are planned)",
             )),
         }
     }
@@ -66,6 +73,8 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
             PlayerSpec::Bot { seed: None } => f.write_str("bot"),
             PlayerSpec::Bot { seed: Some(seed) } => write!(f, "bot:{seed}"),
+            PlayerSpec::Human { name: None } => f.write_str("human"),
+            PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
         }
     }
 }
@@ -113,26 +122,51 @@ impl Reporter {
     }
 }
 
+/// A running player adapter.
+pub struct PlayerHandle {
+    pub color: Color,
+    pub actions: mpsc::UnboundedSender<Action>,
+    /// Typed lines, for a player whose moves the operator types.
+    pub lines: Option<mpsc::UnboundedSender<String>>,
+    pub task: tokio::task::JoinHandle<()>,
+}
+
 /// Starts the adapter for `spec` as a task. It reads actions from the
-/// returned sender and reports through `reports`.
+/// handle's sender and reports through `reports`.
 pub fn spawn(
     spec: &PlayerSpec,
     setup: PlayerSetup,
     reports: mpsc::UnboundedSender<Report>,
-) -> (mpsc::UnboundedSender<Action>, tokio::task::JoinHandle<()>) {
-    let (tx, rx) = mpsc::unbounded_channel();
-    let reporter = Reporter::new(setup.color, reports);
-    let argv = match spec {
+) -> PlayerHandle {
+    let (actions, rx) = mpsc::unbounded_channel();
+    let color = setup.color;
+    let reporter = Reporter::new(color, reports);
+    let gtp_command = match spec {
         PlayerSpec::Gtp { command } => command.clone(),
         PlayerSpec::Bot { seed } => {
-            let seed = seed.unwrap_or(setup.color.index() as u64 + 1);
+            let seed = seed.unwrap_or(color.index() as u64 + 1);
             format!(
                 "'{}' bot --gtp --seed {seed}",
                 setup.self_exe.to_string_lossy()
             )
         }
+        PlayerSpec::Human { name } => {
+            let (lines, lines_rx) = mpsc::unbounded_channel();
+            let name = name.clone().unwrap_or_default();
+            let task = tokio::spawn(human::run(name, setup, rx, lines_rx, reporter));
+            return PlayerHandle {
+                color,
+                actions,
+                lines: Some(lines),
+                task,
+            };
+        }
     };
-    let info_spec = spec.to_string();
-    let handle = tokio::spawn(gtp::run(argv, info_spec, setup, rx, reporter));
-    (tx, handle)
+    let task = tokio::spawn(gtp::run(gtp_command, spec.to_string(), setup, rx, reporter));
+    PlayerHandle {
+        color,
+        actions,
+        lines: None,
+        task,
+    }
 }

@@ -93,10 +93,15 @@ pub fn run_goref(args: &[&str], limit: Duration) -> Run {
 /// Runs goref and, when a line of its stderr contains `prompt`, types
 /// `input` on its stdin, as an operator at the keyboard would.
 pub fn run_goref_answering(args: &[&str], prompt: &str, input: &str, limit: Duration) -> Run {
-    run_goref_with_input(args, Some((prompt, input)), limit)
+    run_goref_scripted(args, prompt, &[input], limit)
 }
 
-fn run_goref_with_input(args: &[&str], input: Option<(&str, &str)>, limit: Duration) -> Run {
+/// Like [`run_goref_answering`], with the next answer typed at each prompt.
+pub fn run_goref_scripted(args: &[&str], prompt: &str, answers: &[&str], limit: Duration) -> Run {
+    run_goref_with_input(args, Some((prompt, answers)), limit)
+}
+
+fn run_goref_with_input(args: &[&str], input: Option<(&str, &[&str])>, limit: Duration) -> Run {
     let started = Instant::now();
     let mut child = Command::new(goref())
         .args(args)
@@ -110,7 +115,11 @@ fn run_goref_with_input(args: &[&str], input: Option<(&str, &str)>, limit: Durat
         .spawn()
         .expect("goref starts");
     let mut stdin = child.stdin.take();
-    let answer = input.map(|(prompt, text)| (prompt.to_string(), text.to_string()));
+    let answer = input.map(|(prompt, answers)| {
+        let answers: Vec<String> = answers.iter().map(|a| a.to_string()).collect();
+        (prompt.to_string(), answers.into_iter())
+    });
+    let mut answer = answer;
     let mut stdout = child.stdout.take().unwrap();
     let stderr = child.stderr.take().unwrap();
     let out = std::thread::spawn(move || {
@@ -123,10 +132,12 @@ fn run_goref_with_input(args: &[&str], input: Option<(&str, &str)>, limit: Durat
         let mut text = String::new();
         for line in std::io::BufReader::new(stderr).lines() {
             let line = line.unwrap();
-            if let (Some((prompt, input)), Some(pipe)) = (&answer, stdin.as_mut()) {
+            if let (Some((prompt, answers)), Some(pipe)) = (&mut answer, stdin.as_mut()) {
                 if line.contains(prompt.as_str()) {
-                    pipe.write_all(input.as_bytes()).unwrap();
-                    pipe.flush().unwrap();
+                    if let Some(input) = answers.next() {
+                        pipe.write_all(input.as_bytes()).unwrap();
+                        pipe.flush().unwrap();
+                    }
                 }
             }
             text.push_str(&line);

@@ -1,0 +1,115 @@
+//! The `human` player: the operator types the moves of a program that has no
+//! link, as the CGF proxy program allowed.
+//!
+//! The time the operator takes counts on that program's clock, from the
+//! moment the prompt is shown until the move is entered. In headless mode the
+//! prompts go to stderr and the moves come from stdin lines, which the driver
+//! hands over; the full-screen view will give it an input box instead.
+
+use tokio::sync::mpsc;
+
+use crate::game::{Color, Move};
+use crate::referee::{Action, PlayerEvent, PlayerInfo};
+
+use super::{PlayerSetup, Reporter};
+
+/// Runs the typed player until the game is over or its input closes.
+pub async fn run(
+    name: String,
+    setup: PlayerSetup,
+    mut actions: mpsc::UnboundedReceiver<Action>,
+    mut lines: mpsc::UnboundedReceiver<String>,
+    reporter: Reporter,
+) {
+    let color = setup.color;
+    reporter.send(PlayerEvent::Ready(PlayerInfo {
+        protocol: "human".into(),
+        spec: "human".into(),
+        name,
+        version: String::new(),
+        kgs_end_protocol: false,
+    }));
+    let mut to_move = false;
+    loop {
+        tokio::select! {
+            action = actions.recv() => match action {
+                Some(Action::RequestMove { .. }) => {
+                    to_move = true;
+                    eprintln!("goref: {color} to move: type its move (e.g. D4, pass, resign)");
+                    reporter.send(PlayerEvent::Thinking);
+                }
+                Some(Action::TellMove { color: mover, mv, .. }) => {
+                    eprintln!("goref: {mover} played {mv}: enter it into {color}'s program");
+                }
+                Some(Action::RequestDeadStones { .. }) => {
+                    reporter.send(PlayerEvent::DeadStonesUnavailable(
+                        "moves are typed by the operator".into(),
+                    ));
+                }
+                Some(Action::GameOver { .. }) | None => return,
+            },
+            line = lines.recv() => {
+                let Some(line) = line else {
+                    reporter.send(PlayerEvent::Failed(format!(
+                        "{color}: the operator's input closed"
+                    )));
+                    return;
+                };
+                match typed_move(&line, setup.size, to_move) {
+                    Ok(mv) => {
+                        to_move = false;
+                        reporter.send(PlayerEvent::Moved(mv));
+                    }
+                    Err(message) => eprintln!("goref: {message}"),
+                }
+            }
+        }
+    }
+}
+
+/// Reads one typed move; says why when it cannot be one.
+fn typed_move(line: &str, size: u8, to_move: bool) -> Result<Move, String> {
+    let text = line.trim();
+    if !to_move {
+        return Err(format!("'{text}' ignored: no typed move is expected now"));
+    }
+    Move::parse_gtp(text, size).map_err(|e| format!("'{text}' is not a move ({e}); try again"))
+}
+
+/// Who should receive a typed line: the typed player whose turn it is, or
+/// the only typed player there is.
+pub fn addressee(typed: &[Color], to_move: Color) -> Option<Color> {
+    match typed {
+        [only] => Some(*only),
+        _ => typed.iter().copied().find(|&c| c == to_move),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Point;
+
+    #[test]
+    fn a_typed_move_is_read_in_any_case_and_checked_against_the_board() {
+        assert_eq!(
+            typed_move(" d4 ", 19, true),
+            Ok(Move::Play(Point::new(3, 3)))
+        );
+        assert_eq!(typed_move("PASS", 9, true), Ok(Move::Pass));
+        assert!(typed_move("Z9", 9, true)
+            .unwrap_err()
+            .contains("not a move"));
+        assert!(typed_move("D4", 9, false)
+            .unwrap_err()
+            .contains("no typed move is expected"));
+    }
+
+    #[test]
+    fn typed_lines_go_to_the_typed_player_to_move() {
+        use Color::{Black, White};
+        assert_eq!(addressee(&[White], Black), Some(White));
+        assert_eq!(addressee(&[Black, White], White), Some(White));
+        assert_eq!(addressee(&[], Black), None);
+    }
+}
