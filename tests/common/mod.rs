@@ -15,15 +15,31 @@ pub fn goref() -> PathBuf {
 
 /// The scripted fake engine, built by cargo from `examples/fake_gtp.rs`.
 pub fn fake_gtp() -> PathBuf {
+    example("fake_gtp")
+}
+
+/// An example program. `cargo test` builds examples as `NAME-HASH`; only
+/// `cargo build --example` adds the plain name, so both are looked for.
+pub fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let path = profile_dir.join("examples").join("fake_gtp");
-    assert!(
-        path.exists(),
-        "{} is missing: cargo test builds the examples",
-        path.display()
-    );
-    path
+    let dir = exe.parent().unwrap().parent().unwrap().join("examples");
+    let plain = dir.join(name);
+    if plain.exists() {
+        return plain;
+    }
+    let prefix = format!("{name}-");
+    let mut built: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| {
+            let file = path.file_name().unwrap().to_string_lossy();
+            file.starts_with(&prefix) && path.extension().is_none()
+        })
+        .collect();
+    built.sort_by_key(|path| std::fs::metadata(path).and_then(|m| m.modified()).ok());
+    built
+        .pop()
+        .unwrap_or_else(|| panic!("example {name} is missing from {}", dir.display()))
 }
 
 /// GNU Go, installed by tests/run.sh.
