@@ -16,4 +16,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-cargo test --release --all-targets "$@"
+# The tests start the example programs (the scripted fake engine, the fault
+# relay) as real processes: build them as programs first.
+cargo build --release --examples
+cargo test --release "$@"

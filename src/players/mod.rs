@@ -113,7 +113,12 @@ impl Reporter {
     }
 
     pub fn send(&self, event: PlayerEvent) {
-        let at = tokio::time::Instant::now().into_std();
+        self.send_at(tokio::time::Instant::now().into_std(), event);
+    }
+
+    /// Sends an event that happened at `at`, e.g. the moment a packet that
+    /// handed the program its turn was written.
+    pub fn send_at(&self, at: Instant, event: PlayerEvent) {
         let _ = self.tx.send(Report {
             color: self.color,
             at,
