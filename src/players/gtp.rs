@@ -118,6 +118,7 @@ impl GtpPlayer {
             name,
             version: engine_version,
             kgs_end_protocol: self.lists("final_status_list") && self.lists("kgs-genmove_cleanup"),
+            stops_at_double_pass: false,
         })
     }
 

@@ -28,6 +28,7 @@ pub async fn run(
         name,
         version: String::new(),
         kgs_end_protocol: false,
+        stops_at_double_pass: false,
     }));
     let mut to_move = false;
     loop {

@@ -23,6 +23,10 @@ pub struct PlayerInfo {
     pub version: String,
     /// It lists both `final_status_list` and `kgs-genmove_cleanup`.
     pub kgs_end_protocol: bool,
+    /// It cannot play on after two passes (a GMP line program ends its game
+    /// there), so a dead-stone dispute goes to the judge, not to a cleanup.
+    #[serde(default)]
+    pub stops_at_double_pass: bool,
 }
 
 impl PlayerInfo {

@@ -610,8 +610,13 @@ impl Referee {
                 black_only: vertices(&(&black - &white)),
                 white_only: vertices(&(&white - &black)),
             }));
+        let can_clean_up = self
+            .players
+            .iter()
+            .flatten()
+            .all(|info| !info.stops_at_double_pass);
         match self.config.rules.end_of_game {
-            EndOfGame::KgsCleanup => {
+            EndOfGame::KgsCleanup if can_clean_up => {
                 self.consecutive_passes = 0;
                 self.set_phase(
                     Phase::Cleanup,
@@ -620,7 +625,7 @@ impl Referee {
                 );
                 self.request_move(now);
             }
-            EndOfGame::Judge => {
+            EndOfGame::KgsCleanup | EndOfGame::Judge => {
                 self.marked_dead = &black & &white;
                 self.events
                     .push_back(GameEvent::Agreement(AgreementEvent::Marked {

@@ -62,6 +62,7 @@ fn info(name: &str, kgs: bool) -> PlayerInfo {
         name: name.into(),
         version: "1.0".into(),
         kgs_end_protocol: kgs,
+        stops_at_double_pass: false,
     }
 }
 
@@ -1584,4 +1585,28 @@ fn a_dispute_announces_the_stones_already_marked_dead() {
         }),
         "{evs:#?}"
     );
+}
+
+#[test]
+fn a_kgs_dispute_goes_to_the_judge_when_a_player_cannot_play_on() {
+    let t = Instant::now();
+    let mut referee = Referee::new(config(5, Preset::Kgs)).unwrap();
+    let line_program = PlayerInfo {
+        protocol: "sgmp".into(),
+        stops_at_double_pass: true,
+        ..info("line", false)
+    };
+    referee.handle_player(t, Black, PlayerEvent::Ready(line_program));
+    referee.handle_player(t, White, PlayerEvent::Ready(info("engine", true)));
+    events(&mut referee);
+    actions(&mut referee);
+    play_line(&mut referee, t, WALLS_AND_INVADER);
+    events(&mut referee);
+    actions(&mut referee);
+    claim(&mut referee, t, White, "A3");
+    let evs = events(&mut referee);
+    assert_eq!(phases(&evs), vec![Phase::Adjudication], "{evs:#?}");
+    assert!(actions(&mut referee)
+        .iter()
+        .all(|a| !matches!(a, Action::RequestMove { .. })));
 }

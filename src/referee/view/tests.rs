@@ -42,6 +42,7 @@ impl Game {
                 name: name.into(),
                 version: "2.0".into(),
                 kgs_end_protocol: true,
+                stops_at_double_pass: false,
             };
             referee.handle_player(now, color, PlayerEvent::Ready(info));
         }
