@@ -6,8 +6,12 @@
 //! line's sequence bits, acknowledgements and resends; [`session`] plays the
 //! referee's side of the handshake and relays moves on one line.
 
+pub mod link;
 pub mod packet;
+#[cfg(test)]
+mod sim;
 
+pub use link::{Direction, Link, LinkConfig, LinkEvent, TraceEntry, TraceFlag};
 pub use packet::{
     decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
     PacketError, Query, MAX_VALUE, OK_VALUE,
