@@ -8,6 +8,7 @@
 
 pub mod link;
 pub mod packet;
+pub mod session;
 #[cfg(test)]
 mod sim;
 
@@ -16,3 +17,4 @@ pub use packet::{
     decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
     PacketError, Query, MAX_VALUE, OK_VALUE,
 };
+pub use session::{Profile, Session, SessionConfig, SessionEvent};
