@@ -1,3 +1,4 @@
 //! Pure protocol machines: bytes and time in, bytes, events and deadlines out.
 
 pub mod gtp;
+pub mod sgmp;

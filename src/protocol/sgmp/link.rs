@@ -1,0 +1,469 @@
+//! One serial line's sequence bits, acknowledgements and resends
+//! (`reference/sgmp.md` §8), without IO.
+//!
+//! The caller writes every [`LinkEvent::Transmit`] to the line, hands what it
+//! reads to [`Link::handle_bytes`], and calls [`Link::handle_timeout`] once
+//! the instant from [`Link::poll_timeout`] has come. The link never reads the
+//! clock.
+//!
+//! Receiving follows the reference algorithm of §8.2 (GNU Go and CGoban),
+//! with these choices where a referee needs more:
+//!
+//! * **Duplicates are always re-OKed.** A command whose sequence bit equals
+//!   the last one accepted is a repeat, so our OK was lost: the link sends OK
+//!   again, whether or not a command of ours is outstanding (GoGui's
+//!   behaviour, recommended in §8.4), flags it [`TraceFlag::Duplicate`] and
+//!   never delivers it twice. GNU Go and CgfGoBan never resend, so our OKs
+//!   must be reliable; both ignore an OK they did not expect.
+//! * **Conflicts keep both commands.** A new command whose ack bit shows the
+//!   peer has not yet seen our outstanding one means both sides spoke at
+//!   once. GNU Go drops both, CGoban ignores the peer's, GoGui ignores the
+//!   conflict. A referee may lose neither a program's move nor its own, so
+//!   the link accepts and delivers the peer's command and keeps its own
+//!   outstanding, rebuilt with the new ack bit (same sequence bit) so that
+//!   its next resend is acceptable to the peer as a new command. Flagged
+//!   [`TraceFlag::Conflict`]. With turn-taking sessions conflicts do not
+//!   arise; two links of this kind always settle one.
+//! * **Explicit OKs** acknowledge per §8.2, waiting case 1 (ack bit equal to
+//!   our sequence bit and sequence bit equal to the peer's last); any other
+//!   OK is ignored and flagged [`TraceFlag::Ignored`].
+//! * **Resends** repeat the identical outstanding bytes every
+//!   [`LinkConfig::resend_after`] and never stop; every
+//!   [`LinkConfig::alarm_after`] resends of one packet raise an
+//!   [`LinkEvent::Alarm`].
+//!
+//! Further commands wait in a FIFO queue while one is outstanding, and the
+//! next is sent as soon as the outstanding one is delivered. OK is never
+//! queued. Whether to answer a received command with OK, ANSWER or anything
+//! else is the caller's decision: the link itself only re-OKs duplicates.
+//!
+//! Event order within one call: the [`TraceEntry`] of a packet comes before
+//! what it causes. An implicit acknowledgement yields [`LinkEvent::Delivered`]
+//! immediately followed by the [`LinkEvent::Received`] of the command that
+//! carried it, and that command's trace is flagged
+//! [`TraceFlag::ImplicitAck`].
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::packet::{describe, hex, Command, Deframer, Frame, Packet, OK_VALUE};
+
+/// Which way a packet crossed the line, seen from the referee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    In,
+    Out,
+}
+
+/// What was unusual about a trace line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TraceFlag {
+    /// Four bytes with a wrong checksum, dropped.
+    BadChecksum,
+    /// A command already accepted, re-OKed and not delivered again.
+    Duplicate,
+    /// Our outstanding packet, sent again.
+    Resend,
+    /// Continuation bytes outside a packet.
+    Stray,
+    /// Talk characters.
+    Talk,
+    /// A packet with the reserved bit set, dropped.
+    Reserved,
+    /// A partial packet abandoned for a new start byte.
+    Cut,
+    /// A packet that means nothing in the current state, dropped.
+    Ignored,
+    /// Both sides sent a command at once; both are kept.
+    Conflict,
+    /// A new command that acknowledged our outstanding one.
+    ImplicitAck,
+}
+
+/// One line of the packet trace: what crossed the line, and what it meant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceEntry {
+    pub direction: Direction,
+    pub hex: String,
+    pub meaning: String,
+    pub flags: Vec<TraceFlag>,
+    pub note: Option<String>,
+}
+
+impl TraceEntry {
+    fn new(direction: Direction, bytes: &[u8], meaning: String, flags: Vec<TraceFlag>) -> Self {
+        TraceEntry {
+            direction,
+            hex: hex(bytes),
+            meaning,
+            flags,
+            note: None,
+        }
+    }
+
+    fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+}
+
+/// How patient the link is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LinkConfig {
+    /// Resend the outstanding packet after this long without acknowledgement.
+    pub resend_after: Duration,
+    /// Alarm the operator after this many resends of one packet (and again
+    /// after each further `alarm_after`); 0 never alarms.
+    pub alarm_after: u32,
+}
+
+impl LinkConfig {
+    /// The CGF rule: resend after 20 s; alarm after 9 resends, GNU Go's SGMP
+    /// give-up count.
+    pub fn sgmp() -> Self {
+        LinkConfig {
+            resend_after: Duration::from_secs(20),
+            alarm_after: 9,
+        }
+    }
+
+    /// Full GMP: resend after 3 s; alarm after 20 resends.
+    pub fn gmp() -> Self {
+        LinkConfig {
+            resend_after: Duration::from_secs(3),
+            alarm_after: 20,
+        }
+    }
+}
+
+/// What the line and the passing of time amount to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LinkEvent {
+    /// Write these bytes to the line.
+    Transmit { bytes: Vec<u8>, resend: bool },
+    /// A new command from the peer (never a duplicate), in order.
+    Received { command: Command, value: u16 },
+    /// Our outstanding command was acknowledged (explicit OK or implicit).
+    Delivered { command: Command, value: u16 },
+    /// Every packet in and out, and every other frame the line produced.
+    Trace(TraceEntry),
+    /// `resends` resends of the same packet and still no acknowledgement:
+    /// tell the operator. The link keeps resending.
+    Alarm { resends: u32, pending: String },
+}
+
+#[derive(Debug)]
+struct Outstanding {
+    command: Command,
+    value: u16,
+    packet: Packet,
+    last_sent: Instant,
+    resends: u32,
+}
+
+/// The state machine of one line. See the module documentation.
+#[derive(Debug)]
+pub struct Link {
+    config: LinkConfig,
+    size: u8,
+    deframer: Deframer,
+    /// The sequence bit of our last non-OK packet.
+    my_seq: bool,
+    /// The sequence bit of the peer's last accepted non-OK packet.
+    his_seq: bool,
+    outstanding: Option<Outstanding>,
+    queue: VecDeque<(Command, u16)>,
+    events: VecDeque<LinkEvent>,
+}
+
+impl Link {
+    /// A link in the initial state (both sequence bits 0). `size` is only
+    /// used to spell MOVEs in the trace.
+    pub fn new(config: LinkConfig, size: u8) -> Link {
+        Link {
+            config,
+            size,
+            deframer: Deframer::new(),
+            my_seq: false,
+            his_seq: false,
+            outstanding: None,
+            queue: VecDeque::new(),
+            events: VecDeque::new(),
+        }
+    }
+
+    /// Sends a non-OK command: at once when nothing is outstanding, else
+    /// after the commands queued before it. An OK passed here is sent as
+    /// [`send_ok`](Self::send_ok) would.
+    pub fn send(&mut self, now: Instant, command: Command, value: u16) {
+        if command == Command::Ok {
+            self.send_ok(now);
+        } else if self.outstanding.is_none() {
+            self.transmit_new(now, command, value);
+        } else {
+            self.queue.push_back((command, value));
+        }
+    }
+
+    /// Sends one OK (value 0x3FF) with the current bits. It is never
+    /// acknowledged and never resent by the timer.
+    pub fn send_ok(&mut self, _now: Instant) {
+        self.transmit_ok(Vec::new(), None);
+    }
+
+    /// Takes bytes read from the line, all of them at once. A caller that
+    /// answers what it receives should use
+    /// [`handle_some_bytes`](Self::handle_some_bytes) instead, so that its
+    /// answer to one packet goes out before the next packet is looked at.
+    pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            let taken = self.handle_some_bytes(now, rest);
+            rest = &rest[taken..];
+        }
+    }
+
+    /// Takes bytes read from the line up to and including the end of the
+    /// first packet, and returns how many it took. The caller reacts to the
+    /// events, then calls again with the rest, as the reference
+    /// implementations handle one packet completely before the next.
+    pub fn handle_some_bytes(&mut self, now: Instant, bytes: &[u8]) -> usize {
+        let (frames, taken) = self.deframer.push_to_packet(bytes);
+        for frame in frames {
+            self.frame(now, frame);
+        }
+        taken
+    }
+
+    /// Resends the outstanding packet if `resend_after` has passed since it
+    /// was last written.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let Some(due) = self.poll_timeout() else {
+            return;
+        };
+        if now < due {
+            return;
+        }
+        let alarm_after = self.config.alarm_after;
+        let Some(out) = self.outstanding.as_mut() else {
+            return;
+        };
+        out.resends += 1;
+        out.last_sent = now;
+        let resends = out.resends;
+        let packet = out.packet;
+        let bytes = packet.encode();
+        let mut trace = TraceEntry::new(
+            Direction::Out,
+            &bytes,
+            describe(&packet, self.size),
+            vec![TraceFlag::Resend],
+        );
+        trace.note = Some(format!("resend {resends}"));
+        self.events.push_back(LinkEvent::Trace(trace));
+        self.events.push_back(LinkEvent::Transmit {
+            bytes: bytes.to_vec(),
+            resend: true,
+        });
+        if alarm_after > 0 && resends % alarm_after == 0 {
+            self.events.push_back(LinkEvent::Alarm {
+                resends,
+                pending: format!("{} ({})", describe(&packet, self.size), hex(&bytes)),
+            });
+        }
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called:
+    /// `None` while nothing is outstanding.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let out = self.outstanding.as_ref()?;
+        out.last_sent.checked_add(self.config.resend_after)
+    }
+
+    pub fn poll_event(&mut self) -> Option<LinkEvent> {
+        self.events.pop_front()
+    }
+
+    /// Nothing outstanding and nothing queued.
+    pub fn is_idle(&self) -> bool {
+        self.outstanding.is_none() && self.queue.is_empty()
+    }
+
+    /// The command waiting for its acknowledgement, if any.
+    pub fn outstanding(&self) -> Option<(Command, u16)> {
+        self.outstanding.as_ref().map(|o| (o.command, o.value))
+    }
+
+    fn transmit_new(&mut self, now: Instant, command: Command, value: u16) {
+        self.my_seq = !self.my_seq;
+        let packet = Packet::new(self.my_seq, self.his_seq, command, value);
+        let bytes = packet.encode();
+        self.outstanding = Some(Outstanding {
+            command,
+            value,
+            packet,
+            last_sent: now,
+            resends: 0,
+        });
+        self.events.push_back(LinkEvent::Trace(TraceEntry::new(
+            Direction::Out,
+            &bytes,
+            describe(&packet, self.size),
+            Vec::new(),
+        )));
+        self.events.push_back(LinkEvent::Transmit {
+            bytes: bytes.to_vec(),
+            resend: false,
+        });
+    }
+
+    fn transmit_ok(&mut self, flags: Vec<TraceFlag>, note: Option<String>) {
+        let packet = Packet::new(self.my_seq, self.his_seq, Command::Ok, OK_VALUE);
+        let bytes = packet.encode();
+        let mut trace =
+            TraceEntry::new(Direction::Out, &bytes, describe(&packet, self.size), flags);
+        trace.note = note;
+        self.events.push_back(LinkEvent::Trace(trace));
+        self.events.push_back(LinkEvent::Transmit {
+            bytes: bytes.to_vec(),
+            resend: false,
+        });
+    }
+
+    fn trace_in(&mut self, bytes: &[u8], meaning: String, flags: Vec<TraceFlag>) {
+        self.events.push_back(LinkEvent::Trace(TraceEntry::new(
+            Direction::In,
+            bytes,
+            meaning,
+            flags,
+        )));
+    }
+
+    fn frame(&mut self, now: Instant, frame: Frame) {
+        match frame {
+            Frame::Packet { packet, bytes } => self.packet(now, packet, bytes),
+            Frame::BadChecksum { bytes } => self.trace_in(
+                &bytes,
+                "bad checksum".to_string(),
+                vec![TraceFlag::BadChecksum],
+            ),
+            Frame::Reserved { bytes } => self.trace_in(
+                &bytes,
+                "reserved bit set".to_string(),
+                vec![TraceFlag::Reserved],
+            ),
+            Frame::Talk(text) => {
+                let bytes = text.clone().into_bytes();
+                self.trace_in(&bytes, format!("talk {text:?}"), vec![TraceFlag::Talk]);
+            }
+            Frame::Stray(bytes) => {
+                self.trace_in(&bytes, "stray bytes".to_string(), vec![TraceFlag::Stray])
+            }
+            Frame::Cut(bytes) => self.trace_in(
+                &bytes,
+                "partial packet cut by a new start byte".to_string(),
+                vec![TraceFlag::Cut],
+            ),
+        }
+    }
+
+    fn packet(&mut self, now: Instant, packet: Packet, bytes: [u8; 4]) {
+        let meaning = describe(&packet, self.size);
+        let trace = |flags: Vec<TraceFlag>| TraceEntry::new(Direction::In, &bytes, meaning, flags);
+        let waiting = self.outstanding.is_some();
+        if packet.command == Command::Ok {
+            if waiting && packet.ack == self.my_seq && packet.seq == self.his_seq {
+                self.events.push_back(LinkEvent::Trace(trace(Vec::new())));
+                self.delivered(now);
+            } else {
+                let note = if waiting {
+                    "sequence bits do not acknowledge our command"
+                } else {
+                    "no command of ours is waiting for an OK"
+                };
+                self.events.push_back(LinkEvent::Trace(
+                    trace(vec![TraceFlag::Ignored]).with_note(note),
+                ));
+            }
+            return;
+        }
+        if packet.seq == self.his_seq {
+            self.events.push_back(LinkEvent::Trace(
+                trace(vec![TraceFlag::Duplicate]).with_note("already accepted: OK sent again"),
+            ));
+            self.transmit_ok(
+                vec![TraceFlag::Duplicate],
+                Some("for a repeated command".to_string()),
+            );
+            return;
+        }
+        if !waiting {
+            if packet.ack != self.my_seq {
+                self.events.push_back(LinkEvent::Trace(
+                    trace(vec![TraceFlag::Ignored])
+                        .with_note("ack bit does not match our last command"),
+                ));
+                return;
+            }
+            self.events.push_back(LinkEvent::Trace(trace(Vec::new())));
+            self.accept(packet);
+            return;
+        }
+        if packet.ack == self.my_seq {
+            self.events
+                .push_back(LinkEvent::Trace(trace(vec![TraceFlag::ImplicitAck])));
+            let out = self.outstanding.take();
+            if let Some(out) = out {
+                self.events.push_back(LinkEvent::Delivered {
+                    command: out.command,
+                    value: out.value,
+                });
+            }
+            self.accept(packet);
+            self.send_next(now);
+            return;
+        }
+        // Conflict: both sides sent a command at once.
+        self.events.push_back(LinkEvent::Trace(
+            trace(vec![TraceFlag::Conflict])
+                .with_note("both sides sent a command: accepted, ours stays outstanding"),
+        ));
+        self.accept(packet);
+        if let Some(out) = self.outstanding.as_mut() {
+            out.packet.ack = self.his_seq;
+        }
+    }
+
+    fn accept(&mut self, packet: Packet) {
+        self.his_seq = packet.seq;
+        self.events.push_back(LinkEvent::Received {
+            command: packet.command,
+            value: packet.value,
+        });
+    }
+
+    fn delivered(&mut self, now: Instant) {
+        if let Some(out) = self.outstanding.take() {
+            self.events.push_back(LinkEvent::Delivered {
+                command: out.command,
+                value: out.value,
+            });
+        }
+        self.send_next(now);
+    }
+
+    fn send_next(&mut self, now: Instant) {
+        if self.outstanding.is_none() {
+            if let Some((command, value)) = self.queue.pop_front() {
+                self.transmit_new(now, command, value);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,447 @@
+//! Tests of the link: the rules of §8 one packet at a time, then two links
+//! joined by a simulated line that drops, repeats, corrupts, splits and
+//! delays what crosses it.
+
+use std::collections::VecDeque;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::protocol::sgmp::packet::parse_hex;
+use crate::protocol::sgmp::sim::{arb_fault, Fault, Wire};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+fn bytes(text: &str) -> Vec<u8> {
+    parse_hex(text).unwrap()
+}
+
+fn config() -> LinkConfig {
+    LinkConfig {
+        resend_after: SECOND,
+        alarm_after: 3,
+    }
+}
+
+fn drain(link: &mut Link) -> Vec<LinkEvent> {
+    std::iter::from_fn(|| link.poll_event()).collect()
+}
+
+fn transmits(events: &[LinkEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            LinkEvent::Transmit { bytes, .. } => Some(hex(bytes)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn traces(events: &[LinkEvent]) -> Vec<TraceEntry> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            LinkEvent::Trace(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn non_trace(events: Vec<LinkEvent>) -> Vec<LinkEvent> {
+    events
+        .into_iter()
+        .filter(|e| !matches!(e, LinkEvent::Trace(_)))
+        .collect()
+}
+
+#[test]
+fn configs_follow_the_cgf_rule_and_full_gmp() {
+    assert_eq!(LinkConfig::sgmp().resend_after, 20 * SECOND);
+    assert_eq!(LinkConfig::sgmp().alarm_after, 9);
+    assert_eq!(LinkConfig::gmp().resend_after, 3 * SECOND);
+    assert_eq!(LinkConfig::gmp().alarm_after, 20);
+}
+
+#[test]
+fn a_command_toggles_the_sequence_bit_and_an_ok_does_not() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    link.send(t0, Command::NewGame, 0);
+    let events = drain(&mut link);
+    assert_eq!(transmits(&events), ["01:a1:a0:80"]);
+    let out = &traces(&events)[0];
+    assert_eq!(out.direction, Direction::Out);
+    assert_eq!(out.meaning, "NEWGAME");
+    assert!(!link.is_idle());
+    assert_eq!(link.outstanding(), Some((Command::NewGame, 0)));
+    // QUERY 11 with A = 1 acknowledges the NEWGAME implicitly.
+    link.handle_bytes(t0, &bytes("03:be:b0:8b"));
+    let events = drain(&mut link);
+    let implicit = &traces(&events)[0];
+    assert_eq!(implicit.flags, vec![TraceFlag::ImplicitAck]);
+    assert_eq!(
+        non_trace(events),
+        vec![
+            LinkEvent::Delivered {
+                command: Command::NewGame,
+                value: 0
+            },
+            LinkEvent::Received {
+                command: Command::Query,
+                value: 11
+            },
+        ]
+    );
+    assert!(link.is_idle());
+    link.send_ok(t0);
+    assert_eq!(transmits(&drain(&mut link)), ["03:89:87:ff"]);
+    assert_eq!(link.poll_timeout(), None);
+}
+
+#[test]
+fn commands_queue_behind_the_outstanding_one() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    link.send(t0, Command::Move, 307);
+    link.send(t0, Command::Move, 0);
+    link.send(t0, Command::Deny, 0);
+    assert_eq!(transmits(&drain(&mut link)), ["01:86:d2:b3"]);
+    // The peer's OK: S = 0 (its seq), A = 1.
+    link.handle_bytes(t0, &bytes("02:88:87:ff"));
+    let events = drain(&mut link);
+    assert_eq!(transmits(&events), ["00:d0:d0:80"]);
+    assert!(events.contains(&LinkEvent::Delivered {
+        command: Command::Move,
+        value: 307
+    }));
+    link.handle_bytes(t0, &bytes("00:86:87:ff"));
+    assert_eq!(transmits(&drain(&mut link)), ["01:91:90:80"]);
+    link.handle_bytes(t0, &bytes("02:88:87:ff"));
+    drain(&mut link);
+    assert!(link.is_idle());
+}
+
+#[test]
+fn an_ok_that_acknowledges_nothing_is_ignored() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    link.handle_bytes(t0, &bytes("00:86:87:ff"));
+    let events = drain(&mut link);
+    assert_eq!(traces(&events)[0].flags, vec![TraceFlag::Ignored]);
+    assert!(non_trace(events).is_empty());
+    // Waiting, but the ack bit is for another command.
+    link.send(t0, Command::Move, 1);
+    drain(&mut link);
+    link.handle_bytes(t0, &bytes("00:86:87:ff"));
+    let events = drain(&mut link);
+    assert_eq!(traces(&events)[0].flags, vec![TraceFlag::Ignored]);
+    assert!(non_trace(events).is_empty());
+    assert_eq!(link.outstanding(), Some((Command::Move, 1)));
+    // An OK of any value acknowledges (GoGui sends value 0).
+    link.handle_bytes(t0, &bytes("02:82:80:80"));
+    assert_eq!(
+        non_trace(drain(&mut link)),
+        vec![LinkEvent::Delivered {
+            command: Command::Move,
+            value: 1
+        }]
+    );
+}
+
+#[test]
+fn a_duplicate_is_re_oked_and_not_delivered_again() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    let newgame = bytes("01:a1:a0:80");
+    link.handle_bytes(t0, &newgame);
+    assert_eq!(
+        non_trace(drain(&mut link)),
+        vec![LinkEvent::Received {
+            command: Command::NewGame,
+            value: 0
+        }]
+    );
+    // Idle: the repeat is OKed by the link itself.
+    link.handle_bytes(t0, &newgame);
+    let events = drain(&mut link);
+    assert_eq!(traces(&events)[0].flags, vec![TraceFlag::Duplicate]);
+    assert_eq!(transmits(&events), ["02:88:87:ff"]);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, LinkEvent::Received { .. })));
+    // Waiting for our QUERY: the repeat is still OKed, with the current bits.
+    link.send(t0, Command::Query, 11);
+    assert_eq!(transmits(&drain(&mut link)), ["03:be:b0:8b"]);
+    link.handle_bytes(t0, &newgame);
+    let events = drain(&mut link);
+    assert_eq!(transmits(&events), ["03:89:87:ff"]);
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, LinkEvent::Received { .. } | LinkEvent::Delivered { .. })));
+    assert_eq!(link.outstanding(), Some((Command::Query, 11)));
+}
+
+#[test]
+fn a_new_command_with_a_stale_ack_is_ignored_when_idle() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    // seq 1 (new), ack 1 although we never sent anything.
+    link.handle_bytes(t0, &bytes("03:be:b0:8b"));
+    let events = drain(&mut link);
+    assert_eq!(traces(&events)[0].flags, vec![TraceFlag::Ignored]);
+    assert!(non_trace(events).is_empty());
+}
+
+#[test]
+fn resends_repeat_the_identical_bytes_and_alarm_without_giving_up() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    link.send(t0, Command::Move, 307);
+    let first = transmits(&drain(&mut link));
+    assert_eq!(link.poll_timeout(), Some(t0 + SECOND));
+    link.handle_timeout(t0 + SECOND / 2);
+    assert!(drain(&mut link).is_empty(), "not yet due");
+    let mut alarms = Vec::new();
+    for n in 1..=7u32 {
+        let now = t0 + SECOND * n;
+        link.handle_timeout(now);
+        let events = drain(&mut link);
+        assert_eq!(transmits(&events), first);
+        assert!(events.contains(&LinkEvent::Transmit {
+            bytes: bytes(&first[0]),
+            resend: true
+        }));
+        assert_eq!(traces(&events)[0].flags, vec![TraceFlag::Resend]);
+        alarms.extend(events.into_iter().filter_map(|e| match e {
+            LinkEvent::Alarm { resends, pending } => Some((resends, pending)),
+            _ => None,
+        }));
+        assert_eq!(link.poll_timeout(), Some(now + SECOND));
+    }
+    assert_eq!(
+        alarms,
+        vec![
+            (3, "MOVE B C17 (pos 307) (01:86:d2:b3)".to_string()),
+            (6, "MOVE B C17 (pos 307) (01:86:d2:b3)".to_string()),
+        ]
+    );
+}
+
+#[test]
+fn frames_that_are_not_packets_are_traced_and_flagged() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    let mut stream = b"hello".to_vec();
+    stream.extend(bytes("99 02:e4:d0:93 00:88:88:80 01:a1"));
+    stream.extend(bytes("01:a1:a0:80"));
+    link.handle_bytes(t0, &stream);
+    let events = drain(&mut link);
+    let flags: Vec<Vec<TraceFlag>> = traces(&events).into_iter().map(|t| t.flags).collect();
+    assert_eq!(
+        flags,
+        vec![
+            vec![TraceFlag::Talk],
+            vec![TraceFlag::Stray],
+            vec![TraceFlag::BadChecksum],
+            vec![TraceFlag::Reserved],
+            vec![TraceFlag::Cut],
+            vec![],
+        ]
+    );
+    assert_eq!(
+        non_trace(events),
+        vec![LinkEvent::Received {
+            command: Command::NewGame,
+            value: 0
+        }]
+    );
+}
+
+#[test]
+fn a_conflict_keeps_both_commands_and_rebuilds_the_ack_bit() {
+    let t0 = Instant::now();
+    let mut link = Link::new(config(), 19);
+    link.send(t0, Command::Move, 307);
+    assert_eq!(transmits(&drain(&mut link)), ["01:86:d2:b3"]);
+    // The peer's MOVE, sent before it saw ours: seq 1, ack 0.
+    link.handle_bytes(t0, &bytes("01:92:d4:bd"));
+    let events = drain(&mut link);
+    assert_eq!(traces(&events)[0].flags, vec![TraceFlag::Conflict]);
+    assert_eq!(
+        non_trace(events),
+        vec![LinkEvent::Received {
+            command: Command::Move,
+            value: 0x23D
+        }]
+    );
+    assert_eq!(link.outstanding(), Some((Command::Move, 307)));
+    // The resend carries the same S and the new A.
+    link.handle_timeout(t0 + SECOND);
+    assert_eq!(transmits(&drain(&mut link)), ["03:88:d2:b3"]);
+}
+
+#[test]
+fn two_links_settle_a_conflict() {
+    let t0 = Instant::now();
+    let mut a = Link::new(config(), 19);
+    let mut b = Link::new(config(), 19);
+    a.send(t0, Command::Move, 307);
+    b.send(t0, Command::Move, 0x23D);
+    let from_a = transmits(&drain(&mut a));
+    let from_b = transmits(&drain(&mut b));
+    a.handle_bytes(t0, &bytes(&from_b[0]));
+    b.handle_bytes(t0, &bytes(&from_a[0]));
+    let mut received = [Vec::new(), Vec::new()];
+    let mut delivered = [Vec::new(), Vec::new()];
+    let mut now = t0;
+    for _ in 0..10 {
+        let mut wire = [Vec::new(), Vec::new()];
+        for (i, link) in [&mut a, &mut b].into_iter().enumerate() {
+            for event in drain(link) {
+                match event {
+                    LinkEvent::Transmit { bytes, .. } => wire[i].extend(bytes),
+                    LinkEvent::Received { command, value } => {
+                        received[i].push((command, value));
+                        link.send_ok(now);
+                    }
+                    LinkEvent::Delivered { command, value } => delivered[i].push((command, value)),
+                    _ => {}
+                }
+            }
+        }
+        // Whatever the links said in reply to the drain is sent next round.
+        a.handle_bytes(now, &wire[1]);
+        b.handle_bytes(now, &wire[0]);
+        now += SECOND;
+        a.handle_timeout(now);
+        b.handle_timeout(now);
+    }
+    assert_eq!(received[0], vec![(Command::Move, 0x23D)]);
+    assert_eq!(received[1], vec![(Command::Move, 307)]);
+    assert_eq!(delivered[0], vec![(Command::Move, 307)]);
+    assert_eq!(delivered[1], vec![(Command::Move, 0x23D)]);
+    assert!(a.is_idle() && b.is_idle());
+}
+
+/// One end of the simulated line: a link and an application that OKs
+/// every command it receives and issues its own on a schedule.
+struct End {
+    link: Link,
+    faults: VecDeque<Fault>,
+    schedule: VecDeque<(Duration, Command, u16)>,
+    sent: Vec<(Command, u16)>,
+    received: Vec<(Command, u16)>,
+    delivered: Vec<(Command, u16)>,
+}
+
+impl End {
+    fn new(faults: Vec<Fault>, schedule: Vec<(Duration, Command, u16)>) -> End {
+        End {
+            link: Link::new(config(), 19),
+            faults: faults.into(),
+            schedule: schedule.into(),
+            sent: Vec::new(),
+            received: Vec::new(),
+            delivered: Vec::new(),
+        }
+    }
+
+    fn step(&mut self, now: Instant, t0: Instant, wire: &mut Wire) {
+        while let Some(&(at, command, value)) = self.schedule.front() {
+            if t0 + at > now {
+                break;
+            }
+            self.schedule.pop_front();
+            self.sent.push((command, value));
+            self.link.send(now, command, value);
+        }
+        while let Some(event) = self.link.poll_event() {
+            match event {
+                LinkEvent::Transmit { bytes, .. } => {
+                    wire.transmit(now, bytes, self.faults.pop_front())
+                }
+                LinkEvent::Received { command, value } => {
+                    self.received.push((command, value));
+                    self.link.send_ok(now);
+                }
+                LinkEvent::Delivered { command, value } => self.delivered.push((command, value)),
+                LinkEvent::Trace(_) | LinkEvent::Alarm { .. } => {}
+            }
+        }
+    }
+
+    fn next_at(&self, t0: Instant) -> Option<Instant> {
+        let scheduled = self.schedule.front().map(|(at, _, _)| t0 + *at);
+        [scheduled, self.link.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+}
+
+fn arb_schedule() -> impl Strategy<Value = Vec<(Duration, Command, u16)>> {
+    proptest::collection::vec((0u64..30_000, 1u8..8, 0u16..=0x3FF), 0..12).prop_map(|mut v| {
+        v.sort_by_key(|(ms, _, _)| *ms);
+        v.into_iter()
+            .map(|(ms, c, value)| (Duration::from_millis(ms), Command::from_number(c), value))
+            .collect()
+    })
+}
+
+/// Runs both ends until nothing is left to happen; panics if that takes
+/// implausibly long.
+fn run(a: &mut End, b: &mut End) {
+    let t0 = Instant::now();
+    let mut now = t0;
+    let mut a_to_b = Wire::default();
+    let mut b_to_a = Wire::default();
+    for _ in 0..20_000 {
+        let for_b = a_to_b.take_due(now);
+        if !for_b.is_empty() {
+            b.link.handle_bytes(now, &for_b);
+        }
+        let for_a = b_to_a.take_due(now);
+        if !for_a.is_empty() {
+            a.link.handle_bytes(now, &for_a);
+        }
+        a.link.handle_timeout(now);
+        b.link.handle_timeout(now);
+        a.step(now, t0, &mut a_to_b);
+        b.step(now, t0, &mut b_to_a);
+        let next = [
+            a.next_at(t0),
+            b.next_at(t0),
+            a_to_b.next_at(),
+            b_to_a.next_at(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        match next {
+            Some(at) => now = now.max(at),
+            None => return,
+        }
+    }
+    panic!("the line never settled");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn every_command_arrives_once_in_order_whatever_the_faults(
+        faults_a in proptest::collection::vec(arb_fault(), 0..30),
+        faults_b in proptest::collection::vec(arb_fault(), 0..30),
+        schedule_a in arb_schedule(),
+        schedule_b in arb_schedule(),
+    ) {
+        let mut a = End::new(faults_a, schedule_a);
+        let mut b = End::new(faults_b, schedule_b);
+        run(&mut a, &mut b);
+        prop_assert_eq!(&b.received, &a.sent);
+        prop_assert_eq!(&a.received, &b.sent);
+        prop_assert_eq!(&a.delivered, &a.sent);
+        prop_assert_eq!(&b.delivered, &b.sent);
+        prop_assert!(a.link.is_idle() && b.link.is_idle());
+    }
+}

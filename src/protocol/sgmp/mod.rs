@@ -1,0 +1,20 @@
+//! The Go Modem Protocol on a serial line, full GMP and the CGF simplified
+//! variant SGMP (`reference/sgmp.md`).
+//!
+//! Three layers, each without IO: [`packet`] encodes the 4-byte packet and
+//! finds packets among talk characters in the byte stream; [`link`] keeps one
+//! line's sequence bits, acknowledgements and resends; [`session`] plays the
+//! referee's side of the handshake and relays moves on one line.
+
+pub mod link;
+pub mod packet;
+pub mod session;
+#[cfg(test)]
+mod sim;
+
+pub use link::{Direction, Link, LinkConfig, LinkEvent, TraceEntry, TraceFlag};
+pub use packet::{
+    decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
+    PacketError, Query, MAX_VALUE, OK_VALUE,
+};
+pub use session::{Profile, Session, SessionConfig, SessionEvent};

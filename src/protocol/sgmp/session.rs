@@ -1,0 +1,502 @@
+//! The referee's side of one program's serial line: the handshake, then the
+//! moves in both directions (`reference/sgmp.md` §9–§10), without IO.
+//!
+//! The referee sits between two programs and plays the opposite colour on
+//! each line (§10.2). With the program Black, the session acts White: it
+//! waits for NEWGAME, asks QUERY 11 (colour) and QUERY 8 (handicap) (and, in
+//! full GMP, QUERY 9, board size), then sends the OK that hands Black the
+//! move. With the program White, the session acts Black: it sends NEWGAME at
+//! once and answers every QUERY from the configuration until the program's
+//! OK arrives; until then it sends nothing but ANSWERs, as CgfGoBan gives up
+//! otherwise.
+//!
+//! During play every MOVE of the program is OKed at once (the
+//! [`SessionEvent::Move`] comes after the OK is queued); a MOVE with the
+//! wrong colour bit or off the board is denied and raised as an
+//! [`SessionEvent::Alarm`], never delivered. [`Session::relay_move`] sends
+//! the opponent's move. After [`Session::game_over`] any MOVE (GNU Go sends
+//! one extra pass) is OKed and ignored. UNDO and EXTENDED are denied with an
+//! alarm (§5.2); a DENY is OKed with an alarm; a repeated NEWGAME is OKed,
+//! as CgfGoBan does.
+//!
+//! Choices where the reference leaves room:
+//!
+//! * The handshake ends, when acting Black, with the program's explicit OK
+//!   of our last ANSWER (in full GMP also of our NEWGAME, when the program
+//!   asks nothing, as GoGui does); a MOVE from the program before that OK
+//!   also ends it (noted in the trace).
+//! * Bytes are handled one packet at a time: the session's reply to a packet
+//!   is sent before the next packet in the same read is looked at.
+//! * `gives_turn` is set on the first transmission of a relayed MOVE and of
+//!   the handshake OK when the program is Black in an even game (with a
+//!   handicap of 2 or more, White moves first). Resends never set it: the
+//!   clock started at the first write.
+//! * Queries are answered at any time, not only during the handshake.
+//! * A handicap of 0 or 1 is an even game, answered and expected as 1.
+//! * A command of the program that acknowledges our relayed MOVE is reported
+//!   as [`SessionEvent::Delivered`] before its own effect, except a DENY,
+//!   which refuses the move: that raises an alarm instead.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+use super::link::{Direction, Link, LinkConfig, LinkEvent, TraceEntry, TraceFlag};
+use super::packet::{decode_move, describe, encode_move, Command, Packet, Query};
+use crate::game::coord::{Color, Point};
+
+/// Which handshake the program speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// The CGF simplified protocol (§10): colour and handicap only.
+    Sgmp,
+    /// Full GMP (§9): the board size is asked too.
+    Gmp,
+}
+
+/// The game on this line, as the tournament configured it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SessionConfig {
+    pub profile: Profile,
+    /// The colour of the program on this line; the session plays the other.
+    pub program_color: Color,
+    pub size: u8,
+    /// Handicap stones; 0 (or 1) is an even game.
+    pub handicap: u8,
+    pub chinese_rules: bool,
+    pub link: LinkConfig,
+}
+
+impl SessionConfig {
+    /// The QUERY 8 value for this game: 1 for even, else the stones.
+    fn handicap_answer(&self) -> u16 {
+        if self.handicap >= 2 {
+            u16::from(self.handicap)
+        } else {
+            1
+        }
+    }
+
+    /// The colour the session plays on the line.
+    fn our_color(&self) -> Color {
+        self.program_color.opponent()
+    }
+}
+
+/// What the line and the passing of time amount to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SessionEvent {
+    /// Write these bytes to the line. `gives_turn`: once they are fully
+    /// written the program has the move, so its clock starts.
+    Transmit {
+        bytes: Vec<u8>,
+        gives_turn: bool,
+        resend: bool,
+    },
+    Trace(TraceEntry),
+    /// The handshake is complete; play can start.
+    Ready,
+    /// The program's move (`None` = pass), of the right colour and on the
+    /// board, already OKed.
+    Move(Option<Point>),
+    /// The program acknowledged the move we relayed.
+    Delivered,
+    /// Something needs the operator's attention.
+    Alarm(String),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Program Black, we act White: waiting for its NEWGAME.
+    AwaitNewGame,
+    /// We asked the colour.
+    AskColor,
+    /// We asked the handicap.
+    AskHandicap,
+    /// We asked the board size (full GMP).
+    AskSize,
+    /// Program White, we act Black: answering its queries until its OK.
+    Answering,
+    /// The handshake is over.
+    Playing,
+}
+
+/// The referee's side of one line. See the module documentation.
+#[derive(Debug)]
+pub struct Session {
+    config: SessionConfig,
+    link: Link,
+    phase: Phase,
+    game_over: bool,
+    events: VecDeque<SessionEvent>,
+    /// The next OK we transmit hands the program the move.
+    ok_gives_turn: bool,
+    /// Index in `events` of the trace of the last packet read, to attach
+    /// notes to; only valid within one call.
+    last_in_trace: Option<usize>,
+    /// That packet acknowledged our outstanding command implicitly.
+    last_in_implicit: bool,
+    /// An implicit acknowledgement, held until the command that carried it
+    /// (which the link reports next) is seen.
+    held_delivery: Option<(Command, u16)>,
+}
+
+impl Session {
+    /// A session at the start of the game. With the program White we act
+    /// Black and send NEWGAME at once; with the program Black we wait for
+    /// its NEWGAME.
+    pub fn new(config: SessionConfig, now: Instant) -> Session {
+        let mut session = Session {
+            config,
+            link: Link::new(config.link, config.size),
+            phase: Phase::AwaitNewGame,
+            game_over: false,
+            events: VecDeque::new(),
+            ok_gives_turn: false,
+            last_in_trace: None,
+            last_in_implicit: false,
+            held_delivery: None,
+        };
+        if config.program_color == Color::White {
+            session.phase = Phase::Answering;
+            session.send(now, Command::NewGame, 0);
+        }
+        session
+    }
+
+    /// Takes bytes read from the line.
+    pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
+        let mut rest = bytes;
+        while !rest.is_empty() {
+            self.last_in_trace = None;
+            let taken = self.link.handle_some_bytes(now, rest);
+            self.pump(now);
+            rest = &rest[taken..];
+        }
+    }
+
+    /// Resends what is due.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.last_in_trace = None;
+        self.link.handle_timeout(now);
+        self.pump(now);
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.link.poll_timeout()
+    }
+
+    pub fn poll_event(&mut self) -> Option<SessionEvent> {
+        self.events.pop_front()
+    }
+
+    /// Sends the opponent's move (`None` = pass) with the opponent's colour.
+    /// Call it only once the session [`is_ready`](Self::is_ready): in SGMP
+    /// a White program gives up on anything but ANSWERs before its OK.
+    pub fn relay_move(&mut self, now: Instant, point: Option<Point>) {
+        self.last_in_trace = None;
+        let value = encode_move(self.config.our_color(), point, self.config.size);
+        self.send(now, Command::Move, value);
+    }
+
+    /// The game has ended: from now on every MOVE is OKed and ignored.
+    pub fn game_over(&mut self) {
+        self.game_over = true;
+    }
+
+    /// The handshake is complete.
+    pub fn is_ready(&self) -> bool {
+        self.phase == Phase::Playing
+    }
+
+    fn send(&mut self, now: Instant, command: Command, value: u16) {
+        self.link.send(now, command, value);
+        self.pump(now);
+    }
+
+    fn ok(&mut self, now: Instant) {
+        self.link.send_ok(now);
+        self.pump(now);
+    }
+
+    /// Moves everything the link has to say into the session. The batch is
+    /// taken whole first, so that what the session sends in reply comes out
+    /// right after the packet that caused it.
+    fn pump(&mut self, now: Instant) {
+        let batch: Vec<LinkEvent> = std::iter::from_fn(|| self.link.poll_event()).collect();
+        for event in batch {
+            self.link_event(now, event);
+        }
+    }
+
+    fn link_event(&mut self, now: Instant, event: LinkEvent) {
+        match event {
+            LinkEvent::Transmit { bytes, resend } => {
+                let command = <[u8; 4]>::try_from(bytes.as_slice())
+                    .ok()
+                    .and_then(|b| Packet::decode(b).ok())
+                    .map(|p| p.command);
+                let gives_turn = !resend
+                    && match command {
+                        Some(Command::Move) => true,
+                        Some(Command::Ok) => std::mem::take(&mut self.ok_gives_turn),
+                        _ => false,
+                    };
+                self.events.push_back(SessionEvent::Transmit {
+                    bytes,
+                    gives_turn,
+                    resend,
+                });
+            }
+            LinkEvent::Trace(entry) => {
+                if entry.direction == Direction::In {
+                    self.last_in_trace = Some(self.events.len());
+                    self.last_in_implicit = entry.flags.contains(&TraceFlag::ImplicitAck);
+                }
+                self.events.push_back(SessionEvent::Trace(entry));
+            }
+            LinkEvent::Alarm { resends, pending } => {
+                self.alarm(format!(
+                    "no acknowledgement after {resends} resends of {pending}; still resending"
+                ));
+            }
+            LinkEvent::Delivered { command, value } => {
+                if self.last_in_implicit {
+                    self.held_delivery = Some((command, value));
+                } else {
+                    self.delivered(command, true);
+                }
+            }
+            LinkEvent::Received { command, value } => {
+                let mut refused = false;
+                if let Some((held, held_value)) = self.held_delivery.take() {
+                    if command == Command::Deny {
+                        refused = true;
+                        let what = self.describe(held, held_value);
+                        self.alarm(format!("the {} program denied our {what}", self.program()));
+                    } else {
+                        self.delivered(held, false);
+                    }
+                }
+                self.received(now, command, value, refused);
+            }
+        }
+    }
+
+    fn delivered(&mut self, command: Command, explicit: bool) {
+        match command {
+            Command::Move => self.events.push_back(SessionEvent::Delivered),
+            Command::Answer if explicit && self.phase == Phase::Answering => self.ready(),
+            Command::NewGame
+                if explicit
+                    && self.phase == Phase::Answering
+                    && self.config.profile == Profile::Gmp =>
+            {
+                self.ready()
+            }
+            _ => {}
+        }
+    }
+
+    /// A new command from the program. `refused`: it is a DENY that
+    /// refused our outstanding command, already raised as an alarm.
+    fn received(&mut self, now: Instant, command: Command, value: u16, refused: bool) {
+        match command {
+            Command::Ok => {}
+            Command::Deny => {
+                self.ok(now);
+                self.note("DENY: OKed");
+                if !refused {
+                    self.alarm(format!("the {} program sent DENY", self.program()));
+                }
+            }
+            Command::NewGame => {
+                if self.phase == Phase::AwaitNewGame {
+                    self.send(now, Command::Query, Query::Color.number());
+                    self.phase = Phase::AskColor;
+                } else {
+                    self.note("repeated NEWGAME: OKed");
+                    self.ok(now);
+                }
+            }
+            Command::Query => self.answer(now, value),
+            Command::Answer => self.handshake_answer(now, value),
+            Command::Move => self.program_move(now, value),
+            Command::Undo | Command::Extended => {
+                self.note("denied");
+                self.send(now, Command::Deny, 0);
+                let what = self.describe(command, value);
+                self.alarm(format!(
+                    "the {} program sent {what}, which a tournament game does not allow: denied",
+                    self.program()
+                ));
+            }
+        }
+    }
+
+    /// Answers a QUERY from the configuration; the answer describes us.
+    fn answer(&mut self, now: Instant, value: u16) {
+        let config = self.config;
+        let answer = match Query::from_number(value) {
+            Some(Query::Color) => match config.our_color() {
+                Color::White => 1,
+                Color::Black => 2,
+            },
+            Some(Query::Handicap) => config.handicap_answer(),
+            Some(Query::Rules) => {
+                if config.chinese_rules {
+                    2
+                } else {
+                    1
+                }
+            }
+            Some(Query::BoardSize) => u16::from(config.size),
+            _ => 0,
+        };
+        self.send(now, Command::Answer, answer);
+    }
+
+    /// An ANSWER to one of our handshake queries, when acting White.
+    fn handshake_answer(&mut self, now: Instant, value: u16) {
+        let program = self.program();
+        match self.phase {
+            Phase::AskColor => {
+                if value != 2 {
+                    let claim = match value {
+                        1 => "that it is White".to_string(),
+                        0 => "not to know its colour".to_string(),
+                        v => format!("colour {v}"),
+                    };
+                    self.alarm(format!(
+                        "the {program} program answers {claim} (ANSWER {value} to QUERY 11)"
+                    ));
+                }
+                self.send(now, Command::Query, Query::Handicap.number());
+                self.phase = Phase::AskHandicap;
+            }
+            Phase::AskHandicap => {
+                let expected = self.config.handicap_answer();
+                if value != expected {
+                    self.alarm(format!(
+                        "the {program} program answers handicap {value} (ANSWER to QUERY 8), \
+                         the game is configured with {expected}"
+                    ));
+                }
+                if self.config.profile == Profile::Gmp {
+                    self.send(now, Command::Query, Query::BoardSize.number());
+                    self.phase = Phase::AskSize;
+                } else {
+                    self.finish_handshake(now);
+                }
+            }
+            Phase::AskSize => {
+                let size = self.config.size;
+                if value != 0 && value != u16::from(size) {
+                    self.alarm(format!(
+                        "the {program} program answers board size {value} (QUERY 9), \
+                         the game is {size}x{size}"
+                    ));
+                }
+                self.finish_handshake(now);
+            }
+            _ => {
+                self.note("ANSWER to nothing we asked: OKed");
+                self.ok(now);
+            }
+        }
+    }
+
+    /// Acting White: the OK that ends the handshake.
+    fn finish_handshake(&mut self, now: Instant) {
+        self.ok_gives_turn = self.config.handicap < 2;
+        self.ok(now);
+        self.ok_gives_turn = false;
+        self.ready();
+    }
+
+    fn ready(&mut self) {
+        self.phase = Phase::Playing;
+        self.events.push_back(SessionEvent::Ready);
+    }
+
+    fn program_move(&mut self, now: Instant, value: u16) {
+        if self.game_over {
+            self.note("after the end of the game: OKed and ignored");
+            self.ok(now);
+            return;
+        }
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Answering => {
+                self.note("MOVE before the handshake OK: taken as the end of the handshake");
+                self.ready();
+            }
+            _ => {
+                self.note("denied");
+                self.send(now, Command::Deny, 0);
+                let what = self.describe(Command::Move, value);
+                self.alarm(format!(
+                    "the {} program sent {what} before the handshake finished: denied",
+                    self.program()
+                ));
+                return;
+            }
+        }
+        let size = self.config.size;
+        let program = self.program();
+        match decode_move(value, size) {
+            Ok((color, point)) if color == self.config.program_color => {
+                self.ok(now);
+                self.events.push_back(SessionEvent::Move(point));
+            }
+            Ok((color, _)) => {
+                self.note("denied: wrong colour");
+                self.send(now, Command::Deny, 0);
+                let what = self.describe(Command::Move, value);
+                self.alarm(format!(
+                    "the {program} program sent {what}, a {} stone: denied",
+                    color.name()
+                ));
+            }
+            Err(_) => {
+                self.note("denied: off the board");
+                self.send(now, Command::Deny, 0);
+                self.alarm(format!(
+                    "the {program} program sent MOVE position {}, off the {size}x{size} board: \
+                     denied",
+                    value & 0x1FF
+                ));
+            }
+        }
+    }
+
+    /// `black` or `white`: the program on this line.
+    fn program(&self) -> &'static str {
+        self.config.program_color.name()
+    }
+
+    fn describe(&self, command: Command, value: u16) -> String {
+        describe(&Packet::new(false, false, command, value), self.config.size)
+    }
+
+    fn alarm(&mut self, text: String) {
+        self.events.push_back(SessionEvent::Alarm(text));
+    }
+
+    /// Adds a note to the trace of the packet just read.
+    fn note(&mut self, text: &str) {
+        let entry = self.last_in_trace.and_then(|i| self.events.get_mut(i));
+        if let Some(SessionEvent::Trace(entry)) = entry {
+            entry.note = Some(match entry.note.take() {
+                Some(old) => format!("{old}; {text}"),
+                None => text.to_string(),
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

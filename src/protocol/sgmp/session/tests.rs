@@ -1,0 +1,606 @@
+//! Tests of the session: the CGF sample trace byte for byte from both ends,
+//! the full-GMP start, the end of a game, the refusals and alarms, and two
+//! referees playing through a faulty simulated line.
+
+use std::time::Duration;
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::protocol::sgmp::link::LinkConfig;
+use crate::protocol::sgmp::packet::{hex, parse_hex};
+use crate::protocol::sgmp::sim::{arb_fault, Fault, Wire};
+
+fn config(profile: Profile, program_color: Color) -> SessionConfig {
+    SessionConfig {
+        profile,
+        program_color,
+        size: 19,
+        handicap: 0,
+        chinese_rules: false,
+        link: LinkConfig::sgmp(),
+    }
+}
+
+fn point(vertex: &str) -> Point {
+    Point::parse_gtp(vertex, 19).unwrap()
+}
+
+fn drain(session: &mut Session) -> Vec<SessionEvent> {
+    std::iter::from_fn(|| session.poll_event()).collect()
+}
+
+/// The transmissions among `events`: hex, and whether they give the turn.
+fn transmits(events: &[SessionEvent]) -> Vec<(String, bool)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Transmit {
+                bytes, gives_turn, ..
+            } => Some((hex(bytes), *gives_turn)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn sent(events: &[SessionEvent]) -> Vec<String> {
+    transmits(events).into_iter().map(|(h, _)| h).collect()
+}
+
+/// The events other than transmissions and traces.
+fn outcomes(events: &[SessionEvent]) -> Vec<SessionEvent> {
+    events
+        .iter()
+        .filter(|e| !matches!(e, SessionEvent::Transmit { .. } | SessionEvent::Trace(_)))
+        .cloned()
+        .collect()
+}
+
+fn alarms(events: &[SessionEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Alarm(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn feed(session: &mut Session, now: Instant, text: &str) -> Vec<SessionEvent> {
+    session.handle_bytes(now, &parse_hex(text).unwrap());
+    drain(session)
+}
+
+fn packet(seq: bool, ack: bool, command: Command, value: u16) -> String {
+    hex(&Packet::new(seq, ack, command, value).encode())
+}
+
+fn notes(events: &[SessionEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Trace(t) => t.note.clone(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The sample trace of §11 from Black's side: the session plays Black
+/// against a White program.
+#[test]
+fn golden_sample_trace_with_the_program_white() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
+    let events = drain(&mut s);
+    assert_eq!(transmits(&events), [("01:a1:a0:80".to_string(), false)]);
+    assert!(!s.is_ready());
+
+    let events = feed(&mut s, t0, "03:be:b0:8b");
+    assert_eq!(transmits(&events), [("02:c4:c0:82".to_string(), false)]);
+    let events = feed(&mut s, t0, "00:b8:b0:88");
+    assert_eq!(transmits(&events), [("01:c2:c0:81".to_string(), false)]);
+    assert!(!s.is_ready());
+
+    let events = feed(&mut s, t0, "02:88:87:ff");
+    assert!(transmits(&events).is_empty());
+    assert_eq!(outcomes(&events), [SessionEvent::Ready]);
+    assert!(s.is_ready());
+
+    s.relay_move(t0, Some(point("C17")));
+    let events = drain(&mut s);
+    assert_eq!(transmits(&events), [("00:85:d2:b3".to_string(), true)]);
+
+    let events = feed(&mut s, t0, "00:86:87:ff");
+    assert!(transmits(&events).is_empty());
+    assert_eq!(outcomes(&events), [SessionEvent::Delivered]);
+
+    let events = feed(&mut s, t0, "01:92:d4:bd");
+    assert_eq!(transmits(&events), [("02:88:87:ff".to_string(), false)]);
+    assert_eq!(outcomes(&events), [SessionEvent::Move(Some(point("D4")))]);
+    // The move is reported after its OK was queued.
+    let ok_at = events
+        .iter()
+        .position(|e| matches!(e, SessionEvent::Transmit { .. }))
+        .unwrap();
+    let move_at = events
+        .iter()
+        .position(|e| matches!(e, SessionEvent::Move(_)))
+        .unwrap();
+    assert!(ok_at < move_at);
+    assert_eq!(s.poll_timeout(), None);
+}
+
+/// The sample trace of §11 from White's side: the session plays White
+/// against a Black program.
+#[test]
+fn golden_sample_trace_with_the_program_black() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    assert!(drain(&mut s).is_empty());
+
+    let events = feed(&mut s, t0, "01:a1:a0:80");
+    assert_eq!(transmits(&events), [("03:be:b0:8b".to_string(), false)]);
+    let events = feed(&mut s, t0, "02:c4:c0:82");
+    assert_eq!(transmits(&events), [("00:b8:b0:88".to_string(), false)]);
+    assert!(!s.is_ready());
+
+    let events = feed(&mut s, t0, "01:c2:c0:81");
+    assert_eq!(transmits(&events), [("02:88:87:ff".to_string(), true)]);
+    assert_eq!(outcomes(&events), [SessionEvent::Ready]);
+    assert!(s.is_ready());
+
+    let events = feed(&mut s, t0, "00:85:d2:b3");
+    assert_eq!(transmits(&events), [("00:86:87:ff".to_string(), false)]);
+    assert_eq!(outcomes(&events), [SessionEvent::Move(Some(point("C17")))]);
+
+    s.relay_move(t0, Some(point("D4")));
+    let events = drain(&mut s);
+    assert_eq!(transmits(&events), [("01:92:d4:bd".to_string(), true)]);
+    let events = feed(&mut s, t0, "02:88:87:ff");
+    assert_eq!(outcomes(&events), [SessionEvent::Delivered]);
+}
+
+#[test]
+fn the_whole_sample_trace_in_one_read_gives_the_same_bytes() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    let events = feed(
+        &mut s,
+        t0,
+        "01:a1:a0:80 02:c4:c0:82 01:c2:c0:81 00:85:d2:b3",
+    );
+    assert_eq!(
+        sent(&events),
+        ["03:be:b0:8b", "00:b8:b0:88", "02:88:87:ff", "00:86:87:ff"]
+    );
+    assert_eq!(
+        outcomes(&events),
+        [SessionEvent::Ready, SessionEvent::Move(Some(point("C17")))]
+    );
+}
+
+/// §9: GNU Go as White in full GMP asks rules, size, handicap, colour.
+#[test]
+fn full_gmp_start_with_gnu_go_white() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Gmp, Color::White), t0);
+    assert_eq!(sent(&drain(&mut s)), ["01:a1:a0:80"]);
+    let exchange = [
+        ("03:ba:b0:87", "02:c3:c0:81"),
+        ("00:b9:b0:89", "01:d4:c0:93"),
+        ("03:bb:b0:88", "02:c3:c0:81"),
+        ("00:bb:b0:8b", "01:c3:c0:82"),
+    ];
+    for (query, answer) in exchange {
+        assert_eq!(sent(&feed(&mut s, t0, query)), [answer], "{query}");
+    }
+    assert_eq!(
+        outcomes(&feed(&mut s, t0, "02:88:87:ff")),
+        [SessionEvent::Ready]
+    );
+    s.relay_move(t0, Some(point("C17")));
+    assert_eq!(sent(&drain(&mut s)), ["00:85:d2:b3"]);
+    assert_eq!(
+        outcomes(&feed(&mut s, t0, "00:86:87:ff")),
+        [SessionEvent::Delivered]
+    );
+}
+
+#[test]
+fn queries_are_answered_from_the_configuration() {
+    let t0 = Instant::now();
+    let mut cfg = config(Profile::Sgmp, Color::White);
+    cfg.size = 9;
+    cfg.handicap = 3;
+    cfg.chinese_rules = true;
+    let mut s = Session::new(cfg, t0);
+    drain(&mut s);
+    // After NEWGAME (S = 1) the program's queries alternate its seq bit.
+    let answers: Vec<u16> = [11u16, 8, 7, 9, 0, 12, 0x205]
+        .iter()
+        .enumerate()
+        .map(|(i, &q)| {
+            let seq = i % 2 == 0;
+            let ack = i % 2 == 0;
+            let events = feed(&mut s, t0, &packet(seq, ack, Command::Query, q));
+            let bytes = parse_hex(&sent(&events)[0]).unwrap();
+            let answer = Packet::decode(bytes.try_into().unwrap()).unwrap();
+            assert_eq!(answer.command, Command::Answer);
+            answer.value
+        })
+        .collect();
+    assert_eq!(answers, [2, 3, 2, 9, 0, 0, 0]);
+}
+
+#[test]
+fn full_gmp_with_the_program_black_asks_the_board_size() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
+    assert_eq!(sent(&feed(&mut s, t0, "01:a1:a0:80")), ["03:be:b0:8b"]);
+    assert_eq!(sent(&feed(&mut s, t0, "02:c4:c0:82")), ["00:b8:b0:88"]);
+    let events = feed(&mut s, t0, "01:c2:c0:81");
+    assert_eq!(sent(&events), [packet(true, true, Command::Query, 9)]);
+    assert!(!s.is_ready());
+    // An answer of 0 (unknown, as GNU Go in gmp mode says) is accepted.
+    let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 0));
+    assert_eq!(
+        transmits(&events),
+        [(packet(true, false, Command::Ok, 0x3FF), true)]
+    );
+    assert_eq!(outcomes(&events), [SessionEvent::Ready]);
+}
+
+#[test]
+fn a_board_size_that_differs_raises_an_alarm() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    feed(&mut s, t0, "02:c4:c0:82");
+    feed(&mut s, t0, "01:c2:c0:81");
+    let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 9));
+    let alarms = alarms(&events);
+    assert_eq!(alarms.len(), 1);
+    assert!(alarms[0].contains("board size 9"), "{alarms:?}");
+    assert!(s.is_ready());
+}
+
+#[test]
+fn a_black_program_that_claims_white_raises_an_alarm() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    // ANSWER 1: "I am White".
+    let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 1));
+    let alarms = alarms(&events);
+    assert_eq!(alarms.len(), 1);
+    assert!(alarms[0].contains("that it is White"), "{alarms:?}");
+    // The handshake goes on; the operator decides.
+    assert_eq!(sent(&events), ["00:b8:b0:88"]);
+}
+
+#[test]
+fn a_handicap_we_did_not_configure_raises_an_alarm() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    feed(&mut s, t0, "02:c4:c0:82");
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 4));
+    assert!(alarms(&events)[0].contains("handicap 4"));
+    assert!(s.is_ready());
+}
+
+#[test]
+fn in_a_handicap_game_the_handshake_ok_does_not_give_black_the_move() {
+    let t0 = Instant::now();
+    let mut cfg = config(Profile::Sgmp, Color::Black);
+    cfg.handicap = 2;
+    let mut s = Session::new(cfg, t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    feed(&mut s, t0, "02:c4:c0:82");
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 2));
+    assert!(alarms(&events).is_empty());
+    assert_eq!(transmits(&events), [("02:88:87:ff".to_string(), false)]);
+}
+
+/// A session with the program White, through the handshake of §11.
+fn ready_with_white_program(t0: Instant) -> Session {
+    let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
+    for text in ["03:be:b0:8b", "00:b8:b0:88", "02:88:87:ff"] {
+        feed(&mut s, t0, text);
+    }
+    drain(&mut s);
+    assert!(s.is_ready());
+    s
+}
+
+/// A session with the program Black, through the handshake of §11.
+fn ready_with_black_program(t0: Instant) -> Session {
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    for text in ["01:a1:a0:80", "02:c4:c0:82", "01:c2:c0:81"] {
+        feed(&mut s, t0, text);
+    }
+    drain(&mut s);
+    assert!(s.is_ready());
+    s
+}
+
+#[test]
+fn passes_cross_both_ways_and_the_extra_pass_is_oked_and_ignored() {
+    let t0 = Instant::now();
+    let mut s = ready_with_white_program(t0);
+    s.relay_move(t0, None);
+    assert_eq!(
+        transmits(&drain(&mut s)),
+        [("00:d0:d0:80".to_string(), true)]
+    );
+    assert_eq!(
+        outcomes(&feed(&mut s, t0, "00:86:87:ff")),
+        [SessionEvent::Delivered]
+    );
+    let events = feed(&mut s, t0, &packet(true, false, Command::Move, 0x200));
+    assert_eq!(outcomes(&events), [SessionEvent::Move(None)]);
+    assert_eq!(sent(&events), ["02:88:87:ff"]);
+    s.game_over();
+    // GNU Go's extra pass after the second pass.
+    let events = feed(&mut s, t0, &packet(false, false, Command::Move, 0x200));
+    assert_eq!(sent(&events), ["00:86:87:ff"]);
+    assert!(outcomes(&events).is_empty());
+    assert!(notes(&events)[0].contains("after the end of the game"));
+}
+
+#[test]
+fn a_program_move_acknowledges_our_relayed_move_implicitly() {
+    let t0 = Instant::now();
+    let mut s = ready_with_white_program(t0);
+    s.relay_move(t0, Some(point("C17")));
+    drain(&mut s);
+    let events = feed(&mut s, t0, "01:92:d4:bd");
+    assert_eq!(
+        outcomes(&events),
+        [
+            SessionEvent::Delivered,
+            SessionEvent::Move(Some(point("D4")))
+        ]
+    );
+    assert_eq!(sent(&events), ["02:88:87:ff"]);
+    assert_eq!(s.poll_timeout(), None);
+}
+
+#[test]
+fn undo_and_extended_are_denied_with_an_alarm() {
+    let t0 = Instant::now();
+    let mut s = ready_with_white_program(t0);
+    let events = feed(&mut s, t0, &packet(true, true, Command::Undo, 1));
+    assert_eq!(sent(&events), ["02:92:90:80"]);
+    assert!(alarms(&events)[0].contains("UNDO 1"));
+    // The program OKs the DENY, then tries EXTENDED.
+    feed(&mut s, t0, &packet(true, false, Command::Ok, 0x3FF));
+    let events = feed(&mut s, t0, &packet(false, false, Command::Extended, 5));
+    assert_eq!(sent(&events), [packet(true, false, Command::Deny, 0)]);
+    assert!(alarms(&events)[0].contains("EXTENDED 5"));
+}
+
+#[test]
+fn an_off_board_move_is_denied_and_not_delivered() {
+    let t0 = Instant::now();
+    let mut s = ready_with_black_program(t0);
+    let events = feed(&mut s, t0, &packet(false, false, Command::Move, 400));
+    assert_eq!(sent(&events), ["01:91:90:80"]);
+    let outcomes = outcomes(&events);
+    assert_eq!(outcomes.len(), 1);
+    assert!(alarms(&events)[0].contains("position 400"));
+}
+
+#[test]
+fn a_move_of_the_wrong_colour_is_denied_and_not_delivered() {
+    let t0 = Instant::now();
+    let mut s = ready_with_black_program(t0);
+    let events = feed(&mut s, t0, &packet(false, false, Command::Move, 0x23D));
+    assert_eq!(sent(&events), ["01:91:90:80"]);
+    assert_eq!(outcomes(&events).len(), 1);
+    assert!(alarms(&events)[0].contains("white stone"));
+}
+
+#[test]
+fn a_deny_of_our_move_is_oked_and_raised() {
+    let t0 = Instant::now();
+    let mut s = ready_with_white_program(t0);
+    s.relay_move(t0, Some(point("C17")));
+    drain(&mut s);
+    // DENY with A = 0 acknowledges (and refuses) our MOVE.
+    let events = feed(&mut s, t0, &packet(true, false, Command::Deny, 0));
+    assert_eq!(sent(&events), ["02:88:87:ff"]);
+    let outcomes = outcomes(&events);
+    assert_eq!(outcomes.len(), 1, "{outcomes:?}");
+    assert!(alarms(&events)[0].contains("denied our MOVE B C17"));
+}
+
+#[test]
+fn a_repeated_newgame_is_oked_and_traced() {
+    let t0 = Instant::now();
+    let mut s = ready_with_black_program(t0);
+    let events = feed(&mut s, t0, &packet(false, false, Command::NewGame, 0));
+    assert_eq!(sent(&events), ["00:86:87:ff"]);
+    assert!(outcomes(&events).is_empty());
+    assert!(notes(&events)[0].contains("repeated NEWGAME"));
+}
+
+#[test]
+fn a_repeated_move_is_re_oked_and_delivered_once() {
+    let t0 = Instant::now();
+    let mut s = ready_with_black_program(t0);
+    let events = feed(&mut s, t0, "00:85:d2:b3 00:85:d2:b3");
+    assert_eq!(sent(&events), ["00:86:87:ff", "00:86:87:ff"]);
+    assert_eq!(outcomes(&events), [SessionEvent::Move(Some(point("C17")))]);
+}
+
+#[test]
+fn a_move_before_the_handshake_is_denied() {
+    let t0 = Instant::now();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    let events = feed(&mut s, t0, "00:85:d2:b3");
+    assert!(alarms(&events)[0].contains("before the handshake"));
+    assert!(!events.iter().any(|e| matches!(e, SessionEvent::Move(_))));
+}
+
+#[test]
+fn the_relayed_move_is_resent_without_giving_the_turn_again() {
+    let t0 = Instant::now();
+    let mut s = ready_with_black_program(t0);
+    feed(&mut s, t0, "00:85:d2:b3");
+    s.relay_move(t0, Some(point("D4")));
+    drain(&mut s);
+    let due = s.poll_timeout().unwrap();
+    assert_eq!(due, t0 + Duration::from_secs(20));
+    s.handle_timeout(due);
+    let events = drain(&mut s);
+    assert!(events.contains(&SessionEvent::Transmit {
+        bytes: parse_hex("01:92:d4:bd").unwrap(),
+        gives_turn: false,
+        resend: true,
+    }));
+    // Nine resends: the operator is told, and resending goes on.
+    let mut now = due;
+    let mut raised = Vec::new();
+    for _ in 0..9 {
+        now += Duration::from_secs(20);
+        s.handle_timeout(now);
+        raised.extend(alarms(&drain(&mut s)));
+    }
+    assert_eq!(raised.len(), 1, "{raised:?}");
+    assert!(raised[0].contains("9 resends of MOVE W D4"));
+    assert_eq!(s.poll_timeout(), Some(now + Duration::from_secs(20)));
+}
+
+/// The referee on each end: `black_line` talks to (what it takes for) the
+/// Black program, `white_line` to the White program, so each relays the
+/// other's moves.
+struct Match {
+    black_line: Session,
+    white_line: Session,
+    to_white_line: Wire,
+    to_black_line: Wire,
+    faults_from_black_line: std::collections::VecDeque<Fault>,
+    faults_from_white_line: std::collections::VecDeque<Fault>,
+    /// The moves the black line's session reported: Black's, which the
+    /// white line's session relayed.
+    black_moves: Vec<Option<Point>>,
+    white_moves: Vec<Option<Point>>,
+    alarms: Vec<String>,
+}
+
+fn play(moves: &[Option<Point>], faults_b: Vec<Fault>, faults_w: Vec<Fault>) -> Match {
+    let t0 = Instant::now();
+    let mut m = Match {
+        black_line: Session::new(config(Profile::Sgmp, Color::Black), t0),
+        white_line: Session::new(config(Profile::Sgmp, Color::White), t0),
+        to_white_line: Wire::default(),
+        to_black_line: Wire::default(),
+        faults_from_black_line: faults_b.into(),
+        faults_from_white_line: faults_w.into(),
+        black_moves: Vec::new(),
+        white_moves: Vec::new(),
+        alarms: Vec::new(),
+    };
+    let mut now = t0;
+    for _ in 0..50_000 {
+        let bytes = m.to_black_line.take_due(now);
+        if !bytes.is_empty() {
+            m.black_line.handle_bytes(now, &bytes);
+        }
+        let bytes = m.to_white_line.take_due(now);
+        if !bytes.is_empty() {
+            m.white_line.handle_bytes(now, &bytes);
+        }
+        m.black_line.handle_timeout(now);
+        m.white_line.handle_timeout(now);
+        while let Some(event) = m.black_line.poll_event() {
+            match event {
+                SessionEvent::Transmit { bytes, .. } => {
+                    let fault = m.faults_from_black_line.pop_front();
+                    m.to_white_line.transmit(now, bytes, fault);
+                }
+                SessionEvent::Move(point) => {
+                    m.black_moves.push(point);
+                    let next = m.black_moves.len() + m.white_moves.len();
+                    if let Some(&reply) = moves.get(next) {
+                        m.black_line.relay_move(now, reply);
+                    }
+                }
+                SessionEvent::Alarm(text) => m.alarms.push(text),
+                _ => {}
+            }
+        }
+        while let Some(event) = m.white_line.poll_event() {
+            match event {
+                SessionEvent::Transmit { bytes, .. } => {
+                    let fault = m.faults_from_white_line.pop_front();
+                    m.to_black_line.transmit(now, bytes, fault);
+                }
+                SessionEvent::Ready => {
+                    if let Some(&first) = moves.first() {
+                        m.white_line.relay_move(now, first);
+                    }
+                }
+                SessionEvent::Move(point) => {
+                    m.white_moves.push(point);
+                    let next = m.black_moves.len() + m.white_moves.len();
+                    if let Some(&reply) = moves.get(next) {
+                        m.white_line.relay_move(now, reply);
+                    }
+                }
+                SessionEvent::Alarm(text) => m.alarms.push(text),
+                _ => {}
+            }
+        }
+        let next = [
+            m.black_line.poll_timeout(),
+            m.white_line.poll_timeout(),
+            m.to_black_line.next_at(),
+            m.to_white_line.next_at(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        match next {
+            Some(at) => now = now.max(at),
+            None => return m,
+        }
+    }
+    panic!("the game never settled");
+}
+
+#[test]
+fn two_referees_play_a_short_game_on_a_clean_line() {
+    let moves = [Some(point("C17")), Some(point("D4")), None, None];
+    let m = play(&moves, Vec::new(), Vec::new());
+    assert!(m.alarms.is_empty(), "{:?}", m.alarms);
+    assert_eq!(m.black_moves, [Some(point("C17")), None]);
+    assert_eq!(m.white_moves, [Some(point("D4")), None]);
+}
+
+fn arb_move() -> impl Strategy<Value = Option<Point>> {
+    proptest::option::weighted(0.9, (0u8..19, 0u8..19).prop_map(|(c, r)| Point::new(c, r)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn every_move_arrives_once_in_order_through_a_faulty_line(
+        moves in proptest::collection::vec(arb_move(), 40),
+        faults_b in proptest::collection::vec(arb_fault(), 0..40),
+        faults_w in proptest::collection::vec(arb_fault(), 0..40),
+    ) {
+        let m = play(&moves, faults_b, faults_w);
+        let black: Vec<_> = moves.iter().step_by(2).copied().collect();
+        let white: Vec<_> = moves.iter().skip(1).step_by(2).copied().collect();
+        prop_assert_eq!(&m.black_moves, &black);
+        prop_assert_eq!(&m.white_moves, &white);
+        prop_assert!(m.black_line.is_ready() && m.white_line.is_ready());
+        for alarm in &m.alarms {
+            prop_assert!(alarm.starts_with("no acknowledgement"), "{}", alarm);
+        }
+    }
+}
