@@ -246,6 +246,43 @@ pub(crate) mod tests {
         assert_eq!(read_n(&mut y, 4).await, b"kept");
     }
 
+    /// GNU Go as Black sends NEWGAME as soon as it starts and never again
+    /// (reference/peers.md); without socat's `wait-slave` that is before the
+    /// referee opens the pty.
+    #[tokio::test]
+    async fn a_newgame_gnu_go_sent_before_the_open_is_received() {
+        let gnugo = ["/usr/games/gnugo", "/usr/bin/gnugo"]
+            .into_iter()
+            .find(|p| Path::new(p).exists())
+            .expect("GNU Go is installed (tests/run.sh installs it)");
+        let dir = tempfile::tempdir().unwrap();
+        let link = dir.path().join("gnugo");
+        let mut socat = Command::new("socat")
+            .arg(format!("pty,rawer,link={}", link.display()))
+            .arg(format!(
+                "SYSTEM:exec {gnugo} --mode sgmp --color black --boardsize 9 --level 0 --seed 1"
+            ))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !link.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        // Time for GNU Go to start and send.
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let opened = open_device(&link, 2400, FlowControl::None);
+        let got = match opened {
+            Ok(mut line) => read_n(&mut line, 4).await,
+            Err(e) => Vec::from(e.to_string()),
+        };
+        let _ = socat.kill();
+        let _ = socat.wait();
+        assert_eq!(got, [0x01, 0xa1, 0xa0, 0x80], "NEWGAME from GNU Go");
+    }
+
     #[tokio::test]
     async fn the_port_is_8n1_at_the_baud_asked_for() {
         let socat = SocatPair::start();
