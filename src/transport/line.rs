@@ -1,0 +1,530 @@
+//! A line to a program: the byte pipe beneath a GMP/SGMP player.
+//!
+//! This module owns the line spec a tournament director writes after
+//! `sgmp:`/`gmp:` (a serial device and its settings) or after
+//! `sgmp-tcp:`/`gmp-tcp:` (a terminal server's host and port), how it is shown
+//! on screen, and opening it as one boxed full-duplex byte stream. Devices are
+//! opened raw, 8N1, and never flushed on open: a program may already have sent
+//! its NEWGAME.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::game::clock::{format_duration, parse_duration};
+use crate::transport::{serial, tcp};
+
+/// A full-duplex byte line to a program: a serial port, a pty or a TCP connection.
+pub trait LineIo: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> LineIo for T {}
+
+/// An opened line of any kind.
+pub type BoxedLine = Box<dyn LineIo>;
+
+/// The baud rate when the spec names none (the CGF sample program's rate).
+pub const DEFAULT_BAUD: u32 = 2400;
+
+/// Flow control on a serial line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FlowControl {
+    None,
+    /// Hardware handshake; needs a cable that wires RTS and CTS.
+    RtsCts,
+    /// Software handshake with XON (0x11) and XOFF (0x13).
+    XonXoff,
+}
+
+impl FlowControl {
+    /// The name used in specs and on screen: `none`, `rtscts`, `xonxoff`.
+    pub fn name(self) -> &'static str {
+        match self {
+            FlowControl::None => "none",
+            FlowControl::RtsCts => "rtscts",
+            FlowControl::XonXoff => "xonxoff",
+        }
+    }
+}
+
+/// Where a line goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineTarget {
+    /// A serial device (or a pty standing in for one), always 8N1.
+    Device {
+        path: PathBuf,
+        baud: u32,
+        flow: FlowControl,
+    },
+    /// A TCP port of a terminal server that exposes a serial line.
+    Tcp { host: String, port: u16 },
+}
+
+/// A line and the protocol timing options written with it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineSpec {
+    pub target: LineTarget,
+    /// `resend=20s`: resend an unacknowledged packet after this long.
+    pub resend_after: Option<Duration>,
+    /// `retries=9`: raise the alarm after this many resends without an answer.
+    pub alarm_after: Option<u32>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LineError {
+    #[error("no device given (write e.g. sgmp:/dev/ttyS0,baud=2400)")]
+    MissingDevice,
+    #[error("unknown option '{option}' (known options: {known})")]
+    UnknownOption { option: String, known: &'static str },
+    #[error("option '{0}' needs a value, e.g. {0}={1}")]
+    MissingValue(String, &'static str),
+    #[error("option '{0}' is given twice")]
+    Repeated(String),
+    #[error("{option}={value} {problem}")]
+    BadValue {
+        option: String,
+        value: String,
+        problem: &'static str,
+    },
+    #[error("'{0}' is not HOST:PORT (write e.g. sgmp-tcp:10.0.0.5:4001)")]
+    BadAddress(String),
+    #[error("port '{0}' is not a number from 1 to 65535")]
+    BadPort(String),
+    #[error("cannot open {path}: {reason}")]
+    Open { path: PathBuf, reason: String },
+    #[error("cannot open {path}: another program is using it")]
+    InUse { path: PathBuf },
+    #[error("cannot set {what} on {path}: {reason}")]
+    Setup {
+        path: String,
+        what: &'static str,
+        reason: String,
+    },
+    #[error("cannot make a virtual line: {0}")]
+    Virtual(String),
+    #[error("cannot connect to {address}: {reason}")]
+    Connect { address: String, reason: String },
+}
+
+const DEVICE_OPTIONS: &str = "baud, flow, resend, retries";
+const TCP_OPTIONS: &str = "resend, retries";
+
+impl LineSpec {
+    /// Parses what follows `sgmp:`/`gmp:`
+    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9`).
+    /// Unset options: 2400 baud, no flow control, the protocol's own resend
+    /// time and retry count.
+    pub fn parse_device(text: &str) -> Result<LineSpec, LineError> {
+        let mut parts = text.split(',');
+        let path = parts.next().unwrap_or("").trim();
+        if path.is_empty() {
+            return Err(LineError::MissingDevice);
+        }
+        let mut options = Options::parse(parts, DEVICE_OPTIONS)?;
+        let baud = match options.take("baud") {
+            None => DEFAULT_BAUD,
+            Some(value) => match value.parse::<u32>() {
+                Ok(0) => return Err(bad("baud", &value, "must be more than zero")),
+                Ok(baud) => baud,
+                Err(_) => return Err(bad("baud", &value, "is not a number")),
+            },
+        };
+        let flow = match options.take("flow") {
+            None => FlowControl::None,
+            Some(value) => match value.to_ascii_lowercase().as_str() {
+                "none" => FlowControl::None,
+                "rtscts" => FlowControl::RtsCts,
+                "xonxoff" => FlowControl::XonXoff,
+                _ => return Err(bad("flow", &value, "is not none, rtscts or xonxoff")),
+            },
+        };
+        let (resend_after, alarm_after) = options.timing()?;
+        Ok(LineSpec {
+            target: LineTarget::Device {
+                path: PathBuf::from(path),
+                baud,
+                flow,
+            },
+            resend_after,
+            alarm_after,
+        })
+    }
+
+    /// Parses what follows `sgmp-tcp:`/`gmp-tcp:` (`host:port[,resend=20s][,retries=9]`).
+    /// An IPv6 host is written in brackets: `[::1]:4001`.
+    pub fn parse_tcp(text: &str) -> Result<LineSpec, LineError> {
+        let mut parts = text.split(',');
+        let address = parts.next().unwrap_or("").trim();
+        let (host, port) = split_host_port(address)?;
+        let mut options = Options::parse(parts, TCP_OPTIONS)?;
+        let (resend_after, alarm_after) = options.timing()?;
+        Ok(LineSpec {
+            target: LineTarget::Tcp { host, port },
+            resend_after,
+            alarm_after,
+        })
+    }
+}
+
+fn bad(option: &str, value: &str, problem: &'static str) -> LineError {
+    LineError::BadValue {
+        option: option.to_string(),
+        value: value.to_string(),
+        problem,
+    }
+}
+
+fn split_host_port(address: &str) -> Result<(String, u16), LineError> {
+    let bad_address = || LineError::BadAddress(address.to_string());
+    let (host, port) = if let Some(rest) = address.strip_prefix('[') {
+        let (host, after) = rest.split_once(']').ok_or_else(bad_address)?;
+        (host, after.strip_prefix(':').ok_or_else(bad_address)?)
+    } else {
+        let (host, port) = address.rsplit_once(':').ok_or_else(bad_address)?;
+        if host.contains(':') {
+            return Err(bad_address());
+        }
+        (host, port)
+    };
+    if host.is_empty() {
+        return Err(bad_address());
+    }
+    match port.parse::<u16>() {
+        Ok(0) | Err(_) => Err(LineError::BadPort(port.to_string())),
+        Ok(port) => Ok((host.to_string(), port)),
+    }
+}
+
+/// The `key=value` options after the device or address, each at most once.
+struct Options {
+    pairs: Vec<(String, String)>,
+}
+
+impl Options {
+    fn parse<'a>(
+        parts: impl Iterator<Item = &'a str>,
+        known: &'static str,
+    ) -> Result<Options, LineError> {
+        let mut pairs: Vec<(String, String)> = Vec::new();
+        for part in parts {
+            let part = part.trim();
+            if part.is_empty() {
+                continue;
+            }
+            let (key, value) = match part.split_once('=') {
+                Some((key, value)) => (key.trim().to_ascii_lowercase(), value.trim()),
+                None => (part.to_ascii_lowercase(), ""),
+            };
+            let Some(example) = example_value(&key, known) else {
+                return Err(LineError::UnknownOption { option: key, known });
+            };
+            if value.is_empty() {
+                return Err(LineError::MissingValue(key, example));
+            }
+            if pairs.iter().any(|(k, _)| *k == key) {
+                return Err(LineError::Repeated(key));
+            }
+            pairs.push((key, value.to_string()));
+        }
+        Ok(Options { pairs })
+    }
+
+    fn take(&mut self, key: &str) -> Option<String> {
+        let at = self.pairs.iter().position(|(k, _)| k == key)?;
+        Some(self.pairs.remove(at).1)
+    }
+
+    /// `resend=` and `retries=`, common to every kind of line.
+    fn timing(&mut self) -> Result<(Option<Duration>, Option<u32>), LineError> {
+        let resend = match self.take("resend") {
+            None => None,
+            Some(value) => match parse_duration(&value) {
+                Ok(d) if d.is_zero() => {
+                    return Err(bad("resend", &value, "must be longer than zero"))
+                }
+                Ok(d) => Some(d),
+                Err(_) => {
+                    return Err(bad(
+                        "resend",
+                        &value,
+                        "is not a duration such as 20s or 500ms",
+                    ))
+                }
+            },
+        };
+        let retries = match self.take("retries") {
+            None => None,
+            Some(value) => match value.parse::<u32>() {
+                Ok(n) => Some(n),
+                Err(_) => return Err(bad("retries", &value, "is not a number")),
+            },
+        };
+        Ok((resend, retries))
+    }
+}
+
+/// An example value for a known option, `None` for an unknown one.
+fn example_value(key: &str, known: &str) -> Option<&'static str> {
+    let example = match key {
+        "baud" => "2400",
+        "flow" => "rtscts",
+        "resend" => "20s",
+        "retries" => "9",
+        _ => return None,
+    };
+    known.split(", ").any(|k| k == key).then_some(example)
+}
+
+impl fmt::Display for LineSpec {
+    /// `/dev/ttyS0 2400 8N1 flow none`, `tcp 10.0.0.5:4001`, then
+    /// ` resend 20s` and ` retries 9` when set.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.target {
+            LineTarget::Device { path, baud, flow } => {
+                write!(f, "{} {baud} 8N1 flow {}", path.display(), flow.name())?
+            }
+            LineTarget::Tcp { host, port } if host.contains(':') => {
+                write!(f, "tcp [{host}]:{port}")?
+            }
+            LineTarget::Tcp { host, port } => write!(f, "tcp {host}:{port}")?,
+        }
+        if let Some(resend) = self.resend_after {
+            write!(f, " resend {}", format_duration(resend))?;
+        }
+        if let Some(retries) = self.alarm_after {
+            write!(f, " retries {retries}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Opens the line. Devices are opened raw, 8N1, at the spec's baud and flow
+/// control, without flushing input (a NEWGAME may already be waiting).
+/// Flushing the returned line hands the bytes to the kernel and does not wait
+/// for them to leave the wire (see [`serial::SerialLine`]).
+pub async fn open(spec: &LineSpec) -> Result<BoxedLine, LineError> {
+    match &spec.target {
+        LineTarget::Device { path, baud, flow } => {
+            let stream = serial::open_device(path, *baud, *flow)?;
+            Ok(Box::new(serial::SerialLine::new(stream)))
+        }
+        LineTarget::Tcp { host, port } => Ok(Box::new(tcp::connect(host, *port).await?)),
+    }
+}
+
+/// Bytes per second of a line at this baud with 8N1 framing (10 bits a
+/// byte: start, eight data, stop), for the wire-time figure.
+pub fn bytes_per_second(baud: u32) -> f64 {
+    f64::from(baud) / 10.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn device(path: &str, baud: u32, flow: FlowControl) -> LineTarget {
+        LineTarget::Device {
+            path: PathBuf::from(path),
+            baud,
+            flow,
+        }
+    }
+
+    fn error(result: Result<LineSpec, LineError>) -> String {
+        result.expect_err("the spec must be refused").to_string()
+    }
+
+    #[test]
+    fn a_bare_device_takes_the_defaults() {
+        let spec = LineSpec::parse_device("/dev/ttyS0").unwrap();
+        assert_eq!(
+            spec,
+            LineSpec {
+                target: device("/dev/ttyS0", 2400, FlowControl::None),
+                resend_after: None,
+                alarm_after: None,
+            }
+        );
+        assert_eq!(spec.to_string(), "/dev/ttyS0 2400 8N1 flow none");
+    }
+
+    #[test]
+    fn every_device_option_is_read() {
+        let spec =
+            LineSpec::parse_device("/dev/ttyUSB0,baud=9600,flow=rtscts,resend=20s,retries=9")
+                .unwrap();
+        assert_eq!(
+            spec.target,
+            device("/dev/ttyUSB0", 9600, FlowControl::RtsCts)
+        );
+        assert_eq!(spec.resend_after, Some(Duration::from_secs(20)));
+        assert_eq!(spec.alarm_after, Some(9));
+        assert_eq!(
+            spec.to_string(),
+            "/dev/ttyUSB0 9600 8N1 flow rtscts resend 20s retries 9"
+        );
+        let spec = LineSpec::parse_device("/tmp/gmpA, FLOW=XonXoff ,resend=500ms,").unwrap();
+        assert_eq!(spec.target, device("/tmp/gmpA", 2400, FlowControl::XonXoff));
+        assert_eq!(spec.resend_after, Some(Duration::from_millis(500)));
+        assert_eq!(
+            spec.to_string(),
+            "/tmp/gmpA 2400 8N1 flow xonxoff resend 0.5s"
+        );
+        let spec = LineSpec::parse_device("/dev/ttyS1,flow=none,resend=1m30s,retries=0").unwrap();
+        assert_eq!(spec.target, device("/dev/ttyS1", 2400, FlowControl::None));
+        assert_eq!(spec.resend_after, Some(Duration::from_secs(90)));
+        assert_eq!(spec.alarm_after, Some(0));
+    }
+
+    #[test]
+    fn bad_device_specs_are_refused_with_the_reason() {
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,baud=fast")),
+            "baud=fast is not a number"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,baud=0")),
+            "baud=0 must be more than zero"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,parity=even")),
+            "unknown option 'parity' (known options: baud, flow, resend, retries)"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,flow=dsrdtr")),
+            "flow=dsrdtr is not none, rtscts or xonxoff"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,resend=soon")),
+            "resend=soon is not a duration such as 20s or 500ms"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,resend=0s")),
+            "resend=0s must be longer than zero"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,retries=-1")),
+            "retries=-1 is not a number"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,baud")),
+            "option 'baud' needs a value, e.g. baud=2400"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,baud=2400,baud=9600")),
+            "option 'baud' is given twice"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("")),
+            "no device given (write e.g. sgmp:/dev/ttyS0,baud=2400)"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device(",baud=2400")),
+            "no device given (write e.g. sgmp:/dev/ttyS0,baud=2400)"
+        );
+    }
+
+    #[test]
+    fn tcp_specs_name_a_host_and_port() {
+        let spec = LineSpec::parse_tcp("10.0.0.5:4001").unwrap();
+        assert_eq!(
+            spec,
+            LineSpec {
+                target: LineTarget::Tcp {
+                    host: "10.0.0.5".into(),
+                    port: 4001
+                },
+                resend_after: None,
+                alarm_after: None,
+            }
+        );
+        assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001");
+        let spec = LineSpec::parse_tcp("ts1.example.org:7001,resend=10s,retries=3").unwrap();
+        assert_eq!(
+            spec.target,
+            LineTarget::Tcp {
+                host: "ts1.example.org".into(),
+                port: 7001
+            }
+        );
+        assert_eq!(spec.resend_after, Some(Duration::from_secs(10)));
+        assert_eq!(spec.alarm_after, Some(3));
+        assert_eq!(
+            spec.to_string(),
+            "tcp ts1.example.org:7001 resend 10s retries 3"
+        );
+        let spec = LineSpec::parse_tcp("[::1]:4001").unwrap();
+        assert_eq!(
+            spec.target,
+            LineTarget::Tcp {
+                host: "::1".into(),
+                port: 4001
+            }
+        );
+        assert_eq!(spec.to_string(), "tcp [::1]:4001");
+    }
+
+    #[test]
+    fn bad_tcp_specs_are_refused_with_the_reason() {
+        assert_eq!(
+            error(LineSpec::parse_tcp("10.0.0.5")),
+            "'10.0.0.5' is not HOST:PORT (write e.g. sgmp-tcp:10.0.0.5:4001)"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp(":4001")),
+            "':4001' is not HOST:PORT (write e.g. sgmp-tcp:10.0.0.5:4001)"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("::1:4001")),
+            "'::1:4001' is not HOST:PORT (write e.g. sgmp-tcp:10.0.0.5:4001)"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("host:telnet")),
+            "port 'telnet' is not a number from 1 to 65535"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("host:0")),
+            "port '0' is not a number from 1 to 65535"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("host:70000")),
+            "port '70000' is not a number from 1 to 65535"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("host:4001,baud=2400")),
+            "unknown option 'baud' (known options: resend, retries)"
+        );
+    }
+
+    #[tokio::test]
+    async fn open_opens_a_device_spec_raw_and_unflushed() {
+        use crate::transport::serial::tests::{all_bytes, read_n, SocatPair};
+        use tokio::io::AsyncWriteExt;
+
+        let socat = SocatPair::start();
+        let mut x = open(&LineSpec::parse_device(socat.x.to_str().unwrap()).unwrap())
+            .await
+            .unwrap();
+        x.write_all(&all_bytes()).await.unwrap();
+        x.flush().await.unwrap();
+        let spec = format!("{},baud=9600,flow=rtscts", socat.y.display());
+        let mut y = open(&LineSpec::parse_device(&spec).unwrap()).await.unwrap();
+        assert_eq!(read_n(&mut y, 256).await, all_bytes());
+        y.write_all(b"\r\n").await.unwrap();
+        assert_eq!(read_n(&mut x, 2).await, b"\r\n");
+    }
+
+    #[tokio::test]
+    async fn open_names_a_device_it_cannot_open() {
+        let spec = LineSpec::parse_device("/dev/ttyS9-nonexistent").unwrap();
+        let error = open(&spec).await.err().expect("no such device");
+        assert_eq!(
+            error.to_string(),
+            "cannot open /dev/ttyS9-nonexistent: No such file or directory"
+        );
+    }
+
+    #[test]
+    fn eight_n_one_carries_a_tenth_of_the_baud_in_bytes() {
+        assert_eq!(bytes_per_second(2400), 240.0);
+        assert_eq!(bytes_per_second(9600), 960.0);
+    }
+}
