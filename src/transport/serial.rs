@@ -179,6 +179,16 @@ pub(crate) mod tests {
         }
     }
 
+    /// A child process killed when the test ends, passed or failed.
+    struct KillOnDrop(Child);
+
+    impl Drop for KillOnDrop {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
     pub(crate) fn all_bytes() -> Vec<u8> {
         (0..=255u8).collect()
     }
@@ -257,29 +267,26 @@ pub(crate) mod tests {
             .expect("GNU Go is installed (tests/run.sh installs it)");
         let dir = tempfile::tempdir().unwrap();
         let link = dir.path().join("gnugo");
-        let mut socat = Command::new("socat")
-            .arg(format!("pty,rawer,link={}", link.display()))
-            .arg(format!(
-                "SYSTEM:exec {gnugo} --mode sgmp --color black --boardsize 9 --level 0 --seed 1"
-            ))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let _socat = KillOnDrop(
+            Command::new("socat")
+                .arg(format!("pty,rawer,link={}", link.display()))
+                .arg(format!(
+                    "SYSTEM:exec {gnugo} --mode sgmp --color black --boardsize 9 --level 0 --seed 1"
+                ))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
         let deadline = Instant::now() + Duration::from_secs(10);
         while !link.exists() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(10));
         }
         // Time for GNU Go to start and send.
         tokio::time::sleep(Duration::from_millis(1500)).await;
-        let opened = open_device(&link, 2400, FlowControl::None);
-        let got = match opened {
-            Ok(mut line) => read_n(&mut line, 4).await,
-            Err(e) => Vec::from(e.to_string()),
-        };
-        let _ = socat.kill();
-        let _ = socat.wait();
+        let mut line = open_device(&link, 2400, FlowControl::None).unwrap();
+        let got = read_n(&mut line, 4).await;
         assert_eq!(got, [0x01, 0xa1, 0xa0, 0x80], "NEWGAME from GNU Go");
     }
 
