@@ -30,6 +30,17 @@ pub enum Command {
     Play(Box<PlayArgs>),
     /// Run the built-in engine.
     Bot(BotArgs),
+    /// Decode a raw GMP byte capture, a goref trace or a hex packet log.
+    Decode(DecodeArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct DecodeArgs {
+    /// The file to decode.
+    pub file: PathBuf,
+    /// Board size for decoding move positions (a goref trace names its own).
+    #[arg(long, default_value_t = 19)]
+    pub size: u8,
 }
 
 #[derive(Debug, Args, Default)]
@@ -123,8 +134,25 @@ pub struct PlayArgs {
 #[derive(Debug, Args, Default)]
 pub struct BotArgs {
     /// Speak GTP on stdin and stdout (the default).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["sgmp", "gmp"])]
     pub gtp: bool,
+    /// Play on a line with the CGF simplified GMP: DEVICE[,baud=2400][,flow=..][,resend=20s].
+    #[arg(
+        long,
+        value_name = "DEVICE",
+        requires = "color",
+        conflicts_with = "gmp"
+    )]
+    pub sgmp: Option<String>,
+    /// Play on a line with full GMP.
+    #[arg(long, value_name = "DEVICE", requires = "color")]
+    pub gmp: Option<String>,
+    /// The engine's colour on the line: black or white.
+    #[arg(long, value_name = "COLOR")]
+    pub color: Option<String>,
+    /// After a game on a line, write the engine's own record of it here.
+    #[arg(long, value_name = "PATH")]
+    pub record: Option<PathBuf>,
     /// Board size it starts with (GTP `boardsize` changes it).
     #[arg(long, default_value_t = 19)]
     pub size: u8,

@@ -4,14 +4,16 @@
 //!
 //! - [`game`]: pure Go. Coordinates, the board with captures, ko and superko,
 //!   scoring, clocks and time systems, rules presets, SGF.
-//! - [`protocol`]: pure protocol machines. GTP line codec and engine controller.
+//! - [`protocol`]: pure protocol machines. GTP line codec and engine
+//!   controller; GMP/SGMP packets, link (sequence bits, resends) and session.
 //! - [`referee`]: the pure game state machine. It turns player events into
 //!   [`referee::GameEvent`]s and actions, runs the KGS end-of-game protocol,
 //!   and folds events into a [`referee::GameView`].
 //! - [`bot`]: the built-in engine, spoken to over GTP like any other.
 //! - [`transport`], [`players`], [`driver`]: the async shell. Processes, the
 //!   player adapters, and the loop that moves bytes and time into the cores.
-//! - [`cli`], [`config`]: the command line and the game file.
+//! - [`cli`], [`config`]: the command line and the game file; [`decode`]:
+//!   GMP captures and traces back into readable packet lines.
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
@@ -23,6 +25,7 @@
 pub mod bot;
 pub mod cli;
 pub mod config;
+pub mod decode;
 pub mod driver;
 pub mod game;
 pub mod players;

@@ -6,10 +6,13 @@ use std::time::SystemTime;
 
 use clap::Parser;
 
-use goref::cli::{Cli, Command, DemoArgs, PlayArgs};
+use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs};
 use goref::config;
 use goref::driver::run_game;
 use goref::game::sgf::Date;
+use goref::game::Color;
+use goref::protocol::sgmp::session::Profile;
+use goref::transport::line::LineSpec;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -21,9 +24,10 @@ fn main() -> ExitCode {
         size: 9,
         ..DemoArgs::default()
     })) {
-        Command::Bot(args) => {
-            goref::bot::gtp::serve_stdio(args.size, args.seed).map_err(|e| format!("bot: {e}"))
-        }
+        Command::Bot(args) => bot(args),
+        Command::Decode(args) => std::fs::read(&args.file)
+            .map(|bytes| print!("{}", goref::decode::decode(&bytes, args.size)))
+            .map_err(|e| format!("cannot read {}: {e}", args.file.display())),
         Command::Play(args) => play(*args),
         Command::Demo(args) => play(demo_args(args)),
     };
@@ -31,6 +35,34 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => fail(&message),
     }
+}
+
+/// The built-in engine: GTP on stdin and stdout, or one game on a line.
+fn bot(args: BotArgs) -> Result<(), String> {
+    let (profile, device) = match (&args.sgmp, &args.gmp) {
+        (Some(device), _) => (Profile::Sgmp, device),
+        (_, Some(device)) => (Profile::Gmp, device),
+        _ => {
+            return goref::bot::gtp::serve_stdio(args.size, args.seed)
+                .map_err(|e| format!("bot: {e}"))
+        }
+    };
+    let spec = LineSpec::parse_device(device).map_err(|e| e.to_string())?;
+    let color: Color = args
+        .color
+        .as_deref()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|_| "--color must be black or white".to_string())?;
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let moves = runtime.block_on(goref::bot::line::play_on_line(
+        spec, profile, color, args.size, args.seed,
+    ))?;
+    if let Some(path) = &args.record {
+        let text = goref::bot::line::moves_to_sgf(args.size, &moves);
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn fail(message: &str) -> ExitCode {

@@ -2,5 +2,6 @@
 
 pub mod engine;
 pub mod gtp;
+pub mod line;
 
 pub use engine::Engine;

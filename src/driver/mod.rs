@@ -21,6 +21,7 @@ use record_file::RecordFile;
 
 use crate::game::Color;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
+use crate::protocol::sgmp::link::Direction;
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo,
@@ -447,6 +448,18 @@ fn progress_line(event: &GameEvent) -> Option<String> {
             None => format!("error: {message}"),
         },
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
+        GameEvent::Packet { color, entry } => {
+            let direction = match entry.direction {
+                Direction::In => "<--",
+                Direction::Out => "-->",
+            };
+            format!(
+                "     {} {direction} {} {}",
+                color.letter(),
+                entry.hex,
+                entry.meaning
+            )
+        }
         GameEvent::Clock { .. } | GameEvent::Gtp { .. } => return None,
     })
 }

@@ -4,6 +4,7 @@
 
 pub mod gtp;
 pub mod human;
+pub mod sgmp;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -14,7 +15,9 @@ use tokio::sync::mpsc;
 
 use crate::game::rules::Rules;
 use crate::game::{Color, Point};
+use crate::protocol::sgmp::session::Profile;
 use crate::referee::{Action, PlayerEvent};
+use crate::transport::line::LineSpec;
 
 /// How a player is reached, as written on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +28,13 @@ pub enum PlayerSpec {
     Bot { seed: Option<u64> },
     /// `human` or `human:NAME`: the operator types the program's moves.
     Human { name: Option<String> },
+    /// `sgmp:DEVICE[,..]`, `gmp:DEVICE[,..]`, `sgmp-tcp:HOST:PORT`,
+    /// `gmp-tcp:HOST:PORT`: a program on a GMP line.
+    Line {
+        profile: Profile,
+        line: LineSpec,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -57,11 +67,30 @@ impl FromStr for PlayerSpec {
             "human" => Ok(PlayerSpec::Human {
                 name: Some(rest.to_string()),
             }),
-            "sgmp" | "gmp" | "sgmp-tcp" | "gmp-tcp" | "usenix" => Err(error(
+            "sgmp" | "gmp" | "sgmp-tcp" | "gmp-tcp" => {
+                let profile = if kind.starts_with("sgmp") {
+                    Profile::Sgmp
+                } else {
+                    Profile::Gmp
+                };
+                let line = if kind.ends_with("-tcp") {
+                    LineSpec::parse_tcp(rest)
+                } else {
+                    LineSpec::parse_device(rest)
+                };
+                let line = line.map_err(|e| error(&e.to_string()))?;
+                Ok(PlayerSpec::Line {
+                    profile,
+                    line,
+                    text: spec.to_string(),
+                })
+            }
+            "usenix" => Err(error(
                 "this kind of player is not available in this version of goref",
             )),
             _ => Err(error(
-                "expected gtp:CMDLINE, bot or human (sgmp:, gmp:, usenix: are planned)",
+                "expected gtp:CMDLINE, sgmp:DEVICE, gmp:DEVICE, sgmp-tcp:HOST:PORT, \
+                 gmp-tcp:HOST:PORT, bot or human",
             )),
         }
     }
@@ -75,6 +104,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Bot { seed: Some(seed) } => write!(f, "bot:{seed}"),
             PlayerSpec::Human { name: None } => f.write_str("human"),
             PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
+            PlayerSpec::Line { text, .. } => f.write_str(text),
         }
     }
 }
@@ -154,6 +184,26 @@ pub fn spawn(
                 "'{}' bot --gtp --seed {seed}",
                 setup.self_exe.to_string_lossy()
             )
+        }
+        PlayerSpec::Line {
+            profile,
+            line,
+            text,
+        } => {
+            let task = tokio::spawn(sgmp::run(
+                line.clone(),
+                *profile,
+                text.clone(),
+                setup,
+                rx,
+                reporter,
+            ));
+            return PlayerHandle {
+                color,
+                actions,
+                lines: None,
+                task,
+            };
         }
         PlayerSpec::Human { name } => {
             let (lines, lines_rx) = mpsc::unbounded_channel();

@@ -11,6 +11,7 @@ use crate::game::board::Illegal;
 use crate::game::clock::ClockReading;
 use crate::game::score::Score;
 use crate::game::Color;
+use crate::protocol::sgmp::link::TraceEntry;
 
 /// Who a player is, as learned before the game.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -140,6 +141,12 @@ pub enum GameEvent {
         color: Color,
         clock: ClockReading,
     },
+    /// One packet (or stray bytes) on a GMP line, in hex and decoded.
+    Packet {
+        color: Color,
+        #[serde(flatten)]
+        entry: TraceEntry,
+    },
     /// One GTP line, or one line of an engine's stderr.
     Gtp {
         color: Color,
@@ -175,6 +182,7 @@ impl GameEvent {
             GameEvent::GameStart(_) => "game_start",
             GameEvent::Move { .. } => "move",
             GameEvent::Clock { .. } => "clock",
+            GameEvent::Packet { .. } => "packet",
             GameEvent::Gtp { .. } => "gtp",
             GameEvent::Agreement(_) => "agreement",
             GameEvent::Phase { .. } => "phase",

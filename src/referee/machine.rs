@@ -15,6 +15,7 @@ use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::rules::{EndOfGame, Rules};
 use crate::game::score::{score, toggle_group, Score};
 use crate::game::{Color, Move, Point};
+use crate::protocol::sgmp::link::TraceEntry;
 
 use super::event::{
     AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
@@ -78,6 +79,8 @@ pub enum PlayerEvent {
         mv: Move,
         message: String,
     },
+    /// A packet on a GMP line, for the trace.
+    Packet(TraceEntry),
     /// A protocol line, for the trace.
     Line {
         direction: LineDirection,
@@ -269,6 +272,7 @@ impl Referee {
                 direction,
                 line,
             }),
+            PlayerEvent::Packet(entry) => self.events.push_back(GameEvent::Packet { color, entry }),
             PlayerEvent::Notice(message) => self.events.push_back(GameEvent::Error {
                 color: Some(color),
                 message,

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::clock::ClockReading;
 use crate::game::{Color, Point};
+use crate::protocol::sgmp::link::TraceEntry;
 
 use super::event::{AgreementEvent, GameEvent, GameResult, LineDirection, Phase, PlayerInfo};
 
@@ -31,6 +32,14 @@ pub struct TraceLine {
     pub color: Color,
     pub direction: LineDirection,
     pub line: String,
+}
+
+/// One packet of a GMP line, as the trace pane shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PacketLine {
+    pub color: Color,
+    #[serde(flatten)]
+    pub entry: TraceEntry,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
@@ -65,6 +74,7 @@ pub struct GameView {
     pub phase_reason: String,
     pub agreement: AgreementView,
     pub trace: VecDeque<TraceLine>,
+    pub packets: VecDeque<PacketLine>,
     pub errors: VecDeque<String>,
     pub result: Option<GameResult>,
 }
@@ -89,6 +99,7 @@ impl Default for GameView {
             phase_reason: String::new(),
             agreement: AgreementView::default(),
             trace: VecDeque::new(),
+            packets: VecDeque::new(),
             errors: VecDeque::new(),
             result: None,
         }
@@ -148,6 +159,14 @@ impl GameView {
             GameEvent::Clock { color, clock } => {
                 self.clocks[color.index()] = Some(clock.clone());
             }
+            GameEvent::Packet { color, entry } => push_bounded(
+                &mut self.packets,
+                PacketLine {
+                    color: *color,
+                    entry: entry.clone(),
+                },
+                TRACE_CAPACITY,
+            ),
             GameEvent::Gtp {
                 color,
                 direction,

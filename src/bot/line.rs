@@ -1,0 +1,140 @@
+//! The built-in engine on a GMP line: `goref bot --sgmp DEVICE --color C`.
+//!
+//! It plays the program's side of the protocol: as Black it sends NEWGAME
+//! and answers the queries, as White it waits for NEWGAME and asks them. The
+//! same sans-IO [`Session`] the referee uses does the talking, seen from the
+//! other end of the line.
+
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::game::sgf::{self, Node};
+use crate::game::{Color, Move};
+use crate::protocol::sgmp::link::LinkConfig;
+use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
+use crate::transport::line::{self, LineSpec};
+
+use super::Engine;
+
+/// How long the line is still served after the game, to deliver the last pass.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Plays one game as `color` on the line, then returns the moves played.
+pub async fn play_on_line(
+    spec: LineSpec,
+    profile: Profile,
+    color: Color,
+    size: u8,
+    seed: u64,
+) -> Result<Vec<(Color, Move)>, String> {
+    let line = line::open(&spec).await.map_err(|e| e.to_string())?;
+    let (mut reader, mut writer) = tokio::io::split(line);
+    let mut link = match profile {
+        Profile::Sgmp => LinkConfig::sgmp(),
+        Profile::Gmp => LinkConfig::gmp(),
+    };
+    if let Some(resend) = spec.resend_after {
+        link.resend_after = resend;
+    }
+    if let Some(alarm) = spec.alarm_after {
+        link.alarm_after = alarm;
+    }
+    let config = SessionConfig {
+        profile,
+        program_color: color.opponent(),
+        size,
+        handicap: 0,
+        chinese_rules: false,
+        link,
+    };
+    let mut session = Session::new(config, now());
+    let mut engine = Engine::new(size, seed).map_err(|e| e.to_string())?;
+    let mut passes = 0;
+    let mut moves = Vec::new();
+    let mut finished_at: Option<tokio::time::Instant> = None;
+    let mut buf = vec![0u8; 1024];
+    loop {
+        while let Some(event) = session.poll_event() {
+            let reply = match event {
+                SessionEvent::Transmit { bytes, .. } => {
+                    writer
+                        .write_all(&bytes)
+                        .await
+                        .map_err(|e| format!("cannot write to {spec}: {e}"))?;
+                    writer.flush().await.map_err(|e| e.to_string())?;
+                    false
+                }
+                SessionEvent::Ready => color == Color::Black,
+                SessionEvent::Move(point) => {
+                    let mv = point.map(Move::Play).unwrap_or(Move::Pass);
+                    if engine.play(color.opponent(), mv).is_err() {
+                        eprintln!("goref bot: the opponent's move {mv} is illegal here");
+                    }
+                    moves.push((color.opponent(), mv));
+                    passes = if mv == Move::Pass { passes + 1 } else { 0 };
+                    passes < 2
+                }
+                SessionEvent::Alarm(message) => {
+                    eprintln!("goref bot: {message}");
+                    false
+                }
+                SessionEvent::Trace(_) | SessionEvent::Delivered => false,
+            };
+            if reply && finished_at.is_none() {
+                let mv = engine.genmove(color);
+                session.relay_move(now(), mv.point());
+                moves.push((color, mv));
+                passes = if mv == Move::Pass { passes + 1 } else { 0 };
+            }
+            if passes >= 2 && finished_at.is_none() {
+                session.game_over();
+                finished_at = Some(tokio::time::Instant::now());
+            }
+        }
+        let timer = session.poll_timeout().map(tokio::time::Instant::from_std);
+        let linger = finished_at.map(|at| at + LINGER);
+        let deadline = match (timer, linger) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let sleep = async {
+            match deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            read = reader.read(&mut buf) => match read {
+                Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
+                _ => return Ok(moves),
+            },
+            _ = sleep => {
+                if linger.is_some_and(|at| tokio::time::Instant::now() >= at) {
+                    return Ok(moves);
+                }
+                session.handle_timeout(now());
+            }
+        }
+    }
+}
+
+fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
+}
+
+/// The engine's own record of a game: an SGF with just the moves.
+pub fn moves_to_sgf(size: u8, moves: &[(Color, Move)]) -> String {
+    let mut root = Node::default();
+    root.push("GM", "1");
+    root.push("FF", "4");
+    root.push("SZ", size.to_string());
+    let mut nodes = vec![root];
+    for (color, mv) in moves {
+        let mut node = Node::default();
+        let point = mv.point().map(|p| p.to_sgf(size)).unwrap_or_default();
+        node.push(&color.letter().to_string(), point);
+        nodes.push(node);
+    }
+    sgf::write(&nodes)
+}

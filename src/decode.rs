@@ -1,0 +1,162 @@
+//! `goref decode FILE`: GMP bytes back into the lines of the packet trace.
+//!
+//! Three inputs are recognised: a goref trace (`--trace`, JSON lines), a
+//! text log with packets written in hex (`Send --> 01:a1:a0:80`, the style
+//! of the CGF sample program), and a raw byte capture of one direction.
+
+use std::fmt::Write;
+
+use crate::protocol::sgmp::packet::{describe, hex, parse_hex, Deframer, Frame};
+
+/// Decodes a whole file's contents for a board of `size`.
+pub fn decode(contents: &[u8], size: u8) -> String {
+    match std::str::from_utf8(contents) {
+        Ok(text) if text.trim_start().starts_with('{') => decode_trace(text, size),
+        Ok(text) if text.lines().any(|line| hex_group(line).is_some()) => {
+            decode_text_log(text, size)
+        }
+        _ => decode_raw(contents, size),
+    }
+}
+
+/// A goref trace: each packet event is decoded again from its bytes.
+fn decode_trace(text: &str, mut size: u8) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let Ok(event) = serde_json::from_str::<serde_json::Value>(line) else {
+            let _ = writeln!(out, "?   (not a trace line) {line}");
+            continue;
+        };
+        match event["type"].as_str() {
+            Some("game_start") => {
+                size = event["size"].as_u64().map_or(size, |s| s as u8);
+            }
+            Some("packet") => {
+                let direction = event["direction"].as_str().unwrap_or("?");
+                let color = event["color"].as_str().unwrap_or("?");
+                let bytes = event["hex"]
+                    .as_str()
+                    .and_then(parse_hex)
+                    .unwrap_or_default();
+                let t = event["t_ms"].as_u64().unwrap_or_default();
+                let prefix = format!("{:>9.3} {color} {direction:<3}", t as f64 / 1000.0);
+                decode_stream(&mut out, &prefix, &bytes, size);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A text log: the first group of four hex bytes on each line is a packet;
+/// `Send`/`-->` marks it outgoing and `Read`/`<--` incoming.
+fn decode_text_log(text: &str, size: u8) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let Some(bytes) = hex_group(line) else {
+            continue;
+        };
+        let lower = line.to_ascii_lowercase();
+        let direction = if lower.contains("send") || line.contains("-->") {
+            "out"
+        } else if lower.contains("read") || line.contains("<--") {
+            "in"
+        } else {
+            "?"
+        };
+        decode_stream(&mut out, &format!("{direction:<3}"), &bytes, size);
+    }
+    out
+}
+
+/// A raw capture of one direction of a line.
+fn decode_raw(bytes: &[u8], size: u8) -> String {
+    let mut out = String::new();
+    decode_stream(&mut out, "?  ", bytes, size);
+    out
+}
+
+fn decode_stream(out: &mut String, prefix: &str, bytes: &[u8], size: u8) {
+    let mut deframer = Deframer::new();
+    for frame in deframer.push(bytes) {
+        let (bytes, meaning) = match &frame {
+            Frame::Packet { packet, bytes } => (bytes.to_vec(), describe(packet, size)),
+            Frame::BadChecksum { bytes } => (bytes.to_vec(), "bad checksum, dropped".into()),
+            Frame::Reserved { bytes } => (bytes.to_vec(), "reserved bit set, dropped".into()),
+            Frame::Talk(text) => (text.as_bytes().to_vec(), format!("talk {text:?}")),
+            Frame::Stray(stray) => (stray.clone(), "stray bytes outside a packet".into()),
+            Frame::Cut(partial) => (partial.clone(), "partial packet, cut by a new start".into()),
+        };
+        let _ = writeln!(out, "{prefix} {:<11}  {meaning}", hex(&bytes));
+    }
+}
+
+/// The first run of four `xx:xx:xx:xx` hex bytes in a line.
+fn hex_group(line: &str) -> Option<Vec<u8>> {
+    line.split_whitespace()
+        .map(|word| word.trim_matches(|c: char| !c.is_ascii_hexdigit() && c != ':'))
+        .filter(|word| word.len() == 11 && word.matches(':').count() == 3)
+        .find_map(parse_hex)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CGF_SAMPLE: &str = "Try COM1 ...
+Send     --> 01:a1:a0:80 :Send NewGame
+Read  <--    03:be:b0:8b :Receive Query(11)
+Send     --> 02:c4:c0:82 :Send Answer(2)
+Read  <--    00:b8:b0:88 :Receive Query(8)
+Send     --> 01:c2:c0:81 :Send Answer(1)
+Read  <--    02:88:87:ff :Receive OK
+  Game is ready!
+Send     --> 00:85:d2:b3 :My Move. Pos(1-361)=307
+Read  <--    00:86:87:ff :Receive OK
+Read  <--    01:92:d4:bd :Your Move. Pos(1-361)=61
+Send     --> 02:88:87:ff :Send OK
+";
+
+    #[test]
+    fn the_cgf_sample_log_decodes_line_by_line() {
+        let lines: Vec<String> = decode(CGF_SAMPLE.as_bytes(), 19)
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        assert_eq!(lines.len(), 10);
+        assert_eq!(lines[0], "out 01:a1:a0:80 NEWGAME");
+        assert_eq!(lines[1], "in 03:be:b0:8b QUERY 11 (colour)");
+        assert_eq!(lines[5], "in 02:88:87:ff OK");
+        assert_eq!(lines[6], "out 00:85:d2:b3 MOVE B C17 (pos 307)");
+        assert_eq!(lines[8], "in 01:92:d4:bd MOVE W D4 (pos 61)");
+    }
+
+    #[test]
+    fn a_raw_capture_with_noise_decodes_and_flags_the_noise() {
+        let mut raw = vec![0x01, 0xa1, 0xa0, 0x80];
+        raw.extend_from_slice(b"hi");
+        raw.extend_from_slice(&[0x02, 0xe4, 0xd0, 0x93]);
+        raw.extend_from_slice(&[0x9f]);
+        raw.extend_from_slice(&[0x00, 0x85, 0xd2, 0xb3]);
+        let text = decode(&raw, 19);
+        assert!(text.contains("NEWGAME"), "{text}");
+        assert!(text.contains("talk \"hi\""), "{text}");
+        assert!(text.contains("bad checksum"), "{text}");
+        assert!(text.contains("stray"), "{text}");
+        assert!(text.contains("MOVE B C17"), "{text}");
+    }
+
+    #[test]
+    fn a_goref_trace_is_decoded_with_its_board_size() {
+        let trace = [
+            r#"{"t_ms":0,"type":"game_start","size":9}"#,
+            r#"{"t_ms":1500,"type":"packet","color":"B","direction":"in","hex":"01:fa:d0:a9"}"#,
+            r#"{"t_ms":1600,"type":"move","n":1}"#,
+        ]
+        .join("\n");
+        let text = decode(trace.as_bytes(), 19);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.contains("1.500 B in"), "{text}");
+        assert!(text.contains("MOVE B E5 (pos 41)"), "{text}");
+    }
+}

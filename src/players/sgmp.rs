@@ -1,0 +1,192 @@
+//! The line player: a program on a GMP/SGMP line (serial port, pty or TCP).
+//!
+//! The sans-IO [`Session`] speaks the protocol; this task moves bytes
+//! between it and the line and turns its events into player events. The
+//! program's clock starts when the bytes that hand it the move (the
+//! handshake OK, or the relayed MOVE) are on the wire: the instant the write
+//! completed plus their transmission time at the line's baud rate.
+
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::mpsc;
+
+use crate::game::score::Scoring;
+use crate::game::Move;
+use crate::protocol::sgmp::link::LinkConfig;
+use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
+use crate::referee::{Action, PlayerEvent, PlayerInfo};
+use crate::transport::line::{self, bytes_per_second, LineSpec, LineTarget};
+
+use super::{PlayerSetup, Reporter};
+
+/// How long the line is still served after the game, to OK a last pass.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Runs one program on a line for the whole game.
+pub async fn run(
+    spec: LineSpec,
+    profile: Profile,
+    spec_text: String,
+    setup: PlayerSetup,
+    mut actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+) {
+    let color = setup.color;
+    let line = match line::open(&spec).await {
+        Ok(line) => line,
+        Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
+    };
+    let (mut reader, mut writer) = tokio::io::split(line);
+    let mut link = match profile {
+        Profile::Sgmp => LinkConfig::sgmp(),
+        Profile::Gmp => LinkConfig::gmp(),
+    };
+    if let Some(resend) = spec.resend_after {
+        link.resend_after = resend;
+    }
+    if let Some(alarm) = spec.alarm_after {
+        link.alarm_after = alarm;
+    }
+    let config = SessionConfig {
+        profile,
+        program_color: color,
+        size: setup.size,
+        handicap: setup.handicap.len() as u8,
+        chinese_rules: setup.rules.scoring == Scoring::Area,
+        link,
+    };
+    let wire = match &spec.target {
+        LineTarget::Device { baud, .. } => Some(bytes_per_second(*baud)),
+        LineTarget::Tcp { .. } => None,
+    };
+    let mut session = Session::new(config, now());
+    let mut turn_given_at: Option<Instant> = None;
+    let mut asked_to_move = false;
+    let mut early_move: Option<(Instant, Move)> = None;
+    let mut game_over_at: Option<tokio::time::Instant> = None;
+    let info = PlayerInfo {
+        protocol: match profile {
+            Profile::Sgmp => "sgmp".into(),
+            Profile::Gmp => "gmp".into(),
+        },
+        spec: spec_text,
+        name: spec.to_string(),
+        version: String::new(),
+        kgs_end_protocol: false,
+        stops_at_double_pass: true,
+    };
+    let mut buf = vec![0u8; 1024];
+    loop {
+        while let Some(event) = session.poll_event() {
+            match event {
+                SessionEvent::Transmit {
+                    bytes,
+                    gives_turn,
+                    resend,
+                } => {
+                    if resend && gives_turn {
+                        reporter.send(PlayerEvent::Notice(format!(
+                            "{color} had not acknowledged its move; sent again. Its clock has \
+                             run since the first sending"
+                        )));
+                    }
+                    if let Err(e) = write(&mut writer, &bytes).await {
+                        if game_over_at.is_none() {
+                            reporter.send(PlayerEvent::Failed(format!(
+                                "{color}: cannot write to the line {spec}: {e}"
+                            )));
+                        }
+                        return;
+                    }
+                    if gives_turn {
+                        let on_wire = wire
+                            .map(|rate| Duration::from_secs_f64(bytes.len() as f64 / rate))
+                            .unwrap_or_default();
+                        let at = now() + on_wire;
+                        if asked_to_move {
+                            asked_to_move = false;
+                            reporter.send_at(at, PlayerEvent::Thinking);
+                        } else {
+                            turn_given_at = Some(at);
+                        }
+                    }
+                }
+                SessionEvent::Trace(entry) => reporter.send(PlayerEvent::Packet(entry)),
+                SessionEvent::Ready => reporter.send(PlayerEvent::Ready(info.clone())),
+                SessionEvent::Move(point) => {
+                    let mv = point.map(Move::Play).unwrap_or(Move::Pass);
+                    if turn_given_at.is_some() {
+                        early_move = Some((now(), mv));
+                    } else {
+                        reporter.send(PlayerEvent::Moved(mv));
+                    }
+                }
+                SessionEvent::Delivered => {}
+                SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
+            }
+        }
+        let timer = session.poll_timeout().map(tokio::time::Instant::from_std);
+        let linger = game_over_at.map(|at| at + LINGER);
+        let deadline = match (timer, linger) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let sleep = async {
+            match deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            read = reader.read(&mut buf) => match read {
+                Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
+                _ => {
+                    if game_over_at.is_none() {
+                        reporter.send(PlayerEvent::Failed(format!(
+                            "{color}: the line {spec} closed"
+                        )));
+                    }
+                    return;
+                }
+            },
+            action = actions.recv(), if game_over_at.is_none() => match action {
+                Some(Action::RequestMove { .. }) => match turn_given_at.take() {
+                    Some(at) => {
+                        reporter.send_at(at, PlayerEvent::Thinking);
+                        if let Some((arrived, mv)) = early_move.take() {
+                            reporter.send_at(arrived, PlayerEvent::Moved(mv));
+                        }
+                    }
+                    None => asked_to_move = true,
+                },
+                Some(Action::TellMove { mv, .. }) => session.relay_move(now(), mv.point()),
+                Some(Action::RequestDeadStones { .. }) => reporter.send(
+                    PlayerEvent::DeadStonesUnavailable("a GMP line has no dead-stone question".into()),
+                ),
+                Some(Action::GameOver { .. }) | None => {
+                    session.game_over();
+                    game_over_at = Some(tokio::time::Instant::now());
+                }
+            },
+            _ = sleep => {
+                if linger.is_some_and(|at| tokio::time::Instant::now() >= at) {
+                    return;
+                }
+                session.handle_timeout(now());
+            }
+        }
+    }
+}
+
+fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
+}
+
+async fn write(
+    writer: &mut (impl tokio::io::AsyncWrite + Unpin),
+    bytes: &[u8],
+) -> std::io::Result<()> {
+    writer.write_all(bytes).await?;
+    writer.flush().await
+}

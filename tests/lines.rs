@@ -1,0 +1,203 @@
+//! Programs on GMP lines: GNU Go in `--mode sgmp`/`--mode gmp` on a socat
+//! pty, as Black and as White, against the built-in engine and against GNU
+//! Go over GTP. The referee's record must equal GNU Go's own `-o` record,
+//! move for move.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{gnugo, run_goref, Run};
+use goref::game::sgf;
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// GNU Go speaking GMP on a pty that socat creates at `link`.
+struct LineProgram {
+    socat: Child,
+    link: PathBuf,
+    record: PathBuf,
+}
+
+impl LineProgram {
+    fn start(dir: &Path, name: &str, mode: &str, color: &str, seed: u32) -> LineProgram {
+        let link = dir.join(name);
+        let record = dir.join(format!("{name}.sgf"));
+        let program = format!(
+            "exec {} --mode {mode} --color {color} --boardsize 9 --level 0 --seed {seed} -o {} 2>{}",
+            gnugo(),
+            record.display(),
+            dir.join(format!("{name}.err")).display()
+        );
+        let socat = Command::new("socat")
+            .arg("-d")
+            .arg(format!("pty,rawer,wait-slave,link={}", link.display()))
+            .arg(format!("SYSTEM:{program}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("socat is installed by tests/run.sh");
+        let started = Instant::now();
+        while !link.exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "no pty from socat"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        LineProgram {
+            socat,
+            link,
+            record,
+        }
+    }
+
+    fn spec(&self, kind: &str) -> String {
+        format!("{kind}:{}", self.link.display())
+    }
+
+    /// GNU Go's own record of the game, once it has written it.
+    fn moves(&self) -> Vec<(String, String)> {
+        let started = Instant::now();
+        loop {
+            if let Ok(text) = std::fs::read_to_string(&self.record) {
+                if let Ok(nodes) = sgf::parse(&text) {
+                    return record_moves(&nodes);
+                }
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "GNU Go wrote no record at {}",
+                self.record.display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for LineProgram {
+    fn drop(&mut self) {
+        let _ = self.socat.kill();
+        let _ = self.socat.wait();
+    }
+}
+
+fn record_moves(nodes: &[sgf::Node]) -> Vec<(String, String)> {
+    sgf::main_line_moves(nodes, 9)
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let vertex = m.point.map(|p| p.to_gtp()).unwrap_or_else(|| "pass".into());
+            (m.color.letter().to_string(), vertex)
+        })
+        .collect()
+}
+
+fn referee(black: &str, white: &str, sgf_path: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "play",
+        "--json",
+        "--rules",
+        "cgf",
+        "--size",
+        "9",
+        "--black",
+        black,
+        "--white",
+        white,
+        "--sgf",
+        sgf_path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let run = run_goref(&args, LIMIT);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    run
+}
+
+fn referee_record(path: &Path) -> Vec<(String, String)> {
+    record_moves(&sgf::parse(&std::fs::read_to_string(path).unwrap()).unwrap())
+}
+
+/// Both records hold the same moves; GNU Go's may lack the very last pass
+/// when it exits before writing it.
+fn assert_same_game(referee: &[(String, String)], gnugo: &[(String, String)]) {
+    assert!(referee.len() > 10, "a real game: {referee:?}");
+    assert_eq!(&referee[..gnugo.len()], gnugo, "the records differ");
+    assert!(referee.len() - gnugo.len() <= 1, "{referee:?}\n{gnugo:?}");
+}
+
+fn gnugo_gtp(seed: u32) -> String {
+    format!("gtp:{} --mode gtp --level 0 --seed {seed}", gnugo())
+}
+
+#[test]
+fn gnugo_as_black_on_a_line_against_the_builtin_engine() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 1);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = referee(&black.spec("sgmp"), "bot:4", &sgf_path, &[]);
+    let start = &run.of_type("game_start")[0];
+    assert_eq!(start["black"]["protocol"], "sgmp");
+    assert!(
+        !run.of_type("packet").is_empty(),
+        "every packet is an event"
+    );
+    assert_same_game(&referee_record(&sgf_path), &black.moves());
+}
+
+#[test]
+fn gnugo_as_white_on_a_line_against_gnugo_over_gtp() {
+    let dir = tempfile::tempdir().unwrap();
+    let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 2);
+    let sgf_path = dir.path().join("referee.sgf");
+    let black = gnugo_gtp(3);
+    let run = referee(&black, &white.spec("sgmp"), &sgf_path, &[]);
+    let packets = run.of_type("packet");
+    let first: Vec<&str> = packets
+        .iter()
+        .take(6)
+        .map(|p| p["hex"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        first,
+        [
+            "01:a1:a0:80",
+            "03:be:b0:8b",
+            "02:c4:c0:82",
+            "00:b8:b0:88",
+            "01:c2:c0:81",
+            "02:88:87:ff"
+        ],
+        "the CGF handshake, byte for byte"
+    );
+    assert_same_game(&referee_record(&sgf_path), &white.moves());
+}
+
+#[test]
+fn two_programs_each_on_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 5);
+    let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 6);
+    let sgf_path = dir.path().join("referee.sgf");
+    referee(&black.spec("sgmp"), &white.spec("sgmp"), &sgf_path, &[]);
+    let recorded = referee_record(&sgf_path);
+    assert_same_game(&recorded, &black.moves());
+    assert_same_game(&recorded, &white.moves());
+}
+
+#[test]
+fn full_gmp_where_the_referee_answers_the_board_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let white = LineProgram::start(dir.path(), "white", "gmp", "white", 7);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = referee("bot:8", &white.spec("gmp"), &sgf_path, &[]);
+    let size_answered = run
+        .of_type("packet")
+        .iter()
+        .any(|p| p["direction"] == "out" && p["meaning"].as_str().unwrap_or("") == "ANSWER 9");
+    assert!(size_answered, "goref told GNU Go the board size");
+    assert_eq!(run.of_type("game_start")[0]["white"]["protocol"], "gmp");
+    assert_same_game(&referee_record(&sgf_path), &white.moves());
+}
