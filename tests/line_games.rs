@@ -168,3 +168,49 @@ fn games_over_a_line_that_delays_bytes() {
         &["--delay-rate", "0.1", "--delay-ms", "100"],
     );
 }
+
+/// A line whose far end never answers: the operator is alarmed after the
+/// set number of resends, the referee keeps trying, and the operator can
+/// void the game. Prints the time from the first packet to the alarm.
+#[test]
+fn a_dead_line_raises_the_alarm_and_the_operator_can_void_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut relay = start_relay(dir.path(), 1, &["--drop", "1"]);
+    let white = format!(
+        "sgmp:{},resend=250ms,retries=4",
+        dir.path().join("referee-end").display()
+    );
+    let run = common::run_goref_answering(
+        &[
+            "play", "--json", "--size", "9", "--black", "bot", "--white", &white,
+        ],
+        "no acknowledgement after",
+        "void the line to White is dead\n",
+        LIMIT,
+    );
+    let _ = relay.kill();
+    let _ = relay.wait();
+    assert_eq!(run.status, 2, "no game was played: {}", run.stderr);
+    let events = run.events();
+    let first_packet = events.iter().find(|e| e["type"] == "packet").unwrap();
+    assert_eq!(first_packet["meaning"], "NEWGAME");
+    let alarm = events
+        .iter()
+        .find(|e| {
+            e["type"] == "error"
+                && e["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("no acknowledgement after 4 resends")
+        })
+        .expect("an alarm");
+    let resends = events
+        .iter()
+        .filter(|e| e["type"] == "packet" && e["flags"].to_string().contains("resend"))
+        .count();
+    assert!(resends >= 4, "{resends}");
+    let waited = alarm["t_ms"].as_u64().unwrap() - first_packet["t_ms"].as_u64().unwrap();
+    eprintln!("dead line: alarm {waited} ms after the first NEWGAME (resend 250 ms, 4 resends)");
+    assert!((900..2500).contains(&waited), "{waited} ms");
+    assert_eq!(run.result()["result"], "Void");
+}

@@ -343,7 +343,8 @@ impl Sinks {
                 }
             }
         }
-        if self.progress {
+        let needs_the_operator = matches!(stamped.event, GameEvent::Error { .. });
+        if self.progress || needs_the_operator {
             if let Some(text) = progress_line(&stamped.event) {
                 eprintln!("{text}");
             }

@@ -306,8 +306,8 @@ impl Referee {
         let judging = matches!(self.phase, Phase::Adjudication | Phase::DeadStones);
         let refusal = match (&command, self.phase) {
             (_, Phase::Over) => Some("the game is over"),
-            (_, Phase::Setup) => Some("the game has not started"),
             (OperatorCommand::Adjudicate { .. }, _) => None,
+            (_, Phase::Setup) => Some("the game has not started"),
             (_, _) if judging => None,
             _ => Some("dead stones are marked only when the game awaits the judge"),
         };
