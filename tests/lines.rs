@@ -152,8 +152,10 @@ fn gnugo_as_white_on_a_line_against_gnugo_over_gtp() {
     let dir = tempfile::tempdir().unwrap();
     let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 2);
     let sgf_path = dir.path().join("referee.sgf");
+    let trace_path = dir.path().join("trace.jsonl");
     let black = gnugo_gtp(3);
-    let run = referee(&black, &white.spec("sgmp"), &sgf_path, &[]);
+    let trace = trace_path.to_str().unwrap();
+    let run = referee(&black, &white.spec("sgmp"), &sgf_path, &["--trace", trace]);
     let packets = run.of_type("packet");
     let first: Vec<&str> = packets
         .iter()
@@ -172,7 +174,22 @@ fn gnugo_as_white_on_a_line_against_gnugo_over_gtp() {
         ],
         "the CGF handshake, byte for byte"
     );
+    let wire = packets[0]["wire_ms"].as_f64().unwrap();
+    assert!((wire - 16.67).abs() < 0.01, "4 bytes at 2400 baud: {wire}");
     assert_same_game(&referee_record(&sgf_path), &white.moves());
+
+    let decoded = run_goref(&["decode", trace], LIMIT);
+    assert_eq!(decoded.status, 0, "{}", decoded.stderr);
+    let lines: Vec<&str> = decoded.stdout.lines().collect();
+    assert_eq!(lines.len(), packets.len(), "one line a packet");
+    assert!(lines[0].ends_with("01:a1:a0:80  NEWGAME"), "{}", lines[0]);
+    assert!(
+        lines[1].contains("W in  03:be:b0:8b  QUERY 11 (colour)"),
+        "{}",
+        lines[1]
+    );
+    let moves = lines.iter().filter(|l| l.contains(" MOVE ")).count();
+    assert!(moves >= run.moves().len(), "{moves} MOVE lines");
 }
 
 #[test]

@@ -449,7 +449,7 @@ fn progress_line(event: &GameEvent) -> Option<String> {
             None => format!("error: {message}"),
         },
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
-        GameEvent::Packet { color, entry } => {
+        GameEvent::Packet { color, entry, .. } => {
             let direction = match entry.direction {
                 Direction::In => "<--",
                 Direction::Out => "-->",

@@ -4,7 +4,10 @@
 //! between it and the line and turns its events into player events. The
 //! program's clock starts when the bytes that hand it the move (the
 //! handshake OK, or the relayed MOVE) are on the wire: the instant the write
-//! completed plus their transmission time at the line's baud rate.
+//! completed plus their transmission time at the line's baud rate. It stops
+//! when the program's MOVE started arriving: the read instant less the
+//! packet's own transmission time. Wire time is thus never thinking time,
+//! and each packet event carries its wire time apart.
 
 use std::time::{Duration, Instant};
 
@@ -100,10 +103,7 @@ pub async fn run(
                         return;
                     }
                     if gives_turn {
-                        let on_wire = wire
-                            .map(|rate| Duration::from_secs_f64(bytes.len() as f64 / rate))
-                            .unwrap_or_default();
-                        let at = now() + on_wire;
+                        let at = now() + on_wire(wire, bytes.len());
                         if asked_to_move {
                             asked_to_move = false;
                             reporter.send_at(at, PlayerEvent::Thinking);
@@ -112,14 +112,21 @@ pub async fn run(
                         }
                     }
                 }
-                SessionEvent::Trace(entry) => reporter.send(PlayerEvent::Packet(entry)),
+                SessionEvent::Trace(entry) => {
+                    let wire_ms = wire.map(|rate| entry.hex.split(':').count() as f64 / rate * 1e3);
+                    reporter.send(PlayerEvent::Packet { entry, wire_ms });
+                }
                 SessionEvent::Ready => reporter.send(PlayerEvent::Ready(info.clone())),
                 SessionEvent::Move(point) => {
                     let mv = point.map(Move::Play).unwrap_or(Move::Pass);
+                    let arrived = now();
+                    let sent_at = arrived
+                        .checked_sub(on_wire(wire, PACKET_BYTES))
+                        .unwrap_or(arrived);
                     if turn_given_at.is_some() {
-                        early_move = Some((now(), mv));
+                        early_move = Some((sent_at, mv));
                     } else {
-                        reporter.send(PlayerEvent::Moved(mv));
+                        reporter.send_at(sent_at, PlayerEvent::Moved(mv));
                     }
                 }
                 SessionEvent::Delivered => {}
@@ -177,6 +184,16 @@ pub async fn run(
             }
         }
     }
+}
+
+/// The bytes of one GMP packet.
+const PACKET_BYTES: usize = 4;
+
+/// How long `bytes` take on a line of `rate` bytes a second; nothing on a
+/// line with no baud rate.
+fn on_wire(rate: Option<f64>, bytes: usize) -> Duration {
+    rate.map(|rate| Duration::from_secs_f64(bytes as f64 / rate))
+        .unwrap_or_default()
 }
 
 fn now() -> Instant {

@@ -144,6 +144,10 @@ pub enum GameEvent {
     /// One packet (or stray bytes) on a GMP line, in hex and decoded.
     Packet {
         color: Color,
+        /// Time the bytes take on the wire at the line's baud rate, shown
+        /// apart from the program's thinking time.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        wire_ms: Option<f64>,
         #[serde(flatten)]
         entry: TraceEntry,
     },

@@ -79,8 +79,12 @@ pub enum PlayerEvent {
         mv: Move,
         message: String,
     },
-    /// A packet on a GMP line, for the trace.
-    Packet(TraceEntry),
+    /// A packet on a GMP line, for the trace, with its time on the wire at
+    /// the line's baud rate when the line has one.
+    Packet {
+        entry: TraceEntry,
+        wire_ms: Option<f64>,
+    },
     /// A protocol line, for the trace.
     Line {
         direction: LineDirection,
@@ -272,7 +276,11 @@ impl Referee {
                 direction,
                 line,
             }),
-            PlayerEvent::Packet(entry) => self.events.push_back(GameEvent::Packet { color, entry }),
+            PlayerEvent::Packet { entry, wire_ms } => self.events.push_back(GameEvent::Packet {
+                color,
+                wire_ms,
+                entry,
+            }),
             PlayerEvent::Notice(message) => self.events.push_back(GameEvent::Error {
                 color: Some(color),
                 message,

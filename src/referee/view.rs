@@ -38,6 +38,7 @@ pub struct TraceLine {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PacketLine {
     pub color: Color,
+    pub wire_ms: Option<f64>,
     #[serde(flatten)]
     pub entry: TraceEntry,
 }
@@ -159,10 +160,15 @@ impl GameView {
             GameEvent::Clock { color, clock } => {
                 self.clocks[color.index()] = Some(clock.clone());
             }
-            GameEvent::Packet { color, entry } => push_bounded(
+            GameEvent::Packet {
+                color,
+                wire_ms,
+                entry,
+            } => push_bounded(
                 &mut self.packets,
                 PacketLine {
                     color: *color,
+                    wire_ms: *wire_ms,
                     entry: entry.clone(),
                 },
                 TRACE_CAPACITY,
