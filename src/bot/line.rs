@@ -11,7 +11,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use crate::game::sgf::{self, Node};
 use crate::game::{Color, Move};
-use crate::protocol::sgmp::link::LinkConfig;
+use crate::players::sgmp::{link_config, wake_for};
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::transport::line::{self, LineSpec};
 
@@ -30,16 +30,7 @@ pub async fn play_on_line(
 ) -> Result<Vec<(Color, Move)>, String> {
     let line = line::open(&spec).await.map_err(|e| e.to_string())?;
     let (mut reader, mut writer) = tokio::io::split(line);
-    let mut link = match profile {
-        Profile::Sgmp => LinkConfig::sgmp(),
-        Profile::Gmp => LinkConfig::gmp(),
-    };
-    if let Some(resend) = spec.resend_after {
-        link.resend_after = resend;
-    }
-    if let Some(alarm) = spec.alarm_after {
-        link.alarm_after = alarm;
-    }
+    let link = link_config(profile, &spec);
     let config = SessionConfig {
         profile,
         program_color: color.opponent(),
@@ -92,18 +83,8 @@ pub async fn play_on_line(
                 finished_at = Some(tokio::time::Instant::now());
             }
         }
-        let timer = session.poll_timeout().map(tokio::time::Instant::from_std);
         let linger = finished_at.map(|at| at + LINGER);
-        let deadline = match (timer, linger) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let sleep = async {
-            match deadline {
-                Some(deadline) => tokio::time::sleep_until(deadline).await,
-                None => std::future::pending().await,
-            }
-        };
+        let sleep = wake_for(&session, linger);
         tokio::select! {
             read = reader.read(&mut buf) => match read {
                 Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),

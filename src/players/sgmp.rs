@@ -41,16 +41,7 @@ pub async fn run(
         Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
     };
     let (mut reader, mut writer) = tokio::io::split(line);
-    let mut link = match profile {
-        Profile::Sgmp => LinkConfig::sgmp(),
-        Profile::Gmp => LinkConfig::gmp(),
-    };
-    if let Some(resend) = spec.resend_after {
-        link.resend_after = resend;
-    }
-    if let Some(alarm) = spec.alarm_after {
-        link.alarm_after = alarm;
-    }
+    let link = link_config(profile, &spec);
     let config = SessionConfig {
         profile,
         program_color: color,
@@ -133,18 +124,8 @@ pub async fn run(
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
             }
         }
-        let timer = session.poll_timeout().map(tokio::time::Instant::from_std);
         let linger = game_over_at.map(|at| at + LINGER);
-        let deadline = match (timer, linger) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let sleep = async {
-            match deadline {
-                Some(deadline) => tokio::time::sleep_until(deadline).await,
-                None => std::future::pending().await,
-            }
-        };
+        let sleep = wake_for(&session, linger);
         tokio::select! {
             read = reader.read(&mut buf) => match read {
                 Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
@@ -183,6 +164,35 @@ pub async fn run(
                 session.handle_timeout(now());
             }
         }
+    }
+}
+
+/// The link settings of a profile, with the line spec's overrides.
+pub(crate) fn link_config(profile: Profile, spec: &LineSpec) -> LinkConfig {
+    let mut link = match profile {
+        Profile::Sgmp => LinkConfig::sgmp(),
+        Profile::Gmp => LinkConfig::gmp(),
+    };
+    if let Some(resend) = spec.resend_after {
+        link.resend_after = resend;
+    }
+    if let Some(alarm) = spec.alarm_after {
+        link.alarm_after = alarm;
+    }
+    link
+}
+
+/// Sleeps until the session's next timer or the end of the linger after
+/// the game, whichever comes first; forever when there is neither.
+pub(crate) async fn wake_for(session: &Session, linger: Option<tokio::time::Instant>) {
+    let timer = session.poll_timeout().map(tokio::time::Instant::from_std);
+    let deadline = match (timer, linger) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
     }
 }
 
