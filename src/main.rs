@@ -70,10 +70,11 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The demo: the built-in engine against itself on a small board.
+/// The demo: the built-in engine on a virtual serial line (SGMP) against
+/// the built-in engine over GTP, on a small board.
 fn demo_args(args: DemoArgs) -> PlayArgs {
     PlayArgs {
-        black: Some("bot:1".into()),
+        black: Some("bot-sgmp:1".into()),
         white: Some("bot:2".into()),
         size: Some(args.size),
         output: args.output,

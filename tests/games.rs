@@ -293,3 +293,19 @@ fn gnugo_against_the_builtin_engine() {
         "{result}"
     );
 }
+
+#[test]
+fn the_demo_plays_the_builtin_engine_on_a_virtual_line_against_itself_over_gtp() {
+    let run = run_goref(&["demo", "--json"], GAME_LIMIT);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let start = &run.of_type("game_start")[0];
+    assert_eq!(start["black"]["protocol"], "sgmp");
+    assert_eq!(start["white"]["protocol"], "gtp");
+    assert_eq!(start["size"], 9);
+    assert!(run.of_type("packet").len() > 2 * run.moves().len());
+    replay(&run, 9, KoRule::PositionalSuperko);
+    assert!(run.result()["result"]
+        .as_str()
+        .unwrap()
+        .starts_with(['B', 'W']));
+}

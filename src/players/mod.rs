@@ -26,6 +26,9 @@ pub enum PlayerSpec {
     Gtp { command: String },
     /// `bot` or `bot:SEED`: the built-in engine, as a GTP child process.
     Bot { seed: Option<u64> },
+    /// `bot-sgmp[:SEED]` or `bot-gmp[:SEED]`: the built-in engine on a
+    /// virtual serial line (a pty pair), as a child process.
+    BotOnLine { profile: Profile, seed: Option<u64> },
     /// `human` or `human:NAME`: the operator types the program's moves.
     Human { name: Option<String> },
     /// `sgmp:DEVICE[,..]`, `gmp:DEVICE[,..]`, `sgmp-tcp:HOST:PORT`,
@@ -63,6 +66,21 @@ impl FromStr for PlayerSpec {
                 .parse()
                 .map(|seed| PlayerSpec::Bot { seed: Some(seed) })
                 .map_err(|_| error("bot:SEED needs a whole number")),
+            "bot-sgmp" | "bot-gmp" => {
+                let profile = if kind == "bot-sgmp" {
+                    Profile::Sgmp
+                } else {
+                    Profile::Gmp
+                };
+                let seed = match rest {
+                    "" => None,
+                    seed => Some(
+                        seed.parse()
+                            .map_err(|_| error("bot-sgmp:SEED needs a whole number"))?,
+                    ),
+                };
+                Ok(PlayerSpec::BotOnLine { profile, seed })
+            }
             "human" if rest.is_empty() => Ok(PlayerSpec::Human { name: None }),
             "human" => Ok(PlayerSpec::Human {
                 name: Some(rest.to_string()),
@@ -90,7 +108,7 @@ impl FromStr for PlayerSpec {
             )),
             _ => Err(error(
                 "expected gtp:CMDLINE, sgmp:DEVICE, gmp:DEVICE, sgmp-tcp:HOST:PORT, \
-                 gmp-tcp:HOST:PORT, bot or human",
+                 gmp-tcp:HOST:PORT, bot, bot-sgmp or human",
             )),
         }
     }
@@ -105,6 +123,16 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Human { name: None } => f.write_str("human"),
             PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
             PlayerSpec::Line { text, .. } => f.write_str(text),
+            PlayerSpec::BotOnLine { profile, seed } => {
+                let kind = match profile {
+                    Profile::Sgmp => "bot-sgmp",
+                    Profile::Gmp => "bot-gmp",
+                };
+                match seed {
+                    Some(seed) => write!(f, "{kind}:{seed}"),
+                    None => f.write_str(kind),
+                }
+            }
         }
     }
 }
@@ -194,6 +222,23 @@ pub fn spawn(
                 line.clone(),
                 *profile,
                 text.clone(),
+                setup,
+                rx,
+                reporter,
+            ));
+            return PlayerHandle {
+                color,
+                actions,
+                lines: None,
+                task,
+            };
+        }
+        PlayerSpec::BotOnLine { profile, seed } => {
+            let seed = seed.unwrap_or(color.index() as u64 + 1);
+            let task = tokio::spawn(sgmp::run_builtin(
+                *profile,
+                seed,
+                spec.to_string(),
                 setup,
                 rx,
                 reporter,

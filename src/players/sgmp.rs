@@ -19,12 +19,26 @@ use crate::game::Move;
 use crate::protocol::sgmp::link::LinkConfig;
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::referee::{Action, PlayerEvent, PlayerInfo};
-use crate::transport::line::{self, bytes_per_second, LineSpec, LineTarget};
+use crate::transport::line::{self, bytes_per_second, BoxedLine, LineSpec, LineTarget};
+use crate::transport::pty::virtual_line;
+use crate::transport::serial::SerialLine;
+use tokio_serial::SerialPort;
 
 use super::{PlayerSetup, Reporter};
 
 /// How long the line is still served after the game, to OK a last pass.
 const LINGER: Duration = Duration::from_secs(2);
+
+/// How a line player's line is set up, once it is open.
+struct LineGame {
+    /// The line as the screen names it.
+    name: String,
+    link: LinkConfig,
+    /// Bytes a second on the wire, for lines that have a baud rate.
+    wire: Option<f64>,
+    profile: Profile,
+    spec_text: String,
+}
 
 /// Runs one program on a line for the whole game.
 pub async fn run(
@@ -32,16 +46,114 @@ pub async fn run(
     profile: Profile,
     spec_text: String,
     setup: PlayerSetup,
+    actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+) {
+    let line = match line::open(&spec).await {
+        Ok(line) => line,
+        Err(e) => {
+            let color = setup.color;
+            return reporter.send(PlayerEvent::Failed(format!("{color}: {e}")));
+        }
+    };
+    let game = LineGame {
+        name: spec.to_string(),
+        link: link_config(profile, &spec),
+        wire: match &spec.target {
+            LineTarget::Device { baud, .. } => Some(bytes_per_second(*baud)),
+            LineTarget::Tcp { .. } => None,
+        },
+        profile,
+        spec_text,
+    };
+    serve(line, game, setup, actions, reporter).await;
+}
+
+/// Runs the built-in engine on a virtual line: a pty pair, with
+/// `goref bot --sgmp` on the far end as a child process.
+pub async fn run_builtin(
+    profile: Profile,
+    seed: u64,
+    spec_text: String,
+    setup: PlayerSetup,
+    actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+) {
+    let color = setup.color;
+    let (near, far) = match virtual_line() {
+        Ok(pair) => pair,
+        Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
+    };
+    let Some(path) = far.name() else {
+        return reporter.send(PlayerEvent::Failed(format!(
+            "{color}: the virtual line has no device path"
+        )));
+    };
+    let flag = match profile {
+        Profile::Sgmp => "--sgmp",
+        Profile::Gmp => "--gmp",
+    };
+    let engine = tokio::process::Command::new(&setup.self_exe)
+        .args(["bot", flag, &path, "--color", color.name()])
+        .args([
+            "--size",
+            &setup.size.to_string(),
+            "--seed",
+            &seed.to_string(),
+        ])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn();
+    let mut engine = match engine {
+        Ok(engine) => engine,
+        Err(e) => {
+            return reporter.send(PlayerEvent::Failed(format!(
+                "{color}: cannot start the built-in engine on {path}: {e}"
+            )))
+        }
+    };
+    let link = match profile {
+        Profile::Sgmp => LinkConfig::sgmp(),
+        Profile::Gmp => LinkConfig::gmp(),
+    };
+    let game = LineGame {
+        name: format!("virtual line {path}"),
+        link,
+        wire: None,
+        profile,
+        spec_text,
+    };
+    serve(
+        Box::new(SerialLine::from(near)),
+        game,
+        setup,
+        actions,
+        reporter,
+    )
+    .await;
+    let _ = tokio::time::timeout(LINGER, engine.wait()).await;
+    drop(far);
+}
+
+/// Plays the game on an open line.
+async fn serve(
+    line: BoxedLine,
+    game: LineGame,
+    setup: PlayerSetup,
     mut actions: mpsc::UnboundedReceiver<Action>,
     reporter: Reporter,
 ) {
     let color = setup.color;
-    let line = match line::open(&spec).await {
-        Ok(line) => line,
-        Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
-    };
+    let LineGame {
+        name,
+        link,
+        wire,
+        profile,
+        spec_text,
+    } = game;
     let (mut reader, mut writer) = tokio::io::split(line);
-    let link = link_config(profile, &spec);
     let config = SessionConfig {
         profile,
         program_color: color,
@@ -49,10 +161,6 @@ pub async fn run(
         handicap: setup.handicap.len() as u8,
         chinese_rules: setup.rules.scoring == Scoring::Area,
         link,
-    };
-    let wire = match &spec.target {
-        LineTarget::Device { baud, .. } => Some(bytes_per_second(*baud)),
-        LineTarget::Tcp { .. } => None,
     };
     let mut session = Session::new(config, now());
     let mut turn_given_at: Option<Instant> = None;
@@ -65,7 +173,7 @@ pub async fn run(
             Profile::Gmp => "gmp".into(),
         },
         spec: spec_text,
-        name: spec.to_string(),
+        name: name.clone(),
         version: String::new(),
         kgs_end_protocol: false,
         stops_at_double_pass: true,
@@ -88,7 +196,7 @@ pub async fn run(
                     if let Err(e) = write(&mut writer, &bytes).await {
                         if game_over_at.is_none() {
                             reporter.send(PlayerEvent::Failed(format!(
-                                "{color}: cannot write to the line {spec}: {e}"
+                                "{color}: cannot write to the line {name}: {e}"
                             )));
                         }
                         return;
@@ -132,7 +240,7 @@ pub async fn run(
                 _ => {
                     if game_over_at.is_none() {
                         reporter.send(PlayerEvent::Failed(format!(
-                            "{color}: the line {spec} closed"
+                            "{color}: the line {name} closed"
                         )));
                     }
                     return;
