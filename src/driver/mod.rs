@@ -413,14 +413,16 @@ fn agreement_line(agreement: &AgreementEvent) -> String {
 fn progress_line(event: &GameEvent) -> Option<String> {
     Some(match event {
         GameEvent::GameStart(start) => format!(
-            "{}x{} game, {} rules, komi {}, time {}: Black {} vs White {}",
+            "{}x{} game, {} rules, komi {}, time {}: Black {} ({}) vs White {} ({})",
             start.size,
             start.size,
             start.rules,
             start.komi,
             start.time,
             start.black.full_name(),
-            start.white.full_name()
+            start.black.protocol,
+            start.white.full_name(),
+            start.white.protocol
         ),
         GameEvent::Move {
             n,
