@@ -9,7 +9,7 @@ mod common;
 use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
-use common::{gnugo, run_goref, Run};
+use common::{gnugo, run_goref, sgf_moves, Run};
 use goref::game::board::{Board, BoardRules, KoRule};
 use goref::game::sgf;
 use goref::game::{Color, Point};
@@ -62,14 +62,7 @@ fn assert_record_matches(run: &Run, path: &std::path::Path, size: u8) -> Vec<sgf
     assert_eq!(root.get("SZ"), Some(size.to_string().as_str()));
     let result = run.result();
     assert_eq!(root.get("RE"), result["result"].as_str());
-    let recorded: Vec<(String, String)> = sgf::main_line_moves(&nodes, size)
-        .unwrap()
-        .iter()
-        .map(|m| {
-            let vertex = m.point.map(|p| p.to_gtp()).unwrap_or_else(|| "pass".into());
-            (m.color.letter().to_string(), vertex)
-        })
-        .collect();
+    let recorded = sgf_moves(&nodes, size);
     let played: Vec<(String, String)> = run
         .moves()
         .into_iter()

@@ -14,8 +14,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{example, goref, run_goref, Run};
-use goref::game::sgf;
+use common::{example, goref, run_goref, sgf_file_moves, Run};
 
 const GAMES_PER_PROFILE: u64 = 10;
 const LIMIT: Duration = Duration::from_secs(120);
@@ -40,18 +39,6 @@ fn start_relay(dir: &Path, seed: u64, faults: &[&str]) -> Child {
         .unwrap();
     assert_eq!(ready.trim(), "ready");
     relay
-}
-
-fn moves_of(path: &Path) -> Vec<String> {
-    let nodes = sgf::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
-    sgf::main_line_moves(&nodes, 9)
-        .unwrap()
-        .iter()
-        .map(|m| {
-            let vertex = m.point.map(|p| p.to_gtp()).unwrap_or_else(|| "pass".into());
-            format!("{} {vertex}", m.color.letter())
-        })
-        .collect()
 }
 
 fn one_game(dir: &Path, seed: u64, faults: &[&str]) -> Run {
@@ -111,9 +98,13 @@ fn one_game(dir: &Path, seed: u64, faults: &[&str]) -> Run {
     let result = run.result();
     let verdict = result["result"].as_str().unwrap();
     assert!(!verdict.ends_with("+F"), "seed {seed} {faults:?}: {result}");
-    let refereed = moves_of(&referee_record);
+    let refereed = sgf_file_moves(&referee_record, 9);
     assert!(refereed.len() > 20, "seed {seed}: {refereed:?}");
-    assert_eq!(refereed, moves_of(&bot_record), "seed {seed} {faults:?}");
+    assert_eq!(
+        refereed,
+        sgf_file_moves(&bot_record, 9),
+        "seed {seed} {faults:?}"
+    );
     run
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{gnugo, run_goref, Run};
+use common::{gnugo, run_goref, sgf_file_moves, sgf_moves, Run};
 use goref::game::sgf;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -64,7 +64,7 @@ impl LineProgram {
         loop {
             if let Ok(text) = std::fs::read_to_string(&self.record) {
                 if let Ok(nodes) = sgf::parse(&text) {
-                    return record_moves(&nodes);
+                    return sgf_moves(&nodes, 9);
                 }
             }
             assert!(
@@ -82,17 +82,6 @@ impl Drop for LineProgram {
         let _ = self.socat.kill();
         let _ = self.socat.wait();
     }
-}
-
-fn record_moves(nodes: &[sgf::Node]) -> Vec<(String, String)> {
-    sgf::main_line_moves(nodes, 9)
-        .unwrap()
-        .iter()
-        .map(|m| {
-            let vertex = m.point.map(|p| p.to_gtp()).unwrap_or_else(|| "pass".into());
-            (m.color.letter().to_string(), vertex)
-        })
-        .collect()
 }
 
 fn referee(black: &str, white: &str, sgf_path: &Path, extra: &[&str]) -> Run {
@@ -114,10 +103,6 @@ fn referee(black: &str, white: &str, sgf_path: &Path, extra: &[&str]) -> Run {
     let run = run_goref(&args, LIMIT);
     assert_eq!(run.status, 0, "{}", run.stderr);
     run
-}
-
-fn referee_record(path: &Path) -> Vec<(String, String)> {
-    record_moves(&sgf::parse(&std::fs::read_to_string(path).unwrap()).unwrap())
 }
 
 /// Both records hold the same moves; GNU Go's may lack the very last pass
@@ -144,7 +129,7 @@ fn gnugo_as_black_on_a_line_against_the_builtin_engine() {
         !run.of_type("packet").is_empty(),
         "every packet is an event"
     );
-    assert_same_game(&referee_record(&sgf_path), &black.moves());
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
 }
 
 #[test]
@@ -176,7 +161,7 @@ fn gnugo_as_white_on_a_line_against_gnugo_over_gtp() {
     );
     let wire = packets[0]["wire_ms"].as_f64().unwrap();
     assert!((wire - 16.67).abs() < 0.01, "4 bytes at 2400 baud: {wire}");
-    assert_same_game(&referee_record(&sgf_path), &white.moves());
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &white.moves());
 
     let decoded = run_goref(&["decode", trace], LIMIT);
     assert_eq!(decoded.status, 0, "{}", decoded.stderr);
@@ -199,7 +184,7 @@ fn two_programs_each_on_its_own_line() {
     let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 6);
     let sgf_path = dir.path().join("referee.sgf");
     referee(&black.spec("sgmp"), &white.spec("sgmp"), &sgf_path, &[]);
-    let recorded = referee_record(&sgf_path);
+    let recorded = sgf_file_moves(&sgf_path, 9);
     assert_same_game(&recorded, &black.moves());
     assert_same_game(&recorded, &white.moves());
 }
@@ -216,5 +201,5 @@ fn full_gmp_where_the_referee_answers_the_board_size() {
         .any(|p| p["direction"] == "out" && p["meaning"].as_str().unwrap_or("") == "ANSWER 9");
     assert!(size_answered, "goref told GNU Go the board size");
     assert_eq!(run.of_type("game_start")[0]["white"]["protocol"], "gmp");
-    assert_same_game(&referee_record(&sgf_path), &white.moves());
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &white.moves());
 }

@@ -204,69 +204,43 @@ pub fn spawn(
     let (actions, rx) = mpsc::unbounded_channel();
     let color = setup.color;
     let reporter = Reporter::new(color, reports);
-    let gtp_command = match spec {
-        PlayerSpec::Gtp { command } => command.clone(),
+    let default_seed = color.index() as u64 + 1;
+    let mut lines = None;
+    let task = match spec {
+        PlayerSpec::Gtp { command } => {
+            let command = command.clone();
+            tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
+        }
         PlayerSpec::Bot { seed } => {
-            let seed = seed.unwrap_or(color.index() as u64 + 1);
-            format!(
-                "'{}' bot --gtp --seed {seed}",
-                setup.self_exe.to_string_lossy()
-            )
+            let seed = seed.unwrap_or(default_seed);
+            let exe = setup.self_exe.to_string_lossy();
+            let command = format!("'{exe}' bot --gtp --seed {seed}");
+            tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
         }
         PlayerSpec::Line {
             profile,
             line,
             text,
         } => {
-            let task = tokio::spawn(sgmp::run(
-                line.clone(),
-                *profile,
-                text.clone(),
-                setup,
-                rx,
-                reporter,
-            ));
-            return PlayerHandle {
-                color,
-                actions,
-                lines: None,
-                task,
-            };
+            let (line, text) = (line.clone(), text.clone());
+            tokio::spawn(sgmp::run(line, *profile, text, setup, rx, reporter))
         }
         PlayerSpec::BotOnLine { profile, seed } => {
-            let seed = seed.unwrap_or(color.index() as u64 + 1);
-            let task = tokio::spawn(sgmp::run_builtin(
-                *profile,
-                seed,
-                spec.to_string(),
-                setup,
-                rx,
-                reporter,
-            ));
-            return PlayerHandle {
-                color,
-                actions,
-                lines: None,
-                task,
-            };
+            let seed = seed.unwrap_or(default_seed);
+            let text = spec.to_string();
+            tokio::spawn(sgmp::run_builtin(*profile, seed, text, setup, rx, reporter))
         }
         PlayerSpec::Human { name } => {
-            let (lines, lines_rx) = mpsc::unbounded_channel();
+            let (tx, lines_rx) = mpsc::unbounded_channel();
+            lines = Some(tx);
             let name = name.clone().unwrap_or_default();
-            let task = tokio::spawn(human::run(name, setup, rx, lines_rx, reporter));
-            return PlayerHandle {
-                color,
-                actions,
-                lines: Some(lines),
-                task,
-            };
+            tokio::spawn(human::run(name, setup, rx, lines_rx, reporter))
         }
     };
-    let task = tokio::spawn(gtp::run(gtp_command, spec.to_string(), setup, rx, reporter));
     PlayerHandle {
         color,
         actions,
-        lines: None,
+        lines,
         task,
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use goref::game::sgf;
 use serde_json::Value;
 
 pub fn goref() -> PathBuf {
@@ -181,4 +182,22 @@ fn run_goref_with_input(args: &[&str], input: Option<(&str, &[&str])>, limit: Du
         stderr: err.join().unwrap(),
         elapsed: started.elapsed(),
     }
+}
+
+/// The moves of an SGF record's main line, as (`B`/`W`, vertex or `pass`).
+pub fn sgf_moves(nodes: &[sgf::Node], size: u8) -> Vec<(String, String)> {
+    sgf::main_line_moves(nodes, size)
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let vertex = m.point.map(|p| p.to_gtp()).unwrap_or_else(|| "pass".into());
+            (m.color.letter().to_string(), vertex)
+        })
+        .collect()
+}
+
+/// The moves of the SGF record at `path`.
+pub fn sgf_file_moves(path: &Path, size: u8) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    sgf_moves(&sgf::parse(&text).unwrap(), size)
 }
