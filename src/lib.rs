@@ -31,4 +31,6 @@ pub mod game;
 pub mod players;
 pub mod protocol;
 pub mod referee;
+#[cfg(test)]
+mod test_support;
 pub mod transport;

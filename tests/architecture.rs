@@ -61,6 +61,23 @@ fn pure_cores_use_no_runtime_no_terminal_and_no_clock() {
 }
 
 #[test]
+fn pure_cores_never_read_the_clock_not_even_in_tests() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for core in ["game", "referee", "protocol"] {
+        for file in rust_files(&root.join(core)) {
+            let text = std::fs::read_to_string(&file).unwrap();
+            for read in ["Instant::now", "SystemTime::now"] {
+                assert!(
+                    !text.contains(read),
+                    "{} calls {read}; tests take crate::test_support::epoch()",
+                    file.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn every_module_says_what_it_owns() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     for file in rust_files(&root) {

@@ -193,7 +193,7 @@ mod tests {
 
     #[test]
     fn ids_count_up_and_replies_complete_their_command() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         assert!(!c.is_busy());
         let bytes = c.send(t0, "protocol_version", &[], SECOND).unwrap();
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_reply_split_across_reads_completes_once() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "genmove", &["w"], SECOND).unwrap();
         assert_eq!(c.handle_stdout(t0, b"=1 Q"), vec![]);
@@ -230,7 +230,7 @@ mod tests {
 
     #[test]
     fn a_reply_without_id_completes_the_command_in_flight() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "name", &[], SECOND).unwrap();
         let events = c.handle_stdout(t0, b"= Fake\n\n");
@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_reply_with_another_id_is_unexpected_and_leaves_the_command_pending() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "name", &[], SECOND).unwrap();
         let events = c.handle_stdout(t0, b"=7 what\n\n=1 Fake\n\n");
@@ -262,7 +262,7 @@ mod tests {
     fn a_reply_with_nothing_in_flight_is_unexpected() {
         let mut c = Controller::new();
         assert_eq!(
-            c.handle_stdout(Instant::now(), b"= hello\n\n"),
+            c.handle_stdout(crate::test_support::epoch(), b"= hello\n\n"),
             vec![ControllerEvent::Unexpected {
                 response: reply(None, "hello")
             }]
@@ -271,7 +271,7 @@ mod tests {
 
     #[test]
     fn sending_while_busy_is_refused() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "genmove", &["b"], SECOND).unwrap();
         let busy = c.send(t0, "name", &[], SECOND).unwrap_err();
@@ -285,7 +285,7 @@ mod tests {
 
     #[test]
     fn a_timeout_abandons_the_command_and_its_late_reply_is_unexpected() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "genmove", &["b"], SECOND).unwrap();
         assert_eq!(c.handle_timeout(t0 + Duration::from_millis(999)), None);
@@ -314,7 +314,7 @@ mod tests {
 
     #[test]
     fn garbage_is_a_protocol_event_and_the_command_stays_pending() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "genmove", &["b"], SECOND).unwrap();
         let events = c.handle_stdout(t0, b"this is not gtp\n\n");
@@ -333,7 +333,7 @@ mod tests {
 
     #[test]
     fn eof_flushes_a_partial_response() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "quit", &[], SECOND).unwrap();
         assert_eq!(c.handle_stdout(t0, b"=1 \n"), vec![]);
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn eof_without_a_reply_leaves_the_command_in_flight() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "genmove", &["b"], SECOND).unwrap();
         assert_eq!(c.handle_eof(t0), vec![]);
@@ -354,7 +354,7 @@ mod tests {
 
     #[test]
     fn an_unrepresentable_timeout_never_fires() {
-        let t0 = Instant::now();
+        let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
         c.send(t0, "genmove", &["b"], Duration::MAX).unwrap();
         assert_eq!(c.poll_timeout(), None);

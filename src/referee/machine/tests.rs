@@ -254,7 +254,7 @@ fn claim(referee: &mut Referee, t: Instant, color: Color, vertices: &str) {
 
 #[test]
 fn the_game_starts_when_both_players_are_ready() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = Referee::new(config(9, Preset::Kgs)).unwrap();
     referee.handle_player(t, Black, PlayerEvent::Ready(info("black-bot", true)));
     assert!(events(&mut referee).is_empty(), "one player is not enough");
@@ -293,7 +293,7 @@ fn the_game_starts_when_both_players_are_ready() {
 
 #[test]
 fn a_second_ready_after_the_start_changes_nothing() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     referee.handle_player(t, Black, PlayerEvent::Ready(info("impostor", false)));
     assert!(events(&mut referee).is_empty());
@@ -302,7 +302,7 @@ fn a_second_ready_after_the_start_changes_nothing() {
 
 #[test]
 fn with_a_fixed_handicap_white_moves_first() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = Referee::new(GameConfig {
         handicap: Handicap::Fixed(2),
         ..config(9, Preset::Kgs)
@@ -342,7 +342,7 @@ fn a_handicap_that_does_not_fit_the_board_is_refused() {
 
 #[test]
 fn a_move_is_told_to_the_opponent_before_the_opponent_is_asked() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play(&mut referee, t, Black, mv("D4"));
     assert_eq!(
@@ -379,7 +379,7 @@ fn a_move_is_told_to_the_opponent_before_the_opponent_is_asked() {
 
 #[test]
 fn captures_are_listed_with_the_move() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(5, Preset::Kgs), t, true, true);
     play_line(&mut referee, t, "B1 A1");
     events(&mut referee);
@@ -400,7 +400,7 @@ fn captures_are_listed_with_the_move() {
 
 #[test]
 fn a_move_on_an_occupied_point_forfeits_and_is_never_told() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play_line(&mut referee, t, "D4 E5");
     events(&mut referee);
@@ -436,7 +436,7 @@ const TRIPLE_KO_SETUP: &str = "A1 C2 B2 D1 F1 B1 G2 H2 A9 J1 B8 C8 H1 D9 pass B9
 
 #[test]
 fn an_immediate_ko_recapture_forfeits() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play_line(&mut referee, t, TRIPLE_KO_SETUP);
     play(&mut referee, t, Black, mv("C1"));
@@ -457,7 +457,7 @@ fn an_immediate_ko_recapture_forfeits() {
 
 #[test]
 fn a_superko_repeat_forfeits_under_kgs_rules() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play_line(&mut referee, t, TRIPLE_KO_SETUP);
     // Each capture is legal, none an immediate recapture...
@@ -494,7 +494,7 @@ fn a_superko_repeat_forfeits_under_kgs_rules() {
 
 #[test]
 fn the_same_triple_ko_cycle_is_legal_under_simple_ko() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Cgf), t, true, true);
     play_line(&mut referee, t, TRIPLE_KO_SETUP);
     play_line(&mut referee, t, "C1 G1 C9 B1 H1 B9");
@@ -507,7 +507,7 @@ fn the_same_triple_ko_cycle_is_legal_under_simple_ko() {
 
 #[test]
 fn a_move_from_the_wrong_player_is_ignored() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play(&mut referee, t, White, mv("D4"));
     let evs = events(&mut referee);
@@ -530,7 +530,7 @@ fn a_move_from_the_wrong_player_is_ignored() {
 
 #[test]
 fn thinking_out_of_turn_starts_no_clock() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(timed(9, absolute(secs(10))), t, true, true);
     referee.handle_player(t, White, PlayerEvent::Thinking);
     assert!(events(&mut referee).is_empty());
@@ -545,7 +545,7 @@ fn thinking_out_of_turn_starts_no_clock() {
 
 #[test]
 fn a_move_nobody_asked_for_is_ignored() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     // Before the game starts.
     let mut referee = Referee::new(config(9, Preset::Kgs)).unwrap();
     referee.handle_player(t, Black, PlayerEvent::Moved(mv("D4")));
@@ -574,7 +574,7 @@ fn a_move_nobody_asked_for_is_ignored() {
 #[test]
 fn resigning_loses_by_resignation() {
     for (loser, expected) in [(Black, "W+R"), (White, "B+R")] {
-        let t = Instant::now();
+        let t = crate::test_support::epoch();
         let mut referee = started(config(9, Preset::Kgs), t, true, true);
         if loser == White {
             play(&mut referee, t, Black, mv("D4"));
@@ -598,7 +598,8 @@ fn resigning_loses_by_resignation() {
 
 #[test]
 fn a_double_pass_asks_both_kgs_programs_for_dead_stones() {
-    let (referee, evs, acts) = to_double_pass(Preset::Kgs, Instant::now(), true, true);
+    let (referee, evs, acts) =
+        to_double_pass(Preset::Kgs, crate::test_support::epoch(), true, true);
     assert_eq!(moves(&evs), vec![(16, White, "pass".into(), 0)]);
     assert_eq!(phases(&evs), vec![Phase::DeadStones]);
     assert_eq!(
@@ -621,7 +622,7 @@ fn a_double_pass_asks_both_kgs_programs_for_dead_stones() {
 fn equal_claims_are_scored_with_those_stones_removed() {
     // The same chain, named in different orders or by one of its stones.
     for (black, white) in [("A4 A3", "A3 A4"), ("A3", "A3 A4"), ("A4", "A3")] {
-        let t = Instant::now();
+        let t = crate::test_support::epoch();
         let (mut referee, _, _) = to_double_pass(Preset::Kgs, t, true, true);
         claim(&mut referee, t, White, white);
         let evs = events(&mut referee);
@@ -671,7 +672,7 @@ fn equal_claims_are_scored_with_those_stones_removed() {
 
 #[test]
 fn a_second_claim_from_the_same_player_is_ignored() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let (mut referee, _, _) = to_double_pass(Preset::Kgs, t, true, true);
     claim(&mut referee, t, Black, "A3");
     claim(&mut referee, t, Black, "");
@@ -682,7 +683,7 @@ fn a_second_claim_from_the_same_player_is_ignored() {
 
 #[test]
 fn different_claims_start_the_cleanup_with_alternation_continuing() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let (mut referee, _, _) = to_double_pass(Preset::Kgs, t, true, true);
     // Both call A3-A4 dead; White also calls Black's wall dead.
     claim(&mut referee, t, Black, "A3");
@@ -735,7 +736,7 @@ fn different_claims_start_the_cleanup_with_alternation_continuing() {
 
 #[test]
 fn after_white_pass_black_pass_white_starts_the_cleanup() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(5, Preset::Kgs), t, true, true);
     play_line(&mut referee, t, "C3 D3 E3 pass pass");
     assert_eq!(referee.phase(), Phase::DeadStones);
@@ -747,7 +748,7 @@ fn after_white_pass_black_pass_white_starts_the_cleanup() {
 
 #[test]
 fn a_program_without_the_kgs_commands_is_not_asked_and_claims_nothing() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let (mut referee, evs, acts) = to_double_pass(Preset::Kgs, t, false, true);
     assert_eq!(
         acts.iter()
@@ -778,7 +779,7 @@ fn a_program_without_the_kgs_commands_is_not_asked_and_claims_nothing() {
 
 #[test]
 fn two_programs_without_the_kgs_commands_are_scored_at_once() {
-    let (_, evs, acts) = to_double_pass(Preset::Kgs, Instant::now(), false, false);
+    let (_, evs, acts) = to_double_pass(Preset::Kgs, crate::test_support::epoch(), false, false);
     assert!(!acts
         .iter()
         .any(|a| matches!(a, Action::RequestDeadStones { .. })));
@@ -788,7 +789,7 @@ fn two_programs_without_the_kgs_commands_are_scored_at_once() {
 
 #[test]
 fn an_unusable_claim_counts_as_no_dead_stones_with_a_note() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let (mut referee, _, _) = to_double_pass(Preset::Kgs, t, true, true);
     referee.handle_player(
         t,
@@ -852,7 +853,7 @@ fn disputed_cgf_game(t: Instant) -> Referee {
 
 #[test]
 fn under_a_judge_a_dispute_waits_for_the_adjudication() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = disputed_cgf_game(t);
     referee.handle_operator(
         t,
@@ -886,7 +887,7 @@ fn under_a_judge_a_dispute_waits_for_the_adjudication() {
 #[test]
 fn a_void_or_drawn_adjudication_has_no_winner() {
     for verdict in ["Void", "0", "?"] {
-        let t = Instant::now();
+        let t = crate::test_support::epoch();
         let mut referee = disputed_cgf_game(t);
         referee.handle_operator(
             t,
@@ -903,7 +904,7 @@ fn a_void_or_drawn_adjudication_has_no_winner() {
 
 #[test]
 fn the_judge_marks_dead_chains_and_scores_with_territory_rules() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = disputed_cgf_game(t);
     referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A3")));
     let evs = events(&mut referee);
@@ -945,7 +946,7 @@ fn the_judge_marks_dead_chains_and_scores_with_territory_rules() {
 
 #[test]
 fn scoring_a_dispute_unmarked_removes_only_the_stones_both_called_dead() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let (mut referee, _, _) = to_double_pass(Preset::Cgf, t, true, true);
     // Both call A3-A4 dead; only White calls C1-C5 dead.
     claim(&mut referee, t, Black, "A3");
@@ -983,7 +984,7 @@ fn time_left_of(action: &Action) -> Option<TimeLeft> {
 
 #[test]
 fn the_timeout_is_the_flag_or_the_move_timeout_whichever_comes_first() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
     // Asked at t0; the clock has not started yet: only the move timeout.
     assert_eq!(referee.poll_timeout(), Some(t0 + secs(600)));
@@ -1001,7 +1002,7 @@ fn the_timeout_is_the_flag_or_the_move_timeout_whichever_comes_first() {
 
 #[test]
 fn a_player_whose_flag_falls_loses_on_time() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
     play_after(&mut referee, t0, Black, mv("D4"), secs(1));
     events(&mut referee);
@@ -1030,7 +1031,7 @@ fn a_player_whose_flag_falls_loses_on_time() {
 
 #[test]
 fn a_move_that_arrives_after_the_flag_loses_on_time() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
     play(&mut referee, t0, Black, mv("D4"));
     events(&mut referee);
@@ -1047,7 +1048,7 @@ fn a_move_that_arrives_after_the_flag_loses_on_time() {
 
 #[test]
 fn a_move_at_the_flag_instant_is_in_time() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
     play_after(&mut referee, t0, Black, mv("D4"), secs(10));
     let evs = events(&mut referee);
@@ -1057,7 +1058,7 @@ fn a_move_at_the_flag_instant_is_in_time() {
 
 #[test]
 fn move_requests_carry_the_time_left_and_moves_the_time_used() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut referee = Referee::new(timed(9, absolute(secs(10)))).unwrap();
     start(&mut referee, t0, true, true);
     events(&mut referee);
@@ -1111,7 +1112,7 @@ fn move_requests_carry_the_time_left_and_moves_the_time_used() {
 
 #[test]
 fn byo_yomi_requests_carry_both_stone_conventions() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let time = TimeSystem::ByoYomi {
         main: secs(1),
         period: secs(30),
@@ -1136,7 +1137,7 @@ fn byo_yomi_requests_carry_both_stone_conventions() {
 
 #[test]
 fn a_silent_player_forfeits_after_the_move_timeout() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut config = config(9, Preset::Kgs);
     config.rules.move_timeout = secs(5);
     let mut referee = started(config.clone(), t0, true, true);
@@ -1188,7 +1189,7 @@ fn flag_now(referee: &mut Referee, t: Instant) {
 
 #[test]
 fn cgf_a_time_out_before_the_limit_loses_on_time() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(cgf_limits(true), t, true, true);
     play_line(&mut referee, t, "C3 D3");
     events(&mut referee);
@@ -1200,7 +1201,7 @@ fn cgf_a_time_out_before_the_limit_loses_on_time() {
 
 #[test]
 fn cgf_the_full_preset_loses_on_time_early_in_the_game() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut config = config(19, Preset::Cgf);
     config.rules.time = absolute(secs(1));
     let mut referee = started(config, t, true, true);
@@ -1210,7 +1211,7 @@ fn cgf_the_full_preset_loses_on_time_early_in_the_game() {
 
 #[test]
 fn cgf_a_time_out_past_the_limit_goes_to_the_judge() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(cgf_limits(true), t, true, true);
     play_line(&mut referee, t, "C3 D3 C4");
     events(&mut referee);
@@ -1230,7 +1231,7 @@ fn cgf_a_time_out_past_the_limit_goes_to_the_judge() {
 
 #[test]
 fn cgf_the_game_stops_for_the_judge_at_the_move_limit() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(cgf_limits(true), t, true, true);
     play_line(&mut referee, t, "C3 D3 C4 D4 pass");
     assert!(!phases(&events(&mut referee)).contains(&Phase::Adjudication));
@@ -1258,7 +1259,7 @@ fn cgf_the_game_stops_for_the_judge_at_the_move_limit() {
 
 #[test]
 fn cgf_limits_can_leave_passes_uncounted() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     // Four moves, two of them passes: a time-out still loses.
     let mut referee = started(cgf_limits(false), t, true, true);
     play_line(&mut referee, t, "C3 pass D3 pass");
@@ -1282,7 +1283,7 @@ fn cgf_limits_can_leave_passes_uncounted() {
 
 #[test]
 fn a_player_that_fails_during_play_forfeits() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play(&mut referee, t, Black, mv("D4"));
     referee.handle_player(t, White, PlayerEvent::Thinking);
@@ -1303,7 +1304,7 @@ fn a_player_that_fails_during_play_forfeits() {
 
 #[test]
 fn a_player_that_fails_before_the_start_forfeits() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = Referee::new(config(9, Preset::Kgs)).unwrap();
     referee.handle_player(t, Black, PlayerEvent::Ready(info("black-bot", true)));
     referee.handle_player(
@@ -1326,7 +1327,7 @@ fn a_player_that_fails_before_the_start_forfeits() {
 
 #[test]
 fn after_the_result_only_lines_and_notices_are_heard() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play(&mut referee, t, Black, Move::Resign);
     events(&mut referee);
@@ -1381,7 +1382,7 @@ fn after_the_result_only_lines_and_notices_are_heard() {
 
 #[test]
 fn lines_and_notices_are_passed_on_during_play() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = Referee::new(config(9, Preset::Kgs)).unwrap();
     referee.handle_player(
         t,
@@ -1412,7 +1413,7 @@ fn lines_and_notices_are_passed_on_during_play() {
 
 #[test]
 fn a_player_that_refuses_a_legal_move_forfeits() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play(&mut referee, t, Black, mv("D4"));
     events(&mut referee);
@@ -1450,7 +1451,7 @@ proptest! {
         size in 5u8..=9,
         picks in proptest::collection::vec(any::<u16>(), 150),
     ) {
-        let t = Instant::now();
+        let t = crate::test_support::epoch();
         let mut referee = Referee::new(config(size, Preset::Kgs)).unwrap();
         start(&mut referee, t, true, true);
         let mut all_actions = actions(&mut referee);
@@ -1516,7 +1517,7 @@ proptest! {
 
 #[test]
 fn a_move_off_the_board_forfeits() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     play(&mut referee, t, Black, Move::Play(pt("T19")));
     let evs = events(&mut referee);
@@ -1534,7 +1535,7 @@ fn a_move_off_the_board_forfeits() {
 
 #[test]
 fn a_flag_is_announced_with_a_flagged_clock_reading() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut referee = started(timed(9, absolute(secs(10))), t0, true, true);
     referee.handle_player(t0, Black, PlayerEvent::Thinking);
     events(&mut referee);
@@ -1555,7 +1556,7 @@ fn a_flag_is_announced_with_a_flagged_clock_reading() {
 
 #[test]
 fn a_huge_move_timeout_does_not_panic() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut config = config(9, Preset::Kgs);
     // What `--move-timeout 10000000000000000000` (seconds) gives.
     config.rules.move_timeout = parse_duration("10000000000000000000").unwrap();
@@ -1571,7 +1572,7 @@ fn a_huge_move_timeout_does_not_panic() {
 
 #[test]
 fn a_dispute_announces_the_stones_already_marked_dead() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let (mut referee, _, _) = to_double_pass(Preset::Cgf, t, true, true);
     claim(&mut referee, t, Black, "A3");
     claim(&mut referee, t, White, "A4 C1");
@@ -1589,7 +1590,7 @@ fn a_dispute_announces_the_stones_already_marked_dead() {
 
 #[test]
 fn a_kgs_dispute_goes_to_the_judge_when_a_player_cannot_play_on() {
-    let t = Instant::now();
+    let t = crate::test_support::epoch();
     let mut referee = Referee::new(config(5, Preset::Kgs)).unwrap();
     let line_program = PlayerInfo {
         protocol: "sgmp".into(),

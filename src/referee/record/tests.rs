@@ -31,7 +31,7 @@ struct Game {
 impl Game {
     fn new(config: GameConfig) -> Game {
         let mut referee = Referee::new(config).unwrap();
-        let now = Instant::now();
+        let now = crate::test_support::epoch();
         for (color, name, version) in [(Black, "Alpha", "1.2"), (White, "Beta", "")] {
             let info = PlayerInfo {
                 protocol: "gtp".into(),

@@ -34,7 +34,7 @@ struct Game {
 impl Game {
     fn new(config: GameConfig) -> Game {
         let mut referee = Referee::new(config).unwrap();
-        let now = Instant::now();
+        let now = crate::test_support::epoch();
         for (color, name) in [(Black, "black-bot"), (White, "white-bot")] {
             let info = PlayerInfo {
                 protocol: "gtp".into(),

@@ -64,7 +64,7 @@ fn configs_follow_the_cgf_rule_and_full_gmp() {
 
 #[test]
 fn a_command_toggles_the_sequence_bit_and_an_ok_does_not() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     link.send(t0, Command::NewGame, 0);
     let events = drain(&mut link);
@@ -100,7 +100,7 @@ fn a_command_toggles_the_sequence_bit_and_an_ok_does_not() {
 
 #[test]
 fn commands_queue_behind_the_outstanding_one() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     link.send(t0, Command::Move, 307);
     link.send(t0, Command::Move, 0);
@@ -123,7 +123,7 @@ fn commands_queue_behind_the_outstanding_one() {
 
 #[test]
 fn an_ok_that_acknowledges_nothing_is_ignored() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     link.handle_bytes(t0, &bytes("00:86:87:ff"));
     let events = drain(&mut link);
@@ -150,7 +150,7 @@ fn an_ok_that_acknowledges_nothing_is_ignored() {
 
 #[test]
 fn a_duplicate_is_re_oked_and_not_delivered_again() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     let newgame = bytes("01:a1:a0:80");
     link.handle_bytes(t0, &newgame);
@@ -183,7 +183,7 @@ fn a_duplicate_is_re_oked_and_not_delivered_again() {
 
 #[test]
 fn a_new_command_with_a_stale_ack_is_ignored_when_idle() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     // seq 1 (new), ack 1 although we never sent anything.
     link.handle_bytes(t0, &bytes("03:be:b0:8b"));
@@ -194,7 +194,7 @@ fn a_new_command_with_a_stale_ack_is_ignored_when_idle() {
 
 #[test]
 fn resends_repeat_the_identical_bytes_and_alarm_without_giving_up() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     link.send(t0, Command::Move, 307);
     let first = transmits(&drain(&mut link));
@@ -229,7 +229,7 @@ fn resends_repeat_the_identical_bytes_and_alarm_without_giving_up() {
 
 #[test]
 fn frames_that_are_not_packets_are_traced_and_flagged() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     let mut stream = b"hello".to_vec();
     stream.extend(bytes("99 02:e4:d0:93 00:88:88:80 01:a1"));
@@ -259,7 +259,7 @@ fn frames_that_are_not_packets_are_traced_and_flagged() {
 
 #[test]
 fn a_conflict_keeps_both_commands_and_rebuilds_the_ack_bit() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     link.send(t0, Command::Move, 307);
     assert_eq!(transmits(&drain(&mut link)), ["01:86:d2:b3"]);
@@ -282,7 +282,7 @@ fn a_conflict_keeps_both_commands_and_rebuilds_the_ack_bit() {
 
 #[test]
 fn two_links_settle_a_conflict() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut a = Link::new(config(), 19);
     let mut b = Link::new(config(), 19);
     a.send(t0, Command::Move, 307);
@@ -391,7 +391,7 @@ fn arb_schedule() -> impl Strategy<Value = Vec<(Duration, Command, u16)>> {
 /// Runs both ends until nothing is left to happen; panics if that takes
 /// implausibly long.
 fn run(a: &mut End, b: &mut End) {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut now = t0;
     let mut a_to_b = Wire::default();
     let mut b_to_a = Wire::default();

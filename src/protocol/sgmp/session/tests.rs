@@ -89,7 +89,7 @@ fn notes(events: &[SessionEvent]) -> Vec<String> {
 /// against a White program.
 #[test]
 fn golden_sample_trace_with_the_program_white() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
     let events = drain(&mut s);
     assert_eq!(transmits(&events), [("01:a1:a0:80".to_string(), false)]);
@@ -134,7 +134,7 @@ fn golden_sample_trace_with_the_program_white() {
 /// against a Black program.
 #[test]
 fn golden_sample_trace_with_the_program_black() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     assert!(drain(&mut s).is_empty());
 
@@ -162,7 +162,7 @@ fn golden_sample_trace_with_the_program_black() {
 
 #[test]
 fn the_whole_sample_trace_in_one_read_gives_the_same_bytes() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     let events = feed(
         &mut s,
@@ -182,7 +182,7 @@ fn the_whole_sample_trace_in_one_read_gives_the_same_bytes() {
 /// §9: GNU Go as White in full GMP asks rules, size, handicap, colour.
 #[test]
 fn full_gmp_start_with_gnu_go_white() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Gmp, Color::White), t0);
     assert_eq!(sent(&drain(&mut s)), ["01:a1:a0:80"]);
     let exchange = [
@@ -208,7 +208,7 @@ fn full_gmp_start_with_gnu_go_white() {
 
 #[test]
 fn queries_are_answered_from_the_configuration() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut cfg = config(Profile::Sgmp, Color::White);
     cfg.size = 9;
     cfg.handicap = 3;
@@ -234,7 +234,7 @@ fn queries_are_answered_from_the_configuration() {
 
 #[test]
 fn full_gmp_with_the_program_black_asks_the_board_size() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
     assert_eq!(sent(&feed(&mut s, t0, "01:a1:a0:80")), ["03:be:b0:8b"]);
     assert_eq!(sent(&feed(&mut s, t0, "02:c4:c0:82")), ["00:b8:b0:88"]);
@@ -252,7 +252,7 @@ fn full_gmp_with_the_program_black_asks_the_board_size() {
 
 #[test]
 fn a_board_size_that_differs_raises_an_alarm() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     feed(&mut s, t0, "02:c4:c0:82");
@@ -266,7 +266,7 @@ fn a_board_size_that_differs_raises_an_alarm() {
 
 #[test]
 fn a_black_program_that_claims_white_raises_an_alarm() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     // ANSWER 1: "I am White".
@@ -280,7 +280,7 @@ fn a_black_program_that_claims_white_raises_an_alarm() {
 
 #[test]
 fn a_handicap_we_did_not_configure_raises_an_alarm() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     feed(&mut s, t0, "02:c4:c0:82");
@@ -291,7 +291,7 @@ fn a_handicap_we_did_not_configure_raises_an_alarm() {
 
 #[test]
 fn in_a_handicap_game_the_handshake_ok_does_not_give_black_the_move() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut cfg = config(Profile::Sgmp, Color::Black);
     cfg.handicap = 2;
     let mut s = Session::new(cfg, t0);
@@ -326,7 +326,7 @@ fn ready_with_black_program(t0: Instant) -> Session {
 
 #[test]
 fn passes_cross_both_ways_and_the_extra_pass_is_oked_and_ignored() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_white_program(t0);
     s.relay_move(t0, None);
     assert_eq!(
@@ -350,7 +350,7 @@ fn passes_cross_both_ways_and_the_extra_pass_is_oked_and_ignored() {
 
 #[test]
 fn a_program_move_acknowledges_our_relayed_move_implicitly() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_white_program(t0);
     s.relay_move(t0, Some(point("C17")));
     drain(&mut s);
@@ -368,7 +368,7 @@ fn a_program_move_acknowledges_our_relayed_move_implicitly() {
 
 #[test]
 fn undo_and_extended_are_denied_with_an_alarm() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_white_program(t0);
     let events = feed(&mut s, t0, &packet(true, true, Command::Undo, 1));
     assert_eq!(sent(&events), ["02:92:90:80"]);
@@ -382,7 +382,7 @@ fn undo_and_extended_are_denied_with_an_alarm() {
 
 #[test]
 fn an_off_board_move_is_denied_and_not_delivered() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_black_program(t0);
     let events = feed(&mut s, t0, &packet(false, false, Command::Move, 400));
     assert_eq!(sent(&events), ["01:91:90:80"]);
@@ -393,7 +393,7 @@ fn an_off_board_move_is_denied_and_not_delivered() {
 
 #[test]
 fn a_move_of_the_wrong_colour_is_denied_and_not_delivered() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_black_program(t0);
     let events = feed(&mut s, t0, &packet(false, false, Command::Move, 0x23D));
     assert_eq!(sent(&events), ["01:91:90:80"]);
@@ -403,7 +403,7 @@ fn a_move_of_the_wrong_colour_is_denied_and_not_delivered() {
 
 #[test]
 fn a_deny_of_our_move_is_oked_and_raised() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_white_program(t0);
     s.relay_move(t0, Some(point("C17")));
     drain(&mut s);
@@ -417,7 +417,7 @@ fn a_deny_of_our_move_is_oked_and_raised() {
 
 #[test]
 fn a_repeated_newgame_is_oked_and_traced() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_black_program(t0);
     let events = feed(&mut s, t0, &packet(false, false, Command::NewGame, 0));
     assert_eq!(sent(&events), ["00:86:87:ff"]);
@@ -427,7 +427,7 @@ fn a_repeated_newgame_is_oked_and_traced() {
 
 #[test]
 fn a_repeated_move_is_re_oked_and_delivered_once() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_black_program(t0);
     let events = feed(&mut s, t0, "00:85:d2:b3 00:85:d2:b3");
     assert_eq!(sent(&events), ["00:86:87:ff", "00:86:87:ff"]);
@@ -436,7 +436,7 @@ fn a_repeated_move_is_re_oked_and_delivered_once() {
 
 #[test]
 fn a_move_before_the_handshake_is_denied() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     let events = feed(&mut s, t0, "00:85:d2:b3");
@@ -446,7 +446,7 @@ fn a_move_before_the_handshake_is_denied() {
 
 #[test]
 fn the_relayed_move_is_resent_without_giving_the_turn_again() {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut s = ready_with_black_program(t0);
     feed(&mut s, t0, "00:85:d2:b3");
     s.relay_move(t0, Some(point("D4")));
@@ -491,7 +491,7 @@ struct Match {
 }
 
 fn play(moves: &[Option<Point>], faults_b: Vec<Fault>, faults_w: Vec<Fault>) -> Match {
-    let t0 = Instant::now();
+    let t0 = crate::test_support::epoch();
     let mut m = Match {
         black_line: Session::new(config(Profile::Sgmp, Color::Black), t0),
         white_line: Session::new(config(Profile::Sgmp, Color::White), t0),
