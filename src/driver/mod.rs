@@ -22,6 +22,7 @@ use record_file::RecordFile;
 use crate::game::Color;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
+use crate::referee::event::attributed;
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo,
@@ -446,10 +447,9 @@ fn progress_line(event: &GameEvent) -> Option<String> {
             vertex,
             reason,
         } => format!("move {n}: {color} {vertex} is illegal: {reason}"),
-        GameEvent::Error { color, message, .. } => match color {
-            Some(color) => format!("error ({color}): {message}"),
-            None => format!("error: {message}"),
-        },
+        GameEvent::Error { color, message, .. } => {
+            format!("error: {}", attributed(*color, message))
+        }
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
         GameEvent::Packet { color, entry, .. } => {
             let direction = match entry.direction {

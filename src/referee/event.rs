@@ -197,6 +197,15 @@ impl GameEvent {
     }
 }
 
+/// An error message with its player named once: `White: ...` unless the
+/// message already begins with the player's name.
+pub fn attributed(color: Option<Color>, message: &str) -> String {
+    match color {
+        Some(color) if !message.starts_with(&color.to_string()) => format!("{color}: {message}"),
+        _ => message.to_string(),
+    }
+}
+
 /// An event with the time it happened, in milliseconds since the referee
 /// started. This is the line `--json` prints and the mirror sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

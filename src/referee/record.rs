@@ -7,7 +7,7 @@
 use crate::game::sgf::{self, Date, Node};
 use crate::game::{Color, Point};
 
-use super::event::{AgreementEvent, GameEvent, GameStart, Phase};
+use super::event::{attributed, AgreementEvent, GameEvent, GameStart, Phase};
 
 /// Static facts for the root node that do not come from events.
 #[derive(Debug, Clone, PartialEq)]
@@ -109,10 +109,7 @@ impl Recorder {
                 color,
                 message,
                 fatal: true,
-            } => {
-                let who = color.map(|c| format!("{c}: ")).unwrap_or_default();
-                self.final_comments.push(format!("{who}{message}"));
-            }
+            } => self.final_comments.push(attributed(*color, message)),
             GameEvent::Result(result) => {
                 self.result = Some(result.result.clone());
                 self.final_comments

@@ -12,7 +12,9 @@ use crate::game::clock::ClockReading;
 use crate::game::{Color, Point};
 use crate::protocol::sgmp::link::TraceEntry;
 
-use super::event::{AgreementEvent, GameEvent, GameResult, LineDirection, Phase, PlayerInfo};
+use super::event::{
+    attributed, AgreementEvent, GameEvent, GameResult, LineDirection, Phase, PlayerInfo,
+};
 
 /// How many trace lines the view keeps.
 pub const TRACE_CAPACITY: usize = 2000;
@@ -214,11 +216,11 @@ impl GameView {
                 }
             }
             GameEvent::Error { color, message, .. } => {
-                let text = match color {
-                    Some(color) => format!("{color}: {message}"),
-                    None => message.clone(),
-                };
-                push_bounded(&mut self.errors, text, ERROR_CAPACITY);
+                push_bounded(
+                    &mut self.errors,
+                    attributed(*color, message),
+                    ERROR_CAPACITY,
+                );
             }
         }
     }
