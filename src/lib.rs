@@ -20,7 +20,8 @@
 //! - `game`, `referee` and `protocol` use no tokio, crossterm or ratatui, and
 //!   never read the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
-//! - Only `ui/app`, `players`, `transport`, `driver` and `mirror` are async.
+//! - Only `ui/app`, `players`, `transport`, `driver` and `mirror` are async;
+//!   they read time through [`shell_time`], tokio's clock as std instants.
 
 pub mod bot;
 pub mod cli;
@@ -31,6 +32,7 @@ pub mod game;
 pub mod players;
 pub mod protocol;
 pub mod referee;
+pub mod shell_time;
 #[cfg(test)]
 mod test_support;
 pub mod transport;

@@ -13,6 +13,7 @@ use crate::game::sgf::{self, Node};
 use crate::game::{Color, Move};
 use crate::players::sgmp::{link_config, wake_for};
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
+use crate::shell_time::now;
 use crate::transport::line::{self, LineSpec};
 
 use super::Engine;
@@ -43,7 +44,7 @@ pub async fn play_on_line(
     let mut engine = Engine::new(size, seed).map_err(|e| e.to_string())?;
     let mut passes = 0;
     let mut moves = Vec::new();
-    let mut finished_at: Option<tokio::time::Instant> = None;
+    let mut finished_at: Option<Instant> = None;
     let mut buf = vec![0u8; 1024];
     loop {
         while let Some(event) = session.poll_event() {
@@ -80,7 +81,7 @@ pub async fn play_on_line(
             }
             if passes >= 2 && finished_at.is_none() {
                 session.game_over();
-                finished_at = Some(tokio::time::Instant::now());
+                finished_at = Some(now());
             }
         }
         let linger = finished_at.map(|at| at + LINGER);
@@ -91,17 +92,13 @@ pub async fn play_on_line(
                 _ => return Ok(moves),
             },
             _ = sleep => {
-                if linger.is_some_and(|at| tokio::time::Instant::now() >= at) {
+                if linger.is_some_and(|at| now() >= at) {
                     return Ok(moves);
                 }
                 session.handle_timeout(now());
             }
         }
     }
-}
-
-fn now() -> Instant {
-    tokio::time::Instant::now().into_std()
 }
 
 /// The engine's own record of a game: an SGF with just the moves.

@@ -28,6 +28,7 @@ use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo,
     Recorder, Referee, StampedEvent,
 };
+use crate::shell_time::{now, sleep_until};
 
 /// How long players get to quit after the game before they are killed.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(6);
@@ -119,19 +120,13 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
             call_the_judge(&mut referee, operator.is_some());
             continue;
         }
-        let deadline = referee.poll_timeout().map(tokio::time::Instant::from_std);
-        let timer = async {
-            match deadline {
-                Some(deadline) => tokio::time::sleep_until(deadline).await,
-                None => std::future::pending().await,
-            }
-        };
+        let timer = sleep_until(referee.poll_timeout());
         tokio::select! {
             report = reports.recv() => match report {
                 Some(report) => referee.handle_player(report.at, report.color, report.event),
                 None => break,
             },
-            _ = timer => referee.handle_timeout(tokio::time::Instant::now().into_std()),
+            _ = timer => referee.handle_timeout(now()),
             line = next_line(&mut operator) => match line {
                 Some(line) => take_typed_line(&mut referee, &players, &line),
                 None => {
@@ -147,7 +142,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
             _ = &mut interrupt, if !interrupted => {
                 interrupted = true;
                 referee.handle_operator(
-                    tokio::time::Instant::now().into_std(),
+                    now(),
                     OperatorCommand::Adjudicate {
                         result: "Void".into(),
                         reason: "the operator interrupted the game".into(),
@@ -191,7 +186,7 @@ fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) 
             return;
         }
     };
-    referee.handle_operator(tokio::time::Instant::now().into_std(), command);
+    referee.handle_operator(now(), command);
 }
 
 /// The game needs the judge: ask the operator, or if none is attached, end
@@ -202,7 +197,7 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
         return;
     }
     referee.handle_operator(
-        tokio::time::Instant::now().into_std(),
+        now(),
         OperatorCommand::Adjudicate {
             result: "?".into(),
             reason: "the game needs the judge and no operator is attached".into(),
@@ -361,7 +356,7 @@ impl Sinks {
             self.save_record();
         }
         if let Some(subscriber) = &self.subscriber {
-            let now = tokio::time::Instant::now().into_std();
+            let now = now();
             let _ = subscriber.send((now, stamped));
         }
     }

@@ -16,6 +16,7 @@ use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, LineDirection, PlayerEvent, PlayerInfo};
+use crate::shell_time::{now, sleep_until};
 use crate::transport::process::{
     describe_exit, split_command_line, Process, StderrItem, STDERR_LINES_PER_SECOND,
 };
@@ -290,7 +291,7 @@ impl GtpPlayer {
 
     /// Output that arrived while no command was in flight.
     async fn unsolicited(&mut self, chunk: std::io::Result<Vec<u8>>) -> Result<(), String> {
-        let now = tokio::time::Instant::now().into_std();
+        let now = now();
         match chunk {
             Ok(bytes) if !bytes.is_empty() => {
                 for event in self.controller.handle_stdout(now, &bytes) {
@@ -364,10 +365,9 @@ impl GtpPlayer {
         timeout: Duration,
         report_thinking: bool,
     ) -> Result<Response, String> {
-        let now = tokio::time::Instant::now().into_std();
         let bytes = self
             .controller
-            .send(now, name, args, timeout)
+            .send(now(), name, args, timeout)
             .map_err(|_| format!("{}: a command is already in flight", self.who()))?;
         let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
         self.trace(LineDirection::Sent, line.clone());
@@ -383,19 +383,10 @@ impl GtpPlayer {
             self.reporter.send(PlayerEvent::Thinking);
         }
         loop {
-            let deadline = self
-                .controller
-                .poll_timeout()
-                .map(tokio::time::Instant::from_std);
-            let sleep = async {
-                match deadline {
-                    Some(deadline) => tokio::time::sleep_until(deadline).await,
-                    None => std::future::pending().await,
-                }
-            };
+            let sleep = sleep_until(self.controller.poll_timeout());
             tokio::select! {
                 chunk = self.process.read() => {
-                    let now = tokio::time::Instant::now().into_std();
+                    let now = now();
                     let bytes = match chunk {
                         Ok(bytes) if !bytes.is_empty() => bytes,
                         _ => {
@@ -416,7 +407,7 @@ impl GtpPlayer {
                 }
                 Some(item) = self.stderr.recv() => self.forward_stderr(item),
                 _ = sleep => {
-                    let now = tokio::time::Instant::now().into_std();
+                    let now = now();
                     if let Some(event) = self.controller.handle_timeout(now) {
                         self.on_controller_event(event, &line)?;
                     }

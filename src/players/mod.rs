@@ -171,7 +171,7 @@ impl Reporter {
     }
 
     pub fn send(&self, event: PlayerEvent) {
-        self.send_at(tokio::time::Instant::now().into_std(), event);
+        self.send_at(crate::shell_time::now(), event);
     }
 
     /// Sends an event that happened at `at`, e.g. the moment a packet that

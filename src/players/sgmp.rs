@@ -19,6 +19,7 @@ use crate::game::Move;
 use crate::protocol::sgmp::link::LinkConfig;
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::referee::{Action, PlayerEvent, PlayerInfo};
+use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{self, bytes_per_second, BoxedLine, LineSpec, LineTarget};
 use crate::transport::pty::virtual_line;
 use crate::transport::serial::SerialLine;
@@ -114,13 +115,9 @@ pub async fn run_builtin(
             )))
         }
     };
-    let link = match profile {
-        Profile::Sgmp => LinkConfig::sgmp(),
-        Profile::Gmp => LinkConfig::gmp(),
-    };
     let game = LineGame {
         name: format!("virtual line {path}"),
-        link,
+        link: profile.link_config(),
         wire: None,
         profile,
         spec_text,
@@ -166,7 +163,7 @@ async fn serve(
     let mut turn_given_at: Option<Instant> = None;
     let mut asked_to_move = false;
     let mut early_move: Option<(Instant, Move)> = None;
-    let mut game_over_at: Option<tokio::time::Instant> = None;
+    let mut game_over_at: Option<Instant> = None;
     let info = PlayerInfo {
         protocol: match profile {
             Profile::Sgmp => "sgmp".into(),
@@ -262,11 +259,11 @@ async fn serve(
                 ),
                 Some(Action::GameOver { .. }) | None => {
                     session.game_over();
-                    game_over_at = Some(tokio::time::Instant::now());
+                    game_over_at = Some(now());
                 }
             },
             _ = sleep => {
-                if linger.is_some_and(|at| tokio::time::Instant::now() >= at) {
+                if linger.is_some_and(|at| now() >= at) {
                     return;
                 }
                 session.handle_timeout(now());
@@ -277,10 +274,7 @@ async fn serve(
 
 /// The link settings of a profile, with the line spec's overrides.
 pub(crate) fn link_config(profile: Profile, spec: &LineSpec) -> LinkConfig {
-    let mut link = match profile {
-        Profile::Sgmp => LinkConfig::sgmp(),
-        Profile::Gmp => LinkConfig::gmp(),
-    };
+    let mut link = profile.link_config();
     if let Some(resend) = spec.resend_after {
         link.resend_after = resend;
     }
@@ -292,16 +286,12 @@ pub(crate) fn link_config(profile: Profile, spec: &LineSpec) -> LinkConfig {
 
 /// Sleeps until the session's next timer or the end of the linger after
 /// the game, whichever comes first; forever when there is neither.
-pub(crate) async fn wake_for(session: &Session, linger: Option<tokio::time::Instant>) {
-    let timer = session.poll_timeout().map(tokio::time::Instant::from_std);
-    let deadline = match (timer, linger) {
+pub(crate) async fn wake_for(session: &Session, linger: Option<Instant>) {
+    let deadline = match (session.poll_timeout(), linger) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
     };
-    match deadline {
-        Some(deadline) => tokio::time::sleep_until(deadline).await,
-        None => std::future::pending().await,
-    }
+    sleep_until(deadline).await
 }
 
 /// The bytes of one GMP packet.
@@ -312,10 +302,6 @@ const PACKET_BYTES: usize = 4;
 fn on_wire(rate: Option<f64>, bytes: usize) -> Duration {
     rate.map(|rate| Duration::from_secs_f64(bytes as f64 / rate))
         .unwrap_or_default()
-}
-
-fn now() -> Instant {
-    tokio::time::Instant::now().into_std()
 }
 
 async fn write(

@@ -193,7 +193,7 @@ pub fn describe_exit(status: Option<ExitStatus>) -> String {
 /// Reads lines from `reader` until end of file, cutting each at
 /// [`STDERR_LINE_LIMIT`] and passing at most [`STDERR_LINES_PER_SECOND`] a second.
 async fn drain_lines(mut reader: impl AsyncRead + Unpin, tx: mpsc::Sender<StderrItem>) {
-    let mut limiter = LineLimiter::new(tokio::time::Instant::now().into_std());
+    let mut limiter = LineLimiter::new(crate::shell_time::now());
     let mut line: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 8192];
     loop {
@@ -201,7 +201,7 @@ async fn drain_lines(mut reader: impl AsyncRead + Unpin, tx: mpsc::Sender<Stderr
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        let now = tokio::time::Instant::now().into_std();
+        let now = crate::shell_time::now();
         for &byte in &chunk[..n] {
             if byte == b'\n' {
                 let text = String::from_utf8_lossy(&line).trim_end().to_string();

@@ -56,6 +56,16 @@ pub enum Profile {
     Gmp,
 }
 
+impl Profile {
+    /// The profile's resend timing: 20 s for the CGF rule, 3 s for full GMP.
+    pub fn link_config(self) -> LinkConfig {
+        match self {
+            Profile::Sgmp => LinkConfig::sgmp(),
+            Profile::Gmp => LinkConfig::gmp(),
+        }
+    }
+}
+
 /// The game on this line, as the tournament configured it.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SessionConfig {
