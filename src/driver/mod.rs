@@ -339,7 +339,10 @@ impl Sinks {
                 }
             }
         }
-        let needs_the_operator = matches!(stamped.event, GameEvent::Error { .. });
+        let needs_the_operator = matches!(
+            stamped.event,
+            GameEvent::Error { .. } | GameEvent::Notice { .. }
+        );
         if self.progress || needs_the_operator {
             if let Some(text) = progress_line(&stamped.event) {
                 eprintln!("{text}");
@@ -444,6 +447,9 @@ fn progress_line(event: &GameEvent) -> Option<String> {
         } => format!("move {n}: {color} {vertex} is illegal: {reason}"),
         GameEvent::Error { color, message, .. } => {
             format!("error: {}", attributed(*color, message))
+        }
+        GameEvent::Notice { color, message } => {
+            format!("note: {}", attributed(*color, message))
         }
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
         GameEvent::Packet { color, entry, .. } => {

@@ -177,6 +177,13 @@ pub enum GameEvent {
         message: String,
         fatal: bool,
     },
+    /// Something the operator should know that is not a fault: what the
+    /// set-up of a player is waiting for, a typed move to enter again, an
+    /// engine that floods its stderr.
+    Notice {
+        color: Option<Color>,
+        message: String,
+    },
 }
 
 impl GameEvent {
@@ -193,6 +200,7 @@ impl GameEvent {
             GameEvent::Illegal { .. } => "illegal",
             GameEvent::Result(_) => "result",
             GameEvent::Error { .. } => "error",
+            GameEvent::Notice { .. } => "notice",
         }
     }
 }

@@ -90,8 +90,11 @@ pub enum PlayerEvent {
         direction: LineDirection,
         line: String,
     },
-    /// Something the operator should see; play goes on.
+    /// Something wrong the operator should see; play goes on.
     Notice(String),
+    /// Something the operator should know that is not a fault, e.g. what
+    /// the player's set-up is waiting for.
+    Info(String),
     /// The player can no longer play: it crashed, hung or spoke garbage.
     Failed(String),
 }
@@ -285,6 +288,10 @@ impl Referee {
                 color: Some(color),
                 message,
                 fatal: false,
+            }),
+            PlayerEvent::Info(message) => self.events.push_back(GameEvent::Notice {
+                color: Some(color),
+                message,
             }),
             _ if self.phase == Phase::Over => {}
             PlayerEvent::Ready(info) => self.on_ready(now, color, info),

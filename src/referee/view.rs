@@ -79,6 +79,9 @@ pub struct GameView {
     pub trace: VecDeque<TraceLine>,
     pub packets: VecDeque<PacketLine>,
     pub errors: VecDeque<String>,
+    /// Notices for the operator that are not faults, newest last.
+    #[serde(default)]
+    pub notices: VecDeque<String>,
     pub result: Option<GameResult>,
 }
 
@@ -104,6 +107,7 @@ impl Default for GameView {
             trace: VecDeque::new(),
             packets: VecDeque::new(),
             errors: VecDeque::new(),
+            notices: VecDeque::new(),
             result: None,
         }
     }
@@ -218,6 +222,13 @@ impl GameView {
             GameEvent::Error { color, message, .. } => {
                 push_bounded(
                     &mut self.errors,
+                    attributed(*color, message),
+                    ERROR_CAPACITY,
+                );
+            }
+            GameEvent::Notice { color, message } => {
+                push_bounded(
+                    &mut self.notices,
                     attributed(*color, message),
                     ERROR_CAPACITY,
                 );
