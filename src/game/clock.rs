@@ -649,18 +649,20 @@ impl Clock {
         }
     }
 
-    /// Arguments for the standard `time_left color time stones`, in whole
-    /// seconds rounded down: in main time the main time left and 0 stones; in
-    /// Canadian overtime the period left and the stones left; in byo-yomi and
-    /// CPU overtime the period left and 1 stone, matching
-    /// [`TimeSystem::gtp_time_settings`]. Untimed clocks read `(0, 0)`; GTP has
-    /// nothing to say about them, so the caller should not send `time_left`.
+    /// Arguments for the standard `time_left color time stones`: in main time
+    /// the main time left, rounded up to whole seconds, and 0 stones; in
+    /// Canadian overtime the period left (rounded down) and the stones left;
+    /// in byo-yomi and CPU overtime the period left and 1 stone, matching
+    /// [`TimeSystem::gtp_time_settings`]. While main time remains the seconds
+    /// are never 0: engines read `0 0` as "overtime has begun". Untimed
+    /// clocks read `(0, 0)`; GTP has nothing to say about them, so the caller
+    /// should not send `time_left`.
     pub fn gtp_time_left(&self, now: Instant) -> (u64, u64) {
         let s = self.live(now);
         match self.system {
             TimeSystem::None => (0, 0),
             _ if !self.system.has_overtime() || !s.main_left.is_zero() => {
-                (s.main_left.as_secs(), 0)
+                (whole_seconds_up(s.main_left), 0)
             }
             TimeSystem::Canadian { .. } => (s.period_left.as_secs(), s.stones_left.into()),
             _ => (s.period_left.as_secs(), 1),
@@ -794,6 +796,11 @@ impl Clock {
             flagged: s.flagged,
         }
     }
+}
+
+/// Whole seconds, rounded up: 987 ms is 1 s, and only zero is 0.
+fn whole_seconds_up(d: Duration) -> u64 {
+    d.as_secs() + u64::from(d.subsec_nanos() > 0)
 }
 
 #[cfg(test)]

@@ -358,6 +358,25 @@ fn canadian_main_time_moves_count_no_stones_but_an_overrun_does() {
 }
 
 #[test]
+fn time_left_never_says_0_while_main_time_remains() {
+    let start = t0();
+    for spec in [
+        "byoyomi:1s,1s,2",
+        "canadian:1s,5s,3",
+        "absolute:1s",
+        "fischer:1s,1s",
+    ] {
+        let mut clock = Clock::new(parse(spec));
+        clock.start(start);
+        for left in [987, 500, 1] {
+            let now = start + ms(1000 - left);
+            assert_eq!(clock.gtp_time_left(now), (1, 0), "{spec}, {left} ms left");
+            assert_eq!(clock.kgs_time_left(now), (1, 0), "{spec}, {left} ms left");
+        }
+    }
+}
+
+#[test]
 fn canadian_flags_when_the_period_runs_out_before_the_stones() {
     let start = t0();
     let mut clock = Clock::new(parse("canadian:0s,60s,3"));
@@ -482,12 +501,12 @@ fn start_is_idempotent_and_a_stop_without_start_is_ignored() {
 }
 
 #[test]
-fn time_left_rounds_down_and_never_goes_negative() {
+fn time_left_rounds_main_time_up_periods_down_and_never_goes_negative() {
     let start = t0();
     let mut clock = Clock::new(parse("byoyomi:10s,30s,3"));
     clock.start(start);
-    assert_eq!(clock.gtp_time_left(start + ms(500)), (9, 0));
-    assert_eq!(clock.kgs_time_left(start + ms(500)), (9, 0));
+    assert_eq!(clock.gtp_time_left(start + ms(500)), (10, 0));
+    assert_eq!(clock.kgs_time_left(start + ms(500)), (10, 0));
     assert_eq!(clock.gtp_time_left(start + ms(10_500)), (29, 1));
     assert_eq!(clock.kgs_time_left(start + ms(10_500)), (29, 3));
     assert_eq!(clock.kgs_time_left(start + ms(40_500)), (29, 2));
