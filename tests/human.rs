@@ -4,7 +4,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{fake, run_goref, run_goref_scripted};
+use common::{fake, run_goref, run_goref_scripted, END_OF_INPUT};
 
 const LIMIT: Duration = Duration::from_secs(60);
 
@@ -74,4 +74,66 @@ fn a_typed_player_without_an_operator_is_no_game() {
     );
     assert_ne!(run.status, 0);
     assert!(run.stderr.contains("input closed"), "{}", run.stderr);
+}
+
+#[test]
+fn a_move_the_rules_refuse_is_typed_again_not_forfeited() {
+    let white = fake("--moves G3,G4,pass");
+    let run = run_goref_scripted(
+        &[
+            "play", "--json", "--size", "9", "--black", "human", "--white", &white,
+        ],
+        "Black to move",
+        &["E5\n", "E5\n", "G3\n", "D4\n", "pass\n"],
+        LIMIT,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let moves: Vec<String> = run
+        .moves()
+        .iter()
+        .map(|(c, v)| format!("{c} {v}"))
+        .collect();
+    assert_eq!(
+        moves,
+        ["B E5", "W G3", "B D4", "W G4", "B pass", "W pass"],
+        "{}",
+        run.stderr
+    );
+    let notices: Vec<String> = run
+        .of_type("notice")
+        .iter()
+        .map(|n| n["message"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        notices
+            .iter()
+            .any(|n| n.contains("E5") && n.contains("occupied")),
+        "{notices:?}"
+    );
+    assert!(
+        run.of_type("error").is_empty(),
+        "{:?}",
+        run.of_type("error")
+    );
+    assert_ne!(run.result()["result"], "W+F");
+}
+
+#[test]
+fn end_of_input_detaches_the_operator_and_forfeits_nobody() {
+    let white = fake("--moves G3,G4,pass");
+    let run = run_goref_scripted(
+        &[
+            "play", "--json", "--size", "9", "--black", "human", "--white", &white,
+        ],
+        "Black to move",
+        &["E5\n", END_OF_INPUT],
+        LIMIT,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let result = run.result();
+    assert_eq!(result["result"], "?", "{result}");
+    let reason = result["reason"].as_str().unwrap();
+    assert!(reason.contains("input closed"), "{reason}");
+    assert!(reason.contains("no operator is attached"), "{reason}");
+    assert_eq!(run.moves().len(), 2);
 }

@@ -5,9 +5,15 @@
 //! moment the prompt is shown until the move is entered. In headless mode the
 //! prompts go to stderr and the moves come from stdin lines, which the driver
 //! hands over; the full-screen view will give it an input box instead.
+//!
+//! A typo never loses the game: a line that is not a move, or a move the
+//! rules refuse (an occupied point, a ko, a suicide), is told and typed
+//! again. When the operator's input closes (Ctrl-D), the operator has gone,
+//! not the program: the driver decides what becomes of the game.
 
 use tokio::sync::mpsc;
 
+use crate::console;
 use crate::game::{Color, Move};
 use crate::referee::{Action, PlayerEvent, PlayerInfo};
 
@@ -28,19 +34,26 @@ pub async fn run(
         name,
         version: String::new(),
         kgs_end_protocol: false,
+        claims_dead_stones: false,
         stops_at_double_pass: false,
     }));
     let mut to_move = false;
+    let mut input_closed = false;
     loop {
         tokio::select! {
             action = actions.recv() => match action {
                 Some(Action::RequestMove { .. }) => {
                     to_move = true;
-                    eprintln!("goref: {color} to move: type its move (e.g. D4, pass, resign)");
+                    console::say(format!(
+                        "goref: {color} to move: type its move (e.g. D4, pass, resign)"
+                    ));
                     reporter.send(PlayerEvent::Thinking);
                 }
                 Some(Action::TellMove { color: mover, mv, .. }) => {
-                    eprintln!("goref: {mover} played {mv}: enter it into {color}'s program");
+                    to_move = false;
+                    console::say(format!(
+                        "goref: {mover} played {mv}: enter it into {color}'s program"
+                    ));
                 }
                 Some(Action::RequestDeadStones { .. }) => {
                     reporter.send(PlayerEvent::DeadStonesUnavailable(
@@ -49,19 +62,14 @@ pub async fn run(
                 }
                 Some(Action::GameOver { .. }) | None => return,
             },
-            line = lines.recv() => {
+            line = lines.recv(), if !input_closed => {
                 let Some(line) = line else {
-                    reporter.send(PlayerEvent::Failed(format!(
-                        "{color}: the operator's input closed"
-                    )));
-                    return;
+                    input_closed = true;
+                    continue;
                 };
                 match typed_move(&line, setup.size, to_move) {
-                    Ok(mv) => {
-                        to_move = false;
-                        reporter.send(PlayerEvent::Moved(mv));
-                    }
-                    Err(message) => eprintln!("goref: {message}"),
+                    Ok(mv) => reporter.send(PlayerEvent::Typed(mv)),
+                    Err(message) => reporter.send(PlayerEvent::Info(message)),
                 }
             }
         }

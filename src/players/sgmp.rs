@@ -173,6 +173,7 @@ async fn serve(
         name: name.clone(),
         version: String::new(),
         kgs_end_protocol: false,
+        claims_dead_stones: false,
         stops_at_double_pass: true,
     };
     let mut buf = vec![0u8; 1024];

@@ -24,6 +24,11 @@ pub struct PlayerInfo {
     pub version: String,
     /// It lists both `final_status_list` and `kgs-genmove_cleanup`.
     pub kgs_end_protocol: bool,
+    /// It can say which stones it considers dead (a GTP engine that lists
+    /// `final_status_list`). Under the judge's end of game, a side that
+    /// cannot has agreed to nothing: the judge marks the dead stones.
+    #[serde(default)]
+    pub claims_dead_stones: bool,
     /// It cannot play on after two passes (a GMP line program ends its game
     /// there), so a dead-stone dispute goes to the judge, not to a cleanup.
     #[serde(default)]

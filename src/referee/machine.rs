@@ -66,6 +66,11 @@ pub enum PlayerEvent {
     /// The move request has reached the player: its clock runs from now.
     Thinking,
     Moved(Move),
+    /// A move the operator typed for a player with no link of its own. It is
+    /// checked like any move, but one the rules refuse is not played: the
+    /// operator is told why and types again. Only a move the rules allow
+    /// counts as the player's move.
+    Typed(Move),
     /// The CPU time the player used for the move it is about to report.
     /// Sent before [`PlayerEvent::Moved`]; a CPU-time clock charges it
     /// instead of the wall time.
@@ -160,6 +165,10 @@ pub struct Referee {
     cpu_time: [Option<Duration>; 2],
     /// Why a player failed after play had stopped, if it did.
     failed: [Option<String>; 2],
+    /// Under the judge's end of game: why a side could not claim dead stones.
+    no_claim: [Option<String>; 2],
+    /// Why the game awaits the judge, while it does.
+    judge_reason: Option<String>,
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -190,6 +199,8 @@ impl Referee {
             marked_dead: BTreeSet::new(),
             cpu_time: [None, None],
             failed: [None, None],
+            no_claim: [None, None],
+            judge_reason: None,
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -214,6 +225,11 @@ impl Referee {
 
     pub fn is_over(&self) -> bool {
         self.phase == Phase::Over
+    }
+
+    /// Why the game awaits the judge, while it does.
+    pub fn judge_reason(&self) -> Option<&str> {
+        self.judge_reason.as_deref()
     }
 
     pub fn clock(&self, color: Color) -> &Clock {
@@ -298,10 +314,10 @@ impl Referee {
             PlayerEvent::Thinking => self.on_thinking(now, color),
             PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
             PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
+            PlayerEvent::Typed(mv) => self.on_typed(now, color, mv),
             PlayerEvent::DeadStones(stones) => self.on_claim(now, color, stones, None),
             PlayerEvent::DeadStonesUnavailable(message) => {
-                let note = format!("final_status_list failed ({message}): no stones dead");
-                self.on_claim(now, color, Vec::new(), Some(note))
+                self.on_no_claim(now, color, format!("final_status_list failed ({message})"))
             }
             PlayerEvent::RejectedMove { mv, message } => {
                 let mover = color.opponent();
@@ -324,7 +340,16 @@ impl Referee {
             (OperatorCommand::Adjudicate { .. }, _) => None,
             (_, Phase::Setup) => Some("the game has not started"),
             (_, _) if judging => None,
-            _ => Some("dead stones are marked only when the game awaits the judge"),
+            (OperatorCommand::ScoreNow, _) => Some(
+                "'score' ends the game and counts it with the stones marked dead; it is \
+                 available once the game awaits the judge (a dead-stone dispute, a time-out \
+                 or a move limit), not during play",
+            ),
+            _ => Some(
+                "'dead' marks a chain dead for the judge's count; it is available once the \
+                 game awaits the judge (a dead-stone dispute, a time-out or a move limit), \
+                 not during play",
+            ),
         };
         if let Some(refusal) = refusal {
             self.events.push_back(GameEvent::Error {
@@ -402,6 +427,25 @@ impl Referee {
                 color,
                 clock: reading,
             });
+        }
+    }
+
+    /// A typed move: played when the rules allow it, else told and awaited again.
+    fn on_typed(&mut self, now: Instant, color: Color, mv: Move) {
+        let to_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
+        let refusal = match mv {
+            _ if !to_move => Some(format!("'{mv}' ignored: {color} is not asked to move now")),
+            Move::Play(point) => self.board.check(color, point).err().map(|reason| {
+                format!("{mv} is not legal for {color} here ({reason}); {color} to move again")
+            }),
+            Move::Pass | Move::Resign => None,
+        };
+        match refusal {
+            Some(message) => self.events.push_back(GameEvent::Notice {
+                color: Some(color),
+                message,
+            }),
+            None => self.on_move(now, color, mv),
         }
     }
 
@@ -495,8 +539,7 @@ impl Referee {
         match self.phase {
             Phase::DeadStones => {
                 self.failed[color.index()] = Some(reason.clone());
-                let note = format!("{reason}: no stones dead");
-                self.on_claim(now, color, Vec::new(), Some(note));
+                self.on_no_claim(now, color, reason);
             }
             Phase::Adjudication => {
                 self.failed[color.index()] = Some(reason.clone());
@@ -510,7 +553,14 @@ impl Referee {
         }
     }
 
+    /// A move nobody asked for. A pass once play has stopped is ordinary (GNU
+    /// Go on a GMP line passes once more after the game) and stays in the
+    /// trace; anything else is told.
     fn unexpected(&mut self, color: Color, mv: Move) {
+        let play_stopped = !matches!(self.phase, Phase::Play | Phase::Cleanup);
+        if mv == Move::Pass && play_stopped {
+            return;
+        }
         self.events.push_back(GameEvent::Error {
             color: Some(color),
             message: format!("{color} sent the move {mv} unasked; ignored"),
@@ -585,16 +635,43 @@ impl Referee {
         );
         self.claims = [None, None];
         self.waiting = Waiting::DeadStones;
+        self.no_claim = [None, None];
+        let judged = self.config.rules.end_of_game == EndOfGame::Judge;
         for color in Color::BOTH {
             let info = self.players[color.index()].clone().unwrap_or_default();
-            if info.kgs_end_protocol {
+            let asked = match self.config.rules.end_of_game {
+                EndOfGame::KgsCleanup => info.kgs_end_protocol,
+                EndOfGame::Judge => info.claims_dead_stones,
+            };
+            if asked {
                 self.actions.push_back(Action::RequestDeadStones { color });
+            } else if judged {
+                let why = match info.protocol.as_str() {
+                    "gtp" => "its engine does not list final_status_list",
+                    "human" => "its moves are typed by the operator",
+                    "sgmp" | "gmp" => "a GMP line has no dead-stone question",
+                    _ => "it has no way to say which stones are dead",
+                };
+                self.on_no_claim(now, color, why.into());
             } else {
-                let note = "does not support both final_status_list and kgs-genmove_cleanup: \
-                            claims no dead stones";
-                self.on_claim(now, color, Vec::new(), Some(note.into()));
+                let why = "does not support both final_status_list and kgs-genmove_cleanup";
+                self.on_no_claim(now, color, why.into());
             }
         }
+    }
+
+    /// A side that cannot say which stones are dead. Under the KGS protocol
+    /// it claims none; under the judge's end of game it has agreed to
+    /// nothing, so the judge marks the dead stones.
+    fn on_no_claim(&mut self, now: Instant, color: Color, why: String) {
+        let note = match self.config.rules.end_of_game {
+            EndOfGame::KgsCleanup => format!("{why}: claims no dead stones"),
+            EndOfGame::Judge => {
+                self.no_claim[color.index()] = Some(why.clone());
+                format!("{why}: it cannot claim dead stones, the judge marks them")
+            }
+        };
+        self.on_claim(now, color, Vec::new(), Some(note));
     }
 
     fn on_claim(&mut self, now: Instant, color: Color, stones: Vec<Point>, note: Option<String>) {
@@ -613,6 +690,24 @@ impl Referee {
             return;
         };
         self.waiting = Waiting::Nothing;
+        let unable: Vec<String> = Color::BOTH
+            .into_iter()
+            .filter_map(|c| {
+                Some(format!(
+                    "{c} cannot claim dead stones ({})",
+                    self.no_claim[c.index()].as_ref()?
+                ))
+            })
+            .collect();
+        if !unable.is_empty() {
+            self.marked_dead = BTreeSet::new();
+            self.events
+                .push_back(GameEvent::Agreement(AgreementEvent::Marked {
+                    stones: Vec::new(),
+                }));
+            let reason = format!("the judge marks the dead stones: {}", unable.join("; "));
+            return self.await_judge(now, reason);
+        }
         if black == white {
             self.events
                 .push_back(GameEvent::Agreement(AgreementEvent::Agreed {
@@ -718,6 +813,7 @@ impl Referee {
     fn await_judge(&mut self, now: Instant, reason: String) {
         self.waiting = Waiting::Nothing;
         self.stop_clocks(now);
+        self.judge_reason = Some(reason.clone());
         self.set_phase(Phase::Adjudication, reason);
     }
 
@@ -746,6 +842,7 @@ impl Referee {
 
     fn finish(&mut self, now: Instant, result: GameResult) {
         self.waiting = Waiting::Nothing;
+        self.judge_reason = None;
         self.stop_clocks(now);
         self.set_phase(Phase::Over, result.reason.clone());
         self.actions.push_back(Action::GameOver {

@@ -15,5 +15,5 @@ pub use event::{
     StampedEvent,
 };
 pub use machine::{Action, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft};
-pub use record::{RecordInfo, Recorder};
+pub use record::{PlannedGame, RecordInfo, Recorder};
 pub use view::GameView;

@@ -21,9 +21,23 @@ pub struct RecordInfo {
     pub overtime: Option<String>,
 }
 
+/// The game as configured, for the record's root before the players are
+/// ready, and for a record of a set-up that never became a game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlannedGame {
+    pub size: u8,
+    pub komi: f64,
+    /// The SGF `RU` name.
+    pub ruleset: String,
+    /// The players as specified, e.g. `gtp:gnugo --mode gtp`.
+    pub black: String,
+    pub white: String,
+}
+
 #[derive(Debug, Clone)]
 pub struct Recorder {
     info: RecordInfo,
+    plan: Option<PlannedGame>,
     start: Option<GameStart>,
     moves: Vec<Node>,
     result: Option<String>,
@@ -36,6 +50,7 @@ impl Recorder {
     pub fn new(info: RecordInfo) -> Recorder {
         Recorder {
             info,
+            plan: None,
             start: None,
             moves: Vec::new(),
             result: None,
@@ -43,6 +58,11 @@ impl Recorder {
             final_comments: Vec::new(),
             territory: None,
         }
+    }
+
+    /// Names the game as configured, until the game start names it as played.
+    pub fn plan(&mut self, plan: PlannedGame) {
+        self.plan = Some(plan);
     }
 
     /// The number of moves recorded, passes included.
@@ -110,6 +130,9 @@ impl Recorder {
                 message,
                 fatal: true,
             } => self.final_comments.push(attributed(*color, message)),
+            GameEvent::Result(result) if self.start.is_none() => self
+                .final_comments
+                .push(format!("No game was played: {}.", result.reason)),
             GameEvent::Result(result) => {
                 self.result = Some(result.result.clone());
                 self.final_comments
@@ -177,6 +200,12 @@ impl Recorder {
             root.push("RU", start.ruleset.clone());
             root.push("PB", start.black.full_name());
             root.push("PW", start.white.full_name());
+        } else if let Some(plan) = &self.plan {
+            root.push("SZ", plan.size.to_string());
+            root.push("KM", plan.komi.to_string());
+            root.push("RU", plan.ruleset.clone());
+            root.push("PB", plan.black.clone());
+            root.push("PW", plan.white.clone());
         }
         root.push("DT", info.date.to_string());
         for (id, value) in [

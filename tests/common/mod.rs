@@ -113,6 +113,9 @@ pub fn run_goref_answering(args: &[&str], prompt: &str, input: &str, limit: Dura
     run_goref_scripted(args, prompt, &[input], limit)
 }
 
+/// An answer that closes goref's stdin, as Ctrl-D at the keyboard does.
+pub const END_OF_INPUT: &str = "<Ctrl-D>";
+
 /// Like [`run_goref_answering`], with the next answer typed at each prompt.
 pub fn run_goref_scripted(args: &[&str], prompt: &str, answers: &[&str], limit: Duration) -> Run {
     run_goref_with_input(args, Some((prompt, answers)), limit)
@@ -149,13 +152,18 @@ fn run_goref_with_input(args: &[&str], input: Option<(&str, &[&str])>, limit: Du
         let mut text = String::new();
         for line in std::io::BufReader::new(stderr).lines() {
             let line = line.unwrap();
-            if let (Some((prompt, answers)), Some(pipe)) = (&mut answer, stdin.as_mut()) {
-                if line.contains(prompt.as_str()) {
-                    if let Some(input) = answers.next() {
-                        pipe.write_all(input.as_bytes()).unwrap();
-                        pipe.flush().unwrap();
-                    }
+            let typed = match (&mut answer, stdin.is_some()) {
+                (Some((prompt, answers)), true) if line.contains(prompt.as_str()) => answers.next(),
+                _ => None,
+            };
+            match typed.as_deref() {
+                Some(END_OF_INPUT) => drop(stdin.take()),
+                Some(input) => {
+                    let pipe = stdin.as_mut().unwrap();
+                    pipe.write_all(input.as_bytes()).unwrap();
+                    pipe.flush().unwrap();
                 }
+                None => {}
             }
             text.push_str(&line);
             text.push('\n');

@@ -62,6 +62,7 @@ fn info(name: &str, kgs: bool) -> PlayerInfo {
         name: name.into(),
         version: "1.0".into(),
         kgs_end_protocol: kgs,
+        claims_dead_stones: kgs,
         stops_at_double_pass: false,
     }
 }
@@ -1095,8 +1096,8 @@ fn move_requests_carry_the_time_left_and_moves_the_time_used() {
     assert_eq!(requests(&acts), vec![(Black, false)]);
     assert_eq!(
         time_left_of(&acts[1]).unwrap().seconds,
-        6,
-        "6.5s left, rounded down"
+        7,
+        "6.5s of main time left, rounded up"
     );
 
     // Black uses all of its 6.5s: in time, with nothing left.
@@ -1610,4 +1611,213 @@ fn a_kgs_dispute_goes_to_the_judge_when_a_player_cannot_play_on() {
     assert!(actions(&mut referee)
         .iter()
         .all(|a| !matches!(a, Action::RequestMove { .. })));
+}
+
+// ---------------------------------------------------------------- sides that cannot claim
+
+fn line_program(name: &str) -> PlayerInfo {
+    PlayerInfo {
+        protocol: "sgmp".into(),
+        stops_at_double_pass: true,
+        ..info(name, false)
+    }
+}
+
+/// A 5x5 game between the two players played to its double pass.
+fn double_pass_between(preset: Preset, black: PlayerInfo, white: PlayerInfo) -> Referee {
+    let t = crate::test_support::epoch();
+    let mut referee = Referee::new(config(5, preset)).unwrap();
+    referee.handle_player(t, Black, PlayerEvent::Ready(black));
+    referee.handle_player(t, White, PlayerEvent::Ready(white));
+    events(&mut referee);
+    actions(&mut referee);
+    play_line(&mut referee, t, WALLS_AND_INVADER);
+    referee
+}
+
+#[test]
+fn under_the_judge_two_line_programs_have_agreed_to_nothing() {
+    let t = crate::test_support::epoch();
+    for preset in [Preset::Cgf, Preset::Usenix] {
+        let mut referee =
+            double_pass_between(preset, line_program("gnugo-b"), line_program("gnugo-w"));
+        let evs = events(&mut referee);
+        assert!(
+            !agreements(&evs)
+                .iter()
+                .any(|a| matches!(a, AgreementEvent::Agreed { .. })),
+            "{preset}: {evs:#?}"
+        );
+        assert!(
+            results(&evs).is_empty(),
+            "{preset}: no score without the judge"
+        );
+        assert_eq!(referee.phase(), Phase::Adjudication);
+        let reason = phase_reason(&evs, Phase::Adjudication);
+        assert!(reason.contains("Black cannot claim"), "{reason}");
+        assert!(
+            reason.contains("a GMP line has no dead-stone question"),
+            "{reason}"
+        );
+        assert_eq!(referee.judge_reason(), Some(reason));
+        referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A3")));
+        referee.handle_operator(t, OperatorCommand::ScoreNow);
+        let evs = events(&mut referee);
+        let score = the_result(&evs).score.clone().unwrap();
+        assert_eq!(score.dead, pts("A3 A4"));
+    }
+}
+
+#[test]
+fn under_the_judge_one_side_that_cannot_claim_sends_the_claims_to_the_judge() {
+    let t = crate::test_support::epoch();
+    let human = PlayerInfo {
+        protocol: "human".into(),
+        ..info("typist", false)
+    };
+    let mut referee = double_pass_between(Preset::Cgf, human, info("engine", true));
+    let acts = actions(&mut referee);
+    assert_eq!(dead_stone_requests(&acts), vec![White]);
+    claim(&mut referee, t, White, "");
+    let evs = events(&mut referee);
+    assert_eq!(referee.phase(), Phase::Adjudication);
+    let reason = phase_reason(&evs, Phase::Adjudication);
+    assert!(reason.contains("typed by the operator"), "{reason}");
+
+    let mut referee = double_pass_between(Preset::Cgf, info("a", true), info("b", true));
+    actions(&mut referee);
+    events(&mut referee);
+    referee.handle_player(
+        t,
+        Black,
+        PlayerEvent::DeadStonesUnavailable("unknown command".into()),
+    );
+    claim(&mut referee, t, White, "");
+    let evs = events(&mut referee);
+    assert_eq!(referee.phase(), Phase::Adjudication, "{evs:#?}");
+    assert!(phase_reason(&evs, Phase::Adjudication).contains("unknown command"));
+}
+
+#[test]
+fn under_the_kgs_protocol_a_side_without_the_commands_claims_none() {
+    let mut referee = double_pass_between(Preset::Kgs, line_program("line"), info("engine", false));
+    let evs = events(&mut referee);
+    assert!(agreements(&evs).contains(&&AgreementEvent::Agreed { stones: vec![] }));
+    assert!(the_result(&evs).score.is_some());
+}
+
+fn dead_stone_requests(actions: &[Action]) -> Vec<Color> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::RequestDeadStones { color } => Some(*color),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_gtp_engine_with_final_status_list_alone_is_asked_under_the_judge() {
+    let t = crate::test_support::epoch();
+    let claims_only = PlayerInfo {
+        claims_dead_stones: true,
+        ..info("claims-only", false)
+    };
+    let mut referee = double_pass_between(Preset::Cgf, claims_only.clone(), claims_only);
+    let acts = actions(&mut referee);
+    assert_eq!(dead_stone_requests(&acts), vec![Black, White]);
+    claim(&mut referee, t, Black, "A3");
+    claim(&mut referee, t, White, "A4");
+    let evs = events(&mut referee);
+    assert!(agreements(&evs).contains(&&AgreementEvent::Agreed {
+        stones: strings("A3 A4")
+    }));
+    assert_eq!(the_result(&evs).score.as_ref().unwrap().dead, pts("A3 A4"));
+}
+
+// ---------------------------------------------------------------- typed moves
+
+#[test]
+fn a_typed_move_the_rules_refuse_is_typed_again_not_forfeited() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(config(9, Preset::Cgf), t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t, Black, PlayerEvent::Typed(mv("E5")));
+    play(&mut referee, t, White, mv("D4"));
+    events(&mut referee);
+    actions(&mut referee);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t, Black, PlayerEvent::Typed(mv("E5")));
+    let evs = events(&mut referee);
+    assert!(results(&evs).is_empty(), "{evs:#?}");
+    assert!(errors(&evs).is_empty(), "{evs:#?}");
+    let notice = evs
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::Notice { message, .. } => Some(message.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        notice.contains("occupied") && notice.contains("again"),
+        "{notice}"
+    );
+    assert!(actions(&mut referee).is_empty(), "nothing is told of it");
+    referee.handle_player(t, Black, PlayerEvent::Typed(mv("F5")));
+    assert_eq!(moves(&events(&mut referee))[0].2, "F5");
+    assert_eq!(
+        tells(&actions(&mut referee)),
+        vec![(White, Black, mv("F5"))]
+    );
+
+    referee.handle_player(t, Black, PlayerEvent::Typed(mv("G5")));
+    let evs = events(&mut referee);
+    assert!(moves(&evs).is_empty());
+    assert!(results(&evs).is_empty());
+}
+
+#[test]
+fn a_typed_ko_recapture_is_refused_and_typed_again() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(config(9, Preset::Cgf), t, false, false);
+    play_line(&mut referee, t, "B1 C1 A2 D2 B3 C3 pass B2");
+    events(&mut referee);
+    play(&mut referee, t, Black, mv("C2"));
+    events(&mut referee);
+    actions(&mut referee);
+    referee.handle_player(t, White, PlayerEvent::Thinking);
+    referee.handle_player(t, White, PlayerEvent::Typed(mv("B2")));
+    let evs = events(&mut referee);
+    assert!(results(&evs).is_empty(), "{evs:#?}");
+    assert!(evs
+        .iter()
+        .any(|e| matches!(e, GameEvent::Notice { message, .. } if message.contains("ko"))));
+}
+
+// ---------------------------------------------------------------- small rulings
+
+#[test]
+fn score_during_play_is_refused_with_what_it_does_and_when() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(config(9, Preset::Cgf), t, true, true);
+    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    let message = errors(&events(&mut referee)).remove(0).2;
+    assert!(message.contains("ends the game"), "{message}");
+    assert!(message.contains("awaits the judge"), "{message}");
+    assert!(!message.contains("dead stones are marked"), "{message}");
+}
+
+#[test]
+fn a_pass_after_play_has_stopped_is_no_error() {
+    let t = crate::test_support::epoch();
+    let mut referee = double_pass_between(
+        Preset::Cgf,
+        line_program("gnugo-b"),
+        line_program("gnugo-w"),
+    );
+    events(&mut referee);
+    referee.handle_player(t, White, PlayerEvent::Moved(Move::Pass));
+    assert!(errors(&events(&mut referee)).is_empty());
+    referee.handle_player(t, White, PlayerEvent::Moved(mv("A1")));
+    assert_eq!(errors(&events(&mut referee)).len(), 1);
 }

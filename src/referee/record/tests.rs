@@ -39,6 +39,7 @@ impl Game {
                 name: name.into(),
                 version: version.into(),
                 kgs_end_protocol: true,
+                claims_dead_stones: true,
                 stops_at_double_pass: false,
             };
             referee.handle_player(now, color, PlayerEvent::Ready(info));

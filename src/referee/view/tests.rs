@@ -42,6 +42,7 @@ impl Game {
                 name: name.into(),
                 version: "2.0".into(),
                 kgs_end_protocol: true,
+                claims_dead_stones: true,
                 stops_at_double_pass: false,
             };
             referee.handle_player(now, color, PlayerEvent::Ready(info));
@@ -378,21 +379,14 @@ fn the_agreement_shows_a_dispute_and_the_judges_marks() {
         },
     ));
     game.play(WALLS_AND_INVADER);
-    game.player(
-        Black,
-        PlayerEvent::DeadStonesUnavailable("unknown command".into()),
-    );
+    game.player(Black, PlayerEvent::DeadStones(Vec::new()));
     game.claim(White, "A3");
     let view = game.view();
     assert_eq!(
         view.agreement.claims,
         [Some(vec![]), Some(strings("A3 A4"))]
     );
-    assert!(view.agreement.notes[0]
-        .as_deref()
-        .unwrap()
-        .contains("unknown command"));
-    assert_eq!(view.agreement.notes[1], None);
+    assert_eq!(view.agreement.notes, [None, None]);
     assert!(view.agreement.black_only.is_empty());
     assert_eq!(view.agreement.white_only, strings("A3 A4"));
     assert_eq!(view.agreement.agreed, None);
