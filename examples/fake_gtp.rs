@@ -48,6 +48,17 @@ struct Args {
     /// Write this many bytes to stderr before every genmove answer.
     #[arg(long, value_name = "BYTES")]
     stderr_flood: Option<usize>,
+    /// Write this many ordinary log lines to stderr before every genmove
+    /// answer, as a chatty engine (Leela Zero) does.
+    #[arg(long, value_name = "N")]
+    stderr_lines: Option<usize>,
+    /// Write a few lines to stderr and abort (SIGABRT) before reading any
+    /// command, as an engine that cannot load its weights does.
+    #[arg(long)]
+    abort_at_start: bool,
+    /// Ignore SIGHUP, SIGINT and SIGTERM, and never answer `quit`.
+    #[arg(long)]
+    stubborn: bool,
     /// Sleep this long before every genmove answer.
     #[arg(long, value_name = "MS")]
     delay_ms: Option<u64>,
@@ -169,6 +180,7 @@ impl Engine {
                 "alive" | "seki" => ok(""),
                 _ => fail("invalid status"),
             },
+            "quit" if self.args.stubborn => Ok(Outcome::Silent),
             "quit" => Ok(Outcome::Quit),
             _ => ok(""),
         }
@@ -179,6 +191,13 @@ impl Engine {
         let n = Some(self.genmoves);
         if let Some(bytes) = self.args.stderr_flood {
             flood_stderr(bytes)?;
+        }
+        if let Some(lines) = self.args.stderr_lines {
+            let mut err = io::stderr().lock();
+            for i in 0..lines {
+                writeln!(err, "move {}: playout {i}, winrate 51.{i}%", self.genmoves)?;
+            }
+            err.flush()?;
         }
         if self.args.crash_at == n {
             process::exit(3);
@@ -225,6 +244,19 @@ fn flood_stderr(bytes: usize) -> io::Result<()> {
 
 fn main() -> io::Result<()> {
     let args = Args::parse();
+    if args.abort_at_start {
+        eprintln!("fake: loading the network weights.bin");
+        eprintln!("fake: cannot open weights.bin: No such file or directory");
+        process::abort();
+    }
+    if args.stubborn {
+        for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: setting a signal's disposition to "ignore" runs no handler.
+            unsafe {
+                libc::signal(signal, libc::SIG_IGN);
+            }
+        }
+    }
     let log = match &args.log {
         Some(path) => Some(OpenOptions::new().create(true).append(true).open(path)?),
         None => None,

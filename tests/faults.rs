@@ -163,23 +163,52 @@ fn a_move_that_is_not_a_vertex_forfeits() {
 }
 
 #[test]
-fn a_stderr_flood_is_bounded_and_the_game_goes_on() {
-    let black = fake("--moves D4,E5,F6,G7,pass --stderr-flood 200000");
+fn a_stderr_flood_is_bounded_told_once_and_the_game_goes_on() {
+    let black = fake("--moves D4,E5,F6,G7,pass --stderr-flood 4000000");
     let white = fake("--moves C3,C4,C5,C6,pass");
     let run = play(&black, &white, &[]);
     assert_eq!(run.moves().len(), 10);
-    let stderr_lines = run
+    let stderr: Vec<String> = run
+        .of_type("gtp")
+        .iter()
+        .filter(|g| g["direction"] == "stderr")
+        .map(|g| g["line"].as_str().unwrap().to_string())
+        .collect();
+    let shown = stderr.iter().filter(|l| !l.starts_with("[goref:")).count();
+    assert!(shown > 0, "the start of the flood is shown");
+    assert!(shown < 200_000 / 100, "{shown} of 200000 lines shown");
+    assert!(
+        stderr
+            .iter()
+            .any(|l| l.contains("stderr lines") && l.contains("not shown")),
+        "what was left out is counted in the trace"
+    );
+    let told: Vec<_> = run
+        .of_type("error")
+        .into_iter()
+        .filter(|e| e["message"].as_str().unwrap().contains("floods its stderr"))
+        .collect();
+    assert_eq!(told.len(), 1, "the operator is told once: {told:?}");
+}
+
+#[test]
+fn an_engines_ordinary_stderr_is_trace_not_errors() {
+    let black = fake("--moves D4,E5,F6,G7,H8,J9,pass --stderr-lines 14");
+    let white = fake("--moves C3,C4,C5,C6,C7,C8,pass --stderr-lines 14");
+    let run = play(&black, &white, &[]);
+    assert_eq!(run.moves().len(), 14);
+    let stderr = run
         .of_type("gtp")
         .iter()
         .filter(|g| g["direction"] == "stderr")
         .count();
-    assert!(stderr_lines > 0 && stderr_lines < 200, "{stderr_lines}");
-    let told: Vec<_> = run
-        .of_type("error")
-        .into_iter()
-        .filter(|e| e["message"].as_str().unwrap().contains("too fast"))
-        .collect();
-    assert!(!told.is_empty(), "the operator is told lines were left out");
+    assert_eq!(stderr, 14 * 14, "every line is in the trace");
+    assert!(
+        run.of_type("error").is_empty(),
+        "{:?}",
+        run.of_type("error")
+    );
+    assert!(!run.stderr.contains("error:"), "{}", run.stderr);
 }
 
 #[test]

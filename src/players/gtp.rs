@@ -4,9 +4,11 @@
 //! `version`, `list_commands`) and sets it up (`boardsize`, `clear_board`,
 //! `komi`, rules, handicap, time). Then it serves the referee's actions one
 //! at a time. Every command has a deadline; an engine that exits, hangs or
-//! answers garbage is reported as failed, never waited on forever.
+//! answers garbage is reported as failed, never waited on forever, with the
+//! last lines it wrote to stderr. An engine still thinking when the game ends
+//! (it lost on time, or forfeited) is stopped at once.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::time::Duration;
 
 use tokio::sync::mpsc;
@@ -18,7 +20,7 @@ use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, sleep_until};
 use crate::transport::process::{
-    describe_exit, split_command_line, Process, StderrItem, STDERR_LINES_PER_SECOND,
+    describe_exit, split_command_line, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
 use super::{PlayerSetup, Reporter};
@@ -26,6 +28,23 @@ use super::{PlayerSetup, Reporter};
 /// Extra time a move request may take beyond the referee's own move
 /// deadline, so that the referee, not the adapter, rules on slow moves.
 const MOVE_DEADLINE_SLACK: Duration = Duration::from_secs(30);
+/// How many of its last stderr lines are quoted when an engine fails.
+const STDERR_TAIL: usize = 5;
+
+/// Why the adapter stops serving its engine before the normal goodbye.
+#[derive(Debug)]
+enum Stop {
+    /// The engine can no longer play; the reason is reported.
+    Failed(String),
+    /// The game ended while the engine was thinking: it is stopped at once.
+    GameOver,
+}
+
+impl From<String> for Stop {
+    fn from(reason: String) -> Stop {
+        Stop::Failed(reason)
+    }
+}
 
 /// The adapter's state while the game runs.
 struct GtpPlayer {
@@ -33,6 +52,11 @@ struct GtpPlayer {
     process: Process,
     controller: Controller,
     stderr: mpsc::Receiver<StderrItem>,
+    /// The last lines the engine wrote to stderr, for a failure's report.
+    stderr_tail: VecDeque<String>,
+    actions: mpsc::UnboundedReceiver<Action>,
+    /// Actions that arrived while a move was awaited.
+    pending: VecDeque<Action>,
     reporter: Reporter,
     commands: HashSet<String>,
     setup: PlayerSetup,
@@ -45,7 +69,7 @@ pub async fn run(
     command_line: String,
     spec: String,
     setup: PlayerSetup,
-    mut actions: mpsc::UnboundedReceiver<Action>,
+    actions: mpsc::UnboundedReceiver<Action>,
     reporter: Reporter,
 ) {
     let color = setup.color;
@@ -64,30 +88,38 @@ pub async fn run(
         process,
         controller: Controller::new(),
         stderr,
+        stderr_tail: VecDeque::new(),
+        actions,
+        pending: VecDeque::new(),
         reporter,
         commands: HashSet::new(),
         setup,
         kgs_time: false,
     };
-    match player.prepare(spec).await {
-        Ok(info) => player.reporter.send(PlayerEvent::Ready(info)),
-        Err(failure) => {
-            player.reporter.send(PlayerEvent::Failed(failure));
-            player.process.shut_down(Duration::from_millis(100)).await;
-            return;
+    let outcome = match player.prepare(spec).await {
+        Ok(info) => {
+            player.reporter.send(PlayerEvent::Ready(info));
+            player.serve().await
         }
-    }
-    let ended_cleanly = player.serve(&mut actions).await;
-    if ended_cleanly {
-        player.say_goodbye().await;
-    } else {
-        player.process.shut_down(Duration::from_millis(100)).await;
-        player.drain_stderr().await;
+        Err(stop) => Err(stop),
+    };
+    match outcome {
+        Ok(()) => player.say_goodbye().await,
+        Err(Stop::GameOver) => {
+            player.process.shut_down(Duration::ZERO).await;
+            player.drain_stderr().await;
+        }
+        Err(Stop::Failed(failure)) => {
+            player.process.shut_down(Duration::from_millis(100)).await;
+            player.drain_stderr().await;
+            let failure = player.with_stderr_tail(failure);
+            player.reporter.send(PlayerEvent::Failed(failure));
+        }
     }
 }
 
 impl GtpPlayer {
-    async fn prepare(&mut self, spec: String) -> Result<PlayerInfo, String> {
+    async fn prepare(&mut self, spec: String) -> Result<PlayerInfo, Stop> {
         let timeout = self.setup.command_timeout;
         let version = self.command("protocol_version", &[], timeout).await?;
         if !version.success || version.text.trim() != "2" {
@@ -119,11 +151,12 @@ impl GtpPlayer {
             name,
             version: engine_version,
             kgs_end_protocol: self.lists("final_status_list") && self.lists("kgs-genmove_cleanup"),
+            claims_dead_stones: self.lists("final_status_list"),
             stops_at_double_pass: false,
         })
     }
 
-    async fn place_handicap(&mut self) -> Result<(), String> {
+    async fn place_handicap(&mut self) -> Result<(), Stop> {
         let stones: Vec<String> = self.setup.handicap.iter().map(|p| p.to_gtp()).collect();
         if stones.is_empty() {
             return Ok(());
@@ -138,7 +171,7 @@ impl GtpPlayer {
         Ok(())
     }
 
-    async fn set_time(&mut self) -> Result<(), String> {
+    async fn set_time(&mut self) -> Result<(), Stop> {
         let time = self.setup.rules.time;
         if let (true, Some(kgs)) = (self.lists("kgs-time_settings"), time.kgs_time_settings()) {
             let args: Vec<&str> = kgs.split_whitespace().collect();
@@ -155,35 +188,30 @@ impl GtpPlayer {
         Ok(())
     }
 
-    /// Serves actions until the game is over (true) or the engine fails (false).
-    async fn serve(&mut self, actions: &mut mpsc::UnboundedReceiver<Action>) -> bool {
+    /// Serves actions until the game is over or the engine must stop.
+    async fn serve(&mut self) -> Result<(), Stop> {
         loop {
-            let action = tokio::select! {
-                action = actions.recv() => action,
-                chunk = self.process.read() => {
-                    if let Err(failure) = self.unsolicited(chunk).await {
-                        self.reporter.send(PlayerEvent::Failed(failure));
-                        return false;
+            let action = match self.pending.pop_front() {
+                Some(action) => Some(action),
+                None => tokio::select! {
+                    action = self.actions.recv() => action,
+                    chunk = self.process.read() => {
+                        self.unsolicited(chunk).await?;
+                        continue;
                     }
-                    continue;
-                }
-                Some(item) = self.stderr.recv() => {
-                    self.forward_stderr(item);
-                    continue;
-                }
+                    Some(item) = self.stderr.recv() => {
+                        self.forward_stderr(item);
+                        continue;
+                    }
+                },
             };
-            let Some(action) = action else { return true };
-            let outcome = match action {
-                Action::RequestMove {
+            match action {
+                Some(Action::RequestMove {
                     cleanup, time_left, ..
-                } => self.request_move(cleanup, time_left).await,
-                Action::TellMove { color, mv, .. } => self.tell_move(color, mv).await,
-                Action::RequestDeadStones { .. } => self.request_dead_stones().await,
-                Action::GameOver { .. } => return true,
-            };
-            if let Err(failure) = outcome {
-                self.reporter.send(PlayerEvent::Failed(failure));
-                return false;
+                }) => self.request_move(cleanup, time_left).await?,
+                Some(Action::TellMove { color, mv, .. }) => self.tell_move(color, mv).await?,
+                Some(Action::RequestDeadStones { .. }) => self.request_dead_stones().await?,
+                Some(Action::GameOver { .. }) | None => return Ok(()),
             }
         }
     }
@@ -192,7 +220,7 @@ impl GtpPlayer {
         &mut self,
         cleanup: bool,
         time_left: Option<crate::referee::TimeLeft>,
-    ) -> Result<(), String> {
+    ) -> Result<(), Stop> {
         let color = self.color.name();
         if let (Some(left), true) = (time_left, self.lists("time_left")) {
             let stones = if self.kgs_time {
@@ -209,7 +237,11 @@ impl GtpPlayer {
         } else {
             "genmove"
         };
-        let deadline = self.setup.rules.move_timeout + MOVE_DEADLINE_SLACK;
+        let deadline = self
+            .setup
+            .rules
+            .move_timeout
+            .saturating_add(MOVE_DEADLINE_SLACK);
         let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
         let cpu_before = counts_cpu.then(|| self.process.user_cpu_time()).flatten();
         let reply = self.command_then(name, &[color], deadline, true).await?;
@@ -219,26 +251,26 @@ impl GtpPlayer {
                 .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
         }
         if !reply.success {
-            return Err(format!(
+            return Err(Stop::Failed(format!(
                 "{} refused '{name} {color}': {}",
                 self.who(),
                 reply.text
-            ));
+            )));
         }
         match Move::parse_gtp(&reply.text, self.setup.size) {
             Ok(mv) => {
                 self.reporter.send(PlayerEvent::Moved(mv));
                 Ok(())
             }
-            Err(_) => Err(format!(
+            Err(_) => Err(Stop::Failed(format!(
                 "{} answered '{name} {color}' with '{}', which is not a move",
                 self.who(),
                 reply.text
-            )),
+            ))),
         }
     }
 
-    async fn tell_move(&mut self, mover: Color, mv: Move) -> Result<(), String> {
+    async fn tell_move(&mut self, mover: Color, mv: Move) -> Result<(), Stop> {
         let vertex = mv.to_gtp();
         let reply = self
             .command("play", &[mover.name(), &vertex], self.setup.command_timeout)
@@ -252,7 +284,7 @@ impl GtpPlayer {
         Ok(())
     }
 
-    async fn request_dead_stones(&mut self) -> Result<(), String> {
+    async fn request_dead_stones(&mut self) -> Result<(), Stop> {
         let reply = self
             .command("final_status_list", &["dead"], self.setup.command_timeout)
             .await?;
@@ -281,16 +313,30 @@ impl GtpPlayer {
         self.drain_stderr().await;
     }
 
-    /// Passes on what the engine wrote to stderr before it exited.
+    /// Passes on what the engine wrote to stderr before it exited: until its
+    /// stderr closes or is quiet for a moment, and for a second at most.
     async fn drain_stderr(&mut self) {
         let linger = Duration::from_millis(200);
-        while let Ok(Some(item)) = tokio::time::timeout(linger, self.stderr.recv()).await {
-            self.forward_stderr(item);
+        let give_up = now() + Duration::from_secs(1);
+        while now() < give_up {
+            match tokio::time::timeout(linger, self.stderr.recv()).await {
+                Ok(Some(item)) => self.forward_stderr(item),
+                _ => break,
+            }
         }
     }
 
+    /// A failure's reason with the last lines the engine wrote to stderr.
+    fn with_stderr_tail(&self, failure: String) -> String {
+        if self.stderr_tail.is_empty() {
+            return failure;
+        }
+        let lines: Vec<&str> = self.stderr_tail.iter().map(String::as_str).collect();
+        format!("{failure}; its last stderr lines: {}", lines.join(" | "))
+    }
+
     /// Output that arrived while no command was in flight.
-    async fn unsolicited(&mut self, chunk: std::io::Result<Vec<u8>>) -> Result<(), String> {
+    async fn unsolicited(&mut self, chunk: std::io::Result<Vec<u8>>) -> Result<(), Stop> {
         let now = now();
         match chunk {
             Ok(bytes) if !bytes.is_empty() => {
@@ -301,7 +347,7 @@ impl GtpPlayer {
                             response_line(&response)
                         )),
                         ControllerEvent::Protocol { error } => {
-                            return Err(format!("{}: {error}", self.who()))
+                            return Err(Stop::Failed(format!("{}: {error}", self.who())))
                         }
                         _ => {}
                     }
@@ -310,11 +356,11 @@ impl GtpPlayer {
             }
             _ => {
                 let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                Err(format!(
+                Err(Stop::Failed(format!(
                     "{} {} between moves",
                     self.who(),
                     describe_exit(status)
-                ))
+                )))
             }
         }
     }
@@ -324,12 +370,12 @@ impl GtpPlayer {
         name: &str,
         args: &[&str],
         timeout: Duration,
-    ) -> Result<Response, String> {
+    ) -> Result<Response, Stop> {
         self.command_then(name, args, timeout, false).await
     }
 
     /// A command whose failure reply is only noticed, with an empty answer.
-    async fn optional(&mut self, name: &str, args: &[&str]) -> Result<String, String> {
+    async fn optional(&mut self, name: &str, args: &[&str]) -> Result<String, Stop> {
         let reply = self.command(name, args, self.setup.command_timeout).await?;
         if reply.success {
             Ok(reply.text)
@@ -340,31 +386,32 @@ impl GtpPlayer {
     }
 
     /// A command the game cannot do without.
-    async fn required(&mut self, name: &str, args: &[&str]) -> Result<String, String> {
+    async fn required(&mut self, name: &str, args: &[&str]) -> Result<String, Stop> {
         let reply = self.command(name, args, self.setup.command_timeout).await?;
         if reply.success {
             Ok(reply.text)
         } else {
-            Err(format!(
+            Err(Stop::Failed(format!(
                 "{} refused '{} {}': {}",
                 self.who(),
                 name,
                 args.join(" "),
                 reply.text
-            ))
+            )))
         }
     }
 
     /// Sends one command and waits for its reply, its deadline, or the
-    /// engine's death. With `report_thinking`, the referee is told the
-    /// moment the command has been written.
+    /// engine's death. With `report_thinking` (a move request), the referee
+    /// is told the moment the command has been written, and the end of the
+    /// game stops the wait.
     async fn command_then(
         &mut self,
         name: &str,
         args: &[&str],
         timeout: Duration,
         report_thinking: bool,
-    ) -> Result<Response, String> {
+    ) -> Result<Response, Stop> {
         let bytes = self
             .controller
             .send(now(), name, args, timeout)
@@ -373,11 +420,11 @@ impl GtpPlayer {
         self.trace(LineDirection::Sent, line.clone());
         if let Err(e) = self.process.write(&bytes).await {
             let status = self.process.wait_exit(Duration::from_millis(500)).await;
-            return Err(format!(
+            return Err(Stop::Failed(format!(
                 "{} {} before '{line}' could be sent ({e})",
                 self.who(),
                 describe_exit(status)
-            ));
+            )));
         }
         if report_thinking {
             self.reporter.send(PlayerEvent::Thinking);
@@ -392,11 +439,11 @@ impl GtpPlayer {
                         _ => {
                             self.controller.handle_eof(now);
                             let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                            return Err(format!(
+                            return Err(Stop::Failed(format!(
                                 "{} {} while answering '{line}'",
                                 self.who(),
                                 describe_exit(status)
-                            ));
+                            )));
                         }
                     };
                     for event in self.controller.handle_stdout(now, &bytes) {
@@ -406,6 +453,10 @@ impl GtpPlayer {
                     }
                 }
                 Some(item) = self.stderr.recv() => self.forward_stderr(item),
+                action = self.actions.recv(), if report_thinking => match action {
+                    Some(Action::GameOver { .. }) | None => return Err(Stop::GameOver),
+                    Some(other) => self.pending.push_back(other),
+                },
                 _ = sleep => {
                     let now = now();
                     if let Some(event) = self.controller.handle_timeout(now) {
@@ -420,7 +471,7 @@ impl GtpPlayer {
         &mut self,
         event: ControllerEvent,
         line: &str,
-    ) -> Result<Option<Response>, String> {
+    ) -> Result<Option<Response>, Stop> {
         match event {
             ControllerEvent::Reply { response, .. } => {
                 for text in response_line(&response).lines() {
@@ -428,14 +479,15 @@ impl GtpPlayer {
                 }
                 Ok(Some(response))
             }
-            ControllerEvent::TimedOut { waited, .. } => Err(format!(
+            ControllerEvent::TimedOut { waited, .. } => Err(Stop::Failed(format!(
                 "{} gave no answer to '{line}' within {}",
                 self.who(),
                 format_duration(waited)
-            )),
-            ControllerEvent::Protocol { error } => {
-                Err(format!("{} broke the protocol: {error}", self.who()))
-            }
+            ))),
+            ControllerEvent::Protocol { error } => Err(Stop::Failed(format!(
+                "{} broke the protocol: {error}",
+                self.who()
+            ))),
             ControllerEvent::Unexpected { response } => {
                 self.notice(format!(
                     "unexpected response ignored: {}",
@@ -462,14 +514,24 @@ impl GtpPlayer {
         self.reporter.send(PlayerEvent::Notice(message));
     }
 
-    fn forward_stderr(&self, item: StderrItem) {
+    /// Stderr lines go to the trace; only a flood is an alert, and once.
+    fn forward_stderr(&mut self, item: StderrItem) {
         match item {
-            StderrItem::Line(line) => self.trace(LineDirection::Stderr, line),
-            StderrItem::LimitReached => self.notice(format!(
-                "writes to stderr too fast: beyond {STDERR_LINES_PER_SECOND} lines a second, \
-                 lines are counted, not shown"
+            StderrItem::Line(line) => {
+                if self.stderr_tail.len() == STDERR_TAIL {
+                    self.stderr_tail.pop_front();
+                }
+                self.stderr_tail.push_back(line.clone());
+                self.trace(LineDirection::Stderr, line);
+            }
+            StderrItem::FloodStarted => self.notice(format!(
+                "floods its stderr (beyond {} KiB a second): further lines are counted, not shown",
+                STDERR_FLOOD_BYTES_PER_SECOND / 1024
             )),
-            StderrItem::Suppressed(count) => self.notice(format!("{count} stderr lines not shown")),
+            StderrItem::Suppressed { lines, bytes } => self.trace(
+                LineDirection::Stderr,
+                format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]"),
+            ),
         }
     }
 }

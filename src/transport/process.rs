@@ -2,8 +2,15 @@
 //!
 //! Stdout is read as raw chunks (the protocol codec does the framing).
 //! Stderr is drained continuously by its own task, so a chatty program can
-//! never block on a full pipe, and is delivered as bounded lines at a bounded
-//! rate: a flood becomes a count of the lines left out, not a stall.
+//! never block on a full pipe, and is delivered as bounded lines. Ordinary
+//! logging, however chatty, passes whole; only a flood (bytes at a rate far
+//! above any engine's logging) is cut, and becomes a count of the lines left
+//! out, not a stall.
+//!
+//! Each program runs in a process group of its own: the terminal's Ctrl-C or
+//! hang-up reaches goref, which ends the game properly, and not the engines;
+//! and when the program is dropped the whole group is killed, so nothing it
+//! started outlives the game.
 
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -14,8 +21,12 @@ use tokio::sync::mpsc;
 
 /// The longest stderr line kept; the rest of the line is cut.
 pub const STDERR_LINE_LIMIT: usize = 500;
-/// Stderr lines passed on per second; the others are counted.
-pub const STDERR_LINES_PER_SECOND: u32 = 20;
+/// The stderr rate, in bytes a second, sustained beyond which a program
+/// floods: some 50 times what a chatty engine (Leela Zero: a dozen lines a
+/// move) writes at its fastest.
+pub const STDERR_FLOOD_BYTES_PER_SECOND: u64 = 64 * 1024;
+/// The bytes a program may write at once before the rate applies.
+pub const STDERR_BURST_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProcessError {
@@ -34,15 +45,21 @@ pub enum ProcessError {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StderrItem {
     Line(String),
-    /// The program reached the limit; further lines this second are counted.
-    LimitReached,
-    /// Lines left out because the program wrote faster than the limit.
-    Suppressed(u64),
+    /// The program floods its stderr: from now on lines beyond the rate are
+    /// counted, not passed on. Reported once per program.
+    FloodStarted,
+    /// Lines (and their bytes) left out since the last report.
+    Suppressed {
+        lines: u64,
+        bytes: u64,
+    },
 }
 
 /// A running program with its pipes.
 pub struct Process {
     child: Child,
+    /// The program's process group (its own PID), killed on drop.
+    group: Option<i32>,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
     pub program: String,
@@ -96,6 +113,7 @@ impl Process {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .kill_on_drop(true)
             .spawn()
             .map_err(|source| ProcessError::Spawn {
@@ -107,6 +125,7 @@ impl Process {
         let stderr = child.stderr.take().expect("stderr is piped");
         tokio::spawn(drain_lines(stderr, stderr_tx));
         Ok(Process {
+            group: child.id().and_then(|pid| i32::try_from(pid).ok()),
             child,
             stdin,
             stdout,
@@ -144,14 +163,29 @@ impl Process {
         self.child.try_wait().ok().flatten()
     }
 
-    /// Waits up to `grace` for the program to exit, then kills it.
+    /// Waits up to `grace` for the program to exit, then kills it and
+    /// whatever else is left in its process group.
     pub async fn shut_down(&mut self, grace: Duration) -> Option<ExitStatus> {
         self.stdin.take();
-        match tokio::time::timeout(grace, self.child.wait()).await {
+        let status = match tokio::time::timeout(grace, self.child.wait()).await {
             Ok(status) => status.ok(),
             Err(_) => {
                 let _ = self.child.kill().await;
                 self.child.wait().await.ok()
+            }
+        };
+        self.kill_group();
+        status
+    }
+
+    /// Kills every process left in the program's group.
+    fn kill_group(&self) {
+        if let Some(group) = self.group {
+            // SAFETY: killpg only sends a signal; the group is the one the
+            // program was started in, whose ID no new process can take while
+            // any member lives.
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
             }
         }
     }
@@ -162,6 +196,12 @@ impl Process {
             .await
             .ok()
             .and_then(Result::ok)
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.kill_group();
     }
 }
 
@@ -183,19 +223,49 @@ pub fn describe_exit(status: Option<ExitStatus>) -> String {
     match status {
         Some(status) => match (status.code(), status.signal()) {
             (Some(code), _) => format!("exited with status {code}"),
-            (None, Some(signal)) => format!("was killed by signal {signal}"),
+            (None, Some(signal)) => match signal_name(signal) {
+                Some(name) => format!("was killed by signal {signal} ({name})"),
+                None => format!("was killed by signal {signal}"),
+            },
             _ => "exited".to_string(),
         },
         None => "closed its output".to_string(),
     }
 }
 
+/// The usual name of a signal that kills programs, e.g. `SIGABRT` for 6.
+fn signal_name(signal: i32) -> Option<&'static str> {
+    Some(match signal {
+        libc::SIGHUP => "SIGHUP",
+        libc::SIGINT => "SIGINT",
+        libc::SIGQUIT => "SIGQUIT",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGPIPE => "SIGPIPE",
+        libc::SIGTERM => "SIGTERM",
+        libc::SIGXCPU => "SIGXCPU",
+        _ => return None,
+    })
+}
+
 /// Reads lines from `reader` until end of file, cutting each at
-/// [`STDERR_LINE_LIMIT`] and passing at most [`STDERR_LINES_PER_SECOND`] a second.
+/// [`STDERR_LINE_LIMIT`] and passing them on until they flood.
 async fn drain_lines(mut reader: impl AsyncRead + Unpin, tx: mpsc::Sender<StderrItem>) {
-    let mut limiter = LineLimiter::new(crate::shell_time::now());
+    let mut limiter = FloodLimiter::new(crate::shell_time::now());
     let mut line: Vec<u8> = Vec::new();
+    let mut line_bytes: u64 = 0;
     let mut chunk = vec![0u8; 8192];
+    let send = |limiter: &mut FloodLimiter, items: Vec<StderrItem>| {
+        for item in items {
+            if tx.try_send(item.clone()).is_err() {
+                limiter.count_lost(&item);
+            }
+        }
+    };
     loop {
         let n = match reader.read(&mut chunk).await {
             Ok(0) | Err(_) => break,
@@ -203,14 +273,12 @@ async fn drain_lines(mut reader: impl AsyncRead + Unpin, tx: mpsc::Sender<Stderr
         };
         let now = crate::shell_time::now();
         for &byte in &chunk[..n] {
+            line_bytes += 1;
             if byte == b'\n' {
                 let text = String::from_utf8_lossy(&line).trim_end().to_string();
                 line.clear();
-                for item in limiter.admit(now, text) {
-                    if tx.try_send(item).is_err() {
-                        limiter.suppressed += 1;
-                    }
-                }
+                let items = limiter.admit(now, text, std::mem::take(&mut line_bytes));
+                send(&mut limiter, items);
             } else if line.len() < STDERR_LINE_LIMIT {
                 line.push(byte);
             }
@@ -218,51 +286,89 @@ async fn drain_lines(mut reader: impl AsyncRead + Unpin, tx: mpsc::Sender<Stderr
     }
     if !line.is_empty() {
         let text = String::from_utf8_lossy(&line).trim_end().to_string();
-        let _ = tx.try_send(StderrItem::Line(text));
+        let items = limiter.admit(crate::shell_time::now(), text, line_bytes);
+        send(&mut limiter, items);
     }
-    if limiter.suppressed > 0 {
-        let _ = tx.try_send(StderrItem::Suppressed(limiter.suppressed));
+    if let Some(report) = limiter.take_suppressed() {
+        let _ = tx.try_send(report);
     }
 }
 
-/// A one-second window that lets a fixed number of lines through.
-struct LineLimiter {
-    window_start: Instant,
-    in_window: u32,
-    suppressed: u64,
+/// A token bucket over stderr bytes: lines pass while the program writes
+/// within [`STDERR_FLOOD_BYTES_PER_SECOND`] (with a burst of
+/// [`STDERR_BURST_BYTES`]); beyond it they are counted, and the count is
+/// reported once a second while the flood lasts.
+struct FloodLimiter {
+    tokens: f64,
+    refilled_at: Instant,
+    reported_at: Instant,
+    flood_told: bool,
+    suppressed_lines: u64,
+    suppressed_bytes: u64,
 }
 
-impl LineLimiter {
+impl FloodLimiter {
     fn new(now: Instant) -> Self {
-        LineLimiter {
-            window_start: now,
-            in_window: 0,
-            suppressed: 0,
+        FloodLimiter {
+            tokens: STDERR_BURST_BYTES as f64,
+            refilled_at: now,
+            reported_at: now,
+            flood_told: false,
+            suppressed_lines: 0,
+            suppressed_bytes: 0,
         }
     }
 
-    fn admit(&mut self, now: Instant, line: String) -> Vec<StderrItem> {
+    /// A line of `bytes` bytes (its newline included) written at `now`.
+    fn admit(&mut self, now: Instant, line: String, bytes: u64) -> Vec<StderrItem> {
+        let elapsed = now
+            .saturating_duration_since(self.refilled_at)
+            .as_secs_f64();
+        self.refilled_at = now;
+        self.tokens = (self.tokens + elapsed * STDERR_FLOOD_BYTES_PER_SECOND as f64)
+            .min(STDERR_BURST_BYTES as f64);
         let mut out = Vec::new();
-        if now.duration_since(self.window_start) >= Duration::from_secs(1) {
-            self.window_start = now;
-            self.in_window = 0;
-            if self.suppressed > 0 {
-                out.push(StderrItem::Suppressed(std::mem::take(&mut self.suppressed)));
-            }
+        if now.saturating_duration_since(self.reported_at) >= Duration::from_secs(1) {
+            self.reported_at = now;
+            out.extend(self.take_suppressed());
         }
-        if line.is_empty() {
+        if self.tokens >= bytes as f64 {
+            self.tokens -= bytes as f64;
+            if !line.is_empty() {
+                out.push(StderrItem::Line(line));
+            }
             return out;
         }
-        if self.in_window < STDERR_LINES_PER_SECOND {
-            self.in_window += 1;
-            out.push(StderrItem::Line(line));
-        } else {
-            if self.suppressed == 0 {
-                out.push(StderrItem::LimitReached);
-            }
-            self.suppressed += 1;
+        if !self.flood_told {
+            self.flood_told = true;
+            out.push(StderrItem::FloodStarted);
         }
+        self.suppressed_lines += 1;
+        self.suppressed_bytes += bytes;
         out
+    }
+
+    /// Counts an item that could not be handed on (the reader is behind);
+    /// the news of a flood is given again with the next line left out.
+    fn count_lost(&mut self, item: &StderrItem) {
+        match item {
+            StderrItem::Line(line) => {
+                self.suppressed_lines += 1;
+                self.suppressed_bytes += line.len() as u64 + 1;
+            }
+            StderrItem::FloodStarted => self.flood_told = false,
+            StderrItem::Suppressed { lines, bytes } => {
+                self.suppressed_lines += lines;
+                self.suppressed_bytes += bytes;
+            }
+        }
+    }
+
+    fn take_suppressed(&mut self) -> Option<StderrItem> {
+        (self.suppressed_lines > 0).then(|| StderrItem::Suppressed {
+            lines: std::mem::take(&mut self.suppressed_lines),
+            bytes: std::mem::take(&mut self.suppressed_bytes),
+        })
     }
 }
 
@@ -304,30 +410,56 @@ mod tests {
     }
 
     #[test]
-    fn the_limiter_counts_what_it_leaves_out_and_reports_it_next_window() {
+    fn a_chatty_engine_is_never_cut() {
         let start = Instant::now();
-        let mut limiter = LineLimiter::new(start);
-        let items: Vec<StderrItem> = (0..100)
-            .flat_map(|i| limiter.admit(start, format!("line {i}")))
-            .collect();
-        let lines = items
+        let mut limiter = FloodLimiter::new(start);
+        let line = "x".repeat(120);
+        let mut passed = 0;
+        for mv in 0..3000u64 {
+            let at = start + Duration::from_millis(mv * 50);
+            for _ in 0..14 {
+                for item in limiter.admit(at, line.clone(), 121) {
+                    assert!(matches!(item, StderrItem::Line(_)), "{item:?} at move {mv}");
+                    passed += 1;
+                }
+            }
+        }
+        assert_eq!(passed, 3000 * 14);
+    }
+
+    #[test]
+    fn a_flood_is_told_once_and_counted_every_second() {
+        let start = Instant::now();
+        let mut limiter = FloodLimiter::new(start);
+        let line = "y".repeat(1023);
+        let mut items = Vec::new();
+        for i in 0..5000u64 {
+            let at = start + Duration::from_millis(i);
+            items.extend(limiter.admit(at, line.clone(), 1024));
+        }
+        items.extend(limiter.take_suppressed());
+        let floods = items
+            .iter()
+            .filter(|i| **i == StderrItem::FloodStarted)
+            .count();
+        assert_eq!(floods, 1);
+        let passed = items
             .iter()
             .filter(|i| matches!(i, StderrItem::Line(_)))
+            .count() as u64;
+        let (lines, bytes) = items.iter().fold((0, 0), |(l, b), item| match item {
+            StderrItem::Suppressed { lines, bytes } => (l + lines, b + bytes),
+            _ => (l, b),
+        });
+        assert_eq!(passed + lines, 5000);
+        assert_eq!(bytes, lines * 1024);
+        let budget = (STDERR_BURST_BYTES + 5 * STDERR_FLOOD_BYTES_PER_SECOND) / 1024;
+        assert!(passed <= budget + 1, "{passed} lines passed");
+        let reports = items
+            .iter()
+            .filter(|i| matches!(i, StderrItem::Suppressed { .. }))
             .count();
-        assert_eq!(lines, STDERR_LINES_PER_SECOND as usize);
-        assert_eq!(
-            items[STDERR_LINES_PER_SECOND as usize],
-            StderrItem::LimitReached
-        );
-        assert_eq!(items.len(), lines + 1);
-        let later = limiter.admit(start + Duration::from_secs(1), "next".into());
-        assert_eq!(
-            later,
-            vec![
-                StderrItem::Suppressed(100 - STDERR_LINES_PER_SECOND as u64),
-                StderrItem::Line("next".into())
-            ]
-        );
+        assert!((4..=6).contains(&reports), "{reports} reports in 5 s");
     }
 
     #[tokio::test]
@@ -344,11 +476,14 @@ mod tests {
                     assert!(line.len() <= STDERR_LINE_LIMIT);
                     lines += 1;
                 }
-                StderrItem::Suppressed(n) => suppressed += n,
-                StderrItem::LimitReached => {}
+                StderrItem::Suppressed { lines, .. } => suppressed += lines,
+                StderrItem::FloodStarted => {}
             }
         }
         assert_eq!(lines + suppressed, 200);
-        assert!(lines <= STDERR_LINES_PER_SECOND as u64 * 2);
+        assert!(
+            lines <= STDERR_BURST_BYTES / 10_001 + 1,
+            "{lines} lines passed"
+        );
     }
 }
