@@ -14,6 +14,9 @@
 //!   player adapters, and the loop that moves bytes and time into the cores.
 //! - [`cli`], [`config`]: the command line and the game file; [`decode`]:
 //!   GMP captures and traces back into readable packet lines.
+//! - [`files`]: every file goref writes is checked, claimed and replaced
+//!   atomically there; [`console`]: every line goref prints, never panicking
+//!   on a closed pipe.
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
@@ -26,8 +29,10 @@
 pub mod bot;
 pub mod cli;
 pub mod config;
+pub mod console;
 pub mod decode;
 pub mod driver;
+pub mod files;
 pub mod game;
 pub mod players;
 pub mod protocol;

@@ -1,4 +1,9 @@
-//! The goref binary: parse the command line, set up logging, dispatch.
+//! The goref binary: parse the command line, set up logging, dispatch, and
+//! turn the outcome into an exit status.
+//!
+//! Exit status: 0 when a game reached its result with everything written;
+//! 2 on bad input or when no game could be played; 3 when a game was played
+//! but its record or trace is incomplete (e.g. the disk filled up).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,11 +13,22 @@ use clap::Parser;
 
 use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs};
 use goref::config;
+use goref::console;
 use goref::driver::run_game;
 use goref::game::sgf::Date;
 use goref::game::Color;
 use goref::protocol::sgmp::session::Profile;
 use goref::transport::line::LineSpec;
+
+/// The exit status of a game whose record or trace is incomplete.
+const INCOMPLETE: u8 = 3;
+
+/// How a command ended.
+enum Outcome {
+    Done,
+    /// A game was played, but these files do not hold all of it.
+    Incomplete(Vec<String>),
+}
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -24,15 +40,24 @@ fn main() -> ExitCode {
         size: 9,
         ..DemoArgs::default()
     })) {
-        Command::Bot(args) => bot(args),
+        Command::Bot(args) => bot(args).map(|()| Outcome::Done),
         Command::Decode(args) => std::fs::read(&args.file)
-            .map(|bytes| print!("{}", goref::decode::decode(&bytes, args.size)))
+            .map(|bytes| {
+                console::out(goref::decode::decode(&bytes, args.size).trim_end());
+                Outcome::Done
+            })
             .map_err(|e| format!("cannot read {}: {e}", args.file.display())),
         Command::Play(args) => play(*args),
         Command::Demo(args) => play(demo_args(args)),
     };
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Incomplete(files)) => {
+            for file in files {
+                console::say(format!("goref: {file}"));
+            }
+            ExitCode::from(INCOMPLETE)
+        }
         Err(message) => fail(&message),
     }
 }
@@ -60,13 +85,13 @@ fn bot(args: BotArgs) -> Result<(), String> {
     ))?;
     if let Some(path) = &args.record {
         let text = goref::bot::line::moves_to_sgf(args.size, &moves);
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        goref::files::write_output(path, &text).map_err(|e| format!("--record: {e}"))?;
     }
     Ok(())
 }
 
 fn fail(message: &str) -> ExitCode {
-    eprintln!("goref: {message}");
+    console::say(format!("goref: {message}"));
     ExitCode::from(2)
 }
 
@@ -82,7 +107,7 @@ fn demo_args(args: DemoArgs) -> PlayArgs {
     }
 }
 
-fn play(args: PlayArgs) -> Result<(), String> {
+fn play(args: PlayArgs) -> Result<Outcome, String> {
     let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
     let unix_seconds = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -91,23 +116,28 @@ fn play(args: PlayArgs) -> Result<(), String> {
     let config = config::resolve(&args, self_exe, Date::from_unix_seconds(unix_seconds))
         .map_err(|e| e.to_string())?;
     if !args.output.headless && !args.output.json {
-        eprintln!("goref: the full-screen view is not available yet; showing progress lines");
+        console::say("goref: the full-screen view is not available yet; showing progress lines");
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
-    let result = runtime
+    let outcome = runtime
         .block_on(run_game(config))
         .map_err(|e| e.to_string())?;
+    let result = &outcome.result;
     tracing::info!(result = %result.result, reason = %result.reason, "game over");
-    Ok(())
+    Ok(match outcome.incomplete {
+        files if files.is_empty() => Outcome::Done,
+        files => Outcome::Incomplete(files),
+    })
 }
 
 fn install_logging(
     path: &std::path::Path,
 ) -> Result<tracing_appender::non_blocking::WorkerGuard, String> {
+    let target = goref::files::resolve_output(path).map_err(|e| format!("--log: {e}"))?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(path)
+        .open(&target)
         .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
     let (writer, guard) = tracing_appender::non_blocking(file);
     tracing_subscriber::fmt()

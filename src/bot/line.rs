@@ -61,14 +61,16 @@ pub async fn play_on_line(
                 SessionEvent::Move(point) => {
                     let mv = point.map(Move::Play).unwrap_or(Move::Pass);
                     if engine.play(color.opponent(), mv).is_err() {
-                        eprintln!("goref bot: the opponent's move {mv} is illegal here");
+                        crate::console::say(format!(
+                            "goref bot: the opponent's move {mv} is illegal here"
+                        ));
                     }
                     moves.push((color.opponent(), mv));
                     passes = if mv == Move::Pass { passes + 1 } else { 0 };
                     passes < 2
                 }
                 SessionEvent::Alarm(message) => {
-                    eprintln!("goref bot: {message}");
+                    crate::console::say(format!("goref bot: {message}"));
                     false
                 }
                 SessionEvent::Trace(_) | SessionEvent::Delivered => false,

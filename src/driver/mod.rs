@@ -4,29 +4,39 @@
 //! the referee, carries the referee's actions back to the players, and hands
 //! every event to the sinks: `--json` lines, the progress lines, the trace
 //! file and the SGF record, which is rewritten atomically after every move.
+//!
+//! However goref ends, the game ends with it: a signal voids the game, and
+//! the record, the trace and the stream are finished before the players are
+//! shut down. Output that cannot be written (a closed pipe, a full disk)
+//! never stops the game; it is an event, and the [`GameOutcome`] says which
+//! files are incomplete.
 
 mod operator_input;
 mod record_file;
+mod signals;
 
 use std::fs;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-pub use record_file::write_atomically;
-use record_file::RecordFile;
+pub use crate::files::write_atomically;
+use record_file::{RecordFile, RecordStatus};
+use signals::Signals;
 
+use crate::console;
+use crate::files::{resolve_output, same_file, FileError, FileLock};
 use crate::game::Color;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
-    Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, RecordInfo,
-    Recorder, Referee, StampedEvent,
+    Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, PlannedGame,
+    RecordInfo, Recorder, Referee, StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -57,30 +67,35 @@ pub struct DriverConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum DriverError {
-    #[error("cannot write the record {path}: {source}")]
-    Record {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("cannot write the trace {path}: {source}")]
-    Trace {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    #[error("the record: {0}")]
+    Record(FileError),
+    #[error("the trace: {0}")]
+    Trace(FileError),
     #[error("{0}")]
     Setup(String),
     #[error("no game was played: {0}")]
     NoGame(String),
 }
 
+/// How a game that was played ended, and what of its output is missing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameOutcome {
+    pub result: GameResult,
+    /// One line per output file that does not hold the whole game (a full
+    /// disk), e.g. `the record game.sgf is incomplete: ...`.
+    pub incomplete: Vec<String>,
+}
+
 /// Plays one game to its result.
-pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
+pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> {
     let mut referee =
         Referee::new(config.game.clone()).map_err(|e| DriverError::Setup(e.to_string()))?;
     let handicap = config
         .game
         .handicap_stones()
         .map_err(|e| DriverError::Setup(e.to_string()))?;
+    let mut signals =
+        Signals::install().map_err(|e| DriverError::Setup(format!("cannot catch signals: {e}")))?;
     let mut sinks = Sinks::open(&config)?;
     let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
     let mut players: Vec<PlayerHandle> = Vec::new();
@@ -96,7 +111,6 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
         players.push(players::spawn(spec, setup, report_tx.clone()));
     }
     drop(report_tx);
-    let mut interrupt = std::pin::pin!(tokio::signal::ctrl_c());
     let mut interrupted = false;
     let mut operator = config
         .operator_stdin
@@ -120,6 +134,9 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
             call_the_judge(&mut referee, operator.is_some());
             continue;
         }
+        if referee.phase() != Phase::Adjudication {
+            judge_called = false;
+        }
         let timer = sleep_until(referee.poll_timeout());
         tokio::select! {
             report = reports.recv() => match report {
@@ -131,36 +148,69 @@ pub async fn run_game(config: DriverConfig) -> Result<GameResult, DriverError> {
                 Some(line) => take_typed_line(&mut referee, &players, &line),
                 None => {
                     operator = None;
-                    for player in &mut players {
-                        player.lines = None;
-                    }
+                    let typed: Vec<Color> = players
+                        .iter_mut()
+                        .filter_map(|p| p.lines.take().map(|_| p.color))
+                        .collect();
                     if judge_called {
                         call_the_judge(&mut referee, false);
+                    } else if let Some(color) = typed.first() {
+                        operator_gone(&mut referee, *color);
                     }
                 }
             },
-            _ = &mut interrupt, if !interrupted => {
+            signal = signals.next(), if !interrupted => {
                 interrupted = true;
                 referee.handle_operator(
                     now(),
                     OperatorCommand::Adjudicate {
                         result: "Void".into(),
-                        reason: "the operator interrupted the game".into(),
+                        reason: format!("goref received {signal}"),
                     },
                 );
             }
         }
     }
     sinks.drain(&mut referee);
-    shut_down_players(players, &mut reports, &mut referee, &mut sinks).await;
-    sinks.finish();
+    sinks.finish_record();
+    shut_down_players(
+        players,
+        &mut reports,
+        &mut referee,
+        &mut sinks,
+        &mut signals,
+    )
+    .await;
+    let incomplete = sinks.finish();
     match referee.result() {
-        Some(result) if sinks.game_started => Ok(result.clone()),
+        Some(result) if sinks.game_started => Ok(GameOutcome {
+            result: result.clone(),
+            incomplete,
+        }),
         Some(result) => Err(DriverError::NoGame(result.reason.clone())),
         None => Err(DriverError::NoGame(
             "the players stopped before the game ended".into(),
         )),
     }
+}
+
+/// The operator's input closed while a player's moves are typed: nobody is
+/// left to type them. That is no fault of the program, so the game ends
+/// without a result.
+fn operator_gone(referee: &mut Referee, typed: Color) {
+    if referee.is_over() {
+        return;
+    }
+    referee.handle_operator(
+        now(),
+        OperatorCommand::Adjudicate {
+            result: "?".into(),
+            reason: format!(
+                "the operator's input closed (end of input) and {typed}'s moves are typed by \
+                 the operator; no operator is attached"
+            ),
+        },
+    );
 }
 
 /// A line the operator typed: a judge's command, or a typed player's move.
@@ -181,7 +231,9 @@ fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) 
                         let _ = lines.send(line.to_string());
                     }
                 }
-                None => eprintln!("goref: {message}"),
+                None => {
+                    console::say(format!("goref: {message}"));
+                }
             }
             return;
         }
@@ -193,14 +245,20 @@ fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) 
 /// the game with an unknown result that says why.
 fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
     if operator_attached {
-        eprintln!("goref: the game needs the judge; type one of: {OPERATOR_HELP}");
+        console::say(format!(
+            "goref: the game needs the judge; type one of: {OPERATOR_HELP}"
+        ));
         return;
     }
+    let why = referee
+        .judge_reason()
+        .unwrap_or("the game needs the judge")
+        .to_string();
     referee.handle_operator(
         now(),
         OperatorCommand::Adjudicate {
             result: "?".into(),
-            reason: "the game needs the judge and no operator is attached".into(),
+            reason: format!("{why}; no operator is attached"),
         },
     );
 }
@@ -223,12 +281,13 @@ fn addressed_to(action: &Action, color: Color) -> bool {
 }
 
 /// Lets the players say goodbye, still recording what they print, then
-/// kills whatever is left.
+/// kills whatever is left; at once on a further signal.
 async fn shut_down_players(
     players: Vec<PlayerHandle>,
     reports: &mut mpsc::UnboundedReceiver<Report>,
     referee: &mut Referee,
     sinks: &mut Sinks,
+    signals: &mut Signals,
 ) {
     let handles: Vec<JoinHandle<()>> = players.into_iter().map(|p| p.task).collect();
     let aborts: Vec<_> = handles.iter().map(JoinHandle::abort_handle).collect();
@@ -240,6 +299,10 @@ async fn shut_down_players(
         tokio::select! {
             _ = &mut all_done => break,
             _ = &mut grace => {
+                aborts.iter().for_each(|a| a.abort());
+                break;
+            }
+            _ = signals.next() => {
                 aborts.iter().for_each(|a| a.abort());
                 break;
             }
@@ -269,38 +332,88 @@ struct Sinks {
     progress: bool,
     recorder: Recorder,
     subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
-    record_file: Option<RecordFile>,
-    trace: Option<(PathBuf, fs::File)>,
+    record_file: Option<(PathBuf, RecordFile)>,
+    /// Why the record on disk is not the game's, while it is not.
+    record_failing: Option<String>,
+    record_outcome: Option<Result<(), String>>,
+    trace: Option<TraceFile>,
+    stdout_told: bool,
+}
+
+/// The `--trace` file: every event as a JSON line, appended. After a write
+/// fails the trace is incomplete and is not written to again, so it never
+/// holds a torn line in the middle.
+struct TraceFile {
+    path: PathBuf,
+    file: fs::File,
+    failed: Option<String>,
+    _lock: FileLock,
+}
+
+impl TraceFile {
+    fn create(path: &Path) -> Result<TraceFile, FileError> {
+        let target = resolve_output(path)?;
+        let lock = FileLock::acquire(&target)?;
+        let file = fs::File::create(&target).map_err(|source| FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(TraceFile {
+            path: path.to_path_buf(),
+            file,
+            failed: None,
+            _lock: lock,
+        })
+    }
+
+    /// Appends a line; the error, the first time a write fails.
+    fn append(&mut self, line: &str) -> Option<String> {
+        if self.failed.is_some() {
+            return None;
+        }
+        let error = writeln!(self.file, "{line}").err()?.to_string();
+        self.failed = Some(error.clone());
+        Some(error)
+    }
 }
 
 impl Sinks {
     fn open(config: &DriverConfig) -> Result<Sinks, DriverError> {
+        if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
+            let (sgf_target, trace_target) = (
+                resolve_output(sgf).map_err(DriverError::Record)?,
+                resolve_output(trace).map_err(DriverError::Trace)?,
+            );
+            if same_file(&sgf_target, &trace_target) {
+                return Err(DriverError::Setup(format!(
+                    "--sgf and --trace name the same file ({}); give each its own",
+                    sgf.display()
+                )));
+            }
+        }
         let mut recorder = Recorder::new(config.record.clone());
+        recorder.plan(PlannedGame {
+            size: config.game.size,
+            komi: config.game.rules.komi,
+            ruleset: config.game.rules.sgf_name().to_string(),
+            black: config.black.to_string(),
+            white: config.white.to_string(),
+        });
         recorder.comment(format!(
             "Refereed by goref {} with rules {} (time {}).",
             env!("CARGO_PKG_VERSION"),
             config.game.rules.preset,
             config.game.rules.time
         ));
-        let trace = match &config.trace {
-            Some(path) => {
-                let file = fs::File::create(path).map_err(|source| DriverError::Trace {
-                    path: path.clone(),
-                    source,
-                })?;
-                Some((path.clone(), file))
-            }
+        let record_file = match &config.sgf {
+            Some(path) => Some((
+                path.clone(),
+                RecordFile::create(path, &recorder.to_sgf()).map_err(DriverError::Record)?,
+            )),
             None => None,
         };
-        let record_file = match &config.sgf {
-            Some(path) => Some(
-                RecordFile::create(path.clone(), &recorder.to_sgf()).map_err(|source| {
-                    DriverError::Record {
-                        path: path.clone(),
-                        source,
-                    }
-                })?,
-            ),
+        let trace = match &config.trace {
+            Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
             None => None,
         };
         Ok(Sinks {
@@ -311,7 +424,10 @@ impl Sinks {
             recorder,
             subscriber: config.subscriber.clone(),
             record_file,
+            record_failing: None,
+            record_outcome: None,
             trace,
+            stdout_told: false,
         })
     }
 
@@ -319,6 +435,7 @@ impl Sinks {
         while let Some(event) = referee.poll_event() {
             self.take(event);
         }
+        self.take_record_status();
     }
 
     fn take(&mut self, event: GameEvent) {
@@ -326,16 +443,30 @@ impl Sinks {
         self.game_started |= matches!(event, GameEvent::GameStart(_));
         self.recorder.apply(&event);
         let stamped = StampedEvent { t_ms, event };
-        if self.json || self.trace.is_some() {
+        let mut told = Vec::new();
+        let tracing = self.trace.as_ref().is_some_and(|t| t.failed.is_none());
+        if (self.json && !self.stdout_told) || tracing {
             let line = serde_json::to_string(&stamped).expect("events always serialise");
-            if self.json {
-                let mut out = std::io::stdout().lock();
-                let _ = writeln!(out, "{line}");
-                let _ = out.flush();
+            if self.json && !self.stdout_told && !console::out(&line) {
+                self.stdout_told = true;
+                told.push(GameEvent::Notice {
+                    color: None,
+                    message: "stdout is closed: the JSON events stop there; the game goes on"
+                        .into(),
+                });
             }
-            if let Some((path, file)) = &mut self.trace {
-                if let Err(e) = writeln!(file, "{line}") {
-                    tracing::error!("cannot write the trace {}: {e}", path.display());
+            if let Some(trace) = &mut self.trace {
+                if let Some(error) = trace.append(&line) {
+                    tracing::error!("cannot write the trace {}: {error}", trace.path.display());
+                    told.push(GameEvent::Error {
+                        color: None,
+                        message: format!(
+                            "cannot write the trace {}: {error}; the trace stops here, the game \
+                             goes on",
+                            trace.path.display()
+                        ),
+                        fatal: false,
+                    });
                 }
             }
         }
@@ -345,7 +476,7 @@ impl Sinks {
         );
         if self.progress || needs_the_operator {
             if let Some(text) = progress_line(&stamped.event) {
-                eprintln!("{text}");
+                console::say(text);
             }
         }
         let save = matches!(
@@ -362,19 +493,99 @@ impl Sinks {
             let now = now();
             let _ = subscriber.send((now, stamped));
         }
+        for event in told {
+            self.take(event);
+        }
     }
 
     fn save_record(&mut self) {
-        if let Some(record_file) = &self.record_file {
+        if let Some((_, record_file)) = &self.record_file {
             record_file.save(self.recorder.to_sgf());
         }
     }
 
-    /// Waits until the record is on disk.
-    fn finish(&mut self) {
-        if let Some(record_file) = &mut self.record_file {
-            record_file.finish();
+    /// Turns a change in whether the record reaches the disk into an event.
+    fn take_record_status(&mut self) {
+        let Some((path, record_file)) = &self.record_file else {
+            return;
+        };
+        let path = path.display().to_string();
+        let mut told = Vec::new();
+        while let Some(status) = record_file.poll_status() {
+            told.push(match status {
+                RecordStatus::Failing(error) => {
+                    self.record_failing = Some(error.clone());
+                    GameEvent::Error {
+                        color: None,
+                        message: format!(
+                            "cannot write the record {path}: {error}; the game goes on, the \
+                             file keeps its last complete record, and goref tries again after \
+                             every move"
+                        ),
+                        fatal: false,
+                    }
+                }
+                RecordStatus::Recovered => {
+                    self.record_failing = None;
+                    GameEvent::Notice {
+                        color: None,
+                        message: format!("the record {path} is written again"),
+                    }
+                }
+            });
         }
+        for event in told {
+            self.take(event);
+        }
+    }
+
+    /// Waits until the record's last text is written, telling the stream
+    /// whether it reached the disk.
+    fn finish_record(&mut self) {
+        let Some((path, record_file)) = &mut self.record_file else {
+            return;
+        };
+        let outcome = record_file.finish();
+        let path = path.display().to_string();
+        self.take_record_status();
+        if let Err(error) = &outcome {
+            self.take(GameEvent::Error {
+                color: None,
+                message: format!(
+                    "the record {path} is incomplete: {error}; it holds the game as it was at \
+                     the last write that succeeded"
+                ),
+                fatal: false,
+            });
+        }
+        self.record_outcome = Some(outcome);
+    }
+
+    /// Finishes the record and the trace, and says which are incomplete.
+    fn finish(&mut self) -> Vec<String> {
+        if self.record_outcome.is_none() {
+            self.finish_record();
+        }
+        let mut incomplete = Vec::new();
+        if let (Some((path, _)), Some(Err(error))) = (&self.record_file, &self.record_outcome) {
+            incomplete.push(format!(
+                "the record {} is incomplete: {error}",
+                path.display()
+            ));
+        }
+        if let Some(trace) = &mut self.trace {
+            let flushed = trace.file.flush().and_then(|()| trace.file.sync_data());
+            if let (None, Err(e)) = (&trace.failed, flushed) {
+                trace.failed = Some(e.to_string());
+            }
+            if let Some(error) = &trace.failed {
+                incomplete.push(format!(
+                    "the trace {} is incomplete: {error}",
+                    trace.path.display()
+                ));
+            }
+        }
+        incomplete
     }
 }
 

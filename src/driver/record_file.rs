@@ -4,40 +4,60 @@
 //! the newest text it has (older ones still queued are skipped), to a
 //! temporary file that is synced and renamed over the record. A reader never
 //! sees half a record, and the game never waits for the disk.
+//!
+//! The path is checked and claimed before the game ([`crate::files`]): a
+//! device or a directory is refused, a symlink is followed, and a second
+//! goref on the same record is refused. A write that fails (a full disk)
+//! never stops the game: the failure and the recovery are reported back once
+//! each, goref keeps trying with every new text, and [`RecordFile::finish`]
+//! says whether the last text reached the disk.
 
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
+use crate::files::{resolve_output, write_atomically, FileError, FileLock};
+
+/// A change in whether the record reaches the disk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RecordStatus {
+    /// A write failed; the file on disk keeps its last complete text.
+    Failing(String),
+    /// A write succeeded again after failures.
+    Recovered,
+}
+
 pub struct RecordFile {
     tx: Option<mpsc::Sender<String>>,
-    thread: Option<JoinHandle<()>>,
+    thread: Option<JoinHandle<Result<(), String>>>,
+    status: mpsc::Receiver<RecordStatus>,
+    outcome: Option<Result<(), String>>,
+    _lock: FileLock,
 }
 
 impl RecordFile {
-    /// Writes `first` to `path` now, so a bad path fails before the game,
-    /// then starts the writer thread.
-    pub fn create(path: PathBuf, first: &str) -> std::io::Result<RecordFile> {
-        write_atomically(&path, first)?;
+    /// Checks and claims `path`, writes `first` to it now, so a bad path
+    /// fails before the game, then starts the writer thread.
+    pub fn create(path: &Path, first: &str) -> Result<RecordFile, FileError> {
+        let target = resolve_output(path)?;
+        let lock = FileLock::acquire(&target)?;
+        let io = |source| FileError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        write_atomically(&target, first).map_err(io)?;
         let (tx, rx) = mpsc::channel::<String>();
+        let (status_tx, status) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("record".into())
-            .spawn(move || {
-                while let Ok(mut text) = rx.recv() {
-                    while let Ok(newer) = rx.try_recv() {
-                        text = newer;
-                    }
-                    if let Err(e) = write_atomically(&path, &text) {
-                        tracing::error!("cannot write the record {}: {e}", path.display());
-                        eprintln!("goref: cannot write the record {}: {e}", path.display());
-                    }
-                }
-            })?;
+            .spawn(move || write_all(&target, &rx, &status_tx))
+            .map_err(io)?;
         Ok(RecordFile {
             tx: Some(tx),
             thread: Some(thread),
+            status,
+            outcome: None,
+            _lock: lock,
         })
     }
 
@@ -47,56 +67,114 @@ impl RecordFile {
         }
     }
 
-    /// Waits until the last text handed over is on disk.
-    pub fn finish(&mut self) {
+    /// The next change of status, if there is one.
+    pub fn poll_status(&self) -> Option<RecordStatus> {
+        self.status.try_recv().ok()
+    }
+
+    /// Waits until the last text handed over is written, and says whether
+    /// it reached the disk.
+    pub fn finish(&mut self) -> Result<(), String> {
         self.tx.take();
         if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+            let outcome = thread
+                .join()
+                .unwrap_or_else(|_| Err("the record's writer stopped".into()));
+            self.outcome = Some(outcome);
         }
+        self.outcome.clone().unwrap_or(Ok(()))
     }
 }
 
 impl Drop for RecordFile {
     fn drop(&mut self) {
-        self.finish();
+        let _ = self.finish();
     }
 }
 
-/// Writes `text` to a temporary file beside `path`, syncs it, and renames
-/// it over `path`.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_data()?;
+/// The writer thread: the newest text each time, reporting changes of status.
+fn write_all(
+    target: &Path,
+    texts: &mpsc::Receiver<String>,
+    status: &mpsc::Sender<RecordStatus>,
+) -> Result<(), String> {
+    let mut last: Result<(), String> = Ok(());
+    while let Ok(mut text) = texts.recv() {
+        while let Ok(newer) = texts.try_recv() {
+            text = newer;
+        }
+        let written = write_atomically(target, &text).map_err(|e| e.to_string());
+        match (&last, &written) {
+            (Ok(()), Err(e)) => {
+                tracing::error!("cannot write the record {}: {e}", target.display());
+                let _ = status.send(RecordStatus::Failing(e.clone()));
+            }
+            (Err(_), Ok(())) => {
+                let _ = status.send(RecordStatus::Recovered);
+            }
+            _ => {}
+        }
+        last = written;
     }
-    fs::rename(&tmp, path)
+    last
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     #[test]
     fn the_last_text_handed_over_is_what_stays_on_disk() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.sgf");
-        let mut record = RecordFile::create(path.clone(), "(;)").unwrap();
+        let mut record = RecordFile::create(&path, "(;)").unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "(;)");
         for n in 0..50 {
             record.save(format!("(;C[{n}])"));
         }
-        record.finish();
+        assert_eq!(record.finish(), Ok(()));
         assert_eq!(fs::read_to_string(&path).unwrap(), "(;C[49])");
         assert!(!dir.path().join("game.sgf.tmp").exists());
+        assert_eq!(record.poll_status(), None);
     }
 
     #[test]
     fn an_unwritable_path_fails_at_once() {
-        let error = RecordFile::create(PathBuf::from("/nonexistent/dir/game.sgf"), "(;)");
+        let error = RecordFile::create(Path::new("/nonexistent/dir/game.sgf"), "(;)");
         assert!(error.is_err());
+        let error = RecordFile::create(Path::new("/dev/full"), "(;)")
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("character device"), "{error}");
+    }
+
+    #[test]
+    fn failures_and_recovery_are_reported_once_each() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.sgf");
+        let mut record = RecordFile::create(&path, "(;)").unwrap();
+        let blocker = dir.path().join("game.sgf.tmp");
+        fs::create_dir(&blocker).unwrap();
+        record.save("(;C[1])".into());
+        record.save("(;C[2])".into());
+        let wait_status = |record: &RecordFile| {
+            for _ in 0..500 {
+                if let Some(status) = record.poll_status() {
+                    return status;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            panic!("no status");
+        };
+        assert!(matches!(wait_status(&record), RecordStatus::Failing(_)));
+        assert_eq!(fs::read_to_string(&path).unwrap(), "(;)");
+        fs::remove_dir(&blocker).unwrap();
+        record.save("(;C[3])".into());
+        assert_eq!(wait_status(&record), RecordStatus::Recovered);
+        fs::create_dir(&blocker).unwrap();
+        record.save("(;C[4])".into());
+        assert!(record.finish().is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "(;C[3])");
     }
 }

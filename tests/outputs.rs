@@ -1,0 +1,456 @@
+//! How goref writes and how it ends, with the real binary: record and trace
+//! paths that are not regular files, symlinks, two gorefs on one record, a
+//! closed stdout and stderr, a full disk, signals, and set-ups that never
+//! became a game.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::os::unix::fs::FileTypeExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{fake, goref, run_goref, Run};
+use goref::game::sgf;
+
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// The root node's value of `property` in the SGF file at `path`.
+fn root_property(path: &Path, property: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let nodes = sgf::parse(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    nodes[0].get(property).map(str::to_string)
+}
+
+fn bot_game(extra: &[&str]) -> Run {
+    let mut args = vec![
+        "play",
+        "--headless",
+        "--size",
+        "9",
+        "--black",
+        "bot:1",
+        "--white",
+        "bot:2",
+    ];
+    args.extend_from_slice(extra);
+    run_goref(&args, LIMIT)
+}
+
+#[test]
+fn a_record_or_trace_that_is_not_a_regular_file_is_refused_before_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().display().to_string();
+    for (flag, path, kind) in [
+        ("--sgf", "/dev/full", "a character device"),
+        ("--trace", "/dev/full", "a character device"),
+        ("--sgf", folder.as_str(), "a directory"),
+    ] {
+        let run = bot_game(&[flag, path]);
+        assert_eq!(run.status, 2, "{flag} {path}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(run.stderr.contains(kind), "{}", run.stderr);
+        assert!(!run.stderr.contains("move"), "no game: {}", run.stderr);
+    }
+    let full = std::fs::metadata("/dev/full").unwrap();
+    assert!(
+        full.file_type().is_char_device(),
+        "/dev/full is still a device"
+    );
+
+    let same = dir.path().join("both");
+    let same = same.display().to_string();
+    let run = bot_game(&["--sgf", &same, "--trace", &same]);
+    assert_eq!(run.status, 2);
+    assert!(run.stderr.contains("the same file"), "{}", run.stderr);
+}
+
+#[test]
+fn a_symlinked_record_replaces_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("real")).unwrap();
+    let target = dir.path().join("real/target.sgf");
+    std::fs::write(&target, "(;GM[1]C[stale])").unwrap();
+    let link = dir.path().join("link.sgf");
+    std::os::unix::fs::symlink("real/target.sgf", &link).unwrap();
+    let run = bot_game(&["--sgf", link.to_str().unwrap()]);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link is still a link");
+    assert!(
+        root_property(&target, "RE").is_some(),
+        "the target holds the game"
+    );
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("real"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(leftovers, ["target.sgf"], "no .tmp or .lock is left");
+}
+
+/// A slow game between two fake engines, started and left running.
+fn slow_game(args: &[&str]) -> Child {
+    let black = fake("--moves D4,E5,F6,G7,H8,pass --delay-ms 150");
+    let white = fake("--moves C3,C4,C5,C6,C7,pass --delay-ms 150");
+    Command::new(goref())
+        .args(["play", "--headless", "--json", "--size", "9"])
+        .args(["--black", &black, "--white", &white])
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_for(path: &Path) {
+    let started = Instant::now();
+    while !path.exists() {
+        assert!(started.elapsed() < Duration::from_secs(10), "{path:?}");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_second_goref_on_the_same_record_or_trace_is_refused_with_the_holders_pid() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.sgf");
+    let trace = dir.path().join("game.jsonl");
+    let mut first = slow_game(&[
+        "--sgf",
+        record.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    wait_for(&dir.path().join("game.jsonl.lock"));
+    let pid = format!("PID {}", first.id());
+    let other = dir.path().join("other.sgf");
+    for args in [
+        ["--sgf", record.to_str().unwrap()],
+        ["--trace", trace.to_str().unwrap()],
+    ] {
+        let mut args = args.to_vec();
+        if args[0] == "--trace" {
+            args.extend(["--sgf", other.to_str().unwrap()]);
+        }
+        let second = bot_game(&args);
+        assert_eq!(second.status, 2, "{}", second.stderr);
+        assert!(second.stderr.contains(&pid), "{}", second.stderr);
+        assert!(second.stderr.contains("another goref"), "{}", second.stderr);
+    }
+    assert!(first.wait().unwrap().success());
+    assert!(root_property(&record, "RE").is_some());
+    assert!(!dir.path().join("game.sgf.lock").exists());
+    let third = bot_game(&["--sgf", record.to_str().unwrap()]);
+    assert_eq!(third.status, 0, "the claim went with its holder");
+}
+
+#[test]
+fn a_closed_stdout_and_stderr_never_stop_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("p.sgf");
+    let (reader, writer) = std::io::pipe().unwrap();
+    let mut child = Command::new(goref())
+        .args(["play", "--json", "--size", "9", "--black", "bot", "--white"])
+        .args(["bot", "--sgf", record.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(writer.try_clone().unwrap())
+        .stderr(writer)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(reader).lines();
+    for _ in 0..3 {
+        lines.next().unwrap().unwrap();
+    }
+    drop(lines);
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{status}");
+    let result = root_property(&record, "RE").expect("the record has its result");
+    assert!(
+        result.starts_with('B') || result.starts_with('W'),
+        "{result}"
+    );
+}
+
+/// A small tmpfs of goref's own, unmounted when dropped.
+struct SmallDisk {
+    path: PathBuf,
+}
+
+impl SmallDisk {
+    /// `None` where this machine does not let the test mount one.
+    fn mount(dir: &Path, kib: u32) -> Option<SmallDisk> {
+        let path = dir.join("disk");
+        std::fs::create_dir(&path).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(&path)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if !mounted {
+            eprintln!("cannot mount a tmpfs here (not root?): the full-disk test is skipped");
+        }
+        mounted.then_some(SmallDisk { path })
+    }
+
+    /// Fills the disk with one file, up to the last byte.
+    fn fill(&self) -> PathBuf {
+        use std::io::Write;
+        let filler = self.path.join("filler");
+        let mut file = std::fs::File::create(&filler).unwrap();
+        let block = vec![0u8; 4096];
+        while file.write_all(&block).is_ok() {}
+        while file.write_all(&block[..1]).is_ok() {}
+        filler
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.path).status();
+    }
+}
+
+/// A game whose record is on a disk that fills once the game has begun,
+/// freed again after `free_after` if given.
+/// Returns the run, the record's result as the disk kept it, and the files
+/// left on the disk.
+fn game_on_a_filling_disk(
+    free_after: Option<Duration>,
+) -> Option<(Run, Option<String>, Vec<String>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let disk = SmallDisk::mount(dir.path(), 256)?;
+    let record = disk.path.join("game.sgf");
+    let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --delay-ms 100");
+    let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --delay-ms 100");
+    let mut child = Command::new(goref())
+        .args(["play", "--headless", "--json", "--size", "9"])
+        .args(["--black", &black, "--white", &white])
+        .args(["--sgf", record.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&record);
+    std::thread::sleep(Duration::from_millis(300));
+    let filler = disk.fill();
+    if let Some(after) = free_after {
+        std::thread::sleep(after);
+        std::fs::remove_file(&filler).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    let left: Vec<String> = std::fs::read_dir(&disk.path)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    let result = root_property(&record, "RE");
+    let run = Run {
+        status: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).to_string(),
+        stderr: String::from_utf8_lossy(&output.stderr).to_string(),
+        elapsed: Duration::ZERO,
+    };
+    Some((run, result, left))
+}
+
+#[test]
+fn a_full_disk_is_an_error_event_and_an_exit_status_and_leaves_no_temporary_file() {
+    let Some((run, result, left)) = game_on_a_filling_disk(None) else {
+        return;
+    };
+    assert_eq!(run.status, 3, "{}", run.stderr);
+    assert_eq!(run.moves().len(), 16, "the game went on");
+    let errors: Vec<String> = run
+        .of_type("error")
+        .iter()
+        .map(|e| e["message"].as_str().unwrap().to_string())
+        .collect();
+    let told = errors
+        .iter()
+        .filter(|m| m.contains("cannot write the record"))
+        .count();
+    assert_eq!(told, 1, "told once: {errors:?}");
+    assert!(
+        errors.iter().any(|m| m.contains("is incomplete")),
+        "{errors:?}"
+    );
+    assert!(run.stderr.contains("is incomplete"), "{}", run.stderr);
+    assert!(run.stderr.lines().count() < 60, "{}", run.stderr);
+    assert!(!left.iter().any(|f| f.ends_with(".tmp")), "{left:?}");
+    assert_eq!(
+        result, None,
+        "the stale record is whole, from before the disk filled"
+    );
+}
+
+#[test]
+fn a_disk_that_fills_and_frees_again_ends_with_a_complete_record() {
+    let Some((run, result, left)) = game_on_a_filling_disk(Some(Duration::from_millis(800))) else {
+        return;
+    };
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    assert!(run.of_type("error").iter().any(|e| e["message"]
+        .as_str()
+        .unwrap()
+        .contains("cannot write the record")));
+    assert!(run
+        .of_type("notice")
+        .iter()
+        .any(|e| e["message"].as_str().unwrap().contains("written again")));
+    assert!(result.is_some());
+    assert!(!left.iter().any(|f| f.ends_with(".tmp")), "{left:?}");
+}
+
+/// Whether a process whose command line contains `marker` is running.
+fn running(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().any(|entry| {
+        let path = entry.unwrap().path().join("cmdline");
+        std::fs::read(path)
+            .map(|cmdline| {
+                let text = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+                text.contains(marker)
+            })
+            .unwrap_or(false)
+    })
+}
+
+fn ends_on_signal(signal: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.sgf");
+    let marker = format!("stubborn-{signal}-{}", std::process::id());
+    let sleeper = format!("{}.{}", std::process::id() % 1000, signal.len());
+    let black = format!(
+        "gtp:sh -c 'sleep 7{sleeper} & exec {} --name {marker} --stubborn --moves D4,E5,F6,G7,H8 --delay-ms 200'",
+        common::fake_gtp().display()
+    );
+    let white = fake("--moves C3,C4,C5,C6,C7 --delay-ms 200");
+    let mut child = Command::new(goref())
+        .args(["play", "--headless", "--json", "--size", "9"])
+        .args(["--black", &black, "--white", &white])
+        .args(["--sgf", record.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(running(&marker), "the stubborn engine runs");
+    let killed = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let started = Instant::now();
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{signal}: {output:?}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+    let result: serde_json::Value = stdout
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .find(|e| e["type"] == "result")
+        .unwrap_or_else(|| panic!("{signal}: no result in {stdout}"));
+    assert_eq!(result["result"], "Void");
+    assert!(
+        result["reason"].as_str().unwrap().contains(signal),
+        "{result}"
+    );
+    assert_eq!(root_property(&record, "RE").as_deref(), Some("Void"));
+    assert!(!running(&marker), "{signal}: the stubborn engine is gone");
+    assert!(
+        !running(&format!("sleep 7{sleeper}")),
+        "its child is gone too"
+    );
+}
+
+#[test]
+fn sigterm_ends_the_game_as_void_and_leaves_no_engine_behind() {
+    ends_on_signal("TERM");
+}
+
+#[test]
+fn sighup_ends_the_game_as_void_and_leaves_no_engine_behind() {
+    ends_on_signal("HUP");
+}
+
+#[test]
+fn a_failed_set_up_writes_the_set_up_and_no_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("none.sgf");
+    let run = run_goref(
+        &[
+            "play",
+            "--headless",
+            "--size",
+            "9",
+            "--komi",
+            "6.5",
+            "--black",
+            "sgmp:/nonexistent/ttyS9",
+            "--white",
+            "bot",
+            "--sgf",
+            record.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no game was played"), "{}", run.stderr);
+    assert_eq!(root_property(&record, "RE"), None);
+    assert_eq!(root_property(&record, "SZ").as_deref(), Some("9"));
+    assert_eq!(root_property(&record, "KM").as_deref(), Some("6.5"));
+    assert_eq!(
+        root_property(&record, "PB").as_deref(),
+        Some("sgmp:/nonexistent/ttyS9")
+    );
+    assert_eq!(root_property(&record, "PW").as_deref(), Some("bot"));
+    let text = std::fs::read_to_string(&record).unwrap();
+    assert!(text.contains("No game was played"), "{text}");
+}
+
+#[test]
+fn an_engine_still_thinking_when_it_loses_is_stopped_at_once() {
+    let black = fake("--moves D4 --hang-at 2");
+    let white = fake("--moves C3,C4");
+    let run = run_goref(
+        &[
+            "play",
+            "--headless",
+            "--json",
+            "--size",
+            "9",
+            "--time",
+            "absolute:2s",
+            "--black",
+            &black,
+            "--white",
+            &white,
+        ],
+        LIMIT,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let result = run.result();
+    assert_eq!(result["result"], "W+T");
+    let result_at = Duration::from_millis(result["t_ms"].as_u64().unwrap());
+    assert!(
+        run.elapsed < result_at + Duration::from_secs(2),
+        "result at {result_at:?}, exit at {:?}",
+        run.elapsed
+    );
+}
+
+#[test]
+fn an_engine_that_dies_at_start_up_is_shown_with_its_last_stderr_lines() {
+    let black = fake("--abort-at-start");
+    let run = run_goref(
+        &["play", "--headless", "--black", &black, "--white", "bot"],
+        LIMIT,
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let last = run.stderr.lines().last().unwrap();
+    assert!(last.contains("SIGABRT"), "{last}");
+    assert!(last.contains("cannot open weights.bin"), "{last}");
+}
