@@ -21,6 +21,10 @@ use crate::referee::{GameConfig, Handicap, RecordInfo};
 /// The default deadline for commands other than move requests.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The largest komi, either way, that a game may have. Real komi are a few
+/// points; the bound only keeps typos and overflow out of the score.
+pub const MAX_KOMI: f64 = 1000.0;
+
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
     #[error("cannot read the game file {path}: {source}")]
@@ -92,6 +96,11 @@ pub fn resolve(
         .map_err(invalid)?;
     let mut rules = Rules::preset(preset);
     if let Some(komi) = args.komi.or(file.komi) {
+        if !komi.is_finite() || komi.abs() > MAX_KOMI {
+            return Err(invalid(format!(
+                "--komi {komi}: komi must be a finite number from -{MAX_KOMI} to {MAX_KOMI}"
+            )));
+        }
         rules.komi = komi;
     }
     if let Some(time) = pick(&args.time, &file.time) {
@@ -106,7 +115,7 @@ pub fn resolve(
         rules.suicide_allowed = true;
     }
     if let Some(timeout) = pick(&args.move_timeout, &file.move_timeout) {
-        rules.move_timeout = duration_setting("move-timeout", &timeout)?;
+        rules.move_timeout = duration_setting("move-timeout", &timeout, "10m")?;
     }
     if let Some(n) = args.time_loss_before.or(file.time_loss_before) {
         rules.limits.time_loss_before = (n > 0).then_some(n);
@@ -118,7 +127,7 @@ pub fn resolve(
         rules.limits.count_passes = count;
     }
     let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
-        Some(timeout) => duration_setting("command-timeout", &timeout)?,
+        Some(timeout) => duration_setting("command-timeout", &timeout, "30s")?,
         None => DEFAULT_COMMAND_TIMEOUT,
     };
 
@@ -190,8 +199,17 @@ fn parse_ko(text: &str) -> Result<KoRule, ConfigError> {
     }
 }
 
-fn duration_setting(name: &str, text: &str) -> Result<Duration, ConfigError> {
-    parse_duration(text).map_err(|e| ConfigError::Invalid(format!("--{name} {text}: {e}")))
+/// A timeout: a duration more than zero, since a zero deadline would fail
+/// every command before any player could answer.
+fn duration_setting(name: &str, text: &str, example: &str) -> Result<Duration, ConfigError> {
+    let invalid = |why: String| ConfigError::Invalid(format!("--{name} {text}: {why}"));
+    match parse_duration(text) {
+        Ok(duration) if duration.is_zero() => Err(invalid(format!(
+            "needs a non-zero duration (e.g. {example})"
+        ))),
+        Ok(duration) => Ok(duration),
+        Err(e) => Err(invalid(e.to_string())),
+    }
 }
 
 fn parse_points(text: &str, size: u8) -> Result<Vec<Point>, ConfigError> {
@@ -261,6 +279,74 @@ mod tests {
         assert_eq!(config.game.rules.komi, 0.5);
         assert_eq!(config.game.handicap, Handicap::Fixed(4));
         assert_eq!(config.black, PlayerSpec::Bot { seed: Some(7) });
+    }
+
+    #[test]
+    fn values_that_make_no_sense_are_refused() {
+        let refused = |play: &PlayArgs| {
+            resolve(play, PathBuf::from("goref"), today())
+                .unwrap_err()
+                .to_string()
+        };
+        for komi in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1000.5, -2000.0] {
+            let play = PlayArgs {
+                komi: Some(komi),
+                ..args("bot", "bot")
+            };
+            let error = refused(&play);
+            assert!(error.contains("--komi"), "{komi}: {error}");
+            assert!(error.contains("from -1000 to 1000"), "{komi}: {error}");
+        }
+        for komi in [-1000.0, 0.0, 1000.0] {
+            let play = PlayArgs {
+                komi: Some(komi),
+                ..args("bot", "bot")
+            };
+            assert!(resolve(&play, PathBuf::from("goref"), today()).is_ok());
+        }
+        for (flag, value) in [
+            ("time", "absolute:0s"),
+            ("time", "fischer:0s,0s"),
+            ("move-timeout", "0"),
+            ("move-timeout", "0s"),
+            ("command-timeout", "0"),
+            ("command-timeout", "0ms"),
+        ] {
+            let mut play = args("bot", "bot");
+            match flag {
+                "time" => play.time = Some(value.into()),
+                "move-timeout" => play.move_timeout = Some(value.into()),
+                _ => play.command_timeout = Some(value.into()),
+            }
+            let error = refused(&play);
+            assert!(error.starts_with(&format!("--{flag} {value}: ")), "{error}");
+            assert!(error.contains("non-zero"), "{error}");
+            assert!(!error.contains('\n'), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_game_file_gets_the_same_checks_as_the_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        for (line, expected) in [
+            ("komi = nan", "--komi NaN"),
+            ("komi = inf", "--komi inf"),
+            ("komi = -inf", "--komi -inf"),
+            ("time = \"absolute:0s\"", "--time absolute:0s"),
+            ("move_timeout = \"0s\"", "--move-timeout 0s"),
+            ("command_timeout = \"0\"", "--command-timeout 0"),
+        ] {
+            let path = dir.path().join("game.toml");
+            std::fs::write(&path, format!("{line}\n")).unwrap();
+            let play = PlayArgs {
+                config: Some(path),
+                ..args("bot", "bot")
+            };
+            let error = resolve(&play, PathBuf::from("goref"), today())
+                .unwrap_err()
+                .to_string();
+            assert!(error.starts_with(expected), "{line}: {error}");
+        }
     }
 
     #[test]
