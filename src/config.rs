@@ -72,9 +72,52 @@ impl GameFile {
         })?;
         toml::from_str(&text).map_err(|e| ConfigError::Parse {
             path: path.to_path_buf(),
-            message: e.message().to_string(),
+            message: locate(&text, &e),
         })
     }
+}
+
+/// One line for a TOML error: `line 3, column 8, key size: invalid type: ...`.
+/// Line and column (both from 1, the column in characters) come from the
+/// error's span; the key is the one written at the start of that line, when
+/// there is one.
+fn locate(text: &str, error: &toml::de::Error) -> String {
+    let message = error
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let Some(span) = error.span() else {
+        return message;
+    };
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = &text[..start];
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    let line_text = text[line_start..].lines().next().unwrap_or("");
+    match key_of_line(line_text) {
+        Some(key) => format!("line {line}, column {column}, key {key}: {message}"),
+        None => format!("line {line}, column {column}: {message}"),
+    }
+}
+
+/// The key a TOML line sets (`size = 9`, `"size" = 9`) or the table it opens
+/// (`[white]`).
+fn key_of_line(line: &str) -> Option<String> {
+    let line = line.trim();
+    let key = if line.starts_with('[') {
+        line.trim_start_matches('[').split(']').next()?
+    } else {
+        line.split_once('=')?.0
+    };
+    let key = key.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+    (!key.is_empty() && !key.starts_with('#')).then(|| key.to_string())
 }
 
 /// Builds the driver's configuration from the flags and the optional game file.
@@ -347,6 +390,62 @@ mod tests {
                 .to_string();
             assert!(error.starts_with(expected), "{line}: {error}");
         }
+    }
+
+    /// The message for a game file holding `text`, and the file's path.
+    fn game_file_error(text: &str) -> (String, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.toml");
+        std::fs::write(&path, text).unwrap();
+        let play = PlayArgs {
+            config: Some(path.clone()),
+            ..args("bot", "bot")
+        };
+        let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
+        (error.to_string(), path.display().to_string())
+    }
+
+    #[test]
+    fn a_wrong_type_in_the_game_file_names_the_line_column_and_key() {
+        let (error, path) = game_file_error("black = \"bot\"\nwhite = \"bot\"\nsize = \"nine\"\n");
+        assert_eq!(
+            error,
+            format!(
+                "the game file {path} is not valid: line 3, column 8, key size: \
+                 invalid type: string \"nine\", expected u8"
+            )
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_in_the_game_file_names_its_line_and_column() {
+        let (error, path) = game_file_error("size = 9\n\n  blak = \"bot\"\n");
+        assert!(
+            error.starts_with(&format!(
+                "the game file {path} is not valid: line 3, column 3, key blak: unknown field `blak`"
+            )),
+            "{error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+    }
+
+    #[test]
+    fn a_syntax_error_in_the_game_file_names_its_line_and_column_on_one_line() {
+        let (error, path) = game_file_error("size = 9\nkomi = \n");
+        assert!(
+            error.starts_with(&format!(
+                "the game file {path} is not valid: line 2, column 8, key komi: "
+            )),
+            "{error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+
+        let (error, _) = game_file_error("size = 9\n\"black\" = \"bot\"\nwhite \"bot\"\n");
+        assert!(error.contains(": line 3, column 7: "), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+
+        let (error, _) = game_file_error("size = 9\n[white]\nseed = 2\n");
+        assert!(error.contains(": line 2, column 1, key white: "), "{error}");
     }
 
     #[test]
