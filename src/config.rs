@@ -17,6 +17,7 @@ use crate::game::sgf::Date;
 use crate::game::{Point, MAX_SIZE, MIN_SIZE};
 use crate::players::PlayerSpec;
 use crate::referee::{GameConfig, Handicap, RecordInfo};
+use crate::transport::line::LineTarget;
 
 /// The default deadline for commands other than move requests.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
@@ -198,6 +199,11 @@ pub fn resolve(
 
     let black = player(pick(&args.black, &file.black), "--black")?;
     let white = player(pick(&args.white, &file.white), "--white")?;
+    if let Some(line) = shared_line(&black, &white) {
+        return Err(invalid(format!(
+            "--black and --white are on the same line, {line}: each player needs a line of its own"
+        )));
+    }
     let record = RecordInfo {
         date: today,
         event: pick(&args.event, &file.event),
@@ -229,6 +235,45 @@ fn player(spec: Option<String>, flag: &str) -> Result<PlayerSpec, ConfigError> {
     })?;
     spec.parse()
         .map_err(|e| ConfigError::Invalid(format!("{flag}: {e}")))
+}
+
+/// The line both players would be on, if they are: the same serial device
+/// (compared after resolving symlinks, when the path exists) or the same
+/// terminal-server port. Two programs cannot share one line, and finding out
+/// at the handshake would cost a forfeit.
+fn shared_line(black: &PlayerSpec, white: &PlayerSpec) -> Option<String> {
+    let target = |spec: &PlayerSpec| match spec {
+        PlayerSpec::Line { line, .. } => Some(line.target.clone()),
+        _ => None,
+    };
+    match (target(black)?, target(white)?) {
+        (LineTarget::Device { path: b, .. }, LineTarget::Device { path: w, .. }) => {
+            let real = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.into());
+            let device = real(&b);
+            if device != real(&w) {
+                None
+            } else if b == w {
+                Some(b.display().to_string())
+            } else {
+                Some(format!(
+                    "{} (--black names it {}, --white {})",
+                    device.display(),
+                    b.display(),
+                    w.display()
+                ))
+            }
+        }
+        (LineTarget::Tcp { host: bh, port: bp }, LineTarget::Tcp { host: wh, port: wp }) => {
+            let same = bh.eq_ignore_ascii_case(&wh) && bp == wp;
+            let host = if bh.contains(':') {
+                format!("[{bh}]")
+            } else {
+                bh
+            };
+            same.then(|| format!("{host}:{bp}"))
+        }
+        _ => None,
+    }
 }
 
 fn parse_ko(text: &str) -> Result<KoRule, ConfigError> {
@@ -446,6 +491,47 @@ mod tests {
 
         let (error, _) = game_file_error("size = 9\n[white]\nseed = 2\n");
         assert!(error.contains(": line 2, column 1, key white: "), "{error}");
+    }
+
+    #[test]
+    fn one_line_for_both_players_is_refused_naming_it() {
+        let refused = |black: &str, white: &str| {
+            resolve(&args(black, white), PathBuf::from("goref"), today())
+                .unwrap_err()
+                .to_string()
+        };
+        let error = refused("sgmp:/dev/pts/3", "gmp:/dev/pts/3,baud=9600");
+        assert_eq!(
+            error,
+            "--black and --white are on the same line, /dev/pts/3: \
+             each player needs a line of its own"
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let device = dir.path().join("ttyS0");
+        std::fs::write(&device, "").unwrap();
+        let link = dir.path().join("go-line");
+        std::os::unix::fs::symlink(&device, &link).unwrap();
+        let error = refused(
+            &format!("sgmp:{}", link.display()),
+            &format!("sgmp:{}", device.display()),
+        );
+        let real = std::fs::canonicalize(&device).unwrap();
+        assert!(error.contains(&real.display().to_string()), "{error}");
+        assert!(error.contains(&link.display().to_string()), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+
+        let error = refused("sgmp-tcp:Term.local:4001", "gmp-tcp:term.local:4001");
+        assert!(error.contains("same line, Term.local:4001"), "{error}");
+
+        for (black, white) in [
+            ("sgmp:/dev/ttyS0", "sgmp:/dev/ttyS1"),
+            ("sgmp-tcp:10.0.0.5:4001", "sgmp-tcp:10.0.0.5:4002"),
+            ("bot-sgmp", "bot-sgmp"),
+        ] {
+            let config = resolve(&args(black, white), PathBuf::from("goref"), today());
+            assert!(config.is_ok(), "{black} {white}");
+        }
     }
 
     #[test]
