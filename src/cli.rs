@@ -18,8 +18,36 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
+    /// Watch a game another goref serves (planned: spectators; not available yet).
+    #[arg(long, value_name = "HOST:PORT")]
+    pub watch: Option<String>,
+
     #[command(subcommand)]
     pub command: Option<Command>,
+}
+
+impl Cli {
+    /// Refuses the flags of features that are planned but not built: they are
+    /// declared, so that `--help` lists them and using one gets this one-line
+    /// message rather than clap's "unexpected argument".
+    pub fn refuse_unbuilt(&self) -> Result<(), String> {
+        let spectators = match &self.command {
+            Some(Command::Play(args)) => Some(&args.spectators),
+            Some(Command::Demo(args)) => Some(&args.spectators),
+            _ => None,
+        };
+        let given = [
+            ("--watch", self.watch.is_some()),
+            ("--serve", spectators.is_some_and(|s| s.serve.is_some())),
+            ("--token", spectators.is_some_and(|s| s.token.is_some())),
+        ];
+        match given.iter().find(|(_, given)| *given) {
+            Some((flag, _)) => Err(format!(
+                "{flag}: spectators are not available in this version of goref yet"
+            )),
+            None => Ok(()),
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -50,6 +78,20 @@ pub struct DemoArgs {
     pub size: u8,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub spectators: SpectatorArgs,
+}
+
+/// Serving the game to spectators: planned, refused today by
+/// [`Cli::refuse_unbuilt`].
+#[derive(Debug, Args, Default, Clone)]
+pub struct SpectatorArgs {
+    /// Serve the game to spectators on this address (planned: spectators; not available yet).
+    #[arg(long, value_name = "ADDR")]
+    pub serve: Option<String>,
+    /// The token spectators must give (planned: spectators; not available yet).
+    #[arg(long, value_name = "T")]
+    pub token: Option<String>,
 }
 
 #[derive(Debug, Args, Default, Clone)]
@@ -70,10 +112,14 @@ pub struct OutputArgs {
 
 #[derive(Debug, Args, Default)]
 pub struct PlayArgs {
-    /// Black: gtp:CMDLINE or bot[:SEED].
+    /// Black: gtp:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts], sgmp-tcp:HOST:PORT,
+    /// gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED], bot-sgmp[:SEED] or bot-gmp[:SEED]
+    /// (usenix: is planned).
     #[arg(long, value_name = "SPEC")]
     pub black: Option<String>,
-    /// White: gtp:CMDLINE or bot[:SEED].
+    /// White: gtp:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts], sgmp-tcp:HOST:PORT,
+    /// gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED], bot-sgmp[:SEED] or bot-gmp[:SEED]
+    /// (usenix: is planned).
     #[arg(long, value_name = "SPEC")]
     pub white: Option<String>,
     /// Rules preset: kgs, cgf or usenix.
@@ -82,7 +128,7 @@ pub struct PlayArgs {
     /// Board size, 2 to 25.
     #[arg(long, value_name = "N")]
     pub size: Option<u8>,
-    /// Komi (overrides the preset).
+    /// Komi, from -1000 to 1000 (overrides the preset).
     #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub komi: Option<f64>,
     /// Fixed handicap stones on the standard points.
@@ -129,6 +175,8 @@ pub struct PlayArgs {
     pub place: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
+    #[command(flatten)]
+    pub spectators: SpectatorArgs,
 }
 
 #[derive(Debug, Args, Default)]
@@ -159,4 +207,75 @@ pub struct BotArgs {
     /// Seed for its random choices: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    fn parse(args: &[&str]) -> Cli {
+        Cli::try_parse_from(args).unwrap()
+    }
+
+    #[test]
+    fn spectator_flags_are_accepted_then_refused_by_name() {
+        let refusal = |flag: &str| {
+            format!("{flag}: spectators are not available in this version of goref yet")
+        };
+        let play = parse(&["goref", "play", "--serve", "0.0.0.0:7000", "--black", "bot"]);
+        assert_eq!(play.refuse_unbuilt(), Err(refusal("--serve")));
+        let token = parse(&["goref", "play", "--token", "s3cret", "--white", "bot"]);
+        assert_eq!(token.refuse_unbuilt(), Err(refusal("--token")));
+        let demo = parse(&["goref", "demo", "--serve", ":7000", "--token", "t"]);
+        assert_eq!(demo.refuse_unbuilt(), Err(refusal("--serve")));
+        let watch = parse(&["goref", "--watch", "10.0.0.5:7000"]);
+        assert_eq!(watch.refuse_unbuilt(), Err(refusal("--watch")));
+
+        for args in [
+            &["goref"][..],
+            &["goref", "demo", "--headless"],
+            &["goref", "play", "--black", "bot", "--white", "bot"],
+            &["goref", "decode", "capture.bin"],
+        ] {
+            assert_eq!(parse(args).refuse_unbuilt(), Ok(()), "{args:?}");
+        }
+    }
+
+    #[test]
+    fn help_names_the_planned_flags_and_every_player_kind() {
+        let mut command = Cli::command();
+        command.build();
+        let help = |command: &clap::Command, arg: &str| {
+            let arg = command
+                .get_arguments()
+                .find(|a| a.get_id() == arg)
+                .unwrap_or_else(|| panic!("no --{arg}"));
+            arg.get_help().map(ToString::to_string).unwrap_or_default()
+        };
+        assert!(help(&command, "watch").contains("not available yet"));
+        for sub in ["play", "demo"] {
+            let sub = command.find_subcommand(sub).unwrap();
+            for arg in ["serve", "token"] {
+                assert!(help(sub, arg).contains("not available yet"), "{arg}");
+            }
+        }
+        let play = command.find_subcommand("play").unwrap();
+        for colour in ["black", "white"] {
+            let text = help(play, colour);
+            for kind in [
+                "gtp:CMDLINE",
+                "sgmp:DEVICE[,opts]",
+                "gmp:DEVICE[,opts]",
+                "sgmp-tcp:HOST:PORT",
+                "gmp-tcp:HOST:PORT",
+                "human[:NAME]",
+                "bot[:SEED]",
+                "bot-sgmp[:SEED]",
+                "bot-gmp[:SEED]",
+            ] {
+                assert!(text.contains(kind), "--{colour} help lacks {kind}: {text}");
+            }
+        }
+    }
 }

@@ -17,9 +17,14 @@ use crate::game::sgf::Date;
 use crate::game::{Point, MAX_SIZE, MIN_SIZE};
 use crate::players::PlayerSpec;
 use crate::referee::{GameConfig, Handicap, RecordInfo};
+use crate::transport::line::LineTarget;
 
 /// The default deadline for commands other than move requests.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The largest komi, either way, that a game may have. Real komi are a few
+/// points; the bound only keeps typos and overflow out of the score.
+pub const MAX_KOMI: f64 = 1000.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -68,9 +73,52 @@ impl GameFile {
         })?;
         toml::from_str(&text).map_err(|e| ConfigError::Parse {
             path: path.to_path_buf(),
-            message: e.message().to_string(),
+            message: locate(&text, &e),
         })
     }
+}
+
+/// One line for a TOML error: `line 3, column 8, key size: invalid type: ...`.
+/// Line and column (both from 1, the column in characters) come from the
+/// error's span; the key is the one written at the start of that line, when
+/// there is one.
+fn locate(text: &str, error: &toml::de::Error) -> String {
+    let message = error
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let Some(span) = error.span() else {
+        return message;
+    };
+    let mut start = span.start.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = &text[..start];
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    let line_text = text[line_start..].lines().next().unwrap_or("");
+    match key_of_line(line_text) {
+        Some(key) => format!("line {line}, column {column}, key {key}: {message}"),
+        None => format!("line {line}, column {column}: {message}"),
+    }
+}
+
+/// The key a TOML line sets (`size = 9`, `"size" = 9`) or the table it opens
+/// (`[white]`).
+fn key_of_line(line: &str) -> Option<String> {
+    let line = line.trim();
+    let key = if line.starts_with('[') {
+        line.trim_start_matches('[').split(']').next()?
+    } else {
+        line.split_once('=')?.0
+    };
+    let key = key.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+    (!key.is_empty() && !key.starts_with('#')).then(|| key.to_string())
 }
 
 /// Builds the driver's configuration from the flags and the optional game file.
@@ -92,6 +140,11 @@ pub fn resolve(
         .map_err(invalid)?;
     let mut rules = Rules::preset(preset);
     if let Some(komi) = args.komi.or(file.komi) {
+        if !komi.is_finite() || komi.abs() > MAX_KOMI {
+            return Err(invalid(format!(
+                "--komi {komi}: komi must be a finite number from -{MAX_KOMI} to {MAX_KOMI}"
+            )));
+        }
         rules.komi = komi;
     }
     if let Some(time) = pick(&args.time, &file.time) {
@@ -106,7 +159,7 @@ pub fn resolve(
         rules.suicide_allowed = true;
     }
     if let Some(timeout) = pick(&args.move_timeout, &file.move_timeout) {
-        rules.move_timeout = duration_setting("move-timeout", &timeout)?;
+        rules.move_timeout = duration_setting("move-timeout", &timeout, "10m")?;
     }
     if let Some(n) = args.time_loss_before.or(file.time_loss_before) {
         rules.limits.time_loss_before = (n > 0).then_some(n);
@@ -118,7 +171,7 @@ pub fn resolve(
         rules.limits.count_passes = count;
     }
     let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
-        Some(timeout) => duration_setting("command-timeout", &timeout)?,
+        Some(timeout) => duration_setting("command-timeout", &timeout, "30s")?,
         None => DEFAULT_COMMAND_TIMEOUT,
     };
 
@@ -146,6 +199,11 @@ pub fn resolve(
 
     let black = player(pick(&args.black, &file.black), "--black")?;
     let white = player(pick(&args.white, &file.white), "--white")?;
+    if let Some(line) = shared_line(&black, &white) {
+        return Err(invalid(format!(
+            "--black and --white are on the same line, {line}: each player needs a line of its own"
+        )));
+    }
     let record = RecordInfo {
         date: today,
         event: pick(&args.event, &file.event),
@@ -179,6 +237,45 @@ fn player(spec: Option<String>, flag: &str) -> Result<PlayerSpec, ConfigError> {
         .map_err(|e| ConfigError::Invalid(format!("{flag}: {e}")))
 }
 
+/// The line both players would be on, if they are: the same serial device
+/// (compared after resolving symlinks, when the path exists) or the same
+/// terminal-server port. Two programs cannot share one line, and finding out
+/// at the handshake would cost a forfeit.
+fn shared_line(black: &PlayerSpec, white: &PlayerSpec) -> Option<String> {
+    let target = |spec: &PlayerSpec| match spec {
+        PlayerSpec::Line { line, .. } => Some(line.target.clone()),
+        _ => None,
+    };
+    match (target(black)?, target(white)?) {
+        (LineTarget::Device { path: b, .. }, LineTarget::Device { path: w, .. }) => {
+            let real = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.into());
+            let device = real(&b);
+            if device != real(&w) {
+                None
+            } else if b == w {
+                Some(b.display().to_string())
+            } else {
+                Some(format!(
+                    "{} (--black names it {}, --white {})",
+                    device.display(),
+                    b.display(),
+                    w.display()
+                ))
+            }
+        }
+        (LineTarget::Tcp { host: bh, port: bp }, LineTarget::Tcp { host: wh, port: wp }) => {
+            let same = bh.eq_ignore_ascii_case(&wh) && bp == wp;
+            let host = if bh.contains(':') {
+                format!("[{bh}]")
+            } else {
+                bh
+            };
+            same.then(|| format!("{host}:{bp}"))
+        }
+        _ => None,
+    }
+}
+
 fn parse_ko(text: &str) -> Result<KoRule, ConfigError> {
     match text.to_ascii_lowercase().as_str() {
         "simple" => Ok(KoRule::Simple),
@@ -190,8 +287,17 @@ fn parse_ko(text: &str) -> Result<KoRule, ConfigError> {
     }
 }
 
-fn duration_setting(name: &str, text: &str) -> Result<Duration, ConfigError> {
-    parse_duration(text).map_err(|e| ConfigError::Invalid(format!("--{name} {text}: {e}")))
+/// A timeout: a duration more than zero, since a zero deadline would fail
+/// every command before any player could answer.
+fn duration_setting(name: &str, text: &str, example: &str) -> Result<Duration, ConfigError> {
+    let invalid = |why: String| ConfigError::Invalid(format!("--{name} {text}: {why}"));
+    match parse_duration(text) {
+        Ok(duration) if duration.is_zero() => Err(invalid(format!(
+            "needs a non-zero duration (e.g. {example})"
+        ))),
+        Ok(duration) => Ok(duration),
+        Err(e) => Err(invalid(e.to_string())),
+    }
 }
 
 fn parse_points(text: &str, size: u8) -> Result<Vec<Point>, ConfigError> {
@@ -261,6 +367,171 @@ mod tests {
         assert_eq!(config.game.rules.komi, 0.5);
         assert_eq!(config.game.handicap, Handicap::Fixed(4));
         assert_eq!(config.black, PlayerSpec::Bot { seed: Some(7) });
+    }
+
+    #[test]
+    fn values_that_make_no_sense_are_refused() {
+        let refused = |play: &PlayArgs| {
+            resolve(play, PathBuf::from("goref"), today())
+                .unwrap_err()
+                .to_string()
+        };
+        for komi in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1000.5, -2000.0] {
+            let play = PlayArgs {
+                komi: Some(komi),
+                ..args("bot", "bot")
+            };
+            let error = refused(&play);
+            assert!(error.contains("--komi"), "{komi}: {error}");
+            assert!(error.contains("from -1000 to 1000"), "{komi}: {error}");
+        }
+        for komi in [-1000.0, 0.0, 1000.0] {
+            let play = PlayArgs {
+                komi: Some(komi),
+                ..args("bot", "bot")
+            };
+            assert!(resolve(&play, PathBuf::from("goref"), today()).is_ok());
+        }
+        for (flag, value) in [
+            ("time", "absolute:0s"),
+            ("time", "fischer:0s,0s"),
+            ("move-timeout", "0"),
+            ("move-timeout", "0s"),
+            ("command-timeout", "0"),
+            ("command-timeout", "0ms"),
+        ] {
+            let mut play = args("bot", "bot");
+            match flag {
+                "time" => play.time = Some(value.into()),
+                "move-timeout" => play.move_timeout = Some(value.into()),
+                _ => play.command_timeout = Some(value.into()),
+            }
+            let error = refused(&play);
+            assert!(error.starts_with(&format!("--{flag} {value}: ")), "{error}");
+            assert!(error.contains("non-zero"), "{error}");
+            assert!(!error.contains('\n'), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_game_file_gets_the_same_checks_as_the_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        for (line, expected) in [
+            ("komi = nan", "--komi NaN"),
+            ("komi = inf", "--komi inf"),
+            ("komi = -inf", "--komi -inf"),
+            ("time = \"absolute:0s\"", "--time absolute:0s"),
+            ("move_timeout = \"0s\"", "--move-timeout 0s"),
+            ("command_timeout = \"0\"", "--command-timeout 0"),
+        ] {
+            let path = dir.path().join("game.toml");
+            std::fs::write(&path, format!("{line}\n")).unwrap();
+            let play = PlayArgs {
+                config: Some(path),
+                ..args("bot", "bot")
+            };
+            let error = resolve(&play, PathBuf::from("goref"), today())
+                .unwrap_err()
+                .to_string();
+            assert!(error.starts_with(expected), "{line}: {error}");
+        }
+    }
+
+    /// The message for a game file holding `text`, and the file's path.
+    fn game_file_error(text: &str) -> (String, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.toml");
+        std::fs::write(&path, text).unwrap();
+        let play = PlayArgs {
+            config: Some(path.clone()),
+            ..args("bot", "bot")
+        };
+        let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
+        (error.to_string(), path.display().to_string())
+    }
+
+    #[test]
+    fn a_wrong_type_in_the_game_file_names_the_line_column_and_key() {
+        let (error, path) = game_file_error("black = \"bot\"\nwhite = \"bot\"\nsize = \"nine\"\n");
+        assert_eq!(
+            error,
+            format!(
+                "the game file {path} is not valid: line 3, column 8, key size: \
+                 invalid type: string \"nine\", expected u8"
+            )
+        );
+    }
+
+    #[test]
+    fn an_unknown_key_in_the_game_file_names_its_line_and_column() {
+        let (error, path) = game_file_error("size = 9\n\n  blak = \"bot\"\n");
+        assert!(
+            error.starts_with(&format!(
+                "the game file {path} is not valid: line 3, column 3, key blak: unknown field `blak`"
+            )),
+            "{error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+    }
+
+    #[test]
+    fn a_syntax_error_in_the_game_file_names_its_line_and_column_on_one_line() {
+        let (error, path) = game_file_error("size = 9\nkomi = \n");
+        assert!(
+            error.starts_with(&format!(
+                "the game file {path} is not valid: line 2, column 8, key komi: "
+            )),
+            "{error}"
+        );
+        assert!(!error.contains('\n'), "{error}");
+
+        let (error, _) = game_file_error("size = 9\n\"black\" = \"bot\"\nwhite \"bot\"\n");
+        assert!(error.contains(": line 3, column 7: "), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+
+        let (error, _) = game_file_error("size = 9\n[white]\nseed = 2\n");
+        assert!(error.contains(": line 2, column 1, key white: "), "{error}");
+    }
+
+    #[test]
+    fn one_line_for_both_players_is_refused_naming_it() {
+        let refused = |black: &str, white: &str| {
+            resolve(&args(black, white), PathBuf::from("goref"), today())
+                .unwrap_err()
+                .to_string()
+        };
+        let error = refused("sgmp:/dev/pts/3", "gmp:/dev/pts/3,baud=9600");
+        assert_eq!(
+            error,
+            "--black and --white are on the same line, /dev/pts/3: \
+             each player needs a line of its own"
+        );
+
+        let dir = tempfile::tempdir().unwrap();
+        let device = dir.path().join("ttyS0");
+        std::fs::write(&device, "").unwrap();
+        let link = dir.path().join("go-line");
+        std::os::unix::fs::symlink(&device, &link).unwrap();
+        let error = refused(
+            &format!("sgmp:{}", link.display()),
+            &format!("sgmp:{}", device.display()),
+        );
+        let real = std::fs::canonicalize(&device).unwrap();
+        assert!(error.contains(&real.display().to_string()), "{error}");
+        assert!(error.contains(&link.display().to_string()), "{error}");
+        assert!(!error.contains('\n'), "{error}");
+
+        let error = refused("sgmp-tcp:Term.local:4001", "gmp-tcp:term.local:4001");
+        assert!(error.contains("same line, Term.local:4001"), "{error}");
+
+        for (black, white) in [
+            ("sgmp:/dev/ttyS0", "sgmp:/dev/ttyS1"),
+            ("sgmp-tcp:10.0.0.5:4001", "sgmp-tcp:10.0.0.5:4002"),
+            ("bot-sgmp", "bot-sgmp"),
+        ] {
+            let config = resolve(&args(black, white), PathBuf::from("goref"), today());
+            assert!(config.is_ok(), "{black} {white}");
+        }
     }
 
     #[test]

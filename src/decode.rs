@@ -8,7 +8,9 @@ use std::fmt::Write;
 
 use crate::protocol::sgmp::packet::{describe, hex, parse_hex, Deframer, Frame};
 
-/// Decodes a whole file's contents for a board of `size`.
+/// Decodes a whole file's contents for a board of `size`. A file with no
+/// GMP packets in it gets one line saying what was found instead, so that an
+/// empty output never leaves the reader wondering.
 pub fn decode(contents: &[u8], size: u8) -> String {
     match std::str::from_utf8(contents) {
         Ok(text) if text.trim_start().starts_with('{') => decode_trace(text, size),
@@ -22,16 +24,22 @@ pub fn decode(contents: &[u8], size: u8) -> String {
 /// A goref trace: each packet event is decoded again from its bytes.
 fn decode_trace(text: &str, mut size: u8) -> String {
     let mut out = String::new();
-    for line in text.lines() {
+    let (mut events, mut packets, mut gtp_lines) = (0, 0, 0);
+    for line in text.lines().filter(|line| !line.trim().is_empty()) {
         let Ok(event) = serde_json::from_str::<serde_json::Value>(line) else {
             let _ = writeln!(out, "?   (not a trace line) {line}");
             continue;
         };
+        if event["type"].is_string() {
+            events += 1;
+        }
         match event["type"].as_str() {
+            Some("gtp") => gtp_lines += 1,
             Some("game_start") => {
                 size = event["size"].as_u64().map_or(size, |s| s as u8);
             }
             Some("packet") => {
+                packets += 1;
                 let direction = event["direction"].as_str().unwrap_or("?");
                 let color = event["color"].as_str().unwrap_or("?");
                 let bytes = event["hex"]
@@ -45,7 +53,39 @@ fn decode_trace(text: &str, mut size: u8) -> String {
             _ => {}
         }
     }
+    if events == 0 {
+        return no_packets(text.len());
+    }
+    if packets == 0 {
+        let holds = if gtp_lines > 0 {
+            "GTP lines only"
+        } else {
+            "no protocol lines"
+        };
+        let _ = writeln!(
+            out,
+            "no GMP packets in this file: it is a goref trace with {events} event{} ({holds})",
+            plural(events)
+        );
+    }
     out
+}
+
+/// The whole output for a file that is neither a trace nor a capture with
+/// packets.
+fn no_packets(bytes: usize) -> String {
+    format!(
+        "no GMP packets found in this file ({bytes} byte{})\n",
+        plural(bytes)
+    )
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 {
+        ""
+    } else {
+        "s"
+    }
 }
 
 /// A text log: the first group of four hex bytes on each line is a packet;
@@ -70,15 +110,26 @@ fn decode_text_log(text: &str, size: u8) -> String {
 }
 
 /// A raw capture of one direction of a line.
+/// A raw capture of one direction of a line. Bytes that hold no packet, not
+/// even a damaged one, are not a capture: talk and stray lines for them
+/// would only dump the file.
 fn decode_raw(bytes: &[u8], size: u8) -> String {
     let mut out = String::new();
-    decode_stream(&mut out, "?  ", bytes, size);
+    if decode_stream(&mut out, "?  ", bytes, size) == 0 {
+        return no_packets(bytes.len());
+    }
     out
 }
 
-fn decode_stream(out: &mut String, prefix: &str, bytes: &[u8], size: u8) {
+/// Writes one line per frame; returns how many frames were packets, good,
+/// damaged or cut.
+fn decode_stream(out: &mut String, prefix: &str, bytes: &[u8], size: u8) -> usize {
     let mut deframer = Deframer::new();
+    let mut packets = 0;
     for frame in deframer.push(bytes) {
+        if !matches!(frame, Frame::Talk(_) | Frame::Stray(_)) {
+            packets += 1;
+        }
         let (bytes, meaning) = match &frame {
             Frame::Packet { packet, bytes } => (bytes.to_vec(), describe(packet, size)),
             Frame::BadChecksum { bytes } => (bytes.to_vec(), "bad checksum, dropped".into()),
@@ -89,6 +140,7 @@ fn decode_stream(out: &mut String, prefix: &str, bytes: &[u8], size: u8) {
         };
         let _ = writeln!(out, "{prefix} {:<11}  {meaning}", hex(&bytes));
     }
+    packets
 }
 
 /// The first run of four `xx:xx:xx:xx` hex bytes in a line.
@@ -144,6 +196,42 @@ Send     --> 02:88:87:ff :Send OK
         assert!(text.contains("bad checksum"), "{text}");
         assert!(text.contains("stray"), "{text}");
         assert!(text.contains("MOVE B C17"), "{text}");
+    }
+
+    #[test]
+    fn a_trace_without_packets_says_what_it_holds() {
+        let trace = [
+            r#"{"t_ms":0,"type":"game_start","size":9}"#,
+            r#"{"t_ms":1,"type":"gtp","color":"B","direction":"sent","line":"genmove b"}"#,
+            r#"{"t_ms":2,"type":"gtp","color":"B","direction":"received","line":"= E5"}"#,
+            r#"{"t_ms":3,"type":"move","n":1}"#,
+        ]
+        .join("\n");
+        assert_eq!(
+            decode(trace.as_bytes(), 19),
+            "no GMP packets in this file: it is a goref trace with 4 events (GTP lines only)\n"
+        );
+        let quiet = r#"{"t_ms":0,"type":"game_start","size":9}"#;
+        assert_eq!(
+            decode(quiet.as_bytes(), 19),
+            "no GMP packets in this file: it is a goref trace with 1 event (no protocol lines)\n"
+        );
+    }
+
+    #[test]
+    fn a_file_without_packets_says_so_and_its_size() {
+        for (contents, expected) in [
+            (&b"just some text\n"[..], "(15 bytes)"),
+            (&b""[..], "(0 bytes)"),
+            (&[0x9f][..], "(1 byte)"),
+            (&b"{\"a\": 1}\n"[..], "(9 bytes)"),
+        ] {
+            assert_eq!(
+                decode(contents, 19),
+                format!("no GMP packets found in this file {expected}\n"),
+                "{contents:?}"
+            );
+        }
     }
 
     #[test]

@@ -32,6 +32,9 @@ enum Outcome {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(message) = cli.refuse_unbuilt() {
+        return fail(&message);
+    }
     let _log_guard = match cli.log.as_deref().map(install_logging).transpose() {
         Ok(guard) => guard,
         Err(message) => return fail(&message),

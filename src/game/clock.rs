@@ -124,6 +124,11 @@ impl FromStr for TimeSystem {
     /// Parses `none`, `absolute:50m`, `byoyomi:5m,30s,3`, `canadian:10m,5m,25`,
     /// `fischer:5m,2s` or `cpu:60m,10s`. The kind is case-insensitive;
     /// `japanese` and `byo-yomi` are accepted for `byoyomi`, `usenix` for `cpu`.
+    ///
+    /// A system must give a player some time: absolute and Fischer need a
+    /// main time, byo-yomi and Canadian a period (and at least one period or
+    /// stone), CPU time a per-move limit. Main time may be zero where
+    /// overtime follows it.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let text = s.trim();
         let (kind, rest) = match text.split_once(':') {
@@ -167,9 +172,13 @@ impl FromStr for TimeSystem {
         };
         let system = match canonical {
             "none" => TimeSystem::None,
-            "absolute" => TimeSystem::Absolute {
-                main: parse_duration(args[0])?,
-            },
+            "absolute" => {
+                let main = parse_duration(args[0])?;
+                if main.is_zero() {
+                    return Err(zero("main time"));
+                }
+                TimeSystem::Absolute { main }
+            }
             "byoyomi" => {
                 let d = durations(2)?;
                 let periods = parse_count(args[2], "periods")?;
@@ -202,6 +211,9 @@ impl FromStr for TimeSystem {
             }
             "fischer" => {
                 let d = durations(2)?;
+                if d[0].is_zero() {
+                    return Err(zero("main time"));
+                }
                 TimeSystem::Fischer {
                     main: d[0],
                     increment: d[1],

@@ -125,10 +125,46 @@ fn errors_say_what_was_expected() {
 }
 
 #[test]
+fn every_time_system_gives_a_player_some_time() {
+    let err = |text: &str| text.parse::<TimeSystem>().unwrap_err().to_string();
+    assert_eq!(
+        err("absolute:0s"),
+        "absolute needs a non-zero main time (e.g. absolute:50m)"
+    );
+    assert_eq!(
+        err("fischer:0s,0s"),
+        "fischer needs a non-zero main time (e.g. fischer:5m,2s)"
+    );
+    assert_eq!(
+        err("fischer:0,2s"),
+        "fischer needs a non-zero main time (e.g. fischer:5m,2s)"
+    );
+    assert_eq!(
+        err("byoyomi:5m,30s,0"),
+        "byoyomi needs a non-zero number of periods (e.g. byoyomi:5m,30s,3)"
+    );
+    assert_eq!(
+        err("canadian:10m,0s,25"),
+        "canadian needs a non-zero period (e.g. canadian:10m,5m,25)"
+    );
+    assert!(err("cpu:0s,0s").starts_with("cpu needs a non-zero"));
+    // No main time is fine where overtime follows it.
+    for spec in [
+        "absolute:1ms",
+        "fischer:1s,0s",
+        "byoyomi:0s,30s,1",
+        "canadian:0s,5m,1",
+        "cpu:0s,10s",
+    ] {
+        assert!(spec.parse::<TimeSystem>().is_ok(), "{spec}");
+    }
+}
+
+#[test]
 fn display_is_canonical() {
     assert_eq!(parse("absolute:90m").to_string(), "absolute:1h30m");
     assert_eq!(parse("byoyomi:300,30,3").to_string(), "byoyomi:5m,30s,3");
-    assert_eq!(parse("fischer:0,2.5s").to_string(), "fischer:0s,2.5s");
+    assert_eq!(parse("fischer:90,2.5s").to_string(), "fischer:1m30s,2.5s");
     assert_eq!(parse("cpu:60m,10s").to_string(), "cpu:1h,10s");
     assert_eq!(
         parse("canadian:10m,5m,25").to_string(),
@@ -659,6 +695,10 @@ proptest! {
         system in arb_system(arb_duration().boxed(), (1u32..=u32::MAX).boxed())
     ) {
         let system = match system {
+            TimeSystem::Absolute { main } if main.is_zero() => TimeSystem::Absolute { main: s(1) },
+            TimeSystem::Fischer { main, increment } if main.is_zero() => {
+                TimeSystem::Fischer { main: s(1), increment }
+            }
             TimeSystem::ByoYomi { main, period, periods } if period.is_zero() => {
                 TimeSystem::ByoYomi { main, period: s(1), periods }
             }
