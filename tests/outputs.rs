@@ -225,7 +225,7 @@ fn game_on_a_filling_disk(
     let record = disk.path.join("game.sgf");
     let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --delay-ms 100");
     let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --delay-ms 100");
-    let mut child = Command::new(goref())
+    let child = Command::new(goref())
         .args(["play", "--headless", "--json", "--size", "9"])
         .args(["--black", &black, "--white", &white])
         .args(["--sgf", record.to_str().unwrap()])
@@ -327,7 +327,7 @@ fn ends_on_signal(signal: &str) {
         common::fake_gtp().display()
     );
     let white = fake("--moves C3,C4,C5,C6,C7 --delay-ms 200");
-    let mut child = Command::new(goref())
+    let child = Command::new(goref())
         .args(["play", "--headless", "--json", "--size", "9"])
         .args(["--black", &black, "--white", &white])
         .args(["--sgf", record.to_str().unwrap()])
