@@ -91,6 +91,7 @@ fn gaps_of_one_game(
         trace: None,
         json: false,
         progress: false,
+        engine_stderr: false,
         record: RecordInfo {
             date: Date::from_unix_seconds(0),
             event: None,

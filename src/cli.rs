@@ -108,6 +108,10 @@ pub struct OutputArgs {
     /// Write every event, every protocol line included, as JSON lines here.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+    /// Show the engines' stderr lines among the progress lines (they are
+    /// always in the trace and in the --json stream).
+    #[arg(long)]
+    pub engine_stderr: bool,
 }
 
 #[derive(Debug, Args, Default)]

@@ -221,6 +221,7 @@ pub fn resolve(
         trace: args.output.trace.clone().or(file.trace),
         json: args.output.json,
         progress: !args.output.json,
+        engine_stderr: args.output.engine_stderr,
         record,
         command_timeout,
         self_exe,

@@ -89,3 +89,24 @@ fn every_module_says_what_it_owns() {
         );
     }
 }
+
+#[test]
+fn every_line_goref_prints_goes_through_the_console() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut checked = 0;
+    for file in rust_files(&root) {
+        if file.ends_with("console.rs") || file.file_name().is_some_and(|n| n == "tests.rs") {
+            continue;
+        }
+        let code = production_code(&file);
+        for print in ["println!", "print!(", "eprint!(", "dbg!("] {
+            assert!(
+                !code.contains(print),
+                "{} uses {print}, which panics on a closed pipe; use crate::console",
+                file.display()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "only {checked} files checked");
+}

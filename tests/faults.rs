@@ -209,6 +209,25 @@ fn an_engines_ordinary_stderr_is_trace_not_errors() {
         run.of_type("error")
     );
     assert!(!run.stderr.contains("error:"), "{}", run.stderr);
+
+    let args = [
+        "play",
+        "--headless",
+        "--engine-stderr",
+        "--size",
+        "9",
+        "--black",
+        &black,
+        "--white",
+        &white,
+    ];
+    let shown = run_goref(&args, LIMIT);
+    assert_eq!(shown.status, 0, "{}", shown.stderr);
+    assert!(
+        shown.stderr.contains("B stderr: move 1: playout 13"),
+        "{}",
+        shown.stderr
+    );
 }
 
 #[test]

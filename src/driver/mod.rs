@@ -35,8 +35,8 @@ use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
-    Action, AgreementEvent, GameConfig, GameEvent, GameResult, OperatorCommand, Phase, PlannedGame,
-    RecordInfo, Recorder, Referee, StampedEvent,
+    Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, OperatorCommand,
+    Phase, PlannedGame, RecordInfo, Recorder, Referee, StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -54,6 +54,8 @@ pub struct DriverConfig {
     pub json: bool,
     /// Print a line per move and the result on stderr.
     pub progress: bool,
+    /// Print the engines' stderr lines on stderr too.
+    pub engine_stderr: bool,
     pub record: RecordInfo,
     pub command_timeout: Duration,
     /// The goref binary, for `bot` players.
@@ -330,6 +332,7 @@ struct Sinks {
     game_started: bool,
     json: bool,
     progress: bool,
+    engine_stderr: bool,
     recorder: Recorder,
     subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
     record_file: Option<(PathBuf, RecordFile)>,
@@ -421,6 +424,7 @@ impl Sinks {
             game_started: false,
             json: config.json,
             progress: config.progress,
+            engine_stderr: config.engine_stderr,
             recorder,
             subscriber: config.subscriber.clone(),
             record_file,
@@ -478,6 +482,17 @@ impl Sinks {
             if let Some(text) = progress_line(&stamped.event) {
                 console::say(text);
             }
+        }
+        if let (
+            true,
+            GameEvent::Gtp {
+                color,
+                direction: LineDirection::Stderr,
+                line,
+            },
+        ) = (self.engine_stderr, &stamped.event)
+        {
+            console::say(format!("     {} stderr: {line}", color.letter()));
         }
         let save = matches!(
             stamped.event,
