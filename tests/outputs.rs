@@ -89,19 +89,32 @@ fn a_symlinked_record_replaces_its_target_and_keeps_the_link() {
     assert_eq!(leftovers, ["target.sgf"], "no .tmp or .lock is left");
 }
 
+/// A 9x9 game with `--json`, started and left running; its output is kept
+/// for `wait_with_output` when `keep_output` is set.
+fn spawn_game(black: &str, white: &str, extra: &[&str], keep_output: bool) -> Child {
+    let output = || {
+        if keep_output {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        }
+    };
+    Command::new(goref())
+        .args(["play", "--headless", "--json", "--size", "9"])
+        .args(["--black", black, "--white", white])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(output())
+        .stderr(output())
+        .spawn()
+        .unwrap()
+}
+
 /// A slow game between two fake engines, started and left running.
 fn slow_game(args: &[&str]) -> Child {
     let black = fake("--moves D4,E5,F6,G7,H8,pass --delay-ms 150");
     let white = fake("--moves C3,C4,C5,C6,C7,pass --delay-ms 150");
-    Command::new(goref())
-        .args(["play", "--headless", "--json", "--size", "9"])
-        .args(["--black", &black, "--white", &white])
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+    spawn_game(&black, &white, args, false)
 }
 
 fn wait_for(path: &Path) {
@@ -152,8 +165,8 @@ fn a_closed_stdout_and_stderr_never_stop_the_game() {
     let record = dir.path().join("p.sgf");
     let (reader, writer) = std::io::pipe().unwrap();
     let mut child = Command::new(goref())
-        .args(["play", "--json", "--size", "9", "--black", "bot", "--white"])
-        .args(["bot", "--sgf", record.to_str().unwrap()])
+        .args(["play", "--size", "9", "--black", "bot", "--white", "bot"])
+        .args(["--sgf", record.to_str().unwrap()])
         .stdin(Stdio::null())
         .stdout(writer.try_clone().unwrap())
         .stderr(writer)
@@ -225,15 +238,7 @@ fn game_on_a_filling_disk(
     let record = disk.path.join("game.sgf");
     let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --delay-ms 100");
     let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --delay-ms 100");
-    let child = Command::new(goref())
-        .args(["play", "--headless", "--json", "--size", "9"])
-        .args(["--black", &black, "--white", &white])
-        .args(["--sgf", record.to_str().unwrap()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_game(&black, &white, &["--sgf", record.to_str().unwrap()], true);
     wait_for(&record);
     std::thread::sleep(Duration::from_millis(300));
     let filler = disk.fill();
@@ -327,15 +332,7 @@ fn ends_on_signal(signal: &str) {
         common::fake_gtp().display()
     );
     let white = fake("--moves C3,C4,C5,C6,C7 --delay-ms 200");
-    let child = Command::new(goref())
-        .args(["play", "--headless", "--json", "--size", "9"])
-        .args(["--black", &black, "--white", &white])
-        .args(["--sgf", record.to_str().unwrap()])
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = spawn_game(&black, &white, &["--sgf", record.to_str().unwrap()], true);
     std::thread::sleep(Duration::from_millis(1500));
     assert!(running(&marker), "the stubborn engine runs");
     let killed = Command::new("kill")
