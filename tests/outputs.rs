@@ -38,26 +38,48 @@ fn bot_game(extra: &[&str]) -> Run {
     run_goref(&args, LIMIT)
 }
 
+/// A character device of the test's own, like `/dev/full` (which a goref
+/// that replaced devices would turn into a plain file).
+fn device_node(dir: &Path) -> PathBuf {
+    let path = dir.join("full");
+    let made = Command::new("mknod")
+        .arg(&path)
+        .args(["c", "1", "7"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mknod needs root, as tests/run.sh runs");
+    path
+}
+
 #[test]
 fn a_record_or_trace_that_is_not_a_regular_file_is_refused_before_the_game() {
     let dir = tempfile::tempdir().unwrap();
-    let folder = dir.path().display().to_string();
+    let device = device_node(dir.path());
+    let fifo = dir.path().join("fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let (device, fifo) = (device.to_str().unwrap(), fifo.to_str().unwrap());
+    let folder = dir.path().to_str().unwrap();
     for (flag, path, kind) in [
-        ("--sgf", "/dev/full", "a character device"),
-        ("--trace", "/dev/full", "a character device"),
-        ("--sgf", folder.as_str(), "a directory"),
+        ("--sgf", device, "a character device"),
+        ("--trace", device, "a character device"),
+        ("--sgf", folder, "a directory"),
+        ("--trace", fifo, "a named pipe"),
     ] {
         let run = bot_game(&[flag, path]);
         assert_eq!(run.status, 2, "{flag} {path}: {}", run.stderr);
         assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
         assert!(run.stderr.contains(kind), "{}", run.stderr);
-        assert!(!run.stderr.contains("move"), "no game: {}", run.stderr);
+        let meta = std::fs::metadata(path).unwrap();
+        assert!(!meta.is_file(), "{path} is still what it was");
     }
-    let full = std::fs::metadata("/dev/full").unwrap();
-    assert!(
-        full.file_type().is_char_device(),
-        "/dev/full is still a device"
-    );
+    assert!(std::fs::metadata(device)
+        .unwrap()
+        .file_type()
+        .is_char_device());
 
     let same = dir.path().join("both");
     let same = same.display().to_string();
