@@ -23,14 +23,34 @@ struct LineProgram {
 
 impl LineProgram {
     fn start(dir: &Path, name: &str, mode: &str, color: &str, seed: u32) -> LineProgram {
-        let link = dir.join(name);
+        LineProgram::gnugo_with(dir, name, mode, color, seed, "")
+    }
+
+    /// GNU Go with `extra` flags on its command line.
+    fn gnugo_with(
+        dir: &Path,
+        name: &str,
+        mode: &str,
+        color: &str,
+        seed: u32,
+        extra: &str,
+    ) -> LineProgram {
         let record = dir.join(format!("{name}.sgf"));
         let program = format!(
-            "exec {} --mode {mode} --color {color} --boardsize 9 --level 0 --seed {seed} -o {} 2>{}",
+            "exec {} --mode {mode} --color {color} --boardsize 9 --level 0 --seed {seed} {extra} \
+             -o {} 2>{}",
             gnugo(),
             record.display(),
             dir.join(format!("{name}.err")).display()
         );
+        LineProgram::program(dir, name, &program)
+    }
+
+    /// Any shell command on the far end of a pty at `dir/name`, started
+    /// once the pty is opened.
+    fn program(dir: &Path, name: &str, program: &str) -> LineProgram {
+        let link = dir.join(name);
+        let record = dir.join(format!("{name}.sgf"));
         let socat = Command::new("socat")
             .arg("-d")
             .arg(format!("pty,rawer,wait-slave,link={}", link.display()))
@@ -202,4 +222,140 @@ fn full_gmp_where_the_referee_answers_the_board_size() {
     assert!(size_answered, "goref told GNU Go the board size");
     assert_eq!(run.of_type("game_start")[0]["white"]["protocol"], "gmp");
     assert_same_game(&sgf_file_moves(&sgf_path, 9), &white.moves());
+}
+
+/// goref with these arguments, expected to stop before any game.
+fn no_game(args: &[&str], limit: Duration) -> Run {
+    let run = run_goref(args, limit);
+    assert_eq!(run.status, 2, "no game was played\n{}", run.stderr);
+    assert!(run.moves().is_empty(), "no move: {:?}", run.moves());
+    assert!(run.of_type("game_start").is_empty(), "{}", run.stdout);
+    run
+}
+
+/// The last line of stderr: the one-line reason no game was played.
+fn reason(run: &Run) -> &str {
+    run.stderr.lines().last().unwrap_or_default()
+}
+
+/// Issue #7: `--handicap 2` against GNU Go started without a handicap. It
+/// answers QUERY 8 with 1, an even game: the set-up stops there, naming both
+/// values, before GNU Go's first move can be played or relayed.
+#[test]
+fn a_handicap_gnugo_was_not_given_stops_the_set_up_before_any_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 1);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--handicap",
+            "2",
+            "--black",
+            &black.spec("sgmp"),
+            "--white",
+            "bot",
+            "--sgf",
+            sgf_path.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    let reason = reason(&run);
+    assert!(reason.contains("handicap mismatch"), "{reason}");
+    assert!(
+        reason.contains("the program says an even game (ANSWER 1 to QUERY 8)"),
+        "{reason}"
+    );
+    assert!(reason.contains("the game has handicap 2"), "{reason}");
+    assert!(
+        reason.contains(&black.link.display().to_string()),
+        "{reason}"
+    );
+    // The handshake OK that would have handed GNU Go the move never left.
+    let sent_ok = run
+        .of_type("packet")
+        .iter()
+        .any(|p| p["direction"] == "out" && p["meaning"] == "OK");
+    assert!(!sent_ok, "{}", run.stdout);
+    if sgf_path.exists() {
+        assert!(sgf_file_moves(&sgf_path, 9).is_empty());
+    }
+    eprintln!("handicap mismatch found in {:?}", run.elapsed);
+}
+
+/// Full GMP: goref asks GNU Go (Black) the rules too. Its Japanese rules
+/// fit `cgf` (territory scoring) and the game is played; under `kgs` (area
+/// scoring, Chinese rules) the set-up stops, naming both.
+#[test]
+fn full_gmp_with_gnugo_black_checks_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "gmp", "black", 9);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = referee(&black.spec("gmp"), "bot:10", &sgf_path, &[]);
+    let rules_asked = run
+        .of_type("packet")
+        .iter()
+        .any(|p| p["direction"] == "out" && p["meaning"] == "QUERY 7 (rules)");
+    assert!(rules_asked, "goref asked GNU Go its rules");
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
+
+    let black = LineProgram::start(dir.path(), "black2", "gmp", "black", 9);
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "kgs",
+            "--size",
+            "9",
+            "--black",
+            &black.spec("gmp"),
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    let reason = reason(&run);
+    assert!(
+        reason.contains(
+            "rules mismatch: the program says Japanese rules (ANSWER 1 to QUERY 7); the game \
+             is played under Chinese rules"
+        ),
+        "{reason}"
+    );
+}
+
+/// GNU Go set to Black on the line given to `--white`: in SGMP only Black
+/// sends NEWGAME, so its NEWGAME says its colour is wrong.
+#[test]
+fn gnugo_set_to_black_on_the_white_line_is_a_colour_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let white = LineProgram::start(dir.path(), "white", "sgmp", "black", 1);
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--black",
+            "bot",
+            "--white",
+            &white.spec("sgmp"),
+        ],
+        LIMIT,
+    );
+    let reason = reason(&run);
+    assert!(
+        reason.contains("colour mismatch: the program sent NEWGAME"),
+        "{reason}"
+    );
+    assert!(reason.contains("the game has it play White"), "{reason}");
+    eprintln!("colour mismatch found in {:?}", run.elapsed);
 }

@@ -34,6 +34,8 @@ const LINGER: Duration = Duration::from_secs(2);
 struct LineGame {
     /// The line as the screen names it.
     name: String,
+    /// Where the line goes, for messages: `/dev/pts/4`.
+    place: String,
     link: LinkConfig,
     /// Bytes a second on the wire, for lines that have a baud rate.
     wire: Option<f64>,
@@ -59,6 +61,7 @@ pub async fn run(
     };
     let game = LineGame {
         name: spec.to_string(),
+        place: spec.target.place(),
         link: link_config(profile, &spec),
         wire: match &spec.target {
             LineTarget::Device { baud, .. } => Some(bytes_per_second(*baud)),
@@ -117,6 +120,7 @@ pub async fn run_builtin(
     };
     let game = LineGame {
         name: format!("virtual line {path}"),
+        place: path.clone(),
         link: profile.link_config(),
         wire: None,
         profile,
@@ -145,6 +149,7 @@ async fn serve(
     let color = setup.color;
     let LineGame {
         name,
+        place,
         link,
         wire,
         profile,
@@ -156,7 +161,7 @@ async fn serve(
         program_color: color,
         size: setup.size,
         handicap: setup.handicap.len() as u8,
-        chinese_rules: setup.rules.scoring == Scoring::Area,
+        chinese_rules: Some(setup.rules.scoring == Scoring::Area),
         link,
     };
     let mut session = Session::new(config, now());
@@ -227,6 +232,12 @@ async fn serve(
                 }
                 SessionEvent::Delivered => {}
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
+                SessionEvent::Mismatch(message) => {
+                    return reporter.send(PlayerEvent::Failed(format!(
+                        "{color}'s program on {place} is set up for another game, so the \
+                         set-up stopped before any move: {message}"
+                    )));
+                }
             }
         }
         let linger = game_over_at.map(|at| at + LINGER);

@@ -164,6 +164,17 @@ impl LineSpec {
     }
 }
 
+impl LineTarget {
+    /// Where the line goes, for messages: the device path, or `tcp HOST:PORT`.
+    pub fn place(&self) -> String {
+        match self {
+            LineTarget::Device { path, .. } => path.display().to_string(),
+            LineTarget::Tcp { host, port } if host.contains(':') => format!("tcp [{host}]:{port}"),
+            LineTarget::Tcp { host, port } => format!("tcp {host}:{port}"),
+        }
+    }
+}
+
 fn bad(option: &str, value: &str, problem: &'static str) -> LineError {
     LineError::BadValue {
         option: option.to_string(),
@@ -281,10 +292,7 @@ impl fmt::Display for LineSpec {
             LineTarget::Device { path, baud, flow } => {
                 write!(f, "{} {baud} 8N1 flow {}", path.display(), flow.name())?
             }
-            LineTarget::Tcp { host, port } if host.contains(':') => {
-                write!(f, "tcp [{host}]:{port}")?
-            }
-            LineTarget::Tcp { host, port } => write!(f, "tcp {host}:{port}")?,
+            LineTarget::Tcp { .. } => f.write_str(&self.target.place())?,
         }
         if let Some(resend) = self.resend_after {
             write!(f, " resend {}", format_duration(resend))?;
@@ -344,6 +352,7 @@ mod tests {
             }
         );
         assert_eq!(spec.to_string(), "/dev/ttyS0 2400 8N1 flow none");
+        assert_eq!(spec.target.place(), "/dev/ttyS0");
     }
 
     #[test]
@@ -460,6 +469,7 @@ mod tests {
             }
         );
         assert_eq!(spec.to_string(), "tcp [::1]:4001");
+        assert_eq!(spec.target.place(), "tcp [::1]:4001");
     }
 
     #[test]

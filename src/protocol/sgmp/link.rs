@@ -288,6 +288,13 @@ impl Link {
         self.events.pop_front()
     }
 
+    /// Gives up the outstanding command and the queue: nothing is resent
+    /// or sent from now on but OKs (asked for, or for duplicates).
+    pub fn stop(&mut self) {
+        self.outstanding = None;
+        self.queue.clear();
+    }
+
     /// Nothing outstanding and nothing queued.
     pub fn is_idle(&self) -> bool {
         self.outstanding.is_none() && self.queue.is_empty()
