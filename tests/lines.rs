@@ -149,6 +149,8 @@ fn gnugo_as_black_on_a_line_against_the_builtin_engine() {
         !run.of_type("packet").is_empty(),
         "every packet is an event"
     );
+    // Set-up was announced once, and not again once the game was under way.
+    assert_eq!(setup_notices(&run).len(), 1, "{}", run.stdout);
     assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
 }
 
@@ -358,4 +360,96 @@ fn gnugo_set_to_black_on_the_white_line_is_a_colour_mismatch() {
     );
     assert!(reason.contains("the game has it play White"), "{reason}");
     eprintln!("colour mismatch found in {:?}", run.elapsed);
+}
+
+/// The notices that say what set-up waits for.
+fn setup_notices(run: &Run) -> Vec<String> {
+    run.of_type("notice")
+        .iter()
+        .filter_map(|n| n["message"].as_str())
+        .filter(|m| m.contains("set-up deadline"))
+        .map(String::from)
+        .collect()
+}
+
+/// Issue #9: a line with nothing on it. The operator is told once what
+/// set-up waits for, and at the deadline the player fails saying so.
+#[test]
+fn a_silent_line_fails_at_the_set_up_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = LineProgram::program(dir.path(), "silent", "exec cat >/dev/null");
+    let place = line.link.display().to_string();
+    let black = format!("{},setup=2s", line.spec("sgmp"));
+    let run = no_game(
+        &[
+            "play", "--json", "--rules", "cgf", "--size", "9", "--black", &black, "--white", "bot",
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        reason(&run),
+        format!(
+            "goref: no game was played: Black's program on {place} sent no NEWGAME within 2s: \
+             is it set to play Black, and is the line right?"
+        )
+    );
+    assert_eq!(
+        setup_notices(&run),
+        [format!(
+            "waiting for the program on {place} to send NEWGAME (set-up deadline 2s)"
+        )]
+    );
+    assert!(run.elapsed < Duration::from_secs(8), "{:?}", run.elapsed);
+    eprintln!("silent line, program Black: failed after {:?}", run.elapsed);
+    drop(line);
+
+    // The program White: goref sends NEWGAME, resends it, and gives up.
+    let line = LineProgram::program(dir.path(), "silent2", "exec cat >/dev/null");
+    let place = line.link.display().to_string();
+    let white = format!("{},setup=2s,resend=500ms", line.spec("sgmp"));
+    let run = no_game(
+        &[
+            "play", "--json", "--rules", "cgf", "--size", "9", "--black", "bot", "--white", &white,
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        reason(&run),
+        format!(
+            "goref: no game was played: White's program on {place} did not answer our NEWGAME \
+             within 2s: is it set to play White, and is the line right?"
+        )
+    );
+    assert_eq!(setup_notices(&run).len(), 1, "{}", run.stdout);
+    assert!(run.elapsed < Duration::from_secs(8), "{:?}", run.elapsed);
+    eprintln!("silent line, program White: failed after {:?}", run.elapsed);
+}
+
+/// Issue #9: GNU Go set to White on the line given to `--black`. Both
+/// sides wait for a NEWGAME; the deadline ends it with the likely cause.
+#[test]
+fn gnugo_set_to_white_on_the_black_line_fails_at_the_set_up_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = LineProgram::start(dir.path(), "black", "sgmp", "white", 1);
+    let place = line.link.display().to_string();
+    let black = format!("{},setup=3s", line.spec("sgmp"));
+    let run = no_game(
+        &[
+            "play", "--json", "--rules", "cgf", "--size", "9", "--black", &black, "--white", "bot",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(
+        reason(&run).ends_with(&format!(
+            "Black's program on {place} sent no NEWGAME within 3s: is it set to play Black, \
+             and is the line right?"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    eprintln!(
+        "GNU Go White on the Black line: failed after {:?}",
+        run.elapsed
+    );
 }

@@ -58,7 +58,10 @@ pub enum LineTarget {
     Tcp { host: String, port: u16 },
 }
 
-/// A line and the protocol timing options written with it.
+/// The set-up deadline when the spec names none.
+pub const DEFAULT_SETUP: Duration = Duration::from_secs(180);
+
+/// A line and the protocol options written with it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineSpec {
     pub target: LineTarget,
@@ -66,6 +69,9 @@ pub struct LineSpec {
     pub resend_after: Option<Duration>,
     /// `retries=9`: raise the alarm after this many resends without an answer.
     pub alarm_after: Option<u32>,
+    /// `setup=3m`: give up when the handshake has not finished this long
+    /// after the line was opened ([`DEFAULT_SETUP`] when unset).
+    pub setup: Option<Duration>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -104,14 +110,14 @@ pub enum LineError {
     Connect { address: String, reason: String },
 }
 
-const DEVICE_OPTIONS: &str = "baud, flow, resend, retries";
-const TCP_OPTIONS: &str = "resend, retries";
+const DEVICE_OPTIONS: &str = "baud, flow, resend, retries, setup";
+const TCP_OPTIONS: &str = "resend, retries, setup";
 
 impl LineSpec {
     /// Parses what follows `sgmp:`/`gmp:`
-    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9`).
+    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9,setup=3m`).
     /// Unset options: 2400 baud, no flow control, the protocol's own resend
-    /// time and retry count.
+    /// time and retry count, a set-up deadline of [`DEFAULT_SETUP`].
     pub fn parse_device(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
         let path = parts.next().unwrap_or("").trim();
@@ -136,31 +142,27 @@ impl LineSpec {
                 _ => return Err(bad("flow", &value, "is not none, rtscts or xonxoff")),
             },
         };
-        let (resend_after, alarm_after) = options.timing()?;
-        Ok(LineSpec {
-            target: LineTarget::Device {
-                path: PathBuf::from(path),
-                baud,
-                flow,
-            },
-            resend_after,
-            alarm_after,
+        options.finish(LineTarget::Device {
+            path: PathBuf::from(path),
+            baud,
+            flow,
         })
     }
 
-    /// Parses what follows `sgmp-tcp:`/`gmp-tcp:` (`host:port[,resend=20s][,retries=9]`).
+    /// Parses what follows `sgmp-tcp:`/`gmp-tcp:`
+    /// (`host:port[,resend=20s][,retries=9][,setup=3m]`).
     /// An IPv6 host is written in brackets: `[::1]:4001`.
     pub fn parse_tcp(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
         let address = parts.next().unwrap_or("").trim();
         let (host, port) = split_host_port(address)?;
-        let mut options = Options::parse(parts, TCP_OPTIONS)?;
-        let (resend_after, alarm_after) = options.timing()?;
-        Ok(LineSpec {
-            target: LineTarget::Tcp { host, port },
-            resend_after,
-            alarm_after,
-        })
+        let options = Options::parse(parts, TCP_OPTIONS)?;
+        options.finish(LineTarget::Tcp { host, port })
+    }
+
+    /// The set-up deadline: the spec's, or [`DEFAULT_SETUP`].
+    pub fn setup_deadline(&self) -> Duration {
+        self.setup.unwrap_or(DEFAULT_SETUP)
     }
 }
 
@@ -243,32 +245,36 @@ impl Options {
         Some(self.pairs.remove(at).1)
     }
 
-    /// `resend=` and `retries=`, common to every kind of line.
-    fn timing(&mut self) -> Result<(Option<Duration>, Option<u32>), LineError> {
-        let resend = match self.take("resend") {
-            None => None,
+    /// A duration option (`resend=`, `setup=`): longer than zero.
+    fn duration(&mut self, key: &str) -> Result<Option<Duration>, LineError> {
+        match self.take(key) {
+            None => Ok(None),
             Some(value) => match parse_duration(&value) {
-                Ok(d) if d.is_zero() => {
-                    return Err(bad("resend", &value, "must be longer than zero"))
-                }
-                Ok(d) => Some(d),
-                Err(_) => {
-                    return Err(bad(
-                        "resend",
-                        &value,
-                        "is not a duration such as 20s or 500ms",
-                    ))
-                }
+                Ok(d) if d.is_zero() => Err(bad(key, &value, "must be longer than zero")),
+                Ok(d) => Ok(Some(d)),
+                Err(_) => Err(bad(key, &value, "is not a duration such as 20s or 500ms")),
             },
-        };
-        let retries = match self.take("retries") {
+        }
+    }
+
+    /// The options common to every kind of line (`resend=`, `retries=`,
+    /// `setup=`), with the target they go with.
+    fn finish(mut self, target: LineTarget) -> Result<LineSpec, LineError> {
+        let resend_after = self.duration("resend")?;
+        let alarm_after = match self.take("retries") {
             None => None,
             Some(value) => match value.parse::<u32>() {
                 Ok(n) => Some(n),
                 Err(_) => return Err(bad("retries", &value, "is not a number")),
             },
         };
-        Ok((resend, retries))
+        let setup = self.duration("setup")?;
+        Ok(LineSpec {
+            target,
+            resend_after,
+            alarm_after,
+            setup,
+        })
     }
 }
 
@@ -279,6 +285,7 @@ fn example_value(key: &str, known: &str) -> Option<&'static str> {
         "flow" => "rtscts",
         "resend" => "20s",
         "retries" => "9",
+        "setup" => "3m",
         _ => return None,
     };
     known.split(", ").any(|k| k == key).then_some(example)
@@ -286,7 +293,7 @@ fn example_value(key: &str, known: &str) -> Option<&'static str> {
 
 impl fmt::Display for LineSpec {
     /// `/dev/ttyS0 2400 8N1 flow none`, `tcp 10.0.0.5:4001`, then
-    /// ` resend 20s` and ` retries 9` when set.
+    /// ` resend 20s`, ` retries 9` and ` setup 3m` when set.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.target {
             LineTarget::Device { path, baud, flow } => {
@@ -299,6 +306,9 @@ impl fmt::Display for LineSpec {
         }
         if let Some(retries) = self.alarm_after {
             write!(f, " retries {retries}")?;
+        }
+        if let Some(setup) = self.setup {
+            write!(f, " setup {}", format_duration(setup))?;
         }
         Ok(())
     }
@@ -349,6 +359,7 @@ mod tests {
                 target: device("/dev/ttyS0", 2400, FlowControl::None),
                 resend_after: None,
                 alarm_after: None,
+                setup: None,
             }
         );
         assert_eq!(spec.to_string(), "/dev/ttyS0 2400 8N1 flow none");
@@ -395,7 +406,7 @@ mod tests {
         );
         assert_eq!(
             error(LineSpec::parse_device("/dev/ttyS0,parity=even")),
-            "unknown option 'parity' (known options: baud, flow, resend, retries)"
+            "unknown option 'parity' (known options: baud, flow, resend, retries, setup)"
         );
         assert_eq!(
             error(LineSpec::parse_device("/dev/ttyS0,flow=dsrdtr")),
@@ -432,6 +443,32 @@ mod tests {
     }
 
     #[test]
+    fn setup_is_read_on_both_kinds_of_line() {
+        let spec = LineSpec::parse_device("/dev/pts/4,setup=2s").unwrap();
+        assert_eq!(spec.setup, Some(Duration::from_secs(2)));
+        assert_eq!(spec.setup_deadline(), Duration::from_secs(2));
+        assert_eq!(spec.to_string(), "/dev/pts/4 2400 8N1 flow none setup 2s");
+        assert_eq!(spec.target.place(), "/dev/pts/4");
+
+        let spec = LineSpec::parse_device("/dev/ttyS0").unwrap();
+        assert_eq!(spec.setup_deadline(), Duration::from_secs(180));
+
+        let spec = LineSpec::parse_tcp("10.0.0.5:4001,SETUP=1m30s").unwrap();
+        assert_eq!(spec.setup, Some(Duration::from_secs(90)));
+        assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001 setup 1m30s");
+        assert_eq!(spec.target.place(), "tcp 10.0.0.5:4001");
+
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,setup=0s")),
+            "setup=0s must be longer than zero"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("host:4001,setup=later")),
+            "setup=later is not a duration such as 20s or 500ms"
+        );
+    }
+
+    #[test]
     fn tcp_specs_name_a_host_and_port() {
         let spec = LineSpec::parse_tcp("10.0.0.5:4001").unwrap();
         assert_eq!(
@@ -443,6 +480,7 @@ mod tests {
                 },
                 resend_after: None,
                 alarm_after: None,
+                setup: None,
             }
         );
         assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001");
@@ -500,7 +538,7 @@ mod tests {
         );
         assert_eq!(
             error(LineSpec::parse_tcp("host:4001,baud=2400")),
-            "unknown option 'baud' (known options: resend, retries)"
+            "unknown option 'baud' (known options: resend, retries, setup)"
         );
     }
 

@@ -17,4 +17,4 @@ pub use packet::{
     decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
     PacketError, Query, MAX_VALUE, OK_VALUE,
 };
-pub use session::{Profile, Session, SessionConfig, SessionEvent};
+pub use session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};

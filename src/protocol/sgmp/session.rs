@@ -133,6 +133,20 @@ fn rules_words(answer: u16) -> String {
     }
 }
 
+/// What the handshake is waiting for, while it is not complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupWait {
+    /// Program Black: its NEWGAME.
+    NewGame,
+    /// Program Black: its ANSWER to our QUERY.
+    Answer(Query),
+    /// Program White: anything at all in reply to our NEWGAME.
+    NewGameReply,
+    /// Program White: it has spoken, but not sent the OK that ends the
+    /// handshake.
+    HandshakeOk,
+}
+
 /// What the line and the passing of time amount to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SessionEvent {
@@ -197,6 +211,8 @@ pub struct Session {
     /// An implicit acknowledgement, held until the command that carried it
     /// (which the link reports next) is seen.
     held_delivery: Option<(Command, u16)>,
+    /// The program has sent at least one command.
+    heard: bool,
 }
 
 impl Session {
@@ -214,6 +230,7 @@ impl Session {
             last_in_trace: None,
             last_in_implicit: false,
             held_delivery: None,
+            heard: false,
         };
         if config.program_color == Color::White {
             session.phase = Phase::Answering;
@@ -268,6 +285,21 @@ impl Session {
         self.phase == Phase::Playing
     }
 
+    /// What the handshake waits for; `None` once it is complete, or once a
+    /// mismatch has stopped it.
+    pub fn setup_wait(&self) -> Option<SetupWait> {
+        match self.phase {
+            Phase::AwaitNewGame => Some(SetupWait::NewGame),
+            Phase::AskColor => Some(SetupWait::Answer(Query::Color)),
+            Phase::AskHandicap => Some(SetupWait::Answer(Query::Handicap)),
+            Phase::AskSize => Some(SetupWait::Answer(Query::BoardSize)),
+            Phase::AskRules => Some(SetupWait::Answer(Query::Rules)),
+            Phase::Answering if self.heard => Some(SetupWait::HandshakeOk),
+            Phase::Answering => Some(SetupWait::NewGameReply),
+            Phase::Playing | Phase::Stopped => None,
+        }
+    }
+
     fn send(&mut self, now: Instant, command: Command, value: u16) {
         self.link.send(now, command, value);
         self.pump(now);
@@ -320,6 +352,7 @@ impl Session {
                 ));
             }
             LinkEvent::Delivered { command, value } => {
+                self.heard = true;
                 if self.last_in_implicit {
                     self.held_delivery = Some((command, value));
                 } else {
@@ -360,6 +393,7 @@ impl Session {
     /// A new command from the program. `refused`: it is a DENY that
     /// refused our outstanding command, already raised as an alarm.
     fn received(&mut self, now: Instant, command: Command, value: u16, refused: bool) {
+        self.heard = true;
         if self.phase == Phase::Stopped {
             self.note("set-up stopped on a mismatch: ignored");
             return;

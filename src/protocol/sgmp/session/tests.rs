@@ -245,6 +245,7 @@ fn full_gmp_with_the_program_black_asks_the_board_size_and_the_rules() {
     let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 0));
     assert_eq!(sent(&events), [packet(false, false, Command::Query, 7)]);
     assert!(notes(&events)[0].contains("does not know the board size"));
+    assert_eq!(s.setup_wait(), Some(SetupWait::Answer(Query::Rules)));
     // ANSWER 1: Japanese rules, as the game's territory scoring.
     let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 1));
     assert_eq!(
@@ -271,6 +272,7 @@ fn mismatches(events: &[SessionEvent]) -> Vec<String> {
 /// (and its ack bit, as the program saw our last command).
 fn assert_stopped(s: &mut Session, t0: Instant, seq: bool) {
     assert!(!s.is_ready());
+    assert_eq!(s.setup_wait(), None);
     assert_eq!(s.poll_timeout(), None);
     let events = feed(s, t0, &packet(seq, seq, Command::Move, 307));
     assert!(sent(&events).is_empty(), "{events:?}");
@@ -449,6 +451,7 @@ fn a_newgame_from_a_white_program_is_a_colour_mismatch_in_sgmp() {
     assert!(mismatches(&events)[0]
         .starts_with("colour mismatch: the program sent NEWGAME, which in SGMP only Black sends"));
     assert_eq!(s.poll_timeout(), None, "our NEWGAME is no longer resent");
+    assert_eq!(s.setup_wait(), None);
     // In full GMP a program that does not know its colour may send NEWGAME
     // too: it is OKed.
     let mut s = Session::new(config(Profile::Gmp, Color::White), t0);
@@ -456,6 +459,40 @@ fn a_newgame_from_a_white_program_is_a_colour_mismatch_in_sgmp() {
     let events = feed(&mut s, t0, "01:a1:a0:80");
     assert!(mismatches(&events).is_empty());
     assert_eq!(sent(&events).len(), 1);
+}
+
+#[test]
+fn setup_wait_says_what_the_handshake_waits_for() {
+    let t0 = crate::test_support::epoch();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    assert_eq!(s.setup_wait(), Some(SetupWait::NewGame));
+    feed(&mut s, t0, "01:a1:a0:80");
+    assert_eq!(s.setup_wait(), Some(SetupWait::Answer(Query::Color)));
+    feed(&mut s, t0, "02:c4:c0:82");
+    assert_eq!(s.setup_wait(), Some(SetupWait::Answer(Query::Handicap)));
+    feed(&mut s, t0, "01:c2:c0:81");
+    assert_eq!(s.setup_wait(), None);
+
+    let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
+    assert_eq!(s.setup_wait(), Some(SetupWait::NewGameReply));
+    feed(&mut s, t0, "03:be:b0:8b");
+    assert_eq!(s.setup_wait(), Some(SetupWait::HandshakeOk));
+    feed(&mut s, t0, "00:b8:b0:88");
+    feed(&mut s, t0, "02:88:87:ff");
+    assert_eq!(s.setup_wait(), None);
+}
+
+#[test]
+fn in_a_handicap_game_the_handshake_ok_does_not_give_black_the_move() {
+    let t0 = crate::test_support::epoch();
+    let mut cfg = config(Profile::Sgmp, Color::Black);
+    cfg.handicap = 2;
+    let mut s = Session::new(cfg, t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    feed(&mut s, t0, "02:c4:c0:82");
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 2));
+    assert!(alarms(&events).is_empty());
+    assert_eq!(transmits(&events), [("02:88:87:ff".to_string(), false)]);
 }
 
 /// A session with the program White, through the handshake of §11.
