@@ -453,3 +453,51 @@ fn gnugo_set_to_white_on_the_black_line_fails_at_the_set_up_deadline() {
         run.elapsed
     );
 }
+
+/// Issue #9: 200 KB of random bytes on the line, then the line closes. The
+/// trace summarises the noise: a few hundred packet events, not one for
+/// every two bytes (random bytes hold a few packets too, which are traced
+/// and answered like any other).
+#[test]
+fn random_bytes_on_a_line_are_summarised_in_the_trace() {
+    use rand::{Rng, SeedableRng};
+    let dir = tempfile::tempdir().unwrap();
+    let noise_path = dir.path().join("noise.bin");
+    let mut noise = vec![0u8; 200_000];
+    rand::rngs::StdRng::seed_from_u64(9).fill(noise.as_mut_slice());
+    std::fs::write(&noise_path, &noise).unwrap();
+    // The noise, a second of silence, and the line closes.
+    let line = LineProgram::program(
+        dir.path(),
+        "noisy",
+        &format!("cat {}; sleep 1", noise_path.display()),
+    );
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--black",
+            &line.spec("sgmp"),
+            "--white",
+            "bot",
+        ],
+        Duration::from_secs(60),
+    );
+    let packets = run.of_type("packet");
+    let noise_entries = packets
+        .iter()
+        .filter(|p| p["meaning"].as_str().unwrap_or("").contains("bytes"))
+        .count();
+    eprintln!(
+        "200 KB of noise: {} packet events ({noise_entries} of noise), {} bytes of JSON, {:?}",
+        packets.len(),
+        run.stdout.len(),
+        run.elapsed
+    );
+    assert!(packets.len() < 300, "{} packet events", packets.len());
+    assert!(run.stdout.len() < 100_000, "{} bytes", run.stdout.len());
+}

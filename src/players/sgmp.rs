@@ -19,6 +19,7 @@ use crate::game::score::Scoring;
 use crate::game::Color;
 use crate::game::Move;
 use crate::protocol::sgmp::link::LinkConfig;
+use crate::protocol::sgmp::link::TraceEntry;
 use crate::protocol::sgmp::packet::Query;
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};
 use crate::referee::{Action, PlayerEvent, PlayerInfo};
@@ -210,6 +211,7 @@ async fn serve(
                         )));
                     }
                     if let Err(e) = write(&mut writer, &bytes).await {
+                        report_held_trace(&mut session, &reporter, wire);
                         if game_over_at.is_none() {
                             reporter.send(PlayerEvent::Failed(format!(
                                 "{color}: cannot write to the line {place}: {e}"
@@ -227,10 +229,7 @@ async fn serve(
                         }
                     }
                 }
-                SessionEvent::Trace(entry) => {
-                    let wire_ms = wire.map(|rate| entry.hex.split(':').count() as f64 / rate * 1e3);
-                    reporter.send(PlayerEvent::Packet { entry, wire_ms });
-                }
+                SessionEvent::Trace(entry) => reporter.send(packet_event(entry, wire)),
                 SessionEvent::Ready => {
                     setup_deadline = None;
                     reporter.send(PlayerEvent::Ready(info.clone()));
@@ -250,6 +249,7 @@ async fn serve(
                 SessionEvent::Delivered => {}
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
                 SessionEvent::Mismatch(message) => {
+                    report_held_trace(&mut session, &reporter, wire);
                     return reporter.send(PlayerEvent::Failed(format!(
                         "{color}'s program on {place} is set up for another game, so the \
                          set-up stopped before any move: {message}"
@@ -263,6 +263,7 @@ async fn serve(
             read = reader.read(&mut buf) => match read {
                 Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
                 _ => {
+                    report_held_trace(&mut session, &reporter, wire);
                     if game_over_at.is_none() {
                         let message = match session.setup_wait() {
                             Some(wait) => format!(
@@ -300,10 +301,11 @@ async fn serve(
             _ = sleep => {
                 let now = now();
                 if linger.is_some_and(|at| now >= at) {
-                    return;
+                    return report_held_trace(&mut session, &reporter, wire);
                 }
                 if setup_deadline.is_some_and(|at| now >= at) {
                     if let Some(wait) = session.setup_wait() {
+                        report_held_trace(&mut session, &reporter, wire);
                         return reporter.send(PlayerEvent::Failed(setup_failure(
                             wait, color, &place, setup_time,
                         )));
@@ -312,6 +314,26 @@ async fn serve(
                 }
                 session.handle_timeout(now);
             }
+        }
+    }
+}
+
+/// A trace entry as a player event. Noise may be summarised, its hex
+/// showing only its first bytes: only packets carry their wire time.
+fn packet_event(entry: TraceEntry, wire: Option<f64>) -> PlayerEvent {
+    let wire_ms = wire
+        .filter(|_| !entry.is_noise())
+        .map(|rate| entry.hex.split(':').count() as f64 / rate * 1e3);
+    PlayerEvent::Packet { entry, wire_ms }
+}
+
+/// Reports the trace the session still holds back (noise), before the
+/// line is dropped; the other events no longer matter.
+fn report_held_trace(session: &mut Session, reporter: &Reporter, wire: Option<f64>) {
+    session.flush_trace(now());
+    while let Some(event) = session.poll_event() {
+        if let SessionEvent::Trace(entry) = event {
+            reporter.send(packet_event(entry, wire));
         }
     }
 }

@@ -275,6 +275,14 @@ impl Session {
         self.send(now, Command::Move, value);
     }
 
+    /// Traces what the link holds back (noise, see
+    /// [`noise`](super::noise)) at once, before the line is dropped.
+    pub fn flush_trace(&mut self, now: Instant) {
+        self.last_in_trace = None;
+        self.link.flush_trace(now);
+        self.pump(now);
+    }
+
     /// The game has ended: from now on every MOVE is OKed and ignored.
     pub fn game_over(&mut self) {
         self.game_over = true;
