@@ -145,6 +145,11 @@ fn gnugo_as_black_on_a_line_against_the_builtin_engine() {
     let run = referee(&black.spec("sgmp"), "bot:4", &sgf_path, &[]);
     let start = &run.of_type("game_start")[0];
     assert_eq!(start["black"]["protocol"], "sgmp");
+    // Without name=, the line's description is the program's name.
+    assert_eq!(
+        start["black"]["name"],
+        format!("{} 2400 8N1 flow none", black.link.display())
+    );
     assert!(
         !run.of_type("packet").is_empty(),
         "every packet is an event"
@@ -500,4 +505,22 @@ fn random_bytes_on_a_line_are_summarised_in_the_trace() {
     );
     assert!(packets.len() < 300, "{} packet events", packets.len());
     assert!(run.stdout.len() < 100_000, "{} bytes", run.stdout.len());
+}
+
+/// Issue #16: `name=` names the program on the line in the record and the
+/// event stream; without it, the line's description stays its name.
+#[test]
+fn a_line_program_is_named_by_its_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 3);
+    let sgf_path = dir.path().join("referee.sgf");
+    let spec = format!("{},name=GNU Go", black.spec("sgmp"));
+    let run = referee(&spec, "bot:4", &sgf_path, &[]);
+    let start = &run.of_type("game_start")[0];
+    assert_eq!(start["black"]["name"], "GNU Go");
+    assert_eq!(start["black"]["spec"], spec.as_str());
+    let text = std::fs::read_to_string(&sgf_path).unwrap();
+    let nodes = sgf::parse(&text).unwrap();
+    assert_eq!(nodes[0].get("PB"), Some("GNU Go"));
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
 }

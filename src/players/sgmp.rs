@@ -68,7 +68,7 @@ pub async fn run(
         }
     };
     let game = LineGame {
-        name: spec.to_string(),
+        name: spec.player_name(),
         place: spec.target.place(),
         setup: spec.setup_deadline(),
         link: link_config(profile, &spec),

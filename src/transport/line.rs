@@ -61,7 +61,8 @@ pub enum LineTarget {
 /// The set-up deadline when the spec names none.
 pub const DEFAULT_SETUP: Duration = Duration::from_secs(180);
 
-/// A line and the protocol options written with it.
+/// A line, the protocol timing options written with it, and the name of
+/// the program on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineSpec {
     pub target: LineTarget,
@@ -72,6 +73,9 @@ pub struct LineSpec {
     /// `setup=3m`: give up when the handshake has not finished this long
     /// after the line was opened ([`DEFAULT_SETUP`] when unset).
     pub setup: Option<Duration>,
+    /// `name=NAME`: the program's name for the record and the screen, in
+    /// place of the line's description.
+    pub name: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -110,14 +114,15 @@ pub enum LineError {
     Connect { address: String, reason: String },
 }
 
-const DEVICE_OPTIONS: &str = "baud, flow, resend, retries, setup";
-const TCP_OPTIONS: &str = "resend, retries, setup";
+const DEVICE_OPTIONS: &str = "baud, flow, resend, retries, setup, name";
+const TCP_OPTIONS: &str = "resend, retries, setup, name";
 
 impl LineSpec {
     /// Parses what follows `sgmp:`/`gmp:`
-    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9,setup=3m`).
+    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9,setup=3m,name=NAME`).
     /// Unset options: 2400 baud, no flow control, the protocol's own resend
-    /// time and retry count, a set-up deadline of [`DEFAULT_SETUP`].
+    /// time and retry count, a set-up deadline of [`DEFAULT_SETUP`], the
+    /// line's description as the name.
     pub fn parse_device(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
         let path = parts.next().unwrap_or("").trim();
@@ -150,7 +155,7 @@ impl LineSpec {
     }
 
     /// Parses what follows `sgmp-tcp:`/`gmp-tcp:`
-    /// (`host:port[,resend=20s][,retries=9][,setup=3m]`).
+    /// (`host:port[,resend=20s][,retries=9][,setup=3m][,name=NAME]`).
     /// An IPv6 host is written in brackets: `[::1]:4001`.
     pub fn parse_tcp(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
@@ -163,6 +168,11 @@ impl LineSpec {
     /// The set-up deadline: the spec's, or [`DEFAULT_SETUP`].
     pub fn setup_deadline(&self) -> Duration {
         self.setup.unwrap_or(DEFAULT_SETUP)
+    }
+
+    /// The program's name: `name=` when given, else the line's description.
+    pub fn player_name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.to_string())
     }
 }
 
@@ -258,7 +268,7 @@ impl Options {
     }
 
     /// The options common to every kind of line (`resend=`, `retries=`,
-    /// `setup=`), with the target they go with.
+    /// `setup=`, `name=`), with the target they go with.
     fn finish(mut self, target: LineTarget) -> Result<LineSpec, LineError> {
         let resend_after = self.duration("resend")?;
         let alarm_after = match self.take("retries") {
@@ -269,11 +279,13 @@ impl Options {
             },
         };
         let setup = self.duration("setup")?;
+        let name = self.take("name");
         Ok(LineSpec {
             target,
             resend_after,
             alarm_after,
             setup,
+            name,
         })
     }
 }
@@ -286,6 +298,7 @@ fn example_value(key: &str, known: &str) -> Option<&'static str> {
         "resend" => "20s",
         "retries" => "9",
         "setup" => "3m",
+        "name" => "Many-Faces",
         _ => return None,
     };
     known.split(", ").any(|k| k == key).then_some(example)
@@ -293,7 +306,8 @@ fn example_value(key: &str, known: &str) -> Option<&'static str> {
 
 impl fmt::Display for LineSpec {
     /// `/dev/ttyS0 2400 8N1 flow none`, `tcp 10.0.0.5:4001`, then
-    /// ` resend 20s`, ` retries 9` and ` setup 3m` when set.
+    /// ` resend 20s`, ` retries 9` and ` setup 3m` when set. The name is
+    /// not part of the description.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.target {
             LineTarget::Device { path, baud, flow } => {
@@ -360,6 +374,7 @@ mod tests {
                 resend_after: None,
                 alarm_after: None,
                 setup: None,
+                name: None,
             }
         );
         assert_eq!(spec.to_string(), "/dev/ttyS0 2400 8N1 flow none");
@@ -406,7 +421,7 @@ mod tests {
         );
         assert_eq!(
             error(LineSpec::parse_device("/dev/ttyS0,parity=even")),
-            "unknown option 'parity' (known options: baud, flow, resend, retries, setup)"
+            "unknown option 'parity' (known options: baud, flow, resend, retries, setup, name)"
         );
         assert_eq!(
             error(LineSpec::parse_device("/dev/ttyS0,flow=dsrdtr")),
@@ -443,18 +458,23 @@ mod tests {
     }
 
     #[test]
-    fn setup_is_read_on_both_kinds_of_line() {
-        let spec = LineSpec::parse_device("/dev/pts/4,setup=2s").unwrap();
+    fn setup_and_name_are_read_on_both_kinds_of_line() {
+        let spec = LineSpec::parse_device("/dev/pts/4,setup=2s,name=GNU Go 3.8").unwrap();
         assert_eq!(spec.setup, Some(Duration::from_secs(2)));
         assert_eq!(spec.setup_deadline(), Duration::from_secs(2));
+        assert_eq!(spec.name.as_deref(), Some("GNU Go 3.8"));
+        assert_eq!(spec.player_name(), "GNU Go 3.8");
         assert_eq!(spec.to_string(), "/dev/pts/4 2400 8N1 flow none setup 2s");
         assert_eq!(spec.target.place(), "/dev/pts/4");
 
         let spec = LineSpec::parse_device("/dev/ttyS0").unwrap();
         assert_eq!(spec.setup_deadline(), Duration::from_secs(180));
+        assert_eq!(spec.player_name(), "/dev/ttyS0 2400 8N1 flow none");
 
-        let spec = LineSpec::parse_tcp("10.0.0.5:4001,SETUP=1m30s").unwrap();
+        let spec = LineSpec::parse_tcp("10.0.0.5:4001,name=Goliath,SETUP=1m30s").unwrap();
+        assert_eq!(spec.name.as_deref(), Some("Goliath"));
         assert_eq!(spec.setup, Some(Duration::from_secs(90)));
+        assert_eq!(spec.player_name(), "Goliath");
         assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001 setup 1m30s");
         assert_eq!(spec.target.place(), "tcp 10.0.0.5:4001");
 
@@ -465,6 +485,14 @@ mod tests {
         assert_eq!(
             error(LineSpec::parse_tcp("host:4001,setup=later")),
             "setup=later is not a duration such as 20s or 500ms"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,name=")),
+            "option 'name' needs a value, e.g. name=Many-Faces"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,name=a,name=b")),
+            "option 'name' is given twice"
         );
     }
 
@@ -481,6 +509,7 @@ mod tests {
                 resend_after: None,
                 alarm_after: None,
                 setup: None,
+                name: None,
             }
         );
         assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001");
@@ -538,7 +567,7 @@ mod tests {
         );
         assert_eq!(
             error(LineSpec::parse_tcp("host:4001,baud=2400")),
-            "unknown option 'baud' (known options: resend, retries, setup)"
+            "unknown option 'baud' (known options: resend, retries, setup, name)"
         );
     }
 
