@@ -23,14 +23,34 @@ struct LineProgram {
 
 impl LineProgram {
     fn start(dir: &Path, name: &str, mode: &str, color: &str, seed: u32) -> LineProgram {
-        let link = dir.join(name);
+        LineProgram::gnugo_with(dir, name, mode, color, seed, "")
+    }
+
+    /// GNU Go with `extra` flags on its command line.
+    fn gnugo_with(
+        dir: &Path,
+        name: &str,
+        mode: &str,
+        color: &str,
+        seed: u32,
+        extra: &str,
+    ) -> LineProgram {
         let record = dir.join(format!("{name}.sgf"));
         let program = format!(
-            "exec {} --mode {mode} --color {color} --boardsize 9 --level 0 --seed {seed} -o {} 2>{}",
+            "exec {} --mode {mode} --color {color} --boardsize 9 --level 0 --seed {seed} {extra} \
+             -o {} 2>{}",
             gnugo(),
             record.display(),
             dir.join(format!("{name}.err")).display()
         );
+        LineProgram::program(dir, name, &program)
+    }
+
+    /// Any shell command on the far end of a pty at `dir/name`, started
+    /// once the pty is opened.
+    fn program(dir: &Path, name: &str, program: &str) -> LineProgram {
+        let link = dir.join(name);
+        let record = dir.join(format!("{name}.sgf"));
         let socat = Command::new("socat")
             .arg("-d")
             .arg(format!("pty,rawer,wait-slave,link={}", link.display()))
@@ -125,10 +145,17 @@ fn gnugo_as_black_on_a_line_against_the_builtin_engine() {
     let run = referee(&black.spec("sgmp"), "bot:4", &sgf_path, &[]);
     let start = &run.of_type("game_start")[0];
     assert_eq!(start["black"]["protocol"], "sgmp");
+    // Without name=, the line's description is the program's name.
+    assert_eq!(
+        start["black"]["name"],
+        format!("{} 2400 8N1 flow none", black.link.display())
+    );
     assert!(
         !run.of_type("packet").is_empty(),
         "every packet is an event"
     );
+    // Set-up was announced once, and not again once the game was under way.
+    assert_eq!(setup_notices(&run).len(), 1, "{}", run.stdout);
     assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
 }
 
@@ -202,4 +229,298 @@ fn full_gmp_where_the_referee_answers_the_board_size() {
     assert!(size_answered, "goref told GNU Go the board size");
     assert_eq!(run.of_type("game_start")[0]["white"]["protocol"], "gmp");
     assert_same_game(&sgf_file_moves(&sgf_path, 9), &white.moves());
+}
+
+/// goref with these arguments, expected to stop before any game.
+fn no_game(args: &[&str], limit: Duration) -> Run {
+    let run = run_goref(args, limit);
+    assert_eq!(run.status, 2, "no game was played\n{}", run.stderr);
+    assert!(run.moves().is_empty(), "no move: {:?}", run.moves());
+    assert!(run.of_type("game_start").is_empty(), "{}", run.stdout);
+    run
+}
+
+/// The last line of stderr: the one-line reason no game was played.
+fn reason(run: &Run) -> &str {
+    run.stderr.lines().last().unwrap_or_default()
+}
+
+/// Issue #7: `--handicap 2` against GNU Go started without a handicap. It
+/// answers QUERY 8 with 1, an even game: the set-up stops there, naming both
+/// values, before GNU Go's first move can be played or relayed.
+#[test]
+fn a_handicap_gnugo_was_not_given_stops_the_set_up_before_any_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 1);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--handicap",
+            "2",
+            "--black",
+            &black.spec("sgmp"),
+            "--white",
+            "bot",
+            "--sgf",
+            sgf_path.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    let reason = reason(&run);
+    assert!(reason.contains("handicap mismatch"), "{reason}");
+    assert!(
+        reason.contains("the program says an even game (ANSWER 1 to QUERY 8)"),
+        "{reason}"
+    );
+    assert!(reason.contains("the game has handicap 2"), "{reason}");
+    assert!(
+        reason.contains(&black.link.display().to_string()),
+        "{reason}"
+    );
+    // The handshake OK that would have handed GNU Go the move never left.
+    let sent_ok = run
+        .of_type("packet")
+        .iter()
+        .any(|p| p["direction"] == "out" && p["meaning"] == "OK");
+    assert!(!sent_ok, "{}", run.stdout);
+    if sgf_path.exists() {
+        assert!(sgf_file_moves(&sgf_path, 9).is_empty());
+    }
+    eprintln!("handicap mismatch found in {:?}", run.elapsed);
+}
+
+/// Full GMP: goref asks GNU Go (Black) the rules too. Its Japanese rules
+/// fit `cgf` (territory scoring) and the game is played; under `kgs` (area
+/// scoring, Chinese rules) the set-up stops, naming both.
+#[test]
+fn full_gmp_with_gnugo_black_checks_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "gmp", "black", 9);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = referee(&black.spec("gmp"), "bot:10", &sgf_path, &[]);
+    let rules_asked = run
+        .of_type("packet")
+        .iter()
+        .any(|p| p["direction"] == "out" && p["meaning"] == "QUERY 7 (rules)");
+    assert!(rules_asked, "goref asked GNU Go its rules");
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
+
+    let black = LineProgram::start(dir.path(), "black2", "gmp", "black", 9);
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "kgs",
+            "--size",
+            "9",
+            "--black",
+            &black.spec("gmp"),
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    let reason = reason(&run);
+    assert!(
+        reason.contains(
+            "rules mismatch: the program says Japanese rules (ANSWER 1 to QUERY 7); the game \
+             is played under Chinese rules"
+        ),
+        "{reason}"
+    );
+}
+
+/// GNU Go set to Black on the line given to `--white`: in SGMP only Black
+/// sends NEWGAME, so its NEWGAME says its colour is wrong.
+#[test]
+fn gnugo_set_to_black_on_the_white_line_is_a_colour_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let white = LineProgram::start(dir.path(), "white", "sgmp", "black", 1);
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--black",
+            "bot",
+            "--white",
+            &white.spec("sgmp"),
+        ],
+        LIMIT,
+    );
+    let reason = reason(&run);
+    assert!(
+        reason.contains("colour mismatch: the program sent NEWGAME"),
+        "{reason}"
+    );
+    assert!(reason.contains("the game has it play White"), "{reason}");
+    eprintln!("colour mismatch found in {:?}", run.elapsed);
+}
+
+/// The notices that say what set-up waits for.
+fn setup_notices(run: &Run) -> Vec<String> {
+    run.of_type("notice")
+        .iter()
+        .filter_map(|n| n["message"].as_str())
+        .filter(|m| m.contains("set-up deadline"))
+        .map(String::from)
+        .collect()
+}
+
+/// Issue #9: a line with nothing on it. The operator is told once what
+/// set-up waits for, and at the deadline the player fails saying so.
+#[test]
+fn a_silent_line_fails_at_the_set_up_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = LineProgram::program(dir.path(), "silent", "exec cat >/dev/null");
+    let place = line.link.display().to_string();
+    let black = format!("{},setup=2s", line.spec("sgmp"));
+    let run = no_game(
+        &[
+            "play", "--json", "--rules", "cgf", "--size", "9", "--black", &black, "--white", "bot",
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        reason(&run),
+        format!(
+            "goref: no game was played: Black's program on {place} sent no NEWGAME within 2s: \
+             is it set to play Black, and is the line right?"
+        )
+    );
+    assert_eq!(
+        setup_notices(&run),
+        [format!(
+            "waiting for the program on {place} to send NEWGAME (set-up deadline 2s)"
+        )]
+    );
+    assert!(run.elapsed < Duration::from_secs(8), "{:?}", run.elapsed);
+    eprintln!("silent line, program Black: failed after {:?}", run.elapsed);
+    drop(line);
+
+    // The program White: goref sends NEWGAME, resends it, and gives up.
+    let line = LineProgram::program(dir.path(), "silent2", "exec cat >/dev/null");
+    let place = line.link.display().to_string();
+    let white = format!("{},setup=2s,resend=500ms", line.spec("sgmp"));
+    let run = no_game(
+        &[
+            "play", "--json", "--rules", "cgf", "--size", "9", "--black", "bot", "--white", &white,
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(
+        reason(&run),
+        format!(
+            "goref: no game was played: White's program on {place} did not answer our NEWGAME \
+             within 2s: is it set to play White, and is the line right?"
+        )
+    );
+    assert_eq!(setup_notices(&run).len(), 1, "{}", run.stdout);
+    assert!(run.elapsed < Duration::from_secs(8), "{:?}", run.elapsed);
+    eprintln!("silent line, program White: failed after {:?}", run.elapsed);
+}
+
+/// Issue #9: GNU Go set to White on the line given to `--black`. Both
+/// sides wait for a NEWGAME; the deadline ends it with the likely cause.
+#[test]
+fn gnugo_set_to_white_on_the_black_line_fails_at_the_set_up_deadline() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = LineProgram::start(dir.path(), "black", "sgmp", "white", 1);
+    let place = line.link.display().to_string();
+    let black = format!("{},setup=3s", line.spec("sgmp"));
+    let run = no_game(
+        &[
+            "play", "--json", "--rules", "cgf", "--size", "9", "--black", &black, "--white", "bot",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(
+        reason(&run).ends_with(&format!(
+            "Black's program on {place} sent no NEWGAME within 3s: is it set to play Black, \
+             and is the line right?"
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.elapsed < Duration::from_secs(10), "{:?}", run.elapsed);
+    eprintln!(
+        "GNU Go White on the Black line: failed after {:?}",
+        run.elapsed
+    );
+}
+
+/// Issue #9: 200 KB of random bytes on the line, then the line closes. The
+/// trace summarises the noise: a few hundred packet events, not one for
+/// every two bytes (random bytes hold a few packets too, which are traced
+/// and answered like any other).
+#[test]
+fn random_bytes_on_a_line_are_summarised_in_the_trace() {
+    use rand::{Rng, SeedableRng};
+    let dir = tempfile::tempdir().unwrap();
+    let noise_path = dir.path().join("noise.bin");
+    let mut noise = vec![0u8; 200_000];
+    rand::rngs::StdRng::seed_from_u64(9).fill(noise.as_mut_slice());
+    std::fs::write(&noise_path, &noise).unwrap();
+    // The noise, a second of silence, and the line closes.
+    let line = LineProgram::program(
+        dir.path(),
+        "noisy",
+        &format!("cat {}; sleep 1", noise_path.display()),
+    );
+    let run = no_game(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--black",
+            &line.spec("sgmp"),
+            "--white",
+            "bot",
+        ],
+        Duration::from_secs(60),
+    );
+    let packets = run.of_type("packet");
+    let noise_entries = packets
+        .iter()
+        .filter(|p| p["meaning"].as_str().unwrap_or("").contains("bytes"))
+        .count();
+    eprintln!(
+        "200 KB of noise: {} packet events ({noise_entries} of noise), {} bytes of JSON, {:?}",
+        packets.len(),
+        run.stdout.len(),
+        run.elapsed
+    );
+    assert!(packets.len() < 300, "{} packet events", packets.len());
+    assert!(run.stdout.len() < 100_000, "{} bytes", run.stdout.len());
+}
+
+/// Issue #16: `name=` names the program on the line in the record and the
+/// event stream; without it, the line's description stays its name.
+#[test]
+fn a_line_program_is_named_by_its_spec() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 3);
+    let sgf_path = dir.path().join("referee.sgf");
+    let spec = format!("{},name=GNU Go", black.spec("sgmp"));
+    let run = referee(&spec, "bot:4", &sgf_path, &[]);
+    let start = &run.of_type("game_start")[0];
+    assert_eq!(start["black"]["name"], "GNU Go");
+    assert_eq!(start["black"]["spec"], spec.as_str());
+    let text = std::fs::read_to_string(&sgf_path).unwrap();
+    let nodes = sgf::parse(&text).unwrap();
+    assert_eq!(nodes[0].get("PB"), Some("GNU Go"));
+    assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
 }

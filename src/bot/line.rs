@@ -37,7 +37,9 @@ pub async fn play_on_line(
         program_color: color.opponent(),
         size,
         handicap: 0,
-        chinese_rules: false,
+        // The engine plays under whatever rules the referee keeps: it says
+        // it does not know them (ANSWER 0) and takes any answer.
+        chinese_rules: None,
         link,
     };
     let mut session = Session::new(config, now());
@@ -72,6 +74,9 @@ pub async fn play_on_line(
                 SessionEvent::Alarm(message) => {
                     crate::console::say(format!("goref bot: {message}"));
                     false
+                }
+                SessionEvent::Mismatch(message) => {
+                    return Err(format!("the game on {spec} is not this one: {message}"))
                 }
                 SessionEvent::Trace(_) | SessionEvent::Delivered => false,
             };

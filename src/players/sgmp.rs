@@ -14,13 +14,19 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
+use crate::game::clock::format_duration;
 use crate::game::score::Scoring;
+use crate::game::Color;
 use crate::game::Move;
 use crate::protocol::sgmp::link::LinkConfig;
-use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
+use crate::protocol::sgmp::link::TraceEntry;
+use crate::protocol::sgmp::packet::Query;
+use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};
 use crate::referee::{Action, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, sleep_until};
-use crate::transport::line::{self, bytes_per_second, BoxedLine, LineSpec, LineTarget};
+use crate::transport::line::{
+    self, bytes_per_second, BoxedLine, LineSpec, LineTarget, DEFAULT_SETUP,
+};
 use crate::transport::pty::virtual_line;
 use crate::transport::serial::SerialLine;
 use tokio_serial::SerialPort;
@@ -32,8 +38,12 @@ const LINGER: Duration = Duration::from_secs(2);
 
 /// How a line player's line is set up, once it is open.
 struct LineGame {
-    /// The line as the screen names it.
+    /// The program's name for the record and the screen.
     name: String,
+    /// Where the line goes, for messages: `/dev/pts/4`.
+    place: String,
+    /// How long the handshake may take from the moment the line is open.
+    setup: Duration,
     link: LinkConfig,
     /// Bytes a second on the wire, for lines that have a baud rate.
     wire: Option<f64>,
@@ -58,7 +68,9 @@ pub async fn run(
         }
     };
     let game = LineGame {
-        name: spec.to_string(),
+        name: spec.player_name(),
+        place: spec.target.place(),
+        setup: spec.setup_deadline(),
         link: link_config(profile, &spec),
         wire: match &spec.target {
             LineTarget::Device { baud, .. } => Some(bytes_per_second(*baud)),
@@ -117,6 +129,8 @@ pub async fn run_builtin(
     };
     let game = LineGame {
         name: format!("virtual line {path}"),
+        place: path.clone(),
+        setup: DEFAULT_SETUP,
         link: profile.link_config(),
         wire: None,
         profile,
@@ -145,6 +159,8 @@ async fn serve(
     let color = setup.color;
     let LineGame {
         name,
+        place,
+        setup: setup_time,
         link,
         wire,
         profile,
@@ -156,10 +172,14 @@ async fn serve(
         program_color: color,
         size: setup.size,
         handicap: setup.handicap.len() as u8,
-        chinese_rules: setup.rules.scoring == Scoring::Area,
+        chinese_rules: Some(setup.rules.scoring == Scoring::Area),
         link,
     };
     let mut session = Session::new(config, now());
+    let mut setup_deadline = Some(now() + setup_time);
+    if let Some(wait) = session.setup_wait() {
+        reporter.send(PlayerEvent::Info(setup_notice(wait, &place, setup_time)));
+    }
     let mut turn_given_at: Option<Instant> = None;
     let mut asked_to_move = false;
     let mut early_move: Option<(Instant, Move)> = None;
@@ -170,7 +190,7 @@ async fn serve(
             Profile::Gmp => "gmp".into(),
         },
         spec: spec_text,
-        name: name.clone(),
+        name,
         version: String::new(),
         kgs_end_protocol: false,
         claims_dead_stones: false,
@@ -192,9 +212,10 @@ async fn serve(
                         )));
                     }
                     if let Err(e) = write(&mut writer, &bytes).await {
+                        report_held_trace(&mut session, &reporter, wire);
                         if game_over_at.is_none() {
                             reporter.send(PlayerEvent::Failed(format!(
-                                "{color}: cannot write to the line {name}: {e}"
+                                "{color}: cannot write to the line {place}: {e}"
                             )));
                         }
                         return;
@@ -209,11 +230,11 @@ async fn serve(
                         }
                     }
                 }
-                SessionEvent::Trace(entry) => {
-                    let wire_ms = wire.map(|rate| entry.hex.split(':').count() as f64 / rate * 1e3);
-                    reporter.send(PlayerEvent::Packet { entry, wire_ms });
+                SessionEvent::Trace(entry) => reporter.send(packet_event(entry, wire)),
+                SessionEvent::Ready => {
+                    setup_deadline = None;
+                    reporter.send(PlayerEvent::Ready(info.clone()));
                 }
-                SessionEvent::Ready => reporter.send(PlayerEvent::Ready(info.clone())),
                 SessionEvent::Move(point) => {
                     let mv = point.map(Move::Play).unwrap_or(Move::Pass);
                     let arrived = now();
@@ -228,18 +249,32 @@ async fn serve(
                 }
                 SessionEvent::Delivered => {}
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
+                SessionEvent::Mismatch(message) => {
+                    report_held_trace(&mut session, &reporter, wire);
+                    return reporter.send(PlayerEvent::Failed(format!(
+                        "{color}'s program on {place} is set up for another game, so the \
+                         set-up stopped before any move: {message}"
+                    )));
+                }
             }
         }
         let linger = game_over_at.map(|at| at + LINGER);
-        let sleep = wake_for(&session, linger);
+        let sleep = wake_for(&session, earliest(linger, setup_deadline));
         tokio::select! {
             read = reader.read(&mut buf) => match read {
                 Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
                 _ => {
+                    report_held_trace(&mut session, &reporter, wire);
                     if game_over_at.is_none() {
-                        reporter.send(PlayerEvent::Failed(format!(
-                            "{color}: the line {name} closed"
-                        )));
+                        let message = match session.setup_wait() {
+                            Some(wait) => format!(
+                                "{color}'s program on {place} closed the line during set-up, \
+                                 while goref waited for {}",
+                                awaited(wait)
+                            ),
+                            None => format!("{color}: the line {place} closed"),
+                        };
+                        reporter.send(PlayerEvent::Failed(message));
                     }
                     return;
                 }
@@ -261,16 +296,102 @@ async fn serve(
                 Some(Action::GameOver { .. }) | None => {
                     session.game_over();
                     game_over_at = Some(now());
+                    setup_deadline = None;
                 }
             },
             _ = sleep => {
-                if linger.is_some_and(|at| now() >= at) {
-                    return;
+                let now = now();
+                if linger.is_some_and(|at| now >= at) {
+                    return report_held_trace(&mut session, &reporter, wire);
                 }
-                session.handle_timeout(now());
+                if setup_deadline.is_some_and(|at| now >= at) {
+                    if let Some(wait) = session.setup_wait() {
+                        report_held_trace(&mut session, &reporter, wire);
+                        return reporter.send(PlayerEvent::Failed(setup_failure(
+                            wait, color, &place, setup_time,
+                        )));
+                    }
+                    setup_deadline = None;
+                }
+                session.handle_timeout(now);
             }
         }
     }
+}
+
+/// A trace entry as a player event. Noise may be summarised, its hex
+/// showing only its first bytes: only packets carry their wire time.
+fn packet_event(entry: TraceEntry, wire: Option<f64>) -> PlayerEvent {
+    let wire_ms = wire
+        .filter(|_| !entry.is_noise())
+        .map(|rate| entry.hex.split(':').count() as f64 / rate * 1e3);
+    PlayerEvent::Packet { entry, wire_ms }
+}
+
+/// Reports the trace the session still holds back (noise), before the
+/// line is dropped; the other events no longer matter.
+fn report_held_trace(session: &mut Session, reporter: &Reporter, wire: Option<f64>) {
+    session.flush_trace(now());
+    while let Some(event) = session.poll_event() {
+        if let SessionEvent::Trace(entry) = event {
+            reporter.send(packet_event(entry, wire));
+        }
+    }
+}
+
+/// The earlier of two optional instants.
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// What the operator is told once, when set-up starts.
+fn setup_notice(wait: SetupWait, place: &str, setup: Duration) -> String {
+    let deadline = format_duration(setup);
+    match wait {
+        SetupWait::NewGame => format!(
+            "waiting for the program on {place} to send NEWGAME (set-up deadline {deadline})"
+        ),
+        _ => format!(
+            "sent NEWGAME to the program on {place}; waiting for its answer (set-up deadline \
+             {deadline})"
+        ),
+    }
+}
+
+/// Why the player fails when set-up has not finished by its deadline.
+fn setup_failure(wait: SetupWait, color: Color, place: &str, setup: Duration) -> String {
+    let within = format_duration(setup);
+    let check = format!("is it set to play {color}, and is the line right?");
+    match wait {
+        SetupWait::NewGame => {
+            format!("{color}'s program on {place} sent no NEWGAME within {within}: {check}")
+        }
+        SetupWait::NewGameReply => format!(
+            "{color}'s program on {place} did not answer our NEWGAME within {within}: {check}"
+        ),
+        SetupWait::Answer(_) | SetupWait::HandshakeOk => format!(
+            "{color}'s program on {place} did not finish the handshake within {within}: goref \
+             waited for {}",
+            awaited(wait)
+        ),
+    }
+}
+
+/// What set-up waits for, in words: `its ANSWER to QUERY 8 (handicap)`.
+fn awaited(wait: SetupWait) -> String {
+    match wait {
+        SetupWait::NewGame => "its NEWGAME".to_string(),
+        SetupWait::Answer(query) => answer_to(query),
+        SetupWait::NewGameReply => "its answer to our NEWGAME".to_string(),
+        SetupWait::HandshakeOk => "the OK that ends the handshake".to_string(),
+    }
+}
+
+fn answer_to(query: Query) -> String {
+    format!("its ANSWER to QUERY {} ({})", query.number(), query.name())
 }
 
 /// The link settings of a profile, with the line spec's overrides.
@@ -285,14 +406,11 @@ pub(crate) fn link_config(profile: Profile, spec: &LineSpec) -> LinkConfig {
     link
 }
 
-/// Sleeps until the session's next timer or the end of the linger after
-/// the game, whichever comes first; forever when there is neither.
-pub(crate) async fn wake_for(session: &Session, linger: Option<Instant>) {
-    let deadline = match (session.poll_timeout(), linger) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    };
-    sleep_until(deadline).await
+/// Sleeps until the session's next timer or `other` (the end of the
+/// linger after the game, the set-up deadline), whichever comes first;
+/// forever when there is neither.
+pub(crate) async fn wake_for(session: &Session, other: Option<Instant>) {
+    sleep_until(earliest(session.poll_timeout(), other)).await
 }
 
 /// The bytes of one GMP packet.

@@ -58,7 +58,11 @@ pub enum LineTarget {
     Tcp { host: String, port: u16 },
 }
 
-/// A line and the protocol timing options written with it.
+/// The set-up deadline when the spec names none.
+pub const DEFAULT_SETUP: Duration = Duration::from_secs(180);
+
+/// A line, the protocol timing options written with it, and the name of
+/// the program on it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineSpec {
     pub target: LineTarget,
@@ -66,6 +70,12 @@ pub struct LineSpec {
     pub resend_after: Option<Duration>,
     /// `retries=9`: raise the alarm after this many resends without an answer.
     pub alarm_after: Option<u32>,
+    /// `setup=3m`: give up when the handshake has not finished this long
+    /// after the line was opened ([`DEFAULT_SETUP`] when unset).
+    pub setup: Option<Duration>,
+    /// `name=NAME`: the program's name for the record and the screen, in
+    /// place of the line's description.
+    pub name: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -104,14 +114,15 @@ pub enum LineError {
     Connect { address: String, reason: String },
 }
 
-const DEVICE_OPTIONS: &str = "baud, flow, resend, retries";
-const TCP_OPTIONS: &str = "resend, retries";
+const DEVICE_OPTIONS: &str = "baud, flow, resend, retries, setup, name";
+const TCP_OPTIONS: &str = "resend, retries, setup, name";
 
 impl LineSpec {
     /// Parses what follows `sgmp:`/`gmp:`
-    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9`).
+    /// (`/dev/ttyUSB0,baud=2400,flow=rtscts,resend=20s,retries=9,setup=3m,name=NAME`).
     /// Unset options: 2400 baud, no flow control, the protocol's own resend
-    /// time and retry count.
+    /// time and retry count, a set-up deadline of [`DEFAULT_SETUP`], the
+    /// line's description as the name.
     pub fn parse_device(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
         let path = parts.next().unwrap_or("").trim();
@@ -136,31 +147,43 @@ impl LineSpec {
                 _ => return Err(bad("flow", &value, "is not none, rtscts or xonxoff")),
             },
         };
-        let (resend_after, alarm_after) = options.timing()?;
-        Ok(LineSpec {
-            target: LineTarget::Device {
-                path: PathBuf::from(path),
-                baud,
-                flow,
-            },
-            resend_after,
-            alarm_after,
+        options.finish(LineTarget::Device {
+            path: PathBuf::from(path),
+            baud,
+            flow,
         })
     }
 
-    /// Parses what follows `sgmp-tcp:`/`gmp-tcp:` (`host:port[,resend=20s][,retries=9]`).
+    /// Parses what follows `sgmp-tcp:`/`gmp-tcp:`
+    /// (`host:port[,resend=20s][,retries=9][,setup=3m][,name=NAME]`).
     /// An IPv6 host is written in brackets: `[::1]:4001`.
     pub fn parse_tcp(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
         let address = parts.next().unwrap_or("").trim();
         let (host, port) = split_host_port(address)?;
-        let mut options = Options::parse(parts, TCP_OPTIONS)?;
-        let (resend_after, alarm_after) = options.timing()?;
-        Ok(LineSpec {
-            target: LineTarget::Tcp { host, port },
-            resend_after,
-            alarm_after,
-        })
+        let options = Options::parse(parts, TCP_OPTIONS)?;
+        options.finish(LineTarget::Tcp { host, port })
+    }
+
+    /// The set-up deadline: the spec's, or [`DEFAULT_SETUP`].
+    pub fn setup_deadline(&self) -> Duration {
+        self.setup.unwrap_or(DEFAULT_SETUP)
+    }
+
+    /// The program's name: `name=` when given, else the line's description.
+    pub fn player_name(&self) -> String {
+        self.name.clone().unwrap_or_else(|| self.to_string())
+    }
+}
+
+impl LineTarget {
+    /// Where the line goes, for messages: the device path, or `tcp HOST:PORT`.
+    pub fn place(&self) -> String {
+        match self {
+            LineTarget::Device { path, .. } => path.display().to_string(),
+            LineTarget::Tcp { host, port } if host.contains(':') => format!("tcp [{host}]:{port}"),
+            LineTarget::Tcp { host, port } => format!("tcp {host}:{port}"),
+        }
     }
 }
 
@@ -232,32 +255,38 @@ impl Options {
         Some(self.pairs.remove(at).1)
     }
 
-    /// `resend=` and `retries=`, common to every kind of line.
-    fn timing(&mut self) -> Result<(Option<Duration>, Option<u32>), LineError> {
-        let resend = match self.take("resend") {
-            None => None,
+    /// A duration option (`resend=`, `setup=`): longer than zero.
+    fn duration(&mut self, key: &str) -> Result<Option<Duration>, LineError> {
+        match self.take(key) {
+            None => Ok(None),
             Some(value) => match parse_duration(&value) {
-                Ok(d) if d.is_zero() => {
-                    return Err(bad("resend", &value, "must be longer than zero"))
-                }
-                Ok(d) => Some(d),
-                Err(_) => {
-                    return Err(bad(
-                        "resend",
-                        &value,
-                        "is not a duration such as 20s or 500ms",
-                    ))
-                }
+                Ok(d) if d.is_zero() => Err(bad(key, &value, "must be longer than zero")),
+                Ok(d) => Ok(Some(d)),
+                Err(_) => Err(bad(key, &value, "is not a duration such as 20s or 500ms")),
             },
-        };
-        let retries = match self.take("retries") {
+        }
+    }
+
+    /// The options common to every kind of line (`resend=`, `retries=`,
+    /// `setup=`, `name=`), with the target they go with.
+    fn finish(mut self, target: LineTarget) -> Result<LineSpec, LineError> {
+        let resend_after = self.duration("resend")?;
+        let alarm_after = match self.take("retries") {
             None => None,
             Some(value) => match value.parse::<u32>() {
                 Ok(n) => Some(n),
                 Err(_) => return Err(bad("retries", &value, "is not a number")),
             },
         };
-        Ok((resend, retries))
+        let setup = self.duration("setup")?;
+        let name = self.take("name");
+        Ok(LineSpec {
+            target,
+            resend_after,
+            alarm_after,
+            setup,
+            name,
+        })
     }
 }
 
@@ -268,6 +297,8 @@ fn example_value(key: &str, known: &str) -> Option<&'static str> {
         "flow" => "rtscts",
         "resend" => "20s",
         "retries" => "9",
+        "setup" => "3m",
+        "name" => "Many-Faces",
         _ => return None,
     };
     known.split(", ").any(|k| k == key).then_some(example)
@@ -275,22 +306,23 @@ fn example_value(key: &str, known: &str) -> Option<&'static str> {
 
 impl fmt::Display for LineSpec {
     /// `/dev/ttyS0 2400 8N1 flow none`, `tcp 10.0.0.5:4001`, then
-    /// ` resend 20s` and ` retries 9` when set.
+    /// ` resend 20s`, ` retries 9` and ` setup 3m` when set. The name is
+    /// not part of the description.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.target {
             LineTarget::Device { path, baud, flow } => {
                 write!(f, "{} {baud} 8N1 flow {}", path.display(), flow.name())?
             }
-            LineTarget::Tcp { host, port } if host.contains(':') => {
-                write!(f, "tcp [{host}]:{port}")?
-            }
-            LineTarget::Tcp { host, port } => write!(f, "tcp {host}:{port}")?,
+            LineTarget::Tcp { .. } => f.write_str(&self.target.place())?,
         }
         if let Some(resend) = self.resend_after {
             write!(f, " resend {}", format_duration(resend))?;
         }
         if let Some(retries) = self.alarm_after {
             write!(f, " retries {retries}")?;
+        }
+        if let Some(setup) = self.setup {
+            write!(f, " setup {}", format_duration(setup))?;
         }
         Ok(())
     }
@@ -341,9 +373,12 @@ mod tests {
                 target: device("/dev/ttyS0", 2400, FlowControl::None),
                 resend_after: None,
                 alarm_after: None,
+                setup: None,
+                name: None,
             }
         );
         assert_eq!(spec.to_string(), "/dev/ttyS0 2400 8N1 flow none");
+        assert_eq!(spec.target.place(), "/dev/ttyS0");
     }
 
     #[test]
@@ -386,7 +421,7 @@ mod tests {
         );
         assert_eq!(
             error(LineSpec::parse_device("/dev/ttyS0,parity=even")),
-            "unknown option 'parity' (known options: baud, flow, resend, retries)"
+            "unknown option 'parity' (known options: baud, flow, resend, retries, setup, name)"
         );
         assert_eq!(
             error(LineSpec::parse_device("/dev/ttyS0,flow=dsrdtr")),
@@ -423,6 +458,45 @@ mod tests {
     }
 
     #[test]
+    fn setup_and_name_are_read_on_both_kinds_of_line() {
+        let spec = LineSpec::parse_device("/dev/pts/4,setup=2s,name=GNU Go 3.8").unwrap();
+        assert_eq!(spec.setup, Some(Duration::from_secs(2)));
+        assert_eq!(spec.setup_deadline(), Duration::from_secs(2));
+        assert_eq!(spec.name.as_deref(), Some("GNU Go 3.8"));
+        assert_eq!(spec.player_name(), "GNU Go 3.8");
+        assert_eq!(spec.to_string(), "/dev/pts/4 2400 8N1 flow none setup 2s");
+        assert_eq!(spec.target.place(), "/dev/pts/4");
+
+        let spec = LineSpec::parse_device("/dev/ttyS0").unwrap();
+        assert_eq!(spec.setup_deadline(), Duration::from_secs(180));
+        assert_eq!(spec.player_name(), "/dev/ttyS0 2400 8N1 flow none");
+
+        let spec = LineSpec::parse_tcp("10.0.0.5:4001,name=Goliath,SETUP=1m30s").unwrap();
+        assert_eq!(spec.name.as_deref(), Some("Goliath"));
+        assert_eq!(spec.setup, Some(Duration::from_secs(90)));
+        assert_eq!(spec.player_name(), "Goliath");
+        assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001 setup 1m30s");
+        assert_eq!(spec.target.place(), "tcp 10.0.0.5:4001");
+
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,setup=0s")),
+            "setup=0s must be longer than zero"
+        );
+        assert_eq!(
+            error(LineSpec::parse_tcp("host:4001,setup=later")),
+            "setup=later is not a duration such as 20s or 500ms"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,name=")),
+            "option 'name' needs a value, e.g. name=Many-Faces"
+        );
+        assert_eq!(
+            error(LineSpec::parse_device("/dev/ttyS0,name=a,name=b")),
+            "option 'name' is given twice"
+        );
+    }
+
+    #[test]
     fn tcp_specs_name_a_host_and_port() {
         let spec = LineSpec::parse_tcp("10.0.0.5:4001").unwrap();
         assert_eq!(
@@ -434,6 +508,8 @@ mod tests {
                 },
                 resend_after: None,
                 alarm_after: None,
+                setup: None,
+                name: None,
             }
         );
         assert_eq!(spec.to_string(), "tcp 10.0.0.5:4001");
@@ -460,6 +536,7 @@ mod tests {
             }
         );
         assert_eq!(spec.to_string(), "tcp [::1]:4001");
+        assert_eq!(spec.target.place(), "tcp [::1]:4001");
     }
 
     #[test]
@@ -490,7 +567,7 @@ mod tests {
         );
         assert_eq!(
             error(LineSpec::parse_tcp("host:4001,baud=2400")),
-            "unknown option 'baud' (known options: resend, retries)"
+            "unknown option 'baud' (known options: resend, retries, setup, name)"
         );
     }
 

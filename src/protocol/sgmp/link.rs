@@ -37,6 +37,10 @@
 //! queued. Whether to answer a received command with OK, ANSWER or anything
 //! else is the caller's decision: the link itself only re-OKs duplicates.
 //!
+//! What is not a packet (talk, stray bytes, cut or bad groups) is traced
+//! through [`Noise`]: coalesced and at most four entries a second, always
+//! before the next packet's entry.
+//!
 //! Event order within one call: the [`TraceEntry`] of a packet comes before
 //! what it causes. An implicit acknowledgement yields [`LinkEvent::Delivered`]
 //! immediately followed by the [`LinkEvent::Received`] of the command that
@@ -48,6 +52,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+use super::noise::Noise;
 use super::packet::{describe, hex, Command, Deframer, Frame, Packet, OK_VALUE};
 
 /// Which way a packet crossed the line, seen from the referee.
@@ -103,6 +108,22 @@ impl TraceEntry {
             flags,
             note: None,
         }
+    }
+
+    /// The entry is of bytes that are not a packet (talk, stray, cut, bad
+    /// checksum, reserved bit), perhaps summarised: its hex may show only
+    /// the first of them.
+    pub fn is_noise(&self) -> bool {
+        self.flags.iter().any(|f| {
+            matches!(
+                f,
+                TraceFlag::Stray
+                    | TraceFlag::Talk
+                    | TraceFlag::Cut
+                    | TraceFlag::BadChecksum
+                    | TraceFlag::Reserved
+            )
+        })
     }
 
     fn with_note(mut self, note: impl Into<String>) -> Self {
@@ -178,6 +199,7 @@ pub struct Link {
     outstanding: Option<Outstanding>,
     queue: VecDeque<(Command, u16)>,
     events: VecDeque<LinkEvent>,
+    noise: Noise,
 }
 
 impl Link {
@@ -193,6 +215,7 @@ impl Link {
             outstanding: None,
             queue: VecDeque::new(),
             events: VecDeque::new(),
+            noise: Noise::new(),
         }
     }
 
@@ -230,19 +253,26 @@ impl Link {
     /// Takes bytes read from the line up to and including the end of the
     /// first packet, and returns how many it took. The caller reacts to the
     /// events, then calls again with the rest, as the reference
-    /// implementations handle one packet completely before the next.
+    /// implementations handle one packet completely before the next. The
+    /// noise of one read is traced once the read is used up.
     pub fn handle_some_bytes(&mut self, now: Instant, bytes: &[u8]) -> usize {
         let (frames, taken) = self.deframer.push_to_packet(bytes);
         for frame in frames {
             self.frame(now, frame);
         }
+        if taken == bytes.len() {
+            self.flush_noise(now, false);
+        }
         taken
     }
 
     /// Resends the outstanding packet if `resend_after` has passed since it
-    /// was last written.
+    /// was last written, and traces held noise when its time has come.
     pub fn handle_timeout(&mut self, now: Instant) {
-        let Some(due) = self.poll_timeout() else {
+        if self.noise.due().is_some_and(|due| now >= due) {
+            self.flush_noise(now, false);
+        }
+        let Some(due) = self.resend_due() else {
             return;
         };
         if now < due {
@@ -278,14 +308,35 @@ impl Link {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called:
-    /// `None` while nothing is outstanding.
+    /// `None` while nothing is outstanding and no noise is held.
     pub fn poll_timeout(&self) -> Option<Instant> {
+        match (self.resend_due(), self.noise.due()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// When the outstanding packet is to be resent.
+    fn resend_due(&self) -> Option<Instant> {
         let out = self.outstanding.as_ref()?;
         out.last_sent.checked_add(self.config.resend_after)
     }
 
     pub fn poll_event(&mut self) -> Option<LinkEvent> {
         self.events.pop_front()
+    }
+
+    /// Traces held noise at once, whatever the rate: the line is about to
+    /// be dropped, and the trace must account for everything read.
+    pub fn flush_trace(&mut self, now: Instant) {
+        self.flush_noise(now, true);
+    }
+
+    /// Gives up the outstanding command and the queue: nothing is resent
+    /// or sent from now on but OKs (asked for, or for duplicates).
+    pub fn stop(&mut self) {
+        self.outstanding = None;
+        self.queue.clear();
     }
 
     /// Nothing outstanding and nothing queued.
@@ -334,39 +385,47 @@ impl Link {
         });
     }
 
-    fn trace_in(&mut self, bytes: &[u8], meaning: String, flags: Vec<TraceFlag>) {
-        self.events.push_back(LinkEvent::Trace(TraceEntry::new(
-            Direction::In,
-            bytes,
-            meaning,
-            flags,
-        )));
+    /// Traces the noise gathered so far: if the rate allows, or, when
+    /// `before_packet`, at once.
+    fn flush_noise(&mut self, now: Instant, before_packet: bool) {
+        let entry = if before_packet {
+            self.noise.flush_now(now)
+        } else {
+            self.noise.flush(now)
+        };
+        if let Some(entry) = entry {
+            self.events.push_back(LinkEvent::Trace(entry));
+        }
     }
 
     fn frame(&mut self, now: Instant, frame: Frame) {
+        let noise = &mut self.noise;
         match frame {
-            Frame::Packet { packet, bytes } => self.packet(now, packet, bytes),
-            Frame::BadChecksum { bytes } => self.trace_in(
+            Frame::Packet { packet, bytes } => {
+                self.flush_noise(now, true);
+                self.packet(now, packet, bytes)
+            }
+            Frame::BadChecksum { bytes } => noise.add(
+                now,
                 &bytes,
+                TraceFlag::BadChecksum,
                 "bad checksum".to_string(),
-                vec![TraceFlag::BadChecksum],
             ),
-            Frame::Reserved { bytes } => self.trace_in(
+            Frame::Reserved { bytes } => noise.add(
+                now,
                 &bytes,
+                TraceFlag::Reserved,
                 "reserved bit set".to_string(),
-                vec![TraceFlag::Reserved],
             ),
-            Frame::Talk(text) => {
-                let bytes = text.clone().into_bytes();
-                self.trace_in(&bytes, format!("talk {text:?}"), vec![TraceFlag::Talk]);
-            }
+            Frame::Talk(text) => noise.add(now, text.as_bytes(), TraceFlag::Talk, talk(&text)),
             Frame::Stray(bytes) => {
-                self.trace_in(&bytes, "stray bytes".to_string(), vec![TraceFlag::Stray])
+                noise.add(now, &bytes, TraceFlag::Stray, "stray bytes".to_string())
             }
-            Frame::Cut(bytes) => self.trace_in(
+            Frame::Cut(bytes) => noise.add(
+                now,
                 &bytes,
+                TraceFlag::Cut,
                 "partial packet cut by a new start byte".to_string(),
-                vec![TraceFlag::Cut],
             ),
         }
     }
@@ -462,6 +521,16 @@ impl Link {
                 self.transmit_new(now, command, value);
             }
         }
+    }
+}
+
+/// Talk in words for the trace: `talk "GNU Go thinks"`, the text cut
+/// after 64 characters.
+fn talk(text: &str) -> String {
+    const SHOWN: usize = 64;
+    match text.char_indices().nth(SHOWN) {
+        Some((cut, _)) => format!("talk {:?}...", &text[..cut]),
+        None => format!("talk {text:?}"),
     }
 }
 

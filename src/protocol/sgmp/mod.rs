@@ -3,10 +3,12 @@
 //!
 //! Three layers, each without IO: [`packet`] encodes the 4-byte packet and
 //! finds packets among talk characters in the byte stream; [`link`] keeps one
-//! line's sequence bits, acknowledgements and resends; [`session`] plays the
-//! referee's side of the handshake and relays moves on one line.
+//! line's sequence bits, acknowledgements and resends, and traces what is not
+//! a packet through [`noise`]; [`session`] plays the referee's side of the
+//! handshake and relays moves on one line.
 
 pub mod link;
+pub mod noise;
 pub mod packet;
 pub mod session;
 #[cfg(test)]
@@ -17,4 +19,4 @@ pub use packet::{
     decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
     PacketError, Query, MAX_VALUE, OK_VALUE,
 };
-pub use session::{Profile, Session, SessionConfig, SessionEvent};
+pub use session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};

@@ -4,11 +4,18 @@
 //! The referee sits between two programs and plays the opposite colour on
 //! each line (§10.2). With the program Black, the session acts White: it
 //! waits for NEWGAME, asks QUERY 11 (colour) and QUERY 8 (handicap) (and, in
-//! full GMP, QUERY 9, board size), then sends the OK that hands Black the
-//! move. With the program White, the session acts Black: it sends NEWGAME at
-//! once and answers every QUERY from the configuration until the program's
-//! OK arrives; until then it sends nothing but ANSWERs, as CgfGoBan gives up
-//! otherwise.
+//! full GMP, QUERY 9, board size, and QUERY 7, rules), then sends the OK that
+//! hands Black the move. With the program White, the session acts Black: it
+//! sends NEWGAME at once and answers every QUERY from the configuration until
+//! the program's OK arrives; until then it sends nothing but ANSWERs, as
+//! CgfGoBan gives up otherwise.
+//!
+//! An answer that contradicts the game (the program says it is White, or
+//! names another handicap, board size or rule set) stops the set-up before
+//! any move: the session reports [`SessionEvent::Mismatch`], naming both
+//! values, and from then on sends nothing. So does, in SGMP, a NEWGAME from
+//! a White program, as only Black sends NEWGAME there (§10.1). An ANSWER of
+//! 0 means "unknown" (§7) and contradicts nothing.
 //!
 //! During play every MOVE of the program is OKed at once (the
 //! [`SessionEvent::Move`] comes after the OK is queued); a MOVE with the
@@ -33,6 +40,9 @@
 //!   clock started at the first write.
 //! * Queries are answered at any time, not only during the handshake.
 //! * A handicap of 0 or 1 is an even game, answered and expected as 1.
+//! * An ANSWER of 0 (unknown) is noted in the trace; in SGMP, where the
+//!   fixed handshake expects definite answers, an unknown colour or handicap
+//!   also raises an alarm. Play goes on: the program may still ask us.
 //! * A command of the program that acknowledges our relayed MOVE is reported
 //!   as [`SessionEvent::Delivered`] before its own effect, except a DENY,
 //!   which refuses the move: that raises an alarm instead.
@@ -75,7 +85,9 @@ pub struct SessionConfig {
     pub size: u8,
     /// Handicap stones; 0 (or 1) is an even game.
     pub handicap: u8,
-    pub chinese_rules: bool,
+    /// The rules as QUERY 7 names them: `Some(true)` Chinese, `Some(false)`
+    /// Japanese, `None` unknown (answered 0, and any answer accepted).
+    pub chinese_rules: Option<bool>,
     pub link: LinkConfig,
 }
 
@@ -93,6 +105,46 @@ impl SessionConfig {
     fn our_color(&self) -> Color {
         self.program_color.opponent()
     }
+
+    /// The QUERY 7 value for this game: 1 Japanese, 2 Chinese, 0 unknown.
+    fn rules_answer(&self) -> u16 {
+        match self.chinese_rules {
+            Some(true) => 2,
+            Some(false) => 1,
+            None => 0,
+        }
+    }
+}
+
+/// A handicap answer in words: `an even game`, `handicap 3`.
+fn handicap_words(answer: u16) -> String {
+    match answer {
+        0 | 1 => "an even game".to_string(),
+        n => format!("handicap {n}"),
+    }
+}
+
+/// A rules answer in words: `Japanese rules`, `Chinese rules`.
+fn rules_words(answer: u16) -> String {
+    match answer {
+        1 => "Japanese rules".to_string(),
+        2 => "Chinese rules".to_string(),
+        n => format!("rule set {n}, which GMP does not define"),
+    }
+}
+
+/// What the handshake is waiting for, while it is not complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetupWait {
+    /// Program Black: its NEWGAME.
+    NewGame,
+    /// Program Black: its ANSWER to our QUERY.
+    Answer(Query),
+    /// Program White: anything at all in reply to our NEWGAME.
+    NewGameReply,
+    /// Program White: it has spoken, but not sent the OK that ends the
+    /// handshake.
+    HandshakeOk,
 }
 
 /// What the line and the passing of time amount to.
@@ -115,6 +167,10 @@ pub enum SessionEvent {
     Delivered,
     /// Something needs the operator's attention.
     Alarm(String),
+    /// The program's answer contradicts the game (colour, handicap, board
+    /// size or rules); the text names both values. The set-up has stopped:
+    /// the session sends nothing more, and no move may be played.
+    Mismatch(String),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,10 +183,14 @@ enum Phase {
     AskHandicap,
     /// We asked the board size (full GMP).
     AskSize,
+    /// We asked the rules (full GMP).
+    AskRules,
     /// Program White, we act Black: answering its queries until its OK.
     Answering,
     /// The handshake is over.
     Playing,
+    /// The handshake found a mismatch: nothing more is done.
+    Stopped,
 }
 
 /// The referee's side of one line. See the module documentation.
@@ -151,6 +211,8 @@ pub struct Session {
     /// An implicit acknowledgement, held until the command that carried it
     /// (which the link reports next) is seen.
     held_delivery: Option<(Command, u16)>,
+    /// The program has sent at least one command.
+    heard: bool,
 }
 
 impl Session {
@@ -168,6 +230,7 @@ impl Session {
             last_in_trace: None,
             last_in_implicit: false,
             held_delivery: None,
+            heard: false,
         };
         if config.program_color == Color::White {
             session.phase = Phase::Answering;
@@ -212,6 +275,14 @@ impl Session {
         self.send(now, Command::Move, value);
     }
 
+    /// Traces what the link holds back (noise, see
+    /// [`noise`](super::noise)) at once, before the line is dropped.
+    pub fn flush_trace(&mut self, now: Instant) {
+        self.last_in_trace = None;
+        self.link.flush_trace(now);
+        self.pump(now);
+    }
+
     /// The game has ended: from now on every MOVE is OKed and ignored.
     pub fn game_over(&mut self) {
         self.game_over = true;
@@ -220,6 +291,21 @@ impl Session {
     /// The handshake is complete.
     pub fn is_ready(&self) -> bool {
         self.phase == Phase::Playing
+    }
+
+    /// What the handshake waits for; `None` once it is complete, or once a
+    /// mismatch has stopped it.
+    pub fn setup_wait(&self) -> Option<SetupWait> {
+        match self.phase {
+            Phase::AwaitNewGame => Some(SetupWait::NewGame),
+            Phase::AskColor => Some(SetupWait::Answer(Query::Color)),
+            Phase::AskHandicap => Some(SetupWait::Answer(Query::Handicap)),
+            Phase::AskSize => Some(SetupWait::Answer(Query::BoardSize)),
+            Phase::AskRules => Some(SetupWait::Answer(Query::Rules)),
+            Phase::Answering if self.heard => Some(SetupWait::HandshakeOk),
+            Phase::Answering => Some(SetupWait::NewGameReply),
+            Phase::Playing | Phase::Stopped => None,
+        }
     }
 
     fn send(&mut self, now: Instant, command: Command, value: u16) {
@@ -274,6 +360,7 @@ impl Session {
                 ));
             }
             LinkEvent::Delivered { command, value } => {
+                self.heard = true;
                 if self.last_in_implicit {
                     self.held_delivery = Some((command, value));
                 } else {
@@ -314,6 +401,11 @@ impl Session {
     /// A new command from the program. `refused`: it is a DENY that
     /// refused our outstanding command, already raised as an alarm.
     fn received(&mut self, now: Instant, command: Command, value: u16, refused: bool) {
+        self.heard = true;
+        if self.phase == Phase::Stopped {
+            self.note("set-up stopped on a mismatch: ignored");
+            return;
+        }
         match command {
             Command::Ok => {}
             Command::Deny => {
@@ -327,6 +419,13 @@ impl Session {
                 if self.phase == Phase::AwaitNewGame {
                     self.send(now, Command::Query, Query::Color.number());
                     self.phase = Phase::AskColor;
+                } else if self.phase == Phase::Answering && self.config.profile == Profile::Sgmp {
+                    self.note("NEWGAME from the White program: set-up stopped");
+                    self.mismatch(
+                        "colour mismatch: the program sent NEWGAME, which in SGMP only Black \
+                         sends, so it is set to play Black; the game has it play White"
+                            .to_string(),
+                    );
                 } else {
                     self.note("repeated NEWGAME: OKed");
                     self.ok(now);
@@ -356,58 +455,81 @@ impl Session {
                 Color::Black => 2,
             },
             Some(Query::Handicap) => config.handicap_answer(),
-            Some(Query::Rules) => {
-                if config.chinese_rules {
-                    2
-                } else {
-                    1
-                }
-            }
+            Some(Query::Rules) => config.rules_answer(),
             Some(Query::BoardSize) => u16::from(config.size),
             _ => 0,
         };
         self.send(now, Command::Answer, answer);
     }
 
-    /// An ANSWER to one of our handshake queries, when acting White.
+    /// An ANSWER to one of our handshake queries, when acting White. An
+    /// answer that contradicts the game stops the set-up; 0 (unknown) does
+    /// not.
     fn handshake_answer(&mut self, now: Instant, value: u16) {
-        let program = self.program();
+        let sgmp = self.config.profile == Profile::Sgmp;
         match self.phase {
             Phase::AskColor => {
-                if value != 2 {
-                    let claim = match value {
-                        1 => "that it is White".to_string(),
-                        0 => "not to know its colour".to_string(),
-                        v => format!("colour {v}"),
-                    };
-                    self.alarm(format!(
-                        "the {program} program answers {claim} (ANSWER {value} to QUERY 11)"
-                    ));
+                match value {
+                    2 => {}
+                    0 => {
+                        self.unknown("its colour", sgmp);
+                    }
+                    v => {
+                        let claim = match v {
+                            1 => "it is White".to_string(),
+                            v => format!("colour {v}, which is neither Black (2) nor White (1)"),
+                        };
+                        return self.mismatch(format!(
+                            "colour mismatch: the program says {claim} (ANSWER {v} to QUERY 11); \
+                             the game has it play Black"
+                        ));
+                    }
                 }
                 self.send(now, Command::Query, Query::Handicap.number());
                 self.phase = Phase::AskHandicap;
             }
             Phase::AskHandicap => {
                 let expected = self.config.handicap_answer();
-                if value != expected {
-                    self.alarm(format!(
-                        "the {program} program answers handicap {value} (ANSWER to QUERY 8), \
-                         the game is configured with {expected}"
+                if value == 0 {
+                    self.unknown("the handicap", sgmp);
+                } else if value != expected {
+                    return self.mismatch(format!(
+                        "handicap mismatch: the program says {} (ANSWER {value} to QUERY 8); \
+                         the game has {}",
+                        handicap_words(value),
+                        handicap_words(expected)
                     ));
                 }
-                if self.config.profile == Profile::Gmp {
+                if sgmp {
+                    self.finish_handshake(now);
+                } else {
                     self.send(now, Command::Query, Query::BoardSize.number());
                     self.phase = Phase::AskSize;
-                } else {
-                    self.finish_handshake(now);
                 }
             }
             Phase::AskSize => {
                 let size = self.config.size;
-                if value != 0 && value != u16::from(size) {
-                    self.alarm(format!(
-                        "the {program} program answers board size {value} (QUERY 9), \
-                         the game is {size}x{size}"
+                if value == 0 {
+                    self.unknown("the board size", false);
+                } else if value != u16::from(size) {
+                    return self.mismatch(format!(
+                        "board size mismatch: the program says {value}x{value} (ANSWER {value} \
+                         to QUERY 9); the game is {size}x{size}"
+                    ));
+                }
+                self.send(now, Command::Query, Query::Rules.number());
+                self.phase = Phase::AskRules;
+            }
+            Phase::AskRules => {
+                let expected = self.config.rules_answer();
+                if value == 0 {
+                    self.unknown("the rules", false);
+                } else if expected != 0 && value != expected {
+                    return self.mismatch(format!(
+                        "rules mismatch: the program says {} (ANSWER {value} to QUERY 7); the \
+                         game is played under {}",
+                        rules_words(value),
+                        rules_words(expected)
                     ));
                 }
                 self.finish_handshake(now);
@@ -417,6 +539,26 @@ impl Session {
                 self.ok(now);
             }
         }
+    }
+
+    /// The program answered 0 to a handshake query: it does not know
+    /// `what`. Noted; raised as an alarm where the handshake expects a
+    /// definite answer.
+    fn unknown(&mut self, what: &str, alarm: bool) {
+        self.note(&format!("the program does not know {what} (ANSWER 0)"));
+        if alarm {
+            self.alarm(format!(
+                "the {} program answers that it does not know {what} (ANSWER 0)",
+                self.program()
+            ));
+        }
+    }
+
+    /// Stops the set-up: the program's settings contradict the game.
+    fn mismatch(&mut self, text: String) {
+        self.phase = Phase::Stopped;
+        self.link.stop();
+        self.events.push_back(SessionEvent::Mismatch(text));
     }
 
     /// Acting White: the OK that ends the handshake.

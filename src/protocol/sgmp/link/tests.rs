@@ -227,8 +227,52 @@ fn resends_repeat_the_identical_bytes_and_alarm_without_giving_up() {
     );
 }
 
+/// Each kind of frame that is not a packet, arriving on its own, is one
+/// entry that says what it is.
 #[test]
 fn frames_that_are_not_packets_are_traced_and_flagged() {
+    let t0 = crate::test_support::epoch();
+    let mut link = Link::new(config(), 19);
+    let pieces = [
+        (b"hello".to_vec(), TraceFlag::Talk, "talk \"hello\""),
+        (bytes("99"), TraceFlag::Stray, "stray bytes"),
+        (bytes("02:e4:d0:93"), TraceFlag::BadChecksum, "bad checksum"),
+        (
+            bytes("00:88:88:80"),
+            TraceFlag::Reserved,
+            "reserved bit set",
+        ),
+    ];
+    for (i, (piece, flag, meaning)) in pieces.into_iter().enumerate() {
+        let now = t0 + SECOND * i as u32;
+        link.handle_bytes(now, &piece);
+        let traces = traces(&drain(&mut link));
+        assert_eq!(traces.len(), 1, "{traces:?}");
+        assert_eq!(traces[0].flags, [flag]);
+        assert_eq!(traces[0].meaning, meaning);
+        assert_eq!(traces[0].hex, hex(&piece));
+        assert!(traces[0].is_noise());
+    }
+    link.handle_bytes(t0 + 5 * SECOND, &bytes("01:a1 01:a1:a0:80"));
+    let events = drain(&mut link);
+    let traces = traces(&events);
+    assert_eq!(traces[0].flags, [TraceFlag::Cut]);
+    assert_eq!(traces[0].meaning, "partial packet cut by a new start byte");
+    assert_eq!(traces[1].meaning, "NEWGAME");
+    assert!(!traces[1].is_noise());
+    assert_eq!(
+        non_trace(events),
+        vec![LinkEvent::Received {
+            command: Command::NewGame,
+            value: 0
+        }]
+    );
+}
+
+/// Noise with no packet between its pieces is one entry: its hex keeps the
+/// first 16 bytes, its meaning counts them all and names every kind.
+#[test]
+fn consecutive_noise_coalesces_into_one_entry() {
     let t0 = crate::test_support::epoch();
     let mut link = Link::new(config(), 19);
     let mut stream = b"hello".to_vec();
@@ -236,24 +280,170 @@ fn frames_that_are_not_packets_are_traced_and_flagged() {
     stream.extend(bytes("01:a1:a0:80"));
     link.handle_bytes(t0, &stream);
     let events = drain(&mut link);
-    let flags: Vec<Vec<TraceFlag>> = traces(&events).into_iter().map(|t| t.flags).collect();
+    let traces = traces(&events);
+    assert_eq!(traces.len(), 2, "{traces:?}");
     assert_eq!(
-        flags,
-        vec![
-            vec![TraceFlag::Talk],
-            vec![TraceFlag::Stray],
-            vec![TraceFlag::BadChecksum],
-            vec![TraceFlag::Reserved],
-            vec![TraceFlag::Cut],
-            vec![],
-        ]
+        traces[0].meaning,
+        "noise: 16 bytes (talk, stray, bad checksum, reserved bit, cut)"
     );
     assert_eq!(
-        non_trace(events),
-        vec![LinkEvent::Received {
-            command: Command::NewGame,
-            value: 0
-        }]
+        traces[0].flags,
+        [
+            TraceFlag::Talk,
+            TraceFlag::Stray,
+            TraceFlag::BadChecksum,
+            TraceFlag::Reserved,
+            TraceFlag::Cut
+        ]
+    );
+    assert_eq!(traces[0].hex, hex(&stream[..16]));
+    assert_eq!(traces[0].note.as_deref(), Some("5 pieces over 0.00 s"));
+    assert_eq!(traces[1].meaning, "NEWGAME");
+
+    // One long run of stray bytes, and a long talk.
+    let run: Vec<u8> = (0x80..=0xa7).collect();
+    link.handle_bytes(t0 + SECOND, &run);
+    let entry = &traces_of(&mut link)[0];
+    assert_eq!(entry.meaning, "stray bytes (40 bytes, first 16 shown)");
+    assert_eq!(entry.hex, hex(&run[..16]));
+    let talk = "GNU Go is thinking about the lower left corner, where White is weak.";
+    link.handle_bytes(t0 + 2 * SECOND, talk.as_bytes());
+    let entry = &traces_of(&mut link)[0];
+    assert_eq!(
+        entry.meaning,
+        format!(
+            "talk {:?}... ({} bytes, first 16 shown)",
+            &talk[..64],
+            talk.len()
+        )
+    );
+}
+
+fn traces_of(link: &mut Link) -> Vec<TraceEntry> {
+    traces(&drain(link))
+}
+
+/// Noise that comes faster than four entries a second is held, gathers
+/// what follows, and goes out when its time comes, or before the next
+/// packet, whichever is first.
+#[test]
+fn noise_is_held_to_four_entries_a_second_and_never_overtakes_a_packet() {
+    let t0 = crate::test_support::epoch();
+    let ms = |n: u64| t0 + Duration::from_millis(n);
+    let mut link = Link::new(config(), 19);
+    link.handle_bytes(t0, &bytes("85"));
+    assert_eq!(traces_of(&mut link)[0].meaning, "stray bytes");
+    assert_eq!(link.poll_timeout(), None);
+
+    link.handle_bytes(ms(10), &bytes("86 87"));
+    link.handle_bytes(ms(100), b"hi");
+    assert!(traces_of(&mut link).is_empty(), "held");
+    assert_eq!(link.poll_timeout(), Some(ms(250)));
+    link.handle_timeout(ms(249));
+    assert!(traces_of(&mut link).is_empty());
+    link.handle_timeout(ms(250));
+    let held = traces_of(&mut link);
+    assert_eq!(held.len(), 1);
+    assert_eq!(held[0].meaning, "noise: 4 bytes (stray, talk)");
+    assert_eq!(held[0].hex, "86:87:68:69");
+    assert_eq!(held[0].note.as_deref(), Some("2 pieces over 0.24 s"));
+    assert_eq!(link.poll_timeout(), None);
+
+    // Held again, then a packet: the noise comes first, at once.
+    link.handle_bytes(ms(300), &bytes("88"));
+    assert!(traces_of(&mut link).is_empty());
+    link.handle_bytes(ms(310), &bytes("01:a1:a0:80"));
+    let traces = traces_of(&mut link);
+    let meanings: Vec<&str> = traces.iter().map(|t| t.meaning.as_str()).collect();
+    assert_eq!(meanings, ["stray bytes", "NEWGAME"]);
+    assert_eq!(link.poll_timeout(), None);
+}
+
+/// The number of bytes a noise entry stands for, read back from its
+/// meaning; the bytes of its hex when it says nothing more.
+fn noise_bytes(entry: &TraceEntry) -> u64 {
+    let number_before = |text: &str, marker: &str| -> Option<u64> {
+        let end = text.rfind(marker)?;
+        let start = text[..end]
+            .rfind(|c: char| !c.is_ascii_digit())
+            .map_or(0, |i| i + 1);
+        text[start..end].parse().ok()
+    };
+    if let Some(rest) = entry.meaning.strip_prefix("noise: ") {
+        return number_before(rest, " bytes (").unwrap();
+    }
+    number_before(&entry.meaning, " bytes, first 16 shown)")
+        .unwrap_or_else(|| parse_hex(&entry.hex).unwrap().len() as u64)
+}
+
+/// A megabyte of random bytes, the trace of a line at the wrong speed or
+/// with nothing on it: a bounded number of entries that still account for
+/// every byte.
+#[test]
+fn a_megabyte_of_random_bytes_yields_a_bounded_trace() {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    let mut noise = vec![0u8; 1 << 20];
+    rng.fill(noise.as_mut_slice());
+    let t0 = crate::test_support::epoch();
+
+    // All of it in one read.
+    let mut link = Link::new(config(), 19);
+    link.handle_bytes(t0, &noise);
+    let mut traces = traces_of(&mut link);
+    if let Some(due) = link.poll_timeout() {
+        link.handle_timeout(due);
+        traces.extend(traces_of(&mut link));
+    }
+    let packets = traces.iter().filter(|t| !t.is_noise()).count();
+    let entries = traces.iter().filter(|t| t.is_noise()).count();
+    assert!(
+        entries <= packets + 2,
+        "{entries} entries, {packets} packets"
+    );
+    eprintln!("1 MB in one read: {entries} noise entries, {packets} packets");
+
+    // The same, in reads of 256 bytes every 10 ms: 41 s of noise.
+    let mut link = Link::new(config(), 19);
+    let mut traces = Vec::new();
+    let mut now = t0;
+    for chunk in noise.chunks(256) {
+        link.handle_timeout(now);
+        link.handle_bytes(now, chunk);
+        traces.extend(traces_of(&mut link));
+        now += Duration::from_millis(10);
+    }
+    while let Some(due) = link.poll_timeout().filter(|_| link.is_idle()) {
+        link.handle_timeout(due);
+        traces.extend(traces_of(&mut link));
+    }
+    let noise_entries: Vec<&TraceEntry> = traces.iter().filter(|t| t.is_noise()).collect();
+    let packets = traces.len() - noise_entries.len();
+    let seconds = (now - t0).as_secs() + 1;
+    assert!(
+        noise_entries.len() as u64 <= 4 * seconds + packets as u64,
+        "{} noise entries in {seconds} s, {packets} packets",
+        noise_entries.len()
+    );
+    assert!(noise_entries.iter().all(|t| t.hex.len() <= 16 * 3));
+    let written: usize = traces.iter().map(|t| t.hex.len() + t.meaning.len()).sum();
+    assert!(written < 100_000, "{written} bytes of trace");
+    eprintln!(
+        "1 MB over {seconds} s: {} noise entries, {packets} packets, {written} bytes of trace",
+        noise_entries.len()
+    );
+    let packet_bytes: u64 = traces
+        .iter()
+        .filter(|t| !t.is_noise() && t.direction == Direction::In)
+        .map(|t| parse_hex(&t.hex).unwrap().len() as u64)
+        .sum();
+    let counted: u64 = noise_entries.iter().map(|t| noise_bytes(t)).sum();
+    // Every byte is either in a packet, in a noise entry's count, or the
+    // start of a packet still waiting for its last bytes.
+    let total = noise.len() as u64;
+    assert!(
+        (total - 3..=total).contains(&(counted + packet_bytes)),
+        "{counted} + {packet_bytes} of {total}"
     );
 }
 

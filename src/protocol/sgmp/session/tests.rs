@@ -17,7 +17,7 @@ fn config(profile: Profile, program_color: Color) -> SessionConfig {
         program_color,
         size: 19,
         handicap: 0,
-        chinese_rules: false,
+        chinese_rules: Some(false),
         link: LinkConfig::sgmp(),
     }
 }
@@ -212,7 +212,7 @@ fn queries_are_answered_from_the_configuration() {
     let mut cfg = config(Profile::Sgmp, Color::White);
     cfg.size = 9;
     cfg.handicap = 3;
-    cfg.chinese_rules = true;
+    cfg.chinese_rules = Some(true);
     let mut s = Session::new(cfg, t0);
     drain(&mut s);
     // After NEWGAME (S = 1) the program's queries alternate its seq bit.
@@ -233,7 +233,7 @@ fn queries_are_answered_from_the_configuration() {
 }
 
 #[test]
-fn full_gmp_with_the_program_black_asks_the_board_size() {
+fn full_gmp_with_the_program_black_asks_the_board_size_and_the_rules() {
     let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
     assert_eq!(sent(&feed(&mut s, t0, "01:a1:a0:80")), ["03:be:b0:8b"]);
@@ -243,50 +243,243 @@ fn full_gmp_with_the_program_black_asks_the_board_size() {
     assert!(!s.is_ready());
     // An answer of 0 (unknown, as GNU Go in gmp mode says) is accepted.
     let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 0));
+    assert_eq!(sent(&events), [packet(false, false, Command::Query, 7)]);
+    assert!(notes(&events)[0].contains("does not know the board size"));
+    assert_eq!(s.setup_wait(), Some(SetupWait::Answer(Query::Rules)));
+    // ANSWER 1: Japanese rules, as the game's territory scoring.
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 1));
     assert_eq!(
         transmits(&events),
-        [(packet(true, false, Command::Ok, 0x3FF), true)]
+        [(packet(false, true, Command::Ok, 0x3FF), true)]
     );
     assert_eq!(outcomes(&events), [SessionEvent::Ready]);
 }
 
+/// The events that say the set-up stopped.
+fn mismatches(events: &[SessionEvent]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            SessionEvent::Mismatch(text) => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// After a mismatch the session is silent and plays no move: the MOVE a
+/// Black program sends after its handshake (GNU Go does) is not OKed, not
+/// reported, and nothing is ever resent. `seq` is the move's sequence bit
+/// (and its ack bit, as the program saw our last command).
+fn assert_stopped(s: &mut Session, t0: Instant, seq: bool) {
+    assert!(!s.is_ready());
+    assert_eq!(s.setup_wait(), None);
+    assert_eq!(s.poll_timeout(), None);
+    let events = feed(s, t0, &packet(seq, seq, Command::Move, 307));
+    assert!(sent(&events).is_empty(), "{events:?}");
+    assert!(outcomes(&events).is_empty(), "{events:?}");
+    assert!(notes(&events)[0].contains("set-up stopped"));
+}
+
 #[test]
-fn a_board_size_that_differs_raises_an_alarm() {
+fn a_board_size_that_differs_stops_the_set_up() {
     let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     feed(&mut s, t0, "02:c4:c0:82");
     feed(&mut s, t0, "01:c2:c0:81");
     let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 9));
-    let alarms = alarms(&events);
-    assert_eq!(alarms.len(), 1);
-    assert!(alarms[0].contains("board size 9"), "{alarms:?}");
-    assert!(s.is_ready());
+    assert!(sent(&events).is_empty());
+    assert_eq!(
+        outcomes(&events),
+        [SessionEvent::Mismatch(
+            "board size mismatch: the program says 9x9 (ANSWER 9 to QUERY 9); the game is 19x19"
+                .into()
+        )]
+    );
+    assert_stopped(&mut s, t0, true);
 }
 
 #[test]
-fn a_black_program_that_claims_white_raises_an_alarm() {
+fn a_black_program_that_claims_white_stops_the_set_up() {
     let t0 = crate::test_support::epoch();
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     // ANSWER 1: "I am White".
     let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 1));
-    let alarms = alarms(&events);
-    assert_eq!(alarms.len(), 1);
-    assert!(alarms[0].contains("that it is White"), "{alarms:?}");
-    // The handshake goes on; the operator decides.
-    assert_eq!(sent(&events), ["00:b8:b0:88"]);
+    assert!(sent(&events).is_empty(), "no QUERY 8 after a wrong colour");
+    assert_eq!(
+        mismatches(&events),
+        [
+            "colour mismatch: the program says it is White (ANSWER 1 to QUERY 11); the game has \
+          it play Black"
+        ]
+    );
+    assert_stopped(&mut s, t0, true);
+
+    let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 3));
+    assert!(mismatches(&events)[0].contains("colour 3, which is neither"));
 }
 
+/// The defect of the issue: `--handicap 2` against GNU Go started without
+/// one. Its ANSWER 1 (an even game) must stop the set-up before Black's
+/// first move, which GNU Go sends right after the handshake OK.
 #[test]
-fn a_handicap_we_did_not_configure_raises_an_alarm() {
+fn a_handicap_that_differs_stops_the_set_up_naming_both_values() {
     let t0 = crate::test_support::epoch();
+    let mut cfg = config(Profile::Sgmp, Color::Black);
+    cfg.handicap = 2;
+    let mut s = Session::new(cfg, t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    feed(&mut s, t0, "02:c4:c0:82");
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 1));
+    assert!(sent(&events).is_empty(), "no handshake OK: {events:?}");
+    assert_eq!(
+        outcomes(&events),
+        [SessionEvent::Mismatch(
+            "handicap mismatch: the program says an even game (ANSWER 1 to QUERY 8); the game \
+             has handicap 2"
+                .into()
+        )]
+    );
+    assert_stopped(&mut s, t0, false);
+
+    // The other way round: an even game, a program set to four stones.
     let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
     feed(&mut s, t0, "01:a1:a0:80");
     feed(&mut s, t0, "02:c4:c0:82");
     let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 4));
-    assert!(alarms(&events)[0].contains("handicap 4"));
-    assert!(s.is_ready());
+    assert_eq!(
+        mismatches(&events),
+        [
+            "handicap mismatch: the program says handicap 4 (ANSWER 4 to QUERY 8); the game has \
+          an even game"
+        ]
+    );
+}
+
+#[test]
+fn handicap_0_and_1_are_both_an_even_game() {
+    let t0 = crate::test_support::epoch();
+    for handicap in [0, 1] {
+        let mut cfg = config(Profile::Sgmp, Color::Black);
+        cfg.handicap = handicap;
+        let mut s = Session::new(cfg, t0);
+        feed(&mut s, t0, "01:a1:a0:80");
+        feed(&mut s, t0, "02:c4:c0:82");
+        let events = feed(&mut s, t0, "01:c2:c0:81");
+        assert_eq!(
+            outcomes(&events),
+            [SessionEvent::Ready],
+            "handicap {handicap}"
+        );
+        // Asked, the session says 1 too.
+        let mut cfg = config(Profile::Sgmp, Color::White);
+        cfg.handicap = handicap;
+        let mut s = Session::new(cfg, t0);
+        feed(&mut s, t0, "03:be:b0:8b");
+        assert_eq!(sent(&feed(&mut s, t0, "00:b8:b0:88")), ["01:c2:c0:81"]);
+    }
+}
+
+#[test]
+fn an_unknown_answer_is_no_mismatch() {
+    let t0 = crate::test_support::epoch();
+    // Full GMP: 0 for colour, handicap, size and rules, as a program that
+    // leaves them to us says. Nothing is raised; the trace notes it.
+    let mut s = Session::new(config(Profile::Gmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    let mut events = Vec::new();
+    let mut seq = false;
+    while !s.is_ready() {
+        events.extend(feed(&mut s, t0, &packet(seq, !seq, Command::Answer, 0)));
+        seq = !seq;
+    }
+    assert!(alarms(&events).is_empty(), "{events:?}");
+    assert!(mismatches(&events).is_empty());
+    assert_eq!(notes(&events).len(), 4, "{events:?}");
+    // SGMP expects definite answers: an unknown colour is raised, but play
+    // goes on.
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    feed(&mut s, t0, "01:a1:a0:80");
+    let events = feed(&mut s, t0, &packet(false, true, Command::Answer, 0));
+    assert!(alarms(&events)[0].contains("does not know its colour"));
+    assert_eq!(sent(&events), ["00:b8:b0:88"]);
+}
+
+#[test]
+fn rules_that_differ_stop_the_set_up_in_full_gmp() {
+    let t0 = crate::test_support::epoch();
+    let black_program_to_rules = |chinese_rules: Option<bool>| {
+        let mut cfg = config(Profile::Gmp, Color::Black);
+        cfg.chinese_rules = chinese_rules;
+        let mut s = Session::new(cfg, t0);
+        feed(&mut s, t0, "01:a1:a0:80");
+        feed(&mut s, t0, "02:c4:c0:82");
+        feed(&mut s, t0, "01:c2:c0:81");
+        feed(&mut s, t0, &packet(false, true, Command::Answer, 19));
+        s
+    };
+    // Area scoring (Chinese), a program set to Japanese rules.
+    let mut s = black_program_to_rules(Some(true));
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 1));
+    assert_eq!(
+        mismatches(&events),
+        [
+            "rules mismatch: the program says Japanese rules (ANSWER 1 to QUERY 7); the game is \
+          played under Chinese rules"
+        ]
+    );
+    assert_stopped(&mut s, t0, false);
+    // The built-in engine knows no rules (None): it takes any answer.
+    let mut s = black_program_to_rules(None);
+    let events = feed(&mut s, t0, &packet(true, false, Command::Answer, 2));
+    assert_eq!(outcomes(&events), [SessionEvent::Ready]);
+}
+
+/// SGMP: only Black sends NEWGAME (§10.1). A NEWGAME from the program we
+/// took for White means it is set to play Black: the two would wait on each
+/// other for ever.
+#[test]
+fn a_newgame_from_a_white_program_is_a_colour_mismatch_in_sgmp() {
+    let t0 = crate::test_support::epoch();
+    let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
+    drain(&mut s);
+    let events = feed(&mut s, t0, "01:a1:a0:80");
+    assert!(sent(&events).is_empty(), "{events:?}");
+    assert!(mismatches(&events)[0]
+        .starts_with("colour mismatch: the program sent NEWGAME, which in SGMP only Black sends"));
+    assert_eq!(s.poll_timeout(), None, "our NEWGAME is no longer resent");
+    assert_eq!(s.setup_wait(), None);
+    // In full GMP a program that does not know its colour may send NEWGAME
+    // too: it is OKed.
+    let mut s = Session::new(config(Profile::Gmp, Color::White), t0);
+    drain(&mut s);
+    let events = feed(&mut s, t0, "01:a1:a0:80");
+    assert!(mismatches(&events).is_empty());
+    assert_eq!(sent(&events).len(), 1);
+}
+
+#[test]
+fn setup_wait_says_what_the_handshake_waits_for() {
+    let t0 = crate::test_support::epoch();
+    let mut s = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    assert_eq!(s.setup_wait(), Some(SetupWait::NewGame));
+    feed(&mut s, t0, "01:a1:a0:80");
+    assert_eq!(s.setup_wait(), Some(SetupWait::Answer(Query::Color)));
+    feed(&mut s, t0, "02:c4:c0:82");
+    assert_eq!(s.setup_wait(), Some(SetupWait::Answer(Query::Handicap)));
+    feed(&mut s, t0, "01:c2:c0:81");
+    assert_eq!(s.setup_wait(), None);
+
+    let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
+    assert_eq!(s.setup_wait(), Some(SetupWait::NewGameReply));
+    feed(&mut s, t0, "03:be:b0:8b");
+    assert_eq!(s.setup_wait(), Some(SetupWait::HandshakeOk));
+    feed(&mut s, t0, "00:b8:b0:88");
+    feed(&mut s, t0, "02:88:87:ff");
+    assert_eq!(s.setup_wait(), None);
 }
 
 #[test]
