@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{gnugo, run_goref, sgf_file_moves, sgf_moves, Run};
+use common::{gnugo, run_goref, run_goref_answering, sgf_file_moves, sgf_moves, Run};
 use goref::game::sgf;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -210,10 +210,59 @@ fn two_programs_each_on_its_own_line() {
     let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 5);
     let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 6);
     let sgf_path = dir.path().join("referee.sgf");
-    referee(&black.spec("sgmp"), &white.spec("sgmp"), &sgf_path, &[]);
+    let run = referee(&black.spec("sgmp"), &white.spec("sgmp"), &sgf_path, &[]);
     let recorded = sgf_file_moves(&sgf_path, 9);
     assert_same_game(&recorded, &black.moves());
     assert_same_game(&recorded, &white.moves());
+    let result = run.result();
+    assert_eq!(result["result"], "?", "neither line can claim: {result}");
+    let reason = result["reason"].as_str().unwrap();
+    assert!(reason.contains("cannot claim dead stones"), "{reason}");
+    assert!(reason.contains("no operator is attached"), "{reason}");
+    assert!(!run
+        .of_type("agreement")
+        .iter()
+        .any(|a| a["kind"] == "agreed"));
+}
+
+#[test]
+fn with_two_lines_under_cgf_the_operator_marks_the_dead_stones() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 5);
+    let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 6);
+    let sgf_path = dir.path().join("referee.sgf");
+    let run = run_goref_answering(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--black",
+            &black.spec("sgmp"),
+            "--white",
+            &white.spec("sgmp"),
+            "--sgf",
+            sgf_path.to_str().unwrap(),
+        ],
+        "needs the judge",
+        "score\n",
+        LIMIT,
+    );
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let phase = run
+        .of_type("phase")
+        .into_iter()
+        .find(|p| p["phase"] == "adjudication")
+        .expect("the game went to the judge");
+    assert!(phase["reason"]
+        .as_str()
+        .unwrap()
+        .contains("a GMP line has no dead-stone question"));
+    let result = run.result();
+    assert_eq!(result["reason"], "scored by the operator", "{result}");
+    assert!(result["score"].is_object());
 }
 
 #[test]

@@ -117,6 +117,7 @@ pub async fn run_builtin(
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
+        .process_group(0)
         .kill_on_drop(true)
         .spawn();
     let mut engine = match engine {
