@@ -103,6 +103,13 @@ fn a_time_out_past_the_loss_limit_goes_to_the_judge() {
         .as_str()
         .unwrap()
         .contains("ran out of time"));
+    let result = run.result();
+    assert_eq!(result["result"], "?");
+    let reason = result["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("Black ran out of time on move 5") && reason.contains("no operator"),
+        "the cause stays with the result: {reason}"
+    );
 }
 
 #[test]

@@ -35,8 +35,8 @@ use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
-    Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, OperatorCommand,
-    Phase, PlannedGame, RecordInfo, Recorder, Referee, StampedEvent,
+    Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, Phase, PlannedGame,
+    RecordInfo, Recorder, Referee, StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -163,13 +163,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
             },
             signal = signals.next(), if !interrupted => {
                 interrupted = true;
-                referee.handle_operator(
-                    now(),
-                    OperatorCommand::Adjudicate {
-                        result: "Void".into(),
-                        reason: format!("goref received {signal}"),
-                    },
-                );
+                referee.stop(now(), "Void", format!("goref received {signal}: the game is void"));
             }
         }
     }
@@ -200,18 +194,13 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
 /// left to type them. That is no fault of the program, so the game ends
 /// without a result.
 fn operator_gone(referee: &mut Referee, typed: Color) {
-    if referee.is_over() {
-        return;
-    }
-    referee.handle_operator(
+    referee.stop(
         now(),
-        OperatorCommand::Adjudicate {
-            result: "?".into(),
-            reason: format!(
-                "the operator's input closed (end of input) and {typed}'s moves are typed by \
-                 the operator; no operator is attached"
-            ),
-        },
+        "?",
+        format!(
+            "the operator's input closed (end of input) and {typed}'s moves are typed by the \
+             operator; no operator is attached"
+        ),
     );
 }
 
@@ -256,13 +245,7 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
         .judge_reason()
         .unwrap_or("the game needs the judge")
         .to_string();
-    referee.handle_operator(
-        now(),
-        OperatorCommand::Adjudicate {
-            result: "?".into(),
-            reason: format!("{why}; no operator is attached"),
-        },
-    );
+    referee.stop(now(), "?", format!("{why}; no operator is attached"));
 }
 
 async fn next_line(operator: &mut Option<mpsc::UnboundedReceiver<String>>) -> Option<String> {

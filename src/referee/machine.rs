@@ -390,6 +390,25 @@ impl Referee {
         }
     }
 
+    /// Ends the game without a decision, with `result` `Void` (goref itself
+    /// must stop, e.g. on a signal) or `?` (the game needs an operator and
+    /// none is attached). The reason is recorded as given. Nothing happens
+    /// once the game is over.
+    pub fn stop(&mut self, now: Instant, result: &str, reason: String) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        self.finish(
+            now,
+            GameResult {
+                result: result.to_string(),
+                reason,
+                winner: None,
+                score: None,
+            },
+        );
+    }
+
     fn on_ready(&mut self, now: Instant, color: Color, info: PlayerInfo) {
         if self.phase != Phase::Setup {
             return;

@@ -1821,3 +1821,20 @@ fn a_pass_after_play_has_stopped_is_no_error() {
     referee.handle_player(t, White, PlayerEvent::Moved(mv("A1")));
     assert_eq!(errors(&events(&mut referee)).len(), 1);
 }
+
+#[test]
+fn stopping_ends_the_game_once_with_the_reason_as_given() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(config(9, Preset::Kgs), t, true, true);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.stop(t + secs(1), "Void", "goref received SIGTERM".into());
+    let evs = events(&mut referee);
+    let result = the_result(&evs);
+    assert_eq!(result.result, "Void");
+    assert_eq!(result.reason, "goref received SIGTERM");
+    assert_eq!(result.winner, None);
+    assert!(!referee.clock(Black).is_running());
+    assert!(actions(&mut referee).contains(&game_over("Void")));
+    referee.stop(t + secs(2), "?", "again".into());
+    assert!(results(&events(&mut referee)).is_empty());
+}
