@@ -211,6 +211,10 @@ pub struct BotArgs {
     /// Seed for its random choices: the same seed plays the same game.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// On a line: the handicap of the game, on the standard points (GTP
+    /// engines are told theirs with `fixed_handicap`).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub handicap: u8,
 }
 
 #[cfg(test)]

@@ -83,9 +83,13 @@ fn bot(args: BotArgs) -> Result<(), String> {
         .parse()
         .map_err(|_| "--color must be black or white".to_string())?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
-    let moves = runtime.block_on(goref::bot::line::play_on_line(
-        spec, profile, color, args.size, args.seed,
-    ))?;
+    let game = goref::bot::line::LineGame {
+        color,
+        size: args.size,
+        handicap: args.handicap,
+        seed: args.seed,
+    };
+    let moves = runtime.block_on(goref::bot::line::play_on_line(spec, profile, game))?;
     if let Some(path) = &args.record {
         let text = goref::bot::line::moves_to_sgf(args.size, &moves);
         goref::files::write_output(path, &text).map_err(|e| format!("--record: {e}"))?;

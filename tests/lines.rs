@@ -573,3 +573,29 @@ fn a_line_program_is_named_by_its_spec() {
     assert_eq!(nodes[0].get("PB"), Some("GNU Go"));
     assert_same_game(&sgf_file_moves(&sgf_path, 9), &black.moves());
 }
+
+#[test]
+fn the_builtin_engine_on_a_line_plays_handicap_games_in_both_colours() {
+    for (black, white) in [("bot-sgmp:3", "bot:4"), ("bot:5", "bot-gmp:6")] {
+        let run = run_goref(
+            &[
+                "play",
+                "--json",
+                "--size",
+                "9",
+                "--handicap",
+                "2",
+                "--black",
+                black,
+                "--white",
+                white,
+            ],
+            LIMIT,
+        );
+        assert_eq!(run.status, 0, "{black} vs {white}: {}", run.stderr);
+        let moves = run.moves();
+        assert!(moves.len() > 10, "{moves:?}");
+        assert_eq!(moves[0].0, "W", "White moves first in a handicap game");
+        assert!(run.result()["score"].is_object(), "{}", run.result());
+    }
+}

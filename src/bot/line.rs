@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use crate::game::board::fixed_handicap;
 use crate::game::sgf::{self, Node};
 use crate::game::{Color, Move};
 use crate::players::sgmp::{link_config, wake_for};
@@ -21,14 +22,28 @@ use super::Engine;
 /// How long the line is still served after the game, to deliver the last pass.
 const LINGER: Duration = Duration::from_secs(2);
 
-/// Plays one game as `color` on the line, then returns the moves played.
+/// The game the engine expects on the line.
+#[derive(Debug, Clone, Copy)]
+pub struct LineGame {
+    pub color: Color,
+    pub size: u8,
+    /// Stones on the standard points; 0 or 1 is an even game.
+    pub handicap: u8,
+    pub seed: u64,
+}
+
+/// Plays one game on the line, then returns the moves played.
 pub async fn play_on_line(
     spec: LineSpec,
     profile: Profile,
-    color: Color,
-    size: u8,
-    seed: u64,
+    game: LineGame,
 ) -> Result<Vec<(Color, Move)>, String> {
+    let LineGame {
+        color,
+        size,
+        handicap,
+        seed,
+    } = game;
     let line = line::open(&spec).await.map_err(|e| e.to_string())?;
     let (mut reader, mut writer) = tokio::io::split(line);
     let link = link_config(profile, &spec);
@@ -36,7 +51,7 @@ pub async fn play_on_line(
         profile,
         program_color: color.opponent(),
         size,
-        handicap: 0,
+        handicap,
         // The engine plays under whatever rules the referee keeps: it says
         // it does not know them (ANSWER 0) and takes any answer.
         chinese_rules: None,
@@ -44,6 +59,17 @@ pub async fn play_on_line(
     };
     let mut session = Session::new(config, now());
     let mut engine = Engine::new(size, seed).map_err(|e| e.to_string())?;
+    if handicap >= 2 {
+        let stones = fixed_handicap(size, handicap).map_err(|e| e.to_string())?;
+        engine
+            .place(Color::Black, &stones)
+            .map_err(|e| e.to_string())?;
+    }
+    let first = if handicap >= 2 {
+        Color::White
+    } else {
+        Color::Black
+    };
     let mut passes = 0;
     let mut moves = Vec::new();
     let mut finished_at: Option<Instant> = None;
@@ -59,7 +85,7 @@ pub async fn play_on_line(
                     writer.flush().await.map_err(|e| e.to_string())?;
                     false
                 }
-                SessionEvent::Ready => color == Color::Black,
+                SessionEvent::Ready => color == first,
                 SessionEvent::Move(point) => {
                     let mv = point.map(Move::Play).unwrap_or(Move::Pass);
                     if engine.play(color.opponent(), mv).is_err() {

@@ -113,6 +113,8 @@ pub async fn run_builtin(
             &setup.size.to_string(),
             "--seed",
             &seed.to_string(),
+            "--handicap",
+            &setup.handicap.len().to_string(),
         ])
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
