@@ -248,19 +248,25 @@ impl Drop for SmallDisk {
     }
 }
 
-/// A game whose record is on a disk that fills once the game has begun,
-/// freed again after `free_after` if given.
+/// A game whose record (and trace, with `trace_too`) is on a disk that
+/// fills once the game has begun, freed again after `free_after` if given.
 /// Returns the run, the record's result as the disk kept it, and the files
 /// left on the disk.
 fn game_on_a_filling_disk(
     free_after: Option<Duration>,
+    trace_too: bool,
 ) -> Option<(Run, Option<String>, Vec<String>)> {
     let dir = tempfile::tempdir().unwrap();
     let disk = SmallDisk::mount(dir.path(), 256)?;
     let record = disk.path.join("game.sgf");
     let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --delay-ms 100");
     let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --delay-ms 100");
-    let child = spawn_game(&black, &white, &["--sgf", record.to_str().unwrap()], true);
+    let trace = disk.path.join("game.jsonl");
+    let mut args = vec!["--sgf", record.to_str().unwrap()];
+    if trace_too {
+        args.extend(["--trace", trace.to_str().unwrap()]);
+    }
+    let child = spawn_game(&black, &white, &args, true);
     wait_for(&record);
     std::thread::sleep(Duration::from_millis(300));
     let filler = disk.fill();
@@ -285,7 +291,7 @@ fn game_on_a_filling_disk(
 
 #[test]
 fn a_full_disk_is_an_error_event_and_an_exit_status_and_leaves_no_temporary_file() {
-    let Some((run, result, left)) = game_on_a_filling_disk(None) else {
+    let Some((run, result, left)) = game_on_a_filling_disk(None, true) else {
         return;
     };
     assert_eq!(run.status, 3, "{}", run.stderr);
@@ -304,7 +310,16 @@ fn a_full_disk_is_an_error_event_and_an_exit_status_and_leaves_no_temporary_file
         errors.iter().any(|m| m.contains("is incomplete")),
         "{errors:?}"
     );
-    assert!(run.stderr.contains("is incomplete"), "{}", run.stderr);
+    assert!(
+        errors.iter().any(|m| m.contains("cannot write the trace")),
+        "{errors:?}"
+    );
+    assert!(run.stderr.contains("the record"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("the trace") && run.stderr.contains("is incomplete"),
+        "{}",
+        run.stderr
+    );
     assert!(run.stderr.lines().count() < 60, "{}", run.stderr);
     assert!(!left.iter().any(|f| f.ends_with(".tmp")), "{left:?}");
     assert_eq!(
@@ -315,7 +330,8 @@ fn a_full_disk_is_an_error_event_and_an_exit_status_and_leaves_no_temporary_file
 
 #[test]
 fn a_disk_that_fills_and_frees_again_ends_with_a_complete_record() {
-    let Some((run, result, left)) = game_on_a_filling_disk(Some(Duration::from_millis(800))) else {
+    let Some((run, result, left)) = game_on_a_filling_disk(Some(Duration::from_millis(800)), false)
+    else {
         return;
     };
     assert_eq!(run.status, 0, "{}", run.stderr);

@@ -163,7 +163,8 @@ impl Recorder {
     pub fn to_sgf(&self) -> String {
         let mut nodes = vec![self.root()];
         nodes.extend(self.moves.iter().cloned());
-        if !self.final_comments.is_empty() || self.territory.is_some() {
+        let game_played = self.start.is_some();
+        if game_played && (!self.final_comments.is_empty() || self.territory.is_some()) {
             let mut last = if self.moves.is_empty() {
                 Node::default()
             } else {
@@ -245,8 +246,12 @@ impl Recorder {
                 }
             }
         }
-        if !self.root_comments.is_empty() {
-            root.push("C", self.root_comments.join("\n"));
+        let mut comments = self.root_comments.clone();
+        if self.start.is_none() {
+            comments.extend(self.final_comments.iter().cloned());
+        }
+        if !comments.is_empty() {
+            root.push("C", comments.join("\n"));
         }
         root
     }

@@ -412,3 +412,47 @@ fn the_reason_a_game_went_to_the_judge_is_recorded() {
     );
     assert!(comment.contains("adjudicated: Black is ahead"), "{comment}");
 }
+
+#[test]
+fn a_set_up_that_never_became_a_game_has_its_plan_and_no_result() {
+    use super::PlannedGame;
+    use crate::referee::event::GameResult;
+    let mut recorder = Recorder::new(RecordInfo {
+        date: Date::from_unix_seconds(0),
+        event: None,
+        place: None,
+        round: None,
+        game_name: None,
+        main_time: None,
+        overtime: None,
+    });
+    recorder.plan(PlannedGame {
+        size: 9,
+        komi: 6.5,
+        ruleset: "Japanese".into(),
+        black: "sgmp:/dev/ttyS0".into(),
+        white: "bot".into(),
+    });
+    recorder.apply(&GameEvent::Error {
+        color: Some(Black),
+        message: "cannot open /dev/ttyS0".into(),
+        fatal: true,
+    });
+    recorder.apply(&GameEvent::Result(GameResult {
+        result: "W+F".into(),
+        reason: "Black: cannot open /dev/ttyS0".into(),
+        winner: Some(White),
+        score: None,
+    }));
+    let nodes = sgf::parse(&recorder.to_sgf()).unwrap();
+    assert_eq!(nodes.len(), 1, "no move, no empty node");
+    let root = &nodes[0];
+    assert_eq!(root.get("RE"), None);
+    assert_eq!(root.get("SZ"), Some("9"));
+    assert_eq!(root.get("KM"), Some("6.5"));
+    assert_eq!(root.get("PB"), Some("sgmp:/dev/ttyS0"));
+    assert!(root
+        .get("C")
+        .unwrap()
+        .contains("No game was played: Black: cannot open /dev/ttyS0."));
+}
