@@ -1,9 +1,10 @@
 //! The goref binary: parse the command line, set up logging, dispatch, and
 //! turn the outcome into an exit status.
 //!
-//! Exit status: 0 when a game reached its result with everything written;
-//! 2 on bad input or when no game could be played; 3 when a game was played
-//! but its record or trace is incomplete (e.g. the disk filled up).
+//! Exit status: 0 when a game reached a decided result (a winner or a draw)
+//! with everything written; 1 when it ended without one (`?`, `Void`); 2 on
+//! bad input or when no game could be played; 3 when a game was played but
+//! its record or trace is incomplete (e.g. the disk filled up).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,12 +21,16 @@ use goref::game::Color;
 use goref::protocol::sgmp::session::Profile;
 use goref::transport::line::LineSpec;
 
+/// The exit status of a game that ended without a decided result.
+const UNDECIDED: u8 = 1;
 /// The exit status of a game whose record or trace is incomplete.
 const INCOMPLETE: u8 = 3;
 
 /// How a command ended.
 enum Outcome {
     Done,
+    /// A game ended as `?` or `Void`.
+    Undecided,
     /// A game was played, but these files do not hold all of it.
     Incomplete(Vec<String>),
 }
@@ -55,6 +60,7 @@ fn main() -> ExitCode {
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
+        Ok(Outcome::Undecided) => ExitCode::from(UNDECIDED),
         Ok(Outcome::Incomplete(files)) => {
             for file in files {
                 console::say(format!("goref: {file}"));
@@ -132,8 +138,9 @@ fn play(args: PlayArgs) -> Result<Outcome, String> {
     let result = &outcome.result;
     tracing::info!(result = %result.result, reason = %result.reason, "game over");
     Ok(match outcome.incomplete {
-        files if files.is_empty() => Outcome::Done,
-        files => Outcome::Incomplete(files),
+        files if !files.is_empty() => Outcome::Incomplete(files),
+        _ if !result.end.is_decided() => Outcome::Undecided,
+        _ => Outcome::Done,
     })
 }
 

@@ -84,6 +84,7 @@ fn disputed_dead_stones_lead_to_cleanup_and_then_everything_alive() {
     );
     let result = run.result();
     assert_eq!(result["result"], "W+88.5", "{result}");
+    assert_eq!(result["end"], "double_pass_cleanup");
     assert!(result["reason"].as_str().unwrap().contains("every stone"));
 }
 
@@ -99,6 +100,7 @@ fn agreed_dead_stones_are_removed_before_scoring() {
         .collect();
     assert_eq!(agreed[0]["stones"], serde_json::json!(["D4"]));
     assert_eq!(run.result()["result"], "W+88.5");
+    assert_eq!(run.result()["end"], "double_pass_agreed");
 }
 
 #[test]
@@ -119,6 +121,8 @@ fn a_crash_mid_game_forfeits_with_the_exit_status() {
     let run = play(&black, &fake("--moves C3,C4,C5"), &[]);
     let result = run.result();
     assert_eq!(result["result"], "W+F");
+    assert_eq!(result["end"], "forfeit_crash");
+    assert_eq!(result["exit"], "status 3");
     let reason = result["reason"].as_str().unwrap();
     assert!(reason.contains("exited with status 3"), "{reason}");
     assert_eq!(run.moves().len(), 4);
@@ -130,6 +134,7 @@ fn a_hang_past_the_move_deadline_forfeits_without_hanging_the_referee() {
     let run = play(&fake("--moves C3,C4"), &white, &["--move-timeout", "2s"]);
     let result = run.result();
     assert_eq!(result["result"], "B+F");
+    assert_eq!(result["end"], "forfeit_hang");
     assert!(result["reason"].as_str().unwrap().contains("within 2s"));
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
 }
@@ -140,6 +145,7 @@ fn a_hang_on_the_clock_loses_on_time() {
     let run = play(&fake("--moves C3,C4"), &white, &["--time", "absolute:2s"]);
     let result = run.result();
     assert_eq!(result["result"], "B+T", "{result}");
+    assert_eq!(result["end"], "time");
     assert!(run.elapsed < Duration::from_secs(20));
 }
 
@@ -149,6 +155,7 @@ fn a_garbage_reply_forfeits() {
     let run = play(&black, &fake("--moves C3"), &[]);
     let result = run.result();
     assert_eq!(result["result"], "W+F");
+    assert_eq!(result["end"], "forfeit_garbage");
     let reason = result["reason"].as_str().unwrap();
     assert!(reason.contains("this is not gtp"), "{reason}");
 }
@@ -159,6 +166,7 @@ fn a_move_that_is_not_a_vertex_forfeits() {
     let run = play(&black, &fake("--moves C3"), &[]);
     let result = run.result();
     assert_eq!(result["result"], "W+F");
+    assert_eq!(result["end"], "forfeit_garbage");
     assert!(result["reason"].as_str().unwrap().contains("not a move"));
 }
 
@@ -239,6 +247,8 @@ fn an_illegal_move_forfeits_and_never_reaches_the_opponent() {
     let run = play(&black, &white, &[]);
     let result = run.result();
     assert_eq!(result["result"], "W+F");
+    assert_eq!(result["end"], "forfeit_illegal_move");
+    assert_eq!(result["illegal"], "occupied");
     let illegal = &run.of_type("illegal")[0];
     assert_eq!(illegal["vertex"], "E5");
     assert_eq!(illegal["reason"], "occupied");
@@ -253,6 +263,7 @@ fn an_engine_that_refuses_a_legal_move_forfeits() {
     let run = play("bot", &white, &[]);
     let result = run.result();
     assert_eq!(result["result"], "B+F");
+    assert_eq!(result["end"], "forfeit_refused_relay");
     assert!(result["reason"].as_str().unwrap().contains("refused"));
 }
 
@@ -261,6 +272,7 @@ fn resignation_ends_the_game() {
     let white = fake("--moves E5,resign");
     let run = play(&fake("--moves C3,C4"), &white, &[]);
     assert_eq!(run.result()["result"], "B+R");
+    assert_eq!(run.result()["end"], "resign");
     assert_eq!(run.moves().last().unwrap().1, "resign");
 }
 
@@ -277,10 +289,14 @@ fn a_program_that_cannot_start_is_named() {
         ],
         LIMIT,
     );
-    assert_ne!(run.status, 0);
+    assert_eq!(run.status, 2);
     assert!(
         run.stderr.contains("cannot start '/nonexistent/engine'"),
         "{}",
         run.stderr
     );
+    assert!(run.of_type("game_start").is_empty());
+    let result = run.result();
+    assert_eq!(result["end"], "no_game", "{result}");
+    assert_eq!(result["winner"], serde_json::Value::Null);
 }

@@ -129,7 +129,8 @@ fn end_of_input_detaches_the_operator_and_forfeits_nobody() {
         &["E5\n", END_OF_INPUT],
         LIMIT,
     );
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.assert_status_matches_result();
+    assert_eq!(run.status, 1, "no decided result: {}", run.stderr);
     let result = run.result();
     assert_eq!(result["result"], "?", "{result}");
     let reason = result["reason"].as_str().unwrap();

@@ -18,7 +18,7 @@ fn cgf_game(black: &str, white: &str, extra: &[&str], input: Option<&str>) -> Ru
         Some(input) => run_goref_answering(&args, "needs the judge", input, LIMIT),
         None => run_goref(&args, LIMIT),
     };
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.assert_status_matches_result();
     run
 }
 
@@ -40,6 +40,7 @@ fn a_dispute_with_no_operator_ends_unknown_and_says_why() {
     );
     let result = run.result();
     assert_eq!(result["result"], "?");
+    assert_eq!(result["end"], "no_operator");
     assert!(result["reason"].as_str().unwrap().contains("no operator"));
 }
 
@@ -51,6 +52,7 @@ fn the_operator_decides_a_dispute() {
     let run = cgf_game(&black, &white, &[], Some(input));
     let result = run.result();
     assert_eq!(result["result"], "B+");
+    assert_eq!(result["end"], "adjudicated");
     assert_eq!(result["winner"], "B");
     assert!(result["reason"].as_str().unwrap().contains("black lives"));
     assert!(run.stderr.contains("needs the judge"), "{}", run.stderr);
@@ -74,6 +76,7 @@ fn the_operator_marks_dead_stones_and_scores() {
     assert_eq!(marked.last().unwrap()["stones"], serde_json::json!(["D4"]));
     let result = run.result();
     assert_eq!(result["result"], "W+86.5", "{result}");
+    assert_eq!(result["end"], "scored_by_judge");
 }
 
 #[test]
@@ -84,6 +87,19 @@ fn the_game_stops_for_the_judge_at_the_move_limit() {
     assert_eq!(run.moves().len(), 4);
     assert_eq!(phases(&run), ["play", "adjudication", "over"]);
     assert_eq!(run.result()["result"], "Void");
+    assert_eq!(run.result()["end"], "void");
+}
+
+#[test]
+fn a_move_limit_with_no_operator_ends_without_a_result() {
+    let black = fake("--moves C3,C4,C5");
+    let white = fake("--moves G3,G4,G5");
+    let run = cgf_game(&black, &white, &["--stop-at", "4"], None);
+    let result = run.result();
+    assert_eq!(result["result"], "?");
+    assert_eq!(result["end"], "move_limit");
+    assert_eq!(result["limit"], 4);
+    assert_eq!(run.status, 1);
 }
 
 #[test]
@@ -105,6 +121,7 @@ fn a_time_out_past_the_loss_limit_goes_to_the_judge() {
         .contains("ran out of time"));
     let result = run.result();
     assert_eq!(result["result"], "?");
+    assert_eq!(result["end"], "no_operator");
     let reason = result["reason"].as_str().unwrap();
     assert!(
         reason.contains("Black ran out of time on move 5") && reason.contains("no operator"),
@@ -123,4 +140,6 @@ fn a_time_out_before_the_loss_limit_loses() {
         None,
     );
     assert_eq!(run.result()["result"], "W+T");
+    assert_eq!(run.result()["end"], "time");
+    assert_eq!(run.result()["limit"], 4, "the move limit that applied");
 }

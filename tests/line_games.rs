@@ -94,7 +94,7 @@ fn one_game(dir: &Path, seed: u64, faults: &[&str]) -> Run {
     let _ = bot.kill();
     let _ = relay.kill();
     let _ = relay.wait();
-    assert_eq!(run.status, 0, "{}", run.stderr);
+    run.assert_status_matches_result();
     let result = run.result();
     let verdict = result["result"].as_str().unwrap();
     assert!(!verdict.ends_with("+F"), "seed {seed} {faults:?}: {result}");

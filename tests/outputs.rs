@@ -381,7 +381,11 @@ fn ends_on_signal(signal: &str) {
     let started = Instant::now();
     let output = child.wait_with_output().unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
-    assert_eq!(output.status.code(), Some(0), "{signal}: {output:?}");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{signal}: no result: {output:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(15));
     let result: serde_json::Value = stdout
         .lines()

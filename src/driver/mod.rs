@@ -36,7 +36,7 @@ use crate::referee::event::attributed;
 use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, Phase, PlannedGame,
-    RecordInfo, Recorder, Referee, StampedEvent,
+    RecordInfo, Recorder, Referee, StampedEvent, StreamHeader,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -163,7 +163,7 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
             },
             signal = signals.next(), if !interrupted => {
                 interrupted = true;
-                referee.stop(now(), "Void", format!("goref received {signal}: the game is void"));
+                referee.void(now(), format!("goref received {signal}: the game is void"));
             }
         }
     }
@@ -194,14 +194,11 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
 /// left to type them. That is no fault of the program, so the game ends
 /// without a result.
 fn operator_gone(referee: &mut Referee, typed: Color) {
-    referee.stop(
-        now(),
-        "?",
-        format!(
-            "the operator's input closed (end of input) and {typed}'s moves are typed by the \
-             operator; no operator is attached"
-        ),
+    let why = format!(
+        "the operator's input closed (end of input) and {typed}'s moves are typed by the \
+         operator"
     );
+    referee.without_operator(now(), Some(why));
 }
 
 /// A line the operator typed: a judge's command, or a typed player's move.
@@ -241,11 +238,7 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
         ));
         return;
     }
-    let why = referee
-        .judge_reason()
-        .unwrap_or("the game needs the judge")
-        .to_string();
-    referee.stop(now(), "?", format!("{why}; no operator is attached"));
+    referee.without_operator(now(), None);
 }
 
 async fn next_line(operator: &mut Option<mpsc::UnboundedReceiver<String>>) -> Option<String> {
@@ -312,7 +305,11 @@ async fn futures_join_all(handles: Vec<JoinHandle<()>>) {
 /// Where events go.
 struct Sinks {
     started: tokio::time::Instant,
+    /// The number of the last event handed on.
+    seq: u64,
     game_started: bool,
+    /// The result has been handed on: what follows is the epilogue.
+    result_given: bool,
     json: bool,
     progress: bool,
     engine_stderr: bool,
@@ -398,13 +395,20 @@ impl Sinks {
             )),
             None => None,
         };
-        let trace = match &config.trace {
+        let mut trace = match &config.trace {
             Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
             None => None,
         };
+        let header = serde_json::to_string(&StreamHeader::current()).expect("headers serialise");
+        if let Some(trace) = &mut trace {
+            trace.append(&header);
+        }
+        let stdout_told = config.json && !console::out(&header);
         Ok(Sinks {
             started: tokio::time::Instant::now(),
+            seq: 0,
             game_started: false,
+            result_given: false,
             json: config.json,
             progress: config.progress,
             engine_stderr: config.engine_stderr,
@@ -414,7 +418,7 @@ impl Sinks {
             record_failing: None,
             record_outcome: None,
             trace,
-            stdout_told: false,
+            stdout_told,
         })
     }
 
@@ -429,7 +433,14 @@ impl Sinks {
         let t_ms = self.started.elapsed().as_millis() as u64;
         self.game_started |= matches!(event, GameEvent::GameStart(_));
         self.recorder.apply(&event);
-        let stamped = StampedEvent { t_ms, event };
+        self.seq += 1;
+        let stamped = StampedEvent {
+            seq: self.seq,
+            t_ms,
+            after_result: self.result_given,
+            event,
+        };
+        self.result_given |= matches!(stamped.event, GameEvent::Result(_));
         let mut told = Vec::new();
         let tracing = self.trace.as_ref().is_some_and(|t| t.failed.is_none());
         if (self.json && !self.stdout_told) || tracing {

@@ -17,10 +17,11 @@ use crate::game::clock::{format_duration, TimeSystem};
 use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
-use crate::referee::{Action, LineDirection, PlayerEvent, PlayerInfo};
+use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, sleep_until};
 use crate::transport::process::{
-    describe_exit, split_command_line, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
+    describe_exit, exit_text, split_command_line, Process, StderrItem,
+    STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
 use super::{PlayerSetup, Reporter};
@@ -35,14 +36,14 @@ const STDERR_TAIL: usize = 5;
 #[derive(Debug)]
 enum Stop {
     /// The engine can no longer play; the reason is reported.
-    Failed(String),
+    Failed(Failure),
     /// The game ended while the engine was thinking: it is stopped at once.
     GameOver,
 }
 
-impl From<String> for Stop {
-    fn from(reason: String) -> Stop {
-        Stop::Failed(reason)
+impl From<Failure> for Stop {
+    fn from(failure: Failure) -> Stop {
+        Stop::Failed(failure)
     }
 }
 
@@ -75,13 +76,20 @@ pub async fn run(
     let color = setup.color;
     let argv = match split_command_line(&command_line) {
         Ok(argv) if !argv.is_empty() => argv,
-        Ok(_) => return reporter.send(PlayerEvent::Failed(format!("{color}: empty command"))),
-        Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
+        Ok(_) => {
+            let why = format!("{color}: empty command");
+            return reporter.send(PlayerEvent::Failed(Failure::other(why)));
+        }
+        Err(e) => {
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
+        }
     };
     let (stderr_tx, stderr) = mpsc::channel(256);
     let process = match Process::spawn(&argv, stderr_tx) {
         Ok(process) => process,
-        Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
+        Err(e) => {
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
+        }
     };
     let mut player = GtpPlayer {
         color,
@@ -112,7 +120,10 @@ pub async fn run(
         Err(Stop::Failed(failure)) => {
             player.process.shut_down(Duration::from_millis(100)).await;
             player.drain_stderr().await;
-            let failure = player.with_stderr_tail(failure);
+            let failure = Failure {
+                reason: player.with_stderr_tail(failure.reason),
+                ..failure
+            };
             player.reporter.send(PlayerEvent::Failed(failure));
         }
     }
@@ -251,22 +262,24 @@ impl GtpPlayer {
                 .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
         }
         if !reply.success {
-            return Err(Stop::Failed(format!(
+            return Err(Failure::garbage(format!(
                 "{} refused '{name} {color}': {}",
                 self.who(),
                 reply.text
-            )));
+            ))
+            .into());
         }
         match Move::parse_gtp(&reply.text, self.setup.size) {
             Ok(mv) => {
                 self.reporter.send(PlayerEvent::Moved(mv));
                 Ok(())
             }
-            Err(_) => Err(Stop::Failed(format!(
+            Err(_) => Err(Failure::garbage(format!(
                 "{} answered '{name} {color}' with '{}', which is not a move",
                 self.who(),
                 reply.text
-            ))),
+            ))
+            .into()),
         }
     }
 
@@ -347,7 +360,8 @@ impl GtpPlayer {
                             response_line(&response)
                         )),
                         ControllerEvent::Protocol { error } => {
-                            return Err(Stop::Failed(format!("{}: {error}", self.who())))
+                            let why = format!("{}: {error}", self.who());
+                            return Err(Failure::garbage(why).into());
                         }
                         _ => {}
                     }
@@ -356,11 +370,8 @@ impl GtpPlayer {
             }
             _ => {
                 let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                Err(Stop::Failed(format!(
-                    "{} {} between moves",
-                    self.who(),
-                    describe_exit(status)
-                )))
+                let why = format!("{} {} between moves", self.who(), describe_exit(status));
+                Err(Failure::crash(why, exit_text(status)).into())
             }
         }
     }
@@ -391,13 +402,14 @@ impl GtpPlayer {
         if reply.success {
             Ok(reply.text)
         } else {
-            Err(Stop::Failed(format!(
+            Err(Failure::other(format!(
                 "{} refused '{} {}': {}",
                 self.who(),
                 name,
                 args.join(" "),
                 reply.text
-            )))
+            ))
+            .into())
         }
     }
 
@@ -415,16 +427,19 @@ impl GtpPlayer {
         let bytes = self
             .controller
             .send(now(), name, args, timeout)
-            .map_err(|_| format!("{}: a command is already in flight", self.who()))?;
+            .map_err(|_| {
+                Failure::other(format!("{}: a command is already in flight", self.who()))
+            })?;
         let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
         self.trace(LineDirection::Sent, line.clone());
         if let Err(e) = self.process.write(&bytes).await {
             let status = self.process.wait_exit(Duration::from_millis(500)).await;
-            return Err(Stop::Failed(format!(
+            let why = format!(
                 "{} {} before '{line}' could be sent ({e})",
                 self.who(),
                 describe_exit(status)
-            )));
+            );
+            return Err(Failure::crash(why, exit_text(status)).into());
         }
         if report_thinking {
             self.reporter.send(PlayerEvent::Thinking);
@@ -439,11 +454,12 @@ impl GtpPlayer {
                         _ => {
                             self.controller.handle_eof(now);
                             let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                            return Err(Stop::Failed(format!(
+                            let why = format!(
                                 "{} {} while answering '{line}'",
                                 self.who(),
                                 describe_exit(status)
-                            )));
+                            );
+                            return Err(Failure::crash(why, exit_text(status)).into());
                         }
                     };
                     for event in self.controller.handle_stdout(now, &bytes) {
@@ -479,15 +495,15 @@ impl GtpPlayer {
                 }
                 Ok(Some(response))
             }
-            ControllerEvent::TimedOut { waited, .. } => Err(Stop::Failed(format!(
+            ControllerEvent::TimedOut { waited, .. } => Err(Failure::hang(format!(
                 "{} gave no answer to '{line}' within {}",
                 self.who(),
                 format_duration(waited)
-            ))),
-            ControllerEvent::Protocol { error } => Err(Stop::Failed(format!(
-                "{} broke the protocol: {error}",
-                self.who()
-            ))),
+            ))
+            .into()),
+            ControllerEvent::Protocol { error } => {
+                Err(Failure::garbage(format!("{} broke the protocol: {error}", self.who())).into())
+            }
             ControllerEvent::Unexpected { response } => {
                 self.notice(format!(
                     "unexpected response ignored: {}",

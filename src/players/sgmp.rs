@@ -22,7 +22,7 @@ use crate::protocol::sgmp::link::LinkConfig;
 use crate::protocol::sgmp::link::TraceEntry;
 use crate::protocol::sgmp::packet::Query;
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};
-use crate::referee::{Action, PlayerEvent, PlayerInfo};
+use crate::referee::{Action, Failure, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{
     self, bytes_per_second, BoxedLine, LineSpec, LineTarget, DEFAULT_SETUP,
@@ -64,7 +64,7 @@ pub async fn run(
         Ok(line) => line,
         Err(e) => {
             let color = setup.color;
-            return reporter.send(PlayerEvent::Failed(format!("{color}: {e}")));
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))));
         }
     };
     let game = LineGame {
@@ -95,12 +95,14 @@ pub async fn run_builtin(
     let color = setup.color;
     let (near, far) = match virtual_line() {
         Ok(pair) => pair,
-        Err(e) => return reporter.send(PlayerEvent::Failed(format!("{color}: {e}"))),
+        Err(e) => {
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
+        }
     };
     let Some(path) = far.name() else {
-        return reporter.send(PlayerEvent::Failed(format!(
+        return reporter.send(PlayerEvent::Failed(Failure::other(format!(
             "{color}: the virtual line has no device path"
-        )));
+        ))));
     };
     let flag = match profile {
         Profile::Sgmp => "--sgmp",
@@ -125,9 +127,9 @@ pub async fn run_builtin(
     let mut engine = match engine {
         Ok(engine) => engine,
         Err(e) => {
-            return reporter.send(PlayerEvent::Failed(format!(
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!(
                 "{color}: cannot start the built-in engine on {path}: {e}"
-            )))
+            ))))
         }
     };
     let game = LineGame {
@@ -217,9 +219,8 @@ async fn serve(
                     if let Err(e) = write(&mut writer, &bytes).await {
                         report_held_trace(&mut session, &reporter, wire);
                         if game_over_at.is_none() {
-                            reporter.send(PlayerEvent::Failed(format!(
-                                "{color}: cannot write to the line {place}: {e}"
-                            )));
+                            let why = format!("{color}: cannot write to the line {place}: {e}");
+                            reporter.send(PlayerEvent::Failed(Failure::crash(why, None)));
                         }
                         return;
                     }
@@ -254,10 +255,10 @@ async fn serve(
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
                 SessionEvent::Mismatch(message) => {
                     report_held_trace(&mut session, &reporter, wire);
-                    return reporter.send(PlayerEvent::Failed(format!(
+                    return reporter.send(PlayerEvent::Failed(Failure::other(format!(
                         "{color}'s program on {place} is set up for another game, so the \
                          set-up stopped before any move: {message}"
-                    )));
+                    ))));
                 }
             }
         }
@@ -277,7 +278,7 @@ async fn serve(
                             ),
                             None => format!("{color}: the line {place} closed"),
                         };
-                        reporter.send(PlayerEvent::Failed(message));
+                        reporter.send(PlayerEvent::Failed(Failure::crash(message, None)));
                     }
                     return;
                 }
@@ -310,9 +311,8 @@ async fn serve(
                 if setup_deadline.is_some_and(|at| now >= at) {
                     if let Some(wait) = session.setup_wait() {
                         report_held_trace(&mut session, &reporter, wire);
-                        return reporter.send(PlayerEvent::Failed(setup_failure(
-                            wait, color, &place, setup_time,
-                        )));
+                        let why = setup_failure(wait, color, &place, setup_time);
+                        return reporter.send(PlayerEvent::Failed(Failure::hang(why)));
                     }
                     setup_deadline = None;
                 }

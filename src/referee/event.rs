@@ -114,7 +114,84 @@ pub enum AgreementEvent {
     Marked { stones: Vec<String> },
 }
 
-/// How a game ended, in SGF `RE` form with the reason in words.
+/// How a game ended, as one code from a closed set: the `end` of a result,
+/// for programs that must not parse the prose `reason`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum End {
+    /// Two passes, both sides' dead-stone claims the same: scored.
+    DoublePassAgreed,
+    /// The KGS cleanup's second double pass: scored with every stone alive.
+    DoublePassCleanup,
+    /// Scored by the operator (`score`) after the game went to the judge.
+    ScoredByJudge,
+    /// A player resigned.
+    Resign,
+    /// A clock ran out while time-outs lose (before `limit`, if one is set).
+    Time,
+    /// A move the rules forbid (`illegal` says why).
+    ForfeitIllegalMove,
+    /// The program exited or its line closed (`exit` says how, when known).
+    ForfeitCrash,
+    /// No answer within a deadline.
+    ForfeitHang,
+    /// An answer that is not the protocol, or not a move.
+    ForfeitGarbage,
+    /// The program refused a legal move relayed to it.
+    ForfeitRefusedRelay,
+    /// Any other failure that leaves a player unable to play on.
+    ForfeitFailure,
+    /// The operator decided the result (`adjudicate`).
+    Adjudicated,
+    /// No result: voided by the operator, or goref was stopped (a signal).
+    Void,
+    /// The game stopped at the move limit (`limit`) and no operator decided it.
+    MoveLimit,
+    /// The game needed the judge and no operator was attached.
+    NoOperator,
+    /// No game was played: a player could not be set up.
+    NoGame,
+    /// A result written before end codes existed.
+    #[default]
+    Unknown,
+}
+
+impl End {
+    /// The code as written in the stream: `double_pass_agreed`, `time`, ...
+    pub fn code(self) -> &'static str {
+        match self {
+            End::DoublePassAgreed => "double_pass_agreed",
+            End::DoublePassCleanup => "double_pass_cleanup",
+            End::ScoredByJudge => "scored_by_judge",
+            End::Resign => "resign",
+            End::Time => "time",
+            End::ForfeitIllegalMove => "forfeit_illegal_move",
+            End::ForfeitCrash => "forfeit_crash",
+            End::ForfeitHang => "forfeit_hang",
+            End::ForfeitGarbage => "forfeit_garbage",
+            End::ForfeitRefusedRelay => "forfeit_refused_relay",
+            End::ForfeitFailure => "forfeit_failure",
+            End::Adjudicated => "adjudicated",
+            End::Void => "void",
+            End::MoveLimit => "move_limit",
+            End::NoOperator => "no_operator",
+            End::NoGame => "no_game",
+            End::Unknown => "unknown",
+        }
+    }
+
+    /// Whether the game ended with a decided result (a winner or a draw),
+    /// not `Void` or `?`.
+    pub fn is_decided(self) -> bool {
+        !matches!(
+            self,
+            End::Void | End::MoveLimit | End::NoOperator | End::NoGame | End::Unknown
+        )
+    }
+}
+
+/// How a game ended, in SGF `RE` form with the reason in words and the
+/// machine-readable `end` code.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
     /// `B+3.5`, `W+R`, `B+T`, `W+F`, `0`, `Void`, `?`.
@@ -122,6 +199,34 @@ pub struct GameResult {
     pub reason: String,
     pub winner: Option<Color>,
     pub score: Option<Score>,
+    #[serde(default)]
+    pub end: End,
+    /// With `forfeit_illegal_move`: why the move was illegal.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub illegal: Option<Illegal>,
+    /// With `forfeit_crash`: how the program ended (`status 3`, `signal 6 (SIGABRT)`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit: Option<String>,
+    /// With `time`: the move from which time-outs go to the judge; with
+    /// `move_limit`: the move the game stopped at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+impl GameResult {
+    /// A result with its end code and no detail fields.
+    pub fn new(result: String, reason: String, winner: Option<Color>, end: End) -> GameResult {
+        GameResult {
+            result,
+            reason,
+            winner,
+            score: None,
+            end,
+            illegal: None,
+            exit: None,
+            limit: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -219,11 +324,46 @@ pub fn attributed(color: Option<Color>, message: &str) -> String {
     }
 }
 
-/// An event with the time it happened, in milliseconds since the referee
-/// started. This is the line `--json` prints and the mirror sends.
+fn is_false(value: &bool) -> bool {
+    !value
+}
+
+/// The version of the event stream's schema, in the first line of every
+/// stream. It goes up when a field changes meaning; added event types and
+/// fields do not change it (readers skip what they do not know).
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The first line of every stream (`--json`, `--trace`):
+/// `{"type":"stream","schema":1,"producer":"goref 0.1.0"}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename = "stream")]
+pub struct StreamHeader {
+    pub schema: u32,
+    pub producer: String,
+}
+
+impl StreamHeader {
+    /// The header this goref writes.
+    pub fn current() -> StreamHeader {
+        StreamHeader {
+            schema: SCHEMA_VERSION,
+            producer: format!("goref {}", env!("CARGO_PKG_VERSION")),
+        }
+    }
+}
+
+/// An event with its number in the game's stream (1, 2, 3, ... with no gap)
+/// and the time it happened, in milliseconds since the referee started.
+/// This is the line `--json` prints and the mirror sends.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StampedEvent {
+    #[serde(default)]
+    pub seq: u64,
     pub t_ms: u64,
+    /// The event came after the game's result: the players saying goodbye,
+    /// the record's last write. It changes nothing in the game.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub after_result: bool,
     #[serde(flatten)]
     pub event: GameEvent,
 }

@@ -18,7 +18,7 @@ use crate::game::{Color, Move, Point};
 use crate::protocol::sgmp::link::TraceEntry;
 
 use super::event::{
-    AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+    AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
 };
 
 /// Where the handicap stones go.
@@ -101,7 +101,67 @@ pub enum PlayerEvent {
     /// the player's set-up is waiting for.
     Info(String),
     /// The player can no longer play: it crashed, hung or spoke garbage.
-    Failed(String),
+    Failed(Failure),
+}
+
+/// Why a player can no longer play: the kind names the result's `end`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FailureKind {
+    /// The program exited, or its line closed; `exit` says how, when known
+    /// (`status 3`, `signal 6 (SIGABRT)`).
+    Crash { exit: Option<String> },
+    /// No answer within a deadline.
+    Hang,
+    /// An answer that is not the protocol, or not a move.
+    Garbage,
+    /// Anything else: a set-up refused, a line that cannot be opened.
+    Other,
+}
+
+impl Failure {
+    pub fn crash(reason: String, exit: Option<String>) -> Failure {
+        Failure {
+            kind: FailureKind::Crash { exit },
+            reason,
+        }
+    }
+
+    pub fn hang(reason: String) -> Failure {
+        Failure {
+            kind: FailureKind::Hang,
+            reason,
+        }
+    }
+
+    pub fn garbage(reason: String) -> Failure {
+        Failure {
+            kind: FailureKind::Garbage,
+            reason,
+        }
+    }
+
+    pub fn other(reason: String) -> Failure {
+        Failure {
+            kind: FailureKind::Other,
+            reason,
+        }
+    }
+
+    /// The result's `end` for a forfeit through this failure.
+    fn end(&self) -> End {
+        match self.kind {
+            FailureKind::Crash { .. } => End::ForfeitCrash,
+            FailureKind::Hang => End::ForfeitHang,
+            FailureKind::Garbage => End::ForfeitGarbage,
+            FailureKind::Other => End::ForfeitFailure,
+        }
+    }
 }
 
 /// Decisions the operator (the tournament judge) can make at any time.
@@ -164,11 +224,13 @@ pub struct Referee {
     marked_dead: BTreeSet<Point>,
     cpu_time: [Option<Duration>; 2],
     /// Why a player failed after play had stopped, if it did.
-    failed: [Option<String>; 2],
+    failed: [Option<Failure>; 2],
     /// Under the judge's end of game: why a side could not claim dead stones.
     no_claim: [Option<String>; 2],
     /// Why the game awaits the judge, while it does.
     judge_reason: Option<String>,
+    /// The move limit the game stopped at, while the judge is awaited for it.
+    stopped_at: Option<u32>,
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -201,6 +263,7 @@ impl Referee {
             failed: [None, None],
             no_claim: [None, None],
             judge_reason: None,
+            stopped_at: None,
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -272,7 +335,8 @@ impl Referee {
                 if idle.is_some_and(|idle| now >= idle) {
                     self.clocks[color.index()].stop(now);
                     let limit = format_duration(self.config.rules.move_timeout);
-                    self.forfeit(now, color, format!("{color} gave no move within {limit}"));
+                    let why = format!("{color} gave no move within {limit}");
+                    self.forfeit(now, color, Failure::hang(why));
                 }
             }
         }
@@ -321,15 +385,12 @@ impl Referee {
             }
             PlayerEvent::RejectedMove { mv, message } => {
                 let mover = color.opponent();
-                self.forfeit(
-                    now,
-                    color,
-                    format!(
-                        "{color} refused {mover}'s move {mv} ('{message}'), which the rules allow"
-                    ),
+                let why = format!(
+                    "{color} refused {mover}'s move {mv} ('{message}'), which the rules allow"
                 );
+                self.lose(now, color, "F", why, End::ForfeitRefusedRelay);
             }
-            PlayerEvent::Failed(reason) => self.on_failure(now, color, reason),
+            PlayerEvent::Failed(failure) => self.on_failure(now, color, failure),
         }
     }
 
@@ -366,19 +427,16 @@ impl Referee {
                     Some('W') => Some(Color::White),
                     _ => None,
                 };
-                self.finish(
-                    now,
-                    GameResult {
-                        result,
-                        reason: format!("adjudicated: {reason}"),
-                        winner,
-                        score: None,
-                    },
-                );
+                let (end, reason) = match result.as_str() {
+                    "Void" => (End::Void, format!("voided by the operator: {reason}")),
+                    _ => (End::Adjudicated, format!("adjudicated: {reason}")),
+                };
+                self.finish(now, GameResult::new(result, reason, winner, end));
             }
             OperatorCommand::ScoreNow => {
                 let dead = self.marked_dead.clone();
-                self.finish_by_score(now, &dead, "scored by the operator".into());
+                let reason = "scored by the operator".into();
+                self.finish_by_score(now, &dead, reason, End::ScoredByJudge);
             }
             OperatorCommand::ToggleDead(point) => {
                 toggle_group(&self.board, &mut self.marked_dead, point);
@@ -390,23 +448,45 @@ impl Referee {
         }
     }
 
-    /// Ends the game without a decision, with `result` `Void` (goref itself
-    /// must stop, e.g. on a signal) or `?` (the game needs an operator and
-    /// none is attached). The reason is recorded as given. Nothing happens
-    /// once the game is over.
-    pub fn stop(&mut self, now: Instant, result: &str, reason: String) {
+    /// Ends the game as `Void` because goref itself must stop (a signal),
+    /// with the reason as given. Nothing happens once the game is over.
+    pub fn void(&mut self, now: Instant, reason: String) {
         if self.phase == Phase::Over {
             return;
         }
-        self.finish(
-            now,
-            GameResult {
-                result: result.to_string(),
-                reason,
-                winner: None,
-                score: None,
+        let end = if self.phase == Phase::Setup {
+            End::NoGame
+        } else {
+            End::Void
+        };
+        self.finish(now, GameResult::new("Void".into(), reason, None, end));
+    }
+
+    /// No operator is attached (any more): a game that awaits the judge ends
+    /// as `?` with the cause it went to the judge for. With `why`, a game
+    /// that cannot go on without an operator (a typed player) ends so too,
+    /// whatever its phase. Otherwise nothing happens.
+    pub fn without_operator(&mut self, now: Instant, why: Option<String>) {
+        if self.phase == Phase::Over {
+            return;
+        }
+        let (cause, end, limit) = match (&self.judge_reason, why) {
+            (_, Some(why)) => (why, End::NoOperator, None),
+            (Some(reason), None) => match self.stopped_at {
+                Some(limit) => (reason.clone(), End::MoveLimit, Some(limit)),
+                None => (reason.clone(), End::NoOperator, None),
             },
-        );
+            (None, None) => return,
+        };
+        let end = if self.phase == Phase::Setup {
+            End::NoGame
+        } else {
+            end
+        };
+        let reason = format!("{cause}; no operator is attached");
+        let mut result = GameResult::new("?".into(), reason, None, end);
+        result.limit = limit;
+        self.finish(now, result);
     }
 
     fn on_ready(&mut self, now: Instant, color: Color, info: PlayerInfo) {
@@ -495,16 +575,8 @@ impl Referee {
         let captures = match mv {
             Move::Resign => {
                 self.push_move(now, n, color, mv, turn.used, Vec::new());
-                let winner = color.opponent();
-                return self.finish(
-                    now,
-                    GameResult {
-                        result: format!("{}+R", winner.letter()),
-                        reason: format!("{color} resigned"),
-                        winner: Some(winner),
-                        score: None,
-                    },
-                );
+                let why = format!("{color} resigned");
+                return self.lose(now, color, "R", why, End::Resign);
             }
             Move::Pass => {
                 self.board
@@ -527,7 +599,10 @@ impl Referee {
                         reason,
                     });
                     let why = format!("{color} played {mv} as move {n}: {reason}");
-                    return self.forfeit(now, color, why);
+                    self.fatal(color, &why);
+                    let mut result = self.defeat(color, "F", why, End::ForfeitIllegalMove);
+                    result.illegal = Some(reason);
+                    return self.finish(now, result);
                 }
             },
         };
@@ -544,7 +619,9 @@ impl Referee {
         let limits = self.config.rules.limits;
         if let Some(stop_at) = limits.stop_at {
             if self.counted_moves() >= stop_at {
-                return self.await_judge(now, format!("the game stopped at move {stop_at}"));
+                self.await_judge(now, format!("the game stopped at move {stop_at}"));
+                self.stopped_at = Some(stop_at);
+                return;
             }
         }
         self.request_move(now);
@@ -554,21 +631,21 @@ impl Referee {
     /// Once play has stopped the position stands: a failure while the dead
     /// stones are asked counts as claiming none, and one while the judge
     /// decides is only told.
-    fn on_failure(&mut self, now: Instant, color: Color, reason: String) {
+    fn on_failure(&mut self, now: Instant, color: Color, failure: Failure) {
         match self.phase {
             Phase::DeadStones => {
-                self.failed[color.index()] = Some(reason.clone());
-                self.on_no_claim(now, color, reason);
+                self.failed[color.index()] = Some(failure.clone());
+                self.on_no_claim(now, color, failure.reason);
             }
             Phase::Adjudication => {
-                self.failed[color.index()] = Some(reason.clone());
                 self.events.push_back(GameEvent::Error {
                     color: Some(color),
-                    message: reason,
+                    message: failure.reason.clone(),
                     fatal: false,
                 });
+                self.failed[color.index()] = Some(failure);
             }
-            _ => self.forfeit(now, color, reason),
+            _ => self.forfeit(now, color, failure),
         }
     }
 
@@ -617,8 +694,8 @@ impl Referee {
 
     fn request_move(&mut self, now: Instant) {
         let color = self.board.to_move();
-        if let Some(reason) = self.failed[color.index()].clone() {
-            return self.forfeit(now, color, reason);
+        if let Some(failure) = self.failed[color.index()].clone() {
+            return self.forfeit(now, color, failure);
         }
         let clock = &self.clocks[color.index()];
         let time_left = (clock.system() != TimeSystem::None).then(|| {
@@ -646,6 +723,7 @@ impl Referee {
                 &none,
                 "second double pass after the cleanup phase: every stone on the board is alive"
                     .into(),
+                End::DoublePassCleanup,
             );
         }
         self.set_phase(
@@ -736,6 +814,7 @@ impl Referee {
                 now,
                 &black,
                 "both programs agree on the dead stones".into(),
+                End::DoublePassAgreed,
             );
         }
         self.events
@@ -799,34 +878,48 @@ impl Referee {
                 );
             }
         }
-        let winner = color.opponent();
-        self.finish(
-            now,
-            GameResult {
-                result: format!("{}+T", winner.letter()),
-                reason: format!("{color} ran out of time"),
-                winner: Some(winner),
-                score: None,
-            },
-        );
+        let mut result = self.defeat(color, "T", format!("{color} ran out of time"), End::Time);
+        result.limit = self.config.rules.limits.time_loss_before;
+        self.finish(now, result);
     }
 
-    fn forfeit(&mut self, now: Instant, loser: Color, reason: String) {
+    /// A player that can no longer play loses by forfeit; before the game
+    /// started, there is no game.
+    fn forfeit(&mut self, now: Instant, loser: Color, failure: Failure) {
+        self.fatal(loser, &failure.reason);
+        if self.phase == Phase::Setup {
+            let result = GameResult::new("Void".into(), failure.reason, None, End::NoGame);
+            return self.finish(now, result);
+        }
+        let mut result = self.defeat(loser, "F", failure.reason.clone(), failure.end());
+        if let FailureKind::Crash { exit } = failure.kind {
+            result.exit = exit;
+        }
+        self.finish(now, result);
+    }
+
+    /// `loser` loses the game: `B+F`, `W+R`, ...
+    fn lose(&mut self, now: Instant, loser: Color, how: &str, reason: String, end: End) {
+        if end != End::Resign {
+            self.fatal(loser, &reason);
+        }
+        let result = self.defeat(loser, how, reason, end);
+        self.finish(now, result);
+    }
+
+    fn defeat(&self, loser: Color, how: &str, reason: String, end: End) -> GameResult {
+        let winner = loser.opponent();
+        let result = format!("{}+{how}", winner.letter());
+        GameResult::new(result, reason, Some(winner), end)
+    }
+
+    /// A fault that ends the game, told before its result.
+    fn fatal(&mut self, color: Color, reason: &str) {
         self.events.push_back(GameEvent::Error {
-            color: Some(loser),
-            message: reason.clone(),
+            color: Some(color),
+            message: reason.to_string(),
             fatal: true,
         });
-        let winner = loser.opponent();
-        self.finish(
-            now,
-            GameResult {
-                result: format!("{}+F", winner.letter()),
-                reason,
-                winner: Some(winner),
-                score: None,
-            },
-        );
     }
 
     fn await_judge(&mut self, now: Instant, reason: String) {
@@ -844,24 +937,19 @@ impl Referee {
         }
     }
 
-    fn finish_by_score(&mut self, now: Instant, dead: &BTreeSet<Point>, reason: String) {
+    fn finish_by_score(&mut self, now: Instant, dead: &BTreeSet<Point>, reason: String, end: End) {
         let rules = &self.config.rules;
         let score = score(&self.board, dead, rules.scoring, rules.komi);
         let (result, winner) = result_of(&score);
-        self.finish(
-            now,
-            GameResult {
-                result,
-                reason,
-                winner,
-                score: Some(score),
-            },
-        );
+        let mut result = GameResult::new(result, reason, winner, end);
+        result.score = Some(score);
+        self.finish(now, result);
     }
 
     fn finish(&mut self, now: Instant, result: GameResult) {
         self.waiting = Waiting::Nothing;
         self.judge_reason = None;
+        self.stopped_at = None;
         self.stop_clocks(now);
         self.set_phase(Phase::Over, result.reason.clone());
         self.actions.push_back(Action::GameOver {

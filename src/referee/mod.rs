@@ -11,9 +11,12 @@ pub mod record;
 pub mod view;
 
 pub use event::{
-    AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
-    StampedEvent,
+    AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+    StampedEvent, StreamHeader, SCHEMA_VERSION,
 };
-pub use machine::{Action, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft};
+pub use machine::{
+    Action, Failure, FailureKind, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee,
+    TimeLeft,
+};
 pub use record::{PlannedGame, RecordInfo, Recorder};
 pub use view::GameView;

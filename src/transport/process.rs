@@ -219,17 +219,25 @@ fn user_time_from_stat(stat: &str) -> Option<Duration> {
 
 /// Describes an exit status for a person: `exited with status 3`, `was killed by signal 9`.
 pub fn describe_exit(status: Option<ExitStatus>) -> String {
+    match (status, exit_text(status)) {
+        (Some(status), Some(text)) if status.code().is_some() => format!("exited with {text}"),
+        (Some(_), Some(text)) => format!("was killed by {text}"),
+        (Some(_), None) => "exited".to_string(),
+        (None, _) => "closed its output".to_string(),
+    }
+}
+
+/// An exit status in a few words: `status 3`, `signal 6 (SIGABRT)`.
+pub fn exit_text(status: Option<ExitStatus>) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
-    match status {
-        Some(status) => match (status.code(), status.signal()) {
-            (Some(code), _) => format!("exited with status {code}"),
-            (None, Some(signal)) => match signal_name(signal) {
-                Some(name) => format!("was killed by signal {signal} ({name})"),
-                None => format!("was killed by signal {signal}"),
-            },
-            _ => "exited".to_string(),
-        },
-        None => "closed its output".to_string(),
+    let status = status?;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => Some(format!("status {code}")),
+        (None, Some(signal)) => Some(match signal_name(signal) {
+            Some(name) => format!("signal {signal} ({name})"),
+            None => format!("signal {signal}"),
+        }),
+        _ => None,
     }
 }
 

@@ -89,6 +89,15 @@ impl Run {
         results[0].clone()
     }
 
+    /// Asserts that the exit status is the one the result calls for: 0 for
+    /// a decided result, 1 for `?` or `Void`.
+    pub fn assert_status_matches_result(&self) {
+        let result = self.result();
+        let decided = !matches!(result["result"].as_str(), Some("?" | "Void"));
+        let expected = if decided { 0 } else { 1 };
+        assert_eq!(self.status, expected, "{result}\n{}", self.stderr);
+    }
+
     pub fn moves(&self) -> Vec<(String, String)> {
         self.of_type("move")
             .iter()

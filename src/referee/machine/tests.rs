@@ -5,14 +5,16 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
-use super::{Action, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft};
+use super::{
+    Action, Failure, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft,
+};
 use crate::game::board::Illegal;
 use crate::game::clock::{parse_duration, TimeSystem};
 use crate::game::rules::{Preset, Rules};
 use crate::game::score::Scoring;
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{
-    AgreementEvent, GameEvent, GameResult, LineDirection, Phase, PlayerInfo,
+    AgreementEvent, End, GameEvent, GameResult, LineDirection, Phase, PlayerInfo,
 };
 
 use Color::{Black, White};
@@ -1290,7 +1292,8 @@ fn a_player_that_fails_during_play_forfeits() {
     referee.handle_player(t, White, PlayerEvent::Thinking);
     events(&mut referee);
     actions(&mut referee);
-    referee.handle_player(t, White, PlayerEvent::Failed("the program exited".into()));
+    let crash = Failure::crash("the program exited".into(), Some("status 3".into()));
+    referee.handle_player(t, White, PlayerEvent::Failed(crash));
     let evs = events(&mut referee);
     assert_eq!(
         errors(&evs),
@@ -1299,26 +1302,31 @@ fn a_player_that_fails_during_play_forfeits() {
     let result = the_result(&evs);
     assert_eq!(result.result, "B+F");
     assert_eq!(result.reason, "the program exited");
+    assert_eq!(result.end, End::ForfeitCrash);
+    assert_eq!(result.exit.as_deref(), Some("status 3"));
     assert_eq!(actions(&mut referee), vec![game_over("B+F")]);
     assert!(!referee.clock(White).is_running());
 }
 
 #[test]
-fn a_player_that_fails_before_the_start_forfeits() {
+fn a_player_that_fails_before_the_start_leaves_no_game() {
     let t = crate::test_support::epoch();
     let mut referee = Referee::new(config(9, Preset::Kgs)).unwrap();
     referee.handle_player(t, Black, PlayerEvent::Ready(info("black-bot", true)));
     referee.handle_player(
         t,
         White,
-        PlayerEvent::Failed("cannot start ./white-bot".into()),
+        PlayerEvent::Failed(Failure::other("cannot start ./white-bot".into())),
     );
     let evs = events(&mut referee);
     assert!(!evs.iter().any(|e| matches!(e, GameEvent::GameStart(_))));
     assert_eq!(errors(&evs).len(), 1);
     assert!(errors(&evs)[0].0);
-    assert_eq!(the_result(&evs).result, "B+F");
-    assert_eq!(actions(&mut referee), vec![game_over("B+F")]);
+    let result = the_result(&evs);
+    assert_eq!(result.result, "Void", "no game, no winner");
+    assert_eq!(result.winner, None);
+    assert_eq!(result.end, End::NoGame);
+    assert_eq!(actions(&mut referee), vec![game_over("Void")]);
 
     // The other player's late readiness starts nothing.
     referee.handle_player(t, White, PlayerEvent::Ready(info("white-bot", true)));
@@ -1334,7 +1342,11 @@ fn after_the_result_only_lines_and_notices_are_heard() {
     events(&mut referee);
     actions(&mut referee);
 
-    referee.handle_player(t, White, PlayerEvent::Failed("crashed".into()));
+    referee.handle_player(
+        t,
+        White,
+        PlayerEvent::Failed(Failure::crash("crashed".into(), None)),
+    );
     referee.handle_player(t, White, PlayerEvent::Thinking);
     referee.handle_player(t, White, PlayerEvent::Moved(mv("D4")));
     referee.handle_player(
@@ -1823,18 +1835,19 @@ fn a_pass_after_play_has_stopped_is_no_error() {
 }
 
 #[test]
-fn stopping_ends_the_game_once_with_the_reason_as_given() {
+fn voiding_ends_the_game_once_with_the_reason_as_given() {
     let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Kgs), t, true, true);
     referee.handle_player(t, Black, PlayerEvent::Thinking);
-    referee.stop(t + secs(1), "Void", "goref received SIGTERM".into());
+    referee.void(t + secs(1), "goref received SIGTERM".into());
     let evs = events(&mut referee);
     let result = the_result(&evs);
     assert_eq!(result.result, "Void");
     assert_eq!(result.reason, "goref received SIGTERM");
     assert_eq!(result.winner, None);
+    assert_eq!(result.end, End::Void);
     assert!(!referee.clock(Black).is_running());
     assert!(actions(&mut referee).contains(&game_over("Void")));
-    referee.stop(t + secs(2), "?", "again".into());
+    referee.without_operator(t + secs(2), Some("again".into()));
     assert!(results(&events(&mut referee)).is_empty());
 }

@@ -438,12 +438,12 @@ fn a_set_up_that_never_became_a_game_has_its_plan_and_no_result() {
         message: "cannot open /dev/ttyS0".into(),
         fatal: true,
     });
-    recorder.apply(&GameEvent::Result(GameResult {
-        result: "W+F".into(),
-        reason: "Black: cannot open /dev/ttyS0".into(),
-        winner: Some(White),
-        score: None,
-    }));
+    recorder.apply(&GameEvent::Result(GameResult::new(
+        "Void".into(),
+        "Black: cannot open /dev/ttyS0".into(),
+        None,
+        crate::referee::End::NoGame,
+    )));
     let nodes = sgf::parse(&recorder.to_sgf()).unwrap();
     assert_eq!(nodes.len(), 1, "no move, no empty node");
     let root = &nodes[0];

@@ -10,7 +10,9 @@ use crate::game::clock::TimeSystem;
 use crate::game::rules::{Preset, Rules};
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo};
-use crate::referee::machine::{GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee};
+use crate::referee::machine::{
+    Failure, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee,
+};
 
 use Color::{Black, White};
 
@@ -429,7 +431,10 @@ fn the_result_stops_the_clocks() {
     assert!(view.clocks[1].as_ref().unwrap().running);
     assert!(!view.clocks[0].as_ref().unwrap().running);
 
-    game.player(White, PlayerEvent::Failed("the program exited".into()));
+    game.player(
+        White,
+        PlayerEvent::Failed(Failure::crash("the program exited".into(), None)),
+    );
     let view = game.view();
     assert_eq!(view.result.as_ref().unwrap().result, "B+F");
     assert!(view.clocks.iter().flatten().all(|c| !c.running));
