@@ -59,6 +59,10 @@ struct Args {
     /// Ignore SIGHUP, SIGINT and SIGTERM, and never answer `quit`.
     #[arg(long)]
     stubborn: bool,
+    /// Sleep this long before reading the first command, as an engine that
+    /// loads a large network does.
+    #[arg(long, value_name = "MS")]
+    start_delay_ms: Option<u64>,
     /// Sleep this long before every genmove answer.
     #[arg(long, value_name = "MS")]
     delay_ms: Option<u64>,
@@ -248,6 +252,9 @@ fn main() -> io::Result<()> {
         eprintln!("fake: loading the network weights.bin");
         eprintln!("fake: cannot open weights.bin: No such file or directory");
         process::abort();
+    }
+    if let Some(ms) = args.start_delay_ms {
+        thread::sleep(Duration::from_millis(ms));
     }
     if args.stubborn {
         for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {

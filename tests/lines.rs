@@ -603,3 +603,32 @@ fn the_builtin_engine_on_a_line_plays_handicap_games_in_both_colours() {
         );
     }
 }
+
+#[test]
+fn a_white_line_programs_first_move_in_a_handicap_game_waits_for_the_game() {
+    let black = common::fake("--start-delay-ms 700");
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--size",
+            "9",
+            "--handicap",
+            "2",
+            "--black",
+            &black,
+            "--white",
+            "bot-gmp:6",
+        ],
+        Duration::from_secs(30),
+    );
+    run.assert_status_matches_result();
+    assert!(
+        run.of_type("error").is_empty(),
+        "no move is unasked: {:?}",
+        run.of_type("error")
+    );
+    let moves = run.moves();
+    assert_eq!(moves[0].0, "W", "{moves:?}");
+    assert!(moves.len() >= 8, "{moves:?}");
+}

@@ -162,6 +162,9 @@ async fn serve(
     reporter: Reporter,
 ) {
     let color = setup.color;
+    // In a handicap game White moves first, and the end of the handshake is
+    // what hands a White program the move: no packet of ours does.
+    let moves_when_ready = color == Color::White && setup.handicap.len() >= 2;
     let LineGame {
         name,
         place,
@@ -237,6 +240,9 @@ async fn serve(
                 SessionEvent::Trace(entry) => reporter.send(packet_event(entry, wire)),
                 SessionEvent::Ready => {
                     setup_deadline = None;
+                    if moves_when_ready {
+                        turn_given_at = Some(now());
+                    }
                     reporter.send(PlayerEvent::Ready(info.clone()));
                 }
                 SessionEvent::Move(point) => {
