@@ -219,9 +219,7 @@ fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) 
                         let _ = lines.send(line.to_string());
                     }
                 }
-                None => {
-                    console::say(format!("goref: {message}"));
-                }
+                None => referee.notice(message),
             }
             return;
         }
@@ -233,10 +231,9 @@ fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) 
 /// the game with an unknown result that says why.
 fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
     if operator_attached {
-        console::say(format!(
-            "goref: the game needs the judge; type one of: {OPERATOR_HELP}"
-        ));
-        return;
+        let why = referee.judge_reason().unwrap_or("the game needs the judge");
+        let prompt = format!("the game needs the judge ({why}); type one of: {OPERATOR_HELP}");
+        return referee.prompt(prompt);
     }
     referee.without_operator(now(), None);
 }
@@ -470,7 +467,7 @@ impl Sinks {
         }
         let needs_the_operator = matches!(
             stamped.event,
-            GameEvent::Error { .. } | GameEvent::Notice { .. }
+            GameEvent::Error { .. } | GameEvent::Notice { .. } | GameEvent::Prompt { .. }
         );
         if self.progress || needs_the_operator {
             if let Some(text) = progress_line(&stamped.event) {
@@ -671,6 +668,11 @@ fn progress_line(event: &GameEvent) -> Option<String> {
         GameEvent::Notice { color, message } => {
             format!("note: {}", attributed(*color, message))
         }
+        GameEvent::Player { color, info } => {
+            format!("{color}: {} ({}) is ready", info.full_name(), info.protocol)
+        }
+        GameEvent::Prompt { message, .. } => format!("goref: {message}"),
+        GameEvent::Operator { command, reason } => format!("operator: {command} ({reason})"),
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
         GameEvent::Packet { color, entry, .. } => {
             let direction = match entry.direction {

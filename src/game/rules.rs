@@ -60,7 +60,7 @@ pub enum EndOfGame {
 }
 
 /// The CGF move-count limits (`reference/rules.md` §5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct MoveLimits {
     /// A time-out before this move number loses on time; at or after it the
     /// game goes to the judge instead.

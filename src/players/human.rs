@@ -2,9 +2,10 @@
 //! link, as the CGF proxy program allowed.
 //!
 //! The time the operator takes counts on that program's clock, from the
-//! moment the prompt is shown until the move is entered. In headless mode the
-//! prompts go to stderr and the moves come from stdin lines, which the driver
-//! hands over; the full-screen view will give it an input box instead.
+//! moment the prompt is shown until the move is entered. The prompts are
+//! events (shown on stderr in headless mode), and the moves come from stdin
+//! lines, which the driver hands over; the full-screen view will give it an
+//! input box instead.
 //!
 //! A typo never loses the game: a line that is not a move, or a move the
 //! rules refuse (an occupied point, a ko, a suicide), is told and typed
@@ -13,7 +14,6 @@
 
 use tokio::sync::mpsc;
 
-use crate::console;
 use crate::game::{Color, Move};
 use crate::referee::{Action, PlayerEvent, PlayerInfo};
 
@@ -44,16 +44,16 @@ pub async fn run(
             action = actions.recv() => match action {
                 Some(Action::RequestMove { .. }) => {
                     to_move = true;
-                    console::say(format!(
-                        "goref: {color} to move: type its move (e.g. D4, pass, resign)"
-                    ));
+                    reporter.send(PlayerEvent::Prompt(format!(
+                        "{color} to move: type its move (e.g. D4, pass, resign)"
+                    )));
                     reporter.send(PlayerEvent::Thinking);
                 }
                 Some(Action::TellMove { color: mover, mv, .. }) => {
                     to_move = false;
-                    console::say(format!(
-                        "goref: {mover} played {mv}: enter it into {color}'s program"
-                    ));
+                    reporter.send(PlayerEvent::Prompt(format!(
+                        "{mover} played {mv}: enter it into {color}'s program"
+                    )));
                 }
                 Some(Action::RequestDeadStones { .. }) => {
                     reporter.send(PlayerEvent::DeadStonesUnavailable(

@@ -7,8 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::board::Illegal;
-use crate::game::clock::ClockReading;
+use crate::game::board::{Illegal, KoRule};
+use crate::game::clock::{ClockReading, TimeSystem};
+use crate::game::rules::MoveLimits;
 use crate::game::score::Score;
 use crate::game::Color;
 use crate::protocol::sgmp::link::TraceEntry;
@@ -46,6 +47,73 @@ impl PlayerInfo {
     }
 }
 
+/// The time system in numbers, so that a viewer can tick the clocks between
+/// events: `kind` is `none`, `absolute`, `byoyomi`, `canadian`, `fischer` or
+/// `cpu`, and only the fields of that kind are set.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TimeSettings {
+    pub kind: String,
+    pub main_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub period_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub periods: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stones: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub increment_ms: Option<u64>,
+    /// The clock charges the program's CPU time, not the wall clock.
+    pub cpu: bool,
+}
+
+impl From<TimeSystem> for TimeSettings {
+    fn from(system: TimeSystem) -> TimeSettings {
+        let ms = |d: std::time::Duration| d.as_millis() as u64;
+        let kind = |k: &str| TimeSettings {
+            kind: k.to_string(),
+            ..TimeSettings::default()
+        };
+        match system {
+            TimeSystem::None => kind("none"),
+            TimeSystem::Absolute { main } => TimeSettings {
+                main_ms: ms(main),
+                ..kind("absolute")
+            },
+            TimeSystem::ByoYomi {
+                main,
+                period,
+                periods,
+            } => TimeSettings {
+                main_ms: ms(main),
+                period_ms: Some(ms(period)),
+                periods: Some(periods),
+                ..kind("byoyomi")
+            },
+            TimeSystem::Canadian {
+                main,
+                period,
+                stones,
+            } => TimeSettings {
+                main_ms: ms(main),
+                period_ms: Some(ms(period)),
+                stones: Some(stones),
+                ..kind("canadian")
+            },
+            TimeSystem::Fischer { main, increment } => TimeSettings {
+                main_ms: ms(main),
+                increment_ms: Some(ms(increment)),
+                ..kind("fischer")
+            },
+            TimeSystem::Cpu { main, per_move } => TimeSettings {
+                main_ms: ms(main),
+                period_ms: Some(ms(per_move)),
+                cpu: true,
+                ..kind("cpu")
+            },
+        }
+    }
+}
+
 /// What the game looks like before the first move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameStart {
@@ -61,6 +129,17 @@ pub struct GameStart {
     pub black: PlayerInfo,
     pub white: PlayerInfo,
     pub first_to_move: Color,
+    /// The time system in numbers (`time` is its spec).
+    #[serde(default)]
+    pub time_settings: TimeSettings,
+    /// The move limits: time-outs from `time_loss_before` go to the judge,
+    /// the game stops at `stop_at`, and whether passes count.
+    #[serde(default)]
+    pub limits: MoveLimits,
+    #[serde(default)]
+    pub ko: Option<KoRule>,
+    #[serde(default)]
+    pub suicide_allowed: bool,
 }
 
 /// Phases of a game. Only [`Phase::Play`] and [`Phase::Cleanup`] ask for moves.
@@ -232,7 +311,13 @@ impl GameResult {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum GameEvent {
-    GameStart(GameStart),
+    /// A player is started, checked and set up: it is named as soon as it is
+    /// ready, before the game starts.
+    Player {
+        color: Color,
+        info: PlayerInfo,
+    },
+    GameStart(Box<GameStart>),
     /// A move the referee accepted, or a resignation.
     Move {
         /// 1-based, counting passes.
@@ -294,12 +379,24 @@ pub enum GameEvent {
         color: Option<Color>,
         message: String,
     },
+    /// goref asks the operator for something: the move of a typed player
+    /// (`color`), the judge's decision.
+    Prompt {
+        color: Option<Color>,
+        message: String,
+    },
+    /// An operator command the referee accepted, e.g. `dead D4`, `void`.
+    Operator {
+        command: String,
+        reason: String,
+    },
 }
 
 impl GameEvent {
     /// The JSON `type` tag.
     pub fn kind(&self) -> &'static str {
         match self {
+            GameEvent::Player { .. } => "player",
             GameEvent::GameStart(_) => "game_start",
             GameEvent::Move { .. } => "move",
             GameEvent::Clock { .. } => "clock",
@@ -311,6 +408,8 @@ impl GameEvent {
             GameEvent::Result(_) => "result",
             GameEvent::Error { .. } => "error",
             GameEvent::Notice { .. } => "notice",
+            GameEvent::Prompt { .. } => "prompt",
+            GameEvent::Operator { .. } => "operator",
         }
     }
 }

@@ -20,6 +20,7 @@ use crate::protocol::sgmp::link::TraceEntry;
 use super::event::{
     AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
 };
+use super::operator::is_sgf_result;
 
 /// Where the handicap stones go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +101,8 @@ pub enum PlayerEvent {
     /// Something the operator should know that is not a fault, e.g. what
     /// the player's set-up is waiting for.
     Info(String),
+    /// The operator is asked for something, e.g. the move of a typed player.
+    Prompt(String),
     /// The player can no longer play: it crashed, hung or spoke garbage.
     Failed(Failure),
 }
@@ -173,6 +176,30 @@ pub enum OperatorCommand {
     ScoreNow,
     /// Mark the chain at this point dead, or alive again.
     ToggleDead(Point),
+}
+
+impl std::fmt::Display for OperatorCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OperatorCommand::Adjudicate { result, .. } if result == "Void" => f.write_str("void"),
+            OperatorCommand::Adjudicate { result, .. } => write!(f, "adjudicate {result}"),
+            OperatorCommand::ScoreNow => f.write_str("score"),
+            OperatorCommand::ToggleDead(point) => write!(f, "dead {point}"),
+        }
+    }
+}
+
+impl OperatorCommand {
+    /// Why the command was given, or what it does.
+    fn reason(&self) -> String {
+        match self {
+            OperatorCommand::Adjudicate { reason, .. } => reason.clone(),
+            OperatorCommand::ScoreNow => "count the game with the stones marked dead".into(),
+            OperatorCommand::ToggleDead(point) => {
+                format!("mark the chain at {point} dead, or alive again")
+            }
+        }
+    }
 }
 
 /// The time a player is told it has left, in both GTP conventions.
@@ -373,6 +400,10 @@ impl Referee {
                 color: Some(color),
                 message,
             }),
+            PlayerEvent::Prompt(message) => self.events.push_back(GameEvent::Prompt {
+                color: Some(color),
+                message,
+            }),
             _ if self.phase == Phase::Over => {}
             PlayerEvent::Ready(info) => self.on_ready(now, color, info),
             PlayerEvent::Thinking => self.on_thinking(now, color),
@@ -398,6 +429,12 @@ impl Referee {
         let judging = matches!(self.phase, Phase::Adjudication | Phase::DeadStones);
         let refusal = match (&command, self.phase) {
             (_, Phase::Over) => Some("the game is over"),
+            (OperatorCommand::Adjudicate { result, .. }, _) if !is_sgf_result(result) => {
+                Some("a result must be in SGF form: B+3.5, W+R, B+T, W+F, B+, 0, Void or ?")
+            }
+            (OperatorCommand::ToggleDead(point), _) if self.board.get(*point).is_none() => {
+                Some("'dead' names a stone, and that point is empty")
+            }
             (OperatorCommand::Adjudicate { .. }, _) => None,
             (_, Phase::Setup) => Some("the game has not started"),
             (_, _) if judging => None,
@@ -420,6 +457,10 @@ impl Referee {
             });
             return;
         }
+        self.events.push_back(GameEvent::Operator {
+            command: command.to_string(),
+            reason: command.reason(),
+        });
         match command {
             OperatorCommand::Adjudicate { result, reason } => {
                 let winner = match result.chars().next() {
@@ -446,6 +487,23 @@ impl Referee {
                     }));
             }
         }
+    }
+
+    /// Tells the operator something that is not a fault, e.g. why a typed
+    /// line was not understood.
+    pub fn notice(&mut self, message: String) {
+        self.events.push_back(GameEvent::Notice {
+            color: None,
+            message,
+        });
+    }
+
+    /// Asks the operator for something, e.g. the judge's decision.
+    pub fn prompt(&mut self, message: String) {
+        self.events.push_back(GameEvent::Prompt {
+            color: None,
+            message,
+        });
     }
 
     /// Ends the game as `Void` because goref itself must stop (a signal),
@@ -493,6 +551,10 @@ impl Referee {
         if self.phase != Phase::Setup {
             return;
         }
+        self.events.push_back(GameEvent::Player {
+            color,
+            info: info.clone(),
+        });
         self.players[color.index()] = Some(info);
         let [Some(black), Some(white)] = self.players.clone() else {
             return;
@@ -511,8 +573,12 @@ impl Referee {
             black,
             white,
             first_to_move: self.board.to_move(),
+            time_settings: self.config.rules.time.into(),
+            limits: self.config.rules.limits,
+            ko: Some(self.config.rules.ko),
+            suicide_allowed: self.config.rules.suicide_allowed,
         };
-        self.events.push_back(GameEvent::GameStart(start));
+        self.events.push_back(GameEvent::GameStart(Box::new(start)));
         self.set_phase(Phase::Play, "both players are ready".into());
         self.request_move(now);
     }

@@ -41,11 +41,6 @@ pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorComman
             let Some((result, why)) = rest.split_first() else {
                 return Err("'adjudicate' needs a result, e.g. adjudicate B+3.5".into());
             };
-            if !is_sgf_result(result) {
-                return Err(format!(
-                    "'{result}' is not an SGF result (B+3.5, W+R, B+T, W+F, B+, 0, Void, ?)"
-                ));
-            }
             OperatorCommand::Adjudicate {
                 result: result.to_string(),
                 reason: reason(why, "by the judge"),
@@ -113,9 +108,6 @@ mod tests {
         assert!(parse_operator_line("adjudicate", 9)
             .unwrap_err()
             .contains("needs a result"));
-        assert!(parse_operator_line("adjudicate Black", 9)
-            .unwrap_err()
-            .contains("not an SGF result"));
         assert!(parse_operator_line("undo", 9)
             .unwrap_err()
             .contains(OPERATOR_HELP));

@@ -72,7 +72,7 @@ impl Recorder {
 
     pub fn apply(&mut self, event: &GameEvent) {
         match event {
-            GameEvent::GameStart(start) => self.start = Some(start.clone()),
+            GameEvent::GameStart(start) => self.start = Some(start.as_ref().clone()),
             GameEvent::Move {
                 color,
                 vertex,

@@ -82,6 +82,9 @@ pub struct GameView {
     /// Notices for the operator that are not faults, newest last.
     #[serde(default)]
     pub notices: VecDeque<String>,
+    /// What goref is asking the operator for, while it asks.
+    #[serde(default)]
+    pub prompt: Option<String>,
     pub result: Option<GameResult>,
 }
 
@@ -108,6 +111,7 @@ impl Default for GameView {
             packets: VecDeque::new(),
             errors: VecDeque::new(),
             notices: VecDeque::new(),
+            prompt: None,
             result: None,
         }
     }
@@ -124,6 +128,13 @@ impl GameView {
 
     pub fn apply(&mut self, event: &GameEvent) {
         match event {
+            GameEvent::Player { color, info } => self.players[color.index()] = info.clone(),
+            GameEvent::Prompt { message, .. } => self.prompt = Some(message.clone()),
+            GameEvent::Operator { command, reason } => push_bounded(
+                &mut self.notices,
+                format!("operator: {command} ({reason})"),
+                ERROR_CAPACITY,
+            ),
             GameEvent::GameStart(start) => {
                 *self = GameView::default();
                 self.size = start.size;
@@ -161,6 +172,7 @@ impl GameView {
                 };
                 self.moves.push(line.clone());
                 self.last_move = Some(line);
+                self.prompt = None;
                 self.to_move = Some(color.opponent());
             }
             GameEvent::Clock { color, clock } => {
@@ -215,6 +227,7 @@ impl GameView {
             GameEvent::Result(result) => {
                 self.result = Some(result.clone());
                 self.to_move = None;
+                self.prompt = None;
                 for clock in self.clocks.iter_mut().flatten() {
                     clock.running = false;
                 }

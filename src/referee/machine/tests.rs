@@ -260,13 +260,19 @@ fn the_game_starts_when_both_players_are_ready() {
     let t = crate::test_support::epoch();
     let mut referee = Referee::new(config(9, Preset::Kgs)).unwrap();
     referee.handle_player(t, Black, PlayerEvent::Ready(info("black-bot", true)));
-    assert!(events(&mut referee).is_empty(), "one player is not enough");
+    let evs = events(&mut referee);
+    assert!(
+        matches!(&evs[..], [GameEvent::Player { color: Black, .. }]),
+        "one player is named, and is not enough: {evs:#?}"
+    );
     assert!(actions(&mut referee).is_empty());
     assert_eq!(referee.phase(), Phase::Setup);
 
     referee.handle_player(t, White, PlayerEvent::Ready(info("white-bot", false)));
     let evs = events(&mut referee);
-    assert_eq!(evs.len(), 2, "{evs:#?}");
+    assert_eq!(evs.len(), 3, "{evs:#?}");
+    assert!(matches!(&evs[0], GameEvent::Player { color: White, .. }));
+    let evs = &evs[1..];
     let GameEvent::GameStart(game) = &evs[0] else {
         panic!("expected the game start first: {evs:#?}");
     };
@@ -313,8 +319,8 @@ fn with_a_fixed_handicap_white_moves_first() {
     .unwrap();
     start(&mut referee, t, true, true);
     let evs = events(&mut referee);
-    let GameEvent::GameStart(game) = &evs[0] else {
-        panic!("expected the game start first: {evs:#?}");
+    let GameEvent::GameStart(game) = &evs[2] else {
+        panic!("expected the game start after the players: {evs:#?}");
     };
     assert_eq!(game.handicap, strings("C3 G7"));
     assert_eq!(game.first_to_move, White);
@@ -917,17 +923,15 @@ fn the_judge_marks_dead_chains_and_scores_with_territory_rules() {
             stones: strings("A3 A4")
         }]
     );
-    // Toggling the chain again revives it; toggling an empty point does nothing.
+    // Toggling the chain again revives it; an empty point is refused.
     referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A4")));
     referee.handle_operator(t, OperatorCommand::ToggleDead(pt("B2")));
     let evs = events(&mut referee);
     assert_eq!(
         agreements(&evs),
-        vec![
-            &AgreementEvent::Marked { stones: vec![] },
-            &AgreementEvent::Marked { stones: vec![] }
-        ]
+        vec![&AgreementEvent::Marked { stones: vec![] }]
     );
+    assert!(errors(&evs)[0].2.contains("empty"));
     referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A4")));
     events(&mut referee);
 
@@ -1850,4 +1854,69 @@ fn voiding_ends_the_game_once_with_the_reason_as_given() {
     assert!(actions(&mut referee).contains(&game_over("Void")));
     referee.without_operator(t + secs(2), Some("again".into()));
     assert!(results(&events(&mut referee)).is_empty());
+}
+
+#[test]
+fn the_referee_validates_operator_commands_and_tells_each_it_accepts() {
+    let t = crate::test_support::epoch();
+    let mut referee = disputed_cgf_game(t);
+    referee.handle_operator(t, OperatorCommand::ToggleDead(pt("E5")));
+    referee.handle_operator(
+        t,
+        OperatorCommand::Adjudicate {
+            result: "Black".into(),
+            reason: "typo".into(),
+        },
+    );
+    let evs = events(&mut referee);
+    let refused = errors(&evs);
+    assert_eq!(refused.len(), 2, "{evs:#?}");
+    assert!(refused[0].2.contains("point is empty"));
+    assert!(refused[1].2.contains("SGF form"));
+    assert!(results(&evs).is_empty());
+
+    referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A3")));
+    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    let evs = events(&mut referee);
+    let told: Vec<String> = evs
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Operator { command, .. } => Some(command.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told, ["dead A3", "score"]);
+    assert_eq!(the_result(&evs).end, End::ScoredByJudge);
+}
+
+#[test]
+fn each_player_is_named_when_ready_and_the_start_carries_the_rules_in_numbers() {
+    let t = crate::test_support::epoch();
+    let mut config = config(9, Preset::Cgf);
+    config.rules.time = parse_duration("90s")
+        .map(|main| TimeSystem::Fischer {
+            main,
+            increment: secs(2),
+        })
+        .unwrap();
+    let mut referee = Referee::new(config).unwrap();
+    referee.handle_player(t, Black, PlayerEvent::Ready(info("black-bot", true)));
+    let evs = events(&mut referee);
+    assert!(
+        matches!(&evs[..], [GameEvent::Player { color: Black, info }] if info.name == "black-bot")
+    );
+    referee.handle_player(t, White, PlayerEvent::Ready(info("white-bot", true)));
+    let evs = events(&mut referee);
+    assert!(matches!(&evs[0], GameEvent::Player { color: White, .. }));
+    let GameEvent::GameStart(start) = &evs[1] else {
+        panic!("{evs:#?}");
+    };
+    assert_eq!(start.time_settings.kind, "fischer");
+    assert_eq!(start.time_settings.main_ms, 90_000);
+    assert_eq!(start.time_settings.increment_ms, Some(2_000));
+    assert!(!start.time_settings.cpu);
+    assert_eq!(start.limits.time_loss_before, Some(300));
+    assert_eq!(start.limits.stop_at, Some(400));
+    assert_eq!(start.ko, Some(crate::game::board::KoRule::Simple));
+    assert!(!start.suicide_allowed);
 }

@@ -259,7 +259,12 @@ fn a_new_game_start_clears_the_board() {
     let mut game = Game::new(kgs_5x5());
     game.play("C3");
     let mut view = game.view();
-    let restart = game.events[0].clone();
+    let restart = game
+        .events
+        .iter()
+        .find(|e| matches!(e, GameEvent::GameStart(_)))
+        .unwrap()
+        .clone();
     view.apply(&restart);
     assert!(view.board.iter().all(Option::is_none));
     assert_eq!(view.to_move, Some(Black));
@@ -536,7 +541,9 @@ fn the_samples_use_every_kind_of_event() {
             "gtp",
             "illegal",
             "move",
+            "operator",
             "phase",
+            "player",
             "result"
         ]
     );
