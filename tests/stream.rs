@@ -55,3 +55,52 @@ fn the_stream_has_a_header_then_numbered_events_and_ends_with_the_result() {
     let traced = std::fs::read_to_string(&trace).unwrap();
     assert_eq!(traced, run.stdout, "the trace holds the same stream");
 }
+
+#[test]
+fn a_stalled_json_reader_delays_no_move_and_the_trace_is_complete() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("game.jsonl");
+    let mut child = Command::new(common::goref())
+        .args(["play", "--json", "--size", "13", "--black", "bot:1"])
+        .args(["--white", "bot:2", "--trace", trace.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    let over = loop {
+        let text = std::fs::read_to_string(&trace).unwrap_or_default();
+        if text.contains(r#""type":"result""#) {
+            break started.elapsed();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the game stalled behind its unread stdout"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    assert!(child.wait().unwrap().code().is_some());
+    let traced = std::fs::read_to_string(&trace).unwrap();
+    assert!(
+        traced.len() > 128 * 1024,
+        "the stream is larger than a pipe: {} bytes",
+        traced.len()
+    );
+    assert_eq!(stdout, traced, "stdout caught up, nothing left out");
+    eprintln!(
+        "game over after {over:?} with stdout unread; {} bytes of events",
+        traced.len()
+    );
+}

@@ -11,6 +11,7 @@
 //! never stops the game; it is an event, and the [`GameOutcome`] says which
 //! files are incomplete.
 
+mod json_out;
 mod operator_input;
 mod record_file;
 mod signals;
@@ -24,6 +25,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 pub use crate::files::write_atomically;
+use json_out::JsonOut;
 use record_file::{RecordFile, RecordStatus};
 use signals::Signals;
 
@@ -318,6 +320,7 @@ struct Sinks {
     record_outcome: Option<Result<(), String>>,
     trace: Option<TraceFile>,
     stdout_told: bool,
+    json_out: Option<JsonOut>,
 }
 
 /// The `--trace` file: every event as a JSON line, appended. After a write
@@ -400,7 +403,11 @@ impl Sinks {
         if let Some(trace) = &mut trace {
             trace.append(&header);
         }
-        let stdout_told = config.json && !console::out(&header);
+        let mut json_out = config.json.then(JsonOut::start);
+        let stdout_told = match &mut json_out {
+            Some(out) => !out.send(0, header),
+            None => false,
+        };
         Ok(Sinks {
             started: tokio::time::Instant::now(),
             seq: 0,
@@ -416,6 +423,7 @@ impl Sinks {
             record_outcome: None,
             trace,
             stdout_told,
+            json_out,
         })
     }
 
@@ -442,7 +450,11 @@ impl Sinks {
         let tracing = self.trace.as_ref().is_some_and(|t| t.failed.is_none());
         if (self.json && !self.stdout_told) || tracing {
             let line = serde_json::to_string(&stamped).expect("events always serialise");
-            if self.json && !self.stdout_told && !console::out(&line) {
+            let sent = match (&mut self.json_out, self.stdout_told) {
+                (Some(out), false) => out.send(stamped.seq, line.clone()),
+                _ => true,
+            };
+            if !sent {
                 self.stdout_told = true;
                 told.push(GameEvent::Notice {
                     color: None,
@@ -590,6 +602,9 @@ impl Sinks {
                     trace.path.display()
                 ));
             }
+        }
+        if let Some(out) = &mut self.json_out {
+            out.finish();
         }
         incomplete
     }
