@@ -26,6 +26,7 @@ use tokio::task::JoinHandle;
 
 pub use crate::files::write_atomically;
 use json_out::JsonOut;
+pub use operator_input::OperatorInput;
 use record_file::{RecordFile, RecordStatus};
 use signals::Signals;
 
@@ -35,7 +36,7 @@ use crate::game::Color;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
-use crate::referee::operator::{parse_operator_line, OPERATOR_HELP};
+use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, Phase, PlannedGame,
     RecordInfo, Recorder, Referee, StampedEvent, StreamHeader,
@@ -116,9 +117,10 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
     }
     drop(report_tx);
     let mut interrupted = false;
+    let size = config.game.size;
     let mut operator = config
         .operator_stdin
-        .then(operator_input::spawn_stdin_reader);
+        .then(|| operator_input::spawn_stdin_reader(size));
     let mut judge_called = false;
 
     loop {
@@ -148,8 +150,8 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
                 None => break,
             },
             _ = timer => referee.handle_timeout(now()),
-            line = next_line(&mut operator) => match line {
-                Some(line) => take_typed_line(&mut referee, &players, &line),
+            input = next_input(&mut operator) => match input {
+                Some(input) => take_operator_input(&mut referee, &players, input),
                 None => {
                     operator = None;
                     let typed: Vec<Color> = players
@@ -203,30 +205,29 @@ fn operator_gone(referee: &mut Referee, typed: Color) {
     referee.without_operator(now(), Some(why));
 }
 
-/// A line the operator typed: a judge's command, or a typed player's move.
-fn take_typed_line(referee: &mut Referee, players: &[PlayerHandle], line: &str) {
-    let command = match parse_operator_line(line, referee.config().size) {
-        Ok(Some(command)) => command,
-        Ok(None) => return,
-        Err(message) => {
-            let typed: Vec<Color> = players
-                .iter()
-                .filter(|p| p.lines.is_some())
-                .map(|p| p.color)
-                .collect();
-            match human::addressee(&typed, referee.board().to_move()) {
-                Some(color) => {
-                    let player = players.iter().find(|p| p.color == color);
-                    if let Some(lines) = player.and_then(|p| p.lines.as_ref()) {
-                        let _ = lines.send(line.to_string());
-                    }
-                }
-                None => referee.notice(message),
-            }
-            return;
-        }
+/// What the operator entered: a judge's command, or a typed player's move.
+fn take_operator_input(referee: &mut Referee, players: &[PlayerHandle], input: OperatorInput) {
+    let (text, not_a_command) = match input {
+        OperatorInput::Command(command) => return referee.handle_operator(now(), command),
+        OperatorInput::Line {
+            text,
+            not_a_command,
+        } => (text, not_a_command),
     };
-    referee.handle_operator(now(), command);
+    let typed: Vec<Color> = players
+        .iter()
+        .filter(|p| p.lines.is_some())
+        .map(|p| p.color)
+        .collect();
+    match human::addressee(&typed, referee.board().to_move()) {
+        Some(color) => {
+            let player = players.iter().find(|p| p.color == color);
+            if let Some(lines) = player.and_then(|p| p.lines.as_ref()) {
+                let _ = lines.send(text);
+            }
+        }
+        None => referee.notice(not_a_command),
+    }
 }
 
 /// The game needs the judge: ask the operator, or if none is attached, end
@@ -240,7 +241,9 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
     referee.without_operator(now(), None);
 }
 
-async fn next_line(operator: &mut Option<mpsc::UnboundedReceiver<String>>) -> Option<String> {
+async fn next_input(
+    operator: &mut Option<mpsc::UnboundedReceiver<OperatorInput>>,
+) -> Option<OperatorInput> {
     match operator {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,

@@ -1,22 +1,56 @@
-//! The operator's keyboard in headless mode: lines from stdin.
+//! The operator's input: typed [`OperatorInput`]s on a channel.
 //!
-//! A plain thread reads stdin (a blocked read must not hold up the async
-//! runtime when the game ends) and hands each line to the game loop. The
-//! channel closes when stdin does, which tells the loop no operator is there.
+//! Whatever the operator uses (the console on stdin in headless mode, the
+//! full-screen view's input box, later a remote operator) feeds the same
+//! channel with commands already parsed, and lines meant for a typed
+//! player. The referee validates each command (a result's form, a marked
+//! point); the sources only read what was typed. The channel closes when
+//! the source does, which tells the loop no operator is there.
 
 use std::io::BufRead;
 
 use tokio::sync::mpsc;
 
-/// Starts reading stdin; lines arrive on the returned receiver.
-pub fn spawn_stdin_reader() -> mpsc::UnboundedReceiver<String> {
+use crate::referee::operator::parse_operator_line;
+use crate::referee::OperatorCommand;
+
+/// One thing the operator entered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorInput {
+    /// A judge's command, for the referee.
+    Command(OperatorCommand),
+    /// A line that is not a command: a typed player's move, or, when no
+    /// player's moves are typed, a mistake to tell the operator about.
+    Line { text: String, not_a_command: String },
+}
+
+impl OperatorInput {
+    /// Reads one typed line; `None` for an empty one.
+    pub fn from_line(line: &str, size: u8) -> Option<OperatorInput> {
+        match parse_operator_line(line, size) {
+            Ok(Some(command)) => Some(OperatorInput::Command(command)),
+            Ok(None) => None,
+            Err(not_a_command) => Some(OperatorInput::Line {
+                text: line.to_string(),
+                not_a_command,
+            }),
+        }
+    }
+}
+
+/// Starts the console: a plain thread reads stdin (a blocked read must not
+/// hold up the async runtime when the game ends) and sends each line, read.
+pub fn spawn_stdin_reader(size: u8) -> mpsc::UnboundedReceiver<OperatorInput> {
     let (tx, rx) = mpsc::unbounded_channel();
     let spawned = std::thread::Builder::new()
         .name("operator".into())
         .spawn(move || {
             for line in std::io::stdin().lock().lines() {
                 let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+                let Some(input) = OperatorInput::from_line(&line, size) else {
+                    continue;
+                };
+                if tx.send(input).is_err() {
                     break;
                 }
             }
@@ -25,4 +59,30 @@ pub fn spawn_stdin_reader() -> mpsc::UnboundedReceiver<String> {
         tracing::error!("cannot read the operator's input: {e}");
     }
     rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Point;
+
+    #[test]
+    fn lines_become_commands_or_lines_for_a_typed_player() {
+        assert_eq!(
+            OperatorInput::from_line("dead c3", 9),
+            Some(OperatorInput::Command(OperatorCommand::ToggleDead(
+                Point::new(2, 2)
+            )))
+        );
+        assert_eq!(OperatorInput::from_line("  ", 9), None);
+        let Some(OperatorInput::Line {
+            text,
+            not_a_command,
+        }) = OperatorInput::from_line("D4", 9)
+        else {
+            panic!("a move is no command");
+        };
+        assert_eq!(text, "D4");
+        assert!(not_a_command.contains("unknown command"), "{not_a_command}");
+    }
 }

@@ -812,7 +812,7 @@ impl Clock {
 
 /// Whole seconds, rounded up: 987 ms is 1 s, and only zero is 0.
 fn whole_seconds_up(d: Duration) -> u64 {
-    d.as_secs() + u64::from(d.subsec_nanos() > 0)
+    d.as_secs().saturating_add(u64::from(d.subsec_nanos() > 0))
 }
 
 #[cfg(test)]
