@@ -60,6 +60,23 @@ pub enum Command {
     Bot(BotArgs),
     /// Decode a raw GMP byte capture, a goref trace or a hex packet log.
     Decode(DecodeArgs),
+    /// Read a --trace file (or saved --json output) back: check it and print
+    /// it again (--headless --json) or a summary. Exit status 2 names the
+    /// first inconsistent line.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct ReplayArgs {
+    /// The trace (JSON lines) to read.
+    pub file: PathBuf,
+    /// No full-screen view (with --json: print the stream back).
+    #[arg(long)]
+    pub headless: bool,
+    /// With --headless: print the stream back as JSON lines, as a viewer
+    /// reads it; without, a summary is printed.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args, Default)]
