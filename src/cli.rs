@@ -60,9 +60,11 @@ pub enum Command {
     Bot(BotArgs),
     /// Decode a raw GMP byte capture, a goref trace or a hex packet log.
     Decode(DecodeArgs),
-    /// Read a --trace file (or saved --json output) back: check it and print
-    /// it again (--headless --json) or a summary. Exit status 2 names the
-    /// first inconsistent line.
+    /// Check a --trace file and print it back, or a summary.
+    ///
+    /// Reads a --trace file (or saved --json output) back: with --headless
+    /// --json it prints the stream again as a viewer reads it, otherwise a
+    /// summary. The first inconsistent line is named, with exit status 2.
     Replay(ReplayArgs),
 }
 

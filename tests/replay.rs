@@ -176,6 +176,17 @@ fn a_newer_schema_and_a_cut_last_line_are_told_apart() {
     assert_refused(&run, &path, 1, "written by a newer goref (schema 99)");
     assert_eq!(run.stdout, "");
 
+    // A line too long to be an event is refused without being read whole.
+    let path = dir.path().join("long.jsonl");
+    let long = format!(
+        "{}\n{{\"seq\":1,\"x\":\"{}\"}}\n",
+        original[0],
+        "x".repeat(2 << 20)
+    );
+    std::fs::write(&path, long).unwrap();
+    let run = replay(&path, &["--headless", "--json"]);
+    assert_refused(&run, &path, 2, "longer than 1048576 bytes; refused");
+
     // A power cut: the last line stops half-way, without a newline.
     let mut text = original[..10].join("\n") + "\n";
     text.push_str(&original[10][..20]);
