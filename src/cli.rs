@@ -60,6 +60,25 @@ pub enum Command {
     Bot(BotArgs),
     /// Decode a raw GMP byte capture, a goref trace or a hex packet log.
     Decode(DecodeArgs),
+    /// Check a --trace file and print it back, or a summary.
+    ///
+    /// Reads a --trace file (or saved --json output) back: with --headless
+    /// --json it prints the stream again as a viewer reads it, otherwise a
+    /// summary. The first inconsistent line is named, with exit status 2.
+    Replay(ReplayArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct ReplayArgs {
+    /// The trace (JSON lines) to read.
+    pub file: PathBuf,
+    /// No full-screen view (with --json: print the stream back).
+    #[arg(long)]
+    pub headless: bool,
+    /// With --headless: print the stream back as JSON lines, as a viewer
+    /// reads it; without, a summary is printed.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args, Default)]

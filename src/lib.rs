@@ -13,7 +13,9 @@
 //! - [`transport`], [`players`], [`driver`]: the async shell. Processes, the
 //!   player adapters, and the loop that moves bytes and time into the cores.
 //! - [`cli`], [`config`]: the command line and the game file; [`decode`]:
-//!   GMP captures and traces back into readable packet lines.
+//!   GMP captures and traces back into readable packet lines; [`replay`]:
+//!   a trace read back through the stream validator
+//!   ([`referee::replay`]) and the reducer.
 //! - [`files`]: every file goref writes is checked, claimed and replaced
 //!   atomically there; [`console`]: every line goref prints, never panicking
 //!   on a closed pipe.
@@ -37,6 +39,7 @@ pub mod game;
 pub mod players;
 pub mod protocol;
 pub mod referee;
+pub mod replay;
 pub mod shell_time;
 #[cfg(test)]
 mod test_support;

@@ -55,6 +55,9 @@ fn main() -> ExitCode {
                 Outcome::Done
             })
             .map_err(|e| format!("cannot read {}: {e}", args.file.display())),
+        Command::Replay(args) => goref::replay::run(&args)
+            .map(|()| Outcome::Done)
+            .map_err(|e| e.to_string()),
         Command::Play(args) => play(*args),
         Command::Demo(args) => play(demo_args(args)),
     };

@@ -8,6 +8,7 @@ pub mod event;
 pub mod machine;
 pub mod operator;
 pub mod record;
+pub mod replay;
 pub mod view;
 
 pub use event::{
