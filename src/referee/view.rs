@@ -197,6 +197,7 @@ impl GameView {
     /// `seq` is not above `last_seq` (a duplicate, or out of order) is
     /// rejected; one that skips numbers is applied and counted in `seq_gaps`.
     pub fn apply_stamped(&mut self, stamped: &StampedEvent) {
+        self.ensure_shape();
         if stamped.seq <= self.last_seq {
             self.reject(1);
             return;
@@ -211,9 +212,7 @@ impl GameView {
     /// Folds one event into the view. Never panics: what does not fit is
     /// counted in `rejected` and left out.
     pub fn apply(&mut self, event: &GameEvent) {
-        if !self.is_well_shaped() {
-            self.repair();
-        }
+        self.ensure_shape();
         match event {
             GameEvent::Player { color, info } => self.players[color.index()] = bounded_player(info),
             GameEvent::Prompt { message, .. } => {
@@ -508,6 +507,13 @@ impl GameView {
 
     fn reject(&mut self, count: u64) {
         self.rejected = self.rejected.saturating_add(count);
+    }
+
+    /// Repairs the view when its shape is wrong; checking costs nothing.
+    fn ensure_shape(&mut self) {
+        if !self.is_well_shaped() {
+            self.repair();
+        }
     }
 
     /// The cheap checks that keep `apply` from indexing out of bounds or
@@ -807,3 +813,5 @@ fn trim_front<T>(queue: &mut VecDeque<T>, capacity: usize) -> bool {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod untrusted_tests;
