@@ -1,25 +1,66 @@
 //! `GameView`: the pure fold of the event stream that every screen draws.
 //!
 //! The host's screen and each spectator's apply the same events to the same
-//! reducer, so their views are equal by construction. The view is bounded:
-//! the trace and the error list keep only their newest lines.
+//! reducer, so their views are equal by construction. A spectator's snapshot
+//! and events come from a peer goref does not trust, so the fold is total
+//! and bounded:
+//!
+//! - [`GameView::apply`] never panics. What does not fit the board (a vertex
+//!   off it or unparsable, a size outside `MIN_SIZE..=MAX_SIZE`, a capture of
+//!   a point that holds no opponent stone) is not applied and is counted in
+//!   `rejected`. A snapshot whose shape is wrong (a board of the wrong length,
+//!   a size out of range, lists over their capacity) is repaired first; a
+//!   spectator calls [`GameView::repair`] once on a snapshot it receives to
+//!   bound its texts too.
+//! - [`GameView::apply_stamped`] also checks the stream's `seq`: a duplicate
+//!   or out-of-order event is rejected, a gap is applied and counted.
+//! - Every list keeps only its newest entries and every text is stored cut
+//!   to a fixed number of bytes, its control characters replaced, so a whole
+//!   view serialises to well under 1 MiB however long the game and its trace.
+//! - A `game_start` resets the game (board, moves, clocks, agreement, result)
+//!   but keeps the set-up before it: the trace, packets, errors, notices.
+//!
+//! For the panes the view also keeps the ko point, the captures and each
+//! side's total thinking time.
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
 use crate::game::clock::ClockReading;
-use crate::game::{Color, Point};
+use crate::game::score::Score;
+use crate::game::{Color, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::protocol::sgmp::link::TraceEntry;
 
 use super::event::{
-    attributed, AgreementEvent, GameEvent, GameResult, LineDirection, Phase, PlayerInfo,
+    attributed, AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+    StampedEvent,
 };
 
-/// How many trace lines the view keeps.
-pub const TRACE_CAPACITY: usize = 2000;
+/// How many trace lines (GTP and stderr) the view keeps.
+pub const TRACE_CAPACITY: usize = 600;
+/// How many GMP packets the view keeps.
+pub const PACKET_CAPACITY: usize = 300;
 /// How many error lines the view keeps.
-pub const ERROR_CAPACITY: usize = 200;
+pub const ERROR_CAPACITY: usize = 100;
+/// How many notices the view keeps.
+pub const NOTICE_CAPACITY: usize = 100;
+/// How many moves the move list keeps (the newest).
+pub const MOVE_CAPACITY: usize = 1000;
+/// How many bytes of a text (a line, an error, a reason, a name) are stored.
+pub const TEXT_LIMIT: usize = 300;
+/// How many bytes of a packet's meaning and note are stored.
+pub const PACKET_TEXT_LIMIT: usize = 160;
+/// How many bytes of a packet's hex are stored.
+pub const HEX_LIMIT: usize = 48;
+/// How many flags of a packet are stored.
+pub const FLAG_LIMIT: usize = 8;
+/// The most points a board has, so the most vertices a list can name.
+const MAX_POINTS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
+/// How many bytes a stored move's vertex may have (`resign` is the longest).
+const VERTEX_LIMIT: usize = 8;
+/// The longest marker [`bounded_text`] appends: `… [cut, N bytes]`.
+const MARKER_MAX: usize = "… [cut,  bytes]".len() + 20;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoveLine {
@@ -63,15 +104,23 @@ pub struct GameView {
     pub ruleset: String,
     pub time: String,
     pub players: [PlayerInfo; 2],
-    /// Row-major from A1, indexed by [`Point::index`].
+    /// Row-major from A1, indexed by [`Point::index`]; `size * size` long.
     pub board: Vec<Option<Color>>,
     pub last_move: Option<MoveLine>,
     pub first_to_move: Option<Color>,
     /// Who is asked to move; `None` while nobody is.
     pub to_move: Option<Color>,
+    /// The newest [`MOVE_CAPACITY`] moves.
     pub moves: Vec<MoveLine>,
     /// Stones captured by Black and by White.
     pub captures: [u32; 2],
+    /// The point the side to move may not retake at once: the last move
+    /// took one stone with one stone that is left in atari.
+    #[serde(default)]
+    pub ko: Option<String>,
+    /// Thinking time charged to Black and to White, summed over their moves.
+    #[serde(default)]
+    pub time_used_ms: [u64; 2],
     pub clocks: [Option<ClockReading>; 2],
     pub phase: Phase,
     pub phase_reason: String,
@@ -86,6 +135,16 @@ pub struct GameView {
     #[serde(default)]
     pub prompt: Option<String>,
     pub result: Option<GameResult>,
+    /// Events, or parts of events, that did not fit and were not applied,
+    /// plus one for each snapshot that had to be repaired.
+    #[serde(default)]
+    pub rejected: u64,
+    /// The `seq` of the newest event [`GameView::apply_stamped`] applied.
+    #[serde(default)]
+    pub last_seq: u64,
+    /// How many times the stream skipped numbers: events were lost.
+    #[serde(default)]
+    pub seq_gaps: u64,
 }
 
 impl Default for GameView {
@@ -103,6 +162,8 @@ impl Default for GameView {
             to_move: None,
             moves: Vec::new(),
             captures: [0, 0],
+            ko: None,
+            time_used_ms: [0, 0],
             clocks: [None, None],
             phase: Phase::Setup,
             phase_reason: String::new(),
@@ -113,6 +174,9 @@ impl Default for GameView {
             notices: VecDeque::new(),
             prompt: None,
             result: None,
+            rejected: 0,
+            last_seq: 0,
+            seq_gaps: 0,
         }
     }
 }
@@ -123,33 +187,43 @@ impl GameView {
     }
 
     pub fn stone(&self, point: Point) -> Option<Color> {
+        if !point.is_on(self.size) {
+            return None;
+        }
         self.board.get(point.index(self.size)).copied().flatten()
     }
 
+    /// Applies an event of the stream after checking its number: one whose
+    /// `seq` is not above `last_seq` (a duplicate, or out of order) is
+    /// rejected; one that skips numbers is applied and counted in `seq_gaps`.
+    pub fn apply_stamped(&mut self, stamped: &StampedEvent) {
+        self.ensure_shape();
+        if stamped.seq <= self.last_seq {
+            self.reject(1);
+            return;
+        }
+        if stamped.seq - self.last_seq > 1 {
+            self.seq_gaps = self.seq_gaps.saturating_add(1);
+        }
+        self.last_seq = stamped.seq;
+        self.apply(&stamped.event);
+    }
+
+    /// Folds one event into the view. Never panics: what does not fit is
+    /// counted in `rejected` and left out.
     pub fn apply(&mut self, event: &GameEvent) {
+        self.ensure_shape();
         match event {
-            GameEvent::Player { color, info } => self.players[color.index()] = info.clone(),
-            GameEvent::Prompt { message, .. } => self.prompt = Some(message.clone()),
+            GameEvent::Player { color, info } => self.players[color.index()] = bounded_player(info),
+            GameEvent::Prompt { message, .. } => {
+                self.prompt = Some(bounded_text(message, TEXT_LIMIT));
+            }
             GameEvent::Operator { command, reason } => push_bounded(
                 &mut self.notices,
-                format!("operator: {command} ({reason})"),
-                ERROR_CAPACITY,
+                bounded_text(&format!("operator: {command} ({reason})"), TEXT_LIMIT),
+                NOTICE_CAPACITY,
             ),
-            GameEvent::GameStart(start) => {
-                *self = GameView::default();
-                self.size = start.size;
-                self.komi = start.komi;
-                self.rules = start.rules.clone();
-                self.ruleset = start.ruleset.clone();
-                self.time = start.time.clone();
-                self.players = [start.black.clone(), start.white.clone()];
-                self.board = vec![None; start.size as usize * start.size as usize];
-                for vertex in &start.handicap {
-                    self.put(vertex, Some(Color::Black));
-                }
-                self.first_to_move = Some(start.first_to_move);
-                self.to_move = Some(start.first_to_move);
-            }
+            GameEvent::GameStart(start) => self.start_game(start),
             GameEvent::Move {
                 n,
                 color,
@@ -157,24 +231,7 @@ impl GameView {
                 ms,
                 captures,
                 clock,
-            } => {
-                self.put(vertex, Some(*color));
-                for captured in captures {
-                    self.put(captured, None);
-                }
-                self.captures[color.index()] += captures.len() as u32;
-                self.clocks[color.index()] = Some(clock.clone());
-                let line = MoveLine {
-                    n: *n,
-                    color: *color,
-                    vertex: vertex.clone(),
-                    ms: *ms,
-                };
-                self.moves.push(line.clone());
-                self.last_move = Some(line);
-                self.prompt = None;
-                self.to_move = Some(color.opponent());
-            }
+            } => self.play(*n, *color, vertex, *ms, captures, clock),
             GameEvent::Clock { color, clock } => {
                 self.clocks[color.index()] = Some(clock.clone());
             }
@@ -182,15 +239,24 @@ impl GameView {
                 color,
                 wire_ms,
                 entry,
-            } => push_bounded(
-                &mut self.packets,
-                PacketLine {
-                    color: *color,
-                    wire_ms: *wire_ms,
-                    entry: entry.clone(),
-                },
-                TRACE_CAPACITY,
-            ),
+            } => {
+                let wire_ms = match wire_ms {
+                    Some(ms) if !ms.is_finite() => {
+                        self.reject(1);
+                        None
+                    }
+                    _ => *wire_ms,
+                };
+                push_bounded(
+                    &mut self.packets,
+                    PacketLine {
+                        color: *color,
+                        wire_ms,
+                        entry: bounded_entry(entry),
+                    },
+                    PACKET_CAPACITY,
+                );
+            }
             GameEvent::Gtp {
                 color,
                 direction,
@@ -201,7 +267,7 @@ impl GameView {
                     TraceLine {
                         color: *color,
                         direction: *direction,
-                        line: line.clone(),
+                        line: bounded_text(line, TEXT_LIMIT),
                     },
                     TRACE_CAPACITY,
                 );
@@ -209,7 +275,7 @@ impl GameView {
             GameEvent::Agreement(agreement) => self.apply_agreement(agreement),
             GameEvent::Phase { phase, reason } => {
                 self.phase = *phase;
-                self.phase_reason = reason.clone();
+                self.phase_reason = bounded_text(reason, TEXT_LIMIT);
                 self.to_move = match phase {
                     Phase::Play | Phase::Cleanup => self.next_to_move(),
                     _ => None,
@@ -222,10 +288,16 @@ impl GameView {
                 reason,
             } => {
                 let text = format!("move {n}: {color} {vertex} is illegal ({reason})");
-                push_bounded(&mut self.errors, text, ERROR_CAPACITY);
+                push_bounded(
+                    &mut self.errors,
+                    bounded_text(&text, TEXT_LIMIT),
+                    ERROR_CAPACITY,
+                );
             }
             GameEvent::Result(result) => {
-                self.result = Some(result.clone());
+                let (result, bad) = bounded_result(result);
+                self.reject(bad);
+                self.result = Some(result);
                 self.to_move = None;
                 self.prompt = None;
                 for clock in self.clocks.iter_mut().flatten() {
@@ -235,18 +307,149 @@ impl GameView {
             GameEvent::Error { color, message, .. } => {
                 push_bounded(
                     &mut self.errors,
-                    attributed(*color, message),
+                    bounded_text(&attributed(*color, message), TEXT_LIMIT),
                     ERROR_CAPACITY,
                 );
             }
             GameEvent::Notice { color, message } => {
                 push_bounded(
                     &mut self.notices,
-                    attributed(*color, message),
-                    ERROR_CAPACITY,
+                    bounded_text(&attributed(*color, message), TEXT_LIMIT),
+                    NOTICE_CAPACITY,
                 );
             }
         }
+    }
+
+    /// A new game: the game's state starts afresh, the set-up before it (the
+    /// trace, packets, errors, notices, the prompt, the players named so far)
+    /// and the stream's counters are kept. A size the view cannot draw
+    /// rejects the whole event.
+    fn start_game(&mut self, start: &GameStart) {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&start.size) {
+            self.reject(1);
+            return;
+        }
+        let komi = if start.komi.is_finite() {
+            start.komi
+        } else {
+            self.reject(1);
+            0.0
+        };
+        let player = |info: &PlayerInfo, known: &PlayerInfo| {
+            if *info == PlayerInfo::default() {
+                known.clone()
+            } else {
+                bounded_player(info)
+            }
+        };
+        let size = start.size;
+        *self = GameView {
+            size,
+            komi,
+            rules: bounded_text(&start.rules, TEXT_LIMIT),
+            ruleset: bounded_text(&start.ruleset, TEXT_LIMIT),
+            time: bounded_text(&start.time, TEXT_LIMIT),
+            players: [
+                player(&start.black, &self.players[0]),
+                player(&start.white, &self.players[1]),
+            ],
+            board: vec![None; size as usize * size as usize],
+            first_to_move: Some(start.first_to_move),
+            to_move: Some(start.first_to_move),
+            trace: std::mem::take(&mut self.trace),
+            packets: std::mem::take(&mut self.packets),
+            errors: std::mem::take(&mut self.errors),
+            notices: std::mem::take(&mut self.notices),
+            prompt: self.prompt.take(),
+            rejected: self.rejected,
+            last_seq: self.last_seq,
+            seq_gaps: self.seq_gaps,
+            ..GameView::default()
+        };
+        for vertex in &start.handicap {
+            match Point::parse_gtp(vertex, size) {
+                Ok(point) => self.set(point, Some(Color::Black)),
+                Err(_) => self.reject(1),
+            }
+        }
+    }
+
+    /// A move: the stone, its captures, the ko point, the move list and the
+    /// clock. A vertex that is not `pass`, `resign` or an empty point of the
+    /// board rejects the whole move; a capture that is not an opponent stone
+    /// is left out.
+    fn play(
+        &mut self,
+        n: u32,
+        color: Color,
+        vertex: &str,
+        ms: u64,
+        captures: &[String],
+        clock: &ClockReading,
+    ) {
+        let mv = match Move::parse_gtp(vertex, self.size) {
+            Ok(Move::Play(point)) if self.stone(point).is_some() => None,
+            Ok(mv) => Some(mv),
+            Err(_) => None,
+        };
+        let Some(mv) = mv else {
+            self.reject(1);
+            return;
+        };
+        self.ko = None;
+        if let Move::Play(point) = mv {
+            self.set(point, Some(color));
+            let mut taken = Vec::new();
+            for vertex in captures {
+                match Point::parse_gtp(vertex, self.size) {
+                    Ok(q) if self.stone(q) == Some(color.opponent()) => {
+                        self.set(q, None);
+                        taken.push(q);
+                    }
+                    _ => self.reject(1),
+                }
+            }
+            let taken_count = u32::try_from(taken.len()).unwrap_or(u32::MAX);
+            self.captures[color.index()] = self.captures[color.index()].saturating_add(taken_count);
+            if let [q] = taken[..] {
+                self.ko = self.ko_after(point, color, q).map(Point::to_gtp);
+            }
+        } else if !captures.is_empty() {
+            self.reject(captures.len() as u64);
+        }
+        self.clocks[color.index()] = Some(clock.clone());
+        let used = &mut self.time_used_ms[color.index()];
+        *used = used.saturating_add(ms);
+        let line = MoveLine {
+            n,
+            color,
+            vertex: mv.to_gtp(),
+            ms,
+        };
+        if self.moves.len() >= MOVE_CAPACITY {
+            let excess = self.moves.len() + 1 - MOVE_CAPACITY;
+            self.moves.drain(..excess);
+        }
+        self.moves.push(line.clone());
+        self.last_move = Some(line);
+        self.prompt = None;
+        self.to_move = Some(color.opponent());
+    }
+
+    /// The ko point after `color` played at `p` and took the single stone
+    /// at `q`: `q`, when `p` is a lone stone whose only liberty is `q`.
+    fn ko_after(&self, p: Point, color: Color, q: Point) -> Option<Point> {
+        let mut liberties = 0;
+        for neighbor in neighbors(p, self.size) {
+            match self.stone(neighbor) {
+                Some(c) if c == color => return None,
+                Some(_) => {}
+                None if neighbor == q => liberties += 1,
+                None => return None,
+            }
+        }
+        (liberties == 1).then_some(q)
     }
 
     /// Who moves next when play goes on: the opponent of the last mover.
@@ -258,41 +461,357 @@ impl GameView {
     }
 
     fn apply_agreement(&mut self, event: &AgreementEvent) {
-        let agreement = &mut self.agreement;
         match event {
             AgreementEvent::Claim {
                 color,
                 stones,
                 note,
             } => {
-                agreement.claims[color.index()] = Some(stones.clone());
-                agreement.notes[color.index()] = note.clone();
+                let stones = self.board_vertices(stones);
+                self.agreement.claims[color.index()] = Some(stones);
+                self.agreement.notes[color.index()] =
+                    note.as_deref().map(|n| bounded_text(n, TEXT_LIMIT));
             }
-            AgreementEvent::Agreed { stones } => agreement.agreed = Some(stones.clone()),
+            AgreementEvent::Agreed { stones } => {
+                self.agreement.agreed = Some(self.board_vertices(stones));
+            }
             AgreementEvent::Disputed {
                 black_only,
                 white_only,
             } => {
-                agreement.black_only = black_only.clone();
-                agreement.white_only = white_only.clone();
+                self.agreement.black_only = self.board_vertices(black_only);
+                self.agreement.white_only = self.board_vertices(white_only);
             }
-            AgreementEvent::Marked { stones } => agreement.marked = stones.clone(),
+            AgreementEvent::Marked { stones } => {
+                self.agreement.marked = self.board_vertices(stones);
+            }
         }
     }
 
-    fn put(&mut self, vertex: &str, stone: Option<Color>) {
-        if let Ok(point) = Point::parse_gtp(vertex, self.size) {
-            self.board[point.index(self.size)] = stone;
+    /// The vertices of `list` that are on the board, spelt as GTP spells
+    /// them, at most one per point; the others are rejected.
+    fn board_vertices(&mut self, list: &[String]) -> Vec<String> {
+        let (kept, bad) = board_vertices(list, self.size);
+        self.reject(bad);
+        kept
+    }
+
+    fn set(&mut self, point: Point, stone: Option<Color>) {
+        if !point.is_on(self.size) {
+            return;
         }
+        if let Some(cell) = self.board.get_mut(point.index(self.size)) {
+            *cell = stone;
+        }
+    }
+
+    fn reject(&mut self, count: u64) {
+        self.rejected = self.rejected.saturating_add(count);
+    }
+
+    /// Repairs the view when its shape is wrong; checking costs nothing.
+    fn ensure_shape(&mut self) {
+        if !self.is_well_shaped() {
+            self.repair();
+        }
+    }
+
+    /// The cheap checks that keep `apply` from indexing out of bounds or
+    /// growing a list past its capacity.
+    fn is_well_shaped(&self) -> bool {
+        (MIN_SIZE..=MAX_SIZE).contains(&self.size)
+            && self.board.len() == self.size as usize * self.size as usize
+            && self.moves.len() <= MOVE_CAPACITY
+            && self.trace.len() <= TRACE_CAPACITY
+            && self.packets.len() <= PACKET_CAPACITY
+            && self.errors.len() <= ERROR_CAPACITY
+            && self.notices.len() <= NOTICE_CAPACITY
+    }
+
+    /// Whether the view is one that applying events could have built, as far
+    /// as its bounds go: a size in range, a board of `size * size` points,
+    /// lists within their capacities, texts within their limits, vertices on
+    /// the board. Clones the view to find out.
+    pub fn is_consistent(&self) -> bool {
+        !self.clone().repair_quietly()
+    }
+
+    /// Makes a snapshot fit: the size clamped to `MIN_SIZE..=MAX_SIZE`, the
+    /// board resized to `size * size`, lists cut to their capacities (the
+    /// newest kept), texts cut to their limits, vertices off the board
+    /// dropped. Returns whether anything changed; a repair counts one in
+    /// `rejected`. A view built by `apply` needs none.
+    pub fn repair(&mut self) -> bool {
+        let changed = self.repair_quietly();
+        if changed {
+            self.reject(1);
+        }
+        changed
+    }
+
+    fn repair_quietly(&mut self) -> bool {
+        let mut changed = false;
+        let mut mark = |fixed: bool| changed |= fixed;
+        let size = self.size.clamp(MIN_SIZE, MAX_SIZE);
+        mark(size != self.size);
+        self.size = size;
+        let points = size as usize * size as usize;
+        mark(self.board.len() != points);
+        self.board.resize(points, None);
+        if !self.komi.is_finite() {
+            self.komi = 0.0;
+            mark(true);
+        }
+        for text in [&mut self.rules, &mut self.ruleset, &mut self.time] {
+            mark(fix_text(text, TEXT_LIMIT));
+        }
+        for player in &mut self.players {
+            mark(fix_player(player));
+        }
+        if self.moves.len() > MOVE_CAPACITY {
+            let excess = self.moves.len() - MOVE_CAPACITY;
+            self.moves.drain(..excess);
+            mark(true);
+        }
+        for line in self.moves.iter_mut().chain(&mut self.last_move) {
+            mark(fix_text(&mut line.vertex, VERTEX_LIMIT));
+        }
+        if let Some(ko) = &self.ko {
+            if Point::parse_gtp(ko, size).is_err() {
+                self.ko = None;
+                mark(true);
+            }
+        }
+        mark(fix_text(&mut self.phase_reason, TEXT_LIMIT));
+        if let Some(prompt) = &mut self.prompt {
+            mark(fix_text(prompt, TEXT_LIMIT));
+        }
+        mark(fix_agreement(&mut self.agreement, size));
+        mark(trim_front(&mut self.trace, TRACE_CAPACITY));
+        for line in &mut self.trace {
+            mark(fix_text(&mut line.line, TEXT_LIMIT));
+        }
+        mark(trim_front(&mut self.packets, PACKET_CAPACITY));
+        for packet in &mut self.packets {
+            mark(fix_packet(packet));
+        }
+        mark(trim_front(&mut self.errors, ERROR_CAPACITY));
+        mark(trim_front(&mut self.notices, NOTICE_CAPACITY));
+        for text in self.errors.iter_mut().chain(&mut self.notices) {
+            mark(fix_text(text, TEXT_LIMIT));
+        }
+        if let Some(result) = &mut self.result {
+            let (fixed, _) = bounded_result(result);
+            if fixed != *result {
+                *result = fixed;
+                mark(true);
+            }
+        }
+        changed
     }
 }
 
+/// The four neighbours of `p` on a `size` board.
+fn neighbors(p: Point, size: u8) -> impl Iterator<Item = Point> {
+    let (col, row) = (p.col, p.row);
+    [
+        (col.checked_sub(1), Some(row)),
+        (col.checked_add(1), Some(row)),
+        (Some(col), row.checked_sub(1)),
+        (Some(col), row.checked_add(1)),
+    ]
+    .into_iter()
+    .filter_map(move |(c, r)| Some(Point::new(c?, r?)))
+    .filter(move |q| q.is_on(size))
+}
+
+/// `text` as the view stores it: control characters replaced (a tab by a
+/// space, the others by `�`) so a terminal only ever draws text, and cut
+/// after at most `limit` bytes with a marker `… [cut, N bytes]` that gives
+/// the whole text's length.
+pub fn bounded_text(text: &str, limit: usize) -> String {
+    if text.len() <= limit && !text.chars().any(char::is_control) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(limit.min(text.len()) + MARKER_MAX);
+    for c in text.chars() {
+        let c = match c {
+            '\t' => ' ',
+            c if c.is_control() => char::REPLACEMENT_CHARACTER,
+            c => c,
+        };
+        if out.len() + c.len_utf8() > limit {
+            out.push_str(&format!("… [cut, {} bytes]", text.len()));
+            return out;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Cuts a stored text that is over its limit (with room for the marker) or
+/// holds control characters; whether it did.
+fn fix_text(text: &mut String, limit: usize) -> bool {
+    if text.len() <= limit + MARKER_MAX && !text.chars().any(char::is_control) {
+        return false;
+    }
+    *text = bounded_text(text, limit);
+    true
+}
+
+fn bounded_player(info: &PlayerInfo) -> PlayerInfo {
+    let mut info = info.clone();
+    fix_player(&mut info);
+    info
+}
+
+fn fix_player(info: &mut PlayerInfo) -> bool {
+    let mut changed = false;
+    for text in [
+        &mut info.protocol,
+        &mut info.spec,
+        &mut info.name,
+        &mut info.version,
+    ] {
+        changed |= fix_text(text, TEXT_LIMIT);
+    }
+    changed
+}
+
+fn bounded_entry(entry: &TraceEntry) -> TraceEntry {
+    TraceEntry {
+        direction: entry.direction,
+        hex: bounded_text(&entry.hex, HEX_LIMIT),
+        meaning: bounded_text(&entry.meaning, PACKET_TEXT_LIMIT),
+        flags: entry.flags.iter().take(FLAG_LIMIT).copied().collect(),
+        note: entry
+            .note
+            .as_deref()
+            .map(|n| bounded_text(n, PACKET_TEXT_LIMIT)),
+    }
+}
+
+fn fix_packet(packet: &mut PacketLine) -> bool {
+    let mut changed = false;
+    if packet.wire_ms.is_some_and(|ms| !ms.is_finite()) {
+        packet.wire_ms = None;
+        changed = true;
+    }
+    let entry = &mut packet.entry;
+    changed |= fix_text(&mut entry.hex, HEX_LIMIT);
+    changed |= fix_text(&mut entry.meaning, PACKET_TEXT_LIMIT);
+    if let Some(note) = &mut entry.note {
+        changed |= fix_text(note, PACKET_TEXT_LIMIT);
+    }
+    if entry.flags.len() > FLAG_LIMIT {
+        entry.flags.truncate(FLAG_LIMIT);
+        changed = true;
+    }
+    changed
+}
+
+/// The result as the view stores it, and how many of its parts did not fit:
+/// texts cut, a score with a number that is not finite dropped, its lists
+/// of points cut to a board's worth.
+fn bounded_result(result: &GameResult) -> (GameResult, u64) {
+    let mut result = result.clone();
+    let mut bad = 0;
+    fix_text(&mut result.result, TEXT_LIMIT);
+    fix_text(&mut result.reason, TEXT_LIMIT);
+    if let Some(exit) = &mut result.exit {
+        fix_text(exit, TEXT_LIMIT);
+    }
+    if let Some(score) = &mut result.score {
+        if fix_score(score) {
+            bad += 1;
+        }
+        if ![score.black, score.white, score.komi]
+            .iter()
+            .all(|x| x.is_finite())
+        {
+            result.score = None;
+            bad += 1;
+        }
+    }
+    (result, bad)
+}
+
+fn fix_score(score: &mut Score) -> bool {
+    let mut changed = false;
+    for list in [
+        &mut score.black_territory,
+        &mut score.white_territory,
+        &mut score.dead,
+    ] {
+        if list.len() > MAX_POINTS {
+            list.truncate(MAX_POINTS);
+            changed = true;
+        }
+    }
+    changed
+}
+
+/// The vertices of `list` on a `size` board, spelt as GTP spells them, each
+/// point once; and how many were left out.
+fn board_vertices(list: &[String], size: u8) -> (Vec<String>, u64) {
+    let mut seen = vec![false; size as usize * size as usize];
+    let mut kept = Vec::new();
+    let mut bad = 0u64;
+    for vertex in list {
+        match Point::parse_gtp(vertex, size) {
+            Ok(p) if !seen[p.index(size)] => {
+                seen[p.index(size)] = true;
+                kept.push(p.to_gtp());
+            }
+            _ => bad = bad.saturating_add(1),
+        }
+    }
+    (kept, bad)
+}
+
+fn fix_vertices(list: &mut Vec<String>, size: u8) -> bool {
+    let (kept, bad) = board_vertices(list, size);
+    let changed = bad > 0 || kept != *list;
+    *list = kept;
+    changed
+}
+
+fn fix_agreement(agreement: &mut AgreementView, size: u8) -> bool {
+    let mut changed = false;
+    for list in agreement
+        .claims
+        .iter_mut()
+        .chain([&mut agreement.agreed])
+        .flatten()
+        .chain([
+            &mut agreement.black_only,
+            &mut agreement.white_only,
+            &mut agreement.marked,
+        ])
+    {
+        changed |= fix_vertices(list, size);
+    }
+    for note in agreement.notes.iter_mut().flatten() {
+        changed |= fix_text(note, TEXT_LIMIT);
+    }
+    changed
+}
+
 fn push_bounded<T>(queue: &mut VecDeque<T>, item: T, capacity: usize) {
-    if queue.len() == capacity {
+    while queue.len() >= capacity.max(1) {
         queue.pop_front();
     }
     queue.push_back(item);
 }
 
+/// Drops the oldest entries over `capacity`; whether it did.
+fn trim_front<T>(queue: &mut VecDeque<T>, capacity: usize) -> bool {
+    let excess = queue.len().saturating_sub(capacity);
+    queue.drain(..excess);
+    excess > 0
+}
+
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod untrusted_tests;

@@ -1,5 +1,6 @@
 //! Tests of `GameView`, the fold of the event stream that every screen draws:
-//! board, captures, clocks, bounded trace and errors, agreement, and the
+//! board, captures, ko, clocks and thinking time, bounded trace and errors,
+//! agreement, a game start that keeps the set-up, and the
 //! spectator guarantee (a view rebuilt from JSON events is equal).
 
 use std::time::{Duration, Instant};
@@ -255,10 +256,20 @@ fn handicap_stones_come_from_the_game_start() {
 }
 
 #[test]
-fn a_new_game_start_clears_the_board() {
+fn a_new_game_start_clears_the_game_but_keeps_the_set_up() {
     let mut game = Game::new(kgs_5x5());
+    game.player(
+        Black,
+        PlayerEvent::Line {
+            direction: LineDirection::Sent,
+            line: "boardsize 5".into(),
+        },
+    );
+    game.player(Black, PlayerEvent::Info("slow to start".into()));
+    game.player(White, PlayerEvent::Notice("an odd answer".into()));
     game.play("C3");
     let mut view = game.view();
+    assert_eq!(view.time_used_ms, [300, 0]);
     let restart = game
         .events
         .iter()
@@ -270,7 +281,63 @@ fn a_new_game_start_clears_the_board() {
     assert_eq!(view.to_move, Some(Black));
     assert!(view.moves.is_empty() && view.last_move.is_none());
     assert_eq!(view.captures, [0, 0]);
+    assert_eq!(view.time_used_ms, [0, 0]);
+    assert_eq!(view.clocks, [None, None]);
     assert_eq!(view.phase, Phase::Setup);
+    assert_eq!(view.trace.len(), 1, "the set-up trace is kept");
+    assert_eq!(view.trace[0].line, "boardsize 5");
+    assert_eq!(view.notices.len(), 1, "{:?}", view.notices);
+    assert_eq!(view.errors.len(), 1, "{:?}", view.errors);
+    assert_eq!(view.players[0].name, "black-bot");
+}
+
+#[test]
+fn a_game_start_keeps_the_players_named_before_it_when_it_names_none() {
+    let mut view = GameView::new();
+    let game = Game::new(kgs_5x5());
+    for event in &game.events {
+        if let GameEvent::GameStart(start) = event {
+            let mut start = start.clone();
+            start.white = PlayerInfo::default();
+            view.apply(&GameEvent::GameStart(start));
+        } else {
+            view.apply(event);
+        }
+    }
+    assert_eq!(view.players[0].name, "black-bot");
+    assert_eq!(view.players[1].name, "white-bot", "from its player event");
+}
+
+#[test]
+fn the_ko_point_is_shown_until_the_next_move() {
+    // Black A1 B2, White B1 C2 D1; Black C1 takes B1 and stands in atari.
+    let mut game = Game::new(kgs_5x5());
+    game.play("A1 B1 B2 C2 E5 D1");
+    assert_eq!(game.view().ko, None);
+    game.play("C1");
+    let view = game.view();
+    assert_eq!(view.stone(pt("B1")), None, "captured");
+    assert_eq!(view.ko.as_deref(), Some("B1"));
+    game.play("E4");
+    assert_eq!(game.view().ko, None, "the ko lasts one move");
+}
+
+#[test]
+fn a_capture_that_leaves_liberties_is_no_ko() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("B1 A1 A2");
+    let view = game.view();
+    assert_eq!(view.captures, [1, 0]);
+    assert_eq!(view.ko, None);
+}
+
+#[test]
+fn each_sides_thinking_time_is_summed() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("C3 D4 C4");
+    let view = game.view();
+    assert_eq!(view.time_used_ms, [600, 300]);
+    assert!(view.moves.iter().all(|m| m.ms == 300));
 }
 
 #[test]
