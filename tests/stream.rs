@@ -7,6 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{fake, run_goref};
+use goref::referee::GameView;
 use serde_json::Value;
 
 #[test]
@@ -103,4 +104,66 @@ fn a_stalled_json_reader_delays_no_move_and_the_trace_is_complete() {
         "game over after {over:?} with stdout unread; {} bytes of events",
         traced.len()
     );
+}
+
+/// Plays a game in this process, folding the host's view from the events as
+/// the driver hands them on, and the spectator's from their JSON lines.
+fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, GameView, usize) {
+    use goref::cli::PlayArgs;
+    use goref::game::sgf::Date;
+    use goref::referee::StampedEvent;
+
+    let args = PlayArgs {
+        black: Some(black.into()),
+        white: Some(white.into()),
+        size: Some(size),
+        ..PlayArgs::default()
+    };
+    let exe = common::goref();
+    let mut config = goref::config::resolve(&args, exe, Date::from_unix_seconds(0)).unwrap();
+    config.progress = false;
+    config.operator_stdin = false;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    config.subscriber = Some(tx);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(goref::driver::run_game(config)).unwrap();
+    let mut host = GameView::new();
+    let mut spectator = GameView::new();
+    let mut events = 0;
+    while let Ok((_, stamped)) = rx.try_recv() {
+        host.apply_stamped(&stamped);
+        let line = serde_json::to_string(&stamped).unwrap();
+        let parsed: StampedEvent = serde_json::from_str(&line).unwrap();
+        assert_eq!(parsed, stamped, "{line}");
+        spectator.apply_stamped(&parsed);
+        events += 1;
+    }
+    (host, spectator, events)
+}
+
+#[test]
+fn a_real_games_events_fold_to_the_same_view_after_json() {
+    let gnugo = format!(
+        "gtp:{} --mode gtp --level 0 --max-level 0 --seed 3",
+        common::gnugo()
+    );
+    for (black, white, size) in [
+        (gnugo.as_str(), "bot:4", 13),
+        ("bot-sgmp:5", gnugo.as_str(), 9),
+    ] {
+        let (host, spectator, events) = host_and_spectator_views(black, white, size);
+        assert!(events > 100, "{black} vs {white}: {events} events");
+        assert!(host.result.is_some());
+        assert_eq!(host.rejected, 0, "the host's own stream fits its view");
+        assert_eq!(host.seq_gaps, 0);
+        assert_eq!(spectator, host, "{black} vs {white}");
+        let snapshot = serde_json::to_vec(&host).unwrap();
+        let again: GameView = serde_json::from_slice(&snapshot).unwrap();
+        assert_eq!(again, host, "the snapshot itself round-trips");
+        eprintln!(
+            "{black} vs {white} on {size}x{size}: {events} events, {} moves, snapshot {} bytes",
+            host.moves.len(),
+            snapshot.len()
+        );
+    }
 }
