@@ -15,10 +15,9 @@ mod json_out;
 mod operator_input;
 mod record_file;
 mod signals;
+mod trace_file;
 
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
@@ -29,9 +28,10 @@ use json_out::JsonOut;
 pub use operator_input::OperatorInput;
 use record_file::{RecordFile, RecordStatus};
 use signals::Signals;
+use trace_file::TraceFile;
 
 use crate::console;
-use crate::files::{resolve_output, same_file, FileError, FileLock};
+use crate::files::{resolve_output, same_file, FileError};
 use crate::game::Color;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
@@ -326,43 +326,6 @@ struct Sinks {
     json_out: Option<JsonOut>,
 }
 
-/// The `--trace` file: every event as a JSON line, appended. After a write
-/// fails the trace is incomplete and is not written to again, so it never
-/// holds a torn line in the middle.
-struct TraceFile {
-    path: PathBuf,
-    file: fs::File,
-    failed: Option<String>,
-    _lock: FileLock,
-}
-
-impl TraceFile {
-    fn create(path: &Path) -> Result<TraceFile, FileError> {
-        let target = resolve_output(path)?;
-        let lock = FileLock::acquire(&target)?;
-        let file = fs::File::create(&target).map_err(|source| FileError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Ok(TraceFile {
-            path: path.to_path_buf(),
-            file,
-            failed: None,
-            _lock: lock,
-        })
-    }
-
-    /// Appends a line; the error, the first time a write fails.
-    fn append(&mut self, line: &str) -> Option<String> {
-        if self.failed.is_some() {
-            return None;
-        }
-        let error = writeln!(self.file, "{line}").err()?.to_string();
-        self.failed = Some(error.clone());
-        Some(error)
-    }
-}
-
 impl Sinks {
     fn open(config: &DriverConfig) -> Result<Sinks, DriverError> {
         if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
@@ -398,13 +361,13 @@ impl Sinks {
             )),
             None => None,
         };
-        let mut trace = match &config.trace {
+        let trace = match &config.trace {
             Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
             None => None,
         };
         let header = serde_json::to_string(&StreamHeader::current()).expect("headers serialise");
-        if let Some(trace) = &mut trace {
-            trace.append(&header);
+        if let Some(trace) = &trace {
+            trace.append(header.clone());
         }
         let mut json_out = config.json.then(JsonOut::start);
         let stdout_told = match &mut json_out {
@@ -435,6 +398,25 @@ impl Sinks {
             self.take(event);
         }
         self.take_record_status();
+        self.take_trace_failure();
+    }
+
+    /// Turns the trace's first failed write into an event.
+    fn take_trace_failure(&mut self) {
+        let Some(trace) = &self.trace else { return };
+        let Some(error) = trace.poll_failure() else {
+            return;
+        };
+        tracing::error!("cannot write the trace {}: {error}", trace.path.display());
+        let message = format!(
+            "cannot write the trace {}: {error}; the trace stops there, the game goes on",
+            trace.path.display()
+        );
+        self.take(GameEvent::Error {
+            color: None,
+            message,
+            fatal: false,
+        });
     }
 
     fn take(&mut self, event: GameEvent) {
@@ -450,8 +432,7 @@ impl Sinks {
         };
         self.result_given |= matches!(stamped.event, GameEvent::Result(_));
         let mut told = Vec::new();
-        let tracing = self.trace.as_ref().is_some_and(|t| t.failed.is_none());
-        if (self.json && !self.stdout_told) || tracing {
+        if (self.json && !self.stdout_told) || self.trace.is_some() {
             let line = serde_json::to_string(&stamped).expect("events always serialise");
             let sent = match (&mut self.json_out, self.stdout_told) {
                 (Some(out), false) => out.send(stamped.seq, line.clone()),
@@ -465,19 +446,8 @@ impl Sinks {
                         .into(),
                 });
             }
-            if let Some(trace) = &mut self.trace {
-                if let Some(error) = trace.append(&line) {
-                    tracing::error!("cannot write the trace {}: {error}", trace.path.display());
-                    told.push(GameEvent::Error {
-                        color: None,
-                        message: format!(
-                            "cannot write the trace {}: {error}; the trace stops here, the game \
-                             goes on",
-                            trace.path.display()
-                        ),
-                        fatal: false,
-                    });
-                }
+            if let Some(trace) = &self.trace {
+                trace.append(line);
             }
         }
         let needs_the_operator = matches!(
@@ -595,11 +565,7 @@ impl Sinks {
             ));
         }
         if let Some(trace) = &mut self.trace {
-            let flushed = trace.file.flush().and_then(|()| trace.file.sync_data());
-            if let (None, Err(e)) = (&trace.failed, flushed) {
-                trace.failed = Some(e.to_string());
-            }
-            if let Some(error) = &trace.failed {
+            if let Err(error) = trace.finish() {
                 incomplete.push(format!(
                     "the trace {} is incomplete: {error}",
                     trace.path.display()
