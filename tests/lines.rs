@@ -104,8 +104,9 @@ impl Drop for LineProgram {
     }
 }
 
-fn referee(black: &str, white: &str, sgf_path: &Path, extra: &[&str]) -> Run {
-    let mut args = vec![
+/// The arguments of a 9x9 CGF game between `black` and `white`.
+fn cgf_args<'a>(black: &'a str, white: &'a str, sgf_path: &'a Path) -> Vec<&'a str> {
+    vec![
         "play",
         "--json",
         "--rules",
@@ -118,7 +119,11 @@ fn referee(black: &str, white: &str, sgf_path: &Path, extra: &[&str]) -> Run {
         white,
         "--sgf",
         sgf_path.to_str().unwrap(),
-    ];
+    ]
+}
+
+fn referee(black: &str, white: &str, sgf_path: &Path, extra: &[&str]) -> Run {
+    let mut args = cgf_args(black, white, sgf_path);
     args.extend_from_slice(extra);
     let run = run_goref(&args, LIMIT);
     run.assert_status_matches_result();
@@ -231,25 +236,9 @@ fn with_two_lines_under_cgf_the_operator_marks_the_dead_stones() {
     let black = LineProgram::start(dir.path(), "black", "sgmp", "black", 5);
     let white = LineProgram::start(dir.path(), "white", "sgmp", "white", 6);
     let sgf_path = dir.path().join("referee.sgf");
-    let run = run_goref_answering(
-        &[
-            "play",
-            "--json",
-            "--rules",
-            "cgf",
-            "--size",
-            "9",
-            "--black",
-            &black.spec("sgmp"),
-            "--white",
-            &white.spec("sgmp"),
-            "--sgf",
-            sgf_path.to_str().unwrap(),
-        ],
-        "needs the judge",
-        "score\n",
-        LIMIT,
-    );
+    let (black, white) = (black.spec("sgmp"), white.spec("sgmp"));
+    let args = cgf_args(&black, &white, &sgf_path);
+    let run = run_goref_answering(&args, "needs the judge", "score\n", LIMIT);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let phase = run
         .of_type("phase")
