@@ -1920,3 +1920,34 @@ fn each_player_is_named_when_ready_and_the_start_carries_the_rules_in_numbers() 
     assert_eq!(start.ko, Some(crate::game::board::KoRule::Simple));
     assert!(!start.suicide_allowed);
 }
+
+#[test]
+fn every_forfeit_names_its_end() {
+    let t = crate::test_support::epoch();
+    for (failure, end) in [
+        (
+            Failure::other("the line cannot be read".into()),
+            End::ForfeitFailure,
+        ),
+        (
+            Failure::hang("no answer within 30s".into()),
+            End::ForfeitHang,
+        ),
+        (Failure::garbage("not GTP".into()), End::ForfeitGarbage),
+    ] {
+        let mut referee = started(config(9, Preset::Kgs), t, true, true);
+        referee.handle_player(t, Black, PlayerEvent::Failed(failure));
+        let evs = events(&mut referee);
+        let result = the_result(&evs);
+        assert_eq!(result.end, end);
+        assert_eq!(result.result, "W+F");
+        assert!(result.end.is_decided());
+    }
+
+    let mut referee = started(config(9, Preset::Kgs), t, true, true);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    let timeout = referee.poll_timeout().unwrap();
+    referee.handle_timeout(timeout);
+    let evs = events(&mut referee);
+    assert_eq!(the_result(&evs).end, End::ForfeitHang, "the move timeout");
+}
