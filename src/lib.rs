@@ -44,3 +44,4 @@ pub mod shell_time;
 #[cfg(test)]
 mod test_support;
 pub mod transport;
+pub mod ui;

@@ -1,0 +1,164 @@
+//! The board pane.
+//!
+//! ```text
+//!     A B C D E F G H J
+//!   9 . . . . . . . . . 9
+//!   8 . . . . . . . . . 8
+//!   7 . . + . . . + . . 7
+//!   6 . . . X O . . . . 6
+//!   5 . . . .(X). . . . 5      (X) the last move
+//!   4 . . . O x . . . . 4      x o  stones counted dead
+//!   3 . . + . . . + . . 3      X?   stones only one side calls dead
+//!   2 . . . . . . . . . 2
+//!   1 . . . . . . . . . 1
+//!     A B C D E F G H J
+//! ```
+//!
+//! Each point takes two columns, so a 19x19 board with its coordinates is
+//! 44 columns by 21 rows and fits an 80x24 terminal beside the clocks. The
+//! column letters skip I, as Go coordinates do. The last move is bracketed
+//! (while no stones are marked dead), dead stones (agreed, or marked by the
+//! operator) are lower case, and a stone only one side claims dead is
+//! followed by `?`: no state rests on colour alone.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::Widget;
+
+use crate::game::board::fixed_handicap;
+use crate::game::{Color, Point};
+use crate::referee::GameView;
+
+use super::Theme;
+
+/// Column letters, I left out.
+const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+/// The board of a [`GameView`], as a ratatui widget.
+pub struct BoardPane<'a> {
+    pub view: &'a GameView,
+    pub theme: &'a Theme,
+}
+
+/// What one point shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Empty,
+    Hoshi,
+    Stone(Color),
+    /// Counted dead: agreed by both sides or marked by the operator.
+    Dead(Color),
+    /// Only one side calls it dead.
+    Disputed(Color),
+}
+
+impl BoardPane<'_> {
+    /// The columns and rows the board needs with its coordinates.
+    pub fn size_needed(size: u8) -> (u16, u16) {
+        let size = u16::from(size);
+        (2 * size + 6, size + 2)
+    }
+
+    fn mark(&self, point: Point, hoshi: &[Point], dead: &[Point], disputed: &[Point]) -> Mark {
+        match self.view.stone(point) {
+            Some(color) if dead.contains(&point) => Mark::Dead(color),
+            Some(color) if disputed.contains(&point) => Mark::Disputed(color),
+            Some(color) => Mark::Stone(color),
+            None if hoshi.contains(&point) => Mark::Hoshi,
+            None => Mark::Empty,
+        }
+    }
+
+    fn glyph(&self, mark: Mark) -> (char, Style) {
+        let theme = self.theme;
+        let (black, white, empty) = if theme.unicode {
+            ('●', '○', '·')
+        } else {
+            ('X', 'O', '.')
+        };
+        match mark {
+            Mark::Empty => (empty, theme.grid),
+            Mark::Hoshi => ('+', theme.hoshi),
+            Mark::Stone(Color::Black) | Mark::Disputed(Color::Black) => (black, theme.black_stone),
+            Mark::Stone(Color::White) | Mark::Disputed(Color::White) => (white, theme.white_stone),
+            Mark::Dead(Color::Black) => ('x', theme.dead),
+            Mark::Dead(Color::White) => ('o', theme.dead),
+        }
+    }
+}
+
+impl Widget for BoardPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let size = self.view.size;
+        let (width, height) = Self::size_needed(size);
+        if area.width < width || area.height < height {
+            let text = format!("the board needs {width}x{height}");
+            buf.set_stringn(area.x, area.y, text, usize::from(area.width), Style::new());
+            return;
+        }
+        let points = |list: &[String]| -> Vec<Point> {
+            list.iter()
+                .filter_map(|v| Point::parse_gtp(v, size).ok())
+                .collect()
+        };
+        let agreement = &self.view.agreement;
+        let mut dead = points(&agreement.marked);
+        if let Some(agreed) = &agreement.agreed {
+            dead.extend(points(agreed));
+        }
+        let mut disputed = points(&agreement.black_only);
+        disputed.extend(points(&agreement.white_only));
+        let hoshi = star_points(size);
+        let last = self
+            .view
+            .last_move
+            .as_ref()
+            .and_then(|m| Point::parse_gtp(&m.vertex, size).ok());
+
+        let theme = self.theme;
+        let letters: String = COLUMNS[..usize::from(size)]
+            .iter()
+            .flat_map(|&c| [c as char, ' '])
+            .collect();
+        let (x0, y0) = (area.x, area.y);
+        buf.set_string(x0 + 4, y0, &letters, theme.coordinates);
+        buf.set_string(x0 + 4, y0 + height - 1, &letters, theme.coordinates);
+        for row in (0..size).rev() {
+            let y = y0 + 1 + u16::from(size - 1 - row);
+            let number = format!("{:>2}", row + 1);
+            buf.set_string(x0, y, &number, theme.coordinates);
+            buf.set_string(x0 + 4 + 2 * u16::from(size), y, &number, theme.coordinates);
+            for col in 0..size {
+                let point = Point::new(col, row);
+                let x = x0 + 4 + 2 * u16::from(col);
+                let mark = self.mark(point, &hoshi, &dead, &disputed);
+                let (glyph, style) = self.glyph(mark);
+                buf.set_string(x, y, glyph.to_string(), style);
+                if col + 1 < size {
+                    buf.set_string(x + 1, y, " ", theme.grid);
+                }
+                if matches!(mark, Mark::Disputed(_)) {
+                    buf.set_string(x + 1, y, "?", theme.disputed);
+                }
+                if last == Some(point) && dead.is_empty() && disputed.is_empty() {
+                    buf.set_string(x - 1, y, "(", theme.last_move);
+                    buf.set_string(x + 1, y, ")", theme.last_move);
+                }
+            }
+        }
+    }
+}
+
+/// The hoshi of a board: nine points from 13x13 up, five below (four on
+/// even sizes), on the fixed handicap's points.
+fn star_points(size: u8) -> Vec<Point> {
+    let stones: &[u8] = if size >= 13 { &[9, 4] } else { &[5, 4] };
+    stones
+        .iter()
+        .find_map(|&stones| fixed_handicap(size, stones).ok())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,118 @@
+//! Snapshots of the board pane: a 19x19 game in an 80x24 corner, a 9x9 game
+//! in scoring with a disagreement, the ASCII board of the mono theme, and a
+//! pane too small for its board.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use super::BoardPane;
+use crate::game::clock::ClockReading;
+use crate::game::Color;
+use crate::referee::event::{AgreementEvent, GameEvent, GameStart, PlayerInfo};
+use crate::referee::GameView;
+use crate::ui::Theme;
+
+fn start(size: u8) -> GameEvent {
+    GameEvent::GameStart(Box::new(GameStart {
+        size,
+        komi: 7.5,
+        rules: "kgs".into(),
+        ruleset: "Chinese".into(),
+        time: "none".into(),
+        handicap: Vec::new(),
+        black: PlayerInfo::default(),
+        white: PlayerInfo::default(),
+        first_to_move: Color::Black,
+        time_settings: Default::default(),
+        limits: Default::default(),
+        ko: None,
+        suicide_allowed: false,
+    }))
+}
+
+fn clock() -> ClockReading {
+    ClockReading {
+        main_left_ms: 0,
+        period_left_ms: None,
+        periods_left: None,
+        stones_left: None,
+        in_overtime: false,
+        running: false,
+        flagged: false,
+        used_ms: 0,
+        last_move_ms: 0,
+    }
+}
+
+fn view(size: u8, moves: &str) -> GameView {
+    let mut view = GameView::new();
+    view.apply(&start(size));
+    for (i, vertex) in moves.split_whitespace().enumerate() {
+        let color = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        view.apply(&GameEvent::Move {
+            n: i as u32 + 1,
+            color,
+            vertex: vertex.into(),
+            ms: 0,
+            captures: Vec::new(),
+            clock: clock(),
+        });
+    }
+    view
+}
+
+/// The pane drawn into a buffer of `width` x `height`, as lines of text.
+fn draw(view: &GameView, theme: &Theme, width: u16, height: u16) -> String {
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    BoardPane { view, theme }.render(area, &mut buf);
+    (0..height)
+        .map(|y| {
+            let line: String = (0..width).map(|x| buf[(x, y)].symbol()).collect();
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_19x19_game_fits_beside_the_clocks_in_80x24() {
+    let view = view(19, "Q16 D4 Q3 D16 R5 C14 T19 A1 K10");
+    let (width, height) = BoardPane::size_needed(19);
+    assert!(width <= 48 && height <= 22, "{width}x{height}");
+    insta::assert_snapshot!(draw(&view, &Theme::default(), 80, 24));
+}
+
+#[test]
+fn scoring_shows_dead_stones_and_what_only_one_side_claims() {
+    let mut view = view(9, "C3 G7 C4 G6 D4 F6 E5 F5 G3 H3");
+    view.apply(&GameEvent::Agreement(AgreementEvent::Disputed {
+        black_only: vec!["H3".into()],
+        white_only: vec!["G3".into()],
+    }));
+    view.apply(&GameEvent::Agreement(AgreementEvent::Marked {
+        stones: vec!["E5".into()],
+    }));
+    insta::assert_snapshot!(draw(&view, &Theme::mono(), 30, 12));
+}
+
+#[test]
+fn the_mono_theme_draws_an_ascii_board_with_the_last_move_bracketed() {
+    let view = view(9, "E5 C3 A1");
+    let text = draw(&view, &Theme::mono(), 30, 12);
+    assert!(text.contains("(X)"), "{text}");
+    assert!(!text.contains('●'), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn a_pane_too_small_says_what_the_board_needs() {
+    let view = view(19, "");
+    let text = draw(&view, &Theme::default(), 30, 10);
+    assert_eq!(text.lines().next(), Some("the board needs 44x21"));
+}

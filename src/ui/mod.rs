@@ -1,0 +1,13 @@
+//! The screen: pure render functions from a [`GameView`](crate::referee::GameView)
+//! to a ratatui buffer.
+//!
+//! Nothing here touches a transport or the terminal: the host's screen and
+//! each spectator's draw the same view with the same functions, so their
+//! screens are equal by construction. Meaning never rests on colour alone:
+//! every state has its own glyph, and the [`Theme`] only adds colour.
+
+pub mod board;
+pub mod theme;
+
+pub use board::BoardPane;
+pub use theme::Theme;
