@@ -16,6 +16,8 @@
 //!   GMP captures and traces back into readable packet lines; [`replay`]:
 //!   a trace read back through the stream validator
 //!   ([`referee::replay`]) and the reducer.
+//! - [`ui`]: the screen, as pure render functions of a
+//!   [`referee::GameView`]; the host and its spectators draw with the same ones.
 //! - [`files`]: every file goref writes is checked, claimed and replaced
 //!   atomically there; [`console`]: every line goref prints, never panicking
 //!   on a closed pipe.

@@ -113,3 +113,27 @@ fn every_line_goref_prints_goes_through_the_console() {
     }
     assert!(checked >= 30, "only {checked} files checked");
 }
+
+#[test]
+fn the_screen_never_touches_a_transport_or_the_runtime() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/ui");
+    let mut checked = 0;
+    for file in rust_files(&root) {
+        let code = production_code(&file);
+        for word in [
+            "crate::transport",
+            "tokio",
+            "crate::players",
+            "crate::driver",
+            "std::process",
+        ] {
+            assert!(
+                !code.contains(word),
+                "{} uses {word}; the screen only draws a GameView",
+                file.display()
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 3, "only {checked} files checked");
+}
