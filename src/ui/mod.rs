@@ -7,7 +7,9 @@
 //! every state has its own glyph, and the [`Theme`] only adds colour.
 
 pub mod board;
+pub mod clocks;
 pub mod theme;
 
 pub use board::BoardPane;
+pub use clocks::ClocksPane;
 pub use theme::Theme;

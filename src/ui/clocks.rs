@@ -1,0 +1,172 @@
+//! The clocks pane: one line a side.
+//!
+//! ```text
+//! ▶ B  GNU Go 3.8       12:34  byo-yomi 3x 0:30   last 4.2s
+//!   W  goref-bot 0.1.0   0:07! main            last 0.9s
+//! ```
+//!
+//! The side to move is marked `▶` (`>` in ASCII), a clock under ten
+//! seconds is followed by `!`, a flagged one reads `FLAG`; colour only
+//! repeats what the glyphs say. In overtime the period left is shown with
+//! the periods (byo-yomi) or the stones (Canadian) still to play. The
+//! readings are the referee's, as the last clock or move event gave them.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Widget;
+
+use crate::game::clock::ClockReading;
+use crate::game::Color;
+use crate::referee::GameView;
+
+use super::Theme;
+
+/// Below this much time left a clock is marked low.
+const LOW_MS: u64 = 10_000;
+
+/// The clocks of a [`GameView`], as a ratatui widget.
+pub struct ClocksPane<'a> {
+    pub view: &'a GameView,
+    pub theme: &'a Theme,
+}
+
+impl Widget for ClocksPane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        for (line, color) in Color::BOTH.into_iter().enumerate() {
+            if line as u16 >= area.height {
+                return;
+            }
+            let text = self.line(color);
+            let style = match self.view.clocks[color.index()] {
+                Some(ClockReading { flagged: true, .. }) => {
+                    Style::new().add_modifier(Modifier::REVERSED)
+                }
+                _ if self.view.to_move == Some(color) => self.theme.last_move,
+                _ => Style::new(),
+            };
+            buf.set_stringn(
+                area.x,
+                area.y + line as u16,
+                text,
+                usize::from(area.width),
+                style,
+            );
+        }
+    }
+}
+
+impl ClocksPane<'_> {
+    fn line(&self, color: Color) -> String {
+        let to_move = if self.view.to_move == Some(color) {
+            if self.theme.unicode {
+                '▶'
+            } else {
+                '>'
+            }
+        } else {
+            ' '
+        };
+        let info = &self.view.players[color.index()];
+        let name = match info.full_name() {
+            name if name.is_empty() => color.to_string(),
+            name => name,
+        };
+        let clock = match &self.view.clocks[color.index()] {
+            Some(reading) => describe(reading),
+            None => "--:--".to_string(),
+        };
+        format!("{to_move} {}  {:<18.18} {clock}", color.letter(), name)
+    }
+}
+
+/// A clock reading in a few columns: `12:34  main  last 4.2s`.
+fn describe(reading: &ClockReading) -> String {
+    let last = format!("last {:.1}s", reading.last_move_ms as f64 / 1000.0);
+    if reading.flagged {
+        return format!("FLAG   {last}");
+    }
+    let (left, phase) = match (reading.in_overtime, reading.period_left_ms) {
+        (true, Some(period)) => {
+            let phase = match (reading.periods_left, reading.stones_left) {
+                (Some(periods), _) => format!("byo-yomi {periods}x"),
+                (_, Some(stones)) => format!("{stones} stones"),
+                _ => "overtime".to_string(),
+            };
+            (period, phase)
+        }
+        _ => (reading.main_left_ms, "main".to_string()),
+    };
+    let low = if left < LOW_MS { "!" } else { " " };
+    format!("{:>6}{low} {phase:<12} {last}", minutes(left))
+}
+
+/// `m:ss`, or `h:mm:ss` from an hour.
+fn minutes(ms: u64) -> String {
+    let seconds = ms / 1000;
+    match seconds {
+        s if s >= 3600 => format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60),
+        s => format!("{}:{:02}", s / 60, s % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::PlayerInfo;
+
+    fn reading(main: u64, period: Option<u64>, periods: Option<u32>) -> ClockReading {
+        ClockReading {
+            main_left_ms: main,
+            period_left_ms: period,
+            periods_left: periods,
+            stones_left: None,
+            in_overtime: main == 0 && period.is_some(),
+            running: false,
+            flagged: false,
+            used_ms: 0,
+            last_move_ms: 4_200,
+        }
+    }
+
+    fn draw(view: &GameView, theme: &Theme) -> String {
+        let area = Rect::new(0, 0, 60, 2);
+        let mut buf = Buffer::empty(area);
+        ClocksPane { view, theme }.render(area, &mut buf);
+        (0..2)
+            .map(|y| {
+                let line: String = (0..60).map(|x| buf[(x, y)].symbol()).collect();
+                line.trim_end().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn each_side_shows_its_time_its_phase_and_who_is_to_move() {
+        let mut view = GameView::new();
+        view.players[0] = PlayerInfo {
+            name: "GNU Go".into(),
+            version: "3.8".into(),
+            ..PlayerInfo::default()
+        };
+        view.clocks = [
+            Some(reading(754_000, Some(30_000), Some(3))),
+            Some(reading(0, Some(7_500), Some(1))),
+        ];
+        view.to_move = Some(Color::White);
+        insta::assert_snapshot!(draw(&view, &Theme::default()));
+        let ascii = draw(&view, &Theme::mono());
+        assert!(ascii.lines().nth(1).unwrap().starts_with("> W"), "{ascii}");
+        assert!(ascii.contains("0:07!"), "low time is marked: {ascii}");
+
+        view.clocks[1].as_mut().unwrap().flagged = true;
+        assert!(draw(&view, &Theme::mono()).contains("FLAG"));
+    }
+
+    #[test]
+    fn long_times_read_in_hours() {
+        assert_eq!(minutes(3_600_000 + 61_000), "1:01:01");
+        assert_eq!(minutes(59_999), "0:59");
+    }
+}
