@@ -8,8 +8,12 @@
 
 pub mod board;
 pub mod clocks;
+pub mod moves;
+pub mod status;
 pub mod theme;
 
 pub use board::BoardPane;
 pub use clocks::ClocksPane;
+pub use moves::MovesPane;
+pub use status::StatusLine;
 pub use theme::Theme;

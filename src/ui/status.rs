@@ -1,0 +1,120 @@
+//! The status line: who plays whom, under which rules, and where the game is.
+//!
+//! ```text
+//! B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | kgs, komi 7.5 | move 42 | play
+//! ```
+//!
+//! After the result it gives the result and its end code instead of the phase.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::widgets::Widget;
+
+use crate::referee::{GameView, Phase};
+
+use super::Theme;
+
+/// The status line of a [`GameView`], as a ratatui widget.
+pub struct StatusLine<'a> {
+    pub view: &'a GameView,
+    pub theme: &'a Theme,
+}
+
+impl StatusLine<'_> {
+    /// The line's text.
+    pub fn text(view: &GameView) -> String {
+        let player = |i: usize| {
+            let info = &view.players[i];
+            let name = match info.full_name() {
+                name if name.is_empty() => "?".to_string(),
+                name => name,
+            };
+            match info.protocol.as_str() {
+                "" => name,
+                protocol => format!("{name} ({protocol})"),
+            }
+        };
+        let moves = view.moves.last().map_or(0, |m| m.n);
+        let state = match &view.result {
+            Some(result) => format!("result {} ({})", result.result, result.end.code()),
+            None => phase_name(view.phase).to_string(),
+        };
+        format!(
+            "B {} vs W {} | {}, komi {} | move {moves} | {state}",
+            player(0),
+            player(1),
+            if view.rules.is_empty() {
+                "rules ?"
+            } else {
+                &view.rules
+            },
+            view.komi
+        )
+    }
+}
+
+fn phase_name(phase: Phase) -> &'static str {
+    match phase {
+        Phase::Setup => "set-up",
+        Phase::Play => "play",
+        Phase::DeadStones => "dead stones",
+        Phase::Cleanup => "cleanup",
+        Phase::Adjudication => "awaiting the judge",
+        Phase::Over => "over",
+    }
+}
+
+impl Widget for StatusLine<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.height == 0 {
+            return;
+        }
+        let style = self.theme.coordinates.add_modifier(Modifier::REVERSED);
+        let blank = " ".repeat(usize::from(area.width));
+        buf.set_string(area.x, area.y, blank, style);
+        buf.set_stringn(
+            area.x,
+            area.y,
+            Self::text(self.view),
+            usize::from(area.width),
+            Style::new().patch(style),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::{End, GameResult, PlayerInfo};
+
+    #[test]
+    fn the_line_names_the_players_the_rules_and_the_state() {
+        let mut view = GameView::new();
+        view.players[0] = PlayerInfo {
+            name: "GNU Go".into(),
+            version: "3.8".into(),
+            protocol: "gtp".into(),
+            ..PlayerInfo::default()
+        };
+        view.players[1] = PlayerInfo {
+            name: "goref-bot".into(),
+            protocol: "sgmp".into(),
+            ..PlayerInfo::default()
+        };
+        view.rules = "kgs".into();
+        view.komi = 7.5;
+        view.phase = Phase::Play;
+        assert_eq!(
+            StatusLine::text(&view),
+            "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | kgs, komi 7.5 | move 0 | play"
+        );
+        view.result = Some(GameResult::new(
+            "W+R".into(),
+            "Black resigned".into(),
+            None,
+            End::Resign,
+        ));
+        assert!(StatusLine::text(&view).ends_with("result W+R (resign)"));
+    }
+}
