@@ -40,8 +40,6 @@ pub struct Engine {
     pub komi: f64,
     /// Random playouts spent on each move; 0 plays the random policy alone.
     pub playouts: u32,
-    /// Whether the last move it was told of, or made, was a pass.
-    last_was_pass: bool,
 }
 
 /// The board the engine keeps: simple ko, so it accepts every move a referee
@@ -67,7 +65,6 @@ impl Engine {
             seed,
             komi: 7.5,
             playouts: 0,
-            last_was_pass: false,
         })
     }
 
@@ -101,7 +98,6 @@ impl Engine {
             Move::Pass | Move::Resign => self.board.pass(color)?,
         }
         self.seen.insert(self.board.hash());
-        self.last_was_pass = mv != Move::Resign && mv.point().is_none();
         Ok(())
     }
 
@@ -134,9 +130,9 @@ impl Engine {
     /// The candidates are the moves the random policy allows (legal, no own
     /// eye filled, no repeated position, no self-atari of a chain unless it
     /// captures); only when there are none do self-ataris count, and only
-    /// when there are none of those either does it pass. It also passes when
-    /// the opponent has just passed and it is ahead on the board as it
-    /// stands (its dead stones removed), which ends a won game.
+    /// when there are none of those either does it pass. So, like the random
+    /// policy, it plays a game out until no dead stones are left: a referee
+    /// then needs no dead-stone claims, which a program on a line cannot make.
     ///
     /// The playouts go to the candidates in turn (in random order, so with
     /// fewer playouts than candidates a random subset is tried). Each result
@@ -147,9 +143,6 @@ impl Engine {
     /// margin is a finer signal that keeps such a game played purposefully
     /// (taking and saving stones) rather than at random.
     fn search(&mut self, color: Color) -> Option<Point> {
-        if self.last_was_pass && self.ahead(color) {
-            return None;
-        }
         let (mut sensible, mut self_ataris) = (Vec::new(), Vec::new());
         let here = light_copy(&self.board);
         for point in shuffled_candidates(&self.board, color, &mut self.rng) {
@@ -210,17 +203,6 @@ impl Engine {
         }
         best.map(|(_, point)| point)
             .or_else(|| candidates.first().map(|(point, _)| *point))
-    }
-
-    /// Whether `color` wins the board as it stands, by area with komi, once
-    /// the stones it judges dead are removed.
-    fn ahead(&self, color: Color) -> bool {
-        let dead: BTreeSet<Point> = self.dead_stones().into_iter().collect();
-        let margin = score(&self.board, &dead, Scoring::Area, self.komi).margin();
-        match color {
-            Color::Black => margin > 0.0,
-            Color::White => margin < 0.0,
-        }
     }
 
     /// The stones it judges dead: those that end up in the opponent's area in
