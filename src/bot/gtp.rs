@@ -198,6 +198,21 @@ mod tests {
     }
 
     #[test]
+    fn a_move_waits_out_the_think_time_and_other_commands_do_not() {
+        let think = std::time::Duration::from_millis(150);
+        let settings = Settings { playouts: 8, think };
+        let timed = |input: &str| {
+            let started = Instant::now();
+            let mut output = Vec::new();
+            serve(input.as_bytes(), &mut output, 9, 1, settings).unwrap();
+            started.elapsed()
+        };
+        assert!(timed("name\nplay b E5\nshowboard\n") < think);
+        assert!(timed("genmove w\n") >= think);
+        assert!(timed("genmove w\nkgs-genmove_cleanup b\n") >= 2 * think);
+    }
+
+    #[test]
     fn it_lists_the_kgs_end_of_game_commands() {
         let out = session("list_commands\n");
         for command in ["final_status_list", "kgs-genmove_cleanup", "time_left"] {
