@@ -234,6 +234,12 @@ pub struct BotArgs {
     /// engines are told theirs with `fixed_handicap`).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub handicap: u8,
+    /// Random playouts per move (Monte-Carlo play); 0 plays random moves.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub playouts: u32,
+    /// Answer a move request no sooner than this many milliseconds after it.
+    #[arg(long, default_value_t = 0, value_name = "MS")]
+    pub think_ms: u64,
 }
 
 #[cfg(test)]

@@ -367,7 +367,13 @@ mod tests {
         assert_eq!(config.game.size, 19);
         assert_eq!(config.game.rules.komi, 0.5);
         assert_eq!(config.game.handicap, Handicap::Fixed(4));
-        assert_eq!(config.black, PlayerSpec::Bot { seed: Some(7) });
+        assert_eq!(
+            config.black,
+            PlayerSpec::Bot {
+                seed: Some(7),
+                settings: Default::default()
+            }
+        );
     }
 
     #[test]

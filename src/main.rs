@@ -76,11 +76,15 @@ fn main() -> ExitCode {
 
 /// The built-in engine: GTP on stdin and stdout, or one game on a line.
 fn bot(args: BotArgs) -> Result<(), String> {
+    let settings = goref::bot::Settings {
+        playouts: args.playouts,
+        think: std::time::Duration::from_millis(args.think_ms),
+    };
     let (profile, device) = match (&args.sgmp, &args.gmp) {
         (Some(device), _) => (Profile::Sgmp, device),
         (_, Some(device)) => (Profile::Gmp, device),
         _ => {
-            return goref::bot::gtp::serve_stdio(args.size, args.seed)
+            return goref::bot::gtp::serve_stdio(args.size, args.seed, settings)
                 .map_err(|e| format!("bot: {e}"))
         }
     };
@@ -97,6 +101,7 @@ fn bot(args: BotArgs) -> Result<(), String> {
         size: args.size,
         handicap: args.handicap,
         seed: args.seed,
+        settings,
     };
     let moves = runtime.block_on(goref::bot::line::play_on_line(spec, profile, game))?;
     if let Some(path) = &args.record {

@@ -1,11 +1,18 @@
 //! The built-in engine: fast, legal, deterministic play and a simple
 //! Monte-Carlo judgement of which stones are dead.
 //!
-//! It plays a random legal move that neither fills one of its own eyes nor
-//! puts one of its own chains of two or more stones into atari, preferring
-//! captures. It never makes a move that repeats an earlier position, so its
-//! moves are legal under every rules preset. It accepts any move it is told
-//! of that is legal under simple ko, the most permissive preset.
+//! With no playouts (the default) it plays a random legal move that neither
+//! fills one of its own eyes nor puts one of its own chains of two or more
+//! stones into atari, preferring captures. With a budget of playouts per
+//! move ([`Engine::playouts`]) it is a flat Monte-Carlo player: the same
+//! policy names the candidate moves, the playouts are shared among them in
+//! turn, each plays light random moves to the end and is scored by area with
+//! komi, and the candidate with the best average wins. Both modes are
+//! deterministic for a seed: nothing depends on the clock.
+//!
+//! It never makes a move that repeats an earlier position, so its moves are
+//! legal under every rules preset. It accepts any move it is told of that is
+//! legal under simple ko, the most permissive preset.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -14,7 +21,12 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
 use crate::game::board::{Board, BoardError, BoardRules, Illegal, KoRule};
+use crate::game::score::{score, Scoring};
 use crate::game::{Color, Move, Point};
+
+/// How much a playout's area margin counts beside its win, per point of
+/// margin per point of the board: a whole board's margin is worth half a win.
+const MARGIN_WEIGHT: f64 = 0.5;
 
 /// Random games played out to judge which stones are dead.
 const OWNERSHIP_PLAYOUTS: usize = 48;
@@ -26,6 +38,8 @@ pub struct Engine {
     rng: StdRng,
     seed: u64,
     pub komi: f64,
+    /// Random playouts spent on each move; 0 plays the random policy alone.
+    pub playouts: u32,
 }
 
 /// The board the engine keeps: simple ko, so it accepts every move a referee
@@ -50,18 +64,27 @@ impl Engine {
             rng: StdRng::seed_from_u64(seed),
             seed,
             komi: 7.5,
+            playouts: 0,
         })
+    }
+
+    /// The same engine spending `playouts` random playouts on each move.
+    pub fn with_playouts(mut self, playouts: u32) -> Engine {
+        self.playouts = playouts;
+        self
     }
 
     pub fn board(&self) -> &Board {
         &self.board
     }
 
-    /// Starts over on an empty board of `size`, with the same seed.
+    /// Starts over on an empty board of `size`, with the same seed, komi
+    /// and playouts.
     pub fn reset(&mut self, size: u8) -> Result<(), BoardError> {
-        let komi = self.komi;
+        let (komi, playouts) = (self.komi, self.playouts);
         *self = Engine::new(size, self.seed)?;
         self.komi = komi;
+        self.playouts = playouts;
         Ok(())
     }
 
@@ -88,13 +111,98 @@ impl Engine {
     /// Chooses a move for `color` and plays it on the engine's own board.
     pub fn genmove(&mut self, color: Color) -> Move {
         self.board.set_to_move(color);
-        let mv = match choose(&self.board, color, &self.seen, &mut self.rng) {
+        let point = if self.playouts == 0 {
+            choose(&self.board, color, &self.seen, &mut self.rng)
+        } else {
+            self.search(color)
+        };
+        let mv = match point {
             Some(point) => Move::Play(point),
             None => Move::Pass,
         };
         self.play(color, mv)
             .expect("the chosen move was checked against the board");
         mv
+    }
+
+    /// The Monte-Carlo choice for `color`, or `None` to pass.
+    ///
+    /// The candidates are the moves the random policy allows (legal, no own
+    /// eye filled, no repeated position, no self-atari of a chain unless it
+    /// captures); only when there are none do self-ataris count, and only
+    /// when there are none of those either does it pass. So, like the random
+    /// policy, it plays a game out until no dead stones are left: a referee
+    /// then needs no dead-stone claims, which a program on a line cannot make.
+    ///
+    /// The playouts go to the candidates in turn (in random order, so with
+    /// fewer playouts than candidates a random subset is tried). Each result
+    /// is a win (1), draw (½) or loss (0) for the mover plus half its area
+    /// margin as a share of the board ([`MARGIN_WEIGHT`]). Winning is what
+    /// counts, but a budget of a few playouts per candidate gives a noisy
+    /// win rate, which is also flat once a game is decided either way; the
+    /// margin is a finer signal that keeps such a game played purposefully
+    /// (taking and saving stones) rather than at random.
+    fn search(&mut self, color: Color) -> Option<Point> {
+        let (mut sensible, mut self_ataris) = (Vec::new(), Vec::new());
+        let here = light_copy(&self.board);
+        for point in shuffled_candidates(&self.board, color, &mut self.rng) {
+            let mut after = here.clone();
+            let Ok(captured) = after.play(color, point) else {
+                continue;
+            };
+            if self.seen.contains(&after.hash()) {
+                continue;
+            }
+            let self_atari = captured.is_empty()
+                && after.liberty_count(point) == 1
+                && after.group(point).len() >= 2;
+            if self_atari {
+                self_ataris.push((point, after));
+            } else {
+                sensible.push((point, after));
+            }
+        }
+        let candidates = if sensible.is_empty() {
+            self_ataris
+        } else {
+            sensible
+        };
+        if candidates.len() <= 1 {
+            return candidates.first().map(|(point, _)| *point);
+        }
+        let area = self.board.size() as f64 * self.board.size() as f64;
+        let mut totals = vec![(0.0f64, 0u32); candidates.len()];
+        let none = BTreeSet::new();
+        for n in 0..self.playouts as usize {
+            let k = n % candidates.len();
+            let end = playout(&candidates[k].1, &mut self.rng);
+            let count = score(&end, &none, Scoring::Area, self.komi);
+            let margin = match color {
+                Color::Black => count.margin(),
+                Color::White => -count.margin(),
+            };
+            let win = if margin > 0.0 {
+                1.0
+            } else if margin < 0.0 {
+                0.0
+            } else {
+                0.5
+            };
+            totals[k].0 += win + MARGIN_WEIGHT * margin / area;
+            totals[k].1 += 1;
+        }
+        let mut best: Option<(f64, Point)> = None;
+        for ((point, _), &(sum, tries)) in candidates.iter().zip(&totals) {
+            if tries == 0 {
+                continue;
+            }
+            let mean = sum / f64::from(tries);
+            if best.is_none_or(|(value, _)| mean > value) {
+                best = Some((mean, *point));
+            }
+        }
+        best.map(|(_, point)| point)
+            .or_else(|| candidates.first().map(|(point, _)| *point))
     }
 
     /// The stones it judges dead: those that end up in the opponent's area in
@@ -162,6 +270,23 @@ fn choose(board: &Board, color: Color, seen: &HashSet<u64>, rng: &mut impl Rng) 
     fallback
 }
 
+/// The same stones and side to move with no history, cheap to clone for
+/// playouts; the engine checks its own moves against the whole game itself.
+fn light_copy(board: &Board) -> Board {
+    let mut copy = Board::new(board.size(), board.rules()).expect("the size was accepted");
+    for color in [Color::Black, Color::White] {
+        let stones: Vec<Point> = board
+            .stones()
+            .filter(|&(_, c)| c == color)
+            .map(|(p, _)| p)
+            .collect();
+        copy.place_setup(color, &stones)
+            .expect("the stones come from a board");
+    }
+    copy.set_to_move(board.to_move());
+    copy
+}
+
 /// Plays random non-eye-filling moves from `board` until both sides pass.
 fn playout(board: &Board, rng: &mut impl Rng) -> Board {
     let mut board = board.clone();
@@ -225,6 +350,17 @@ mod tests {
         let game = |seed| play_out(&mut Engine::new(9, seed).unwrap(), 400);
         assert_eq!(game(5), game(5));
         assert_ne!(game(5), game(6));
+    }
+
+    #[test]
+    fn monte_carlo_play_is_the_same_for_the_same_seed_and_playouts() {
+        let game = |seed, playouts| {
+            let mut engine = Engine::new(7, seed).unwrap().with_playouts(playouts);
+            play_out(&mut engine, 30)
+        };
+        assert_eq!(game(5, 16), game(5, 16));
+        assert_ne!(game(5, 16), game(6, 16));
+        assert_ne!(game(5, 16), game(5, 0));
     }
 
     #[test]

@@ -5,12 +5,14 @@
 //! over any reader and writer, so tests can drive it in memory.
 
 use std::io::{BufRead, Write};
+use std::time::Instant;
 
 use crate::game::board::fixed_handicap;
 use crate::game::{Color, Move, Point};
 use crate::protocol::gtp::codec::{format_response, parse_command_line, parse_vertex_list};
 
 use super::engine::Engine;
+use super::Settings;
 
 const COMMANDS: &[&str] = &[
     "protocol_version",
@@ -35,27 +37,35 @@ const COMMANDS: &[&str] = &[
 ];
 
 /// Serves GTP on stdin and stdout until `quit` or end of input.
-pub fn serve_stdio(size: u8, seed: u64) -> std::io::Result<()> {
+pub fn serve_stdio(size: u8, seed: u64, settings: Settings) -> std::io::Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
-    serve(stdin.lock(), stdout.lock(), size, seed)
+    serve(stdin.lock(), stdout.lock(), size, seed, settings)
 }
 
-/// Serves GTP on `input` and `output` until `quit` or end of input.
+/// Serves GTP on `input` and `output` until `quit` or end of input. A move
+/// (`genmove`, `kgs-genmove_cleanup`) is answered no sooner than
+/// `settings.think` after its command was read.
 pub fn serve(
     input: impl BufRead,
     mut output: impl Write,
     size: u8,
     seed: u64,
+    settings: Settings,
 ) -> std::io::Result<()> {
     let mut engine = Engine::new(size, seed)
-        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()))?;
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()))?
+        .with_playouts(settings.playouts);
     for line in input.lines() {
         let Some(command) = parse_command_line(&line?) else {
             continue;
         };
+        let asked = Instant::now();
         let args: Vec<&str> = command.args.iter().map(String::as_str).collect();
         let answer = answer(&mut engine, &command.name, &args);
+        if matches!(command.name.as_str(), "genmove" | "kgs-genmove_cleanup") {
+            std::thread::sleep(settings.think.saturating_sub(asked.elapsed()));
+        }
         let reply = match &answer {
             Ok(text) => format_response(command.id, Ok(text)),
             Err(text) => format_response(command.id, Err(text)),
@@ -157,7 +167,7 @@ mod tests {
 
     fn session(input: &str) -> String {
         let mut output = Vec::new();
-        serve(input.as_bytes(), &mut output, 9, 1).unwrap();
+        serve(input.as_bytes(), &mut output, 9, 1, Settings::default()).unwrap();
         String::from_utf8(output).unwrap()
     }
 
@@ -185,6 +195,21 @@ mod tests {
         assert_ne!(point.to_gtp(), "E5");
         assert_eq!(replies[6], "= ");
         assert_eq!(replies.len(), 8, "nothing after quit: {out:?}");
+    }
+
+    #[test]
+    fn a_move_waits_out_the_think_time_and_other_commands_do_not() {
+        let think = std::time::Duration::from_millis(150);
+        let settings = Settings { playouts: 8, think };
+        let timed = |input: &str| {
+            let started = Instant::now();
+            let mut output = Vec::new();
+            serve(input.as_bytes(), &mut output, 9, 1, settings).unwrap();
+            started.elapsed()
+        };
+        assert!(timed("name\nplay b E5\nshowboard\n") < think);
+        assert!(timed("genmove w\n") >= think);
+        assert!(timed("genmove w\nkgs-genmove_cleanup b\n") >= 2 * think);
     }
 
     #[test]

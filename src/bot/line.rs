@@ -17,7 +17,7 @@ use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEve
 use crate::shell_time::now;
 use crate::transport::line::{self, LineSpec};
 
-use super::Engine;
+use super::{Engine, Settings};
 
 /// How long the line is still served after the game, to deliver the last pass.
 const LINGER: Duration = Duration::from_secs(2);
@@ -30,6 +30,7 @@ pub struct LineGame {
     /// Stones on the standard points; 0 or 1 is an even game.
     pub handicap: u8,
     pub seed: u64,
+    pub settings: Settings,
 }
 
 /// Plays one game on the line, then returns the moves played.
@@ -43,6 +44,7 @@ pub async fn play_on_line(
         size,
         handicap,
         seed,
+        settings,
     } = game;
     let line = line::open(&spec).await.map_err(|e| e.to_string())?;
     let (mut reader, mut writer) = tokio::io::split(line);
@@ -58,7 +60,9 @@ pub async fn play_on_line(
         link,
     };
     let mut session = Session::new(config, now());
-    let mut engine = Engine::new(size, seed).map_err(|e| e.to_string())?;
+    let mut engine = Engine::new(size, seed)
+        .map_err(|e| e.to_string())?
+        .with_playouts(settings.playouts);
     if handicap >= 2 {
         let stones = fixed_handicap(size, handicap).map_err(|e| e.to_string())?;
         engine
@@ -73,6 +77,8 @@ pub async fn play_on_line(
     let mut passes = 0;
     let mut moves = Vec::new();
     let mut finished_at: Option<Instant> = None;
+    // The engine's move, held back until the think time has passed.
+    let mut due: Option<(Instant, Move)> = None;
     let mut buf = vec![0u8; 1024];
     loop {
         while let Some(event) = session.poll_event() {
@@ -106,19 +112,28 @@ pub async fn play_on_line(
                 }
                 SessionEvent::Trace(_) | SessionEvent::Delivered => false,
             };
-            if reply && finished_at.is_none() {
-                let mv = engine.genmove(color);
-                session.relay_move(now(), mv.point());
-                moves.push((color, mv));
-                passes = if mv == Move::Pass { passes + 1 } else { 0 };
-            }
-            if passes >= 2 && finished_at.is_none() {
-                session.game_over();
-                finished_at = Some(now());
+            if reply && finished_at.is_none() && due.is_none() {
+                // Asked now: compute, then hold the move until the think
+                // time has passed, still serving the line meanwhile.
+                let asked = now();
+                due = Some((asked + settings.think, engine.genmove(color)));
             }
         }
+        if let Some((_, mv)) = due.filter(|&(at, _)| now() >= at) {
+            due = None;
+            session.relay_move(now(), mv.point());
+            moves.push((color, mv));
+            passes = if mv == Move::Pass { passes + 1 } else { 0 };
+            // What the move puts on the line goes out before any waiting.
+            continue;
+        }
+        if passes >= 2 && finished_at.is_none() {
+            session.game_over();
+            finished_at = Some(now());
+            continue;
+        }
         let linger = finished_at.map(|at| at + LINGER);
-        let sleep = wake_for(&session, linger);
+        let sleep = wake_for(&session, linger.or(due.map(|(at, _)| at)));
         tokio::select! {
             read = reader.read(&mut buf) => match read {
                 Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
+use crate::bot::Settings;
+use crate::game::clock::{format_duration, parse_duration};
 use crate::game::rules::Rules;
 use crate::game::{Color, Point};
 use crate::protocol::sgmp::session::Profile;
@@ -24,11 +26,20 @@ use crate::transport::line::LineSpec;
 pub enum PlayerSpec {
     /// `gtp:CMDLINE`: a GTP engine started as a child process.
     Gtp { command: String },
-    /// `bot` or `bot:SEED`: the built-in engine, as a GTP child process.
-    Bot { seed: Option<u64> },
-    /// `bot-sgmp[:SEED]` or `bot-gmp[:SEED]`: the built-in engine on a
-    /// virtual serial line (a pty pair), as a child process.
-    BotOnLine { profile: Profile, seed: Option<u64> },
+    /// `bot` or `bot:SEED[,playouts=N][,think=DURATION]`: the built-in
+    /// engine, as a GTP child process.
+    Bot {
+        seed: Option<u64>,
+        settings: Settings,
+    },
+    /// `bot-sgmp[:SEED][,..]` or `bot-gmp[:SEED][,..]`, with the options of
+    /// `bot`: the built-in engine on a virtual serial line (a pty pair), as a
+    /// child process.
+    BotOnLine {
+        profile: Profile,
+        seed: Option<u64>,
+        settings: Settings,
+    },
     /// `human` or `human:NAME`: the operator types the program's moves.
     Human { name: Option<String> },
     /// `sgmp:DEVICE[,..]`, `gmp:DEVICE[,..]`, `sgmp-tcp:HOST:PORT`,
@@ -61,25 +72,22 @@ impl FromStr for PlayerSpec {
             "gtp" => Ok(PlayerSpec::Gtp {
                 command: rest.trim().to_string(),
             }),
-            "bot" if rest.is_empty() => Ok(PlayerSpec::Bot { seed: None }),
-            "bot" => rest
-                .parse()
-                .map(|seed| PlayerSpec::Bot { seed: Some(seed) })
-                .map_err(|_| error("bot:SEED needs a whole number")),
+            "bot" => {
+                let (seed, settings) = parse_bot(kind, rest).map_err(|why| error(&why))?;
+                Ok(PlayerSpec::Bot { seed, settings })
+            }
             "bot-sgmp" | "bot-gmp" => {
                 let profile = if kind == "bot-sgmp" {
                     Profile::Sgmp
                 } else {
                     Profile::Gmp
                 };
-                let seed = match rest {
-                    "" => None,
-                    seed => Some(
-                        seed.parse()
-                            .map_err(|_| error("bot-sgmp:SEED needs a whole number"))?,
-                    ),
-                };
-                Ok(PlayerSpec::BotOnLine { profile, seed })
+                let (seed, settings) = parse_bot(kind, rest).map_err(|why| error(&why))?;
+                Ok(PlayerSpec::BotOnLine {
+                    profile,
+                    seed,
+                    settings,
+                })
             }
             "human" if rest.is_empty() => Ok(PlayerSpec::Human { name: None }),
             "human" => Ok(PlayerSpec::Human {
@@ -114,24 +122,80 @@ impl FromStr for PlayerSpec {
     }
 }
 
+/// The part of a `bot` spec after the colon: `[SEED][,playouts=N][,think=DURATION]`.
+fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings), String> {
+    let mut seed = None;
+    let mut settings = Settings::default();
+    if rest.is_empty() {
+        return Ok((seed, settings));
+    }
+    for (n, item) in rest.split(',').enumerate() {
+        match item.split_once('=') {
+            None if n == 0 && item.is_empty() => {}
+            None if n == 0 => {
+                seed = Some(
+                    item.parse()
+                        .map_err(|_| format!("{kind}:SEED needs a whole number"))?,
+                )
+            }
+            None => return Err(format!("'{item}' is not an option: expected NAME=VALUE")),
+            Some(("playouts", value)) => {
+                settings.playouts = value
+                    .parse()
+                    .map_err(|_| "playouts= needs a whole number".to_string())?
+            }
+            Some(("think", value)) => {
+                settings.think = parse_duration(value)
+                    .map_err(|_| "think= needs a duration such as 500ms or 1.5s".to_string())?
+            }
+            Some((name, _)) => {
+                return Err(format!(
+                    "unknown option '{name}': {kind} takes playouts=N and think=DURATION"
+                ))
+            }
+        }
+    }
+    Ok((seed, settings))
+}
+
+/// `kind`, then `:SEED,playouts=N,think=D` with only the parts that are set.
+fn write_bot(
+    f: &mut fmt::Formatter<'_>,
+    kind: &str,
+    seed: Option<u64>,
+    settings: &Settings,
+) -> fmt::Result {
+    let mut parts: Vec<String> = seed.iter().map(u64::to_string).collect();
+    if settings.playouts > 0 {
+        parts.push(format!("playouts={}", settings.playouts));
+    }
+    if !settings.think.is_zero() {
+        parts.push(format!("think={}", format_duration(settings.think)));
+    }
+    match parts.is_empty() {
+        true => f.write_str(kind),
+        false => write!(f, "{kind}:{}", parts.join(",")),
+    }
+}
+
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
-            PlayerSpec::Bot { seed: None } => f.write_str("bot"),
-            PlayerSpec::Bot { seed: Some(seed) } => write!(f, "bot:{seed}"),
+            PlayerSpec::Bot { seed, settings } => write_bot(f, "bot", *seed, settings),
             PlayerSpec::Human { name: None } => f.write_str("human"),
             PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
             PlayerSpec::Line { text, .. } => f.write_str(text),
-            PlayerSpec::BotOnLine { profile, seed } => {
+            PlayerSpec::BotOnLine {
+                profile,
+                seed,
+                settings,
+            } => {
                 let kind = match profile {
                     Profile::Sgmp => "bot-sgmp",
                     Profile::Gmp => "bot-gmp",
                 };
-                match seed {
-                    Some(seed) => write!(f, "{kind}:{seed}"),
-                    None => f.write_str(kind),
-                }
+                write_bot(f, kind, *seed, settings)
             }
         }
     }
@@ -194,6 +258,22 @@ pub struct PlayerHandle {
     pub task: tokio::task::JoinHandle<()>,
 }
 
+/// The `goref bot` arguments for `settings`: none for the defaults, so a
+/// plain `bot` starts exactly as it always has.
+fn bot_args(settings: &Settings) -> Vec<String> {
+    let mut args = Vec::new();
+    if settings.playouts > 0 {
+        args.extend(["--playouts".to_string(), settings.playouts.to_string()]);
+    }
+    if !settings.think.is_zero() {
+        args.extend([
+            "--think-ms".to_string(),
+            settings.think.as_millis().to_string(),
+        ]);
+    }
+    args
+}
+
 /// Starts the adapter for `spec` as a task. It reads actions from the
 /// handle's sender and reports through `reports`.
 pub fn spawn(
@@ -211,10 +291,14 @@ pub fn spawn(
             let command = command.clone();
             tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
         }
-        PlayerSpec::Bot { seed } => {
+        PlayerSpec::Bot { seed, settings } => {
             let seed = seed.unwrap_or(default_seed);
             let exe = setup.self_exe.to_string_lossy();
-            let command = format!("'{exe}' bot --gtp --seed {seed}");
+            let mut command = format!("'{exe}' bot --gtp --seed {seed}");
+            for arg in bot_args(settings) {
+                command.push(' ');
+                command.push_str(&arg);
+            }
             tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
         }
         PlayerSpec::Line {
@@ -225,10 +309,18 @@ pub fn spawn(
             let (line, text) = (line.clone(), text.clone());
             tokio::spawn(sgmp::run(line, *profile, text, setup, rx, reporter))
         }
-        PlayerSpec::BotOnLine { profile, seed } => {
-            let seed = seed.unwrap_or(default_seed);
+        PlayerSpec::BotOnLine {
+            profile,
+            seed,
+            settings,
+        } => {
+            let engine = sgmp::Builtin {
+                profile: *profile,
+                seed: seed.unwrap_or(default_seed),
+                args: bot_args(settings),
+            };
             let text = spec.to_string();
-            tokio::spawn(sgmp::run_builtin(*profile, seed, text, setup, rx, reporter))
+            tokio::spawn(sgmp::run_builtin(engine, text, setup, rx, reporter))
         }
         PlayerSpec::Human { name } => {
             let (tx, lines_rx) = mpsc::unbounded_channel();
@@ -242,5 +334,104 @@ pub fn spawn(
         actions,
         lines,
         task,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(spec: &str) -> PlayerSpec {
+        spec.parse().unwrap()
+    }
+
+    fn refused(spec: &str) -> String {
+        spec.parse::<PlayerSpec>().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn plain_bot_specs_mean_what_they_always_meant() {
+        let plain = Settings::default();
+        assert_eq!(
+            parse("bot"),
+            PlayerSpec::Bot {
+                seed: None,
+                settings: plain
+            }
+        );
+        assert_eq!(
+            parse("bot:3"),
+            PlayerSpec::Bot {
+                seed: Some(3),
+                settings: plain
+            }
+        );
+        assert_eq!(
+            parse("bot-sgmp:5"),
+            PlayerSpec::BotOnLine {
+                profile: Profile::Sgmp,
+                seed: Some(5),
+                settings: plain
+            }
+        );
+        assert!(bot_args(&plain).is_empty());
+        for text in ["bot", "bot:3", "bot-sgmp:5", "bot-gmp"] {
+            assert_eq!(parse(text).to_string(), text);
+        }
+    }
+
+    #[test]
+    fn a_bot_spec_carries_playouts_and_think_time() {
+        let spec = parse("bot-sgmp:1,playouts=64,think=500ms");
+        let settings = Settings {
+            playouts: 64,
+            think: Duration::from_millis(500),
+        };
+        assert_eq!(
+            spec,
+            PlayerSpec::BotOnLine {
+                profile: Profile::Sgmp,
+                seed: Some(1),
+                settings
+            }
+        );
+        assert_eq!(spec.to_string(), "bot-sgmp:1,playouts=64,think=0.5s");
+        assert_eq!(parse(&spec.to_string()), spec);
+        assert_eq!(
+            bot_args(&settings),
+            ["--playouts", "64", "--think-ms", "500"]
+        );
+        let seedless = parse("bot:,think=2s");
+        assert_eq!(
+            seedless,
+            PlayerSpec::Bot {
+                seed: None,
+                settings: Settings {
+                    playouts: 0,
+                    think: Duration::from_secs(2)
+                }
+            }
+        );
+        assert_eq!(seedless.to_string(), "bot:think=2s");
+        assert_eq!(parse(&seedless.to_string()), seedless);
+        assert_eq!(
+            parse("bot:playouts=8"),
+            PlayerSpec::Bot {
+                seed: None,
+                settings: Settings {
+                    playouts: 8,
+                    think: Duration::ZERO
+                }
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_or_malformed_bot_options_are_refused_with_a_reason() {
+        assert!(refused("bot:1,depth=3").contains("unknown option 'depth'"));
+        assert!(refused("bot:1,playouts=many").contains("playouts= needs a whole number"));
+        assert!(refused("bot-gmp:1,think=soon").contains("think= needs a duration"));
+        assert!(refused("bot:x").contains("bot:SEED needs a whole number"));
+        assert!(refused("bot:1,2").contains("'2' is not an option"));
     }
 }

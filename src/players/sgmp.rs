@@ -82,16 +82,29 @@ pub async fn run(
     serve(line, game, setup, actions, reporter).await;
 }
 
+/// The built-in engine as a line player starts it.
+#[derive(Debug, Clone)]
+pub struct Builtin {
+    pub profile: Profile,
+    pub seed: u64,
+    /// More `goref bot` arguments: `--playouts N`, `--think-ms MS`.
+    pub args: Vec<String>,
+}
+
 /// Runs the built-in engine on a virtual line: a pty pair, with
 /// `goref bot --sgmp` on the far end as a child process.
 pub async fn run_builtin(
-    profile: Profile,
-    seed: u64,
+    builtin: Builtin,
     spec_text: String,
     setup: PlayerSetup,
     actions: mpsc::UnboundedReceiver<Action>,
     reporter: Reporter,
 ) {
+    let Builtin {
+        profile,
+        seed,
+        args,
+    } = builtin;
     let color = setup.color;
     let (near, far) = match virtual_line() {
         Ok(pair) => pair,
@@ -118,6 +131,7 @@ pub async fn run_builtin(
             "--handicap",
             &setup.handicap.len().to_string(),
         ])
+        .args(&args)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
