@@ -6,12 +6,14 @@
 //! screens are equal by construction. Meaning never rests on colour alone:
 //! every state has its own glyph, and the [`Theme`] only adds colour.
 
+pub mod agreement;
 pub mod board;
 pub mod clocks;
 pub mod moves;
 pub mod status;
 pub mod theme;
 
+pub use agreement::AgreementPane;
 pub use board::BoardPane;
 pub use clocks::ClocksPane;
 pub use moves::MovesPane;
