@@ -8,3 +8,43 @@ use std::time::Instant;
 pub fn epoch() -> Instant {
     Instant::now()
 }
+
+use crate::game::board::KoRule;
+use crate::game::clock::ClockReading;
+use crate::game::Color;
+use crate::referee::event::{GameStart, PlayerInfo};
+
+/// A stopped clock reading with `main_left_ms` left and nothing else used.
+pub fn clock_reading(main_left_ms: u64) -> ClockReading {
+    ClockReading {
+        main_left_ms,
+        period_left_ms: None,
+        periods_left: None,
+        stones_left: None,
+        in_overtime: false,
+        running: false,
+        flagged: false,
+        used_ms: 0,
+        last_move_ms: 0,
+    }
+}
+
+/// An untimed KGS game start on `size` with these handicap stones and komi
+/// 6.5; tests override the fields they care about.
+pub fn game_start(size: u8, handicap: &[&str], first_to_move: Color) -> GameStart {
+    GameStart {
+        size,
+        komi: 6.5,
+        rules: "kgs".into(),
+        ruleset: "Chinese".into(),
+        time: "none".into(),
+        handicap: handicap.iter().map(|v| v.to_string()).collect(),
+        black: PlayerInfo::default(),
+        white: PlayerInfo::default(),
+        first_to_move,
+        time_settings: Default::default(),
+        limits: Default::default(),
+        ko: Some(KoRule::Simple),
+        suicide_allowed: false,
+    }
+}

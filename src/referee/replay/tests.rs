@@ -2,45 +2,24 @@
 //! of inconsistency is reported on the line that shows it.
 
 use super::{Inconsistency, Line, Validator};
-use crate::game::board::{Illegal, KoRule};
+use crate::game::board::Illegal;
 use crate::game::clock::ClockReading;
-use crate::game::rules::MoveLimits;
 use crate::game::Color;
 use crate::referee::event::{
-    End, GameEvent, GameResult, GameStart, Phase, PlayerInfo, StampedEvent, StreamHeader,
+    End, GameEvent, GameResult, GameStart, Phase, StampedEvent, StreamHeader,
 };
 
+use crate::test_support::{clock_reading, game_start};
 use Color::{Black, White};
 
 fn clock() -> ClockReading {
-    ClockReading {
-        main_left_ms: 0,
-        period_left_ms: None,
-        periods_left: None,
-        stones_left: None,
-        in_overtime: false,
-        running: false,
-        flagged: false,
-        used_ms: 0,
-        last_move_ms: 0,
-    }
+    clock_reading(0)
 }
 
 fn start(size: u8, handicap: &[&str], first: Color) -> GameEvent {
     GameEvent::GameStart(Box::new(GameStart {
-        size,
-        komi: 6.5,
-        rules: "kgs".into(),
         ruleset: "Japanese".into(),
-        time: "none".into(),
-        handicap: handicap.iter().map(|v| v.to_string()).collect(),
-        black: PlayerInfo::default(),
-        white: PlayerInfo::default(),
-        first_to_move: first,
-        time_settings: Default::default(),
-        limits: MoveLimits::default(),
-        ko: Some(KoRule::Simple),
-        suicide_allowed: false,
+        ..game_start(size, handicap, first)
     }))
 }
 

@@ -18,39 +18,21 @@ use crate::referee::event::{
     StampedEvent,
 };
 
+use crate::test_support::{clock_reading, game_start};
 use Color::{Black, White};
 
 // ---------------------------------------------------------------- events
 
 fn clock() -> ClockReading {
-    ClockReading {
-        main_left_ms: 60_000,
-        period_left_ms: None,
-        periods_left: None,
-        stones_left: None,
-        in_overtime: false,
-        running: false,
-        flagged: false,
-        used_ms: 0,
-        last_move_ms: 0,
-    }
+    clock_reading(60_000)
 }
 
 fn start(size: u8, handicap: &[&str]) -> GameEvent {
+    let first = if handicap.is_empty() { Black } else { White };
     GameEvent::GameStart(Box::new(GameStart {
-        size,
-        komi: 6.5,
-        rules: "kgs".into(),
-        ruleset: "Chinese".into(),
         time: "absolute:1m".into(),
-        handicap: handicap.iter().map(|v| v.to_string()).collect(),
-        black: PlayerInfo::default(),
-        white: PlayerInfo::default(),
-        first_to_move: if handicap.is_empty() { Black } else { White },
-        time_settings: Default::default(),
-        limits: Default::default(),
         ko: None,
-        suicide_allowed: false,
+        ..game_start(size, handicap, first)
     }))
 }
 

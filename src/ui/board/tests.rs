@@ -7,42 +7,18 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::BoardPane;
-use crate::game::clock::ClockReading;
 use crate::game::Color;
-use crate::referee::event::{AgreementEvent, GameEvent, GameStart, PlayerInfo};
+use crate::referee::event::{AgreementEvent, GameEvent, GameStart};
 use crate::referee::GameView;
+use crate::test_support::{clock_reading, game_start};
 use crate::ui::Theme;
 
 fn start(size: u8) -> GameEvent {
     GameEvent::GameStart(Box::new(GameStart {
-        size,
         komi: 7.5,
-        rules: "kgs".into(),
-        ruleset: "Chinese".into(),
-        time: "none".into(),
-        handicap: Vec::new(),
-        black: PlayerInfo::default(),
-        white: PlayerInfo::default(),
-        first_to_move: Color::Black,
-        time_settings: Default::default(),
-        limits: Default::default(),
         ko: None,
-        suicide_allowed: false,
+        ..game_start(size, &[], Color::Black)
     }))
-}
-
-fn clock() -> ClockReading {
-    ClockReading {
-        main_left_ms: 0,
-        period_left_ms: None,
-        periods_left: None,
-        stones_left: None,
-        in_overtime: false,
-        running: false,
-        flagged: false,
-        used_ms: 0,
-        last_move_ms: 0,
-    }
 }
 
 fn view(size: u8, moves: &str) -> GameView {
@@ -60,7 +36,7 @@ fn view(size: u8, moves: &str) -> GameView {
             vertex: vertex.into(),
             ms: 0,
             captures: Vec::new(),
-            clock: clock(),
+            clock: clock_reading(0),
         });
     }
     view
