@@ -87,23 +87,15 @@ impl AgreementPane<'_> {
 
 impl Widget for AgreementPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        for (i, line) in Self::lines(self.view).into_iter().enumerate() {
-            if i as u16 >= area.height {
-                return;
-            }
+        let lines = Self::lines(self.view).into_iter().map(|line| {
             let style = if line.starts_with("only ") {
                 self.theme.disputed
             } else {
                 Style::new()
             };
-            buf.set_stringn(
-                area.x,
-                area.y + i as u16,
-                line,
-                usize::from(area.width),
-                style,
-            );
-        }
+            (line, style)
+        });
+        super::draw_lines(area, buf, lines);
     }
 }
 

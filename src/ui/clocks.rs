@@ -33,11 +33,7 @@ pub struct ClocksPane<'a> {
 
 impl Widget for ClocksPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        for (line, color) in Color::BOTH.into_iter().enumerate() {
-            if line as u16 >= area.height {
-                return;
-            }
-            let text = self.line(color);
+        let lines = Color::BOTH.map(|color| {
             let style = match self.view.clocks[color.index()] {
                 Some(ClockReading { flagged: true, .. }) => {
                     Style::new().add_modifier(Modifier::REVERSED)
@@ -45,14 +41,9 @@ impl Widget for ClocksPane<'_> {
                 _ if self.view.to_move == Some(color) => self.theme.last_move,
                 _ => Style::new(),
             };
-            buf.set_stringn(
-                area.x,
-                area.y + line as u16,
-                text,
-                usize::from(area.width),
-                style,
-            );
-        }
+            (self.line(color), style)
+        });
+        super::draw_lines(area, buf, lines);
     }
 }
 

@@ -13,9 +13,21 @@ pub mod moves;
 pub mod status;
 pub mod theme;
 
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
 pub use agreement::AgreementPane;
 pub use board::BoardPane;
 pub use clocks::ClocksPane;
 pub use moves::MovesPane;
 pub use status::StatusLine;
 pub use theme::Theme;
+
+/// Writes one styled line per row from the top of `area`, each cut at its
+/// width; lines beyond its height are left out.
+fn draw_lines(area: Rect, buf: &mut Buffer, lines: impl IntoIterator<Item = (String, Style)>) {
+    for (row, (text, style)) in (0..area.height).zip(lines) {
+        buf.set_stringn(area.x, area.y + row, text, usize::from(area.width), style);
+    }
+}

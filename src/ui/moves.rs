@@ -28,7 +28,7 @@ impl Widget for MovesPane<'_> {
         let rows = usize::from(area.height);
         let moves = &self.view.moves;
         let shown = &moves[moves.len().saturating_sub(rows)..];
-        for (i, line) in shown.iter().enumerate() {
+        let lines = shown.iter().enumerate().map(|(i, line)| {
             let time = if line.vertex == "resign" {
                 String::new()
             } else {
@@ -47,14 +47,9 @@ impl Widget for MovesPane<'_> {
             } else {
                 Style::new()
             };
-            buf.set_stringn(
-                area.x,
-                area.y + i as u16,
-                text,
-                usize::from(area.width),
-                style,
-            );
-        }
+            (text, style)
+        });
+        super::draw_lines(area, buf, lines);
     }
 }
 
