@@ -419,7 +419,9 @@ impl Referee {
                 let why = format!(
                     "{color} refused {mover}'s move {mv} ('{message}'), which the rules allow"
                 );
-                self.lose(now, color, "F", why, End::ForfeitRefusedRelay);
+                self.fatal(color, &why);
+                let result = self.defeat(color, "F", why, End::ForfeitRefusedRelay);
+                self.finish(now, result);
             }
             PlayerEvent::Failed(failure) => self.on_failure(now, color, failure),
         }
@@ -642,7 +644,8 @@ impl Referee {
             Move::Resign => {
                 self.push_move(now, n, color, mv, turn.used, Vec::new());
                 let why = format!("{color} resigned");
-                return self.lose(now, color, "R", why, End::Resign);
+                let result = self.defeat(color, "R", why, End::Resign);
+                return self.finish(now, result);
             }
             Move::Pass => {
                 self.board
@@ -964,15 +967,7 @@ impl Referee {
         self.finish(now, result);
     }
 
-    /// `loser` loses the game: `B+F`, `W+R`, ...
-    fn lose(&mut self, now: Instant, loser: Color, how: &str, reason: String, end: End) {
-        if end != End::Resign {
-            self.fatal(loser, &reason);
-        }
-        let result = self.defeat(loser, how, reason, end);
-        self.finish(now, result);
-    }
-
+    /// The result of `loser` losing the game: `B+F`, `W+R`, ...
     fn defeat(&self, loser: Color, how: &str, reason: String, end: End) -> GameResult {
         let winner = loser.opponent();
         let result = format!("{}+{how}", winner.letter());
