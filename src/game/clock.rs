@@ -810,6 +810,45 @@ impl Clock {
     }
 }
 
+impl ClockReading {
+    /// The reading `elapsed` after it was taken, had the turn gone on: what
+    /// a screen shows between the referee's readings. The same rules as the
+    /// referee's clock apply (main time, then periods or stones, then the
+    /// flag). A stopped reading does not change, and neither does a CPU-time
+    /// clock, which the wall clock cannot tell.
+    pub fn ticked(&self, system: TimeSystem, elapsed: Duration) -> ClockReading {
+        if !self.running || matches!(system, TimeSystem::Cpu { .. }) {
+            return self.clone();
+        }
+        let ms = Duration::from_millis;
+        let clock = Clock {
+            system,
+            state: State {
+                main_left: ms(self.main_left_ms),
+                period_left: ms(self.period_left_ms.unwrap_or(0)),
+                periods_left: self.periods_left.unwrap_or(0),
+                stones_left: self.stones_left.unwrap_or(0),
+                flagged: self.flagged,
+            },
+            started: None,
+            used: Duration::ZERO,
+            last_move: Duration::ZERO,
+        };
+        let s = clock.project(elapsed);
+        let to_ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        ClockReading {
+            main_left_ms: to_ms(s.main_left),
+            period_left_ms: self.period_left_ms.map(|_| to_ms(s.period_left)),
+            periods_left: self.periods_left.map(|_| s.periods_left),
+            stones_left: self.stones_left.map(|_| s.stones_left),
+            in_overtime: system.has_overtime() && s.main_left.is_zero(),
+            flagged: s.flagged,
+            used_ms: self.used_ms.saturating_add(to_ms(elapsed)),
+            ..self.clone()
+        }
+    }
+}
+
 /// Whole seconds, rounded up: 987 ms is 1 s, and only zero is 0.
 fn whole_seconds_up(d: Duration) -> u64 {
     d.as_secs().saturating_add(u64::from(d.subsec_nanos() > 0))

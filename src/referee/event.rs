@@ -114,6 +114,38 @@ impl From<TimeSystem> for TimeSettings {
     }
 }
 
+impl TimeSettings {
+    /// The time system these numbers describe; `None` for a kind this goref
+    /// does not know (a newer producer's).
+    pub fn system(&self) -> Option<TimeSystem> {
+        let ms = std::time::Duration::from_millis;
+        let main = ms(self.main_ms);
+        Some(match self.kind.as_str() {
+            "none" => TimeSystem::None,
+            "absolute" => TimeSystem::Absolute { main },
+            "byoyomi" => TimeSystem::ByoYomi {
+                main,
+                period: ms(self.period_ms?),
+                periods: self.periods?,
+            },
+            "canadian" => TimeSystem::Canadian {
+                main,
+                period: ms(self.period_ms?),
+                stones: self.stones?,
+            },
+            "fischer" => TimeSystem::Fischer {
+                main,
+                increment: ms(self.increment_ms?),
+            },
+            "cpu" => TimeSystem::Cpu {
+                main,
+                per_move: ms(self.period_ms?),
+            },
+            _ => return None,
+        })
+    }
+}
+
 /// What the game looks like before the first move.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GameStart {

@@ -30,11 +30,11 @@ use serde::{Deserialize, Serialize};
 use crate::game::clock::ClockReading;
 use crate::game::score::Score;
 use crate::game::{Color, Move, Point, MAX_SIZE, MIN_SIZE};
-use crate::protocol::sgmp::link::TraceEntry;
+use crate::protocol::sgmp::link::{TraceEntry, TraceFlag};
 
 use super::event::{
     attributed, AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
-    StampedEvent,
+    StampedEvent, TimeSettings,
 };
 
 /// How many trace lines (GTP and stderr) the view keeps.
@@ -67,11 +67,25 @@ pub struct MoveLine {
     pub n: u32,
     pub color: Color,
     pub vertex: String,
+    /// Thinking time charged for the move.
     pub ms: u64,
+    /// Time the mover's GMP line spent carrying packets since its previous
+    /// move, at the line's baud rate.
+    #[serde(default)]
+    pub wire_ms: f64,
+    /// Packets resent on the mover's line since its previous move.
+    #[serde(default)]
+    pub resends: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TraceLine {
+    /// The event's number in the stream, 0 when it came without one.
+    #[serde(default)]
+    pub seq: u64,
+    /// When it happened, in milliseconds of the stream.
+    #[serde(default)]
+    pub t_ms: u64,
     pub color: Color,
     pub direction: LineDirection,
     pub line: String,
@@ -80,6 +94,10 @@ pub struct TraceLine {
 /// One packet of a GMP line, as the trace pane shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PacketLine {
+    #[serde(default)]
+    pub seq: u64,
+    #[serde(default)]
+    pub t_ms: u64,
     pub color: Color,
     pub wire_ms: Option<f64>,
     #[serde(flatten)]
@@ -103,6 +121,9 @@ pub struct GameView {
     pub rules: String,
     pub ruleset: String,
     pub time: String,
+    /// The time system in numbers, to tick the clocks between readings.
+    #[serde(default)]
+    pub time_settings: TimeSettings,
     pub players: [PlayerInfo; 2],
     /// Row-major from A1, indexed by [`Point::index`]; `size * size` long.
     pub board: Vec<Option<Color>>,
@@ -122,6 +143,15 @@ pub struct GameView {
     #[serde(default)]
     pub time_used_ms: [u64; 2],
     pub clocks: [Option<ClockReading>; 2],
+    /// The stream time (`t_ms`) at which each clock was read.
+    #[serde(default)]
+    pub clock_t_ms: [u64; 2],
+    /// Wire time and resends on each side's line since its last move, for
+    /// its next move's line in the time chart.
+    #[serde(default)]
+    pub pending_wire_ms: [f64; 2],
+    #[serde(default)]
+    pub pending_resends: [u32; 2],
     pub phase: Phase,
     pub phase_reason: String,
     pub agreement: AgreementView,
@@ -142,6 +172,9 @@ pub struct GameView {
     /// The `seq` of the newest event [`GameView::apply_stamped`] applied.
     #[serde(default)]
     pub last_seq: u64,
+    /// The `t_ms` of the newest event [`GameView::apply_stamped`] applied.
+    #[serde(default)]
+    pub last_t_ms: u64,
     /// How many times the stream skipped numbers: events were lost.
     #[serde(default)]
     pub seq_gaps: u64,
@@ -155,6 +188,7 @@ impl Default for GameView {
             rules: String::new(),
             ruleset: String::new(),
             time: String::new(),
+            time_settings: TimeSettings::default(),
             players: Default::default(),
             board: vec![None; 19 * 19],
             last_move: None,
@@ -165,6 +199,9 @@ impl Default for GameView {
             ko: None,
             time_used_ms: [0, 0],
             clocks: [None, None],
+            clock_t_ms: [0, 0],
+            pending_wire_ms: [0.0, 0.0],
+            pending_resends: [0, 0],
             phase: Phase::Setup,
             phase_reason: String::new(),
             agreement: AgreementView::default(),
@@ -176,6 +213,7 @@ impl Default for GameView {
             result: None,
             rejected: 0,
             last_seq: 0,
+            last_t_ms: 0,
             seq_gaps: 0,
         }
     }
@@ -206,6 +244,7 @@ impl GameView {
             self.seq_gaps = self.seq_gaps.saturating_add(1);
         }
         self.last_seq = stamped.seq;
+        self.last_t_ms = stamped.t_ms;
         self.apply(&stamped.event);
     }
 
@@ -234,6 +273,7 @@ impl GameView {
             } => self.play(*n, *color, vertex, *ms, captures, clock),
             GameEvent::Clock { color, clock } => {
                 self.clocks[color.index()] = Some(clock.clone());
+                self.clock_t_ms[color.index()] = self.last_t_ms;
             }
             GameEvent::Packet {
                 color,
@@ -241,15 +281,22 @@ impl GameView {
                 entry,
             } => {
                 let wire_ms = match wire_ms {
-                    Some(ms) if !ms.is_finite() => {
+                    Some(ms) if !ms.is_finite() || *ms < 0.0 => {
                         self.reject(1);
                         None
                     }
                     _ => *wire_ms,
                 };
+                let side = color.index();
+                self.pending_wire_ms[side] += wire_ms.unwrap_or(0.0);
+                if entry.flags.contains(&TraceFlag::Resend) {
+                    self.pending_resends[side] = self.pending_resends[side].saturating_add(1);
+                }
                 push_bounded(
                     &mut self.packets,
                     PacketLine {
+                        seq: self.last_seq,
+                        t_ms: self.last_t_ms,
                         color: *color,
                         wire_ms,
                         entry: bounded_entry(entry),
@@ -265,6 +312,8 @@ impl GameView {
                 push_bounded(
                     &mut self.trace,
                     TraceLine {
+                        seq: self.last_seq,
+                        t_ms: self.last_t_ms,
                         color: *color,
                         direction: *direction,
                         line: bounded_text(line, TEXT_LIMIT),
@@ -350,6 +399,7 @@ impl GameView {
             rules: bounded_text(&start.rules, TEXT_LIMIT),
             ruleset: bounded_text(&start.ruleset, TEXT_LIMIT),
             time: bounded_text(&start.time, TEXT_LIMIT),
+            time_settings: start.time_settings.clone(),
             players: [
                 player(&start.black, &self.players[0]),
                 player(&start.white, &self.players[1]),
@@ -364,6 +414,7 @@ impl GameView {
             prompt: self.prompt.take(),
             rejected: self.rejected,
             last_seq: self.last_seq,
+            last_t_ms: self.last_t_ms,
             seq_gaps: self.seq_gaps,
             ..GameView::default()
         };
@@ -418,14 +469,18 @@ impl GameView {
         } else if !captures.is_empty() {
             self.reject(captures.len() as u64);
         }
-        self.clocks[color.index()] = Some(clock.clone());
-        let used = &mut self.time_used_ms[color.index()];
+        let side = color.index();
+        self.clocks[side] = Some(clock.clone());
+        self.clock_t_ms[side] = self.last_t_ms;
+        let used = &mut self.time_used_ms[side];
         *used = used.saturating_add(ms);
         let line = MoveLine {
             n,
             color,
             vertex: mv.to_gtp(),
             ms,
+            wire_ms: std::mem::take(&mut self.pending_wire_ms[side]),
+            resends: std::mem::take(&mut self.pending_resends[side]),
         };
         if self.moves.len() >= MOVE_CAPACITY {
             let excess = self.moves.len() + 1 - MOVE_CAPACITY;
@@ -575,6 +630,10 @@ impl GameView {
         }
         for line in self.moves.iter_mut().chain(&mut self.last_move) {
             mark(fix_text(&mut line.vertex, VERTEX_LIMIT));
+            mark(fix_millis(&mut line.wire_ms));
+        }
+        for wire in &mut self.pending_wire_ms {
+            mark(fix_millis(wire));
         }
         if let Some(ko) = &self.ko {
             if Point::parse_gtp(ko, size).is_err() {
@@ -691,9 +750,19 @@ fn bounded_entry(entry: &TraceEntry) -> TraceEntry {
     }
 }
 
+/// A duration in milliseconds that is not a finite, non-negative number
+/// becomes 0; whether it did.
+fn fix_millis(ms: &mut f64) -> bool {
+    if ms.is_finite() && *ms >= 0.0 {
+        return false;
+    }
+    *ms = 0.0;
+    true
+}
+
 fn fix_packet(packet: &mut PacketLine) -> bool {
     let mut changed = false;
-    if packet.wire_ms.is_some_and(|ms| !ms.is_finite()) {
+    if packet.wire_ms.is_some_and(|ms| !ms.is_finite() || ms < 0.0) {
         packet.wire_ms = None;
         changed = true;
     }

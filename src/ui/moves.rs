@@ -73,6 +73,8 @@ mod tests {
                 color,
                 vertex: if n == 30 { "pass".into() } else { "D4".into() },
                 ms: u64::from(n) * 100,
+                wire_ms: 0.0,
+                resends: 0,
             });
         }
         let area = Rect::new(0, 0, 24, 3);

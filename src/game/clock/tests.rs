@@ -789,3 +789,42 @@ proptest! {
         prop_assert!(!reading.running);
     }
 }
+
+#[test]
+fn a_ticked_reading_agrees_with_the_clock_read_later() {
+    let systems = [
+        "absolute:1m",
+        "byoyomi:10s,5s,3",
+        "canadian:10s,20s,5",
+        "fischer:10s,2s",
+    ];
+    for spec in systems {
+        let system: TimeSystem = spec.parse().unwrap();
+        let start = Instant::now();
+        let mut clock = Clock::new(system);
+        clock.start(start);
+        for (taken, later) in [(0, 3_000), (4_000, 9_000), (9_999, 2), (12_000, 7_000)] {
+            let taken_at = start + Duration::from_millis(taken);
+            let reading = clock.reading(taken_at);
+            let ticked = reading.ticked(system, Duration::from_millis(later));
+            let truth = clock.reading(taken_at + Duration::from_millis(later));
+            assert_eq!(
+                ticked, truth,
+                "{spec}: taken at {taken} ms, {later} ms later"
+            );
+        }
+    }
+}
+
+#[test]
+fn stopped_and_cpu_clocks_do_not_tick() {
+    let system: TimeSystem = "absolute:1m".parse().unwrap();
+    let stopped = Clock::new(system).reading(Instant::now());
+    assert_eq!(stopped.ticked(system, Duration::from_secs(5)), stopped);
+    let cpu: TimeSystem = "cpu:60m,10s".parse().unwrap();
+    let mut clock = Clock::new(cpu);
+    let start = Instant::now();
+    clock.start(start);
+    let running = clock.reading(start);
+    assert_eq!(running.ticked(cpu, Duration::from_secs(5)), running);
+}

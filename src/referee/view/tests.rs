@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::{GameView, MoveLine, TraceLine, ERROR_CAPACITY, TRACE_CAPACITY};
 use crate::game::board::Illegal;
-use crate::game::clock::TimeSystem;
+use crate::game::clock::{ClockReading, TimeSystem};
 use crate::game::rules::{Preset, Rules};
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo};
@@ -198,7 +198,9 @@ fn stones_are_placed_and_captured_stones_removed() {
             n: 3,
             color: Black,
             vertex: "A2".into(),
-            ms: 300
+            ms: 300,
+            wire_ms: 0.0,
+            resends: 0,
         })
     );
 
@@ -373,6 +375,8 @@ fn the_trace_keeps_only_the_newest_lines() {
     assert_eq!(
         view.trace.front(),
         Some(&TraceLine {
+            seq: 0,
+            t_ms: 0,
             color: White,
             direction: LineDirection::Received,
             line: format!("= {extra}"),
@@ -638,4 +642,77 @@ fn the_view_itself_survives_a_json_round_trip() {
         let back: GameView = serde_json::from_str(&json).unwrap();
         assert_eq!(back, view);
     }
+}
+
+#[test]
+fn each_move_carries_its_lines_wire_time_and_resends_and_rows_their_stamps() {
+    use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
+    use crate::referee::event::StampedEvent;
+    use crate::test_support::{clock_reading, game_start};
+    let packet = |wire_ms: f64, flags: Vec<TraceFlag>| GameEvent::Packet {
+        color: Black,
+        wire_ms: Some(wire_ms),
+        entry: TraceEntry {
+            direction: Direction::In,
+            hex: "01 02 03 04".into(),
+            meaning: "move".into(),
+            flags,
+            note: None,
+        },
+    };
+    let mv = |n: u32, color: Color, vertex: &str| GameEvent::Move {
+        n,
+        color,
+        vertex: vertex.into(),
+        ms: 500,
+        captures: vec![],
+        clock: ClockReading {
+            running: false,
+            ..clock_reading(60_000)
+        },
+    };
+    let mut start = game_start(9, &[], Black);
+    start.time_settings = TimeSystem::ByoYomi {
+        main: Duration::from_secs(60),
+        period: Duration::from_secs(10),
+        periods: 3,
+    }
+    .into();
+    let events = [
+        GameEvent::GameStart(Box::new(start)),
+        packet(16.7, vec![]),
+        packet(16.7, vec![TraceFlag::Resend]),
+        mv(1, Black, "E5"),
+        mv(2, White, "C3"),
+        packet(16.7, vec![]),
+        mv(3, Black, "D4"),
+    ];
+    let mut view = GameView::new();
+    for (i, event) in events.iter().enumerate() {
+        view.apply_stamped(&StampedEvent {
+            seq: i as u64 + 1,
+            t_ms: 1000 * (i as u64 + 1),
+            after_result: false,
+            event: event.clone(),
+        });
+    }
+    let lines: Vec<(f64, u32)> = view.moves.iter().map(|m| (m.wire_ms, m.resends)).collect();
+    assert_eq!(lines, [(33.4, 1), (0.0, 0), (16.7, 0)]);
+    assert_eq!(view.pending_wire_ms, [0.0, 0.0]);
+    let stamps: Vec<(u64, u64)> = view.packets.iter().map(|p| (p.seq, p.t_ms)).collect();
+    assert_eq!(stamps, [(2, 2000), (3, 3000), (6, 6000)]);
+    assert_eq!(
+        view.clock_t_ms,
+        [7000, 5000],
+        "each clock knows when it was read"
+    );
+    assert_eq!(
+        view.time_settings.system(),
+        Some(TimeSystem::ByoYomi {
+            main: Duration::from_secs(60),
+            period: Duration::from_secs(10),
+            periods: 3,
+        }),
+        "a viewer can tick the clocks with the settings it was given"
+    );
 }
