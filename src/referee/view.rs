@@ -43,6 +43,8 @@ pub const TRACE_CAPACITY: usize = 600;
 pub const PACKET_CAPACITY: usize = 300;
 /// How many error lines the view keeps.
 pub const ERROR_CAPACITY: usize = 100;
+/// How many alerts the view keeps.
+pub const ALERT_CAPACITY: usize = 50;
 /// How many notices the view keeps.
 pub const NOTICE_CAPACITY: usize = 100;
 /// How many moves the move list keeps (the newest).
@@ -104,6 +106,17 @@ pub struct PacketLine {
     pub entry: TraceEntry,
 }
 
+/// Something the operator must see and acknowledge: an error (a crash, a
+/// hang, a dead line, a refused command), an illegal move, a flag, the
+/// judge being called.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Alert {
+    /// 1 for the game's first alert, and so on: a screen acknowledges all
+    /// alerts up to a number.
+    pub n: u64,
+    pub message: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct AgreementView {
     pub claims: [Option<Vec<String>>; 2],
@@ -158,6 +171,9 @@ pub struct GameView {
     pub trace: VecDeque<TraceLine>,
     pub packets: VecDeque<PacketLine>,
     pub errors: VecDeque<String>,
+    /// The newest alerts, oldest first.
+    #[serde(default)]
+    pub alerts: VecDeque<Alert>,
     /// Notices for the operator that are not faults, newest last.
     #[serde(default)]
     pub notices: VecDeque<String>,
@@ -208,6 +224,7 @@ impl Default for GameView {
             trace: VecDeque::new(),
             packets: VecDeque::new(),
             errors: VecDeque::new(),
+            alerts: VecDeque::new(),
             notices: VecDeque::new(),
             prompt: None,
             result: None,
@@ -271,10 +288,7 @@ impl GameView {
                 captures,
                 clock,
             } => self.play(*n, *color, vertex, *ms, captures, clock),
-            GameEvent::Clock { color, clock } => {
-                self.clocks[color.index()] = Some(clock.clone());
-                self.clock_t_ms[color.index()] = self.last_t_ms;
-            }
+            GameEvent::Clock { color, clock } => self.set_clock(*color, clock),
             GameEvent::Packet {
                 color,
                 wire_ms,
@@ -323,6 +337,9 @@ impl GameView {
             }
             GameEvent::Agreement(agreement) => self.apply_agreement(agreement),
             GameEvent::Phase { phase, reason } => {
+                if *phase == Phase::Adjudication && self.phase != Phase::Adjudication {
+                    self.alert(format!("the judge is called: {reason}"));
+                }
                 self.phase = *phase;
                 self.phase_reason = bounded_text(reason, TEXT_LIMIT);
                 self.to_move = match phase {
@@ -342,6 +359,7 @@ impl GameView {
                     bounded_text(&text, TEXT_LIMIT),
                     ERROR_CAPACITY,
                 );
+                self.alert(text);
             }
             GameEvent::Result(result) => {
                 let (result, bad) = bounded_result(result);
@@ -354,11 +372,13 @@ impl GameView {
                 }
             }
             GameEvent::Error { color, message, .. } => {
+                let text = attributed(*color, message);
                 push_bounded(
                     &mut self.errors,
-                    bounded_text(&attributed(*color, message), TEXT_LIMIT),
+                    bounded_text(&text, TEXT_LIMIT),
                     ERROR_CAPACITY,
                 );
+                self.alert(text);
             }
             GameEvent::Notice { color, message } => {
                 push_bounded(
@@ -410,6 +430,7 @@ impl GameView {
             trace: std::mem::take(&mut self.trace),
             packets: std::mem::take(&mut self.packets),
             errors: std::mem::take(&mut self.errors),
+            alerts: std::mem::take(&mut self.alerts),
             notices: std::mem::take(&mut self.notices),
             prompt: self.prompt.take(),
             rejected: self.rejected,
@@ -470,8 +491,7 @@ impl GameView {
             self.reject(captures.len() as u64);
         }
         let side = color.index();
-        self.clocks[side] = Some(clock.clone());
-        self.clock_t_ms[side] = self.last_t_ms;
+        self.set_clock(color, clock);
         let used = &mut self.time_used_ms[side];
         *used = used.saturating_add(ms);
         let line = MoveLine {
@@ -560,6 +580,24 @@ impl GameView {
         }
     }
 
+    /// A new reading of `color`'s clock; a flag that falls is an alert.
+    fn set_clock(&mut self, color: Color, clock: &ClockReading) {
+        let side = color.index();
+        let was_flagged = self.clocks[side].as_ref().is_some_and(|c| c.flagged);
+        self.clocks[side] = Some(clock.clone());
+        self.clock_t_ms[side] = self.last_t_ms;
+        if clock.flagged && !was_flagged {
+            self.alert(format!("{color}'s flag fell"));
+        }
+    }
+
+    /// Raises an alert for the operator to acknowledge.
+    fn alert(&mut self, message: String) {
+        let n = self.alerts.back().map_or(0, |a| a.n).saturating_add(1);
+        let message = bounded_text(&message, TEXT_LIMIT);
+        push_bounded(&mut self.alerts, Alert { n, message }, ALERT_CAPACITY);
+    }
+
     fn reject(&mut self, count: u64) {
         self.rejected = self.rejected.saturating_add(count);
     }
@@ -581,6 +619,7 @@ impl GameView {
             && self.packets.len() <= PACKET_CAPACITY
             && self.errors.len() <= ERROR_CAPACITY
             && self.notices.len() <= NOTICE_CAPACITY
+            && self.alerts.len() <= ALERT_CAPACITY
     }
 
     /// Whether the view is one that applying events could have built, as far
@@ -656,6 +695,10 @@ impl GameView {
         }
         mark(trim_front(&mut self.errors, ERROR_CAPACITY));
         mark(trim_front(&mut self.notices, NOTICE_CAPACITY));
+        mark(trim_front(&mut self.alerts, ALERT_CAPACITY));
+        for alert in &mut self.alerts {
+            mark(fix_text(&mut alert.message, TEXT_LIMIT));
+        }
         for text in self.errors.iter_mut().chain(&mut self.notices) {
             mark(fix_text(text, TEXT_LIMIT));
         }

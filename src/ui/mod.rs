@@ -10,8 +10,10 @@ pub mod agreement;
 pub mod board;
 pub mod clocks;
 pub mod moves;
+pub mod state;
 pub mod status;
 pub mod theme;
+pub mod trace;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -21,6 +23,7 @@ pub use agreement::AgreementPane;
 pub use board::BoardPane;
 pub use clocks::ClocksPane;
 pub use moves::MovesPane;
+pub use state::{PaneId, Role, UiState};
 pub use status::StatusLine;
 pub use theme::Theme;
 

@@ -716,3 +716,57 @@ fn each_move_carries_its_lines_wire_time_and_resends_and_rows_their_stamps() {
         "a viewer can tick the clocks with the settings it was given"
     );
 }
+
+#[test]
+fn errors_illegal_moves_flags_and_the_judge_raise_numbered_alerts() {
+    use crate::test_support::{clock_reading, game_start};
+    let flagged = ClockReading {
+        flagged: true,
+        ..clock_reading(0)
+    };
+    let events = [
+        GameEvent::GameStart(Box::new(game_start(9, &[], Black))),
+        GameEvent::Illegal {
+            n: 1,
+            color: Black,
+            vertex: "E5".into(),
+            reason: Illegal::Occupied,
+        },
+        GameEvent::Error {
+            color: Some(White),
+            message: "the engine crashed".into(),
+            fatal: true,
+        },
+        GameEvent::Clock {
+            color: White,
+            clock: flagged.clone(),
+        },
+        GameEvent::Clock {
+            color: White,
+            clock: flagged,
+        },
+        GameEvent::Phase {
+            phase: Phase::Adjudication,
+            reason: "the claims differ".into(),
+        },
+        GameEvent::Notice {
+            color: None,
+            message: "a notice is no alert".into(),
+        },
+    ];
+    let view = view_of(&events);
+    let alerts: Vec<(u64, &str)> = view
+        .alerts
+        .iter()
+        .map(|a| (a.n, a.message.as_str()))
+        .collect();
+    assert_eq!(
+        alerts,
+        [
+            (1, "move 1: Black E5 is illegal (the point is occupied)"),
+            (2, "White: the engine crashed"),
+            (3, "White's flag fell"),
+            (4, "the judge is called: the claims differ"),
+        ]
+    );
+}
