@@ -82,7 +82,7 @@ impl GameFile {
 /// Line and column (both from 1, the column in characters) come from the
 /// error's span; the key is the one written at the start of that line, when
 /// there is one.
-fn locate(text: &str, error: &toml::de::Error) -> String {
+pub fn locate(text: &str, error: &toml::de::Error) -> String {
     let message = error
         .message()
         .lines()

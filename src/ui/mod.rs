@@ -9,6 +9,9 @@
 pub mod agreement;
 pub mod board;
 pub mod clocks;
+pub mod commands;
+pub mod keys;
+pub mod layout;
 pub mod moves;
 pub mod state;
 pub mod status;
