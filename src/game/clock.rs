@@ -620,6 +620,29 @@ impl Clock {
         }
     }
 
+    /// The operator adds time (`delta_ms` above zero) or takes it away:
+    /// from main time while there is any, else from the current period.
+    /// Never below zero, and a flagged clock stays flagged; a running turn
+    /// keeps running against the new time.
+    pub fn adjust(&mut self, delta_ms: i64) {
+        if self.state.flagged {
+            return;
+        }
+        let amount = Duration::from_millis(delta_ms.unsigned_abs());
+        let s = &mut self.state;
+        let in_overtime = self.system.has_overtime() && s.main_left.is_zero();
+        let target = if in_overtime {
+            &mut s.period_left
+        } else {
+            &mut s.main_left
+        };
+        *target = if delta_ms >= 0 {
+            target.saturating_add(amount)
+        } else {
+            target.saturating_sub(amount)
+        };
+    }
+
     pub fn is_running(&self) -> bool {
         self.started.is_some()
     }

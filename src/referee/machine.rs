@@ -176,6 +176,18 @@ pub enum OperatorCommand {
     ScoreNow,
     /// Mark the chain at this point dead, or alive again.
     ToggleDead(Point),
+    /// A side resigns, as its operator tells the judge.
+    Resign { color: Color, reason: String },
+    /// Stop both clocks: the judge deliberates. Moves still count.
+    PauseClocks { reason: String },
+    /// Start the clock of the side to move again.
+    ResumeClocks,
+    /// Add time to a clock (`delta_ms` above zero) or take it away.
+    AdjustClock {
+        color: Color,
+        delta_ms: i64,
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for OperatorCommand {
@@ -185,6 +197,17 @@ impl std::fmt::Display for OperatorCommand {
             OperatorCommand::Adjudicate { result, .. } => write!(f, "adjudicate {result}"),
             OperatorCommand::ScoreNow => f.write_str("score"),
             OperatorCommand::ToggleDead(point) => write!(f, "dead {point}"),
+            OperatorCommand::Resign { color, .. } => write!(f, "resign {}", color.letter()),
+            OperatorCommand::PauseClocks { .. } => f.write_str("pause"),
+            OperatorCommand::ResumeClocks => f.write_str("resume"),
+            OperatorCommand::AdjustClock {
+                color, delta_ms, ..
+            } => {
+                let sign = if *delta_ms < 0 { '-' } else { '+' };
+                let ms = delta_ms.unsigned_abs();
+                let amount = format_duration(Duration::from_millis(ms));
+                write!(f, "clock {} {sign}{amount}", color.letter())
+            }
         }
     }
 }
@@ -198,6 +221,10 @@ impl OperatorCommand {
             OperatorCommand::ToggleDead(point) => {
                 format!("mark the chain at {point} dead, or alive again")
             }
+            OperatorCommand::Resign { reason, .. }
+            | OperatorCommand::PauseClocks { reason }
+            | OperatorCommand::AdjustClock { reason, .. } => reason.clone(),
+            OperatorCommand::ResumeClocks => "the clocks run again".into(),
         }
     }
 }
@@ -258,6 +285,8 @@ pub struct Referee {
     judge_reason: Option<String>,
     /// The move limit the game stopped at, while the judge is awaited for it.
     stopped_at: Option<u32>,
+    /// The operator has stopped the clocks.
+    clocks_paused: bool,
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -291,6 +320,7 @@ impl Referee {
             no_claim: [None, None],
             judge_reason: None,
             stopped_at: None,
+            clocks_paused: false,
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -341,6 +371,9 @@ impl Referee {
         let Waiting::Move { color, since } = self.waiting else {
             return None;
         };
+        if self.clocks_paused {
+            return None;
+        }
         match self.wall_clock_deadline(color) {
             Some(deadline) => deadline.checked_add(Duration::from_nanos(1)),
             None => since.checked_add(self.config.rules.move_timeout),
@@ -351,6 +384,9 @@ impl Referee {
         let Waiting::Move { color, since } = self.waiting else {
             return;
         };
+        if self.clocks_paused {
+            return;
+        }
         match self.wall_clock_deadline(color) {
             Some(deadline) if now > deadline => {
                 self.clocks[color.index()].stop(now);
@@ -439,6 +475,18 @@ impl Referee {
             }
             (OperatorCommand::Adjudicate { .. }, _) => None,
             (_, Phase::Setup) => Some("the game has not started"),
+            (OperatorCommand::Resign { .. } | OperatorCommand::AdjustClock { .. }, _) => None,
+            (OperatorCommand::PauseClocks { .. }, _) if self.clocks_paused => {
+                Some("the clocks are already paused")
+            }
+            (OperatorCommand::PauseClocks { .. }, Phase::Play | Phase::Cleanup) => None,
+            (OperatorCommand::PauseClocks { .. }, _) => {
+                Some("no clock runs now: the clocks run during play only")
+            }
+            (OperatorCommand::ResumeClocks, _) if !self.clocks_paused => {
+                Some("the clocks are not paused")
+            }
+            (OperatorCommand::ResumeClocks, _) => None,
             (_, _) if judging => None,
             (OperatorCommand::ScoreNow, _) => Some(
                 "'score' ends the game and counts it with the stones marked dead; it is \
@@ -480,6 +528,34 @@ impl Referee {
                 let dead = self.marked_dead.clone();
                 let reason = "scored by the operator".into();
                 self.finish_by_score(now, &dead, reason, End::ScoredByJudge);
+            }
+            OperatorCommand::Resign { color, reason } => {
+                let why = format!("{color} resigned, as its operator told the judge ({reason})");
+                let result = self.defeat(color, "R", why, End::Resign);
+                self.finish(now, result);
+            }
+            OperatorCommand::PauseClocks { .. } => {
+                self.clocks_paused = true;
+                for color in Color::BOTH {
+                    if self.clocks[color.index()].is_running() {
+                        self.clocks[color.index()].cancel(now);
+                        self.tell_clock(now, color);
+                    }
+                }
+            }
+            OperatorCommand::ResumeClocks => {
+                self.clocks_paused = false;
+                if let Waiting::Move { color, .. } = self.waiting {
+                    self.waiting = Waiting::Move { color, since: now };
+                    self.clocks[color.index()].start(now);
+                    self.tell_clock(now, color);
+                }
+            }
+            OperatorCommand::AdjustClock {
+                color, delta_ms, ..
+            } => {
+                self.clocks[color.index()].adjust(delta_ms);
+                self.tell_clock(now, color);
             }
             OperatorCommand::ToggleDead(point) => {
                 toggle_group(&self.board, &mut self.marked_dead, point);
@@ -586,6 +662,9 @@ impl Referee {
     }
 
     fn on_thinking(&mut self, now: Instant, color: Color) {
+        if self.clocks_paused {
+            return;
+        }
         if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
             let clock = &mut self.clocks[color.index()];
             clock.start(now);
@@ -933,6 +1012,12 @@ impl Referee {
             claim.extend(self.board.group(*point));
         }
         (claim, note)
+    }
+
+    /// Tells the screens how `color`'s clock stands.
+    fn tell_clock(&mut self, now: Instant, color: Color) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Clock { color, clock });
     }
 
     fn time_out(&mut self, now: Instant, color: Color) {

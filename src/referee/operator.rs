@@ -5,14 +5,20 @@
 //! dead D4                    mark the chain at D4 dead (again: alive)
 //! adjudicate B+3.5 [reason]  end the game with this result
 //! void [reason]              end the game with no result
+//! resign b|w [reason]        a side resigns, as its operator says
+//! pause [reason]             stop both clocks (the judge deliberates)
+//! resume                     start the clocks again
+//! clock b|w +30s [reason]    add time to a clock (-1m takes time away)
 //! ```
 
-use crate::game::Point;
+use crate::game::clock::parse_duration;
+use crate::game::{Color, Point};
 
 use super::machine::OperatorCommand;
 
 /// What the operator can type, for the help line.
-pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason] | void [reason]";
+pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason] | void [reason] \
+     | resign b|w [reason] | pause [reason] | resume | clock b|w +30s|-1m [reason]";
 
 /// Parses one line. Empty lines are `Ok(None)`.
 pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorCommand>, String> {
@@ -50,9 +56,53 @@ pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorComman
             result: "Void".into(),
             reason: reason(&rest, "no result, by the judge"),
         },
+        "resign" => {
+            let Some((side, why)) = rest.split_first() else {
+                return Err("'resign' needs a side: resign b, or resign w".into());
+            };
+            OperatorCommand::Resign {
+                color: parse_side(side)?,
+                reason: reason(why, "by its operator"),
+            }
+        }
+        "pause" => OperatorCommand::PauseClocks {
+            reason: reason(&rest, "the judge deliberates"),
+        },
+        "resume" => OperatorCommand::ResumeClocks,
+        "clock" => {
+            let [side, amount, why @ ..] = &rest[..] else {
+                return Err("'clock' needs a side and an amount, e.g. clock w +30s".into());
+            };
+            OperatorCommand::AdjustClock {
+                color: parse_side(side)?,
+                delta_ms: parse_adjustment(amount)?,
+                reason: reason(why, "adjusted by the judge"),
+            }
+        }
         _ => return Err(format!("unknown command '{verb}': {OPERATOR_HELP}")),
     };
     Ok(Some(command))
+}
+
+fn parse_side(word: &str) -> Result<Color, String> {
+    word.parse()
+        .map_err(|_| format!("'{word}' is not a side: write b or w"))
+}
+
+/// A clock adjustment: `+30s` adds, `-1m` takes away, `45s` adds.
+pub fn parse_adjustment(text: &str) -> Result<i64, String> {
+    let (sign, amount) = match text.as_bytes().first() {
+        Some(b'-') => (-1, &text[1..]),
+        Some(b'+') => (1, &text[1..]),
+        _ => (1, text),
+    };
+    let duration = parse_duration(amount)
+        .map_err(|e| format!("'{text}' is not an amount of time ({e}): write e.g. +30s or -1m"))?;
+    let ms = i64::try_from(duration.as_millis()).map_err(|_| format!("'{text}' is too long"))?;
+    if ms == 0 {
+        return Err("an adjustment of no time changes nothing".into());
+    }
+    Ok(sign * ms)
 }
 
 /// Whether `text` is a result in SGF `RE` grammar.
@@ -97,6 +147,47 @@ mod tests {
             }))
         );
         assert_eq!(parse_operator_line("   ", 9), Ok(None));
+    }
+
+    #[test]
+    fn clock_and_resignation_commands_parse() {
+        assert_eq!(
+            parse_operator_line("resign W the program is lost", 9),
+            Ok(Some(OperatorCommand::Resign {
+                color: Color::White,
+                reason: "the program is lost".into()
+            }))
+        );
+        assert_eq!(
+            parse_operator_line("pause", 9),
+            Ok(Some(OperatorCommand::PauseClocks {
+                reason: "the judge deliberates".into()
+            }))
+        );
+        assert_eq!(
+            parse_operator_line("resume", 9),
+            Ok(Some(OperatorCommand::ResumeClocks))
+        );
+        assert_eq!(
+            parse_operator_line("clock b -1m30s penalty", 9),
+            Ok(Some(OperatorCommand::AdjustClock {
+                color: Color::Black,
+                delta_ms: -90_000,
+                reason: "penalty".into()
+            }))
+        );
+        assert_eq!(parse_adjustment("45s"), Ok(45_000));
+        assert!(parse_adjustment("+0s").unwrap_err().contains("no time"));
+        assert!(parse_adjustment("soon").unwrap_err().contains("+30s"));
+        assert!(parse_operator_line("resign", 9)
+            .unwrap_err()
+            .contains("a side"));
+        assert!(parse_operator_line("resign x", 9)
+            .unwrap_err()
+            .contains("b or w"));
+        assert!(parse_operator_line("clock w", 9)
+            .unwrap_err()
+            .contains("an amount"));
     }
 
     #[test]

@@ -130,6 +130,13 @@ impl Recorder {
                 message,
                 fatal: true,
             } => self.final_comments.push(attributed(*color, message)),
+            GameEvent::Operator { command, reason } => {
+                let text = format!("Operator: {command} ({reason}).");
+                match self.moves.last_mut() {
+                    Some(node) if self.start.is_some() => append_comment(node, &text),
+                    _ => self.final_comments.push(text),
+                }
+            }
             GameEvent::Result(result) if self.start.is_none() => self
                 .final_comments
                 .push(format!("No game was played: {}.", result.reason)),
@@ -181,7 +188,7 @@ impl Recorder {
                 }
             }
             if !self.final_comments.is_empty() {
-                last.push("C", self.final_comments.join("\n"));
+                append_comment(&mut last, &self.final_comments.join("\n"));
             }
             nodes.push(last);
         }
@@ -259,6 +266,21 @@ impl Recorder {
 
 fn seconds(ms: u64) -> String {
     format!("{}.{}", ms / 1000, (ms % 1000) / 100)
+}
+
+/// Adds `text` to the node's comment, on a line of its own: SGF allows one
+/// `C` value per node.
+fn append_comment(node: &mut Node, text: &str) {
+    match node.props.iter_mut().find(|(id, _)| id == "C") {
+        Some((_, values)) => match values.first_mut() {
+            Some(comment) => {
+                comment.push('\n');
+                comment.push_str(text);
+            }
+            None => values.push(text.to_string()),
+        },
+        None => node.push("C", text),
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,8 @@
 //! column letters skip I, as Go coordinates do. The last move is bracketed
 //! (while no stones are marked dead), dead stones (agreed, or marked by the
 //! operator) are lower case, and a stone only one side claims dead is
-//! followed by `?`: no state rests on colour alone.
+//! followed by `?`: no state rests on colour alone. While the operator marks
+//! dead stones, the cursor's point is drawn as `[x]`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -39,6 +40,9 @@ const COLUMNS: &[u8] = b"ABCDEFGHJKLMNOPQRSTUVWXYZ";
 pub struct BoardPane<'a> {
     pub view: &'a GameView,
     pub theme: &'a Theme,
+    /// The operator's cursor while marking dead stones: the point is drawn
+    /// between `[` and `]`.
+    pub cursor: Option<Point>,
 }
 
 /// What one point shows.
@@ -141,7 +145,11 @@ impl Widget for BoardPane<'_> {
                 if matches!(mark, Mark::Disputed(_)) {
                     buf.set_string(x + 1, y, "?", theme.disputed);
                 }
-                if last == Some(point) && dead.is_empty() && disputed.is_empty() {
+                if self.cursor == Some(point) {
+                    buf.set_string(x - 1, y, "[", theme.cursor);
+                    buf.set_string(x, y, glyph.to_string(), style.patch(theme.cursor));
+                    buf.set_string(x + 1, y, "]", theme.cursor);
+                } else if last == Some(point) && dead.is_empty() && disputed.is_empty() {
                     buf.set_string(x - 1, y, "(", theme.last_move);
                     buf.set_string(x + 1, y, ")", theme.last_move);
                 }

@@ -13,7 +13,6 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
 use crate::game::clock::ClockReading;
@@ -29,26 +28,40 @@ const LOW_MS: u64 = 10_000;
 pub struct ClocksPane<'a> {
     pub view: &'a GameView,
     pub theme: &'a Theme,
+    /// The stream time now: a running clock is drawn as it stands then,
+    /// ticked from its last reading by the game's time system. `None` draws
+    /// the readings as they are.
+    pub now_t_ms: Option<u64>,
 }
 
 impl Widget for ClocksPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = Color::BOTH.map(|color| {
-            let style = match self.view.clocks[color.index()] {
-                Some(ClockReading { flagged: true, .. }) => {
-                    Style::new().add_modifier(Modifier::REVERSED)
-                }
-                _ if self.view.to_move == Some(color) => self.theme.last_move,
-                _ => Style::new(),
+            let reading = self.reading(color);
+            let style = match &reading {
+                Some(ClockReading { flagged: true, .. }) => self.theme.flagged,
+                Some(reading) if is_low(reading) => self.theme.low_time,
+                _ if self.view.to_move == Some(color) => self.theme.to_move,
+                _ => self.theme.text,
             };
-            (self.line(color), style)
+            (self.line(color, reading.as_ref()), style)
         });
         super::draw_lines(area, buf, lines);
     }
 }
 
 impl ClocksPane<'_> {
-    fn line(&self, color: Color) -> String {
+    /// `color`'s clock as it stands now.
+    pub fn reading(&self, color: Color) -> Option<ClockReading> {
+        let reading = self.view.clocks[color.index()].as_ref()?;
+        let (Some(now), Some(system)) = (self.now_t_ms, self.view.time_settings.system()) else {
+            return Some(reading.clone());
+        };
+        let elapsed = now.saturating_sub(self.view.clock_t_ms[color.index()]);
+        Some(reading.ticked(system, std::time::Duration::from_millis(elapsed)))
+    }
+
+    fn line(&self, color: Color, reading: Option<&ClockReading>) -> String {
         let to_move = if self.view.to_move == Some(color) {
             if self.theme.unicode {
                 '▶'
@@ -63,7 +76,12 @@ impl ClocksPane<'_> {
             name if name.is_empty() => color.to_string(),
             name => name,
         };
-        let clock = match &self.view.clocks[color.index()] {
+        let clock = match reading {
+            Some(reading) if self.view.time_settings.kind == "none" => format!(
+                "{:>6}  used, no limit last {:.1}s",
+                minutes(reading.used_ms),
+                reading.last_move_ms as f64 / 1000.0
+            ),
             Some(reading) => describe(reading),
             None => "--:--".to_string(),
         };
@@ -88,8 +106,17 @@ fn describe(reading: &ClockReading) -> String {
         }
         _ => (reading.main_left_ms, "main".to_string()),
     };
-    let low = if left < LOW_MS { "!" } else { " " };
+    let low = if is_low(reading) { "!" } else { " " };
     format!("{:>6}{low} {phase:<12} {last}", minutes(left))
+}
+
+/// Whether the clock is under [`LOW_MS`] in the time that counts now.
+fn is_low(reading: &ClockReading) -> bool {
+    let left = match (reading.in_overtime, reading.period_left_ms) {
+        (true, Some(period)) => period,
+        _ => reading.main_left_ms,
+    };
+    left < LOW_MS && !reading.flagged && (reading.main_left_ms > 0 || reading.in_overtime)
 }
 
 /// `m:ss`, or `h:mm:ss` from an hour.
@@ -123,7 +150,12 @@ mod tests {
     fn draw(view: &GameView, theme: &Theme) -> String {
         let area = Rect::new(0, 0, 60, 2);
         let mut buf = Buffer::empty(area);
-        ClocksPane { view, theme }.render(area, &mut buf);
+        ClocksPane {
+            view,
+            theme,
+            now_t_ms: None,
+        }
+        .render(area, &mut buf);
         (0..2)
             .map(|y| {
                 let line: String = (0..60).map(|x| buf[(x, y)].symbol()).collect();

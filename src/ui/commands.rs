@@ -475,7 +475,7 @@ impl Command {
     }
 
     /// The roles that have the command at all.
-    fn roles(self) -> &'static [Role] {
+    pub fn roles(self) -> &'static [Role] {
         const ALL: &[Role] = &[Role::Operator, Role::Spectator, Role::Replay];
         match self.info().group {
             G::Operator | G::Scoring => &[Role::Operator],

@@ -8,6 +8,8 @@
 
 use crate::game::{Color, Point};
 
+use super::commands::KeyMap;
+use super::keys::Key;
 use super::trace::TraceState;
 
 /// The panes, in the order `Tab` visits them.
@@ -82,6 +84,14 @@ pub struct UiState {
     pub input: Option<InputBox>,
     /// A risky command waiting for its confirmation.
     pub confirm: Option<Confirm>,
+    /// The keys in force.
+    pub keys: KeyMap,
+    /// The keys of a chord typed so far.
+    pub pending: Vec<Key>,
+    /// The operator has stopped both clocks.
+    pub clocks_paused: bool,
+    /// Another game follows when this one is over (the demo).
+    pub can_start_next: bool,
 }
 
 /// A line being typed, with what it is for.
@@ -144,6 +154,10 @@ impl UiState {
             replay_position: None,
             input: None,
             confirm: None,
+            keys: KeyMap::default(),
+            pending: Vec::new(),
+            clocks_paused: false,
+            can_start_next: false,
         }
     }
 }

@@ -8,7 +8,6 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
 use crate::referee::{GameView, Phase};
@@ -19,6 +18,9 @@ use super::Theme;
 pub struct StatusLine<'a> {
     pub view: &'a GameView,
     pub theme: &'a Theme,
+    /// What the screen adds at the end: paused clocks, the replay's
+    /// position, the spectators.
+    pub extra: String,
 }
 
 impl StatusLine<'_> {
@@ -70,16 +72,14 @@ impl Widget for StatusLine<'_> {
         if area.height == 0 {
             return;
         }
-        let style = self.theme.coordinates.add_modifier(Modifier::REVERSED);
+        let style = self.theme.status;
         let blank = " ".repeat(usize::from(area.width));
         buf.set_string(area.x, area.y, blank, style);
-        buf.set_stringn(
-            area.x,
-            area.y,
-            Self::text(self.view),
-            usize::from(area.width),
-            Style::new().patch(style),
-        );
+        let mut text = Self::text(self.view);
+        if !self.extra.is_empty() {
+            text = format!("{text} | {}", self.extra);
+        }
+        buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
     }
 }
 

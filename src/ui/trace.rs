@@ -58,3 +58,20 @@ impl Default for TraceState {
         }
     }
 }
+
+/// Placeholder until the pane is written: the newest lines.
+pub struct TracePane<'a> {
+    pub view: &'a crate::referee::GameView,
+    pub state: &'a TraceState,
+    pub theme: &'a super::Theme,
+}
+
+impl ratatui::widgets::Widget for TracePane<'_> {
+    fn render(self, area: ratatui::layout::Rect, buf: &mut ratatui::buffer::Buffer) {
+        let lines = self.view.trace.iter().rev().take(usize::from(area.height));
+        let lines: Vec<_> = lines
+            .map(|l| (format!("{} {}", l.color.letter(), l.line), self.theme.text))
+            .collect();
+        super::draw_lines(area, buf, lines.into_iter().rev());
+    }
+}

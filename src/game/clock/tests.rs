@@ -800,7 +800,7 @@ fn a_ticked_reading_agrees_with_the_clock_read_later() {
     ];
     for spec in systems {
         let system: TimeSystem = spec.parse().unwrap();
-        let start = Instant::now();
+        let start = t0();
         let mut clock = Clock::new(system);
         clock.start(start);
         for (taken, later) in [(0, 3_000), (4_000, 9_000), (9_999, 2), (12_000, 7_000)] {
@@ -819,11 +819,11 @@ fn a_ticked_reading_agrees_with_the_clock_read_later() {
 #[test]
 fn stopped_and_cpu_clocks_do_not_tick() {
     let system: TimeSystem = "absolute:1m".parse().unwrap();
-    let stopped = Clock::new(system).reading(Instant::now());
+    let stopped = Clock::new(system).reading(t0());
     assert_eq!(stopped.ticked(system, Duration::from_secs(5)), stopped);
     let cpu: TimeSystem = "cpu:60m,10s".parse().unwrap();
     let mut clock = Clock::new(cpu);
-    let start = Instant::now();
+    let start = t0();
     clock.start(start);
     let running = clock.reading(start);
     assert_eq!(running.ticked(cpu, Duration::from_secs(5)), running);

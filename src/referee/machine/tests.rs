@@ -1951,3 +1951,116 @@ fn every_forfeit_names_its_end() {
     let evs = events(&mut referee);
     assert_eq!(the_result(&evs).end, End::ForfeitHang, "the move timeout");
 }
+
+// ------------------------------------------------- the operator's clock and resignation
+
+#[test]
+fn paused_clocks_charge_nothing_and_flag_nobody_until_resumed() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(10))), t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    let pause = OperatorCommand::PauseClocks {
+        reason: "the judge reads the rules".into(),
+    };
+    referee.handle_operator(t + secs(4), pause.clone());
+    assert_eq!(
+        referee.poll_timeout(),
+        None,
+        "no flag can fall while paused"
+    );
+    let reading = referee.clock(Black).reading(t + secs(60));
+    assert!(!reading.running);
+    assert_eq!(
+        reading.main_left_ms, 6_000,
+        "the 4 s before the pause count"
+    );
+    referee.handle_operator(t + secs(5), pause);
+    let mut told = events(&mut referee);
+    let refused = errors(&told);
+    assert!(
+        refused.iter().any(|(_, _, m)| m.contains("already paused")),
+        "{refused:?}"
+    );
+    referee.handle_operator(t + secs(100), OperatorCommand::ResumeClocks);
+    assert_eq!(
+        referee.poll_timeout(),
+        Some(t + secs(106) + ns(1)),
+        "the 6 s left run from the resumption"
+    );
+    referee.handle_player(t + secs(101), Black, PlayerEvent::Moved(mv("E5")));
+    told.extend(events(&mut referee));
+    assert!(results(&told).is_empty(), "nobody flagged: {told:?}");
+    let operator: Vec<String> = told
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Operator { command, .. } => Some(command.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(operator, ["pause", "resume"]);
+    assert_eq!(
+        referee.clock(Black).reading(t + secs(101)).main_left_ms,
+        5_000
+    );
+}
+
+#[test]
+fn the_judge_adjusts_a_clock_and_the_deadline_moves_with_it() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(10))), t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_operator(
+        t + secs(2),
+        OperatorCommand::AdjustClock {
+            color: Black,
+            delta_ms: 30_000,
+            reason: "the line was down for 30 s".into(),
+        },
+    );
+    assert_eq!(referee.poll_timeout(), Some(t + secs(40) + ns(1)));
+    referee.handle_operator(
+        t + secs(3),
+        OperatorCommand::AdjustClock {
+            color: White,
+            delta_ms: -60_000,
+            reason: "a penalty".into(),
+        },
+    );
+    assert_eq!(referee.clock(White).reading(t + secs(3)).main_left_ms, 0);
+    let events = events(&mut referee);
+    let clocks: Vec<(Color, u64)> = events
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Clock { color, clock } => Some((*color, clock.main_left_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        clocks,
+        [(Black, 10_000), (Black, 38_000), (White, 0)],
+        "the turn's start, then each change"
+    );
+}
+
+#[test]
+fn a_side_resigns_through_its_operator() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(config(9, Preset::Cgf), t, false, false);
+    play(&mut referee, t, Black, mv("E5"));
+    referee.handle_operator(
+        t + secs(1),
+        OperatorCommand::Resign {
+            color: White,
+            reason: "the program is lost".into(),
+        },
+    );
+    let events = events(&mut referee);
+    let result = the_result(&events);
+    assert_eq!(result.result, "B+R");
+    assert_eq!(result.end, End::Resign);
+    assert!(
+        result.reason.contains("the program is lost"),
+        "{}",
+        result.reason
+    );
+}

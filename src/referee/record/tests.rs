@@ -456,3 +456,55 @@ fn a_set_up_that_never_became_a_game_has_its_plan_and_no_result() {
         .unwrap()
         .contains("No game was played: Black: cannot open /dev/ttyS0."));
 }
+
+#[test]
+fn each_operator_command_is_a_comment_on_the_move_it_followed() {
+    let mut game = Game::new(GameConfig {
+        size: 9,
+        rules: Rules::preset(Preset::Cgf),
+        handicap: Handicap::None,
+    });
+    game.play("C3 D3");
+    game.referee.handle_operator(
+        game.now,
+        OperatorCommand::PauseClocks {
+            reason: "a dispute about the line".into(),
+        },
+    );
+    game.referee
+        .handle_operator(game.now, OperatorCommand::ResumeClocks);
+    game.play("E5");
+    game.referee.handle_operator(
+        game.now,
+        OperatorCommand::Adjudicate {
+            result: "Void".into(),
+            reason: "the hall lost power".into(),
+        },
+    );
+    game.drain();
+    let nodes = parse(&game.sgf());
+    let second = &nodes[2];
+    assert_eq!(second.get("W"), Some("dg"), "D3 on 9x9");
+    assert_eq!(
+        second.get("C"),
+        Some(
+            "Operator: pause (a dispute about the line).\nOperator: resume (the clocks run again)."
+        )
+    );
+    assert_eq!(
+        second.values("C").map(<[String]>::len),
+        Some(1),
+        "one C value"
+    );
+    let last = nodes.last().unwrap();
+    let comment = last.get("C").unwrap();
+    assert!(
+        comment.starts_with("Operator: void (the hall lost power).\n"),
+        "{comment}"
+    );
+    assert_eq!(
+        last.values("C").map(<[String]>::len),
+        Some(1),
+        "one C value"
+    );
+}

@@ -46,7 +46,12 @@ fn view(size: u8, moves: &str) -> GameView {
 fn draw(view: &GameView, theme: &Theme, width: u16, height: u16) -> String {
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
-    BoardPane { view, theme }.render(area, &mut buf);
+    BoardPane {
+        view,
+        theme,
+        cursor: None,
+    }
+    .render(area, &mut buf);
     (0..height)
         .map(|y| {
             let line: String = (0..width).map(|x| buf[(x, y)].symbol()).collect();

@@ -1,0 +1,209 @@
+//! What is drawn over the panes: the help, an input box, a confirmation.
+//!
+//! ```text
+//! ┌ help: esc closes, up/down scroll ───────────────┐
+//! │ General                                         │
+//! │   ?            show or hide this help           │
+//! │   q            quit (while a game is on: ...)   │
+//! │ Operator                                        │
+//! │   r b          Black resigns       (not now)    │
+//! └─────────────────────────────────────────────────┘
+//! ┌ White's move: D4, pass or resign ───────────────┐
+//! │ d4_                                             │
+//! └─────────────────────────────────────────────────┘
+//! ```
+//!
+//! The help is generated from the command registry and the keys in force,
+//! for the screen's role: a spectator's help has no operator commands.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::{Block, Borders, Clear, Widget};
+
+use crate::referee::GameView;
+
+use super::commands::{Command, Group, REGISTRY};
+use super::screen::context;
+use super::state::{Confirm, InputBox, InputPurpose, RiskyCommand, UiState};
+use super::Theme;
+
+/// Draws whichever overlay is open; the confirmation over the input box
+/// over the help.
+pub fn draw(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, theme: &Theme) {
+    if let Some(offset) = state.help {
+        help(area, buf, view, state, offset, theme);
+    }
+    if let Some(input) = &state.input {
+        input_box(area, buf, input, theme);
+    }
+    if let Some(confirm) = &state.confirm {
+        confirmation(area, buf, confirm, theme);
+    }
+}
+
+/// The help's lines for the screen's role, with the keys in force.
+pub fn help_lines(view: &GameView, state: &UiState) -> Vec<(String, bool)> {
+    let ctx = context(view, state);
+    let mut lines = Vec::new();
+    let mut group: Option<Group> = None;
+    for info in REGISTRY {
+        let exists = info.command.roles().contains(&state.role)
+            && (info.command != Command::NextGame || state.can_start_next);
+        if !exists {
+            continue;
+        }
+        if group != Some(info.group) {
+            group = Some(info.group);
+            lines.push((info.group.title().to_string(), true));
+        }
+        let keys = state
+            .keys
+            .keys_of(info.command)
+            .iter()
+            .map(|k| k.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let now = if info.command.available(&ctx) {
+            ""
+        } else {
+            "  (not now)"
+        };
+        lines.push((format!("  {keys:<14} {}{now}", info.description), false));
+    }
+    lines.push(("Board".to_string(), true));
+    for text in [
+        "  (X)  the last move       x o  stones counted dead",
+        "  X?   dead for one side only    [X]  the cursor",
+        "Clocks",
+        "  > or ▶ to move   ! under 10 s   FLAG out of time",
+    ] {
+        lines.push((text.to_string(), text == "Clocks"));
+    }
+    lines
+}
+
+fn help(
+    area: Rect,
+    buf: &mut Buffer,
+    view: &GameView,
+    state: &UiState,
+    offset: u16,
+    theme: &Theme,
+) {
+    let width = area.width.saturating_sub(4).min(84);
+    let height = area.height.saturating_sub(2);
+    if width < 20 || height < 4 {
+        return;
+    }
+    let rect = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + 1,
+        width,
+        height,
+    };
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(" help: esc or ? closes, up/down scroll ");
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    let lines = help_lines(view, state);
+    let offset = usize::from(offset).min(lines.len().saturating_sub(1));
+    let shown = lines[offset..].iter().map(|(text, heading)| {
+        let style = if *heading {
+            theme.title_focused
+        } else {
+            theme.text
+        };
+        (text.clone(), style)
+    });
+    super::draw_lines(inner, buf, shown);
+}
+
+/// What an input box asks for.
+pub fn input_title(purpose: &InputPurpose) -> String {
+    match purpose {
+        InputPurpose::Move(color) => format!("{color}'s move: a point such as D4, pass or resign"),
+        InputPurpose::Reason(command) => format!("{}: the reason", risky_title(command)),
+        InputPurpose::Result => "the result: B+3.5, W+R, B+T, W+F, 0 (draw) or ?".into(),
+        InputPurpose::ClockAdjustment(color) => {
+            format!("{color}'s clock: +30s adds, -1m takes away")
+        }
+        InputPurpose::TraceFilter => "show only trace lines containing".into(),
+    }
+}
+
+/// A risky command as a question.
+pub fn risky_title(command: &RiskyCommand) -> String {
+    match command {
+        RiskyCommand::Resign(color) => format!("{color} resigns"),
+        RiskyCommand::Adjudicate(result) => format!("end the game as {result}"),
+        RiskyCommand::Void => "void the game".into(),
+        RiskyCommand::AdjustClock { color, delta_ms } => {
+            let sign = if *delta_ms < 0 { "-" } else { "+" };
+            format!(
+                "{sign}{:.1}s on {color}'s clock",
+                delta_ms.unsigned_abs() as f64 / 1000.0
+            )
+        }
+        RiskyCommand::Score => "count the game with the stones marked dead".into(),
+        RiskyCommand::Quit => "quit: the game on the board is void".into(),
+    }
+}
+
+fn boxed(area: Rect, rows: u16, buf: &mut Buffer, title: String) -> Option<Rect> {
+    let width = area.width.saturating_sub(4).min(76);
+    let height = rows + 2;
+    if width < 10 || area.height < height + 2 {
+        return None;
+    }
+    let rect = Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.bottom() - height - 2,
+        width,
+        height,
+    };
+    Clear.render(rect, buf);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .title(format!(" {title} "));
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    Some(inner)
+}
+
+fn input_box(area: Rect, buf: &mut Buffer, input: &InputBox, theme: &Theme) {
+    let Some(inner) = boxed(area, 2, buf, input_title(&input.purpose)) else {
+        return;
+    };
+    let width = usize::from(inner.width);
+    let chars: Vec<char> = input.text.chars().collect();
+    let start = (input.cursor + 1).saturating_sub(width);
+    let shown: String = chars.iter().skip(start).take(width).collect();
+    buf.set_stringn(inner.x, inner.y, &shown, width, theme.text);
+    let cursor_x = inner.x + (input.cursor - start) as u16;
+    if cursor_x < inner.right() {
+        let cell = &mut buf[(cursor_x, inner.y)];
+        cell.set_style(theme.selected);
+    }
+    if let Some(problem) = &input.problem {
+        buf.set_stringn(inner.x, inner.y + 1, problem, width, theme.problem);
+    }
+}
+
+fn confirmation(area: Rect, buf: &mut Buffer, confirm: &Confirm, theme: &Theme) {
+    let title = format!("{}?", risky_title(&confirm.command));
+    let Some(inner) = boxed(area, 2, buf, title) else {
+        return;
+    };
+    let width = usize::from(inner.width);
+    let reason = format!("reason: {}", confirm.reason);
+    buf.set_stringn(inner.x, inner.y, reason, width, theme.text);
+    buf.set_stringn(
+        inner.x,
+        inner.y + 1,
+        "y confirms; any other key cancels",
+        width,
+        theme.key,
+    );
+}

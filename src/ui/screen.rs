@@ -1,0 +1,301 @@
+//! One whole frame: the status line, the panes where the layout puts them,
+//! the alert banner, the hint bar, and the overlays (help, an input box, a
+//! confirmation) on top.
+//!
+//! ```text
+//! B goref-bot (sgmp) vs W goref-bot (gtp) | kgs, komi 7.5 | move 12 | play
+//! ▸ board                           clocks
+//!     A B C D E F G H J             ▶ B  goref-bot   0:41  main  last 0.5s
+//!   9 · · · · · · · · · 9             W  goref-bot   0:43  main  last 0.6s
+//!   ...                             trace
+//!                                   0:12.3 B ← 01 9a 83 50  move D4 ...
+//! ! ALERT 1: White: the engine crashed (exit 1)       enter acknowledges
+//! ? help  q quit  tab focus  z zoom  a adjudicate
+//! ```
+//!
+//! [`draw`] is pure: the host's screen, a spectator's and a replay call it
+//! with their own [`UiState`], and the same state gives the same buffer.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Clear, Widget};
+use ratatui::Frame;
+
+use crate::referee::GameView;
+
+use super::agreement::AgreementPane;
+use super::board::BoardPane;
+use super::clocks::ClocksPane;
+use super::commands::{Command, Context, Lookup, REGISTRY};
+use super::layout::{self, Breakpoint};
+use super::moves::MovesPane;
+use super::overlays;
+use super::state::{PaneId, UiState};
+use super::status::StatusLine;
+use super::Theme;
+
+/// Draws the whole screen into `frame`.
+pub fn draw(frame: &mut Frame, view: &GameView, state: &UiState, theme: &Theme) {
+    let area = frame.area();
+    render(area, frame.buffer_mut(), view, state, theme);
+}
+
+/// Draws the whole screen into `buf`: what [`draw`] does, for tests and
+/// benches that hold a buffer.
+pub fn render(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, theme: &Theme) {
+    if area.is_empty() {
+        return;
+    }
+    let areas = layout::areas(area, view, state);
+    if let Breakpoint::TooSmall { width, height } = areas.breakpoint {
+        too_small(area, buf, view.size, (width, height), state, theme);
+        return;
+    }
+    StatusLine {
+        view,
+        theme,
+        extra: status_extra(state),
+    }
+    .render(areas.status, buf);
+    for &(pane, rect) in &areas.panes {
+        draw_pane(pane, rect, buf, view, state, theme);
+    }
+    if let Some(rect) = areas.alert {
+        alert_banner(rect, buf, view, state, theme);
+    }
+    hint_bar(areas.hints, buf, view, state, theme);
+    overlays::draw(area, buf, view, state, theme);
+}
+
+/// What the commands can see of the screen now.
+pub fn context(view: &GameView, state: &UiState) -> Context {
+    Context {
+        role: state.role,
+        phase: view.phase,
+        over: view.result.is_some(),
+        focus: state.focus,
+        typed_to_move: view
+            .to_move
+            .filter(|c| view.players[c.index()].protocol == "human"),
+        clocks_paused: state.clocks_paused,
+        alerting: unacknowledged(view, state) > 0,
+        closable: state.help.is_some()
+            || state.zoom.is_some()
+            || state.trace.detail
+            || !state.pending.is_empty(),
+        can_start_next: state.can_start_next,
+    }
+}
+
+/// How many alerts wait for the operator.
+pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
+    view.alerts
+        .iter()
+        .filter(|a| a.n > state.alerts_acknowledged)
+        .count()
+}
+
+fn status_extra(state: &UiState) -> String {
+    let mut extra = Vec::new();
+    if state.clocks_paused {
+        extra.push("CLOCKS PAUSED".to_string());
+    }
+    if let Some((shown, total)) = state.replay_position {
+        extra.push(format!("replay {shown}/{total}"));
+    }
+    if let Some(count) = state.spectators {
+        extra.push(format!("{count} watching"));
+    }
+    extra.join(" | ")
+}
+
+fn draw_pane(
+    pane: PaneId,
+    rect: Rect,
+    buf: &mut Buffer,
+    view: &GameView,
+    state: &UiState,
+    theme: &Theme,
+) {
+    if rect.height == 0 {
+        return;
+    }
+    let focused = state.focus == pane;
+    let marker = match (focused, theme.unicode) {
+        (true, true) => "▸ ",
+        (true, false) => "> ",
+        _ => "  ",
+    };
+    let zoom = if state.zoom == Some(pane) {
+        " (zoomed: z or esc returns)"
+    } else {
+        ""
+    };
+    let title = format!("{marker}{}{zoom}", pane.title());
+    let style = if focused {
+        theme.title_focused
+    } else {
+        theme.title
+    };
+    buf.set_stringn(rect.x, rect.y, title, usize::from(rect.width), style);
+    let body = Rect {
+        y: rect.y + 1,
+        height: rect.height - 1,
+        ..rect
+    };
+    match pane {
+        PaneId::Board => BoardPane {
+            view,
+            theme,
+            cursor: state.cursor,
+        }
+        .render(body, buf),
+        PaneId::Clocks => ClocksPane {
+            view,
+            theme,
+            now_t_ms: (view.result.is_none() && !state.clocks_paused).then_some(state.now_t_ms),
+        }
+        .render(body, buf),
+        PaneId::Moves => MovesPane { view, theme }.render(body, buf),
+        PaneId::Agreement => AgreementPane { view, theme }.render(body, buf),
+        PaneId::Trace => super::trace::TracePane {
+            view,
+            state: &state.trace,
+            theme,
+        }
+        .render(body, buf),
+        PaneId::TimeChart => super::time_chart::TimeChartPane { view, theme }.render(body, buf),
+    }
+}
+
+fn alert_banner(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, theme: &Theme) {
+    let waiting: Vec<_> = view
+        .alerts
+        .iter()
+        .filter(|a| a.n > state.alerts_acknowledged)
+        .collect();
+    let Some(first) = waiting.first() else {
+        return;
+    };
+    let more = match waiting.len() {
+        1 => String::new(),
+        n => format!(" (+{} more)", n - 1),
+    };
+    let text = format!(
+        "! ALERT {}: {}{more}  [enter acknowledges]",
+        first.n, first.message
+    );
+    buf.set_string(
+        rect.x,
+        rect.y,
+        " ".repeat(usize::from(rect.width)),
+        theme.alert,
+    );
+    buf.set_stringn(rect.x, rect.y, text, usize::from(rect.width), theme.alert);
+}
+
+/// The hint bar: the keys that do something now, or, in the middle of a
+/// chord, what can follow; the screen's last message at the end.
+fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, theme: &Theme) {
+    let ctx = context(view, state);
+    let mut hints: Vec<(String, &str)> = Vec::new();
+    if state.input.is_some() {
+        hints.push(("enter".into(), "accept"));
+        hints.push(("esc".into(), "cancel"));
+    } else if state.confirm.is_some() {
+        hints.push(("y".into(), "confirm"));
+        hints.push(("any other key".into(), "cancel"));
+    } else if !state.pending.is_empty() {
+        if let Lookup::Prefix(next) = state.keys.lookup(&state.pending, &ctx) {
+            for (chord, command) in next {
+                let rest = chord.0[state.pending.len()..]
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                hints.push((rest, command.info().description));
+            }
+        }
+        hints.push(("esc".into(), "cancel"));
+    } else {
+        for info in REGISTRY.iter().filter(|i| i.quick) {
+            if !info.command.available(&ctx) {
+                continue;
+            }
+            if let Some(chord) = state.keys.keys_of(info.command).first() {
+                hints.push((chord.to_string(), short_name(info.command)));
+            }
+        }
+    }
+    let mut x = rect.x;
+    let end = rect.right();
+    for (key, what) in hints {
+        for (text, style) in [(key, theme.key), (format!(" {what}  "), theme.dim)] {
+            if x >= end {
+                return;
+            }
+            let (next, _) = buf.set_stringn(x, rect.y, &text, usize::from(end - x), style);
+            x = next;
+        }
+    }
+    if let Some(message) = &state.message {
+        if x + 2 < end {
+            buf.set_stringn(x, rect.y, message, usize::from(end - x), theme.notice);
+        }
+    }
+}
+
+/// A word or two for the hint bar.
+fn short_name(command: Command) -> &'static str {
+    match command {
+        Command::Help => "help",
+        Command::Quit => "quit",
+        Command::Acknowledge => "acknowledge",
+        Command::NextGame => "next game",
+        Command::FocusNext => "focus",
+        Command::Zoom => "zoom",
+        Command::TypeMove => "type a move",
+        Command::Adjudicate => "adjudicate",
+        Command::ResumeClocks => "resume clocks",
+        Command::Mark => "mark dead",
+        Command::Score => "score",
+        Command::MoveBack => "prev move",
+        Command::MoveForward => "next move",
+        _ => command.info().name,
+    }
+}
+
+/// The screen below the smallest usable size: what is needed, and that `q`
+/// still quits.
+fn too_small(
+    area: Rect,
+    buf: &mut Buffer,
+    size: u8,
+    (width, height): (u16, u16),
+    state: &UiState,
+    theme: &Theme,
+) {
+    Clear.render(area, buf);
+    let quit = state
+        .keys
+        .keys_of(Command::Quit)
+        .first()
+        .map_or("q".to_string(), |k| k.to_string());
+    let lines = [
+        format!("goref needs {width}x{height} for a {size}x{size} board;"),
+        format!("this terminal is {}x{}.", area.width, area.height),
+        "Enlarge it, or make the font smaller.".to_string(),
+        format!("{quit} quits"),
+    ];
+    let top = area.y + area.height.saturating_sub(lines.len() as u16) / 2;
+    for (i, line) in lines.iter().enumerate() {
+        let y = top + i as u16;
+        if y >= area.bottom() {
+            break;
+        }
+        let x = area.x + area.width.saturating_sub(line.chars().count() as u16) / 2;
+        let style = if i == 0 { theme.notice } else { Style::new() };
+        buf.set_stringn(x, y, line, usize::from(area.right() - x), style);
+    }
+}
