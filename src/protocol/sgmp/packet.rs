@@ -110,7 +110,7 @@ pub struct Packet {
 }
 
 /// The checksum byte for b0, b2 and b3 (§4).
-fn checksum(b0: u8, b2: u8, b3: u8) -> u8 {
+pub fn checksum(b0: u8, b2: u8, b3: u8) -> u8 {
     0x80 | (b0.wrapping_add(b2).wrapping_add(b3) & 0x7F)
 }
 
