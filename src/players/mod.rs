@@ -39,6 +39,9 @@ pub enum PlayerSpec {
         profile: Profile,
         seed: Option<u64>,
         settings: Settings,
+        /// `baud=N`: the virtual line runs at this rate, as a real line
+        /// would; at once without it.
+        baud: Option<u32>,
     },
     /// `human` or `human:NAME`: the operator types the program's moves.
     Human { name: Option<String> },
@@ -73,7 +76,12 @@ impl FromStr for PlayerSpec {
                 command: rest.trim().to_string(),
             }),
             "bot" => {
-                let (seed, settings) = parse_bot(kind, rest).map_err(|why| error(&why))?;
+                let (seed, settings, baud) = parse_bot(kind, rest).map_err(|why| error(&why))?;
+                if baud.is_some() {
+                    return Err(error(
+                        "baud= is for bot-sgmp and bot-gmp, which are on a line",
+                    ));
+                }
                 Ok(PlayerSpec::Bot { seed, settings })
             }
             "bot-sgmp" | "bot-gmp" => {
@@ -82,11 +90,12 @@ impl FromStr for PlayerSpec {
                 } else {
                     Profile::Gmp
                 };
-                let (seed, settings) = parse_bot(kind, rest).map_err(|why| error(&why))?;
+                let (seed, settings, baud) = parse_bot(kind, rest).map_err(|why| error(&why))?;
                 Ok(PlayerSpec::BotOnLine {
                     profile,
                     seed,
                     settings,
+                    baud,
                 })
             }
             "human" if rest.is_empty() => Ok(PlayerSpec::Human { name: None }),
@@ -122,12 +131,14 @@ impl FromStr for PlayerSpec {
     }
 }
 
-/// The part of a `bot` spec after the colon: `[SEED][,playouts=N][,think=DURATION]`.
-fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings), String> {
+/// The part of a `bot` spec after the colon:
+/// `[SEED][,playouts=N][,think=DURATION][,baud=N]`.
+fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings, Option<u32>), String> {
     let mut seed = None;
     let mut settings = Settings::default();
+    let mut baud = None;
     if rest.is_empty() {
-        return Ok((seed, settings));
+        return Ok((seed, settings, baud));
     }
     for (n, item) in rest.split(',').enumerate() {
         match item.split_once('=') {
@@ -148,14 +159,24 @@ fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings), String> 
                 settings.think = parse_duration(value)
                     .map_err(|_| "think= needs a duration such as 500ms or 1.5s".to_string())?
             }
+            Some(("baud", value)) => {
+                baud = Some(
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&b: &u32| b >= 50)
+                        .ok_or("baud= needs a rate of at least 50, e.g. baud=2400")?,
+                )
+            }
             Some((name, _)) => {
                 return Err(format!(
-                    "unknown option '{name}': {kind} takes playouts=N and think=DURATION"
+                    "unknown option '{name}': {kind} takes playouts=N, think=DURATION \
+                     and, on a line, baud=N"
                 ))
             }
         }
     }
-    Ok((seed, settings))
+    Ok((seed, settings, baud))
 }
 
 /// `kind`, then `:SEED,playouts=N,think=D` with only the parts that are set.
@@ -164,6 +185,7 @@ fn write_bot(
     kind: &str,
     seed: Option<u64>,
     settings: &Settings,
+    baud: Option<u32>,
 ) -> fmt::Result {
     let mut parts: Vec<String> = seed.iter().map(u64::to_string).collect();
     if settings.playouts > 0 {
@@ -171,6 +193,9 @@ fn write_bot(
     }
     if !settings.think.is_zero() {
         parts.push(format!("think={}", format_duration(settings.think)));
+    }
+    if let Some(baud) = baud {
+        parts.push(format!("baud={baud}"));
     }
     match parts.is_empty() {
         true => f.write_str(kind),
@@ -182,7 +207,7 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
-            PlayerSpec::Bot { seed, settings } => write_bot(f, "bot", *seed, settings),
+            PlayerSpec::Bot { seed, settings } => write_bot(f, "bot", *seed, settings, None),
             PlayerSpec::Human { name: None } => f.write_str("human"),
             PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
             PlayerSpec::Line { text, .. } => f.write_str(text),
@@ -190,12 +215,13 @@ impl fmt::Display for PlayerSpec {
                 profile,
                 seed,
                 settings,
+                baud,
             } => {
                 let kind = match profile {
                     Profile::Sgmp => "bot-sgmp",
                     Profile::Gmp => "bot-gmp",
                 };
-                write_bot(f, kind, *seed, settings)
+                write_bot(f, kind, *seed, settings, *baud)
             }
         }
     }
@@ -313,11 +339,13 @@ pub fn spawn(
             profile,
             seed,
             settings,
+            baud,
         } => {
             let engine = sgmp::Builtin {
                 profile: *profile,
                 seed: seed.unwrap_or(default_seed),
                 args: bot_args(settings),
+                baud: *baud,
             };
             let text = spec.to_string();
             tokio::spawn(sgmp::run_builtin(engine, text, setup, rx, reporter))
@@ -371,13 +399,27 @@ mod tests {
             PlayerSpec::BotOnLine {
                 profile: Profile::Sgmp,
                 seed: Some(5),
-                settings: plain
+                settings: plain,
+                baud: None,
             }
         );
         assert!(bot_args(&plain).is_empty());
         for text in ["bot", "bot:3", "bot-sgmp:5", "bot-gmp"] {
             assert_eq!(parse(text).to_string(), text);
         }
+    }
+
+    #[test]
+    fn a_bot_on_a_line_may_run_at_a_baud_rate() {
+        let spec = parse("bot-sgmp:1,think=500ms,baud=2400");
+        let PlayerSpec::BotOnLine { baud, .. } = &spec else {
+            panic!("{spec:?}");
+        };
+        assert_eq!(*baud, Some(2400));
+        assert_eq!(spec.to_string(), "bot-sgmp:1,think=0.5s,baud=2400");
+        assert!(refused("bot:1,baud=2400").contains("on a line"));
+        assert!(refused("bot-gmp:1,baud=fast").contains("baud="));
+        assert!(refused("bot-gmp:1,baud=10").contains("at least 50"));
     }
 
     #[test]
@@ -392,7 +434,8 @@ mod tests {
             PlayerSpec::BotOnLine {
                 profile: Profile::Sgmp,
                 seed: Some(1),
-                settings
+                settings,
+                baud: None,
             }
         );
         assert_eq!(spec.to_string(), "bot-sgmp:1,playouts=64,think=0.5s");

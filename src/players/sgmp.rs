@@ -27,6 +27,7 @@ use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{
     self, bytes_per_second, BoxedLine, LineSpec, LineTarget, DEFAULT_SETUP,
 };
+use crate::transport::paced::PacedLine;
 use crate::transport::pty::virtual_line;
 use crate::transport::serial::SerialLine;
 use tokio_serial::SerialPort;
@@ -89,6 +90,8 @@ pub struct Builtin {
     pub seed: u64,
     /// More `goref bot` arguments: `--playouts N`, `--think-ms MS`.
     pub args: Vec<String>,
+    /// The virtual line runs at this rate, as a real line would.
+    pub baud: Option<u32>,
 }
 
 /// Runs the built-in engine on a virtual line: a pty pair, with
@@ -104,6 +107,7 @@ pub async fn run_builtin(
         profile,
         seed,
         args,
+        baud,
     } = builtin;
     let color = setup.color;
     let (near, far) = match virtual_line() {
@@ -146,23 +150,21 @@ pub async fn run_builtin(
             ))))
         }
     };
+    let wire = baud.map(bytes_per_second);
     let game = LineGame {
         name: format!("virtual line {path}"),
         place: path.clone(),
         setup: DEFAULT_SETUP,
         link: profile.link_config(),
-        wire: None,
+        wire,
         profile,
         spec_text,
     };
-    serve(
-        Box::new(SerialLine::from(near)),
-        game,
-        setup,
-        actions,
-        reporter,
-    )
-    .await;
+    let line: BoxedLine = match wire {
+        Some(rate) => Box::new(PacedLine::new(SerialLine::from(near), rate)),
+        None => Box::new(SerialLine::from(near)),
+    };
+    serve(line, game, setup, actions, reporter).await;
     let _ = tokio::time::timeout(LINGER, engine.wait()).await;
     drop(far);
 }

@@ -10,6 +10,7 @@ pub mod agreement;
 pub mod board;
 pub mod clocks;
 pub mod commands;
+pub mod control;
 pub mod keys;
 pub mod layout;
 pub mod moves;
