@@ -13,6 +13,7 @@ pub mod moves;
 pub mod state;
 pub mod status;
 pub mod theme;
+pub mod time_chart;
 pub mod trace;
 
 use ratatui::buffer::Buffer;
@@ -26,6 +27,7 @@ pub use moves::MovesPane;
 pub use state::{PaneId, Role, UiState};
 pub use status::StatusLine;
 pub use theme::Theme;
+pub use time_chart::TimeChartPane;
 
 /// Writes one styled line per row from the top of `area`, each cut at its
 /// width; lines beyond its height are left out.
