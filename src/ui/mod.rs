@@ -34,6 +34,7 @@ pub use screen::{draw, render};
 pub use state::{PaneId, Role, UiState};
 pub use status::StatusLine;
 pub use theme::Theme;
+pub use time_chart::TimeChartPane;
 
 /// Writes one styled line per row from the top of `area`, each cut at its
 /// width; lines beyond its height are left out.

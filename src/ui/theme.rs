@@ -1,164 +1,302 @@
-//! Colours and glyphs for the panes.
+//! Themes: the style of everything on screen, built in or read from a file.
 //!
 //! A theme gives each thing on screen a style, and says whether the terminal
 //! can show Unicode. The glyphs themselves differ by state (a last move is
 //! bracketed, a dead stone is lower case, a low clock has `!`), so a
 //! monochrome theme loses no meaning.
+//!
+//! Themes are TOML files. The built-in ones (`themes/*.toml`, embedded) are
+//! `default`, `light`, `high-contrast` and `mono`; `--theme` takes one of
+//! these names or the path of a file of the same form:
+//!
+//! ```toml
+//! name = "mine"
+//! unicode = true          # false draws the board in ASCII
+//! background = "dark"     # or "light": the terminal's, for contrast checks
+//! black_stone = { fg = "black", bg = "yellow", modifiers = ["bold"] }
+//! [chart_wire]
+//! fg = "#ff8800"          # a name, "#rrggbb", or an index 0..255
+//! ```
+//!
+//! Every key is optional; a style the file leaves out is the default
+//! theme's, and a style it gives replaces that style whole (`text = {}` is
+//! the terminal's own colours). Unknown keys, colours and modifiers are
+//! errors that name the file, the key, and the line and column.
+//!
+//! [`Theme::choose`] picks the theme for a screen: the one asked for, else
+//! `mono` when `NO_COLOR` is set (an explicit theme wins over `NO_COLOR`, as
+//! no-color.org asks of command-line flags), else `default`; and an ASCII
+//! board when the locale is not UTF-8.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
 
 use ratatui::style::{Color, Modifier, Style};
+use serde::Deserialize;
 
-#[derive(Debug, Clone, PartialEq)]
-pub struct Theme {
-    pub name: String,
-    /// The terminal shows Unicode; otherwise the board is drawn in ASCII.
-    pub unicode: bool,
+mod file;
 
+use file::StyleSpec;
+
+/// The built-in themes' names.
+const BUILTIN_NAMES: &[&str] = &["default", "light", "high-contrast", "mono"];
+
+/// A built-in theme's file.
+fn builtin_text(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "default" => include_str!("../../themes/default.toml"),
+        "light" => include_str!("../../themes/light.toml"),
+        "high-contrast" => include_str!("../../themes/high-contrast.toml"),
+        "mono" => include_str!("../../themes/mono.toml"),
+        _ => return None,
+    })
+}
+
+/// The colour of the terminal's background a theme is made for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Background {
+    #[default]
+    Dark,
+    Light,
+}
+
+/// Declares [`Theme`] with one `Style` field per styled thing, and the
+/// theme file with one optional style per field, from one list.
+macro_rules! theme {
+    ($($(#[$doc:meta])* $field:ident,)*) => {
+        /// The style of each thing on screen, and whether the board is drawn
+        /// in Unicode.
+        #[derive(Debug, Clone, PartialEq)]
+        pub struct Theme {
+            pub name: String,
+            /// The terminal shows Unicode; otherwise the board is drawn in ASCII.
+            pub unicode: bool,
+            /// The terminal background the colours were chosen for.
+            pub background: Background,
+            $($(#[$doc])* pub $field: Style,)*
+        }
+
+        impl Theme {
+            /// Every style, by its key in a theme file.
+            pub fn styles(&self) -> Vec<(&'static str, Style)> {
+                vec![$((stringify!($field), self.$field),)*]
+            }
+
+            /// No colours, no attributes: what a theme file is laid over.
+            fn blank() -> Theme {
+                Theme {
+                    name: String::new(),
+                    unicode: true,
+                    background: Background::Dark,
+                    $($field: Style::new(),)*
+                }
+            }
+        }
+
+        /// A theme file: every key optional.
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct ThemeFile {
+            name: Option<String>,
+            unicode: Option<bool>,
+            background: Option<Background>,
+            $($field: Option<StyleSpec>,)*
+        }
+
+        impl ThemeFile {
+            /// Sets on `theme` every style the file gives.
+            fn apply_styles(&self, theme: &mut Theme, text: &str) -> Result<(), String> {
+                $(if let Some(spec) = &self.$field {
+                    theme.$field = spec.style(stringify!($field), text)?;
+                })*
+                Ok(())
+            }
+        }
+    };
+}
+
+theme! {
     // The board.
-    pub black_stone: Style,
-    pub white_stone: Style,
-    pub grid: Style,
-    pub hoshi: Style,
-    pub coordinates: Style,
-    pub last_move: Style,
-    pub dead: Style,
-    pub disputed: Style,
+    black_stone,
+    white_stone,
+    grid,
+    hoshi,
+    coordinates,
+    last_move,
+    dead,
+    disputed,
     /// The operator's cursor on the board while marking dead stones.
-    pub cursor: Style,
+    cursor,
 
     // Text and frames.
-    pub text: Style,
+    text,
     /// Secondary text: times, hints' descriptions, empty states.
-    pub dim: Style,
+    dim,
     /// A pane's title row.
-    pub title: Style,
+    title,
     /// The title row of the pane that has the focus.
-    pub title_focused: Style,
+    title_focused,
     /// The status line at the top.
-    pub status: Style,
+    status,
     /// A key in the hint bar or the help.
-    pub key: Style,
+    key,
     /// The selected row of a list (the trace).
-    pub selected: Style,
+    selected,
 
     // Clocks.
-    pub to_move: Style,
-    pub low_time: Style,
-    pub flagged: Style,
+    to_move,
+    low_time,
+    flagged,
 
     // The trace.
-    pub packet_in: Style,
-    pub packet_out: Style,
-    pub gtp_sent: Style,
-    pub gtp_received: Style,
-    pub stderr: Style,
+    packet_in,
+    packet_out,
+    gtp_sent,
+    gtp_received,
+    stderr,
     /// Errors, resends, duplicates, bad checksums.
-    pub problem: Style,
+    problem,
 
     // Alerts and notices.
-    pub alert: Style,
-    pub notice: Style,
+    alert,
+    notice,
 
     // The time chart.
-    pub chart_think: Style,
-    pub chart_wire: Style,
-    pub chart_referee: Style,
+    chart_think,
+    chart_wire,
+    chart_referee,
     /// A resend or a time-out on a move's bar.
-    pub chart_mark: Style,
+    chart_mark,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ThemeError {
+    #[error(
+        "no built-in theme or theme file called {requested}: the built-in themes are {}",
+        Theme::builtin_names().join(", ")
+    )]
+    NotFound { requested: String },
+    #[error("cannot read the theme file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the theme {origin} is not valid: {message}")]
+    Invalid { origin: String, message: String },
+}
+
+/// What the terminal can show, as the process's environment tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Environment {
+    /// `NO_COLOR` is set and not empty.
+    pub no_color: bool,
+    /// The locale's character set is UTF-8.
+    pub unicode: bool,
+}
+
+impl Environment {
+    pub fn from_process() -> Environment {
+        Environment::from_vars(|name| std::env::var_os(name))
+    }
+
+    /// Reads `NO_COLOR`, and the first of `LC_ALL`, `LC_CTYPE` and `LANG`
+    /// that is set and not empty (the one that decides the character set);
+    /// with none, the locale is `C`, which is not UTF-8.
+    pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Environment {
+        let set = |name: &str| var(name).filter(|value| !value.is_empty());
+        let unicode = ["LC_ALL", "LC_CTYPE", "LANG"]
+            .iter()
+            .find_map(|name| set(name))
+            .is_some_and(|locale| {
+                let locale = locale.to_string_lossy().to_ascii_lowercase();
+                locale.contains("utf-8") || locale.contains("utf8")
+            });
+        Environment {
+            no_color: set("NO_COLOR").is_some(),
+            unicode,
+        }
+    }
 }
 
 impl Theme {
     /// The default: colours on a dark terminal, Unicode stones.
     pub fn default_dark() -> Theme {
-        let board = |fg: Color| Style::new().fg(fg).bg(Color::Yellow);
-        Theme {
-            name: "default".into(),
-            unicode: true,
-            black_stone: board(Color::Black),
-            white_stone: board(Color::White),
-            grid: board(Color::DarkGray),
-            hoshi: board(Color::Black),
-            coordinates: Style::new().fg(Color::Gray),
-            last_move: board(Color::Red),
-            dead: board(Color::DarkGray).add_modifier(Modifier::CROSSED_OUT),
-            disputed: board(Color::Magenta).add_modifier(Modifier::BOLD),
-            cursor: Style::new()
-                .fg(Color::Black)
-                .bg(Color::Cyan)
-                .add_modifier(Modifier::BOLD),
-            text: Style::new(),
-            dim: Style::new().fg(Color::Gray),
-            title: Style::new()
-                .fg(Color::Gray)
-                .add_modifier(Modifier::UNDERLINED),
-            title_focused: Style::new()
-                .fg(Color::Cyan)
-                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-            status: Style::new().add_modifier(Modifier::REVERSED),
-            key: Style::new().fg(Color::Cyan).add_modifier(Modifier::BOLD),
-            selected: Style::new().add_modifier(Modifier::REVERSED),
-            to_move: Style::new().add_modifier(Modifier::BOLD),
-            low_time: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-            flagged: Style::new()
-                .fg(Color::Red)
-                .add_modifier(Modifier::BOLD | Modifier::REVERSED),
-            packet_in: Style::new().fg(Color::Green),
-            packet_out: Style::new().fg(Color::Cyan),
-            gtp_sent: Style::new().fg(Color::Cyan),
-            gtp_received: Style::new().fg(Color::Green),
-            stderr: Style::new().fg(Color::Gray),
-            problem: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-            alert: Style::new()
-                .fg(Color::White)
-                .bg(Color::Red)
-                .add_modifier(Modifier::BOLD),
-            notice: Style::new().fg(Color::Yellow),
-            chart_think: Style::new().fg(Color::Cyan),
-            chart_wire: Style::new().fg(Color::Magenta),
-            chart_referee: Style::new().fg(Color::Yellow),
-            chart_mark: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
-        }
+        Theme::builtin("default").expect("the built-in themes parse")
     }
 
     /// No colour at all (`NO_COLOR`): attributes only, ASCII stones.
     pub fn mono() -> Theme {
-        let plain = Style::new();
-        let bold = Style::new().add_modifier(Modifier::BOLD);
-        let reversed = Style::new().add_modifier(Modifier::REVERSED);
-        Theme {
-            name: "mono".into(),
-            unicode: false,
-            black_stone: bold,
-            white_stone: plain,
-            grid: plain,
-            hoshi: plain,
-            coordinates: plain,
-            last_move: bold,
-            dead: plain,
-            disputed: bold,
-            cursor: reversed,
-            text: plain,
-            dim: plain,
-            title: Style::new().add_modifier(Modifier::UNDERLINED),
-            title_focused: Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-            status: reversed,
-            key: bold,
-            selected: reversed,
-            to_move: bold,
-            low_time: Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-            flagged: reversed.add_modifier(Modifier::BOLD),
-            packet_in: plain,
-            packet_out: plain,
-            gtp_sent: plain,
-            gtp_received: plain,
-            stderr: plain,
-            problem: Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-            alert: reversed.add_modifier(Modifier::BOLD),
-            notice: bold,
-            chart_think: plain,
-            chart_wire: plain,
-            chart_referee: plain,
-            chart_mark: bold,
+        Theme::builtin("mono").expect("the built-in themes parse")
+    }
+
+    pub fn builtin_names() -> &'static [&'static str] {
+        BUILTIN_NAMES
+    }
+
+    /// A built-in theme by name. The default theme is laid over a blank one,
+    /// the others over the default.
+    pub fn builtin(name: &str) -> Option<Theme> {
+        let text = builtin_text(name)?;
+        let base = if name == "default" {
+            Theme::blank()
+        } else {
+            Theme::default_dark()
+        };
+        let theme = Theme::parse(base, text, name);
+        Some(theme.unwrap_or_else(|e| panic!("the built-in theme {name} is broken: {e}")))
+    }
+
+    /// A built-in theme's name, or else the path of a theme file.
+    pub fn load(name_or_path: &str) -> Result<Theme, ThemeError> {
+        if let Some(theme) = Theme::builtin(name_or_path) {
+            return Ok(theme);
         }
+        let text = std::fs::read_to_string(name_or_path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                ThemeError::NotFound {
+                    requested: name_or_path.to_string(),
+                }
+            } else {
+                ThemeError::Read {
+                    path: name_or_path.into(),
+                    source,
+                }
+            }
+        })?;
+        Theme::from_toml(&text, name_or_path)
+    }
+
+    /// A theme file's text laid over the default theme; `origin` (a path or
+    /// a name) names the theme in errors and when the file has no `name`.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Theme, ThemeError> {
+        Theme::parse(Theme::default_dark(), text, origin)
+    }
+
+    /// The theme for a screen: the one `requested`, else `mono` under
+    /// `NO_COLOR`, else the default; in ASCII when the terminal has no
+    /// Unicode.
+    pub fn choose(requested: Option<&str>, env: &Environment) -> Result<Theme, ThemeError> {
+        let mut theme = match requested {
+            Some(name_or_path) => Theme::load(name_or_path)?,
+            None if env.no_color => Theme::mono(),
+            None => Theme::default_dark(),
+        };
+        theme.unicode &= env.unicode;
+        Ok(theme)
+    }
+
+    fn parse(mut theme: Theme, text: &str, origin: &str) -> Result<Theme, ThemeError> {
+        let invalid = |message: String| ThemeError::Invalid {
+            origin: origin.to_string(),
+            message,
+        };
+        let file: ThemeFile = toml::from_str(text).map_err(|e| invalid(file::locate(text, &e)))?;
+        file.apply_styles(&mut theme, text).map_err(invalid)?;
+        theme.name = file.name.clone().unwrap_or_else(|| origin.to_string());
+        theme.unicode = file.unicode.unwrap_or(theme.unicode);
+        theme.background = file.background.unwrap_or(theme.background);
+        Ok(theme)
     }
 }
 
@@ -167,3 +305,39 @@ impl Default for Theme {
         Theme::default_dark()
     }
 }
+
+/// The colour names a theme file may use.
+pub const COLOR_NAMES: &[(&str, Color)] = &[
+    ("black", Color::Black),
+    ("red", Color::Red),
+    ("green", Color::Green),
+    ("yellow", Color::Yellow),
+    ("blue", Color::Blue),
+    ("magenta", Color::Magenta),
+    ("cyan", Color::Cyan),
+    ("gray", Color::Gray),
+    ("dark_gray", Color::DarkGray),
+    ("light_red", Color::LightRed),
+    ("light_green", Color::LightGreen),
+    ("light_yellow", Color::LightYellow),
+    ("light_blue", Color::LightBlue),
+    ("light_magenta", Color::LightMagenta),
+    ("light_cyan", Color::LightCyan),
+    ("white", Color::White),
+];
+
+/// The modifier names a theme file may use.
+pub const MODIFIER_NAMES: &[(&str, Modifier)] = &[
+    ("bold", Modifier::BOLD),
+    ("dim", Modifier::DIM),
+    ("italic", Modifier::ITALIC),
+    ("underlined", Modifier::UNDERLINED),
+    ("reversed", Modifier::REVERSED),
+    ("crossed_out", Modifier::CROSSED_OUT),
+];
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod contrast_tests;

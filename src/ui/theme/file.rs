@@ -1,0 +1,148 @@
+//! One style of a theme file (`{ fg, bg, modifiers }`) and the one-line
+//! messages for what is wrong in a theme file, with line, column and key.
+
+use std::ops::Range;
+
+use ratatui::style::{Color, Style};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{COLOR_NAMES, MODIFIER_NAMES};
+
+/// A style as written: colours by name, `#rrggbb` or index, and modifiers
+/// by name, each with where it was written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct StyleSpec {
+    fg: Option<Spanned<toml::Value>>,
+    bg: Option<Spanned<toml::Value>>,
+    #[serde(default)]
+    modifiers: Vec<Spanned<String>>,
+}
+
+impl StyleSpec {
+    /// The style; an unknown colour or modifier is a one-line message that
+    /// names `key`.
+    pub(super) fn style(&self, key: &str, text: &str) -> Result<Style, String> {
+        let color = |value: &Spanned<toml::Value>, part: &str| {
+            color(value.get_ref()).map_err(|e| at(text, value.span(), &format!("{key}.{part}"), &e))
+        };
+        let mut style = Style::new();
+        if let Some(fg) = &self.fg {
+            style = style.fg(color(fg, "fg")?);
+        }
+        if let Some(bg) = &self.bg {
+            style = style.bg(color(bg, "bg")?);
+        }
+        for name in &self.modifiers {
+            let Some((_, modifier)) = MODIFIER_NAMES.iter().find(|(n, _)| n == name.get_ref())
+            else {
+                let known: Vec<&str> = MODIFIER_NAMES.iter().map(|(n, _)| *n).collect();
+                let message = format!(
+                    "unknown modifier `{}`; the modifiers are {}",
+                    name.get_ref(),
+                    known.join(", ")
+                );
+                return Err(at(text, name.span(), &format!("{key}.modifiers"), &message));
+            };
+            style = style.add_modifier(*modifier);
+        }
+        Ok(style)
+    }
+}
+
+fn color(value: &toml::Value) -> Result<Color, String> {
+    let known = || {
+        let names: Vec<&str> = COLOR_NAMES.iter().map(|(n, _)| *n).collect();
+        format!(
+            "the colours are {}, \"#rrggbb\" and 0 to 255",
+            names.join(", ")
+        )
+    };
+    match value {
+        toml::Value::String(name) => {
+            if let Some((_, color)) = COLOR_NAMES.iter().find(|(n, _)| n == name) {
+                return Ok(*color);
+            }
+            rgb(name).ok_or_else(|| format!("unknown colour `{name}`; {}", known()))
+        }
+        toml::Value::Integer(index) => match u8::try_from(*index) {
+            Ok(index) => Ok(Color::Indexed(index)),
+            Err(_) => Err(format!("colour index {index} is not from 0 to 255")),
+        },
+        other => Err(format!(
+            "a colour is a string or a number, not {other}; {}",
+            known()
+        )),
+    }
+}
+
+/// `#rrggbb`.
+fn rgb(text: &str) -> Option<Color> {
+    let hex = text.strip_prefix('#').filter(|hex| hex.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok();
+    Some(Color::Rgb(byte(0)?, byte(2)?, byte(4)?))
+}
+
+/// `line 3, column 8, key black_stone.fg: message`.
+fn at(text: &str, span: Range<usize>, key: &str, message: &str) -> String {
+    let (line, column) = position(text, span.start);
+    format!("line {line}, column {column}, key {key}: {message}")
+}
+
+/// One line for a TOML error, as the game file's errors read: line and
+/// column of the error's start, and the key written there, prefixed with
+/// its table's name (`black_stone.fg`).
+pub(super) fn locate(text: &str, error: &toml::de::Error) -> String {
+    let message = error
+        .message()
+        .lines()
+        .map(str::trim)
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
+    let Some(span) = error.span() else {
+        return message;
+    };
+    let (line, column) = position(text, span.start);
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(line_key) = lines.get(line - 1).and_then(|l| key_of_line(l)) else {
+        return format!("line {line}, column {column}: {message}");
+    };
+    let table = lines[..line - 1]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with('['))
+        .and_then(key_of_line);
+    let key = match table {
+        Some(table) if !lines[line - 1].trim().starts_with('[') => format!("{table}.{line_key}"),
+        _ => line_key,
+    };
+    format!("line {line}, column {column}, key {key}: {message}")
+}
+
+/// Line and column, both from 1, the column in characters, of a byte offset.
+fn position(text: &str, offset: usize) -> (usize, usize) {
+    let mut start = offset.min(text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let before = &text[..start];
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = before.matches('\n').count() + 1;
+    (line, before[line_start..].chars().count() + 1)
+}
+
+/// The key a TOML line sets (`fg = "red"`) or the table it opens
+/// (`[black_stone]`).
+fn key_of_line(line: &str) -> Option<String> {
+    let line = line.trim();
+    let key = if line.starts_with('[') {
+        line.trim_start_matches('[').split(']').next()?
+    } else {
+        line.split_once('=')?.0
+    };
+    let key = key.trim().trim_matches(|c| c == '"' || c == '\'').trim();
+    (!key.is_empty() && !key.starts_with('#')).then(|| key.to_string())
+}
