@@ -17,13 +17,13 @@ fn default_in_code() -> Theme {
         unicode: true,
         background: Background::Dark,
         black_stone: board(Color::Black),
-        white_stone: board(Color::White),
-        grid: board(Color::DarkGray),
+        white_stone: board(Color::Black),
+        grid: board(Color::Black),
         hoshi: board(Color::Black),
         coordinates: Style::new().fg(Color::Gray),
         last_move: board(Color::Red),
-        dead: board(Color::DarkGray).add_modifier(Modifier::CROSSED_OUT),
-        disputed: board(Color::Magenta).add_modifier(Modifier::BOLD),
+        dead: board(Color::Black).add_modifier(Modifier::CROSSED_OUT),
+        disputed: board(Color::Blue).add_modifier(Modifier::BOLD),
         cursor: Style::new()
             .fg(Color::Black)
             .bg(Color::Cyan)
@@ -42,14 +42,16 @@ fn default_in_code() -> Theme {
         to_move: Style::new().add_modifier(Modifier::BOLD),
         low_time: Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
         flagged: Style::new()
-            .fg(Color::Red)
+            .fg(Color::LightRed)
             .add_modifier(Modifier::BOLD | Modifier::REVERSED),
         packet_in: Style::new().fg(Color::Green),
         packet_out: Style::new().fg(Color::Cyan),
         gtp_sent: Style::new().fg(Color::Cyan),
         gtp_received: Style::new().fg(Color::Green),
         stderr: Style::new().fg(Color::Gray),
-        problem: Style::new().fg(Color::Red).add_modifier(Modifier::BOLD),
+        problem: Style::new()
+            .fg(Color::LightRed)
+            .add_modifier(Modifier::BOLD),
         alert: Style::new()
             .fg(Color::White)
             .bg(Color::Red)
