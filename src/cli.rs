@@ -68,6 +68,26 @@ pub enum Command {
     Replay(ReplayArgs),
 }
 
+/// How long the demo's engines think per move.
+pub const DEMO_THINK: &str = "500ms";
+/// The demo engines' playouts per move: recognisable Go within the think time.
+pub const DEMO_PLAYOUTS: u32 = 2000;
+/// The demo's clock: the clocks tick, and byo-yomi comes near the end.
+pub const DEMO_TIME: &str = "byoyomi:20s,5s,3";
+
+impl DemoArgs {
+    /// `goref` with no command: the demo as `goref demo` plays it.
+    pub fn standard() -> DemoArgs {
+        DemoArgs {
+            size: 9,
+            think: DEMO_THINK.into(),
+            playouts: DEMO_PLAYOUTS,
+            time: DEMO_TIME.into(),
+            ..DemoArgs::default()
+        }
+    }
+}
+
 #[derive(Debug, Args, Default)]
 pub struct ReplayArgs {
     /// The trace (JSON lines) to read.
@@ -95,6 +115,16 @@ pub struct DemoArgs {
     /// Board size.
     #[arg(long, default_value_t = 9)]
     pub size: u8,
+    /// How long the built-in engines think per move, so that a person can
+    /// follow the game (0 plays at once).
+    #[arg(long, value_name = "DURATION", default_value = DEMO_THINK)]
+    pub think: String,
+    /// Random playouts per move for the built-in engines (0: random moves).
+    #[arg(long, value_name = "N", default_value_t = DEMO_PLAYOUTS)]
+    pub playouts: u32,
+    /// The demo's clock.
+    #[arg(long, value_name = "SPEC", default_value = DEMO_TIME)]
+    pub time: String,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -131,6 +161,20 @@ pub struct OutputArgs {
     /// always in the trace and in the --json stream).
     #[arg(long)]
     pub engine_stderr: bool,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
+}
+
+/// How the full screen looks and which keys it takes.
+#[derive(Debug, Args, Default, Clone)]
+pub struct ScreenArgs {
+    /// The screen's colours: default, light, high-contrast, mono, or a TOML
+    /// theme file (NO_COLOR selects mono unless this is given).
+    #[arg(long, value_name = "NAME|PATH")]
+    pub theme: Option<String>,
+    /// A TOML file of keys ([keys] quit = ["q"]) in place of the defaults.
+    #[arg(long, value_name = "FILE")]
+    pub keys: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Default)]

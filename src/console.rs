@@ -6,6 +6,10 @@
 //! leave the record unfinished. Every line goref prints goes through here
 //! instead: a write that fails is dropped, the stream is remembered as
 //! closed, and the game goes on.
+//!
+//! While the full-screen view owns the terminal, a line written to stderr
+//! would tear through it: [`say`] sends its lines to the log instead (the
+//! screen shows the same things from the event stream).
 
 use std::fmt::Display;
 use std::io::Write;
@@ -13,10 +17,21 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static STDERR_CLOSED: AtomicBool = AtomicBool::new(false);
 static STDOUT_CLOSED: AtomicBool = AtomicBool::new(false);
+static SCREEN_OWNS_THE_TERMINAL: AtomicBool = AtomicBool::new(false);
 
-/// Writes one line to stderr. False when stderr is closed.
+/// Writes one line to stderr, or to the log while the screen owns the
+/// terminal. False when stderr is closed.
 pub fn say(line: impl Display) -> bool {
+    if SCREEN_OWNS_THE_TERMINAL.load(Ordering::Relaxed) {
+        tracing::info!(target: "goref::console", "{line}");
+        return true;
+    }
     write_to(&STDERR_CLOSED, &mut std::io::stderr().lock(), line)
+}
+
+/// The full-screen view takes the terminal (`true`) or gives it back.
+pub fn screen_owns_the_terminal(owns: bool) {
+    SCREEN_OWNS_THE_TERMINAL.store(owns, Ordering::Relaxed);
 }
 
 /// Writes one line to stdout and flushes it. False when stdout is closed.

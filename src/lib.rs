@@ -18,6 +18,7 @@
 //!   ([`referee::replay`]) and the reducer.
 //! - [`ui`]: the screen, as pure render functions of a
 //!   [`referee::GameView`]; the host and its spectators draw with the same ones.
+//!   [`app`]: the async shell around it: the terminal, keys, the live loop.
 //! - [`files`]: every file goref writes is checked, claimed and replaced
 //!   atomically there; [`console`]: every line goref prints, never panicking
 //!   on a closed pipe.
@@ -27,9 +28,10 @@
 //! - `game`, `referee` and `protocol` use no tokio, crossterm or ratatui, and
 //!   never read the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
-//! - Only `ui/app`, `players`, `transport`, `driver` and `mirror` are async;
+//! - Only `app`, `players`, `transport`, `driver` and `mirror` are async;
 //!   they read time through [`shell_time`], tokio's clock as std instants.
 
+pub mod app;
 pub mod bot;
 pub mod cli;
 pub mod config;

@@ -12,14 +12,21 @@ use std::time::SystemTime;
 
 use clap::Parser;
 
-use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs};
+use std::io::IsTerminal;
+
+use goref::app::{Ending, ScreenOptions};
+use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs, ScreenArgs};
 use goref::config;
 use goref::console;
-use goref::driver::run_game;
+use goref::driver::{run_game, DriverConfig};
 use goref::game::sgf::Date;
 use goref::game::Color;
+use goref::players::PlayerSpec;
 use goref::protocol::sgmp::session::Profile;
 use goref::transport::line::LineSpec;
+use goref::ui::commands::KeyMap;
+use goref::ui::theme::Environment;
+use goref::ui::Theme;
 
 /// The exit status of a game that ended without a decided result.
 const UNDECIDED: u8 = 1;
@@ -44,10 +51,7 @@ fn main() -> ExitCode {
         Ok(guard) => guard,
         Err(message) => return fail(&message),
     };
-    let outcome = match cli.command.unwrap_or(Command::Demo(DemoArgs {
-        size: 9,
-        ..DemoArgs::default()
-    })) {
+    let outcome = match cli.command.unwrap_or(Command::Demo(DemoArgs::standard())) {
         Command::Bot(args) => bot(args).map(|()| Outcome::Done),
         Command::Decode(args) => std::fs::read(&args.file)
             .map(|bytes| {
@@ -58,8 +62,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => goref::replay::run(&args)
             .map(|()| Outcome::Done)
             .map_err(|e| e.to_string()),
-        Command::Play(args) => play(*args),
-        Command::Demo(args) => play(demo_args(args)),
+        Command::Play(args) => play(*args, false),
+        Command::Demo(args) => play(demo_args(args), true),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -116,33 +120,53 @@ fn fail(message: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// The demo: the built-in engine on a virtual serial line (SGMP) against
-/// the built-in engine over GTP, on a small board.
+/// The demo: the built-in engine on a virtual serial line at 2400 baud
+/// (SGMP) against the built-in engine over GTP, on a small board, each
+/// thinking `--think` a move with `--playouts` under a byo-yomi clock.
 fn demo_args(args: DemoArgs) -> PlayArgs {
+    let options = format!("playouts={},think={}", args.playouts, args.think);
     PlayArgs {
-        black: Some("bot-sgmp:1".into()),
-        white: Some("bot:2".into()),
+        black: Some(format!("bot-sgmp:1,{options},baud=2400")),
+        white: Some(format!("bot:2,{options}")),
         size: Some(args.size),
+        time: Some(args.time),
         output: args.output,
         ..PlayArgs::default()
     }
 }
 
-fn play(args: PlayArgs) -> Result<Outcome, String> {
+fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
     let unix_seconds = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    let config = config::resolve(&args, self_exe, Date::from_unix_seconds(unix_seconds))
+    let mut config = config::resolve(&args, self_exe, Date::from_unix_seconds(unix_seconds))
         .map_err(|e| e.to_string())?;
-    if !args.output.headless && !args.output.json {
-        console::say("goref: the full-screen view is not available yet; showing progress lines");
+    let mut screen = !args.output.headless && !args.output.json;
+    if screen && !std::io::stdout().is_terminal() {
+        console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
+        screen = false;
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
-    let outcome = runtime
-        .block_on(run_game(config))
-        .map_err(|e| e.to_string())?;
+    let outcome = if screen {
+        let options = screen_options(
+            &args.output.screen,
+            demo && config.sgf.is_none() && config.trace.is_none(),
+        )?;
+        config.progress = false;
+        config.engine_stderr = false;
+        config.operator_stdin = false;
+        let games = move |n: u32| reseeded(&config, n);
+        match runtime.block_on(goref::app::live::run(games, options))? {
+            Ending::Played(outcome) => outcome,
+            Ending::Failed(message) => return Err(message),
+        }
+    } else {
+        runtime
+            .block_on(run_game(config))
+            .map_err(|e| e.to_string())?
+    };
     let result = &outcome.result;
     tracing::info!(result = %result.result, reason = %result.reason, "game over");
     Ok(match outcome.incomplete {
@@ -150,6 +174,38 @@ fn play(args: PlayArgs) -> Result<Outcome, String> {
         _ if !result.end.is_decided() => Outcome::Undecided,
         _ => Outcome::Done,
     })
+}
+
+/// The theme and the keys, checked before the screen takes the terminal.
+fn screen_options(args: &ScreenArgs, can_start_next: bool) -> Result<ScreenOptions, String> {
+    let theme = Theme::choose(args.theme.as_deref(), &Environment::from_process())
+        .map_err(|e| format!("--theme: {e}"))?;
+    let keys = match &args.keys {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--keys: cannot read {}: {e}", path.display()))?;
+            KeyMap::from_toml(&text, &path.display().to_string())
+                .map_err(|e| format!("--keys: {e}"))?
+        }
+        None => KeyMap::default(),
+    };
+    Ok(ScreenOptions {
+        theme,
+        keys,
+        can_start_next,
+    })
+}
+
+/// The `n`th game of a series: the built-in engines get new seeds, so that
+/// each game differs.
+fn reseeded(config: &DriverConfig, n: u32) -> DriverConfig {
+    let mut config = config.clone();
+    for (spec, base) in [(&mut config.black, 1), (&mut config.white, 2)] {
+        if let PlayerSpec::Bot { seed, .. } | PlayerSpec::BotOnLine { seed, .. } = spec {
+            *seed = Some(seed.unwrap_or(base) + 2 * u64::from(n));
+        }
+    }
+    config
 }
 
 fn install_logging(

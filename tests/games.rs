@@ -289,7 +289,8 @@ fn gnugo_against_the_builtin_engine() {
 
 #[test]
 fn the_demo_plays_the_builtin_engine_on_a_virtual_line_against_itself_over_gtp() {
-    let run = run_goref(&["demo", "--json"], GAME_LIMIT);
+    let fast = ["demo", "--json", "--think", "0s", "--playouts", "0"];
+    let run = run_goref(&fast, GAME_LIMIT);
     assert_eq!(run.status, 0, "{}", run.stderr);
     let start = &run.of_type("game_start")[0];
     assert_eq!(start["black"]["protocol"], "sgmp");

@@ -91,8 +91,21 @@ pub struct GameOutcome {
     pub incomplete: Vec<String>,
 }
 
-/// Plays one game to its result.
+/// Plays one game to its result, with the operator on stdin when the
+/// configuration says so.
 pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> {
+    let operator = config
+        .operator_stdin
+        .then(|| operator_input::spawn_stdin_reader(config.game.size));
+    run_game_with_operator(config, operator).await
+}
+
+/// Plays one game to its result, with the operator's input from `operator`
+/// (the full-screen view's commands); `None` when nobody operates.
+pub async fn run_game_with_operator(
+    config: DriverConfig,
+    mut operator: Option<mpsc::UnboundedReceiver<OperatorInput>>,
+) -> Result<GameOutcome, DriverError> {
     let mut referee =
         Referee::new(config.game.clone()).map_err(|e| DriverError::Setup(e.to_string()))?;
     let handicap = config
@@ -117,10 +130,6 @@ pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> 
     }
     drop(report_tx);
     let mut interrupted = false;
-    let size = config.game.size;
-    let mut operator = config
-        .operator_stdin
-        .then(|| operator_input::spawn_stdin_reader(size));
     let mut judge_called = false;
 
     loop {

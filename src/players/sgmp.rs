@@ -152,7 +152,7 @@ pub async fn run_builtin(
     };
     let wire = baud.map(bytes_per_second);
     let game = LineGame {
-        name: format!("virtual line {path}"),
+        name: format!("goref-bot {}", env!("CARGO_PKG_VERSION")),
         place: path.clone(),
         setup: DEFAULT_SETUP,
         link: profile.link_config(),

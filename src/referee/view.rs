@@ -156,6 +156,9 @@ pub struct GameView {
     #[serde(default)]
     pub time_used_ms: [u64; 2],
     pub clocks: [Option<ClockReading>; 2],
+    /// The operator has stopped the clocks (`pause`, until `resume`).
+    #[serde(default)]
+    pub clocks_paused: bool,
     /// The stream time (`t_ms`) at which each clock was read.
     #[serde(default)]
     pub clock_t_ms: [u64; 2],
@@ -215,6 +218,7 @@ impl Default for GameView {
             ko: None,
             time_used_ms: [0, 0],
             clocks: [None, None],
+            clocks_paused: false,
             clock_t_ms: [0, 0],
             pending_wire_ms: [0.0, 0.0],
             pending_resends: [0, 0],
@@ -274,11 +278,18 @@ impl GameView {
             GameEvent::Prompt { message, .. } => {
                 self.prompt = Some(bounded_text(message, TEXT_LIMIT));
             }
-            GameEvent::Operator { command, reason } => push_bounded(
-                &mut self.notices,
-                bounded_text(&format!("operator: {command} ({reason})"), TEXT_LIMIT),
-                NOTICE_CAPACITY,
-            ),
+            GameEvent::Operator { command, reason } => {
+                match command.as_str() {
+                    "pause" => self.clocks_paused = true,
+                    "resume" => self.clocks_paused = false,
+                    _ => {}
+                }
+                push_bounded(
+                    &mut self.notices,
+                    bounded_text(&format!("operator: {command} ({reason})"), TEXT_LIMIT),
+                    NOTICE_CAPACITY,
+                )
+            }
             GameEvent::GameStart(start) => self.start_game(start),
             GameEvent::Move {
                 n,
@@ -367,6 +378,7 @@ impl GameView {
                 self.result = Some(result);
                 self.to_move = None;
                 self.prompt = None;
+                self.clocks_paused = false;
                 for clock in self.clocks.iter_mut().flatten() {
                     clock.running = false;
                 }

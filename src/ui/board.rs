@@ -19,8 +19,10 @@
 //! column letters skip I, as Go coordinates do. The last move is bracketed
 //! (while no stones are marked dead), dead stones (agreed, or marked by the
 //! operator) are lower case, and a stone only one side claims dead is
-//! followed by `?`: no state rests on colour alone. While the operator marks
-//! dead stones, the cursor's point is drawn as `[x]`.
+//! followed by `?`: no state rests on colour alone. Once the game is
+//! scored, the empty points counted for Black show `▪` (`#`) and White's
+//! `▫` (`-`). While the operator marks dead stones, the cursor's point is
+//! drawn as `[x]`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -55,6 +57,8 @@ enum Mark {
     Dead(Color),
     /// Only one side calls it dead.
     Disputed(Color),
+    /// After the count: an empty point counted for this side.
+    Territory(Color),
 }
 
 impl BoardPane<'_> {
@@ -64,12 +68,14 @@ impl BoardPane<'_> {
         (2 * size + 6, size + 2)
     }
 
-    fn mark(&self, point: Point, hoshi: &[Point], dead: &[Point], disputed: &[Point]) -> Mark {
+    fn mark(&self, point: Point, marks: &Marks) -> Mark {
         match self.view.stone(point) {
-            Some(color) if dead.contains(&point) => Mark::Dead(color),
-            Some(color) if disputed.contains(&point) => Mark::Disputed(color),
+            Some(color) if marks.dead.contains(&point) => Mark::Dead(color),
+            Some(color) if marks.disputed.contains(&point) => Mark::Disputed(color),
             Some(color) => Mark::Stone(color),
-            None if hoshi.contains(&point) => Mark::Hoshi,
+            None if marks.territory[0].contains(&point) => Mark::Territory(Color::Black),
+            None if marks.territory[1].contains(&point) => Mark::Territory(Color::White),
+            None if marks.hoshi.contains(&point) => Mark::Hoshi,
             None => Mark::Empty,
         }
     }
@@ -88,6 +94,10 @@ impl BoardPane<'_> {
             Mark::Stone(Color::White) | Mark::Disputed(Color::White) => (white, theme.white_stone),
             Mark::Dead(Color::Black) => ('x', theme.dead),
             Mark::Dead(Color::White) => ('o', theme.dead),
+            Mark::Territory(Color::Black) if theme.unicode => ('▪', theme.black_stone),
+            Mark::Territory(Color::White) if theme.unicode => ('▫', theme.white_stone),
+            Mark::Territory(Color::Black) => ('#', theme.black_stone),
+            Mark::Territory(Color::White) => ('-', theme.white_stone),
         }
     }
 }
@@ -113,7 +123,20 @@ impl Widget for BoardPane<'_> {
         }
         let mut disputed = points(&agreement.black_only);
         disputed.extend(points(&agreement.white_only));
-        let hoshi = star_points(size);
+        let score = self.view.result.as_ref().and_then(|r| r.score.as_ref());
+        if let Some(score) = score {
+            dead.extend(score.dead.iter().copied());
+        }
+        let territory = match score {
+            Some(score) => [score.black_territory.clone(), score.white_territory.clone()],
+            None => [Vec::new(), Vec::new()],
+        };
+        let marks = Marks {
+            hoshi: star_points(size),
+            dead,
+            disputed,
+            territory,
+        };
         let last = self
             .view
             .last_move
@@ -136,7 +159,7 @@ impl Widget for BoardPane<'_> {
             for col in 0..size {
                 let point = Point::new(col, row);
                 let x = x0 + 4 + 2 * u16::from(col);
-                let mark = self.mark(point, &hoshi, &dead, &disputed);
+                let mark = self.mark(point, &marks);
                 let (glyph, style) = self.glyph(mark);
                 buf.set_string(x, y, glyph.to_string(), style);
                 if col + 1 < size {
@@ -149,13 +172,23 @@ impl Widget for BoardPane<'_> {
                     buf.set_string(x - 1, y, "[", theme.cursor);
                     buf.set_string(x, y, glyph.to_string(), style.patch(theme.cursor));
                     buf.set_string(x + 1, y, "]", theme.cursor);
-                } else if last == Some(point) && dead.is_empty() && disputed.is_empty() {
+                } else if last == Some(point) && marks.dead.is_empty() && marks.disputed.is_empty()
+                {
                     buf.set_string(x - 1, y, "(", theme.last_move);
                     buf.set_string(x + 1, y, ")", theme.last_move);
                 }
             }
         }
     }
+}
+
+/// What the board marks besides the stones.
+struct Marks {
+    hoshi: Vec<Point>,
+    dead: Vec<Point>,
+    disputed: Vec<Point>,
+    /// Empty points counted for Black and for White, once the game is scored.
+    territory: [Vec<Point>; 2],
 }
 
 /// The hoshi of a board: nine points from 13x13 up, five below (four on

@@ -53,12 +53,7 @@ impl Widget for ClocksPane<'_> {
 impl ClocksPane<'_> {
     /// `color`'s clock as it stands now.
     pub fn reading(&self, color: Color) -> Option<ClockReading> {
-        let reading = self.view.clocks[color.index()].as_ref()?;
-        let (Some(now), Some(system)) = (self.now_t_ms, self.view.time_settings.system()) else {
-            return Some(reading.clone());
-        };
-        let elapsed = now.saturating_sub(self.view.clock_t_ms[color.index()]);
-        Some(reading.ticked(system, std::time::Duration::from_millis(elapsed)))
+        reading_at(self.view, color, self.now_t_ms)
     }
 
     fn line(&self, color: Color, reading: Option<&ClockReading>) -> String {
@@ -87,6 +82,39 @@ impl ClocksPane<'_> {
         };
         format!("{to_move} {}  {:<18.18} {clock}", color.letter(), name)
     }
+}
+
+/// `color`'s clock at the stream time `now_t_ms`: its last reading ticked
+/// on by the game's time system; the reading as it is without a time.
+pub fn reading_at(view: &GameView, color: Color, now_t_ms: Option<u64>) -> Option<ClockReading> {
+    let reading = view.clocks[color.index()].as_ref()?;
+    let (Some(now), Some(system)) = (now_t_ms, view.time_settings.system()) else {
+        return Some(reading.clone());
+    };
+    let elapsed = now.saturating_sub(view.clock_t_ms[color.index()]);
+    Some(reading.ticked(system, std::time::Duration::from_millis(elapsed)))
+}
+
+/// How long until a running clock on screen shows another second: the app
+/// sleeps that long and draws again, instead of ticking at a fixed rate.
+/// `None` while no clock runs.
+pub fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
+    let untimed = view.time_settings.kind == "none";
+    Color::BOTH
+        .into_iter()
+        .filter_map(|color| reading_at(view, color, Some(now_t_ms)))
+        .filter(|reading| reading.running && !reading.flagged)
+        .map(|reading| {
+            if untimed {
+                return 1000 - reading.used_ms % 1000;
+            }
+            let left = match (reading.in_overtime, reading.period_left_ms) {
+                (true, Some(period)) => period,
+                _ => reading.main_left_ms,
+            };
+            left % 1000 + 1
+        })
+        .min()
 }
 
 /// A clock reading in a few columns: `12:34  main  last 4.2s`.

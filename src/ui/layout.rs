@@ -6,8 +6,8 @@
 //! ┌status──────────────────────────┐   ┌status────────────────────────┐
 //! │board     │clocks     │trace    │   │board         │clocks         │
 //! │          │time chart │         │   │              │trace          │
-//! │          │end of game│         │   │              │               │
-//! │          │moves      │         │   │              │moves / end    │
+//! │          │end of game│         │   │(time chart,  │               │
+//! │          │moves      │         │   │ small boards)│moves / end    │
 //! │alert                           │   │alert                         │
 //! └hints───────────────────────────┘   └hints─────────────────────────┘
 //!
@@ -169,7 +169,9 @@ fn take_top(area: &mut Rect, rows: u16) -> Rect {
 }
 
 fn standard(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
-    let (board, mut side) = split_board(body, view);
+    let (mut board_column, mut side) = split_board(body, view);
+    let (_, board_height) = BoardPane::size_needed(view.size);
+    let board = take_top(&mut board_column, board_height + 1);
     let clocks = take_top(&mut side, 3);
     let lower = if scoring(view) {
         (PaneId::Agreement, 8)
@@ -178,12 +180,16 @@ fn standard(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
     };
     let trace_rows = side.height.saturating_sub(lower.1).max(side.height / 2);
     let trace = take_top(&mut side, trace_rows);
-    vec![
+    let mut panes = vec![
         (PaneId::Board, board),
         (PaneId::Clocks, clocks),
         (PaneId::Trace, trace),
         (lower.0, side),
-    ]
+    ];
+    if board_column.height >= 6 {
+        panes.push((PaneId::TimeChart, board_column));
+    }
+    panes
 }
 
 fn wide(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {

@@ -55,7 +55,7 @@ pub fn render(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, th
     StatusLine {
         view,
         theme,
-        extra: status_extra(state),
+        extra: status_extra(view, state),
     }
     .render(areas.status, buf);
     for &(pane, rect) in &areas.panes {
@@ -78,7 +78,7 @@ pub fn context(view: &GameView, state: &UiState) -> Context {
         typed_to_move: view
             .to_move
             .filter(|c| view.players[c.index()].protocol == "human"),
-        clocks_paused: state.clocks_paused,
+        clocks_paused: view.clocks_paused,
         alerting: unacknowledged(view, state) > 0,
         closable: state.help.is_some()
             || state.zoom.is_some()
@@ -96,9 +96,9 @@ pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
         .count()
 }
 
-fn status_extra(state: &UiState) -> String {
+fn status_extra(view: &GameView, state: &UiState) -> String {
     let mut extra = Vec::new();
-    if state.clocks_paused {
+    if view.clocks_paused {
         extra.push("CLOCKS PAUSED".to_string());
     }
     if let Some((shown, total)) = state.replay_position {
@@ -154,7 +154,7 @@ fn draw_pane(
         PaneId::Clocks => ClocksPane {
             view,
             theme,
-            now_t_ms: (view.result.is_none() && !state.clocks_paused).then_some(state.now_t_ms),
+            now_t_ms: (view.result.is_none() && !view.clocks_paused).then_some(state.now_t_ms),
         }
         .render(body, buf),
         PaneId::Moves => MovesPane { view, theme }.render(body, buf),

@@ -88,8 +88,6 @@ pub struct UiState {
     pub keys: KeyMap,
     /// The keys of a chord typed so far.
     pub pending: Vec<Key>,
-    /// The operator has stopped both clocks.
-    pub clocks_paused: bool,
     /// Another game follows when this one is over (the demo).
     pub can_start_next: bool,
 }
@@ -156,7 +154,6 @@ impl UiState {
             confirm: None,
             keys: KeyMap::default(),
             pending: Vec::new(),
-            clocks_paused: false,
             can_start_next: false,
         }
     }

@@ -14,6 +14,10 @@ use crate::referee::{GameView, Phase};
 
 use super::Theme;
 
+/// The most characters of a player's name the line shows: both names, the
+/// rules and the move fit 80 columns.
+const NAME_WIDTH: usize = 16;
+
 /// The status line of a [`GameView`], as a ratatui widget.
 pub struct StatusLine<'a> {
     pub view: &'a GameView,
@@ -30,6 +34,10 @@ impl StatusLine<'_> {
             let info = &view.players[i];
             let name = match info.full_name() {
                 name if name.is_empty() => "?".to_string(),
+                name if name.chars().count() > NAME_WIDTH => {
+                    let cut: String = name.chars().take(NAME_WIDTH - 1).collect();
+                    format!("{cut}…")
+                }
                 name => name,
             };
             match info.protocol.as_str() {

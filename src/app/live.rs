@@ -1,0 +1,250 @@
+//! A live game on the screen: the driver plays, its events fold into the
+//! view, keys become operator commands, and the screen is drawn when
+//! something changed.
+//!
+//! There is no fixed tick. The loop wakes for an event, a key, a resize, a
+//! signal, the game's end, or the moment a running clock shows another
+//! second; bursts of events are folded before one frame is drawn, and
+//! frames are at least [`FRAME_GAP`] apart.
+
+use std::time::Duration;
+
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::driver::{run_game_with_operator, DriverConfig, GameOutcome, OperatorInput};
+use crate::referee::{GameView, OperatorCommand};
+use crate::ui::clocks::next_change_ms;
+use crate::ui::control::{handle_key, Effect};
+use crate::ui::layout::areas;
+use crate::ui::{PaneId, Role, Theme, UiState};
+
+use super::input::{spawn_reader, TerminalEvent};
+use super::terminal::Screen;
+
+/// The least time between two frames: a burst of events is one frame.
+const FRAME_GAP: Duration = Duration::from_millis(15);
+
+/// What the screen needs besides the game.
+pub struct ScreenOptions {
+    pub theme: Theme,
+    pub keys: crate::ui::commands::KeyMap,
+    /// Another game can follow (the demo): `n` starts it.
+    pub can_start_next: bool,
+}
+
+/// How the screen ended.
+pub enum Ending {
+    /// The last game played, and how it ended.
+    Played(GameOutcome),
+    /// A game could not be played; the message says why.
+    Failed(String),
+}
+
+/// Plays games on the screen until the operator quits: `game(n)` gives the
+/// configuration of the `n`th game (from 0).
+pub async fn run(
+    mut game: impl FnMut(u32) -> DriverConfig,
+    options: ScreenOptions,
+) -> Result<Ending, String> {
+    let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut keys = Some(spawn_reader());
+    let mut signals = Signals::install()?;
+    let mut number = 0;
+    loop {
+        let (ending, next) =
+            play_one(game(number), &options, &mut screen, &mut keys, &mut signals).await;
+        match (ending, next) {
+            (Ending::Played(_), true) => number += 1,
+            (ending, _) => return Ok(ending),
+        }
+    }
+}
+
+/// The signals that end goref: the driver voids the game on them, and the
+/// screen leaves once the game is over.
+struct Signals {
+    streams: Vec<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn install() -> Result<Signals, String> {
+        let kinds = [
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+            SignalKind::quit(),
+            SignalKind::interrupt(),
+        ];
+        let streams = kinds
+            .into_iter()
+            .map(signal)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("cannot catch signals: {e}"))?;
+        Ok(Signals { streams })
+    }
+
+    async fn next(&mut self) {
+        let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
+        let _ = futures_select_all(waits).await;
+    }
+}
+
+/// The first of several futures to finish.
+async fn futures_select_all<F: std::future::Future + Unpin>(futures: impl Iterator<Item = F>) {
+    let mut futures: Vec<F> = futures.collect();
+    std::future::poll_fn(|cx| {
+        for future in &mut futures {
+            if std::pin::Pin::new(future).poll(cx).is_ready() {
+                return std::task::Poll::Ready(());
+            }
+        }
+        std::task::Poll::Pending
+    })
+    .await
+}
+
+/// One game on the screen; whether the operator asked for the next one.
+async fn play_one(
+    mut config: DriverConfig,
+    options: &ScreenOptions,
+    screen: &mut Screen,
+    keys: &mut Option<mpsc::UnboundedReceiver<TerminalEvent>>,
+    signals: &mut Signals,
+) -> (Ending, bool) {
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let mut events = Some(events);
+    config.subscriber = Some(events_tx);
+    let (operator, operator_rx) = mpsc::unbounded_channel();
+    let mut driver = tokio::spawn(run_game_with_operator(config, Some(operator_rx)));
+    let mut view = GameView::new();
+    let mut state = UiState::new(Role::Operator);
+    state.keys = options.keys.clone();
+    state.can_start_next = options.can_start_next;
+    let mut origin: Option<Instant> = None;
+    let mut outcome: Option<Result<GameOutcome, String>> = None;
+    let mut leaving = false;
+    let mut dirty = true;
+    let mut last_frame = Instant::now() - FRAME_GAP;
+    let mut layout = Vec::new();
+    let mut page = 10;
+
+    loop {
+        let now = Instant::now();
+        state.now_t_ms = origin.map_or(0, |o| now.duration_since(o).as_millis() as u64);
+        if dirty && now >= last_frame + FRAME_GAP {
+            let (width, height) = screen.size();
+            let laid = areas(
+                ratatui::layout::Rect::new(0, 0, width, height),
+                &view,
+                &state,
+            );
+            layout = laid.panes.iter().map(|(p, _)| *p).collect::<Vec<PaneId>>();
+            if let Some(trace) = laid.pane(PaneId::Trace) {
+                state.trace.pane_rows = trace.height.saturating_sub(2);
+                page = usize::from(trace.height.saturating_sub(3).max(1));
+            }
+            screen.draw(|frame| crate::ui::draw(frame, &view, &state, &options.theme));
+            last_frame = now;
+            dirty = false;
+        }
+        if leaving && outcome.is_some() || screen.is_lost() && outcome.is_some() {
+            break;
+        }
+        if leaving && state.message.is_none() {
+            state.message = Some("the game is over; stopping the players…".into());
+            dirty = true;
+        }
+        let wake = if dirty {
+            last_frame + FRAME_GAP
+        } else {
+            let clock = (outcome.is_none() && !view.clocks_paused)
+                .then(|| next_change_ms(&view, state.now_t_ms))
+                .flatten();
+            clock.map_or(now + Duration::from_secs(3600), |ms| {
+                now + Duration::from_millis(ms)
+            })
+        };
+        tokio::select! {
+            event = next(&mut events) => {
+                let Some((at, first)) = event else {
+                    events = None;
+                    continue;
+                };
+                let Some(events) = &mut events else { continue };
+                origin.get_or_insert(Instant::from_std(at) - Duration::from_millis(first.t_ms));
+                view.apply_stamped(&first);
+                while let Ok((_, stamped)) = events.try_recv() {
+                    view.apply_stamped(&stamped);
+                }
+                dirty = true;
+            }
+            input = next(keys) => match input {
+                Some(TerminalEvent::Key(key)) => {
+                    for effect in handle_key(key, &view, &mut state, &layout, page) {
+                        match effect {
+                            Effect::Operator(command) => {
+                                let _ = operator.send(OperatorInput::Command(command));
+                            }
+                            Effect::TypedLine(text) => {
+                                let not_a_command = format!("'{text}' is no command, and no typed player is to move");
+                                let _ = operator.send(OperatorInput::Line { text, not_a_command });
+                            }
+                            Effect::Quit => leaving = true,
+                            Effect::Interrupt => {
+                                leaving = true;
+                                let _ = operator.send(OperatorInput::Command(OperatorCommand::Adjudicate {
+                                    result: "Void".into(),
+                                    reason: "goref was interrupted (ctrl-c)".into(),
+                                }));
+                            }
+                            Effect::NextGame if outcome.is_some() => {
+                                return (ended(outcome), true);
+                            }
+                            Effect::NextGame | Effect::Step(_) => {}
+                        }
+                    }
+                    dirty = true;
+                }
+                Some(TerminalEvent::Resize) => dirty = true,
+                Some(TerminalEvent::Lost(why)) => {
+                    tracing::warn!("the terminal cannot be read: {why}");
+                    *keys = None;
+                }
+                None => *keys = None,
+            },
+            joined = &mut driver, if outcome.is_none() => {
+                outcome = Some(match joined {
+                    Ok(Ok(game)) => Ok(game),
+                    Ok(Err(e)) => Err(e.to_string()),
+                    Err(e) => Err(format!("the game stopped: {e}")),
+                });
+                if matches!(outcome, Some(Err(_))) {
+                    leaving = true;
+                }
+                dirty = true;
+            }
+            _ = signals.next() => {
+                leaving = true;
+            }
+            _ = tokio::time::sleep_until(wake) => dirty = true,
+        }
+    }
+    (ended(outcome), false)
+}
+
+/// The next message of a channel, or never once it is gone.
+async fn next<T>(channel: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match channel {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+fn ended(outcome: Option<Result<GameOutcome, String>>) -> Ending {
+    match outcome {
+        Some(Ok(game)) => Ending::Played(game),
+        Some(Err(message)) => Ending::Failed(message),
+        None => Ending::Failed("the game did not end".into()),
+    }
+}

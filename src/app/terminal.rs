@@ -1,0 +1,103 @@
+//! The terminal while the screen owns it: raw mode, the alternate screen,
+//! and the promise to give it back however goref ends.
+//!
+//! [`Screen::enter`] takes the terminal; dropping the [`Screen`], or a
+//! panic anywhere, restores it before anything else is printed. Frames are
+//! drawn inside synchronized updates, so a terminal that supports them never
+//! shows half a frame.
+
+use std::io::{self, Stdout, Write};
+use std::sync::Once;
+
+use crossterm::terminal::{
+    self, BeginSynchronizedUpdate, EndSynchronizedUpdate, EnterAlternateScreen,
+    LeaveAlternateScreen,
+};
+use crossterm::{cursor, execute, queue};
+use ratatui::backend::CrosstermBackend;
+use ratatui::{Frame, Terminal};
+
+use crate::console;
+
+/// The terminal, taken for the screen.
+pub struct Screen {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+    /// A write to the terminal failed (it went away): nothing more is drawn.
+    lost: bool,
+}
+
+impl Screen {
+    /// Takes the terminal: raw mode, the alternate screen, no cursor.
+    pub fn enter() -> io::Result<Screen> {
+        install_panic_hook();
+        terminal::enable_raw_mode()?;
+        console::screen_owns_the_terminal(true);
+        let mut stdout = io::stdout();
+        if let Err(e) = execute!(stdout, EnterAlternateScreen, cursor::Hide) {
+            restore();
+            return Err(e);
+        }
+        let terminal = match Terminal::new(CrosstermBackend::new(stdout)) {
+            Ok(terminal) => terminal,
+            Err(e) => {
+                restore();
+                return Err(e);
+            }
+        };
+        Ok(Screen {
+            terminal,
+            lost: false,
+        })
+    }
+
+    /// Draws one frame; a terminal that went away is remembered, not fatal.
+    pub fn draw(&mut self, render: impl FnOnce(&mut Frame)) {
+        if self.lost {
+            return;
+        }
+        let drawn = queue!(self.terminal.backend_mut(), BeginSynchronizedUpdate)
+            .and_then(|()| self.terminal.draw(render).map(|_| ()))
+            .and_then(|()| execute!(self.terminal.backend_mut(), EndSynchronizedUpdate));
+        if let Err(e) = drawn {
+            tracing::warn!("the terminal went away: {e}; the screen stops drawing");
+            self.lost = true;
+        }
+    }
+
+    /// Whether the terminal can still be drawn on.
+    pub fn is_lost(&self) -> bool {
+        self.lost
+    }
+
+    /// The terminal's size now.
+    pub fn size(&self) -> (u16, u16) {
+        terminal::size().unwrap_or((80, 24))
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = self.terminal.backend_mut().flush();
+        restore();
+    }
+}
+
+/// Gives the terminal back: cooked mode, the main screen, the cursor.
+/// Harmless when the screen never took it.
+pub fn restore() {
+    let _ = terminal::disable_raw_mode();
+    let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
+    console::screen_owns_the_terminal(false);
+}
+
+/// A panic restores the terminal before its message is printed.
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            restore();
+            default(info);
+        }));
+    });
+}
