@@ -1,0 +1,225 @@
+//! The full screen, end to end: the real binary in a real terminal (tmux).
+//!
+//! `goref` opens the demo at once; moves and hex packets appear; the screen
+//! follows a resize to 80x24; the help opens; quitting voids the game after
+//! a confirmation and gives the terminal back in cooked mode. A game of two
+//! `human` players reaches the judge, who marks a stone dead with the board
+//! cursor and counts the game. Each test skips with a message when tmux is
+//! missing (tests/run.sh installs it).
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use common::goref;
+
+/// A tmux session running one command, killed when dropped.
+struct Tmux {
+    name: String,
+}
+
+impl Tmux {
+    /// Starts `command` in a new session of `width` x `height`, in a shell
+    /// that prints the exit status and the terminal's modes once it ends.
+    fn start(name: &str, width: u16, height: u16, command: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("tmux is not installed: skipping (tests/run.sh installs it)");
+            return None;
+        }
+        let name = format!("{name}-{}", std::process::id());
+        let script = format!(
+            "LANG=C.UTF-8 {command}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-*icanon'; sleep 600"
+        );
+        let status = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &name, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .arg(script)
+            .status()
+            .expect("tmux runs");
+        assert!(status.success(), "tmux new-session");
+        Some(Tmux { name })
+    }
+
+    fn screen(&self) -> String {
+        let out = Command::new("tmux")
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            let status = Command::new("tmux")
+                .args(["send-keys", "-t", &self.name, key])
+                .status()
+                .expect("tmux send-keys");
+            assert!(status.success());
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    fn resize(&self, width: u16, height: u16) {
+        let status = Command::new("tmux")
+            .args(["resize-window", "-t", &self.name, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .status()
+            .expect("tmux resize-window");
+        assert!(status.success());
+    }
+
+    /// Waits until the screen satisfies `test`, and returns it.
+    fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "waited {limit:?} for {what}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["kill-session", "-t", &self.name])
+            .status();
+    }
+}
+
+/// A packet's bytes as the trace shows them: `01:8d:d4:b8`.
+fn has_hex_packet(screen: &str) -> bool {
+    screen.split_whitespace().any(|word| {
+        let parts: Vec<&str> = word.split(':').collect();
+        parts.len() == 4
+            && parts
+                .iter()
+                .all(|p| p.len() == 2 && p.chars().all(|c| c.is_ascii_hexdigit()))
+    })
+}
+
+fn shell_words(path: &Path) -> String {
+    format!("'{}'", path.display())
+}
+
+#[test]
+fn goref_opens_the_demo_follows_a_resize_shows_help_and_gives_the_terminal_back() {
+    let log = tempfile::NamedTempFile::new().unwrap();
+    let command = format!(
+        "{} --log {}",
+        shell_words(&goref()),
+        shell_words(log.path())
+    );
+    let Some(tmux) = Tmux::start("goref-demo", 120, 40, &command) else {
+        return;
+    };
+    let screen = tmux.wait_for("moves and hex packets", Duration::from_secs(60), |s| {
+        has_hex_packet(s) && s.contains("MOVE") && s.contains(" B ") && s.contains("move ")
+    });
+    assert!(
+        screen.contains("(sgmp)") && screen.contains("(gtp)"),
+        "{screen}"
+    );
+    assert!(screen.contains("A B C D E F G H J"), "the board: {screen}");
+
+    tmux.resize(80, 24);
+    let screen = tmux.wait_for("the 80x24 layout", Duration::from_secs(10), |s| {
+        s.lines().count() <= 24
+            && s.lines().all(|l| l.chars().count() <= 80)
+            && s.contains("A B C D E F G H J")
+            && s.contains("trace")
+    });
+    assert!(screen.contains("? help"), "the hint bar: {screen}");
+
+    tmux.keys(&["?"]);
+    let screen = tmux.wait_for("the help", Duration::from_secs(5), |s| s.contains("help:"));
+    assert!(screen.contains("focus the next pane"), "{screen}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the help closed", Duration::from_secs(5), |s| {
+        !s.contains("help:")
+    });
+
+    tmux.resize(30, 10);
+    tmux.wait_for("the too-small screen", Duration::from_secs(5), |s| {
+        s.contains("goref needs") && s.contains("q quits")
+    });
+    tmux.resize(80, 24);
+
+    tmux.keys(&["q"]);
+    tmux.wait_for("the confirmation", Duration::from_secs(5), |s| {
+        s.contains("y confirms")
+    });
+    tmux.keys(&["y"]);
+    let screen = tmux.wait_for("goref to end", Duration::from_secs(30), |s| {
+        s.contains("EXIT=")
+    });
+    assert!(screen.contains("EXIT=1"), "a voided game exits 1: {screen}");
+    assert!(
+        screen.lines().any(|l| l.trim() == "icanon"),
+        "the terminal is back in cooked mode: {screen}"
+    );
+    assert!(
+        !screen.contains("A B C D E F G H J"),
+        "the alternate screen is gone"
+    );
+}
+
+#[test]
+fn the_judge_marks_a_stone_dead_with_the_cursor_and_counts_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let sgf = dir.path().join("game.sgf");
+    let command = format!(
+        "{} play --size 9 --rules cgf --black human --white human --sgf {}",
+        shell_words(&goref()),
+        shell_words(&sgf)
+    );
+    let Some(tmux) = Tmux::start("goref-judge", 100, 30, &command) else {
+        return;
+    };
+    tmux.wait_for("Black to type a move", Duration::from_secs(20), |s| {
+        s.contains("type a move")
+    });
+    for mv in ["E5", "pass", "pass"] {
+        tmux.keys(&["m"]);
+        tmux.wait_for("the move box", Duration::from_secs(5), |s| {
+            s.contains("'s move")
+        });
+        tmux.keys(&[mv, "Enter"]);
+    }
+    tmux.wait_for("the judge's call", Duration::from_secs(10), |s| {
+        s.contains("ALERT") && s.contains("judge")
+    });
+    tmux.keys(&["Enter", "x"]);
+    let screen = tmux.wait_for("E5 marked dead", Duration::from_secs(5), |s| {
+        s.contains("[x]")
+    });
+    assert!(screen.contains("marked:       E5"), "{screen}");
+    tmux.keys(&["S"]);
+    tmux.keys(&["counted by the judge", "Enter", "y"]);
+    let screen = tmux.wait_for("the result", Duration::from_secs(10), |s| {
+        s.contains("result W+")
+    });
+    assert!(screen.contains("scored_by_judge"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("goref to end", Duration::from_secs(20), |s| {
+        s.contains("EXIT=0")
+    });
+    let record = std::fs::read_to_string(&sgf).unwrap();
+    assert!(record.contains("RE[W+"), "{record}");
+    assert!(
+        record.contains("Operator: dead E5") && record.contains("Operator: score"),
+        "each command is in the record: {record}"
+    );
+}
