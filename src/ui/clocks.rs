@@ -44,7 +44,7 @@ impl Widget for ClocksPane<'_> {
                 _ if self.view.to_move == Some(color) => self.theme.to_move,
                 _ => self.theme.text,
             };
-            (self.line(color, reading.as_ref()), style)
+            (self.line(color, reading.as_ref(), area.width), style)
         });
         super::draw_lines(area, buf, lines);
     }
@@ -56,7 +56,9 @@ impl ClocksPane<'_> {
         reading_at(self.view, color, self.now_t_ms)
     }
 
-    fn line(&self, color: Color, reading: Option<&ClockReading>) -> String {
+    /// One side's line, cut to `width`: the name gives way first, then the
+    /// clock drops the last move's time and shortens its phase.
+    fn line(&self, color: Color, reading: Option<&ClockReading>, width: u16) -> String {
         let to_move = if self.view.to_move == Some(color) {
             if self.theme.unicode {
                 '▶'
@@ -71,16 +73,29 @@ impl ClocksPane<'_> {
             name if name.is_empty() => color.to_string(),
             name => name,
         };
-        let clock = match reading {
-            Some(reading) if self.view.time_settings.kind == "none" => format!(
+        let untimed = self.view.time_settings.kind == "none";
+        let clock = |compact: bool| match reading {
+            Some(reading) if untimed && compact => format!("{:>6} used", minutes(reading.used_ms)),
+            Some(reading) if untimed => format!(
                 "{:>6}  used, no limit last {:.1}s",
                 minutes(reading.used_ms),
                 reading.last_move_ms as f64 / 1000.0
             ),
-            Some(reading) => describe(reading),
+            Some(reading) => describe(reading, compact),
             None => "--:--".to_string(),
         };
-        format!("{to_move} {}  {:<18.18} {clock}", color.letter(), name)
+        let width = usize::from(width);
+        let full = clock(false);
+        let clock = if 5 + 10 + 1 + full.chars().count() <= width {
+            full
+        } else {
+            clock(true)
+        };
+        let name_width = width
+            .saturating_sub(5 + 1 + clock.chars().count())
+            .clamp(4, 18);
+        let name: String = name.chars().take(name_width).collect();
+        format!("{to_move} {}  {name:<name_width$} {clock}", color.letter())
     }
 }
 
@@ -117,17 +132,23 @@ pub fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
         .min()
 }
 
-/// A clock reading in a few columns: `12:34  main  last 4.2s`.
-fn describe(reading: &ClockReading) -> String {
-    let last = format!("last {:.1}s", reading.last_move_ms as f64 / 1000.0);
+/// A clock reading in a few columns: `12:34  main  last 4.2s`, or compact,
+/// `12:34  byo 3x`.
+fn describe(reading: &ClockReading, compact: bool) -> String {
+    let last = match compact {
+        true => String::new(),
+        false => format!(" last {:.1}s", reading.last_move_ms as f64 / 1000.0),
+    };
     if reading.flagged {
-        return format!("FLAG   {last}");
+        return format!("  FLAG{last}");
     }
     let (left, phase) = match (reading.in_overtime, reading.period_left_ms) {
         (true, Some(period)) => {
-            let phase = match (reading.periods_left, reading.stones_left) {
-                (Some(periods), _) => format!("byo-yomi {periods}x"),
-                (_, Some(stones)) => format!("{stones} stones"),
+            let phase = match (reading.periods_left, reading.stones_left, compact) {
+                (Some(periods), _, false) => format!("byo-yomi {periods}x"),
+                (Some(periods), _, true) => format!("byo {periods}x"),
+                (_, Some(stones), false) => format!("{stones} stones"),
+                (_, Some(stones), true) => format!("{stones} st"),
                 _ => "overtime".to_string(),
             };
             (period, phase)
@@ -135,7 +156,10 @@ fn describe(reading: &ClockReading) -> String {
         _ => (reading.main_left_ms, "main".to_string()),
     };
     let low = if is_low(reading) { "!" } else { " " };
-    format!("{:>6}{low} {phase:<12} {last}", minutes(left))
+    let phase_width = if compact { 6 } else { 12 };
+    format!("{:>6}{low} {phase:<phase_width$}{last}", minutes(left))
+        .trim_end()
+        .to_string()
 }
 
 /// Whether the clock is under [`LOW_MS`] in the time that counts now.

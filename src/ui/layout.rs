@@ -51,7 +51,8 @@ pub struct Areas {
     pub status: Rect,
     /// The panes, each with its title row included.
     pub panes: Vec<(PaneId, Rect)>,
-    /// The row of the oldest unacknowledged alert, when there is one.
+    /// The row of the oldest unacknowledged alert, when there is one: above
+    /// the hints, or over them when the board leaves no row to spare.
     pub alert: Option<Rect>,
     pub hints: Rect,
 }
@@ -99,14 +100,18 @@ pub fn areas(area: Rect, view: &GameView, state: &UiState) -> Areas {
         height: area.height - 2,
         ..area
     };
-    let alert = (alerting && body.height > min_height - 3).then(|| {
-        body.height -= 1;
-        Rect {
-            y: body.bottom(),
-            height: 1,
-            ..body
+    let alert = match (alerting, body.height >= min_height - 1) {
+        (false, _) => None,
+        (true, true) => {
+            body.height -= 1;
+            Some(Rect {
+                y: body.bottom(),
+                height: 1,
+                ..body
+            })
         }
-    });
+        (true, false) => Some(hints),
+    };
     let breakpoint = if area.width >= WIDE.0 && area.height >= WIDE.1 {
         Breakpoint::Wide
     } else if area.width >= min_width + SIDE_MIN_WIDTH {
@@ -292,7 +297,7 @@ mod tests {
                 let mut rects: Vec<Rect> = areas.panes.iter().map(|(_, r)| *r).collect();
                 rects.push(areas.status);
                 rects.push(areas.hints);
-                rects.extend(areas.alert);
+                rects.extend(areas.alert.filter(|a| *a != areas.hints));
                 for (i, a) in rects.iter().enumerate() {
                     assert_eq!(screen.intersection(*a), *a, "{width}x{height} {a:?}");
                     for b in &rects[i + 1..] {
@@ -331,6 +336,25 @@ mod tests {
             }
         );
         assert!(areas.panes.is_empty());
+    }
+
+    #[test]
+    fn an_alert_never_takes_a_row_the_board_needs() {
+        let mut view = view(19);
+        view.alerts.push_back(crate::referee::view::Alert {
+            n: 1,
+            message: "White crashed".into(),
+        });
+        let state = UiState::new(Role::Operator);
+        let tight = areas(Rect::new(0, 0, 80, 24), &view, &state);
+        assert_eq!(tight.pane(PaneId::Board).unwrap().height, 22);
+        assert_eq!(tight.alert, Some(tight.hints), "over the hints");
+        let roomy = areas(Rect::new(0, 0, 80, 30), &view, &state);
+        assert_eq!(
+            roomy.alert,
+            Some(Rect::new(0, 28, 80, 1)),
+            "above the hints"
+        );
     }
 
     #[test]

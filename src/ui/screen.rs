@@ -61,10 +61,10 @@ pub fn render(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, th
     for &(pane, rect) in &areas.panes {
         draw_pane(pane, rect, buf, view, state, theme);
     }
+    hint_bar(areas.hints, buf, view, state, theme);
     if let Some(rect) = areas.alert {
         alert_banner(rect, buf, view, state, theme);
     }
-    hint_bar(areas.hints, buf, view, state, theme);
     overlays::draw(area, buf, view, state, theme);
 }
 
@@ -299,3 +299,6 @@ fn too_small(
         buf.set_stringn(x, y, line, usize::from(area.right() - x), style);
     }
 }
+
+#[cfg(test)]
+mod tests;
