@@ -99,6 +99,8 @@ pub struct ReplayArgs {
     /// reads it; without, a summary is printed.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
 }
 
 #[derive(Debug, Args, Default)]

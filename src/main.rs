@@ -14,8 +14,8 @@ use clap::Parser;
 
 use std::io::IsTerminal;
 
-use goref::app::{Ending, ScreenOptions};
-use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs, ScreenArgs};
+use goref::app::{screen_options, Ending};
+use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs};
 use goref::config;
 use goref::console;
 use goref::driver::{run_game, DriverConfig};
@@ -24,9 +24,6 @@ use goref::game::Color;
 use goref::players::PlayerSpec;
 use goref::protocol::sgmp::session::Profile;
 use goref::transport::line::LineSpec;
-use goref::ui::commands::KeyMap;
-use goref::ui::theme::Environment;
-use goref::ui::Theme;
 
 /// The exit status of a game that ended without a decided result.
 const UNDECIDED: u8 = 1;
@@ -150,10 +147,8 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     let outcome = if screen {
-        let options = screen_options(
-            &args.output.screen,
-            demo && config.sgf.is_none() && config.trace.is_none(),
-        )?;
+        let can_start_next = demo && config.sgf.is_none() && config.trace.is_none();
+        let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
         config.progress = false;
         config.engine_stderr = false;
         config.operator_stdin = false;
@@ -173,26 +168,6 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         files if !files.is_empty() => Outcome::Incomplete(files),
         _ if !result.end.is_decided() => Outcome::Undecided,
         _ => Outcome::Done,
-    })
-}
-
-/// The theme and the keys, checked before the screen takes the terminal.
-fn screen_options(args: &ScreenArgs, can_start_next: bool) -> Result<ScreenOptions, String> {
-    let theme = Theme::choose(args.theme.as_deref(), &Environment::from_process())
-        .map_err(|e| format!("--theme: {e}"))?;
-    let keys = match &args.keys {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| format!("--keys: cannot read {}: {e}", path.display()))?;
-            KeyMap::from_toml(&text, &path.display().to_string())
-                .map_err(|e| format!("--keys: {e}"))?
-        }
-        None => KeyMap::default(),
-    };
-    Ok(ScreenOptions {
-        theme,
-        keys,
-        can_start_next,
     })
 }
 

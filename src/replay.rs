@@ -14,10 +14,14 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
+use std::io::IsTerminal;
+
+use crate::app::replay::Recording;
+use crate::app::screen_options;
 use crate::cli::ReplayArgs;
 use crate::console;
 use crate::referee::replay::{Inconsistency, Line, Validator};
-use crate::referee::GameView;
+use crate::referee::{GameView, StampedEvent};
 
 /// The longest line read; a longer one is refused without being read whole.
 pub const MAX_LINE: usize = 1 << 20;
@@ -37,27 +41,43 @@ pub enum ReplayError {
     TooLong { path: String, line: usize },
     #[error("{path} line {line}: not UTF-8 text")]
     NotUtf8 { path: String, line: usize },
+    #[error("{message}")]
+    Screen { message: String },
 }
 
-/// What reading the stream found, besides the events themselves.
+/// What reading the stream found.
 #[derive(Default)]
 struct Reading {
     view: GameView,
     events: usize,
+    /// The events, kept for the screen.
+    kept: Vec<StampedEvent>,
+    keep: bool,
     /// The line of a last line cut short, ignored.
     cut: Option<usize>,
 }
 
-/// Replays `args.file`: prints it back or summarises it. Err on the first
-/// inconsistency, after printing what came before it.
+/// Replays `args.file`: on the screen, stepping through it; or prints it
+/// back or summarises it. Err on the first inconsistency, after showing
+/// what came before it.
 pub fn run(args: &ReplayArgs) -> Result<(), ReplayError> {
     let path = args.file.display().to_string();
     let json = args.headless && args.json;
+    let mut screen = None;
     if !args.headless {
-        console::say("goref: the full-screen view is not available yet; showing a summary");
+        if std::io::stdout().is_terminal() {
+            screen = Some(
+                screen_options(&args.screen).map_err(|message| ReplayError::Screen { message })?,
+            );
+        } else {
+            console::say("goref: stdout is not a terminal, so no full screen: a summary instead");
+        }
     }
     let mut validator = Validator::new();
-    let mut reading = Reading::default();
+    let mut reading = Reading {
+        keep: screen.is_some(),
+        ..Reading::default()
+    };
     let outcome = read(&args.file, &path, json, &mut validator, &mut reading);
     if let Err(ReplayError::Read { .. }) = outcome {
         return outcome;
@@ -84,6 +104,17 @@ pub fn run(args: &ReplayArgs) -> Result<(), ReplayError> {
     }
     for note in &notes {
         console::say(format!("goref: {note}"));
+    }
+    if let Some(options) = screen {
+        let problem = outcome.as_ref().err().map(ToString::to_string);
+        let recording = Recording::new(std::mem::take(&mut reading.kept));
+        let runtime = tokio::runtime::Runtime::new().map_err(|e| ReplayError::Screen {
+            message: format!("cannot start: {e}"),
+        })?;
+        runtime
+            .block_on(crate::app::replay::run(recording, options, problem))
+            .map_err(|message| ReplayError::Screen { message })?;
+        return outcome;
     }
     if !json {
         summarise(&reading, &outcome, &notes);
@@ -150,6 +181,9 @@ fn read(
             Ok(Line::Event(event)) => {
                 reading.view.apply(&event.event);
                 reading.events += 1;
+                if reading.keep {
+                    reading.kept.push((*event).clone());
+                }
                 if json {
                     console::out(serde_json::to_string(&event).expect("events serialise"));
                 }

@@ -163,7 +163,7 @@ fn goref_opens_the_demo_follows_a_resize_shows_help_and_gives_the_terminal_back(
     });
     tmux.keys(&["y"]);
     let screen = tmux.wait_for("goref to end", Duration::from_secs(30), |s| {
-        s.contains("EXIT=")
+        s.contains("EXIT=") && s.contains("icanon")
     });
     assert!(screen.contains("EXIT=1"), "a voided game exits 1: {screen}");
     assert!(
@@ -222,4 +222,82 @@ fn the_judge_marks_a_stone_dead_with_the_cursor_and_counts_the_game() {
         record.contains("Operator: dead E5") && record.contains("Operator: score"),
         "each command is in the record: {record}"
     );
+}
+
+#[test]
+fn a_replay_stepped_to_move_n_shows_the_board_the_host_had_at_move_n() {
+    use goref::game::Point;
+    use goref::referee::{GameEvent, GameView, StampedEvent};
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("game.jsonl");
+    let played = Command::new(goref())
+        .args([
+            "play",
+            "--headless",
+            "--size",
+            "9",
+            "--black",
+            "bot:3",
+            "--white",
+            "bot:4",
+        ])
+        .arg("--trace")
+        .arg(&trace)
+        .output()
+        .unwrap();
+    assert!(played.status.success(), "{played:?}");
+    const N: usize = 12;
+    let mut host = GameView::new();
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut moves = 0;
+    for line in text.lines().skip(1) {
+        let stamped: StampedEvent = serde_json::from_str(line).unwrap();
+        host.apply_stamped(&stamped);
+        if matches!(stamped.event, GameEvent::Move { .. }) {
+            moves += 1;
+            if moves == N {
+                break;
+            }
+        }
+    }
+    assert_eq!(moves, N, "the game is long enough");
+
+    let command = format!("{} replay {}", shell_words(&goref()), shell_words(&trace));
+    let Some(tmux) = Tmux::start("goref-replay", 100, 30, &command) else {
+        return;
+    };
+    tmux.wait_for("the replay", Duration::from_secs(10), |s| {
+        s.contains("next move")
+    });
+    tmux.keys(&["g"]);
+    for _ in 0..N {
+        tmux.keys(&["]"]);
+    }
+    let screen = tmux.wait_for("move 12", Duration::from_secs(5), |s| {
+        s.contains(&format!("| move {N} |"))
+    });
+    let lines: Vec<Vec<char>> = screen.lines().map(|l| l.chars().collect()).collect();
+    for row in 0..9u8 {
+        let label = format!("{:>2} ", row + 1);
+        let line = lines
+            .iter()
+            .find(|l| l.iter().collect::<String>().starts_with(&label))
+            .unwrap_or_else(|| panic!("row {} on screen:\n{screen}", row + 1));
+        for col in 0..9u8 {
+            let shown = line[4 + 2 * usize::from(col)];
+            let expected = match host.stone(Point::new(col, row)) {
+                Some(goref::game::Color::Black) => '●',
+                Some(goref::game::Color::White) => '○',
+                None => shown,
+            };
+            assert_eq!(shown, expected, "{col},{row}:\n{screen}");
+            if host.stone(Point::new(col, row)).is_none() {
+                assert!(!"●○".contains(shown), "{col},{row} is empty:\n{screen}");
+            }
+        }
+    }
+    tmux.keys(&["q"]);
+    tmux.wait_for("goref to end", Duration::from_secs(10), |s| {
+        s.contains("EXIT=0")
+    });
 }

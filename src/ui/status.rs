@@ -28,8 +28,9 @@ pub struct StatusLine<'a> {
 }
 
 impl StatusLine<'_> {
-    /// The line's text.
-    pub fn text(view: &GameView) -> String {
+    /// The line's text: the players, the move and the state first (what an
+    /// 80-column line must keep), then `extra`, then the rules.
+    pub fn text(view: &GameView, extra: &str) -> String {
         let player = |i: usize| {
             let info = &view.players[i];
             let name = match info.full_name() {
@@ -50,15 +51,19 @@ impl StatusLine<'_> {
             Some(result) => format!("result {} ({})", result.result, result.end.code()),
             None => phase_name(view.phase).to_string(),
         };
+        let rules = if view.rules.is_empty() {
+            "rules ?"
+        } else {
+            &view.rules
+        };
+        let extra = match extra {
+            "" => String::new(),
+            extra => format!(" | {extra}"),
+        };
         format!(
-            "B {} vs W {} | {}, komi {} | move {moves} | {state}",
+            "B {} vs W {} | move {moves} | {state}{extra} | {rules}, komi {}",
             player(0),
             player(1),
-            if view.rules.is_empty() {
-                "rules ?"
-            } else {
-                &view.rules
-            },
             view.komi
         )
     }
@@ -83,10 +88,7 @@ impl Widget for StatusLine<'_> {
         let style = self.theme.status;
         let blank = " ".repeat(usize::from(area.width));
         buf.set_string(area.x, area.y, blank, style);
-        let mut text = Self::text(self.view);
-        if !self.extra.is_empty() {
-            text = format!("{text} | {}", self.extra);
-        }
+        let text = Self::text(self.view, &self.extra);
         buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
     }
 }
@@ -114,8 +116,12 @@ mod tests {
         view.komi = 7.5;
         view.phase = Phase::Play;
         assert_eq!(
-            StatusLine::text(&view),
-            "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | kgs, komi 7.5 | move 0 | play"
+            StatusLine::text(&view, ""),
+            "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | move 0 | play | kgs, komi 7.5"
+        );
+        assert_eq!(
+            StatusLine::text(&view, "replay 3/90"),
+            "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | move 0 | play | replay 3/90 | kgs, komi 7.5"
         );
         view.result = Some(GameResult::new(
             "W+R".into(),
@@ -123,6 +129,6 @@ mod tests {
             None,
             End::Resign,
         ));
-        assert!(StatusLine::text(&view).ends_with("result W+R (resign)"));
+        assert!(StatusLine::text(&view, "").contains("| result W+R (resign) |"));
     }
 }

@@ -1,0 +1,234 @@
+//! `goref replay FILE` on the screen: a recorded stream, stepped through
+//! event by event or move by move, drawn exactly as the host drew it.
+//!
+//! The [`Recording`] holds the validated events; the view at any position is
+//! the fold of the events before it, so stepping back gives the very view
+//! the host had then. The clocks are drawn as they stood at the event shown.
+
+use tokio::sync::mpsc;
+
+use crate::referee::{GameEvent, GameView, StampedEvent};
+use crate::ui::control::{handle_key, Effect, Step};
+use crate::ui::layout::areas;
+use crate::ui::{PaneId, Role, UiState};
+
+use super::input::{spawn_reader, TerminalEvent};
+use super::terminal::Screen;
+use super::ScreenOptions;
+
+/// A recorded stream and a position in it.
+#[derive(Debug, Clone, Default)]
+pub struct Recording {
+    events: Vec<StampedEvent>,
+    /// How many events are applied: 0 is before the first.
+    position: usize,
+    view: GameView,
+}
+
+impl Recording {
+    /// A recording shown at its end.
+    pub fn new(events: Vec<StampedEvent>) -> Recording {
+        let mut recording = Recording {
+            events,
+            ..Recording::default()
+        };
+        recording.go_to(recording.events.len());
+        recording
+    }
+
+    pub fn view(&self) -> &GameView {
+        &self.view
+    }
+
+    /// `(events applied, events in all)`.
+    pub fn position(&self) -> (usize, usize) {
+        (self.position, self.events.len())
+    }
+
+    /// The stream time of the event shown last, for the clocks.
+    pub fn t_ms(&self) -> u64 {
+        self.position
+            .checked_sub(1)
+            .map_or(0, |i| self.events[i].t_ms)
+    }
+
+    /// Shows the view after the first `position` events.
+    pub fn go_to(&mut self, position: usize) {
+        let position = position.min(self.events.len());
+        if position < self.position {
+            self.view = GameView::new();
+            self.position = 0;
+        }
+        for event in &self.events[self.position..position] {
+            self.view.apply_stamped(event);
+        }
+        self.position = position;
+    }
+
+    /// One step; a move step lands just after the previous or next move.
+    pub fn step(&mut self, step: Step) {
+        let is_move = |e: &StampedEvent| matches!(e.event, GameEvent::Move { .. });
+        let target = match step {
+            Step::EventBack => self.position.saturating_sub(1),
+            Step::EventForward => self.position + 1,
+            Step::Start => 0,
+            Step::End => self.events.len(),
+            Step::MoveForward => self.events[self.position..]
+                .iter()
+                .position(is_move)
+                .map_or(self.events.len(), |i| self.position + i + 1),
+            Step::MoveBack => self.events[..self.position.saturating_sub(1)]
+                .iter()
+                .rposition(is_move)
+                .map_or(0, |i| i + 1),
+        };
+        self.go_to(target);
+    }
+}
+
+/// Shows `recording` until the viewer quits; `problem` (an inconsistency
+/// after the valid part) is shown on the hint bar.
+pub async fn run(
+    mut recording: Recording,
+    options: ScreenOptions,
+    problem: Option<String>,
+) -> Result<(), String> {
+    let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut keys = spawn_reader();
+    let mut state = UiState::new(Role::Replay);
+    state.keys = options.keys;
+    state.message = problem.clone();
+    loop {
+        state.replay_position = Some(recording.position());
+        state.now_t_ms = recording.t_ms();
+        let (width, height) = screen.size();
+        let view = recording.view();
+        let laid = areas(
+            ratatui::layout::Rect::new(0, 0, width, height),
+            view,
+            &state,
+        );
+        let layout: Vec<PaneId> = laid.panes.iter().map(|(p, _)| *p).collect();
+        let mut page = 10;
+        if let Some(trace) = laid.pane(PaneId::Trace) {
+            state.trace.pane_rows = trace.height.saturating_sub(2);
+            page = usize::from(trace.height.saturating_sub(3).max(1));
+        }
+        screen.draw(|frame| crate::ui::draw(frame, view, &state, &options.theme));
+        if screen.is_lost() {
+            return Ok(());
+        }
+        match next(&mut keys).await {
+            Some(TerminalEvent::Key(key)) => {
+                for effect in handle_key(key, recording.view(), &mut state, &layout, page) {
+                    match effect {
+                        Effect::Quit | Effect::Interrupt => return Ok(()),
+                        Effect::Step(step) => recording.step(step),
+                        _ => {}
+                    }
+                }
+                if state.message.is_none() {
+                    state.message = problem.clone();
+                }
+            }
+            Some(TerminalEvent::Resize) => {}
+            Some(TerminalEvent::Lost(_)) | None => return Ok(()),
+        }
+    }
+}
+
+async fn next(keys: &mut mpsc::UnboundedReceiver<TerminalEvent>) -> Option<TerminalEvent> {
+    keys.recv().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Color;
+    use crate::test_support::{clock_reading, game_start};
+
+    fn recording(moves: &[&str]) -> Recording {
+        let mut events = vec![GameEvent::GameStart(Box::new(game_start(
+            9,
+            &[],
+            Color::Black,
+        )))];
+        for (i, vertex) in moves.iter().enumerate() {
+            let color = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            events.push(GameEvent::Notice {
+                color: Some(color),
+                message: format!("thinking about {vertex}"),
+            });
+            events.push(GameEvent::Move {
+                n: i as u32 + 1,
+                color,
+                vertex: vertex.to_string(),
+                ms: 100,
+                captures: vec![],
+                clock: clock_reading(0),
+            });
+        }
+        let stamped = events
+            .into_iter()
+            .enumerate()
+            .map(|(i, event)| StampedEvent {
+                seq: i as u64 + 1,
+                t_ms: 10 * i as u64,
+                after_result: false,
+                event,
+            })
+            .collect();
+        Recording::new(stamped)
+    }
+
+    #[test]
+    fn a_recording_opens_at_its_end_and_steps_move_by_move() {
+        let mut r = recording(&["E5", "C3", "G7"]);
+        assert_eq!(r.position(), (7, 7));
+        assert_eq!(r.view().moves.len(), 3);
+        r.step(Step::Start);
+        assert_eq!(r.view().moves.len(), 0);
+        r.step(Step::MoveForward);
+        assert_eq!(r.position().0, 3, "just after the first move");
+        assert_eq!(r.view().last_move.as_ref().unwrap().vertex, "E5");
+        r.step(Step::MoveForward);
+        r.step(Step::MoveBack);
+        assert_eq!(r.view().last_move.as_ref().unwrap().vertex, "E5");
+        r.step(Step::EventForward);
+        assert_eq!(r.position().0, 4, "the notice before C3");
+        assert_eq!(r.view().moves.len(), 1);
+        r.step(Step::End);
+        r.step(Step::MoveBack);
+        assert_eq!(r.view().last_move.as_ref().unwrap().vertex, "C3");
+        r.step(Step::EventBack);
+        assert_eq!(r.t_ms(), 30, "the notice before C3, the fourth event");
+    }
+
+    #[test]
+    fn stepping_back_gives_the_view_the_host_had_then() {
+        let mut r = recording(&["E5", "C3", "G7", "D4"]);
+        let events = r.events.clone();
+        for position in 0..=events.len() {
+            let mut host = GameView::new();
+            for event in &events[..position] {
+                host.apply_stamped(event);
+            }
+            r.go_to(position);
+            assert_eq!(r.view(), &host, "at {position}");
+        }
+        let mut empty = Recording::new(Vec::new());
+        for step in [
+            Step::EventBack,
+            Step::MoveForward,
+            Step::MoveBack,
+            Step::End,
+        ] {
+            empty.step(step);
+            assert_eq!(empty.position(), (0, 0));
+        }
+    }
+}
