@@ -140,6 +140,8 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         .unwrap_or(0);
     let mut config = config::resolve(&args, self_exe, Date::from_unix_seconds(unix_seconds))
         .map_err(|e| e.to_string())?;
+    let can_start_next = demo && config.sgf.is_none() && config.trace.is_none();
+    let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
     let mut screen = !args.output.headless && !args.output.json;
     if screen && !std::io::stdout().is_terminal() {
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
@@ -147,8 +149,6 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     let outcome = if screen {
-        let can_start_next = demo && config.sgf.is_none() && config.trace.is_none();
-        let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
         config.progress = false;
         config.engine_stderr = false;
         config.operator_stdin = false;

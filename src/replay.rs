@@ -63,12 +63,12 @@ struct Reading {
 pub fn run(args: &ReplayArgs) -> Result<(), ReplayError> {
     let path = args.file.display().to_string();
     let json = args.headless && args.json;
+    let options =
+        screen_options(&args.screen).map_err(|message| ReplayError::Screen { message })?;
     let mut screen = None;
     if !args.headless {
         if std::io::stdout().is_terminal() {
-            screen = Some(
-                screen_options(&args.screen).map_err(|message| ReplayError::Screen { message })?,
-            );
+            screen = Some(options);
         } else {
             console::say("goref: stdout is not a terminal, so no full screen: a summary instead");
         }
