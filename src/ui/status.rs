@@ -1,8 +1,10 @@
 //! The status line: who plays whom, under which rules, and where the game is.
 //!
 //! ```text
-//! B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | kgs, komi 7.5 | move 42 | play
+//! B GNU Go 3.8 (gtp) vs W goref-bot (sgmp, 2 resends) | move 42 | play | kgs, komi 7.5
 //! ```
+//!
+//! A GMP line's resends (of the moves the view keeps) follow its protocol.
 //!
 //! After the result it gives the result and its end code instead of the phase.
 
@@ -41,9 +43,21 @@ impl StatusLine<'_> {
                 }
                 name => name,
             };
+            let resends: u32 = view
+                .moves
+                .iter()
+                .filter(|m| m.color.index() == i)
+                .map(|m| m.resends)
+                .sum::<u32>()
+                .saturating_add(view.pending_resends[i]);
+            let link = match resends {
+                0 => String::new(),
+                1 => ", 1 resend".to_string(),
+                n => format!(", {n} resends"),
+            };
             match info.protocol.as_str() {
                 "" => name,
-                protocol => format!("{name} ({protocol})"),
+                protocol => format!("{name} ({protocol}{link})"),
             }
         };
         let moves = view.moves.last().map_or(0, |m| m.n);
@@ -130,5 +144,7 @@ mod tests {
             End::Resign,
         ));
         assert!(StatusLine::text(&view, "").contains("| result W+R (resign) |"));
+        view.pending_resends = [0, 2];
+        assert!(StatusLine::text(&view, "").contains("W goref-bot (sgmp, 2 resends) |"));
     }
 }
