@@ -112,6 +112,7 @@ fn busy_view() -> GameView {
             ms: 1_500,
             captures: captures.iter().map(|p| p.to_gtp()).collect(),
             clock: clock(1_000_000, false),
+            referee_us: None,
         });
     }
     events.push(GameEvent::Clock {

@@ -55,6 +55,16 @@ fn the_stream_has_a_header_then_numbered_events_and_ends_with_the_result() {
 
     let traced = std::fs::read_to_string(&trace).unwrap();
     assert_eq!(traced, run.stdout, "the trace holds the same stream");
+
+    let moves = run.of_type("move");
+    assert!(!moves.is_empty());
+    for mv in &moves {
+        let share = mv["referee_us"].as_u64().unwrap_or(u64::MAX);
+        assert!(
+            share < 1_000_000,
+            "each move carries the referee's share: {mv}"
+        );
+    }
 }
 
 #[test]

@@ -170,6 +170,7 @@ mod tests {
                 ms: 100,
                 captures: vec![],
                 clock: clock_reading(0),
+                referee_us: None,
             });
         }
         let stamped = events

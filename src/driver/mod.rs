@@ -155,7 +155,10 @@ pub async fn run_game_with_operator(
         let timer = sleep_until(referee.poll_timeout());
         tokio::select! {
             report = reports.recv() => match report {
-                Some(report) => referee.handle_player(report.at, report.color, report.event),
+                Some(report) => {
+                    sinks.arrived = Some(report.at);
+                    referee.handle_player(report.at, report.color, report.event);
+                }
                 None => break,
             },
             _ = timer => referee.handle_timeout(now()),
@@ -333,6 +336,8 @@ struct Sinks {
     trace: Option<TraceFile>,
     stdout_told: bool,
     json_out: Option<JsonOut>,
+    /// When the report being handled arrived, for a move's referee share.
+    arrived: Option<Instant>,
 }
 
 impl Sinks {
@@ -399,6 +404,7 @@ impl Sinks {
             trace,
             stdout_told,
             json_out,
+            arrived: None,
         })
     }
 
@@ -428,8 +434,12 @@ impl Sinks {
         });
     }
 
-    fn take(&mut self, event: GameEvent) {
+    fn take(&mut self, mut event: GameEvent) {
         let t_ms = self.started.elapsed().as_millis() as u64;
+        if let (GameEvent::Move { referee_us, .. }, Some(arrived)) = (&mut event, self.arrived) {
+            let share = now().saturating_duration_since(arrived).as_micros();
+            *referee_us = Some(u64::try_from(share).unwrap_or(u64::MAX));
+        }
         self.game_started |= matches!(event, GameEvent::GameStart(_));
         self.recorder.apply(&event);
         self.seq += 1;

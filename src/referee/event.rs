@@ -362,6 +362,10 @@ pub enum GameEvent {
         captures: Vec<String>,
         /// The mover's clock after the move.
         clock: ClockReading,
+        /// The referee's own share: microseconds from the move's arrival to
+        /// its relay to the opponent and this event (set by the driver).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        referee_us: Option<u64>,
     },
     /// A clock started, stopped or flagged.
     Clock {

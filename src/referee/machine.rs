@@ -829,6 +829,7 @@ impl Referee {
             ms: used.as_millis() as u64,
             captures: captures.iter().map(|p| p.to_gtp()).collect(),
             clock,
+            referee_us: None,
         });
     }
 

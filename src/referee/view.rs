@@ -78,6 +78,9 @@ pub struct MoveLine {
     /// Packets resent on the mover's line since its previous move.
     #[serde(default)]
     pub resends: u32,
+    /// The referee's own share: from the move's arrival to its relay.
+    #[serde(default)]
+    pub referee_ms: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -298,7 +301,15 @@ impl GameView {
                 ms,
                 captures,
                 clock,
-            } => self.play(*n, *color, vertex, *ms, captures, clock),
+                referee_us,
+            } => {
+                self.play(*n, *color, vertex, *ms, captures, clock);
+                let referee_ms = referee_us.map_or(0.0, |us| us as f64 / 1000.0);
+                if let Some(line) = self.moves.last_mut().filter(|m| m.n == *n) {
+                    line.referee_ms = referee_ms;
+                    self.last_move = Some(line.clone());
+                }
+            }
             GameEvent::Clock { color, clock } => self.set_clock(*color, clock),
             GameEvent::Packet {
                 color,
@@ -513,6 +524,7 @@ impl GameView {
             ms,
             wire_ms: std::mem::take(&mut self.pending_wire_ms[side]),
             resends: std::mem::take(&mut self.pending_resends[side]),
+            referee_ms: 0.0,
         };
         if self.moves.len() >= MOVE_CAPACITY {
             let excess = self.moves.len() + 1 - MOVE_CAPACITY;
@@ -682,6 +694,7 @@ impl GameView {
         for line in self.moves.iter_mut().chain(&mut self.last_move) {
             mark(fix_text(&mut line.vertex, VERTEX_LIMIT));
             mark(fix_millis(&mut line.wire_ms));
+            mark(fix_millis(&mut line.referee_ms));
         }
         for wire in &mut self.pending_wire_ms {
             mark(fix_millis(wire));

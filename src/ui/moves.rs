@@ -75,6 +75,7 @@ mod tests {
                 ms: u64::from(n) * 100,
                 wire_ms: 0.0,
                 resends: 0,
+                referee_ms: 0.0,
             });
         }
         let area = Rect::new(0, 0, 24, 3);

@@ -25,10 +25,10 @@
 //! Each side's line gives its total and average thinking time, wire time
 //! and resends, over the moves the view keeps.
 //!
-//! The referee's own share of a move's time is not in the view yet: it has
-//! a third segment (`░`/`+`, `theme.chart_referee`) fed by `referee_ms`,
-//! which returns zero until [`MoveLine`] carries it; its legend entry shows
-//! once any move has some.
+//! The referee's own share of a move's time (from the move's arrival to its
+//! relay, as the driver measures it) is a third segment (`░`/`+`,
+//! `theme.chart_referee`); its legend entry shows once any move has some.
+//! It is usually well under a millisecond, so it shows when it is not.
 //!
 //! Small areas lose the mark rows, then the bars; below 3 rows only the
 //! totals are drawn.
@@ -90,10 +90,13 @@ fn parts(line: &MoveLine) -> [f64; 3] {
     [line.ms as f64, wire, referee_ms(line)]
 }
 
-/// The referee's own share of a move's time: zero, since the view does not
-/// carry it yet. When [`MoveLine`] gains it, return it here.
-fn referee_ms(_line: &MoveLine) -> f64 {
-    0.0
+/// The referee's own share of a move's time, as the driver measured it.
+fn referee_ms(line: &MoveLine) -> f64 {
+    if line.referee_ms.is_finite() {
+        line.referee_ms.max(0.0)
+    } else {
+        0.0
+    }
 }
 
 /// The mark above a move's bar, if any, and its style.

@@ -31,6 +31,7 @@ fn mv(n: u32, color: Color, vertex: &str, captures: &[&str]) -> GameEvent {
         ms: 5,
         captures: captures.iter().map(|v| v.to_string()).collect(),
         clock: clock(),
+        referee_us: None,
     }
 }
 

@@ -44,6 +44,7 @@ fn mv(n: u32, color: Color, vertex: &str, captures: &[&str]) -> GameEvent {
         ms: 1234,
         captures: captures.iter().map(|v| v.to_string()).collect(),
         clock: clock(),
+        referee_us: None,
     }
 }
 
@@ -427,6 +428,7 @@ fn event() -> impl Strategy<Value = GameEvent> {
                 ms,
                 captures,
                 clock: clock(),
+                referee_us: None,
             }
         ),
         (color(), text()).prop_map(|(color, line)| GameEvent::Gtp {

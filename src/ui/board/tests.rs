@@ -37,6 +37,7 @@ fn view(size: u8, moves: &str) -> GameView {
             ms: 0,
             captures: Vec::new(),
             clock: clock_reading(0),
+            referee_us: None,
         });
     }
     view

@@ -142,6 +142,7 @@ fn a_typed_move_is_checked_against_the_board_before_it_is_sent() {
         ms: 0,
         captures: vec![],
         clock: crate::test_support::clock_reading(0),
+        referee_us: None,
     });
     let mut state = UiState::new(Role::Operator);
     press("m", &view, &mut state);
@@ -172,6 +173,7 @@ fn the_operator_marks_a_group_with_the_cursor_while_judging() {
         ms: 0,
         captures: vec![],
         clock: crate::test_support::clock_reading(0),
+        referee_us: None,
     });
     view.apply(&GameEvent::Phase {
         phase: Phase::Adjudication,

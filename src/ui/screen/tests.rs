@@ -113,6 +113,7 @@ fn mid_game() -> GameView {
             ms: think,
             captures: vec![],
             clock: clock(left[color.index()], false, think),
+            referee_us: None,
         });
     }
     events.push(GameEvent::Packet {

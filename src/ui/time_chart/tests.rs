@@ -25,6 +25,7 @@ fn view(moves: &[(&str, u64, f64, u32)]) -> GameView {
             ms,
             wire_ms,
             resends,
+            referee_ms: 0.0,
         });
     }
     view
