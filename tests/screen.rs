@@ -301,3 +301,26 @@ fn a_replay_stepped_to_move_n_shows_the_board_the_host_had_at_move_n() {
         s.contains("EXIT=0")
     });
 }
+
+#[test]
+fn a_panic_gives_the_terminal_back_before_its_message() {
+    let example = common::example("screen_panic");
+    let Some(tmux) = Tmux::start("goref-panic", 100, 30, &shell_words(&example)) else {
+        return;
+    };
+    let screen = tmux.wait_for("the panic to end it", Duration::from_secs(20), |s| {
+        s.contains("EXIT=") && s.contains("icanon")
+    });
+    assert!(
+        screen.contains("a deliberate panic"),
+        "the message is readable: {screen}"
+    );
+    assert!(
+        screen.lines().any(|l| l.trim() == "icanon"),
+        "the terminal is back in cooked mode: {screen}"
+    );
+    assert!(
+        !screen.contains("the screen before the panic"),
+        "the alternate screen is gone: {screen}"
+    );
+}

@@ -7,6 +7,7 @@
 //! shows half a frame.
 
 use std::io::{self, Stdout, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
 use crossterm::terminal::{
@@ -31,6 +32,7 @@ impl Screen {
     pub fn enter() -> io::Result<Screen> {
         install_panic_hook();
         terminal::enable_raw_mode()?;
+        TAKEN.store(true, Ordering::SeqCst);
         console::screen_owns_the_terminal(true);
         let mut stdout = io::stdout();
         if let Err(e) = execute!(stdout, EnterAlternateScreen, cursor::Hide) {
@@ -82,9 +84,16 @@ impl Drop for Screen {
     }
 }
 
-/// Gives the terminal back: cooked mode, the main screen, the cursor.
-/// Harmless when the screen never took it.
+/// Whether the screen holds the terminal now.
+static TAKEN: AtomicBool = AtomicBool::new(false);
+
+/// Gives the terminal back: cooked mode, the main screen, the cursor. Only
+/// once: leaving the alternate screen twice would move the cursor back over
+/// what was printed in between (a panic's message).
 pub fn restore() {
+    if !TAKEN.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = terminal::disable_raw_mode();
     let _ = execute!(io::stdout(), LeaveAlternateScreen, cursor::Show);
     console::screen_owns_the_terminal(false);
