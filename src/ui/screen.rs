@@ -31,7 +31,7 @@ use super::commands::{Command, Context, Lookup, REGISTRY};
 use super::layout::{self, Breakpoint};
 use super::moves::MovesPane;
 use super::overlays;
-use super::state::{PaneId, UiState};
+use super::state::{PaneId, Role, UiState};
 use super::status::StatusLine;
 use super::Theme;
 
@@ -56,6 +56,7 @@ pub fn render(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, th
         view,
         theme,
         extra: status_extra(view, state),
+        now_t_ms: (state.role != Role::Replay).then_some(state.now_t_ms),
     }
     .render(areas.status, buf);
     for &(pane, rect) in &areas.panes {

@@ -4,7 +4,9 @@
 //! B GNU Go 3.8 (gtp) vs W goref-bot (sgmp, 2 resends) | move 42 | play | kgs, komi 7.5
 //! ```
 //!
-//! A GMP line's resends (of the moves the view keeps) follow its protocol.
+//! A GMP line's resends (of the moves the view keeps) follow its protocol,
+//! and, once it has carried nothing for ten seconds, how long it has been
+//! quiet.
 //!
 //! After the result it gives the result and its end code instead of the phase.
 
@@ -15,6 +17,9 @@ use ratatui::widgets::Widget;
 use crate::referee::{GameView, Phase};
 
 use super::Theme;
+
+/// A GMP line that has carried nothing for this long is shown as quiet.
+const QUIET_AFTER_MS: u64 = 10_000;
 
 /// The most characters of a player's name the line shows: both names, the
 /// rules and the move fit 80 columns.
@@ -27,12 +32,14 @@ pub struct StatusLine<'a> {
     /// What the screen adds at the end: paused clocks, the replay's
     /// position, the spectators.
     pub extra: String,
+    /// The stream time now, to tell how long a line has been quiet.
+    pub now_t_ms: Option<u64>,
 }
 
 impl StatusLine<'_> {
     /// The line's text: the players, the move and the state first (what an
     /// 80-column line must keep), then `extra`, then the rules.
-    pub fn text(view: &GameView, extra: &str) -> String {
+    pub fn text(view: &GameView, extra: &str, now_t_ms: Option<u64>) -> String {
         let player = |i: usize| {
             let info = &view.players[i];
             let name = match info.full_name() {
@@ -50,11 +57,14 @@ impl StatusLine<'_> {
                 .map(|m| m.resends)
                 .sum::<u32>()
                 .saturating_add(view.pending_resends[i]);
-            let link = match resends {
+            let mut link = match resends {
                 0 => String::new(),
                 1 => ", 1 resend".to_string(),
                 n => format!(", {n} resends"),
             };
+            if let Some(quiet) = quiet_seconds(view, i, now_t_ms) {
+                link.push_str(&format!(", quiet {quiet}s"));
+            }
             match info.protocol.as_str() {
                 "" => name,
                 protocol => format!("{name} ({protocol}{link})"),
@@ -83,6 +93,23 @@ impl StatusLine<'_> {
     }
 }
 
+/// How long a GMP line has carried nothing, from [`QUIET_AFTER_MS`] on,
+/// while the game is on: the operator sees a line go silent as it happens.
+fn quiet_seconds(view: &GameView, side: usize, now_t_ms: Option<u64>) -> Option<u64> {
+    let now = now_t_ms?;
+    if view.result.is_some() || !matches!(view.players[side].protocol.as_str(), "sgmp" | "gmp") {
+        return None;
+    }
+    let last = view
+        .packets
+        .iter()
+        .rev()
+        .find(|p| p.color.index() == side)
+        .map_or(0, |p| p.t_ms);
+    let quiet = now.saturating_sub(last);
+    (quiet >= QUIET_AFTER_MS).then_some(quiet / 1000)
+}
+
 fn phase_name(phase: Phase) -> &'static str {
     match phase {
         Phase::Setup => "set-up",
@@ -102,7 +129,7 @@ impl Widget for StatusLine<'_> {
         let style = self.theme.status;
         let blank = " ".repeat(usize::from(area.width));
         buf.set_string(area.x, area.y, blank, style);
-        let text = Self::text(self.view, &self.extra);
+        let text = Self::text(self.view, &self.extra, self.now_t_ms);
         buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
     }
 }
@@ -130,11 +157,11 @@ mod tests {
         view.komi = 7.5;
         view.phase = Phase::Play;
         assert_eq!(
-            StatusLine::text(&view, ""),
+            StatusLine::text(&view, "", None),
             "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | move 0 | play | kgs, komi 7.5"
         );
         assert_eq!(
-            StatusLine::text(&view, "replay 3/90"),
+            StatusLine::text(&view, "replay 3/90", None),
             "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | move 0 | play | replay 3/90 | kgs, komi 7.5"
         );
         view.result = Some(GameResult::new(
@@ -143,8 +170,19 @@ mod tests {
             None,
             End::Resign,
         ));
-        assert!(StatusLine::text(&view, "").contains("| result W+R (resign) |"));
+        assert!(StatusLine::text(&view, "", None).contains("| result W+R (resign) |"));
         view.pending_resends = [0, 2];
-        assert!(StatusLine::text(&view, "").contains("W goref-bot (sgmp, 2 resends) |"));
+        assert!(StatusLine::text(&view, "", None).contains("W goref-bot (sgmp, 2 resends) |"));
+        view.result = None;
+        let quiet = StatusLine::text(&view, "", Some(12_500));
+        assert!(
+            quiet.contains("W goref-bot (sgmp, 2 resends, quiet 12s) |"),
+            "{quiet}"
+        );
+        assert!(
+            quiet.starts_with("B GNU Go 3.8 (gtp) vs"),
+            "GTP has no line: {quiet}"
+        );
+        assert!(!StatusLine::text(&view, "", Some(9_000)).contains("quiet"));
     }
 }
