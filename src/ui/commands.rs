@@ -206,7 +206,7 @@ pub const REGISTRY: &[CommandInfo] = &[
         G::Panes,
         &["tab"],
         true,
-        "focus the next pane",
+        "focus the next pane (zoomed: show it)",
     ),
     info(
         C::FocusPrev,

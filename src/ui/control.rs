@@ -126,7 +126,13 @@ fn run(
         Command::NextGame => return vec![Effect::NextGame],
         Command::FocusNext | Command::FocusPrev => {
             let forward = command == Command::FocusNext;
-            state.focus = next_focus(state.focus, panes, forward);
+            match state.zoom {
+                Some(_) => {
+                    state.focus = next_focus(state.focus, &PaneId::ALL, forward);
+                    state.zoom = Some(state.focus);
+                }
+                None => state.focus = next_focus(state.focus, panes, forward),
+            }
         }
         Command::Zoom => {
             state.zoom = match state.zoom {

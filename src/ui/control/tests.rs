@@ -252,6 +252,14 @@ fn focus_zoom_help_and_alerts() {
     assert_eq!(state.focus, PaneId::Clocks);
     press("z", &view, &mut state);
     assert_eq!(state.zoom, Some(PaneId::Clocks));
+    press("shift-tab shift-tab", &view, &mut state);
+    assert_eq!(
+        state.zoom,
+        Some(PaneId::TimeChart),
+        "zoomed, tab visits every pane, also those the layout has no room for"
+    );
+    press("tab tab", &view, &mut state);
+    assert_eq!(state.zoom, Some(PaneId::Clocks));
     press("esc", &view, &mut state);
     assert_eq!(state.zoom, None);
     press("?", &view, &mut state);
