@@ -9,19 +9,19 @@
 
 use std::time::Duration;
 
-use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::driver::signals::Signals;
 use crate::driver::{run_game_with_operator, DriverConfig, GameOutcome, OperatorInput};
 use crate::referee::{GameView, OperatorCommand};
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
-use crate::ui::layout::areas;
-use crate::ui::{PaneId, Role, Theme, UiState};
+use crate::ui::{Role, Theme, UiState};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
+use super::{draw_frame, Drawn};
 
 /// The least time between two frames: a burst of events is one frame.
 const FRAME_GAP: Duration = Duration::from_millis(15);
@@ -50,7 +50,7 @@ pub async fn run(
 ) -> Result<Ending, String> {
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
-    let mut signals = Signals::install()?;
+    let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
     let mut number = 0;
     loop {
         let (ending, next) =
@@ -60,48 +60,6 @@ pub async fn run(
             (ending, _) => return Ok(ending),
         }
     }
-}
-
-/// The signals that end goref: the driver voids the game on them, and the
-/// screen leaves once the game is over.
-struct Signals {
-    streams: Vec<tokio::signal::unix::Signal>,
-}
-
-impl Signals {
-    fn install() -> Result<Signals, String> {
-        let kinds = [
-            SignalKind::terminate(),
-            SignalKind::hangup(),
-            SignalKind::quit(),
-            SignalKind::interrupt(),
-        ];
-        let streams = kinds
-            .into_iter()
-            .map(signal)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("cannot catch signals: {e}"))?;
-        Ok(Signals { streams })
-    }
-
-    async fn next(&mut self) {
-        let waits = self.streams.iter_mut().map(|s| Box::pin(s.recv()));
-        let _ = futures_select_all(waits).await;
-    }
-}
-
-/// The first of several futures to finish.
-async fn futures_select_all<F: std::future::Future + Unpin>(futures: impl Iterator<Item = F>) {
-    let mut futures: Vec<F> = futures.collect();
-    std::future::poll_fn(|cx| {
-        for future in &mut futures {
-            if std::pin::Pin::new(future).poll(cx).is_ready() {
-                return std::task::Poll::Ready(());
-            }
-        }
-        std::task::Poll::Pending
-    })
-    .await
 }
 
 /// One game on the screen; whether the operator asked for the next one.
@@ -126,29 +84,20 @@ async fn play_one(
     let mut leaving = false;
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME_GAP;
-    let mut layout = Vec::new();
-    let mut page = 10;
+    let mut drawn = Drawn {
+        panes: Vec::new(),
+        page: 10,
+    };
 
     loop {
         let now = Instant::now();
         state.now_t_ms = origin.map_or(0, |o| now.duration_since(o).as_millis() as u64);
         if dirty && now >= last_frame + FRAME_GAP {
-            let (width, height) = screen.size();
-            let laid = areas(
-                ratatui::layout::Rect::new(0, 0, width, height),
-                &view,
-                &state,
-            );
-            layout = laid.panes.iter().map(|(p, _)| *p).collect::<Vec<PaneId>>();
-            if let Some(trace) = laid.pane(PaneId::Trace) {
-                state.trace.pane_rows = trace.height.saturating_sub(2);
-                page = usize::from(trace.height.saturating_sub(3).max(1));
-            }
-            screen.draw(|frame| crate::ui::draw(frame, &view, &state, &options.theme));
+            drawn = draw_frame(screen, &view, &mut state, &options.theme);
             last_frame = now;
             dirty = false;
         }
-        if leaving && outcome.is_some() || screen.is_lost() && outcome.is_some() {
+        if (leaving || screen.is_lost()) && outcome.is_some() {
             break;
         }
         if leaving && state.message.is_none() {
@@ -181,7 +130,7 @@ async fn play_one(
             }
             input = next(keys) => match input {
                 Some(TerminalEvent::Key(key)) => {
-                    for effect in handle_key(key, &view, &mut state, &layout, page) {
+                    for effect in handle_key(key, &view, &mut state, &drawn.panes, drawn.page) {
                         match effect {
                             Effect::Operator(command) => {
                                 let _ = operator.send(OperatorInput::Command(command));
@@ -225,6 +174,7 @@ async fn play_one(
                 dirty = true;
             }
             _ = signals.next() => {
+                // The driver catches the same signal and voids the game.
                 leaving = true;
             }
             _ = tokio::time::sleep_until(wake) => dirty = true,

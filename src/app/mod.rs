@@ -14,8 +14,42 @@ pub mod terminal;
 pub use live::{Ending, ScreenOptions};
 
 use crate::cli::ScreenArgs;
+use crate::referee::GameView;
 use crate::ui::commands::KeyMap;
+use crate::ui::layout::areas;
 use crate::ui::theme::{Environment, Theme};
+use crate::ui::{PaneId, UiState};
+
+use terminal::Screen;
+
+/// What a drawn frame tells the keys: the panes on screen in focus order,
+/// and the rows a page of the trace scrolls.
+pub struct Drawn {
+    pub panes: Vec<PaneId>,
+    pub page: usize,
+}
+
+/// Lays out and draws one frame at the terminal's size; the trace's height
+/// goes into `state`, for its scrolling.
+pub fn draw_frame(
+    screen: &mut Screen,
+    view: &GameView,
+    state: &mut UiState,
+    theme: &Theme,
+) -> Drawn {
+    let (width, height) = screen.size();
+    let laid = areas(ratatui::layout::Rect::new(0, 0, width, height), view, state);
+    let mut page = 10;
+    if let Some(trace) = laid.pane(PaneId::Trace) {
+        state.trace.pane_rows = trace.height.saturating_sub(2);
+        page = usize::from(trace.height.saturating_sub(3).max(1));
+    }
+    screen.draw(|frame| crate::ui::draw(frame, view, state, theme));
+    Drawn {
+        panes: laid.panes.iter().map(|(p, _)| *p).collect(),
+        page,
+    }
+}
 
 /// The theme and the keys the flags ask for, checked before the screen
 /// takes the terminal, so that a mistake is a one-line message.

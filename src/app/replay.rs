@@ -5,16 +5,13 @@
 //! the fold of the events before it, so stepping back gives the very view
 //! the host had then. The clocks are drawn as they stood at the event shown.
 
-use tokio::sync::mpsc;
-
 use crate::referee::{GameEvent, GameView, StampedEvent};
 use crate::ui::control::{handle_key, Effect, Step};
-use crate::ui::layout::areas;
-use crate::ui::{PaneId, Role, UiState};
+use crate::ui::{Role, UiState};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
-use super::ScreenOptions;
+use super::{draw_frame, ScreenOptions};
 
 /// A recorded stream and a position in it.
 #[derive(Debug, Clone, Default)]
@@ -101,26 +98,15 @@ pub async fn run(
     loop {
         state.replay_position = Some(recording.position());
         state.now_t_ms = recording.t_ms();
-        let (width, height) = screen.size();
-        let view = recording.view();
-        let laid = areas(
-            ratatui::layout::Rect::new(0, 0, width, height),
-            view,
-            &state,
-        );
-        let layout: Vec<PaneId> = laid.panes.iter().map(|(p, _)| *p).collect();
-        let mut page = 10;
-        if let Some(trace) = laid.pane(PaneId::Trace) {
-            state.trace.pane_rows = trace.height.saturating_sub(2);
-            page = usize::from(trace.height.saturating_sub(3).max(1));
-        }
-        screen.draw(|frame| crate::ui::draw(frame, view, &state, &options.theme));
+        let drawn = draw_frame(&mut screen, recording.view(), &mut state, &options.theme);
         if screen.is_lost() {
             return Ok(());
         }
-        match next(&mut keys).await {
+        match keys.recv().await {
             Some(TerminalEvent::Key(key)) => {
-                for effect in handle_key(key, recording.view(), &mut state, &layout, page) {
+                for effect in
+                    handle_key(key, recording.view(), &mut state, &drawn.panes, drawn.page)
+                {
                     match effect {
                         Effect::Quit | Effect::Interrupt => return Ok(()),
                         Effect::Step(step) => recording.step(step),
@@ -135,10 +121,6 @@ pub async fn run(
             Some(TerminalEvent::Lost(_)) | None => return Ok(()),
         }
     }
-}
-
-async fn next(keys: &mut mpsc::UnboundedReceiver<TerminalEvent>) -> Option<TerminalEvent> {
-    keys.recv().await
 }
 
 #[cfg(test)]

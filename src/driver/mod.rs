@@ -14,7 +14,7 @@
 mod json_out;
 mod operator_input;
 mod record_file;
-mod signals;
+pub mod signals;
 mod trace_file;
 
 use std::path::PathBuf;
