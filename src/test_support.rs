@@ -1,6 +1,7 @@
 //! Test support shared by the pure cores' tests: the one place their tests
 //! take a starting instant, so that `game`, `referee` and `protocol` never
-//! read the clock, not even in tests.
+//! read the clock, not even in tests; and the screen's tests' reading of a
+//! drawn buffer.
 
 use std::time::Instant;
 
@@ -47,4 +48,17 @@ pub fn game_start(size: u8, handicap: &[&str], first_to_move: Color) -> GameStar
         ko: Some(KoRule::Simple),
         suicide_allowed: false,
     }
+}
+
+/// A drawn buffer as its rows of text, each without trailing spaces.
+pub fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
+    let area = buf.area;
+    (area.y..area.bottom())
+        .map(|y| {
+            let line: String = (area.x..area.right())
+                .map(|x| buf[(x, y)].symbol())
+                .collect();
+            line.trim_end().to_string()
+        })
+        .collect()
 }

@@ -208,13 +208,7 @@ mod tests {
             now_t_ms: None,
         }
         .render(area, &mut buf);
-        (0..2)
-            .map(|y| {
-                let line: String = (0..60).map(|x| buf[(x, y)].symbol()).collect();
-                line.trim_end().to_string()
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
+        crate::test_support::buffer_lines(&buf).join("\n")
     }
 
     #[test]

@@ -85,12 +85,7 @@ mod tests {
             theme: &Theme::mono(),
         }
         .render(area, &mut buf);
-        let lines: Vec<String> = (0..3)
-            .map(|y| {
-                let line: String = (0..24).map(|x| buf[(x, y)].symbol()).collect();
-                line.trim_end().to_string()
-            })
-            .collect();
+        let lines = crate::test_support::buffer_lines(&buf);
         assert_eq!(
             lines,
             [

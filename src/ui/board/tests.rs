@@ -10,7 +10,7 @@ use super::BoardPane;
 use crate::game::Color;
 use crate::referee::event::{AgreementEvent, GameEvent, GameStart};
 use crate::referee::GameView;
-use crate::test_support::{clock_reading, game_start};
+use crate::test_support::{buffer_lines, clock_reading, game_start};
 use crate::ui::Theme;
 
 fn start(size: u8) -> GameEvent {
@@ -53,13 +53,7 @@ fn draw(view: &GameView, theme: &Theme, width: u16, height: u16) -> String {
         cursor: None,
     }
     .render(area, &mut buf);
-    (0..height)
-        .map(|y| {
-            let line: String = (0..width).map(|x| buf[(x, y)].symbol()).collect();
-            line.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    buffer_lines(&buf).join("\n")
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::referee::event::{
     AgreementEvent, GameEvent, LineDirection, Phase, PlayerInfo, StampedEvent,
 };
 use crate::referee::{End, GameResult, GameView};
-use crate::test_support::game_start;
+use crate::test_support::{buffer_lines, game_start};
 use crate::ui::{PaneId, Role, Theme, UiState};
 
 const OPENING: &str = "Q16 D4 Q4 D16 C14 R10 F17 C6 K4 O17 P15 O16 R17 E3";
@@ -196,14 +196,7 @@ fn draw(view: &GameView, state: &UiState, theme: &Theme, width: u16, height: u16
 }
 
 fn text(buf: &Buffer) -> String {
-    let area = buf.area;
-    (0..area.height)
-        .map(|y| {
-            let line: String = (0..area.width).map(|x| buf[(x, y)].symbol()).collect();
-            line.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    buffer_lines(buf).join("\n")
 }
 
 fn operator(now_t_ms: u64) -> UiState {

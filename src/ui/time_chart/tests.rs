@@ -2,6 +2,7 @@
 //! segment, the resend, pass and resign marks, the newest moves when not
 //! all fit, small areas, and snapshots in the default and mono themes.
 
+use crate::test_support::buffer_lines;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
@@ -35,13 +36,7 @@ fn view(moves: &[(&str, u64, f64, u32)]) -> GameView {
 fn draw_at(view: &GameView, theme: &Theme, area: Rect) -> Vec<String> {
     let mut buf = Buffer::empty(Rect::new(0, 0, area.right() + 2, area.bottom() + 2));
     TimeChartPane { view, theme }.render(area, &mut buf);
-    let all = *buf.area();
-    (all.y..all.bottom())
-        .map(|y| {
-            let line: String = (all.x..all.right()).map(|x| buf[(x, y)].symbol()).collect();
-            line.trim_end().to_string()
-        })
-        .collect()
+    buffer_lines(&buf)
 }
 
 fn draw(view: &GameView, theme: &Theme, width: u16, height: u16) -> Vec<String> {

@@ -2,6 +2,7 @@
 //! selection, the marks on faulty rows, a packet taken apart byte by byte,
 //! snapshots of an SGMP and a GTP trace, and areas of any size.
 
+use crate::test_support::buffer_lines;
 use proptest::prelude::*;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -182,13 +183,7 @@ fn draw(view: &GameView, state: &TraceState, theme: &Theme, width: u16, height: 
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     TracePane { view, state, theme }.render(area, &mut buf);
-    (0..height)
-        .map(|y| {
-            let line: String = (0..width).map(|x| buf[(x, y)].symbol()).collect();
-            line.trim_end().to_string()
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+    buffer_lines(&buf).join("\n")
 }
 
 fn seqs(rows: &[TraceRow]) -> Vec<u64> {
