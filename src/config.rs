@@ -81,7 +81,8 @@ impl GameFile {
 /// One line for a TOML error: `line 3, column 8, key size: invalid type: ...`.
 /// Line and column (both from 1, the column in characters) come from the
 /// error's span; the key is the one written at the start of that line, when
-/// there is one.
+/// there is one, prefixed with the table it is in (`black_stone.fg`). The
+/// game file and theme files read their errors this way.
 pub fn locate(text: &str, error: &toml::de::Error) -> String {
     let message = error
         .message()
@@ -93,19 +94,35 @@ pub fn locate(text: &str, error: &toml::de::Error) -> String {
     let Some(span) = error.span() else {
         return message;
     };
-    let mut start = span.start.min(text.len());
+    let (line, column) = position(text, span.start);
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(line_key) = lines.get(line - 1).and_then(|l| key_of_line(l)) else {
+        return format!("line {line}, column {column}: {message}");
+    };
+    let table = lines[..line - 1]
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with('['))
+        .and_then(key_of_line);
+    let key = match table {
+        Some(table) if !lines[line - 1].trim().starts_with('[') => format!("{table}.{line_key}"),
+        _ => line_key,
+    };
+    format!("line {line}, column {column}, key {key}: {message}")
+}
+
+/// Line and column, both from 1, the column in characters, of a byte offset
+/// into `text`.
+pub fn position(text: &str, offset: usize) -> (usize, usize) {
+    let mut start = offset.min(text.len());
     while !text.is_char_boundary(start) {
         start -= 1;
     }
     let before = &text[..start];
     let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
     let line = before.matches('\n').count() + 1;
-    let column = before[line_start..].chars().count() + 1;
-    let line_text = text[line_start..].lines().next().unwrap_or("");
-    match key_of_line(line_text) {
-        Some(key) => format!("line {line}, column {column}, key {key}: {message}"),
-        None => format!("line {line}, column {column}: {message}"),
-    }
+    (line, before[line_start..].chars().count() + 1)
 }
 
 /// The key a TOML line sets (`size = 9`, `"size" = 9`) or the table it opens

@@ -291,7 +291,8 @@ impl Theme {
             origin: origin.to_string(),
             message,
         };
-        let file: ThemeFile = toml::from_str(text).map_err(|e| invalid(file::locate(text, &e)))?;
+        let file: ThemeFile =
+            toml::from_str(text).map_err(|e| invalid(crate::config::locate(text, &e)))?;
         file.apply_styles(&mut theme, text).map_err(invalid)?;
         theme.name = file.name.clone().unwrap_or_else(|| origin.to_string());
         theme.unicode = file.unicode.unwrap_or(theme.unicode);

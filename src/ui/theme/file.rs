@@ -86,63 +86,6 @@ fn rgb(text: &str) -> Option<Color> {
 
 /// `line 3, column 8, key black_stone.fg: message`.
 fn at(text: &str, span: Range<usize>, key: &str, message: &str) -> String {
-    let (line, column) = position(text, span.start);
+    let (line, column) = crate::config::position(text, span.start);
     format!("line {line}, column {column}, key {key}: {message}")
-}
-
-/// One line for a TOML error, as the game file's errors read: line and
-/// column of the error's start, and the key written there, prefixed with
-/// its table's name (`black_stone.fg`).
-pub(super) fn locate(text: &str, error: &toml::de::Error) -> String {
-    let message = error
-        .message()
-        .lines()
-        .map(str::trim)
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
-    let Some(span) = error.span() else {
-        return message;
-    };
-    let (line, column) = position(text, span.start);
-    let lines: Vec<&str> = text.lines().collect();
-    let Some(line_key) = lines.get(line - 1).and_then(|l| key_of_line(l)) else {
-        return format!("line {line}, column {column}: {message}");
-    };
-    let table = lines[..line - 1]
-        .iter()
-        .rev()
-        .map(|l| l.trim())
-        .find(|l| l.starts_with('['))
-        .and_then(key_of_line);
-    let key = match table {
-        Some(table) if !lines[line - 1].trim().starts_with('[') => format!("{table}.{line_key}"),
-        _ => line_key,
-    };
-    format!("line {line}, column {column}, key {key}: {message}")
-}
-
-/// Line and column, both from 1, the column in characters, of a byte offset.
-fn position(text: &str, offset: usize) -> (usize, usize) {
-    let mut start = offset.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let before = &text[..start];
-    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
-    let line = before.matches('\n').count() + 1;
-    (line, before[line_start..].chars().count() + 1)
-}
-
-/// The key a TOML line sets (`fg = "red"`) or the table it opens
-/// (`[black_stone]`).
-fn key_of_line(line: &str) -> Option<String> {
-    let line = line.trim();
-    let key = if line.starts_with('[') {
-        line.trim_start_matches('[').split(']').next()?
-    } else {
-        line.split_once('=')?.0
-    };
-    let key = key.trim().trim_matches(|c| c == '"' || c == '\'').trim();
-    (!key.is_empty() && !key.starts_with('#')).then(|| key.to_string())
 }
