@@ -180,6 +180,10 @@ pub struct GameView {
     /// The newest alerts, oldest first.
     #[serde(default)]
     pub alerts: VecDeque<Alert>,
+    /// The stream time (`t_ms`) of the newest notice; `None` before the
+    /// first one and from the game's start on, which ends the set-up's.
+    #[serde(default)]
+    pub notice_t_ms: Option<u64>,
     /// Notices for the operator that are not faults, newest last.
     #[serde(default)]
     pub notices: VecDeque<String>,
@@ -232,6 +236,7 @@ impl Default for GameView {
             packets: VecDeque::new(),
             errors: VecDeque::new(),
             alerts: VecDeque::new(),
+            notice_t_ms: None,
             notices: VecDeque::new(),
             prompt: None,
             result: None,
@@ -282,6 +287,7 @@ impl GameView {
                 self.prompt = Some(bounded_text(message, TEXT_LIMIT));
             }
             GameEvent::Operator { command, reason } => {
+                self.notice_t_ms = Some(self.last_t_ms);
                 match command.as_str() {
                     "pause" => self.clocks_paused = true,
                     "resume" => self.clocks_paused = false,
@@ -404,6 +410,7 @@ impl GameView {
                 self.alert(text);
             }
             GameEvent::Notice { color, message } => {
+                self.notice_t_ms = Some(self.last_t_ms);
                 push_bounded(
                     &mut self.notices,
                     bounded_text(&attributed(*color, message), TEXT_LIMIT),

@@ -231,6 +231,16 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     }
     let mut x = rect.x;
     let end = rect.right();
+    let idle = state.input.is_none() && state.confirm.is_none() && state.pending.is_empty();
+    if let Some(told) = game_message(view, state).filter(|_| idle) {
+        let room = usize::from(rect.width / 2).max(30);
+        let told = match told.chars().count() > room {
+            true => format!("{}…", told.chars().take(room - 1).collect::<String>()),
+            false => told.to_string(),
+        };
+        let (next, _) = buf.set_stringn(x, rect.y, told, usize::from(end - x), theme.notice);
+        x = next.saturating_add(2);
+    }
     for (key, what) in hints {
         for (text, style) in [(key, theme.key), (format!(" {what}  "), theme.dim)] {
             if x >= end {
@@ -245,6 +255,23 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
             buf.set_stringn(x, rect.y, message, usize::from(end - x), theme.notice);
         }
     }
+}
+
+/// How long a notice stays on the hint bar, in stream time.
+const NOTICE_SHOWN_MS: u64 = 10_000;
+
+/// What the game asks or tells the operator now: goref's prompt (a typed
+/// player's move, the judge's call) while it asks, else the newest notice
+/// (a set-up that waits, a typed move to enter again) for ten seconds, or
+/// for as long as the set-up lasts. It takes at most half the bar, so that
+/// the keys stay in sight.
+fn game_message<'a>(view: &'a GameView, state: &UiState) -> Option<&'a str> {
+    if let Some(prompt) = &view.prompt {
+        return Some(prompt);
+    }
+    let fresh = state.now_t_ms.saturating_sub(view.notice_t_ms?) < NOTICE_SHOWN_MS;
+    let notice = view.notices.back()?;
+    (fresh || view.phase == crate::referee::Phase::Setup).then_some(notice.as_str())
 }
 
 /// A word or two for the hint bar.

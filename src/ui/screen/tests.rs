@@ -336,3 +336,93 @@ fn the_same_view_and_state_draw_the_same_buffer_at_any_size() {
     }
     let _ = Color::BOTH;
 }
+
+#[test]
+fn the_hint_bar_tells_what_the_game_asks_and_fresh_notices() {
+    let hint_bar = |view: &GameView, now: u64| {
+        draw(view, &operator(now), &Theme::default(), 120, 40)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    let mut setup = GameView::new();
+    setup.apply_stamped(&stamped(
+        1,
+        100,
+        GameEvent::Notice {
+            color: Some(Black),
+            message: "waiting for the program on /dev/ttyS0 to send NEWGAME".into(),
+        },
+    ));
+    assert!(
+        hint_bar(&setup, 60_000).starts_with("Black: waiting for the program on /dev/ttyS0"),
+        "a set-up notice stays while the set-up lasts"
+    );
+
+    let mut view = mid_game();
+    let t = view.last_t_ms;
+    apply(
+        &mut view,
+        GameEvent::Notice {
+            color: Some(White),
+            message: "Z9 is not a move here; White to move again".into(),
+        },
+    );
+    assert!(hint_bar(&view, t + 2_000).starts_with("White: Z9 is not a move here"));
+    assert!(
+        hint_bar(&view, t + 20_000).starts_with("? help"),
+        "an old notice gives the bar back to the keys"
+    );
+    apply(
+        &mut view,
+        GameEvent::Prompt {
+            color: Some(Black),
+            message: "Black to move: type it".into(),
+        },
+    );
+    assert!(hint_bar(&view, t + 60_000).starts_with("Black to move: type it"));
+}
+
+#[test]
+fn the_game_start_ends_the_set_ups_notices_and_keys_stay_in_sight() {
+    let mut view = GameView::new();
+    view.apply_stamped(&stamped(
+        1,
+        100,
+        GameEvent::Notice {
+            color: Some(Black),
+            message: "waiting for the program on /dev/ttyS0 to send NEWGAME".into(),
+        },
+    ));
+    view.apply_stamped(&stamped(
+        2,
+        900,
+        GameEvent::GameStart(Box::new(game_start(19, &[], Black))),
+    ));
+    let bar = |view: &GameView| {
+        draw(view, &operator(1_000), &Theme::default(), 80, 24)
+            .lines()
+            .last()
+            .unwrap()
+            .to_string()
+    };
+    assert!(bar(&view).starts_with("? help"), "{}", bar(&view));
+    view.apply_stamped(&stamped(
+        3,
+        950,
+        GameEvent::Prompt {
+            color: Some(Black),
+            message: "Black to move: type its move (e.g. D4, pass, resign) and enter it".into(),
+        },
+    ));
+    let with_prompt = bar(&view);
+    assert!(
+        with_prompt.starts_with("Black to move: type its move"),
+        "{with_prompt}"
+    );
+    assert!(
+        with_prompt.contains("? help"),
+        "the keys stay in sight: {with_prompt}"
+    );
+}
