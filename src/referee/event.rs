@@ -426,6 +426,55 @@ pub enum GameEvent {
         command: String,
         reason: String,
     },
+    /// Who watches through `--serve`: how many now, and who joined and left
+    /// since the last such event, which comes at most about once a second.
+    /// Nothing in the game depends on it.
+    Spectators {
+        count: u32,
+        /// The addresses of spectators who joined (at most
+        /// [`SPECTATORS_NAMED`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        joined: Vec<String>,
+        /// Spectators who left: the address and why (at most
+        /// [`SPECTATORS_NAMED`]).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        left: Vec<String>,
+        /// Joins and leaves beyond the two lists.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        unnamed: u32,
+        /// Connections refused since the last such event: a wrong token, a
+        /// cap reached.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        refused: u32,
+    },
+}
+
+/// How many joins and how many leaves a `spectators` event names.
+pub const SPECTATORS_NAMED: usize = 8;
+
+/// A `spectators` event in words, e.g. `2 watching; joined 10.0.0.5:40112;
+/// left 10.0.0.7:39001 (closed); 1 refused`.
+pub fn spectators_summary(
+    count: u32,
+    joined: &[String],
+    left: &[String],
+    unnamed: u32,
+    refused: u32,
+) -> String {
+    let mut parts = vec![format!("{count} watching")];
+    if !joined.is_empty() {
+        parts.push(format!("joined {}", joined.join(", ")));
+    }
+    if !left.is_empty() {
+        parts.push(format!("left {}", left.join(", ")));
+    }
+    if unnamed > 0 {
+        parts.push(format!("{unnamed} more joined or left"));
+    }
+    if refused > 0 {
+        parts.push(format!("{refused} refused"));
+    }
+    parts.join("; ")
 }
 
 impl GameEvent {
@@ -446,6 +495,7 @@ impl GameEvent {
             GameEvent::Notice { .. } => "notice",
             GameEvent::Prompt { .. } => "prompt",
             GameEvent::Operator { .. } => "operator",
+            GameEvent::Spectators { .. } => "spectators",
         }
     }
 }
@@ -461,6 +511,10 @@ pub fn attributed(color: Option<Color>, message: &str) -> String {
 
 fn is_false(value: &bool) -> bool {
     !value
+}
+
+fn is_zero(value: &u32) -> bool {
+    *value == 0
 }
 
 /// The version of the event stream's schema, in the first line of every

@@ -33,8 +33,8 @@ use crate::game::{Color, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::protocol::sgmp::link::{TraceEntry, TraceFlag};
 
 use super::event::{
-    attributed, AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
-    StampedEvent, TimeSettings,
+    attributed, spectators_summary, AgreementEvent, GameEvent, GameResult, GameStart,
+    LineDirection, Phase, PlayerInfo, StampedEvent, TimeSettings,
 };
 
 /// How many trace lines (GTP and stderr) the view keeps.
@@ -47,6 +47,8 @@ pub const ERROR_CAPACITY: usize = 100;
 pub const ALERT_CAPACITY: usize = 50;
 /// How many notices the view keeps.
 pub const NOTICE_CAPACITY: usize = 100;
+/// How many lines about spectators joining and leaving the view keeps.
+pub const AUDIENCE_CAPACITY: usize = 100;
 /// How many moves the move list keeps (the newest).
 pub const MOVE_CAPACITY: usize = 1000;
 /// How many bytes of a text (a line, an error, a reason, a name) are stored.
@@ -94,6 +96,15 @@ pub struct TraceLine {
     pub color: Color,
     pub direction: LineDirection,
     pub line: String,
+}
+
+/// Spectators joined or left: one `spectators` event in words, for the
+/// trace pane.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AudienceLine {
+    pub seq: u64,
+    pub t_ms: u64,
+    pub text: String,
 }
 
 /// One packet of a GMP line, as the trace pane shows it.
@@ -176,6 +187,13 @@ pub struct GameView {
     pub agreement: AgreementView,
     pub trace: VecDeque<TraceLine>,
     pub packets: VecDeque<PacketLine>,
+    /// Spectators joining and leaving, newest last.
+    #[serde(default)]
+    pub audience: VecDeque<AudienceLine>,
+    /// How many spectators watch through `--serve`; `None` before the
+    /// stream has said.
+    #[serde(default)]
+    pub spectators: Option<u32>,
     pub errors: VecDeque<String>,
     /// The newest alerts, oldest first.
     #[serde(default)]
@@ -234,6 +252,8 @@ impl Default for GameView {
             agreement: AgreementView::default(),
             trace: VecDeque::new(),
             packets: VecDeque::new(),
+            audience: VecDeque::new(),
+            spectators: None,
             errors: VecDeque::new(),
             alerts: VecDeque::new(),
             notice_t_ms: None,
@@ -409,6 +429,25 @@ impl GameView {
                 );
                 self.alert(text);
             }
+            GameEvent::Spectators {
+                count,
+                joined,
+                left,
+                unnamed,
+                refused,
+            } => {
+                self.spectators = Some(*count);
+                let text = spectators_summary(*count, joined, left, *unnamed, *refused);
+                push_bounded(
+                    &mut self.audience,
+                    AudienceLine {
+                        seq: self.last_seq,
+                        t_ms: self.last_t_ms,
+                        text: bounded_text(&text, TEXT_LIMIT),
+                    },
+                    AUDIENCE_CAPACITY,
+                );
+            }
             GameEvent::Notice { color, message } => {
                 self.notice_t_ms = Some(self.last_t_ms);
                 push_bounded(
@@ -459,6 +498,8 @@ impl GameView {
             to_move: Some(start.first_to_move),
             trace: std::mem::take(&mut self.trace),
             packets: std::mem::take(&mut self.packets),
+            audience: std::mem::take(&mut self.audience),
+            spectators: self.spectators,
             errors: std::mem::take(&mut self.errors),
             alerts: std::mem::take(&mut self.alerts),
             notices: std::mem::take(&mut self.notices),
@@ -650,6 +691,7 @@ impl GameView {
             && self.packets.len() <= PACKET_CAPACITY
             && self.errors.len() <= ERROR_CAPACITY
             && self.notices.len() <= NOTICE_CAPACITY
+            && self.audience.len() <= AUDIENCE_CAPACITY
             && self.alerts.len() <= ALERT_CAPACITY
     }
 
@@ -724,6 +766,10 @@ impl GameView {
         mark(trim_front(&mut self.packets, PACKET_CAPACITY));
         for packet in &mut self.packets {
             mark(fix_packet(packet));
+        }
+        mark(trim_front(&mut self.audience, AUDIENCE_CAPACITY));
+        for line in &mut self.audience {
+            mark(fix_text(&mut line.text, TEXT_LIMIT));
         }
         mark(trim_front(&mut self.errors, ERROR_CAPACITY));
         mark(trim_front(&mut self.notices, NOTICE_CAPACITY));

@@ -31,7 +31,7 @@ pub use board::BoardPane;
 pub use clocks::ClocksPane;
 pub use moves::MovesPane;
 pub use screen::{draw, render};
-pub use state::{PaneId, Role, UiState};
+pub use state::{LinkStatus, PaneId, Role, UiState};
 pub use status::StatusLine;
 pub use theme::Theme;
 pub use time_chart::TimeChartPane;

@@ -99,13 +99,16 @@ pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
 
 fn status_extra(view: &GameView, state: &UiState) -> String {
     let mut extra = Vec::new();
+    if let Some(link) = &state.link {
+        extra.push(link.text.clone());
+    }
     if view.clocks_paused {
         extra.push("CLOCKS PAUSED".to_string());
     }
     if let Some((shown, total)) = state.replay_position {
         extra.push(format!("replay {shown}/{total}"));
     }
-    if let Some(count) = state.spectators {
+    if let Some(count) = view.spectators {
         extra.push(format!("{count} watching"));
     }
     extra.join(" | ")

@@ -74,8 +74,8 @@ pub struct UiState {
     /// The stream time now, in ms: the clock of the side to move is drawn
     /// as it stands at this time, ticking between the referee's readings.
     pub now_t_ms: u64,
-    /// How many spectators watch (the host's status line).
-    pub spectators: Option<u32>,
+    /// A spectator's connection to the referee, for its status line.
+    pub link: Option<LinkStatus>,
     /// A line for the hint bar's end, e.g. what the last command did.
     pub message: Option<String>,
     /// Replay: the position in the recording, `(shown, total)` events.
@@ -90,6 +90,15 @@ pub struct UiState {
     pub pending: Vec<Key>,
     /// Another game follows when this one is over (the demo).
     pub can_start_next: bool,
+}
+
+/// How a spectator's screen stands with the referee it watches.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkStatus {
+    /// e.g. `live, 4 ms behind`, `reconnecting… (3)`, `resynced`.
+    pub text: String,
+    /// The screen is not live: reconnecting, or nothing heard for a while.
+    pub trouble: bool,
 }
 
 /// A line being typed, with what it is for.
@@ -147,7 +156,7 @@ impl UiState {
             cursor: None,
             alerts_acknowledged: 0,
             now_t_ms: 0,
-            spectators: None,
+            link: None,
             message: None,
             replay_position: None,
             input: None,

@@ -38,7 +38,7 @@ use ratatui::widgets::Widget;
 use crate::game::Color;
 use crate::protocol::sgmp::link::{Direction, TraceFlag};
 use crate::referee::event::LineDirection;
-use crate::referee::view::{PacketLine, TraceLine};
+use crate::referee::view::{AudienceLine, PacketLine, TraceLine};
 use crate::referee::GameView;
 
 use super::Theme;
@@ -110,6 +110,8 @@ pub enum TraceRow<'a> {
     Line(&'a TraceLine),
     /// A GMP packet, or noise on a GMP line.
     Packet(&'a PacketLine),
+    /// Spectators joined or left.
+    Audience(&'a AudienceLine),
 }
 
 impl TraceRow<'_> {
@@ -117,6 +119,7 @@ impl TraceRow<'_> {
         match self {
             TraceRow::Line(line) => line.seq,
             TraceRow::Packet(packet) => packet.seq,
+            TraceRow::Audience(line) => line.seq,
         }
     }
 
@@ -124,14 +127,16 @@ impl TraceRow<'_> {
         match self {
             TraceRow::Line(line) => line.t_ms,
             TraceRow::Packet(packet) => packet.t_ms,
+            TraceRow::Audience(line) => line.t_ms,
         }
     }
 
-    /// The side whose line it is.
-    pub fn color(self) -> Color {
+    /// The side whose line it is; none for spectators.
+    pub fn color(self) -> Option<Color> {
         match self {
-            TraceRow::Line(line) => line.color,
-            TraceRow::Packet(packet) => packet.color,
+            TraceRow::Line(line) => Some(line.color),
+            TraceRow::Packet(packet) => Some(packet.color),
+            TraceRow::Audience(_) => None,
         }
     }
 
@@ -143,19 +148,21 @@ impl TraceRow<'_> {
                 line.direction == LineDirection::Received && line.line.starts_with('?')
             }
             TraceRow::Packet(packet) => packet.entry.flags.iter().any(|&f| is_problem_flag(f)),
+            TraceRow::Audience(_) => false,
         }
     }
 
     /// Whether the filter lets the row through; `needle` is its text in
     /// lower case.
     fn passes(self, filter: &TraceFilter, needle: &str) -> bool {
-        if filter.side.is_some_and(|side| side != self.color()) {
+        if filter.side.is_some_and(|side| Some(side) != self.color()) {
             return false;
         }
         let kind = match self {
             TraceRow::Packet(_) => filter.packets,
             TraceRow::Line(line) if line.direction == LineDirection::Stderr => filter.stderr,
             TraceRow::Line(_) => filter.gtp,
+            TraceRow::Audience(_) => true,
         };
         if !kind {
             return false;
@@ -166,6 +173,7 @@ impl TraceRow<'_> {
         let has = |text: &str| text.to_lowercase().contains(needle);
         match self {
             TraceRow::Line(line) => has(&line.line),
+            TraceRow::Audience(line) => has(&line.text),
             TraceRow::Packet(packet) => {
                 let entry = &packet.entry;
                 has(&entry.meaning) || has(&entry.hex) || entry.note.as_deref().is_some_and(has)
@@ -203,8 +211,8 @@ fn flag_word(flag: TraceFlag) -> &'static str {
     }
 }
 
-/// The rows the pane shows, oldest first: the view's GTP and stderr lines
-/// and its packets merged by `seq` (lines first among equals), those the
+/// The rows the pane shows, oldest first: the view's GTP and stderr lines,
+/// its packets and its lines about spectators merged by `seq`, those the
 /// filter lets through, none after the pause.
 pub fn rows<'a>(view: &'a GameView, state: &TraceState) -> Vec<TraceRow<'a>> {
     let mut rows = filtered(view, &state.filter);
@@ -217,15 +225,16 @@ pub fn rows<'a>(view: &'a GameView, state: &TraceState) -> Vec<TraceRow<'a>> {
 /// The rows the filter lets through, the pause aside.
 fn filtered<'a>(view: &'a GameView, filter: &TraceFilter) -> Vec<TraceRow<'a>> {
     let needle = filter.text.to_lowercase();
-    let mut lines = view.trace.iter().peekable();
-    let mut packets = view.packets.iter().peekable();
-    std::iter::from_fn(|| match (lines.peek(), packets.peek()) {
-        (Some(line), Some(packet)) if packet.seq < line.seq => packets.next().map(TraceRow::Packet),
-        (Some(_), _) => lines.next().map(TraceRow::Line),
-        (None, _) => packets.next().map(TraceRow::Packet),
-    })
-    .filter(|row| row.passes(filter, &needle))
-    .collect()
+    let mut rows: Vec<TraceRow> = view
+        .trace
+        .iter()
+        .map(TraceRow::Line)
+        .chain(view.packets.iter().map(TraceRow::Packet))
+        .chain(view.audience.iter().map(TraceRow::Audience))
+        .filter(|row| row.passes(filter, &needle))
+        .collect();
+    rows.sort_by_key(|row| row.seq());
+    rows
 }
 
 /// The index of the row shown at the bottom: the newest when following,
@@ -343,6 +352,7 @@ impl TracePane<'_> {
                 LineDirection::Received => ('←', theme.gtp_received),
                 LineDirection::Stderr => ('!', theme.stderr),
             },
+            TraceRow::Audience(_) => ('◎', theme.text),
         };
         let (style, time_style) = if problem {
             (theme.problem, theme.problem)
@@ -357,8 +367,10 @@ impl TracePane<'_> {
         let body = match row {
             TraceRow::Line(line) => line.line.clone(),
             TraceRow::Packet(packet) => packet_text(packet),
+            TraceRow::Audience(line) => format!("spectators: {}", line.text),
         };
-        let rest = format!(" {} {} {body}", row.color().letter(), self.glyph(glyph));
+        let side = row.color().map_or('-', Color::letter);
+        let rest = format!(" {side} {} {body}", self.glyph(glyph));
         let spans = [
             (marks, style),
             (format!("{:>7}", clock(row.t_ms())), time_style),
@@ -384,6 +396,7 @@ impl TracePane<'_> {
             '✗' => '*',
             '▼' => 'v',
             '·' => '|',
+            '◎' => 'o',
             other => other,
         }
     }

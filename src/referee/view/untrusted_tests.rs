@@ -475,6 +475,19 @@ fn event() -> impl Strategy<Value = GameEvent> {
         (proptest::option::of(color()), text())
             .prop_map(|(color, message)| GameEvent::Notice { color, message }),
         (text(), text()).prop_map(|(command, reason)| GameEvent::Operator { command, reason }),
+        (
+            any::<u32>(),
+            proptest::collection::vec(text(), 0..12),
+            text(),
+            any::<u32>()
+        )
+            .prop_map(|(count, joined, left, refused)| GameEvent::Spectators {
+                count,
+                joined,
+                left: vec![left],
+                unnamed: count / 2,
+                refused,
+            }),
         (color(), text()).prop_map(|(color, name)| GameEvent::Player {
             color,
             info: PlayerInfo {

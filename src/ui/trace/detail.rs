@@ -23,7 +23,7 @@ use ratatui::text::{Line, Span};
 use crate::protocol::sgmp::link::Direction;
 use crate::protocol::sgmp::packet::{decode_move, parse_hex, Command};
 use crate::referee::event::LineDirection;
-use crate::referee::view::PacketLine;
+use crate::referee::view::{AudienceLine, PacketLine, TraceLine};
 
 use super::{clock, flag_word, is_problem_flag, wire, TraceRow};
 use crate::ui::Theme;
@@ -55,13 +55,16 @@ pub(super) fn lines(
             ),
             LineDirection::Stderr => ("stderr", "! the program's stderr".to_string()),
         },
+        TraceRow::Audience(_) => ("spectators", "through --serve".to_string()),
     };
+    let side = row
+        .color()
+        .map_or("nobody's".to_string(), |c| c.to_string());
     let header = format!(
-        "{kind} seq {}  {} ({} ms)  {}  {way}",
+        "{kind} seq {}  {} ({} ms)  {side}  {way}",
         row.seq(),
         clock(row.t_ms()),
         row.t_ms(),
-        row.color()
     );
     let mut lines = vec![Line::styled(header, theme.title)];
     match row {
@@ -75,9 +78,10 @@ pub(super) fn lines(
                     }),
             );
         }
-        TraceRow::Line(line) => {
+        TraceRow::Line(TraceLine { line: text, .. })
+        | TraceRow::Audience(AudienceLine { text, .. }) => {
             let width = usize::from(width.max(1));
-            let chars: Vec<char> = line.line.chars().collect();
+            let chars: Vec<char> = text.chars().collect();
             lines.extend(
                 chars
                     .chunks(width)

@@ -223,7 +223,7 @@ fn each_filter_keeps_only_its_rows() {
     state.cycle_side();
     assert!(rows(&s.view, &state)
         .iter()
-        .all(|r| r.color() == Color::Black));
+        .all(|r| r.color() == Some(Color::Black)));
     assert_eq!(count(&state), 6);
     assert_eq!(state.describe_filter(), "B only");
     state.cycle_side();
