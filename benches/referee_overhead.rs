@@ -104,9 +104,9 @@ fn gaps_of_one_game(
         command_timeout: Duration::from_secs(30),
         self_exe: PathBuf::from(env!("CARGO_BIN_EXE_goref")),
         operator_stdin: false,
-        subscriber: Some(tx),
+        subscribers: vec![tx],
     };
-    runtime.block_on(run_game(config)).unwrap();
+    runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();
     while let Ok((at, stamped)) = rx.try_recv() {
         if matches!(stamped.event, GameEvent::Move { .. }) {

@@ -243,7 +243,7 @@ pub fn resolve(
         command_timeout,
         self_exe,
         operator_stdin: true,
-        subscriber: None,
+        subscribers: Vec::new(),
     })
 }
 

@@ -40,6 +40,7 @@ pub mod decode;
 pub mod driver;
 pub mod files;
 pub mod game;
+pub mod mirror;
 pub mod players;
 pub mod protocol;
 pub mod referee;

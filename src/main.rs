@@ -159,7 +159,7 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         }
     } else {
         runtime
-            .block_on(run_game(config))
+            .block_on(run_game(config, None))
             .map_err(|e| e.to_string())?
     };
     let result = &outcome.result;

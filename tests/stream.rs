@@ -134,9 +134,11 @@ fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, Ga
     config.progress = false;
     config.operator_stdin = false;
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    config.subscriber = Some(tx);
+    config.subscribers = vec![tx];
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    runtime.block_on(goref::driver::run_game(config)).unwrap();
+    runtime
+        .block_on(goref::driver::run_game(config, None))
+        .unwrap();
     let mut host = GameView::new();
     let mut spectator = GameView::new();
     let mut events = 0;

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::driver::signals::Signals;
-use crate::driver::{run_game_with_operator, DriverConfig, GameOutcome, OperatorInput};
+use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput};
 use crate::referee::{GameView, OperatorCommand};
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
@@ -72,9 +72,13 @@ async fn play_one(
 ) -> (Ending, bool) {
     let (events_tx, events) = mpsc::unbounded_channel();
     let mut events = Some(events);
-    config.subscriber = Some(events_tx);
+    config.subscribers.push(events_tx);
     let (operator, operator_rx) = mpsc::unbounded_channel();
-    let mut driver = tokio::spawn(run_game_with_operator(config, Some(operator_rx)));
+    let inputs = Inputs {
+        operator: Some(operator_rx),
+        notes: None,
+    };
+    let mut driver = tokio::spawn(run_game_with(config, inputs));
     let mut view = GameView::new();
     let mut state = UiState::new(Role::Operator);
     state.keys = options.keys.clone();

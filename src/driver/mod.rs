@@ -65,9 +65,19 @@ pub struct DriverConfig {
     pub self_exe: PathBuf,
     /// Read the operator's commands (score, dead, adjudicate, void) from stdin.
     pub operator_stdin: bool,
-    /// Receives every event with the instant it was handed on: the feed
-    /// for a screen, a mirror, or a measurement.
-    pub subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    /// Each receives every event with the instant it was handed on: the
+    /// feeds for a screen, a mirror, a measurement.
+    pub subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+}
+
+/// What reaches a game from outside besides its players.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The operator's commands and typed moves; `None` when nobody operates.
+    pub operator: Option<mpsc::UnboundedReceiver<OperatorInput>>,
+    /// Events from beside the game, put into the stream as they come: the
+    /// mirror's `spectators`. They change nothing in the game.
+    pub notes: Option<mpsc::UnboundedReceiver<GameEvent>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -93,19 +103,26 @@ pub struct GameOutcome {
 
 /// Plays one game to its result, with the operator on stdin when the
 /// configuration says so.
-pub async fn run_game(config: DriverConfig) -> Result<GameOutcome, DriverError> {
+pub async fn run_game(
+    config: DriverConfig,
+    notes: Option<mpsc::UnboundedReceiver<GameEvent>>,
+) -> Result<GameOutcome, DriverError> {
     let operator = config
         .operator_stdin
         .then(|| operator_input::spawn_stdin_reader(config.game.size));
-    run_game_with_operator(config, operator).await
+    run_game_with(config, Inputs { operator, notes }).await
 }
 
-/// Plays one game to its result, with the operator's input from `operator`
-/// (the full-screen view's commands); `None` when nobody operates.
-pub async fn run_game_with_operator(
+/// Plays one game to its result, with the operator's input and the notes
+/// from `inputs` (the full-screen view's commands, the mirror's spectators).
+pub async fn run_game_with(
     config: DriverConfig,
-    mut operator: Option<mpsc::UnboundedReceiver<OperatorInput>>,
+    inputs: Inputs,
 ) -> Result<GameOutcome, DriverError> {
+    let Inputs {
+        mut operator,
+        mut notes,
+    } = inputs;
     let mut referee =
         Referee::new(config.game.clone()).map_err(|e| DriverError::Setup(e.to_string()))?;
     let handicap = config
@@ -176,6 +193,10 @@ pub async fn run_game_with_operator(
                         operator_gone(&mut referee, *color);
                     }
                 }
+            },
+            note = next_input(&mut notes) => match note {
+                Some(note) => sinks.take(note),
+                None => notes = None,
             },
             signal = signals.next(), if !interrupted => {
                 interrupted = true;
@@ -253,10 +274,8 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
     referee.without_operator(now(), None);
 }
 
-async fn next_input(
-    operator: &mut Option<mpsc::UnboundedReceiver<OperatorInput>>,
-) -> Option<OperatorInput> {
-    match operator {
+async fn next_input<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match input {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
     }
@@ -328,7 +347,7 @@ struct Sinks {
     progress: bool,
     engine_stderr: bool,
     recorder: Recorder,
-    subscriber: Option<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
     record_file: Option<(PathBuf, RecordFile)>,
     /// Why the record on disk is not the game's, while it is not.
     record_failing: Option<String>,
@@ -397,7 +416,7 @@ impl Sinks {
             progress: config.progress,
             engine_stderr: config.engine_stderr,
             recorder,
-            subscriber: config.subscriber.clone(),
+            subscribers: config.subscribers.clone(),
             record_file,
             record_failing: None,
             record_outcome: None,
@@ -499,9 +518,12 @@ impl Sinks {
         if save {
             self.save_record();
         }
-        if let Some(subscriber) = &self.subscriber {
+        if let Some((last, others)) = self.subscribers.split_last() {
             let now = now();
-            let _ = subscriber.send((now, stamped));
+            for subscriber in others {
+                let _ = subscriber.send((now, stamped.clone()));
+            }
+            let _ = last.send((now, stamped));
         }
         for event in told {
             self.take(event);

@@ -297,6 +297,20 @@ impl GameView {
         self.apply(&stamped.event);
     }
 
+    /// Takes the number of an event this goref cannot read (a newer
+    /// producer's type) without applying it, as [`GameView::apply_stamped`]
+    /// would take its number.
+    pub fn pass_over(&mut self, seq: u64, t_ms: u64) {
+        if seq <= self.last_seq {
+            return self.reject(1);
+        }
+        if seq - self.last_seq > 1 {
+            self.seq_gaps = self.seq_gaps.saturating_add(1);
+        }
+        self.last_seq = seq;
+        self.last_t_ms = t_ms;
+    }
+
     /// Folds one event into the view. Never panics: what does not fit is
     /// counted in `rejected` and left out.
     pub fn apply(&mut self, event: &GameEvent) {

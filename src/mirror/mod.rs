@@ -1,0 +1,21 @@
+//! The spectator mirror (DESIGN.md §5): the referee serves its game's
+//! stream to read-only spectators, who fold it with the same reducer and
+//! draw it with the same `ui::draw` at their own terminal size.
+//!
+//! - [`wire`]: the protocol, versioned JSON lines.
+//! - [`hub`], [`gate`], [`audience`]: pure. The served stream with its
+//!   history and snapshot; who may connect; who watches, coalesced into
+//!   `spectators` events.
+//! - [`server`]: the async shell on a thread of its own, at a lower
+//!   priority than the referee, which it never waits for and never slows.
+//! - [`client`]: pure. A spectator's side: the view, the stream it follows,
+//!   its delay behind the referee, reconnecting with back-off.
+//! - [`lines`]: reading a peer's lines with a cap on their length.
+
+pub mod audience;
+pub mod client;
+pub mod gate;
+pub mod hub;
+pub mod lines;
+pub mod server;
+pub mod wire;

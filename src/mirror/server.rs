@@ -1,0 +1,546 @@
+//! `--serve ADDR`: the mirror's server, the async shell around [`Hub`],
+//! [`Gate`] and [`Audience`].
+//!
+//! It runs on a thread of its own with its own runtime, at a lower CPU
+//! priority than the referee. The game hands it events through an unbounded
+//! channel and never waits for it; each event is serialised once and sent
+//! to every spectator through a bounded broadcast queue. A spectator that
+//! falls behind the queue is sent a fresh snapshot, and one that falls
+//! behind again and again, or whose writes stall, is dropped. Nothing a
+//! spectator sends reaches the game: the server reads only `hello`, `ping`
+//! and `bye`, and closes a connection on anything else.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use tokio::io::AsyncWriteExt;
+use tokio::net::tcp::OwnedWriteHalf;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{broadcast, mpsc, watch};
+
+use crate::referee::{GameEvent, StampedEvent};
+use crate::shell_time::{now, sleep_until};
+
+use super::audience::Audience;
+use super::gate::{Gate, Limits, Refusal};
+use super::hub::{CatchUp, HistoryLimits, Hub, Line};
+use super::lines::{LineError, LineReader};
+use super::wire::{RefereeMessage, SpectatorMessage, SPECTATOR_LINE_LIMIT};
+
+/// How the mirror serves.
+#[derive(Debug, Clone, Default)]
+pub struct ServeConfig {
+    /// `HOST:PORT` to listen on; port 0 picks a free one.
+    pub address: String,
+    /// The token a spectator's hello must carry, if any.
+    pub token: Option<String>,
+    pub limits: Limits,
+    pub history: HistoryLimits,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("--serve {address}: cannot listen there: {error}")]
+    Listen {
+        address: String,
+        error: std::io::Error,
+    },
+    #[error("--serve: cannot start the mirror: {0}")]
+    Start(std::io::Error),
+}
+
+/// The feed of one game's events, with the instant each was handed on.
+pub type Feed = mpsc::UnboundedSender<(Instant, StampedEvent)>;
+
+enum Control {
+    /// A new game: its events come on `feed`; `spectators` events go to
+    /// `notes`, for the game to put into its stream.
+    Game {
+        feed: mpsc::UnboundedReceiver<(Instant, StampedEvent)>,
+        notes: mpsc::UnboundedSender<GameEvent>,
+    },
+    Shutdown,
+}
+
+/// The running mirror. Dropping it shuts it down.
+pub struct MirrorServer {
+    address: SocketAddr,
+    control: mpsc::UnboundedSender<Control>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// How long shutting down waits for spectators to be told.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);
+/// The most bytes of queued lines written to a spectator at once.
+const BATCH_BYTES: usize = 64 << 10;
+
+impl MirrorServer {
+    /// Listens on the configured address (an error at once if it cannot)
+    /// and serves from a thread of its own.
+    pub fn start(config: ServeConfig) -> Result<MirrorServer, ServeError> {
+        let listen_error = |error| ServeError::Listen {
+            address: config.address.clone(),
+            error,
+        };
+        let listener = std::net::TcpListener::bind(&config.address).map_err(listen_error)?;
+        listener.set_nonblocking(true).map_err(listen_error)?;
+        let address = listener.local_addr().map_err(listen_error)?;
+        let (control, control_rx) = mpsc::unbounded_channel();
+        let thread = std::thread::Builder::new()
+            .name("mirror".into())
+            .spawn(move || {
+                lower_priority();
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => return tracing::error!("the mirror cannot start: {e}"),
+                };
+                runtime.block_on(serve(listener, config, control_rx));
+            })
+            .map_err(ServeError::Start)?;
+        tracing::info!("serving spectators on {address}");
+        Ok(MirrorServer {
+            address,
+            control,
+            thread: Some(thread),
+        })
+    }
+
+    /// Where spectators connect.
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// Serves a new game: the feed to subscribe to its driver, and the
+    /// `spectators` events to put into its stream.
+    pub fn attach_game(&self) -> (Feed, mpsc::UnboundedReceiver<GameEvent>) {
+        let (feed, feed_rx) = mpsc::unbounded_channel();
+        let (notes_tx, notes) = mpsc::unbounded_channel();
+        let _ = self.control.send(Control::Game {
+            feed: feed_rx,
+            notes: notes_tx,
+        });
+        (feed, notes)
+    }
+
+    /// Tells every spectator the referee is going and closes, waiting a
+    /// second at most.
+    pub fn shutdown(mut self) {
+        self.stop();
+    }
+
+    fn stop(&mut self) {
+        let _ = self.control.send(Control::Shutdown);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for MirrorServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The mirror's thread runs below the referee: with both cores busy the
+/// game comes first and spectators wait.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: setpriority on this thread's id changes only its nice value.
+    unsafe {
+        let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, thread, 10);
+    }
+}
+
+/// What every connection shares.
+struct Shared {
+    hub: Mutex<Hub>,
+    gate: Mutex<Gate>,
+    audience: Mutex<Audience>,
+    events: broadcast::Sender<Line>,
+    limits: Limits,
+    shutdown: watch::Receiver<bool>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A name for a new stream that no stream before it had: from the time,
+/// the process and a count.
+fn new_stream_name() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNT: AtomicU64 = AtomicU64::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u64(nanos);
+    hasher.write_u32(std::process::id());
+    hasher.write_u64(COUNT.fetch_add(1, Ordering::Relaxed));
+    format!("{:016x}", hasher.finish())
+}
+
+async fn serve(
+    listener: std::net::TcpListener,
+    config: ServeConfig,
+    mut control: mpsc::UnboundedReceiver<Control>,
+) {
+    let listener = match TcpListener::from_std(listener) {
+        Ok(listener) => listener,
+        Err(e) => return tracing::error!("the mirror cannot listen: {e}"),
+    };
+    let (shutdown_tx, shutdown) = watch::channel(false);
+    let (events, _) = broadcast::channel(config.limits.queue.max(1));
+    let shared = Arc::new(Shared {
+        hub: Mutex::new(Hub::new(new_stream_name(), config.history)),
+        gate: Mutex::new(Gate::new(config.limits.clone(), config.token.clone())),
+        audience: Mutex::new(Audience::new()),
+        events,
+        limits: config.limits.clone(),
+        shutdown,
+    });
+    let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
+    let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
+    let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
+    loop {
+        let audience_due = notes
+            .is_some()
+            .then(|| lock(&shared.audience).due(now()))
+            .flatten();
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => admit(stream, peer, &shared),
+                Err(e) => {
+                    tracing::warn!("the mirror cannot accept: {e}");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            event = next(&mut feed) => match event {
+                Some(first) => publish(&shared, first, feed.as_mut()),
+                None => feed = None,
+            },
+            message = control.recv() => match message {
+                Some(Control::Game { feed: game, notes: to_game }) => {
+                    let mut hub = lock(&shared.hub);
+                    *hub = Hub::new(new_stream_name(), config.history);
+                    let _ = shared.events.send(hub.snapshot());
+                    feed = Some(game);
+                    notes = Some(to_game);
+                    lock(&shared.audience).retell();
+                }
+                Some(Control::Shutdown) | None => break,
+            },
+            _ = sleep_until(audience_due) => {
+                let event = lock(&shared.audience).take(now());
+                if let (Some(event), Some(to_game)) = (event, &notes) {
+                    if to_game.send(event).is_err() {
+                        notes = None;
+                    }
+                }
+            }
+            _ = heartbeat.tick() => {
+                let line = lock(&shared.hub).heartbeat(now());
+                let _ = shared.events.send(line);
+            }
+        }
+    }
+    let _ = shutdown_tx.send(true);
+    let deadline = tokio::time::Instant::now() + SHUTDOWN_WAIT;
+    while lock(&shared.gate).open() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// Folds the event and those queued behind it into the hub and sends each
+/// to every spectator.
+fn publish(
+    shared: &Shared,
+    first: (Instant, StampedEvent),
+    feed: Option<&mut mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
+) {
+    let mut hub = lock(&shared.hub);
+    let (at, stamped) = first;
+    let _ = shared.events.send(hub.publish(at, &stamped));
+    if let Some(feed) = feed {
+        while let Ok((at, stamped)) = feed.try_recv() {
+            let _ = shared.events.send(hub.publish(at, &stamped));
+        }
+    }
+}
+
+async fn next<T>(channel: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match channel {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Lets a connection in, or tells it why not and closes it at once.
+fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
+    let admitted = lock(&shared.gate).connect(peer.ip(), now());
+    match admitted {
+        Ok(()) => {
+            let shared = shared.clone();
+            tokio::spawn(async move {
+                let (joined, why) = spectate(stream, peer, &shared).await;
+                lock(&shared.gate).closed();
+                if joined {
+                    lock(&shared.audience).left(peer.to_string(), &why);
+                }
+                tracing::info!("spectator {peer} left: {why}");
+            });
+        }
+        Err(refusal) => {
+            lock(&shared.audience).refused();
+            tracing::info!("spectator {peer} refused: {refusal}");
+            let mut unread = [0u8; 4096];
+            let _ = stream.try_read(&mut unread);
+            let _ = stream.try_write(bye(&refusal.to_string(), refusal.retry()).as_bytes());
+        }
+    }
+}
+
+fn bye(reason: &str, retry: bool) -> String {
+    RefereeMessage::Bye {
+        reason: reason.to_string(),
+        retry,
+    }
+    .line()
+}
+
+/// Where a spectator's lines go: written with a deadline, small lines
+/// batched into one write.
+struct Outbox {
+    write: OwnedWriteHalf,
+    batch: Vec<u8>,
+    timeout: Duration,
+}
+
+/// A write that did not finish in time, or failed.
+struct Stalled(String);
+
+impl Outbox {
+    async fn send(&mut self, line: &str) -> Result<(), Stalled> {
+        self.flush().await?;
+        self.write_all(line.as_bytes()).await
+    }
+
+    fn queue(&mut self, line: &str) {
+        self.batch.extend_from_slice(line.as_bytes());
+    }
+
+    async fn flush(&mut self) -> Result<(), Stalled> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let batch = std::mem::take(&mut self.batch);
+        let written = self.write_all(&batch).await;
+        self.batch = batch;
+        self.batch.clear();
+        if self.batch.capacity() > BATCH_BYTES * 2 {
+            self.batch.shrink_to(BATCH_BYTES);
+        }
+        written
+    }
+
+    async fn write_all(&mut self, bytes: &[u8]) -> Result<(), Stalled> {
+        match tokio::time::timeout(self.timeout, self.write.write_all(bytes)).await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(Stalled(format!("closed ({e})"))),
+            Err(_) => Err(Stalled(format!(
+                "too slow: a write took over {}s",
+                self.timeout.as_secs()
+            ))),
+        }
+    }
+}
+
+/// Serves one spectator until it goes; whether it had joined, and why it
+/// went.
+async fn spectate(stream: TcpStream, peer: SocketAddr, shared: &Shared) -> (bool, String) {
+    let limits = &shared.limits;
+    let (read, write) = stream.into_split();
+    let mut reader = LineReader::new(read, SPECTATOR_LINE_LIMIT);
+    let mut out = Outbox {
+        write,
+        batch: Vec::new(),
+        timeout: limits.send_timeout,
+    };
+    let hello = match tokio::time::timeout(limits.hello_within, reader.next_line()).await {
+        Err(_) => Err(format!(
+            "no hello within {}s",
+            limits.hello_within.as_secs_f64()
+        )),
+        Ok(Ok(None)) => return (false, "closed before hello".into()),
+        Ok(Ok(Some(line))) => match SpectatorMessage::parse(&line) {
+            Ok(SpectatorMessage::Hello {
+                version,
+                token,
+                stream,
+                since_seq,
+            }) => Ok((version, token, stream, since_seq)),
+            Ok(_) => Err("the first line must be a hello".into()),
+            Err(e) => Err(e.to_string()),
+        },
+        Ok(Err(e)) => Err(e.to_string()),
+    };
+    let (version, token, stream, since_seq) = match hello {
+        Ok(hello) => hello,
+        Err(why) => {
+            lock(&shared.audience).refused();
+            let _ = out.send(&bye(&why, false)).await;
+            return (false, why);
+        }
+    };
+    let checked = lock(&shared.gate).check_hello(version, token.as_deref());
+    if let Err(refusal) = checked {
+        if refusal == Refusal::WrongToken {
+            tokio::time::sleep(limits.wrong_token_delay).await;
+        }
+        lock(&shared.audience).refused();
+        let _ = out.send(&bye(&refusal.to_string(), refusal.retry())).await;
+        return (false, refusal.to_string());
+    }
+    lock(&shared.audience).joined(peer.to_string());
+    let why = follow(&mut out, &mut reader, shared, stream.as_deref(), since_seq).await;
+    (true, why)
+}
+
+/// Sends a joined spectator the game and then every event, answers its
+/// pings, and watches its silence; why it ended.
+async fn follow(
+    out: &mut Outbox,
+    reader: &mut LineReader<tokio::net::tcp::OwnedReadHalf>,
+    shared: &Shared,
+    stream: Option<&str>,
+    since_seq: Option<u64>,
+) -> String {
+    let limits = &shared.limits;
+    let (join, mut events) = {
+        let mut hub = lock(&shared.hub);
+        (
+            hub.join(stream, since_seq, now()),
+            shared.events.subscribe(),
+        )
+    };
+    let mut shutdown = shared.shutdown.clone();
+    let caught_up = async {
+        out.send(&join.welcome).await?;
+        match &join.catch_up {
+            CatchUp::Snapshot(line) => out.send(line).await,
+            CatchUp::Events(lines) => {
+                for line in lines {
+                    out.queue(line);
+                    if out.batch.len() >= BATCH_BYTES {
+                        out.flush().await?;
+                    }
+                }
+                out.flush().await
+            }
+        }
+    };
+    if let Err(Stalled(why)) = caught_up.await {
+        return why;
+    }
+    let mut lags: Vec<Instant> = Vec::new();
+    let mut idle_until = tokio::time::Instant::now() + limits.idle;
+    loop {
+        tokio::select! {
+            received = events.recv() => {
+                let fell_behind = match received {
+                    Ok(line) => {
+                        out.queue(&line);
+                        let mut fell_behind = false;
+                        while out.batch.len() < BATCH_BYTES {
+                            match events.try_recv() {
+                                Ok(line) => out.queue(&line),
+                                Err(broadcast::error::TryRecvError::Lagged(_)) => {
+                                    fell_behind = true;
+                                    break;
+                                }
+                                Err(_) => break,
+                            }
+                        }
+                        if let Err(Stalled(why)) = out.flush().await {
+                            return why;
+                        }
+                        fell_behind
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => true,
+                    Err(broadcast::error::RecvError::Closed) => return "the mirror closed".into(),
+                };
+                if fell_behind {
+                    let at = now();
+                    lags.retain(|t| at.saturating_duration_since(*t) < limits.lag_window);
+                    lags.push(at);
+                    if lags.len() > limits.max_lags {
+                        let why = format!(
+                            "too slow: fell behind {} times in {}s",
+                            lags.len(),
+                            limits.lag_window.as_secs()
+                        );
+                        let _ = out.send(&bye(&why, true)).await;
+                        return why;
+                    }
+                    let snapshot = {
+                        let mut hub = lock(&shared.hub);
+                        events = shared.events.subscribe();
+                        hub.snapshot()
+                    };
+                    if let Err(Stalled(why)) = out.send(&snapshot).await {
+                        return why;
+                    }
+                }
+            }
+            line = tokio::time::timeout_at(idle_until, reader.next_line()) => {
+                let message = match line {
+                    Err(_) => {
+                        let why = format!("silent for {}s", limits.idle.as_secs());
+                        let _ = out.send(&bye(&why, true)).await;
+                        return why;
+                    }
+                    Ok(Ok(None)) => return "closed".into(),
+                    Ok(Ok(Some(line))) => SpectatorMessage::parse(&line).map_err(LineError::from),
+                    Ok(Err(e)) => Err(e),
+                };
+                idle_until = tokio::time::Instant::now() + limits.idle;
+                match message {
+                    Ok(SpectatorMessage::Ping { t_ms }) => {
+                        let pong = RefereeMessage::Pong {
+                            t_ms,
+                            host_t_ms: lock(&shared.hub).host_t_ms(now()),
+                        }
+                        .line();
+                        if let Err(Stalled(why)) = out.send(&pong).await {
+                            return why;
+                        }
+                    }
+                    Ok(SpectatorMessage::Bye) => return "left".into(),
+                    Ok(SpectatorMessage::Hello { .. }) => {
+                        let why = "a second hello".to_string();
+                        let _ = out.send(&bye(&why, false)).await;
+                        return why;
+                    }
+                    Err(e) => {
+                        let why = e.to_string();
+                        let _ = out.send(&bye(&why, false)).await;
+                        return why;
+                    }
+                }
+            }
+            _ = shutdown.changed() => {
+                let _ = out.send(&bye("the referee is shutting down", true)).await;
+                return "the referee shut down".into();
+            }
+        }
+    }
+}
