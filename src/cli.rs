@@ -18,34 +18,61 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
-    /// Watch a game another goref serves (planned: spectators; not available yet).
+    /// Watch a game another goref serves with --serve: the same screen,
+    /// live and read-only, drawn at this terminal's size.
     #[arg(long, value_name = "HOST:PORT")]
     pub watch: Option<String>,
+
+    #[command(flatten)]
+    pub watching: WatchArgs,
 
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
-impl Cli {
-    /// Refuses the flags of features that are planned but not built: they are
-    /// declared, so that `--help` lists them and using one gets this one-line
-    /// message rather than clap's "unexpected argument".
-    pub fn refuse_unbuilt(&self) -> Result<(), String> {
-        let spectators = match &self.command {
-            Some(Command::Play(args)) => Some(&args.spectators),
-            Some(Command::Demo(args)) => Some(&args.spectators),
-            _ => None,
-        };
-        let given = [
-            ("--watch", self.watch.is_some()),
-            ("--serve", spectators.is_some_and(|s| s.serve.is_some())),
-            ("--token", spectators.is_some_and(|s| s.token.is_some())),
-        ];
-        match given.iter().find(|(_, given)| *given) {
-            Some((flag, _)) => Err(format!(
-                "{flag}: spectators are not available in this version of goref yet"
-            )),
-            None => Ok(()),
+/// How `--watch` shows the game.
+#[derive(Debug, Args, Default, Clone)]
+pub struct WatchArgs {
+    /// With --watch: the token the referee asks for (or set GOREF_TOKEN).
+    #[arg(
+        long = "token",
+        id = "watch_token",
+        value_name = "T",
+        requires = "watch"
+    )]
+    pub token: Option<String>,
+    /// With --watch: no full screen; progress lines on stderr.
+    #[arg(long = "headless", id = "watch_headless", requires = "watch")]
+    pub headless: bool,
+    /// With --watch --headless: the game's events as JSON lines on stdout,
+    /// each once, as `goref play --json` prints them.
+    #[arg(long = "json", id = "watch_json", requires = "watch_headless")]
+    pub json: bool,
+    /// With --watch: the screen's colours (default, light, high-contrast,
+    /// mono, or a TOML theme file).
+    #[arg(
+        long = "theme",
+        id = "watch_theme",
+        value_name = "NAME|PATH",
+        requires = "watch"
+    )]
+    pub theme: Option<String>,
+    /// With --watch: a TOML file of keys in place of the defaults.
+    #[arg(
+        long = "keys",
+        id = "watch_keys",
+        value_name = "FILE",
+        requires = "watch"
+    )]
+    pub keys: Option<PathBuf>,
+}
+
+impl WatchArgs {
+    /// The screen's look, as the other commands take it.
+    pub fn screen(&self) -> ScreenArgs {
+        ScreenArgs {
+            theme: self.theme.clone(),
+            keys: self.keys.clone(),
         }
     }
 }
@@ -133,16 +160,34 @@ pub struct DemoArgs {
     pub spectators: SpectatorArgs,
 }
 
-/// Serving the game to spectators: planned, refused today by
-/// [`Cli::refuse_unbuilt`].
-#[derive(Debug, Args, Default, Clone)]
+/// Serving the game to spectators.
+#[derive(Debug, Args, Clone)]
 pub struct SpectatorArgs {
-    /// Serve the game to spectators on this address (planned: spectators; not available yet).
+    /// Serve the game to read-only spectators on this address, e.g.
+    /// 0.0.0.0:7777 (port 0 picks one); they run goref --watch HOST:PORT.
     #[arg(long, value_name = "ADDR")]
     pub serve: Option<String>,
-    /// The token spectators must give (planned: spectators; not available yet).
-    #[arg(long, value_name = "T")]
+    /// The token spectators must give (or set GOREF_TOKEN, kept out of ps).
+    #[arg(long, value_name = "T", requires = "serve")]
     pub token: Option<String>,
+    /// The most spectators at once.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub max_spectators: usize,
+    /// Connects a second let in from one address, after a burst of twice
+    /// as many.
+    #[arg(long, value_name = "N", default_value_t = 10.0)]
+    pub connect_rate: f64,
+}
+
+impl Default for SpectatorArgs {
+    fn default() -> SpectatorArgs {
+        SpectatorArgs {
+            serve: None,
+            token: None,
+            max_spectators: 1000,
+            connect_rate: 10.0,
+        }
+    }
 }
 
 #[derive(Debug, Args, Default, Clone)]
@@ -298,31 +343,49 @@ mod tests {
     }
 
     #[test]
-    fn spectator_flags_are_accepted_then_refused_by_name() {
-        let refusal = |flag: &str| {
-            format!("{flag}: spectators are not available in this version of goref yet")
-        };
-        let play = parse(&["goref", "play", "--serve", "0.0.0.0:7000", "--black", "bot"]);
-        assert_eq!(play.refuse_unbuilt(), Err(refusal("--serve")));
-        let token = parse(&["goref", "play", "--token", "s3cret", "--white", "bot"]);
-        assert_eq!(token.refuse_unbuilt(), Err(refusal("--token")));
-        let demo = parse(&["goref", "demo", "--serve", ":7000", "--token", "t"]);
-        assert_eq!(demo.refuse_unbuilt(), Err(refusal("--serve")));
-        let watch = parse(&["goref", "--watch", "10.0.0.5:7000"]);
-        assert_eq!(watch.refuse_unbuilt(), Err(refusal("--watch")));
-
+    fn watch_flags_need_watch_and_serve_flags_need_serve() {
+        let watch = parse(&[
+            "goref",
+            "--watch",
+            "venue:7777",
+            "--token",
+            "s3cret",
+            "--headless",
+            "--json",
+        ]);
+        assert_eq!(watch.watch.as_deref(), Some("venue:7777"));
+        assert_eq!(watch.watching.token.as_deref(), Some("s3cret"));
+        assert!(watch.watching.headless && watch.watching.json);
         for args in [
-            &["goref"][..],
-            &["goref", "demo", "--headless"],
-            &["goref", "play", "--black", "bot", "--white", "bot"],
-            &["goref", "decode", "capture.bin"],
+            &["goref", "--headless"][..],
+            &["goref", "--token", "t"],
+            &["goref", "--watch", "h:1", "--json"],
+            &["goref", "play", "--token", "t"],
         ] {
-            assert_eq!(parse(args).refuse_unbuilt(), Ok(()), "{args:?}");
+            assert!(Cli::try_parse_from(args).is_err(), "{args:?}");
         }
+        let play = parse(&["goref", "play", "--serve", "0.0.0.0:7000", "--token", "t"]);
+        let Some(Command::Play(play)) = play.command else {
+            panic!("not play");
+        };
+        assert_eq!(play.spectators.serve.as_deref(), Some("0.0.0.0:7000"));
+        assert_eq!(play.spectators.max_spectators, 1000);
+        let demo = parse(&[
+            "goref",
+            "demo",
+            "--serve",
+            "127.0.0.1:0",
+            "--max-spectators",
+            "5",
+        ]);
+        let Some(Command::Demo(demo)) = demo.command else {
+            panic!("not demo");
+        };
+        assert_eq!(demo.spectators.max_spectators, 5);
     }
 
     #[test]
-    fn help_names_the_planned_flags_and_every_player_kind() {
+    fn help_names_every_player_kind() {
         let mut command = Cli::command();
         command.build();
         let help = |command: &clap::Command, arg: &str| {
@@ -332,13 +395,7 @@ mod tests {
                 .unwrap_or_else(|| panic!("no --{arg}"));
             arg.get_help().map(ToString::to_string).unwrap_or_default()
         };
-        assert!(help(&command, "watch").contains("not available yet"));
-        for sub in ["play", "demo"] {
-            let sub = command.find_subcommand(sub).unwrap();
-            for arg in ["serve", "token"] {
-                assert!(help(sub, arg).contains("not available yet"), "{arg}");
-            }
-        }
+        assert!(help(&command, "watch").contains("read-only"));
         let play = command.find_subcommand("play").unwrap();
         for colour in ["black", "white"] {
             let text = help(play, colour);

@@ -14,13 +14,16 @@ use clap::Parser;
 
 use std::io::IsTerminal;
 
+use goref::app::watch::Headless;
 use goref::app::{screen_options, Ending};
-use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs};
+use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs, SpectatorArgs, WatchArgs};
 use goref::config;
 use goref::console;
 use goref::driver::{run_game, DriverConfig};
 use goref::game::sgf::Date;
 use goref::game::Color;
+use goref::mirror::gate::Limits;
+use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::players::PlayerSpec;
 use goref::protocol::sgmp::session::Profile;
 use goref::transport::line::LineSpec;
@@ -41,13 +44,19 @@ enum Outcome {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    if let Err(message) = cli.refuse_unbuilt() {
-        return fail(&message);
-    }
     let _log_guard = match cli.log.as_deref().map(install_logging).transpose() {
         Ok(guard) => guard,
         Err(message) => return fail(&message),
     };
+    if let Some(address) = &cli.watch {
+        if cli.command.is_some() {
+            return fail("--watch follows a game another goref serves and takes no command");
+        }
+        return match watch(address, &cli.watching) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => fail(&message),
+        };
+    }
     let outcome = match cli.command.unwrap_or(Command::Demo(DemoArgs::standard())) {
         Command::Bot(args) => bot(args).map(|()| Outcome::Done),
         Command::Decode(args) => std::fs::read(&args.file)
@@ -112,6 +121,75 @@ fn bot(args: BotArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// `goref --watch HOST:PORT`: a spectator's screen, or its lines.
+fn watch(address: &str, args: &WatchArgs) -> Result<(), String> {
+    let port = address
+        .rsplit_once(':')
+        .map(|(_, port)| port.parse::<u16>());
+    if !matches!(port, Some(Ok(_))) {
+        return Err(format!(
+            "--watch {address}: give the referee's HOST:PORT, e.g. venue-host:7777"
+        ));
+    }
+    let options = screen_options(&args.screen())?;
+    let token = args.token.clone().or_else(token_from_environment);
+    let mut headless = match (args.headless, args.json) {
+        (true, true) => Some(Headless::Json),
+        (true, false) => Some(Headless::Progress),
+        (false, _) => None,
+    };
+    if headless.is_none() && !std::io::stdout().is_terminal() {
+        console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
+        headless = Some(Headless::Progress);
+    }
+    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    runtime.block_on(goref::app::watch::run(
+        address.to_string(),
+        token,
+        headless,
+        options,
+    ))
+}
+
+/// The token from `GOREF_TOKEN`, which keeps it out of `ps`.
+fn token_from_environment() -> Option<String> {
+    std::env::var("GOREF_TOKEN").ok().filter(|t| !t.is_empty())
+}
+
+/// `--serve`: the mirror, listening before the game starts so that a busy
+/// port is a message, not a game without its spectators.
+fn serve(args: &SpectatorArgs) -> Result<Option<MirrorServer>, String> {
+    let Some(address) = &args.serve else {
+        return Ok(None);
+    };
+    if !(args.connect_rate.is_finite() && args.connect_rate > 0.0) {
+        return Err("--connect-rate must be a number of connects a second above 0".into());
+    }
+    if args.max_spectators == 0 {
+        return Err("--max-spectators must be at least 1".into());
+    }
+    let token = args.token.clone().or_else(token_from_environment);
+    let config = ServeConfig {
+        address: address.clone(),
+        token: token.clone(),
+        limits: Limits {
+            max_spectators: args.max_spectators,
+            connect_rate: args.connect_rate,
+            connect_burst: (2.0 * args.connect_rate).max(1.0),
+            ..Limits::default()
+        },
+        ..ServeConfig::default()
+    };
+    let mirror = MirrorServer::start(config).map_err(|e| e.to_string())?;
+    let with_token = if token.is_some() { " --token …" } else { "" };
+    console::say(format!(
+        "goref: serving spectators on {}: goref --watch HOST:{}{with_token}",
+        mirror.address(),
+        mirror.address().port()
+    ));
+    Ok(Some(mirror))
+}
+
 fn fail(message: &str) -> ExitCode {
     console::say(format!("goref: {message}"));
     ExitCode::from(2)
@@ -128,6 +206,7 @@ fn demo_args(args: DemoArgs) -> PlayArgs {
         size: Some(args.size),
         time: Some(args.time),
         output: args.output,
+        spectators: args.spectators,
         ..PlayArgs::default()
     }
 }
@@ -147,21 +226,28 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
         screen = false;
     }
+    let mirror = serve(&args.spectators)?;
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     let outcome = if screen {
         config.progress = false;
         config.engine_stderr = false;
         config.operator_stdin = false;
         let games = move |n: u32| reseeded(&config, n);
-        match runtime.block_on(goref::app::live::run(games, options))? {
+        match runtime.block_on(goref::app::live::run(games, options, mirror.as_ref()))? {
             Ending::Played(outcome) => outcome,
             Ending::Failed(message) => return Err(message),
         }
     } else {
+        let notes = mirror.as_ref().map(|mirror| {
+            let (feed, notes) = mirror.attach_game();
+            config.subscribers.push(feed);
+            notes
+        });
         runtime
-            .block_on(run_game(config, None))
+            .block_on(run_game(config, notes))
             .map_err(|e| e.to_string())?
     };
+    drop(mirror);
     let result = &outcome.result;
     tracing::info!(result = %result.result, reason = %result.reason, "game over");
     Ok(match outcome.incomplete {

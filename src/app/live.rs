@@ -14,10 +14,11 @@ use tokio::time::Instant;
 
 use crate::driver::signals::Signals;
 use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput};
+use crate::mirror::server::MirrorServer;
 use crate::referee::{GameView, OperatorCommand};
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
-use crate::ui::{Role, Theme, UiState};
+use crate::ui::{LinkStatus, Role, Theme, UiState};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
@@ -47,14 +48,29 @@ pub enum Ending {
 pub async fn run(
     mut game: impl FnMut(u32) -> DriverConfig,
     options: ScreenOptions,
+    mirror: Option<&MirrorServer>,
 ) -> Result<Ending, String> {
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
     let mut number = 0;
     loop {
-        let (ending, next) =
-            play_one(game(number), &options, &mut screen, &mut keys, &mut signals).await;
+        let mut config = game(number);
+        let notes = mirror.map(|mirror| {
+            let (feed, notes) = mirror.attach_game();
+            config.subscribers.push(feed);
+            notes
+        });
+        let serving = mirror.map(|mirror| LinkStatus {
+            text: format!("serving {}", mirror.address()),
+            trouble: false,
+        });
+        let game = OneGame {
+            config,
+            notes,
+            serving,
+        };
+        let (ending, next) = play_one(game, &options, &mut screen, &mut keys, &mut signals).await;
         match (ending, next) {
             (Ending::Played(_), true) => number += 1,
             (ending, _) => return Ok(ending),
@@ -62,27 +78,42 @@ pub async fn run(
     }
 }
 
+/// A game to play on the screen, and what it is served with.
+struct OneGame {
+    config: DriverConfig,
+    /// The mirror's `spectators` events, for the game's stream.
+    notes: Option<mpsc::UnboundedReceiver<crate::referee::GameEvent>>,
+    /// Where the mirror serves it, for the status line.
+    serving: Option<LinkStatus>,
+}
+
 /// One game on the screen; whether the operator asked for the next one.
 async fn play_one(
-    mut config: DriverConfig,
+    game: OneGame,
     options: &ScreenOptions,
     screen: &mut Screen,
     keys: &mut Option<mpsc::UnboundedReceiver<TerminalEvent>>,
     signals: &mut Signals,
 ) -> (Ending, bool) {
+    let OneGame {
+        mut config,
+        notes,
+        serving,
+    } = game;
     let (events_tx, events) = mpsc::unbounded_channel();
     let mut events = Some(events);
     config.subscribers.push(events_tx);
     let (operator, operator_rx) = mpsc::unbounded_channel();
     let inputs = Inputs {
         operator: Some(operator_rx),
-        notes: None,
+        notes,
     };
     let mut driver = tokio::spawn(run_game_with(config, inputs));
     let mut view = GameView::new();
     let mut state = UiState::new(Role::Operator);
     state.keys = options.keys.clone();
     state.can_start_next = options.can_start_next;
+    state.link = serving;
     let mut origin: Option<Instant> = None;
     let mut outcome: Option<Result<GameOutcome, String>> = None;
     let mut leaving = false;

@@ -10,6 +10,7 @@ pub mod input;
 pub mod live;
 pub mod replay;
 pub mod terminal;
+pub mod watch;
 
 pub use live::{Ending, ScreenOptions};
 

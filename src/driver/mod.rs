@@ -651,7 +651,7 @@ fn agreement_line(agreement: &AgreementEvent) -> String {
 }
 
 /// A plain one-line description of an event for the progress output.
-fn progress_line(event: &GameEvent) -> Option<String> {
+pub fn progress_line(event: &GameEvent) -> Option<String> {
     Some(match event {
         GameEvent::GameStart(start) => format!(
             "{}x{} game, {} rules, komi {}, time {}: Black {} ({}) vs White {} ({})",

@@ -97,6 +97,8 @@ pub struct Spectator {
     ever_live: bool,
     /// What the last resume or resync did, for the status line.
     resumed: Option<String>,
+    /// The welcome said a snapshot follows: it is the join, not a resync.
+    snapshot_due: bool,
 }
 
 impl Spectator {
@@ -117,6 +119,7 @@ impl Spectator {
             attempt: 0,
             ever_live: false,
             resumed: None,
+            snapshot_due: false,
         }
     }
 
@@ -190,6 +193,7 @@ impl Spectator {
                 };
                 self.ever_live = true;
                 self.attempt = 0;
+                self.snapshot_due = !resume;
             }
             RefereeMessage::Snapshot { stream, seq, view } => {
                 self.enter_stream(&stream, &mut update);
@@ -205,8 +209,9 @@ impl Spectator {
                 self.printed = self.printed.max(seq);
                 self.view = view;
                 update.changed = true;
-                if let Link::Live { how, since } = &mut self.link {
-                    if *since != now && seq > 0 {
+                let joining = std::mem::take(&mut self.snapshot_due);
+                if let (Link::Live { how, since }, false) = (&mut self.link, joining) {
+                    if seq > 0 {
                         *how = Some("resynced".into());
                         *since = now;
                     }

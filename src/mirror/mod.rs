@@ -10,10 +10,13 @@
 //!   priority than the referee, which it never waits for and never slows.
 //! - [`client`]: pure. A spectator's side: the view, the stream it follows,
 //!   its delay behind the referee, reconnecting with back-off.
+//! - [`follow`]: the async shell around [`client`]: connecting, pinging,
+//!   reconnecting.
 //! - [`lines`]: reading a peer's lines with a cap on their length.
 
 pub mod audience;
 pub mod client;
+pub mod follow;
 pub mod gate;
 pub mod hub;
 pub mod lines;

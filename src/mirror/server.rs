@@ -237,7 +237,12 @@ async fn serve(
                     notes = Some(to_game);
                     lock(&shared.audience).retell();
                 }
-                Some(Control::Shutdown) | None => break,
+                Some(Control::Shutdown) | None => {
+                    if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
+                        publish(&shared, first, feed.as_mut());
+                    }
+                    break;
+                }
             },
             _ = sleep_until(audience_due) => {
                 let event = lock(&shared.audience).take(now());
@@ -455,6 +460,7 @@ async fn follow(
     let mut idle_until = tokio::time::Instant::now() + limits.idle;
     loop {
         tokio::select! {
+            biased;
             received = events.recv() => {
                 let fell_behind = match received {
                     Ok(line) => {
@@ -538,6 +544,10 @@ async fn follow(
                 }
             }
             _ = shutdown.changed() => {
+                while let Ok(line) = events.try_recv() {
+                    out.queue(&line);
+                }
+                let _ = out.flush().await;
                 let _ = out.send(&bye("the referee is shutting down", true)).await;
                 return "the referee shut down".into();
             }

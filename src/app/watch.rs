@@ -1,0 +1,234 @@
+//! `goref --watch HOST:PORT`: a spectator's screen, or with `--headless`
+//! its lines.
+//!
+//! The spectator follows the referee's stream ([`Follow`]) and folds it into
+//! its own view, and draws it with the same `ui::draw` at its own terminal
+//! size. Its keys go through the same `handle_key` with the spectator's
+//! role, which has no operator command: scrolling, filters, zoom and help
+//! act on this screen alone, and nothing is ever sent to the referee but
+//! hello, ping and bye. The status line says how far behind the referee the
+//! screen is, or that it is reconnecting.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::console;
+use crate::driver::progress_line;
+use crate::driver::signals::Signals;
+use crate::mirror::client::{Link, Spectator};
+use crate::mirror::follow::{Follow, FollowEvent};
+use crate::referee::StampedEvent;
+use crate::shell_time::now;
+use crate::ui::clocks::next_change_ms;
+use crate::ui::control::{handle_key, Effect};
+use crate::ui::{Role, UiState};
+
+use super::input::{spawn_reader, TerminalEvent};
+use super::terminal::Screen;
+use super::{draw_frame, Drawn, ScreenOptions};
+
+/// The least time between two frames.
+const FRAME_GAP: Duration = Duration::from_millis(15);
+/// How long the first connection may take to be welcomed.
+const WELCOME_WITHIN: Duration = Duration::from_secs(10);
+/// How often the status line is looked at (the delay, a countdown).
+const STATUS_EVERY: Duration = Duration::from_secs(1);
+
+/// What a spectator prints without a screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Headless {
+    /// The events as JSON lines, as `--json` prints them.
+    Json,
+    /// A line per event worth a line, as `goref play --headless` prints.
+    Progress,
+}
+
+/// Follows the game at `address` until the spectator quits, or, headless,
+/// until the referee goes after the result. An error is a one-line message.
+pub async fn run(
+    address: String,
+    token: Option<String>,
+    headless: Option<Headless>,
+    options: ScreenOptions,
+) -> Result<(), String> {
+    let spectator = Spectator::new(token, headless == Some(Headless::Json), now());
+    let mut follow = Follow::new(address, spectator, headless.is_some());
+    let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
+    match headless {
+        Some(mode) => run_headless(&mut follow, mode, &mut signals).await,
+        None => {
+            welcomed(&mut follow).await?;
+            run_screen(&mut follow, options, &mut signals).await
+        }
+    }
+}
+
+/// Waits until the referee has welcomed this spectator, so that a wrong
+/// address or token is a message before the screen is taken.
+async fn welcomed(follow: &mut Follow) -> Result<(), String> {
+    let deadline = tokio::time::sleep(WELCOME_WITHIN);
+    let mut deadline = std::pin::pin!(deadline);
+    while !matches!(follow.spectator.link(), Link::Live { .. }) {
+        tokio::select! {
+            event = follow.next() => match event {
+                FollowEvent::Failed(why) | FollowEvent::Finished(why) => return Err(why),
+                FollowEvent::Dropped => {
+                    return Err(format!(
+                        "{} did not let this spectator in: {}",
+                        follow.address(),
+                        follow.spectator.status(now()).text
+                    ));
+                }
+                _ => {}
+            },
+            _ = &mut deadline => {
+                return Err(format!(
+                    "{} did not answer as a goref referee within {}s",
+                    follow.address(),
+                    WELCOME_WITHIN.as_secs()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn run_headless(
+    follow: &mut Follow,
+    mode: Headless,
+    signals: &mut Signals,
+) -> Result<(), String> {
+    loop {
+        tokio::select! {
+            event = follow.next() => match event {
+                FollowEvent::Update(update) => {
+                    for line in &update.print {
+                        let written = match mode {
+                            Headless::Json => console::out(line),
+                            Headless::Progress => match progress_text(line) {
+                                Some(text) => console::say(text),
+                                None => true,
+                            },
+                        };
+                        if !written {
+                            follow.leave();
+                            return Ok(());
+                        }
+                    }
+                }
+                FollowEvent::Link => {}
+                FollowEvent::Dropped => {
+                    let status = follow.spectator.status(now());
+                    console::say(format!("goref: {}: {}", follow.address(), status.text));
+                }
+                FollowEvent::Failed(why) => return Err(why),
+                FollowEvent::Finished(_) => return Ok(()),
+            },
+            _ = signals.next() => {
+                follow.leave();
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// The progress line of a printed event line, if it is one.
+fn progress_text(line: &str) -> Option<String> {
+    let stamped: StampedEvent = serde_json::from_str(line).ok()?;
+    progress_line(&stamped.event)
+}
+
+async fn run_screen(
+    follow: &mut Follow,
+    options: ScreenOptions,
+    signals: &mut Signals,
+) -> Result<(), String> {
+    let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut keys = Some(spawn_reader());
+    let mut state = UiState::new(Role::Spectator);
+    state.keys = options.keys.clone();
+    let mut dirty = true;
+    let mut last_frame = Instant::now() - FRAME_GAP;
+    let mut next_status = Instant::now() + STATUS_EVERY;
+    let mut drawn = Drawn {
+        panes: Vec::new(),
+        page: 10,
+    };
+    loop {
+        let at = Instant::now();
+        let host_ms = follow.spectator.host_ms(at.into_std());
+        state.now_t_ms = host_ms.map_or(follow.spectator.view.last_t_ms, |ms| ms.max(0.0) as u64);
+        let status = follow.spectator.status(at.into_std());
+        if state.link.as_ref() != Some(&status) {
+            state.link = Some(status);
+            dirty = true;
+        }
+        if dirty && at >= last_frame + FRAME_GAP {
+            drawn = draw_frame(
+                &mut screen,
+                &follow.spectator.view,
+                &mut state,
+                &options.theme,
+            );
+            last_frame = at;
+            dirty = false;
+        }
+        if screen.is_lost() {
+            follow.leave();
+            return Ok(());
+        }
+        let view = &follow.spectator.view;
+        let clock = (view.result.is_none() && !view.clocks_paused)
+            .then(|| next_change_ms(view, state.now_t_ms))
+            .flatten()
+            .map(|ms| at + Duration::from_millis(ms));
+        let wake = match dirty {
+            true => last_frame + FRAME_GAP,
+            false => clock.map_or(next_status, |c| c.min(next_status)),
+        };
+        tokio::select! {
+            event = follow.next() => match event {
+                FollowEvent::Update(update) => dirty |= update.changed,
+                FollowEvent::Link | FollowEvent::Dropped => dirty = true,
+                FollowEvent::Failed(why) | FollowEvent::Finished(why) => {
+                    state.message = Some(why);
+                    dirty = true;
+                }
+            },
+            input = next_key(&mut keys) => match input {
+                Some(TerminalEvent::Key(key)) => {
+                    let view = &follow.spectator.view;
+                    for effect in handle_key(key, view, &mut state, &drawn.panes, drawn.page) {
+                        if matches!(effect, Effect::Quit | Effect::Interrupt) {
+                            follow.leave();
+                            return Ok(());
+                        }
+                    }
+                    dirty = true;
+                }
+                Some(TerminalEvent::Resize) => dirty = true,
+                Some(TerminalEvent::Lost(_)) | None => keys = None,
+            },
+            _ = signals.next() => {
+                follow.leave();
+                return Ok(());
+            }
+            _ = tokio::time::sleep_until(wake) => {
+                if Instant::now() >= next_status {
+                    next_status = Instant::now() + STATUS_EVERY;
+                }
+                dirty |= clock.is_some_and(|c| Instant::now() >= c);
+            }
+        }
+    }
+}
+
+async fn next_key(
+    keys: &mut Option<tokio::sync::mpsc::UnboundedReceiver<TerminalEvent>>,
+) -> Option<TerminalEvent> {
+    match keys {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,480 @@
+//! Spectators over real loopback TCP against the real binary: `goref play
+//! --serve` as the referee, `goref --watch` (or the library's spectator) as
+//! the spectators.
+//!
+//! A late spectator ends with the host's view and draws the host's screen;
+//! one whose connection is cut twice prints every event exactly once;
+//! hostile peers (a reader that never reads, garbage, an 8 MB line, a
+//! thousand connects, a wrong token, another protocol version) change no
+//! move of the game and leave the referee's memory bounded; mistakes on the
+//! command line are one-line messages.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use common::goref;
+use goref::mirror::client::Spectator;
+use goref::mirror::follow::{Follow, FollowEvent};
+use goref::referee::{GameView, StampedEvent};
+use goref::ui::{Role, Theme, UiState};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use serde_json::Value;
+
+/// A bot game of about ten seconds, the same moves every time.
+const LONG_GAME: &[&str] = &[
+    "play",
+    "--black",
+    "bot:3,think=70ms",
+    "--white",
+    "bot:4,think=70ms",
+    "--size",
+    "9",
+    "--headless",
+    "--json",
+];
+
+/// A bot game of about four seconds, the same moves every time.
+const GAME: &[&str] = &[
+    "play",
+    "--black",
+    "bot:3,think=30ms",
+    "--white",
+    "bot:4,think=30ms",
+    "--size",
+    "9",
+    "--headless",
+    "--json",
+];
+
+/// A referee run by the test: its stdout lines and stderr kept as they come.
+struct Host {
+    child: Child,
+    port: u16,
+    stdout: JoinHandle<Vec<String>>,
+    stderr: Arc<Mutex<String>>,
+    started: Instant,
+}
+
+impl Host {
+    /// `goref` with `args`, serving on a free port when `serve`.
+    fn start(args: &[&str], serve: &[&str]) -> Host {
+        let mut child = Command::new(goref())
+            .args(args)
+            .args(serve)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("goref starts");
+        let started = Instant::now();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let stdout = std::thread::spawn(move || out.lines().map_while(Result::ok).collect());
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let (port_tx, port_rx) = std::sync::mpsc::channel();
+        let err = BufReader::new(child.stderr.take().unwrap());
+        let kept = stderr.clone();
+        std::thread::spawn(move || {
+            for line in err.lines().map_while(Result::ok) {
+                if let Some(port) = line
+                    .strip_prefix("goref: serving spectators on 127.0.0.1:")
+                    .and_then(|rest| rest.split(':').next())
+                {
+                    let _ = port_tx.send(port.parse::<u16>().unwrap());
+                }
+                kept.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        let port = match serve.is_empty() {
+            true => 0,
+            false => port_rx
+                .recv_timeout(Duration::from_secs(10))
+                .unwrap_or_else(|_| panic!("no serve line: {}", stderr.lock().unwrap())),
+        };
+        Host {
+            child,
+            port,
+            stdout,
+            stderr,
+            started,
+        }
+    }
+
+    fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// Waits for the end; the stdout lines and how long the run took.
+    fn finish(mut self) -> (Vec<String>, Duration, String) {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(
+                    status.success(),
+                    "{status}: {}",
+                    self.stderr.lock().unwrap()
+                );
+                break;
+            }
+            assert!(Instant::now() < deadline, "the game did not end");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let took = self.started.elapsed();
+        let lines = self.stdout.join().unwrap();
+        let stderr = self.stderr.lock().unwrap().clone();
+        (lines, took, stderr)
+    }
+
+    /// The referee's resident memory now, in KiB.
+    fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+    }
+}
+
+/// The view the host's screen folds from its stream.
+fn fold(lines: &[String]) -> GameView {
+    let mut view = GameView::new();
+    for line in lines {
+        if let Ok(stamped) = serde_json::from_str::<StampedEvent>(line) {
+            view.apply_stamped(&stamped);
+        }
+    }
+    view
+}
+
+fn moves(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "move")
+        .map(|v| format!("{} {}", v["color"], v["vertex"]))
+        .collect()
+}
+
+fn drawn(view: &GameView, width: u16, height: u16) -> Buffer {
+    let area = Rect::new(0, 0, width, height);
+    let mut buffer = Buffer::empty(area);
+    let state = UiState::new(Role::Spectator);
+    goref::ui::render(area, &mut buffer, view, &state, &Theme::default());
+    buffer
+}
+
+#[test]
+fn a_late_spectator_folds_the_hosts_view_and_draws_the_same_screen() {
+    let host = Host::start(GAME, &["--serve", "127.0.0.1:0"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let spectator = runtime.block_on(async {
+        let spectator = Spectator::new(None, false, goref::shell_time::now());
+        let mut follow = Follow::new(host.address(), spectator, true);
+        let mut first_seq = None;
+        loop {
+            match tokio::time::timeout(Duration::from_secs(30), follow.next()).await {
+                Ok(FollowEvent::Update(update)) if update.changed => {
+                    first_seq.get_or_insert(follow.spectator.view.last_seq);
+                }
+                Ok(FollowEvent::Update(_) | FollowEvent::Link | FollowEvent::Dropped) => {}
+                Ok(FollowEvent::Finished(_)) => break,
+                Ok(FollowEvent::Failed(why)) => panic!("{why}"),
+                Err(_) => panic!("the spectator heard nothing for 30s"),
+            }
+        }
+        assert!(first_seq.unwrap() > 20, "joined late: {first_seq:?}");
+        follow.spectator
+    });
+    let (lines, _, _) = host.finish();
+    let host_view = fold(&lines);
+    assert!(host_view.result.is_some() && host_view.moves.len() > 50);
+    assert_eq!(spectator.view, host_view);
+    assert_eq!(spectator.view.seq_gaps, 0);
+    for (width, height) in [(80, 24), (160, 48)] {
+        assert_eq!(
+            drawn(&spectator.view, width, height),
+            drawn(&host_view, width, height),
+            "{width}x{height}"
+        );
+    }
+}
+
+/// A TCP relay whose connections the test can cut.
+struct Relay {
+    port: u16,
+    open: Arc<Mutex<Vec<TcpStream>>>,
+}
+
+impl Relay {
+    fn to(target: u16) -> Relay {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let open: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
+        let kept = open.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().map_while(Result::ok) {
+                let Ok(server) = TcpStream::connect(("127.0.0.1", target)) else {
+                    continue;
+                };
+                for stream in [&client, &server] {
+                    kept.lock().unwrap().push(stream.try_clone().unwrap());
+                }
+                for (mut from, mut to) in [
+                    (client.try_clone().unwrap(), server.try_clone().unwrap()),
+                    (server, client),
+                ] {
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut from, &mut to);
+                        let _ = to.shutdown(Shutdown::Both);
+                    });
+                }
+            }
+        });
+        Relay { port, open }
+    }
+
+    fn cut(&self) {
+        for stream in self.open.lock().unwrap().drain(..) {
+            let _ = stream.shutdown(Shutdown::Both);
+        }
+    }
+}
+
+#[test]
+fn a_spectator_cut_off_twice_prints_every_event_exactly_once() {
+    let host = Host::start(GAME, &["--serve", "127.0.0.1:0"]);
+    let relay = Relay::to(host.port);
+    let mut watcher = Command::new(goref())
+        .args(["--watch", &format!("127.0.0.1:{}", relay.port)])
+        .args(["--headless", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut out = watcher.stdout.take().unwrap();
+    let printed = std::thread::spawn(move || {
+        let mut text = String::new();
+        out.read_to_string(&mut text).unwrap();
+        text
+    });
+    for _ in 0..2 {
+        std::thread::sleep(Duration::from_millis(1200));
+        relay.cut();
+    }
+    let (lines, _, _) = host.finish();
+    let status = watcher.wait().unwrap();
+    let mut err = String::new();
+    watcher
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(status.success(), "{status}: {err}");
+    assert_eq!(err.matches("reconnecting…").count(), 2, "{err}");
+    let printed: Vec<String> = printed.join().unwrap().lines().map(String::from).collect();
+    assert_eq!(
+        printed, lines,
+        "the watcher prints the host's stream line for line"
+    );
+    assert!(moves(&printed).len() > 50);
+}
+
+/// A raw connection that says `hello` and reads what the referee answers.
+fn raw_hello(port: u16, hello: &str) -> (TcpStream, String, Duration) {
+    let started = Instant::now();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.write_all(hello.as_bytes()).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut answer = String::new();
+    let _ = BufReader::new(stream.try_clone().unwrap()).read_line(&mut answer);
+    (stream, answer, started.elapsed())
+}
+
+/// Reads everything until the referee closes; the last line.
+fn last_line(stream: TcpStream) -> String {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut last = String::new();
+    for line in BufReader::new(stream).lines() {
+        match line {
+            Ok(line) => last = line,
+            Err(_) => break,
+        }
+    }
+    last
+}
+
+#[test]
+fn hostile_spectators_change_no_move_and_leave_the_referees_memory_bounded() {
+    let (calm, calm_took) = {
+        let host = Host::start(LONG_GAME, &[]);
+        let (lines, took, _) = host.finish();
+        (lines, took)
+    };
+    let mut host = Host::start(LONG_GAME, &["--serve", "127.0.0.1:0", "--token", "t0k"]);
+    let port = host.port;
+    let storm = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let mut failed = Vec::new();
+            for _ in 0..1000 {
+                let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+                let target = format!("127.0.0.1:{port}").parse().unwrap();
+                if let Err(e) = socket.connect(target).await {
+                    failed.push(e.to_string());
+                }
+            }
+            failed
+        })
+    });
+    let hello = r#"{"type":"hello","version":1,"token":"t0k"}"#.to_string() + "\n";
+
+    let (never_reads, welcome, _) = raw_hello(port, &hello);
+    assert!(welcome.contains(r#""type":"welcome""#), "{welcome}");
+
+    let (_, told, _) = raw_hello(port, "garbage\n");
+    assert!(
+        told.contains("not a message of the mirror protocol"),
+        "{told}"
+    );
+
+    let mut huge = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let chunk = vec![b'x'; 1 << 20];
+    let sent = (0..8)
+        .take_while(|_| huge.write_all(&chunk).is_ok())
+        .count();
+    let told = last_line(huge);
+    assert!(
+        told.contains("a line longer than 4096 bytes") || sent < 8,
+        "{sent} MB sent, then {told}"
+    );
+
+    let nope = r#"{"type":"hello","version":1,"token":"nope"}"#.to_string() + "\n";
+    let (_, wrong, waited) = raw_hello(port, &nope);
+    assert!(waited >= Duration::from_millis(900), "{waited:?}");
+    assert!(
+        wrong.contains("wrong token") && wrong.contains(r#""retry":false"#),
+        "{wrong}"
+    );
+
+    let (_, version, _) = raw_hello(
+        port,
+        "{\"type\":\"hello\",\"version\":99,\"token\":\"t0k\"}\n",
+    );
+    assert!(
+        version.contains("mirror protocol 1") && version.contains("the spectator 99"),
+        "{version}"
+    );
+
+    let mut peak_kib = 0;
+    while !storm.is_finished() {
+        peak_kib = peak_kib.max(host.rss_kib().unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        host.child.try_wait().unwrap().is_none(),
+        "the storm outlasted the game"
+    );
+    assert_eq!(
+        storm.join().unwrap(),
+        Vec::<String>::new(),
+        "every connect is taken"
+    );
+    while host.child.try_wait().ok().flatten().is_none() && host.started.elapsed().as_secs() < 60 {
+        peak_kib = peak_kib.max(host.rss_kib().unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (lines, took, _) = host.finish();
+    drop(never_reads);
+
+    eprintln!("attacked: {took:?}, peak RSS {peak_kib} KiB; calm: {calm_took:?}");
+    assert_eq!(moves(&lines), moves(&calm), "the same game, move for move");
+    let result = |lines: &[String]| fold(lines).result.map(|r| r.result);
+    assert_eq!(result(&lines), result(&calm));
+    assert!(
+        took < calm_took * 2 + Duration::from_secs(5),
+        "{took:?} against {calm_took:?} without spectators"
+    );
+    assert!(peak_kib < 40 * 1024, "peak RSS {peak_kib} KiB");
+    let audience: Vec<Value> = lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["type"] == "spectators")
+        .collect();
+    let refused: u64 = audience.iter().filter_map(|v| v["refused"].as_u64()).sum();
+    assert!(refused >= 900, "{refused} refused: {audience:?}");
+    assert!(
+        audience.iter().all(|v| v["count"].as_u64() <= Some(1)),
+        "only the reader that never reads ever watched: {audience:?}"
+    );
+    assert!(audience.len() < 30, "coalesced: {} events", audience.len());
+}
+
+#[test]
+fn command_line_mistakes_are_one_line_messages() {
+    let run = |args: &[&str]| {
+        let out = Command::new(goref()).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["--watch", "venue-host", "--headless"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("give the referee's HOST:PORT"), "{err}");
+
+    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let (code, err) = run(&["--watch", &format!("127.0.0.1:{port}"), "--headless"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("cannot connect to 127.0.0.1:") && err.contains("refused"),
+        "{err}"
+    );
+
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let (code, err) = run(&[
+        "play",
+        "--black",
+        "bot",
+        "--white",
+        "bot",
+        "--headless",
+        "--serve",
+        &address,
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("cannot listen there"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+
+    let host = Host::start(GAME, &["--serve", "127.0.0.1:0", "--token", "right"]);
+    let started = Instant::now();
+    let (code, err) = run(&[
+        "--watch",
+        &host.address(),
+        "--token",
+        "wrong",
+        "--headless",
+        "--json",
+    ]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("the referee refused: wrong token"), "{err}");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+    host.finish();
+}
