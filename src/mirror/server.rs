@@ -362,8 +362,8 @@ impl Outbox {
             Ok(Ok(())) => Ok(()),
             Ok(Err(e)) => Err(Stalled(format!("closed ({e})"))),
             Err(_) => Err(Stalled(format!(
-                "too slow: a write took over {}s",
-                self.timeout.as_secs()
+                "too slow: a write took over {:.1}s",
+                self.timeout.as_secs_f64()
             ))),
         }
     }
@@ -554,3 +554,6 @@ async fn follow(
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+//! The server over real loopback TCP, with the limits shortened: a reader
+//! that never reads is dropped while another spectator keeps up, a
+//! restarted referee is followed again, and shutting down delivers every
+//! event before the goodbye.
+
+use std::io::{BufRead, BufReader, Write};
+use std::time::Duration;
+
+use super::*;
+use crate::game::Color;
+use crate::mirror::client::{Link, Spectator};
+use crate::mirror::follow::{Follow, FollowEvent};
+use crate::referee::{GameView, LineDirection};
+
+fn quick_limits() -> Limits {
+    Limits {
+        send_timeout: Duration::from_millis(500),
+        heartbeat: Duration::from_millis(200),
+        ..Limits::default()
+    }
+}
+
+fn start(address: &str) -> MirrorServer {
+    MirrorServer::start(ServeConfig {
+        address: address.into(),
+        token: None,
+        limits: quick_limits(),
+        history: HistoryLimits::default(),
+    })
+    .unwrap()
+}
+
+fn line(seq: u64) -> StampedEvent {
+    StampedEvent {
+        seq,
+        t_ms: seq,
+        after_result: false,
+        event: GameEvent::Gtp {
+            color: Color::Black,
+            direction: LineDirection::Stderr,
+            line: format!("{seq:>8} {}", "thinking ".repeat(30)),
+        },
+    }
+}
+
+/// Follows until the view reaches `seq` (or a minute passes).
+async fn follow_to(follow: &mut Follow, seq: u64) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    while follow.spectator.view.last_seq < seq {
+        match tokio::time::timeout_at(deadline, follow.next()).await {
+            Ok(FollowEvent::Failed(why)) => panic!("{why}"),
+            Ok(_) => {}
+            Err(_) => panic!("stuck at {}", follow.spectator.view.last_seq),
+        }
+    }
+}
+
+fn raw_spectator(address: SocketAddr) -> std::net::TcpStream {
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    stream
+        .write_all(b"{\"type\":\"hello\",\"version\":1}\n")
+        .unwrap();
+    stream
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_that_never_reads_is_dropped_while_another_keeps_up() {
+    let server = start("127.0.0.1:0");
+    let (feed, mut notes) = server.attach_game();
+    let stuck = raw_spectator(server.address());
+    let total = 40_000;
+    let mut follow = Follow::new(
+        server.address().to_string(),
+        Spectator::new(None, false, now()),
+        false,
+    );
+    while !matches!(follow.spectator.link(), Link::Live { .. }) {
+        follow.next().await;
+    }
+    let follower = tokio::spawn(async move {
+        follow_to(&mut follow, total).await;
+        follow
+    });
+    let mut host = GameView::new();
+    for seq in 1..=total {
+        let event = line(seq);
+        host.apply_stamped(&event);
+        feed.send((now(), event)).unwrap();
+        if seq % 100 == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+    let follow = follower.await.unwrap();
+    assert_eq!(follow.spectator.view, host);
+
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+    let mut left = Vec::new();
+    while left.is_empty() {
+        let note = tokio::time::timeout_at(deadline, notes.recv())
+            .await
+            .expect("the stuck reader is dropped")
+            .unwrap();
+        if let GameEvent::Spectators { left: gone, .. } = note {
+            left = gone;
+        }
+    }
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(left[0].contains("too slow"), "{left:?}");
+    drop(stuck);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_referee_is_followed_again_from_a_snapshot() {
+    let first = start("127.0.0.1:0");
+    let address = first.address();
+    let (feed, _notes) = first.attach_game();
+    for seq in 1..=10 {
+        feed.send((now(), line(seq))).unwrap();
+    }
+    let mut follow = Follow::new(
+        address.to_string(),
+        Spectator::new(None, false, now()),
+        false,
+    );
+    follow_to(&mut follow, 10).await;
+    first.shutdown();
+
+    let second = start(&address.to_string());
+    let (feed, _notes) = second.attach_game();
+    let mut host = GameView::new();
+    for seq in 1..=5 {
+        let event = line(seq);
+        host.apply_stamped(&event);
+        feed.send((now(), event)).unwrap();
+    }
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while follow.spectator.view != host {
+        tokio::time::timeout_at(deadline, follow.next())
+            .await
+            .expect("followed again");
+    }
+    assert_eq!(follow.spectator.status(now()).text, "resynced");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutting_down_delivers_every_event_before_the_goodbye() {
+    let server = start("127.0.0.1:0");
+    let address = server.address();
+    let (feed, _notes) = server.attach_game();
+    let stream = raw_spectator(address);
+    let reader = std::thread::spawn(move || {
+        BufReader::new(stream)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<_>>()
+    });
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    for seq in 1..=500 {
+        feed.send((now(), line(seq))).unwrap();
+    }
+    server.shutdown();
+    let lines = reader.join().unwrap();
+    let events = lines.iter().filter(|l| l.contains(r#""type":"event""#));
+    assert_eq!(events.count(), 500);
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains("the referee is shutting down"),
+        "{:?}",
+        lines.last()
+    );
+}
