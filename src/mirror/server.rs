@@ -294,6 +294,9 @@ fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
     let admitted = lock(&shared.gate).connect(peer.ip(), now());
     match admitted {
         Ok(()) => {
+            // Lines are batched already: Nagle would hold a small one back
+            // for the spectator's delayed acknowledgement, 20 ms or more.
+            let _ = stream.set_nodelay(true);
             let shared = shared.clone();
             tokio::spawn(async move {
                 let (joined, why) = spectate(stream, peer, &shared).await;
