@@ -324,3 +324,67 @@ fn a_panic_gives_the_terminal_back_before_its_message() {
         "the alternate screen is gone: {screen}"
     );
 }
+
+#[test]
+fn a_spectator_watches_at_its_own_size_and_its_keys_never_reach_the_host() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = free.local_addr().unwrap().to_string();
+    drop(free);
+    let host_command = format!(
+        "{} demo --think 300ms --serve {address}",
+        shell_words(&goref())
+    );
+    let Some(host) = Tmux::start("goref-served", 120, 36, &host_command) else {
+        return;
+    };
+    host.wait_for("the host serving", Duration::from_secs(30), |s| {
+        s.contains(&format!("serving {address}")) && s.contains("move ")
+    });
+    let spectator_command = format!("{} --watch {address}", shell_words(&goref()));
+    let spectator = Tmux::start("goref-watch", 80, 24, &spectator_command).unwrap();
+    let screen = spectator.wait_for("the game, live", Duration::from_secs(30), |s| {
+        s.contains("A B C D E F G H J") && s.contains("live")
+    });
+    assert!(screen.lines().all(|l| l.chars().count() <= 80), "{screen}");
+    assert!(
+        !screen.contains("adjudicate"),
+        "no operator command: {screen}"
+    );
+    host.wait_for("the audience", Duration::from_secs(10), |s| {
+        s.contains("1 watching")
+    });
+
+    spectator.keys(&["z"]);
+    spectator.wait_for("the zoomed board", Duration::from_secs(5), |s| {
+        !s.contains("trace") && s.contains("A B C D E F G H J")
+    });
+    spectator.keys(&["a", "v", "r", "b", "?"]);
+    let help = spectator.wait_for("the spectator's help", Duration::from_secs(5), |s| {
+        s.contains("esc or ? closes")
+    });
+    assert!(help.contains("q              quit "), "{help}");
+    assert!(!help.contains("void"), "{help}");
+    let host_screen = host.screen();
+    for pane in ["board", "clocks", "trace", "moves"] {
+        assert!(
+            host_screen.contains(pane),
+            "the host keeps {pane}: {host_screen}"
+        );
+    }
+    assert!(
+        !host_screen.contains("reason") && !host_screen.contains("esc or ? closes"),
+        "no dialog or help on the host: {host_screen}"
+    );
+    assert!(
+        host_screen.lines().next().unwrap().contains("| play |"),
+        "{host_screen}"
+    );
+
+    spectator.keys(&["Escape", "q"]);
+    spectator.wait_for("the spectator gone", Duration::from_secs(10), |s| {
+        s.contains("EXIT=0") && s.contains("icanon") && !s.contains("-icanon")
+    });
+    host.wait_for("the audience gone", Duration::from_secs(10), |s| {
+        s.contains("0 watching")
+    });
+}

@@ -129,6 +129,18 @@ pub struct CommandInfo {
     pub quick: bool,
 }
 
+impl CommandInfo {
+    /// What the command does on a screen of `role`: quitting a spectator's
+    /// or a replay's screen ends nothing but that screen.
+    pub fn description_for(&self, role: Role) -> &'static str {
+        match (self.command, role) {
+            (Command::Quit, Role::Spectator | Role::Replay) => "quit",
+            (Command::Interrupt, Role::Spectator | Role::Replay) => "quit at once",
+            _ => self.description,
+        }
+    }
+}
+
 const fn info(
     command: Command,
     name: &'static str,

@@ -68,7 +68,8 @@ pub fn help_lines(view: &GameView, state: &UiState) -> Vec<(String, bool)> {
         } else {
             "  (not now)"
         };
-        lines.push((format!("  {keys:<14} {}{now}", info.description), false));
+        let description = info.description_for(state.role);
+        lines.push((format!("  {keys:<14} {description}{now}"), false));
     }
     lines.push(("Board".to_string(), true));
     for text in [
