@@ -18,7 +18,11 @@
 //!   ([`referee::replay`]) and the reducer.
 //! - [`ui`]: the screen, as pure render functions of a
 //!   [`referee::GameView`]; the host and its spectators draw with the same ones.
-//!   [`app`]: the async shell around it: the terminal, keys, the live loop.
+//!   [`app`]: the async shell around it: the terminal, keys, the live loop,
+//!   a spectator's screen.
+//! - [`mirror`]: the game served to read-only spectators (`--serve`) and
+//!   followed by them (`--watch`): a pure hub, gate and spectator side, and
+//!   their async shells.
 //! - [`files`]: every file goref writes is checked, claimed and replaced
 //!   atomically there; [`console`]: every line goref prints, never panicking
 //!   on a closed pipe.
