@@ -55,23 +55,29 @@ pub async fn run(
     let spectator = Spectator::new(token, headless == Some(Headless::Json), now());
     let mut follow = Follow::new(address, spectator, headless.is_some());
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
+    let first = welcomed(&mut follow).await?;
     match headless {
-        Some(mode) => run_headless(&mut follow, mode, &mut signals).await,
-        None => {
-            welcomed(&mut follow).await?;
-            run_screen(&mut follow, options, &mut signals).await
+        Some(mode) => {
+            if !print(&first, mode) {
+                return Ok(());
+            }
+            run_headless(&mut follow, mode, &mut signals).await
         }
+        None => run_screen(&mut follow, options, &mut signals).await,
     }
 }
 
 /// Waits until the referee has welcomed this spectator, so that a wrong
-/// address or token is a message before the screen is taken.
-async fn welcomed(follow: &mut Follow) -> Result<(), String> {
+/// address or token, or a peer that is no goref referee, is a message
+/// before anything else; the lines to print that came meanwhile.
+async fn welcomed(follow: &mut Follow) -> Result<Vec<String>, String> {
+    let mut printed = Vec::new();
     let deadline = tokio::time::sleep(WELCOME_WITHIN);
     let mut deadline = std::pin::pin!(deadline);
     while !matches!(follow.spectator.link(), Link::Live { .. }) {
         tokio::select! {
             event = follow.next() => match event {
+                FollowEvent::Update(update) => printed.extend(update.print),
                 FollowEvent::Failed(why) | FollowEvent::Finished(why) => return Err(why),
                 FollowEvent::Dropped => {
                     return Err(format!(
@@ -80,7 +86,7 @@ async fn welcomed(follow: &mut Follow) -> Result<(), String> {
                         follow.spectator.status(now()).text
                     ));
                 }
-                _ => {}
+                FollowEvent::Link => {}
             },
             _ = &mut deadline => {
                 return Err(format!(
@@ -91,7 +97,15 @@ async fn welcomed(follow: &mut Follow) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(printed)
+}
+
+/// Prints the lines as `mode` asks; false once the output is closed.
+fn print(lines: &[String], mode: Headless) -> bool {
+    lines.iter().all(|line| match mode {
+        Headless::Json => console::out(line),
+        Headless::Progress => progress_text(line).is_none_or(console::say),
+    })
 }
 
 async fn run_headless(
@@ -103,18 +117,9 @@ async fn run_headless(
         tokio::select! {
             event = follow.next() => match event {
                 FollowEvent::Update(update) => {
-                    for line in &update.print {
-                        let written = match mode {
-                            Headless::Json => console::out(line),
-                            Headless::Progress => match progress_text(line) {
-                                Some(text) => console::say(text),
-                                None => true,
-                            },
-                        };
-                        if !written {
-                            follow.leave();
-                            return Ok(());
-                        }
+                    if !print(&update.print, mode) {
+                        follow.leave();
+                        return Ok(());
                     }
                 }
                 FollowEvent::Link => {}
