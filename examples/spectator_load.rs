@@ -29,8 +29,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use goref::mirror::lines::LineReader;
-use goref::mirror::wire::{RefereeMessage, SpectatorMessage, REFEREE_LINE_LIMIT};
+use goref::mirror::wire::{RefereeMessage, SpectatorMessage, REFEREE_LINE_LIMIT, VERSION};
 use tokio::io::AsyncWriteExt;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 
 fn main() {
@@ -41,14 +42,8 @@ fn main() {
     println!("goref: {}", goref.display());
     println!("game: 19x19, built-in engine against itself, {think_ms} ms a move\n");
 
-    let alone = Referee::start(&goref, think_ms, false);
-    let alone = alone.finish();
-    println!(
-        "without spectators: {} moves in {:.1}s, {} events",
-        alone.moves.len(),
-        alone.took.as_secs_f64(),
-        alone.events
-    );
+    let alone = Referee::start(&goref, think_ms, false).finish();
+    alone.describe("without spectators");
 
     let served = Referee::start(&goref, think_ms, true);
     let port = served.port.expect("a served referee names its port");
@@ -89,12 +84,7 @@ fn main() {
         joined
     });
     let served = served.finish();
-    println!(
-        "with {connected} spectators: {} moves in {:.1}s, {} events",
-        served.moves.len(),
-        served.took.as_secs_f64(),
-        served.events
-    );
+    served.describe(&format!("with {connected} spectators"));
     if served.moves != alone.moves {
         println!("!! the moves differ from the game without spectators");
     }
@@ -167,6 +157,17 @@ struct Run {
     took: Duration,
     peak_kib: u64,
     cpu_ms: f64,
+}
+
+impl Run {
+    fn describe(&self, name: &str) {
+        println!(
+            "{name}: {} moves in {:.1}s, {} events",
+            self.moves.len(),
+            self.took.as_secs_f64(),
+            self.events
+        );
+    }
 }
 
 impl Referee {
@@ -290,17 +291,9 @@ async fn spectate(
     latencies: Arc<Mutex<Vec<(f64, bool)>>>,
     steady: Arc<std::sync::atomic::AtomicBool>,
 ) {
-    let (read, mut write) = stream.into_split();
-    let hello = SpectatorMessage::Hello {
-        version: 1,
-        token: None,
-        stream: None,
-        since_seq: None,
-    };
-    if write.write_all(hello.line().as_bytes()).await.is_err() {
+    let Some((mut reader, _write)) = join(stream).await else {
         return;
-    }
-    let mut reader = LineReader::new(read, REFEREE_LINE_LIMIT);
+    };
     let mut mine = Vec::new();
     while let Ok(Some(line)) = reader.next_line().await {
         let offset = f64::from_bits(offset.load(Ordering::Relaxed));
@@ -322,20 +315,27 @@ fn event_t_ms(line: &str) -> Option<u64> {
     digits[..end].parse().ok()
 }
 
+/// Says hello on a new connection: the lines to read, the half to write.
+async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, OwnedWriteHalf)> {
+    let (read, mut write) = stream.into_split();
+    let hello = SpectatorMessage::Hello {
+        version: VERSION,
+        token: None,
+        stream: None,
+        since_seq: None,
+    };
+    write.write_all(hello.line().as_bytes()).await.ok()?;
+    Some((LineReader::new(read, REFEREE_LINE_LIMIT), write))
+}
+
 /// Pings the referee and keeps the offset of the quickest round trip.
 async fn probe(port: u16, epoch: Instant, offset: Arc<AtomicU64>) {
     let Ok(stream) = TcpStream::connect(("127.0.0.1", port)).await else {
         return;
     };
-    let (read, mut write) = stream.into_split();
-    let hello = SpectatorMessage::Hello {
-        version: 1,
-        token: None,
-        stream: None,
-        since_seq: None,
+    let Some((mut reader, mut write)) = join(stream).await else {
+        return;
     };
-    let _ = write.write_all(hello.line().as_bytes()).await;
-    let mut reader = LineReader::new(read, REFEREE_LINE_LIMIT);
     let mut best_rtt = f64::INFINITY;
     let mut ping = tokio::time::interval(Duration::from_millis(100));
     loop {

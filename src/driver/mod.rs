@@ -35,7 +35,7 @@ use crate::files::{resolve_output, same_file, FileError};
 use crate::game::Color;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
-use crate::referee::event::{attributed, spectators_summary};
+use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, Phase, PlannedGame,
@@ -698,16 +698,7 @@ pub fn progress_line(event: &GameEvent) -> Option<String> {
         }
         GameEvent::Prompt { message, .. } => format!("goref: {message}"),
         GameEvent::Operator { command, reason } => format!("operator: {command} ({reason})"),
-        GameEvent::Spectators {
-            count,
-            joined,
-            left,
-            unnamed,
-            refused,
-        } => format!(
-            "spectators: {}",
-            spectators_summary(*count, joined, left, *unnamed, *refused)
-        ),
+        GameEvent::Spectators { .. } => format!("spectators: {}", event.audience_text()?),
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
         GameEvent::Packet { color, entry, .. } => {
             let direction = match entry.direction {

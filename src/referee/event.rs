@@ -449,6 +449,23 @@ pub enum GameEvent {
     },
 }
 
+impl GameEvent {
+    /// A `spectators` event in words (see [`spectators_summary`]).
+    pub fn audience_text(&self) -> Option<String> {
+        let GameEvent::Spectators {
+            count,
+            joined,
+            left,
+            unnamed,
+            refused,
+        } = self
+        else {
+            return None;
+        };
+        Some(spectators_summary(*count, joined, left, *unnamed, *refused))
+    }
+}
+
 /// How many joins and how many leaves a `spectators` event names.
 pub const SPECTATORS_NAMED: usize = 8;
 

@@ -33,8 +33,8 @@ use crate::game::{Color, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::protocol::sgmp::link::{TraceEntry, TraceFlag};
 
 use super::event::{
-    attributed, spectators_summary, AgreementEvent, GameEvent, GameResult, GameStart,
-    LineDirection, Phase, PlayerInfo, StampedEvent, TimeSettings,
+    attributed, AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+    StampedEvent, TimeSettings,
 };
 
 /// How many trace lines (GTP and stderr) the view keeps.
@@ -443,15 +443,9 @@ impl GameView {
                 );
                 self.alert(text);
             }
-            GameEvent::Spectators {
-                count,
-                joined,
-                left,
-                unnamed,
-                refused,
-            } => {
+            GameEvent::Spectators { count, .. } => {
                 self.spectators = Some(*count);
-                let text = spectators_summary(*count, joined, left, *unnamed, *refused);
+                let text = event.audience_text().unwrap_or_default();
                 push_bounded(
                     &mut self.audience,
                     AudienceLine {
