@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::driver::signals::Signals;
-use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput};
+use crate::driver::{next_from, run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput};
 use crate::mirror::server::MirrorServer;
 use crate::referee::{GameView, OperatorCommand};
 use crate::ui::clocks::next_change_ms;
@@ -22,10 +22,7 @@ use crate::ui::{LinkStatus, Role, Theme, UiState};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
-use super::{draw_frame, Drawn};
-
-/// The least time between two frames: a burst of events is one frame.
-const FRAME_GAP: Duration = Duration::from_millis(15);
+use super::{draw_frame, Drawn, FRAME_GAP};
 
 /// What the screen needs besides the game.
 pub struct ScreenOptions {
@@ -150,7 +147,7 @@ async fn play_one(
             })
         };
         tokio::select! {
-            event = next(&mut events) => {
+            event = next_from(&mut events) => {
                 let Some((at, first)) = event else {
                     events = None;
                     continue;
@@ -163,7 +160,7 @@ async fn play_one(
                 }
                 dirty = true;
             }
-            input = next(keys) => match input {
+            input = next_from(keys) => match input {
                 Some(TerminalEvent::Key(key)) => {
                     for effect in handle_key(key, &view, &mut state, &drawn.panes, drawn.page) {
                         match effect {
@@ -216,14 +213,6 @@ async fn play_one(
         }
     }
     (ended(outcome), false)
-}
-
-/// The next message of a channel, or never once it is gone.
-async fn next<T>(channel: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
-    match channel {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
-    }
 }
 
 fn ended(outcome: Option<Result<GameOutcome, String>>) -> Ending {

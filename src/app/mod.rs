@@ -23,6 +23,9 @@ use crate::ui::{PaneId, UiState};
 
 use terminal::Screen;
 
+/// The least time between two frames: a burst of events is one frame.
+pub const FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(15);
+
 /// What a drawn frame tells the keys: the panes on screen in focus order,
 /// and the rows a page of the trace scrolls.
 pub struct Drawn {

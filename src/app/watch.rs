@@ -14,8 +14,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::console;
-use crate::driver::progress_line;
 use crate::driver::signals::Signals;
+use crate::driver::{next_from, progress_line};
 use crate::mirror::client::{Link, Spectator};
 use crate::mirror::follow::{Follow, FollowEvent};
 use crate::referee::StampedEvent;
@@ -26,10 +26,8 @@ use crate::ui::{Role, UiState};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
-use super::{draw_frame, Drawn, ScreenOptions};
+use super::{draw_frame, Drawn, ScreenOptions, FRAME_GAP};
 
-/// The least time between two frames.
-const FRAME_GAP: Duration = Duration::from_millis(15);
 /// How long the first connection may take to be welcomed.
 const WELCOME_WITHIN: Duration = Duration::from_secs(10);
 /// How often the status line is looked at (the delay, a countdown).
@@ -201,7 +199,7 @@ async fn run_screen(
                     dirty = true;
                 }
             },
-            input = next_key(&mut keys) => match input {
+            input = next_from(&mut keys) => match input {
                 Some(TerminalEvent::Key(key)) => {
                     let view = &follow.spectator.view;
                     for effect in handle_key(key, view, &mut state, &drawn.panes, drawn.page) {
@@ -226,14 +224,5 @@ async fn run_screen(
                 dirty |= clock.is_some_and(|c| Instant::now() >= c);
             }
         }
-    }
-}
-
-async fn next_key(
-    keys: &mut Option<tokio::sync::mpsc::UnboundedReceiver<TerminalEvent>>,
-) -> Option<TerminalEvent> {
-    match keys {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
     }
 }

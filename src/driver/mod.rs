@@ -179,7 +179,7 @@ pub async fn run_game_with(
                 None => break,
             },
             _ = timer => referee.handle_timeout(now()),
-            input = next_input(&mut operator) => match input {
+            input = next_from(&mut operator) => match input {
                 Some(input) => take_operator_input(&mut referee, &players, input),
                 None => {
                     operator = None;
@@ -194,7 +194,7 @@ pub async fn run_game_with(
                     }
                 }
             },
-            note = next_input(&mut notes) => match note {
+            note = next_from(&mut notes) => match note {
                 Some(note) => sinks.take(note),
                 None => notes = None,
             },
@@ -274,7 +274,9 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
     referee.without_operator(now(), None);
 }
 
-async fn next_input<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+/// The next message of a channel, or never once the channel is gone
+/// (`None`): a `select!` branch that stays quiet without its input.
+pub async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
     match input {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,

@@ -95,8 +95,6 @@ pub struct Spectator {
     link: Link,
     attempt: u32,
     ever_live: bool,
-    /// What the last resume or resync did, for the status line.
-    resumed: Option<String>,
     /// The welcome said a snapshot follows: it is the join, not a resync.
     snapshot_due: bool,
 }
@@ -118,7 +116,6 @@ impl Spectator {
             link: Link::Connecting,
             attempt: 0,
             ever_live: false,
-            resumed: None,
             snapshot_due: false,
         }
     }
@@ -182,15 +179,11 @@ impl Spectator {
                 self.producer = Some(producer);
                 self.enter_stream(&stream, &mut update);
                 self.rough_offset_ms = Some(host_t_ms as f64 - self.local_ms(now));
-                let was_live = self.ever_live;
-                self.resumed = was_live.then(|| match resume {
+                let how = self.ever_live.then(|| match resume {
                     true => "resumed".to_string(),
                     false => "resynced".to_string(),
                 });
-                self.link = Link::Live {
-                    since: now,
-                    how: self.resumed.clone(),
-                };
+                self.link = Link::Live { since: now, how };
                 self.ever_live = true;
                 self.attempt = 0;
                 self.snapshot_due = !resume;

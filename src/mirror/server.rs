@@ -19,6 +19,7 @@ use tokio::net::tcp::OwnedWriteHalf;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{broadcast, mpsc, watch};
 
+use crate::driver::next_from;
 use crate::referee::{GameEvent, StampedEvent};
 use crate::shell_time::{now, sleep_until};
 
@@ -224,7 +225,7 @@ async fn serve(
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
-            event = next(&mut feed) => match event {
+            event = next_from(&mut feed) => match event {
                 Some(first) => publish(&shared, first, feed.as_mut()),
                 None => feed = None,
             },
@@ -279,13 +280,6 @@ fn publish(
         while let Ok((at, stamped)) = feed.try_recv() {
             let _ = shared.events.send(hub.publish(at, &stamped));
         }
-    }
-}
-
-async fn next<T>(channel: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
-    match channel {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
     }
 }
 
