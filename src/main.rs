@@ -4,7 +4,9 @@
 //! Exit status: 0 when a game reached a decided result (a winner or a draw)
 //! with everything written; 1 when it ended without one (`?`, `Void`); 2 on
 //! bad input or when no game could be played; 3 when a game was played but
-//! its record or trace is incomplete (e.g. the disk filled up).
+//! its record or trace is incomplete (e.g. the disk filled up). `goref
+//! --watch` ends 0, 2 when it cannot follow the game at all, and 3 when
+//! its headless output could not take every line.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,7 +16,7 @@ use clap::Parser;
 
 use std::io::IsTerminal;
 
-use goref::app::watch::Headless;
+use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs, SpectatorArgs, WatchArgs};
 use goref::config;
@@ -53,7 +55,14 @@ fn main() -> ExitCode {
             return fail("--watch follows a game another goref serves and takes no command");
         }
         return match watch(address, &cli.watching) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(WatchEnd::Done) => ExitCode::SUCCESS,
+            Ok(WatchEnd::OutputCut) => {
+                console::say(
+                    "goref: the output could not take every line (closed, or the disk is full): \
+                     the watch stopped there",
+                );
+                ExitCode::from(INCOMPLETE)
+            }
             Err(message) => fail(&message),
         };
     }
@@ -122,7 +131,7 @@ fn bot(args: BotArgs) -> Result<(), String> {
 }
 
 /// `goref --watch HOST:PORT`: a spectator's screen, or its lines.
-fn watch(address: &str, args: &WatchArgs) -> Result<(), String> {
+fn watch(address: &str, args: &WatchArgs) -> Result<WatchEnd, String> {
     let port = address
         .rsplit_once(':')
         .map(|(_, port)| port.parse::<u16>());

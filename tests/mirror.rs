@@ -478,3 +478,33 @@ fn command_line_mistakes_are_one_line_messages() {
     assert!(started.elapsed() >= Duration::from_millis(900));
     host.finish();
 }
+
+#[test]
+fn a_headless_watcher_whose_output_closes_says_so_and_ends_with_status_3() {
+    let host = Host::start(GAME, &["--serve", "127.0.0.1:0"]);
+    let mut watcher = Command::new(goref())
+        .args(["--watch", &host.address(), "--headless", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(watcher.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.starts_with(r#"{"type":"stream""#), "{first}");
+    let status = watcher.wait().unwrap();
+    let mut err = String::new();
+    watcher
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert_eq!(status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("the output could not take every line"),
+        "{err}"
+    );
+    host.finish();
+}

@@ -42,6 +42,16 @@ pub enum Headless {
     Progress,
 }
 
+/// How a watch ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WatchEnd {
+    /// The spectator quit, or the referee went after the result.
+    Done,
+    /// Headless: the output could not take a line (closed, or the disk is
+    /// full), so what was printed is not the whole stream.
+    OutputCut,
+}
+
 /// Follows the game at `address` until the spectator quits, or, headless,
 /// until the referee goes after the result. An error is a one-line message.
 pub async fn run(
@@ -49,7 +59,7 @@ pub async fn run(
     token: Option<String>,
     headless: Option<Headless>,
     options: ScreenOptions,
-) -> Result<(), String> {
+) -> Result<WatchEnd, String> {
     let spectator = Spectator::new(token, headless == Some(Headless::Json), now());
     let mut follow = Follow::new(address, spectator, headless.is_some());
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
@@ -57,11 +67,14 @@ pub async fn run(
     match headless {
         Some(mode) => {
             if !print(&first, mode) {
-                return Ok(());
+                follow.leave();
+                return Ok(WatchEnd::OutputCut);
             }
             run_headless(&mut follow, mode, &mut signals).await
         }
-        None => run_screen(&mut follow, options, &mut signals).await,
+        None => run_screen(&mut follow, options, &mut signals)
+            .await
+            .map(|()| WatchEnd::Done),
     }
 }
 
@@ -110,14 +123,14 @@ async fn run_headless(
     follow: &mut Follow,
     mode: Headless,
     signals: &mut Signals,
-) -> Result<(), String> {
+) -> Result<WatchEnd, String> {
     loop {
         tokio::select! {
             event = follow.next() => match event {
                 FollowEvent::Update(update) => {
                     if !print(&update.print, mode) {
                         follow.leave();
-                        return Ok(());
+                        return Ok(WatchEnd::OutputCut);
                     }
                 }
                 FollowEvent::Link => {}
@@ -126,11 +139,11 @@ async fn run_headless(
                     console::say(format!("goref: {}: {}", follow.address(), status.text));
                 }
                 FollowEvent::Failed(why) => return Err(why),
-                FollowEvent::Finished(_) => return Ok(()),
+                FollowEvent::Finished(_) => return Ok(WatchEnd::Done),
             },
             _ = signals.next() => {
                 follow.leave();
-                return Ok(());
+                return Ok(WatchEnd::Done);
             }
         }
     }
