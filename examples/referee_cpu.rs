@@ -1,0 +1,232 @@
+//! The referee's own CPU per move in real games, measured from outside
+//! (DESIGN.md §6: below 0.3 ms, record and journal on).
+//!
+//! GNU Go at level 0 plays itself through the real `goref` binary, one game
+//! per process, headless, with the record on disk. Each engine runs under
+//! this example as a wrapper that reports the CPU of everything under it
+//! (its own and the engine's, `getrusage` in microseconds). goref's total
+//! comes from `wait4` on it, which counts every child it reaped: its own
+//! CPU is that total minus the wrappers' reports.
+//!
+//! ```text
+//! cargo build --release && \
+//! cargo run --release --example referee_cpu -- [GAMES_9x9] [GAMES_19x19] [-- GOREF_ARGS...]
+//! ```
+//!
+//! The games run in a temporary folder under `$TMPDIR` (or `/tmp`); put it
+//! on the disk you mean to measure. Extra goref arguments after `--` are
+//! added to every game (e.g. `--json`).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Instant;
+
+const GNUGO: &str = "/usr/games/gnugo";
+
+/// CPU time in microseconds, user and system.
+#[derive(Debug, Default, Clone, Copy)]
+struct Cpu {
+    user: i64,
+    system: i64,
+}
+
+impl Cpu {
+    fn of(usage: &libc::rusage) -> Cpu {
+        let us = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
+        Cpu {
+            user: us(usage.ru_utime),
+            system: us(usage.ru_stime),
+        }
+    }
+
+    fn total(self) -> i64 {
+        self.user + self.system
+    }
+
+    fn plus(self, other: Cpu) -> Cpu {
+        Cpu {
+            user: self.user + other.user,
+            system: self.system + other.system,
+        }
+    }
+
+    fn minus(self, other: Cpu) -> Cpu {
+        Cpu {
+            user: self.user - other.user,
+            system: self.system - other.system,
+        }
+    }
+}
+
+fn getrusage(who: libc::c_int) -> Cpu {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(who, &mut usage) };
+    Cpu::of(&usage)
+}
+
+/// Runs `command` and waits for it, returning its CPU (the children it
+/// waited for included) and whether it exited with status 0.
+fn run_measured(command: &mut Command) -> Result<(Cpu, bool), String> {
+    let child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let mut status = 0;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    if waited != pid {
+        return Err(format!("wait4: {}", std::io::Error::last_os_error()));
+    }
+    let exited_well = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    Ok((Cpu::of(&usage), exited_well))
+}
+
+/// `referee_cpu wrap REPORT CMD ARGS...`: runs the engine and writes the
+/// CPU of this wrapper and everything it waited for to REPORT.
+fn wrap(args: &[String]) -> Result<(), String> {
+    let [report, program, rest @ ..] = args else {
+        return Err("wrap REPORT CMD ARGS...".into());
+    };
+    let status = Command::new(program)
+        .args(rest)
+        .status()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    let cpu = getrusage(libc::RUSAGE_SELF).plus(getrusage(libc::RUSAGE_CHILDREN));
+    fs::write(report, format!("{} {}\n", cpu.user, cpu.system)).map_err(|e| e.to_string())?;
+    std::process::exit(status.code().unwrap_or(1));
+}
+
+fn read_report(path: &Path) -> Result<Cpu, String> {
+    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut parts = text.split_whitespace().map(str::parse::<i64>);
+    match (parts.next(), parts.next()) {
+        (Some(Ok(user)), Some(Ok(system))) => Ok(Cpu { user, system }),
+        _ => Err(format!("{}: not a report: {text}", path.display())),
+    }
+}
+
+/// The moves in an SGF record.
+fn moves_in(sgf: &str) -> usize {
+    sgf.matches(";B[").count() + sgf.matches(";W[").count()
+}
+
+struct Game {
+    moves: usize,
+    own: Cpu,
+    wall_s: f64,
+}
+
+fn play(
+    goref: &Path,
+    me: &Path,
+    dir: &Path,
+    size: u8,
+    seed: u64,
+    extra: &[String],
+) -> Result<Game, String> {
+    fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let engine = |color: &str, seed: u64| {
+        format!(
+            "gtp:{} wrap {} {GNUGO} --mode gtp --level 0 --seed {seed}",
+            me.display(),
+            dir.join(format!("{color}.cpu")).display()
+        )
+    };
+    let sgf = dir.join("game.sgf");
+    let started = Instant::now();
+    let (total, exited_well) = run_measured(
+        Command::new(goref)
+            .args(["play", "--headless", "--rules", "kgs", "--time", "none"])
+            .args(["--size", &size.to_string()])
+            .args(["--black", &engine("black", seed)])
+            .args(["--white", &engine("white", seed + 1000)])
+            .arg("--sgf")
+            .arg(&sgf)
+            .args(extra)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )?;
+    let wall_s = started.elapsed().as_secs_f64();
+    if !exited_well {
+        return Err(format!("goref failed in {}", dir.display()));
+    }
+    let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
+    let record = fs::read_to_string(&sgf).map_err(|e| e.to_string())?;
+    Ok(Game {
+        moves: moves_in(&record),
+        own: total.minus(engines),
+        wall_s,
+    })
+}
+
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values[values.len() / 2]
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("wrap") {
+        return wrap(&args[1..]);
+    }
+    let (counts, extra) = match args.iter().position(|a| a == "--") {
+        Some(at) => (&args[..at], &args[at + 1..]),
+        None => (&args[..], &[][..]),
+    };
+    let count = |n: usize, default: u64| -> Result<u64, String> {
+        counts.get(n).map_or(Ok(default), |a| {
+            a.parse().map_err(|_| format!("not a number: {a}"))
+        })
+    };
+    let games = [(9u8, count(0, 10)?), (19u8, count(1, 4)?)];
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
+    let goref = me
+        .parent()
+        .and_then(Path::parent)
+        .map(|release| release.join("goref"))
+        .filter(|p| p.exists())
+        .ok_or("no goref binary beside this example: run `cargo build --release` first")?;
+    if !Path::new(GNUGO).exists() {
+        return Err(format!("{GNUGO} is missing: apt-get install gnugo"));
+    }
+    let root = std::env::temp_dir().join(format!("referee_cpu.{}", std::process::id()));
+    let floor = {
+        let (cpu, _) = run_measured(Command::new(&goref).arg("--version").stdout(Stdio::null()))?;
+        cpu
+    };
+    println!(
+        "goref {} {}; start-up floor (`goref --version`): {:.2} ms CPU",
+        goref.display(),
+        extra.join(" "),
+        floor.total() as f64 / 1000.0
+    );
+    for (size, n) in games {
+        if n == 0 {
+            continue;
+        }
+        let mut per_move = Vec::new();
+        let (mut moves, mut own, mut wall) = (0, Cpu::default(), 0.0);
+        for game in 0..n {
+            let dir: PathBuf = root.join(format!("{size}x{size}-{game}"));
+            let played = play(&goref, &me, &dir, size, 1 + game, extra)?;
+            per_move.push(played.own.total() as f64 / played.moves.max(1) as f64 / 1000.0);
+            moves += played.moves;
+            own = own.plus(played.own);
+            wall += played.wall_s;
+        }
+        let ms = |us: i64| us as f64 / moves.max(1) as f64 / 1000.0;
+        println!(
+            "{size}x{size}: {n} games, {moves} moves, {wall:.1} s: goref's own CPU {:.3} ms/move \
+             (user {:.3}, system {:.3}; median game {:.3})",
+            ms(own.total()),
+            ms(own.user),
+            ms(own.system),
+            median(&mut per_move),
+        );
+    }
+    let _ = fs::remove_dir_all(&root);
+    Ok(())
+}
