@@ -63,6 +63,7 @@ fn busy_view() -> GameView {
         limits: Default::default(),
         ko: None,
         suicide_allowed: false,
+        folder: None,
     };
     let mut events = vec![
         GameEvent::GameStart(Box::new(start)),

@@ -105,6 +105,7 @@ fn gaps_of_one_game(
         self_exe: PathBuf::from(env!("CARGO_BIN_EXE_goref")),
         operator_stdin: false,
         subscribers: vec![tx],
+        folder: None,
     };
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();

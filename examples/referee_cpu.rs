@@ -2,7 +2,7 @@
 //! (DESIGN.md §6: below 0.3 ms, record and journal on).
 //!
 //! GNU Go at level 0 plays itself through the real `goref` binary, one game
-//! per process, headless, with the record on disk. Each engine runs under
+//! per process, headless, with its game folder (journal and record) on disk. Each engine runs under
 //! this example as a wrapper that reports the CPU of everything under it
 //! (its own and the engine's, `getrusage` in microseconds). goref's total
 //! comes from `wait4` on it, which counts every child it reaped: its own
@@ -133,7 +133,7 @@ fn play(
             dir.join(format!("{color}.cpu")).display()
         )
     };
-    let sgf = dir.join("game.sgf");
+    let folder = dir.join("game");
     let started = Instant::now();
     let (total, exited_well) = run_measured(
         Command::new(goref)
@@ -141,8 +141,8 @@ fn play(
             .args(["--size", &size.to_string()])
             .args(["--black", &engine("black", seed)])
             .args(["--white", &engine("white", seed + 1000)])
-            .arg("--sgf")
-            .arg(&sgf)
+            .arg("--game-dir")
+            .arg(&folder)
             .args(extra)
             .current_dir(dir)
             .stdin(Stdio::null())
@@ -154,7 +154,7 @@ fn play(
         return Err(format!("goref failed in {}", dir.display()));
     }
     let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
-    let record = fs::read_to_string(&sgf).map_err(|e| e.to_string())?;
+    let record = fs::read_to_string(folder.join("game.sgf")).map_err(|e| e.to_string())?;
     Ok(Game {
         moves: moves_in(&record),
         own: total.minus(engines),

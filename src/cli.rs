@@ -204,6 +204,14 @@ pub struct OutputArgs {
     /// Write every event, every protocol line included, as JSON lines here.
     #[arg(long, value_name = "PATH")]
     pub trace: Option<PathBuf>,
+    /// The game's folder (journal, record, configuration, engine logs):
+    /// exactly this one, new or empty. By default a new folder named by
+    /// the date, the round and the players goes under --games.
+    #[arg(long, value_name = "DIR")]
+    pub game_dir: Option<PathBuf>,
+    /// Where the default game folders go [default: $GOREF_GAMES, or ./games].
+    #[arg(long, value_name = "DIR", conflicts_with = "game_dir")]
+    pub games: Option<PathBuf>,
     /// Show the engines' stderr lines among the progress lines (they are
     /// always in the trace and in the --json stream).
     #[arg(long)]

@@ -11,13 +11,18 @@ use serde::Deserialize;
 use crate::cli::PlayArgs;
 use crate::driver::DriverConfig;
 use crate::game::board::KoRule;
-use crate::game::clock::{parse_duration, TimeSystem};
+use crate::game::clock::{format_duration, parse_duration, TimeSystem};
 use crate::game::rules::{Preset, Rules};
 use crate::game::sgf::Date;
 use crate::game::{Point, MAX_SIZE, MIN_SIZE};
+use crate::journal::folder::default_name;
+use crate::journal::FolderPlace;
 use crate::players::PlayerSpec;
 use crate::referee::{GameConfig, Handicap, RecordInfo};
 use crate::transport::line::LineTarget;
+
+/// Where the default game folders go, under the current folder.
+pub const DEFAULT_GAMES: &str = "games";
 
 /// The default deadline for commands other than move requests.
 pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
@@ -63,6 +68,8 @@ pub struct GameFile {
     pub event: Option<String>,
     pub round: Option<String>,
     pub place: Option<String>,
+    /// The game's date for the record, `YYYY-MM-DD` (default: today).
+    pub date: Option<String>,
 }
 
 impl GameFile {
@@ -221,8 +228,29 @@ pub fn resolve(
             "--black and --white are on the same line, {line}: each player needs a line of its own"
         )));
     }
+    let date = match &file.date {
+        Some(date) => date.parse().map_err(invalid)?,
+        None => today,
+    };
+    let folder = match &args.output.game_dir {
+        Some(dir) => FolderPlace::Exactly(dir.clone()),
+        None => FolderPlace::Named {
+            parent: args
+                .output
+                .games
+                .clone()
+                .or_else(|| std::env::var_os("GOREF_GAMES").map(PathBuf::from))
+                .unwrap_or_else(|| PathBuf::from(DEFAULT_GAMES)),
+            name: default_name(
+                &date.to_string(),
+                pick(&args.round, &file.round).as_deref(),
+                &black.short_name(),
+                &white.short_name(),
+            ),
+        },
+    };
     let record = RecordInfo {
-        date: today,
+        date,
         event: pick(&args.event, &file.event),
         place: pick(&args.place, &file.place),
         round: pick(&args.round, &file.round),
@@ -244,7 +272,71 @@ pub fn resolve(
         self_exe,
         operator_stdin: true,
         subscribers: Vec::new(),
+        folder: Some(folder),
     })
+}
+
+/// The resolved configuration as a game file: every setting the game is
+/// played with, preset values included, so that `goref play --config FILE`
+/// sets the same game up again and `goref resume` restarts the same players.
+/// The record's and the trace's paths are left out: a game file that named
+/// them would overwrite them.
+pub fn game_file_text(config: &DriverConfig) -> String {
+    let quote = |text: &str| toml::Value::String(text.to_string()).to_string();
+    let rules = &config.game.rules;
+    let or_zero = |n: Option<u32>| n.unwrap_or(0);
+    let mut text = format!(
+        "# The configuration goref {} played this game with, every preset value\n\
+         # written out. `goref play --config THIS_FILE` sets the same game up again.\n\
+         # Set by the rules preset and not by this file: scoring {:?}, end of game {:?}.\n",
+        env!("CARGO_PKG_VERSION"),
+        rules.scoring,
+        rules.end_of_game,
+    );
+    let mut line = |key: &str, value: String| text.push_str(&format!("{key} = {value}\n"));
+    line("black", quote(&config.black.to_string()));
+    line("white", quote(&config.white.to_string()));
+    line("rules", quote(&rules.preset.to_string()));
+    line("size", config.game.size.to_string());
+    line("komi", format!("{:?}", rules.komi));
+    match &config.game.handicap {
+        Handicap::None => line("handicap", "0".into()),
+        Handicap::Fixed(n) => line("handicap", n.to_string()),
+        Handicap::Free(points) => {
+            let points: Vec<String> = points.iter().map(|p| p.to_gtp()).collect();
+            line("handicap_stones", quote(&points.join(",")))
+        }
+    }
+    line("time", quote(&rules.time.to_string()));
+    let ko = match rules.ko {
+        KoRule::Simple => "simple",
+        KoRule::PositionalSuperko => "positional",
+        KoRule::SituationalSuperko => "situational",
+    };
+    line("ko", quote(ko));
+    line("allow_suicide", rules.suicide_allowed.to_string());
+    line("move_timeout", quote(&format_duration(rules.move_timeout)));
+    line(
+        "command_timeout",
+        quote(&format_duration(config.command_timeout)),
+    );
+    line(
+        "time_loss_before",
+        or_zero(rules.limits.time_loss_before).to_string(),
+    );
+    line("stop_at", or_zero(rules.limits.stop_at).to_string());
+    line("count_passes", rules.limits.count_passes.to_string());
+    line("date", quote(&config.record.date.to_string()));
+    for (key, value) in [
+        ("event", &config.record.event),
+        ("round", &config.record.round),
+        ("place", &config.record.place),
+    ] {
+        if let Some(value) = value {
+            line(key, quote(value));
+        }
+    }
+    text
 }
 
 fn player(spec: Option<String>, flag: &str) -> Result<PlayerSpec, ConfigError> {

@@ -48,7 +48,10 @@ fn write_to(closed: &AtomicBool, stream: &mut impl Write, line: impl Display) ->
     if closed.load(Ordering::Relaxed) {
         return false;
     }
-    let written = writeln!(stream, "{line}").and_then(|()| stream.flush());
+    let text = format!("{line}\n");
+    let written = stream
+        .write_all(text.as_bytes())
+        .and_then(|()| stream.flush());
     if written.is_err() {
         closed.store(true, Ordering::Relaxed);
     }

@@ -171,17 +171,63 @@ impl Drop for FileLock {
 /// and renamed over it. On failure the temporary file is removed and
 /// `path` keeps its last complete text.
 pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    replace(path, text, true)
+}
+
+/// Replaces `path` with `text` as [`write_atomically`] does, syncing the
+/// new text first only when `sync` says so: a reader never sees half a
+/// file either way, but only a synced one survives a power cut.
+///
+/// Unsynced, the new text is swapped with the old (`RENAME_EXCHANGE`) and
+/// the old one unlinked, where the file system can: a plain rename over a
+/// file makes ext4 write the new text out at once (`auto_da_alloc`), which
+/// is the cost of a sync without its promise. Swapped, the text is written
+/// back later, once for however many versions replaced each other.
+pub fn replace(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
     let tmp = with_suffix(path, ".tmp");
     let written = (|| {
         let mut file = File::create(&tmp)?;
         file.write_all(text.as_bytes())?;
-        file.sync_data()?;
-        fs::rename(&tmp, path)
+        if sync {
+            file.sync_data()?;
+            return fs::rename(&tmp, path);
+        }
+        drop(file);
+        match exchange(&tmp, path) {
+            Ok(()) => fs::remove_file(&tmp),
+            Err(_) => fs::rename(&tmp, path),
+        }
     })();
     if written.is_err() {
         let _ = fs::remove_file(&tmp);
     }
     written
+}
+
+/// Swaps two files' names in one step.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))
+    };
+    let (a, b) = (c(a)?, c(b)?);
+    // SAFETY: both paths are NUL-terminated strings that outlive the call.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
 }
 
 /// Resolves `path` and writes `text` to it atomically: for files written

@@ -44,6 +44,7 @@ pub mod decode;
 pub mod driver;
 pub mod files;
 pub mod game;
+pub mod journal;
 pub mod mirror;
 pub mod players;
 pub mod protocol;

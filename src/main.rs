@@ -228,7 +228,8 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         .unwrap_or(0);
     let mut config = config::resolve(&args, self_exe, Date::from_unix_seconds(unix_seconds))
         .map_err(|e| e.to_string())?;
-    let can_start_next = demo && config.sgf.is_none() && config.trace.is_none();
+    let can_start_next =
+        demo && config.sgf.is_none() && config.trace.is_none() && args.output.game_dir.is_none();
     let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
     let mut screen = !args.output.headless && !args.output.json;
     if screen && !std::io::stdout().is_terminal() {
@@ -236,7 +237,7 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         screen = false;
     }
     let mirror = serve(&args.spectators)?;
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let runtime = game_runtime()?;
     let outcome = if screen {
         config.progress = false;
         config.engine_stderr = false;
@@ -264,6 +265,17 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
         _ if !result.end.is_decided() => Outcome::Undecided,
         _ => Outcome::Done,
     })
+}
+
+/// The runtime a game runs on: one thread. The players' reports, the
+/// referee and the relays take turns on it, with no hand-offs between
+/// threads; the disk writers, the mirror and the terminal's input have
+/// threads of their own.
+fn game_runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start: {e}"))
 }
 
 /// The `n`th game of a series: the built-in engines get new seeds, so that

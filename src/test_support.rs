@@ -47,6 +47,7 @@ pub fn game_start(size: u8, handicap: &[&str], first_to_move: Color) -> GameStar
         limits: Default::default(),
         ko: Some(KoRule::Simple),
         suicide_allowed: false,
+        folder: None,
     }
 }
 

@@ -16,6 +16,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
+# Every game gets a folder; the tests' folders go to a temporary place.
+games_root="$(mktemp -d)"
+trap 'rm -rf "$games_root"' EXIT
+export GOREF_GAMES="$games_root/games"
+
 # The tests start the example programs (the scripted fake engine, the fault
 # relay) as real processes: build them as programs first.
 cargo build --release --examples

@@ -1,9 +1,9 @@
 //! The game driver: the async loop around the pure [`Referee`].
 //!
 //! It starts both players, feeds their reports and the passing of time into
-//! the referee, carries the referee's actions back to the players, and hands
-//! every event to the sinks: `--json` lines, the progress lines, the trace
-//! file and the SGF record, which is rewritten atomically after every move.
+//! the referee, hands every event to the [`sinks`] (the game folder's
+//! journal first), and only then carries the referee's actions back to the
+//! players: a move is relayed once it is on disk.
 //!
 //! However goref ends, the game ends with it: a signal voids the game, and
 //! the record, the trace and the stream are finished before the players are
@@ -15,6 +15,7 @@ mod json_out;
 mod operator_input;
 mod record_file;
 pub mod signals;
+mod sinks;
 mod trace_file;
 
 use std::path::PathBuf;
@@ -24,22 +25,20 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 pub use crate::files::write_atomically;
-use json_out::JsonOut;
 pub use operator_input::OperatorInput;
-use record_file::{RecordFile, RecordStatus};
 use signals::Signals;
-use trace_file::TraceFile;
+use sinks::Sinks;
 
-use crate::console;
-use crate::files::{resolve_output, same_file, FileError};
+use crate::files::FileError;
 use crate::game::Color;
+use crate::journal::FolderPlace;
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
-    Action, AgreementEvent, GameConfig, GameEvent, GameResult, LineDirection, Phase, PlannedGame,
-    RecordInfo, Recorder, Referee, StampedEvent, StreamHeader,
+    Action, AgreementEvent, GameConfig, GameEvent, GameResult, Phase, RecordInfo, Referee,
+    StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -68,6 +67,8 @@ pub struct DriverConfig {
     /// Each receives every event with the instant it was handed on: the
     /// feeds for a screen, a mirror, a measurement.
     pub subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    /// Where the game's folder goes; `None` for none (a measurement).
+    pub folder: Option<FolderPlace>,
 }
 
 /// What reaches a game from outside besides its players.
@@ -150,6 +151,7 @@ pub async fn run_game_with(
     let mut judge_called = false;
 
     loop {
+        sinks.drain(&mut referee);
         while let Some(action) = referee.poll_action() {
             for player in &players {
                 if addressed_to(&action, player.color) {
@@ -157,7 +159,6 @@ pub async fn run_game_with(
                 }
             }
         }
-        sinks.drain(&mut referee);
         if referee.is_over() {
             break;
         }
@@ -173,8 +174,10 @@ pub async fn run_game_with(
         tokio::select! {
             report = reports.recv() => match report {
                 Some(report) => {
-                    sinks.arrived = Some(report.at);
-                    referee.handle_player(report.at, report.color, report.event);
+                    take_report(&mut referee, &mut sinks, report);
+                    while let Ok(report) = reports.try_recv() {
+                        take_report(&mut referee, &mut sinks, report);
+                    }
                 }
                 None => break,
             },
@@ -225,6 +228,14 @@ pub async fn run_game_with(
             "the players stopped before the game ended".into(),
         )),
     }
+}
+
+/// A player's report, into the referee and its events into the sinks; the
+/// journal is written once for all the reports that came together.
+fn take_report(referee: &mut Referee, sinks: &mut Sinks, report: Report) {
+    sinks.arrived = Some(report.at);
+    referee.handle_player(report.at, report.color, report.event);
+    sinks.take_events(referee);
 }
 
 /// The operator's input closed while a player's moves are typed: nobody is
@@ -334,291 +345,6 @@ async fn shut_down_players(
 async fn futures_join_all(handles: Vec<JoinHandle<()>>) {
     for handle in handles {
         let _ = handle.await;
-    }
-}
-
-/// Where events go.
-struct Sinks {
-    started: tokio::time::Instant,
-    /// The number of the last event handed on.
-    seq: u64,
-    game_started: bool,
-    /// The result has been handed on: what follows is the epilogue.
-    result_given: bool,
-    json: bool,
-    progress: bool,
-    engine_stderr: bool,
-    recorder: Recorder,
-    subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
-    record_file: Option<(PathBuf, RecordFile)>,
-    /// Why the record on disk is not the game's, while it is not.
-    record_failing: Option<String>,
-    record_outcome: Option<Result<(), String>>,
-    trace: Option<TraceFile>,
-    stdout_told: bool,
-    json_out: Option<JsonOut>,
-    /// When the report being handled arrived, for a move's referee share.
-    arrived: Option<Instant>,
-}
-
-impl Sinks {
-    fn open(config: &DriverConfig) -> Result<Sinks, DriverError> {
-        if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
-            let (sgf_target, trace_target) = (
-                resolve_output(sgf).map_err(DriverError::Record)?,
-                resolve_output(trace).map_err(DriverError::Trace)?,
-            );
-            if same_file(&sgf_target, &trace_target) {
-                return Err(DriverError::Setup(format!(
-                    "--sgf and --trace name the same file ({}); give each its own",
-                    sgf.display()
-                )));
-            }
-        }
-        let mut recorder = Recorder::new(config.record.clone());
-        recorder.plan(PlannedGame {
-            size: config.game.size,
-            komi: config.game.rules.komi,
-            ruleset: config.game.rules.sgf_name().to_string(),
-            black: config.black.to_string(),
-            white: config.white.to_string(),
-        });
-        recorder.comment(format!(
-            "Refereed by goref {} with rules {} (time {}).",
-            env!("CARGO_PKG_VERSION"),
-            config.game.rules.preset,
-            config.game.rules.time
-        ));
-        let record_file = match &config.sgf {
-            Some(path) => Some((
-                path.clone(),
-                RecordFile::create(path, &recorder.to_sgf()).map_err(DriverError::Record)?,
-            )),
-            None => None,
-        };
-        let trace = match &config.trace {
-            Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
-            None => None,
-        };
-        let header = serde_json::to_string(&StreamHeader::current()).expect("headers serialise");
-        if let Some(trace) = &trace {
-            trace.append(header.clone());
-        }
-        let mut json_out = config.json.then(JsonOut::start);
-        let stdout_told = match &mut json_out {
-            Some(out) => !out.send(0, header),
-            None => false,
-        };
-        Ok(Sinks {
-            started: tokio::time::Instant::now(),
-            seq: 0,
-            game_started: false,
-            result_given: false,
-            json: config.json,
-            progress: config.progress,
-            engine_stderr: config.engine_stderr,
-            recorder,
-            subscribers: config.subscribers.clone(),
-            record_file,
-            record_failing: None,
-            record_outcome: None,
-            trace,
-            stdout_told,
-            json_out,
-            arrived: None,
-        })
-    }
-
-    fn drain(&mut self, referee: &mut Referee) {
-        while let Some(event) = referee.poll_event() {
-            self.take(event);
-        }
-        self.take_record_status();
-        self.take_trace_failure();
-    }
-
-    /// Turns the trace's first failed write into an event.
-    fn take_trace_failure(&mut self) {
-        let Some(trace) = &self.trace else { return };
-        let Some(error) = trace.poll_failure() else {
-            return;
-        };
-        tracing::error!("cannot write the trace {}: {error}", trace.path.display());
-        let message = format!(
-            "cannot write the trace {}: {error}; the trace stops there, the game goes on",
-            trace.path.display()
-        );
-        self.take(GameEvent::Error {
-            color: None,
-            message,
-            fatal: false,
-        });
-    }
-
-    fn take(&mut self, mut event: GameEvent) {
-        let t_ms = self.started.elapsed().as_millis() as u64;
-        if let (GameEvent::Move { referee_us, .. }, Some(arrived)) = (&mut event, self.arrived) {
-            let share = now().saturating_duration_since(arrived).as_micros();
-            *referee_us = Some(u64::try_from(share).unwrap_or(u64::MAX));
-        }
-        self.game_started |= matches!(event, GameEvent::GameStart(_));
-        self.recorder.apply(&event);
-        self.seq += 1;
-        let stamped = StampedEvent {
-            seq: self.seq,
-            t_ms,
-            after_result: self.result_given,
-            event,
-        };
-        self.result_given |= matches!(stamped.event, GameEvent::Result(_));
-        let mut told = Vec::new();
-        if (self.json && !self.stdout_told) || self.trace.is_some() {
-            let line = serde_json::to_string(&stamped).expect("events always serialise");
-            let sent = match (&mut self.json_out, self.stdout_told) {
-                (Some(out), false) => out.send(stamped.seq, line.clone()),
-                _ => true,
-            };
-            if !sent {
-                self.stdout_told = true;
-                told.push(GameEvent::Notice {
-                    color: None,
-                    message: "stdout is closed: the JSON events stop there; the game goes on"
-                        .into(),
-                });
-            }
-            if let Some(trace) = &self.trace {
-                trace.append(line);
-            }
-        }
-        let needs_the_operator = matches!(
-            stamped.event,
-            GameEvent::Error { .. } | GameEvent::Notice { .. } | GameEvent::Prompt { .. }
-        );
-        if self.progress || needs_the_operator {
-            if let Some(text) = progress_line(&stamped.event) {
-                console::say(text);
-            }
-        }
-        if let (
-            true,
-            GameEvent::Gtp {
-                color,
-                direction: LineDirection::Stderr,
-                line,
-            },
-        ) = (self.engine_stderr, &stamped.event)
-        {
-            console::say(format!("     {} stderr: {line}", color.letter()));
-        }
-        let save = matches!(
-            stamped.event,
-            GameEvent::GameStart(_)
-                | GameEvent::Move { .. }
-                | GameEvent::Result(_)
-                | GameEvent::Error { fatal: true, .. }
-        );
-        if save {
-            self.save_record();
-        }
-        if let Some((last, others)) = self.subscribers.split_last() {
-            let now = now();
-            for subscriber in others {
-                let _ = subscriber.send((now, stamped.clone()));
-            }
-            let _ = last.send((now, stamped));
-        }
-        for event in told {
-            self.take(event);
-        }
-    }
-
-    fn save_record(&mut self) {
-        if let Some((_, record_file)) = &self.record_file {
-            record_file.save(self.recorder.to_sgf());
-        }
-    }
-
-    /// Turns a change in whether the record reaches the disk into an event.
-    fn take_record_status(&mut self) {
-        let Some((path, record_file)) = &self.record_file else {
-            return;
-        };
-        let path = path.display().to_string();
-        let mut told = Vec::new();
-        while let Some(status) = record_file.poll_status() {
-            told.push(match status {
-                RecordStatus::Failing(error) => {
-                    self.record_failing = Some(error.clone());
-                    GameEvent::Error {
-                        color: None,
-                        message: format!(
-                            "cannot write the record {path}: {error}; the game goes on, the \
-                             file keeps its last complete record, and goref tries again after \
-                             every move"
-                        ),
-                        fatal: false,
-                    }
-                }
-                RecordStatus::Recovered => {
-                    self.record_failing = None;
-                    GameEvent::Notice {
-                        color: None,
-                        message: format!("the record {path} is written again"),
-                    }
-                }
-            });
-        }
-        for event in told {
-            self.take(event);
-        }
-    }
-
-    /// Waits until the record's last text is written, telling the stream
-    /// whether it reached the disk.
-    fn finish_record(&mut self) {
-        let Some((path, record_file)) = &mut self.record_file else {
-            return;
-        };
-        let outcome = record_file.finish();
-        let path = path.display().to_string();
-        self.take_record_status();
-        if let Err(error) = &outcome {
-            self.take(GameEvent::Error {
-                color: None,
-                message: format!(
-                    "the record {path} is incomplete: {error}; it holds the game as it was at \
-                     the last write that succeeded"
-                ),
-                fatal: false,
-            });
-        }
-        self.record_outcome = Some(outcome);
-    }
-
-    /// Finishes the record and the trace, and says which are incomplete.
-    fn finish(&mut self) -> Vec<String> {
-        if self.record_outcome.is_none() {
-            self.finish_record();
-        }
-        let mut incomplete = Vec::new();
-        if let (Some((path, _)), Some(Err(error))) = (&self.record_file, &self.record_outcome) {
-            incomplete.push(format!(
-                "the record {} is incomplete: {error}",
-                path.display()
-            ));
-        }
-        if let Some(trace) = &mut self.trace {
-            if let Err(error) = trace.finish() {
-                incomplete.push(format!(
-                    "the trace {} is incomplete: {error}",
-                    trace.path.display()
-                ));
-            }
-        }
-        if let Some(out) = &mut self.json_out {
-            out.finish();
-        }
-        incomplete
     }
 }
 

@@ -16,7 +16,18 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use crate::files::{resolve_output, write_atomically, FileError, FileLock};
+use crate::files::{replace, resolve_output, write_atomically, FileError, FileLock};
+
+/// When the record is made to survive a power cut.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sync {
+    /// Every text is synced before it replaces the last: the record is
+    /// the only copy of the game.
+    EveryWrite,
+    /// Only the last text: a journal holds the game, and the record is
+    /// derived from it.
+    AtTheEnd,
+}
 
 /// A change in whether the record reaches the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +49,7 @@ pub struct RecordFile {
 impl RecordFile {
     /// Checks and claims `path`, writes `first` to it now, so a bad path
     /// fails before the game, then starts the writer thread.
-    pub fn create(path: &Path, first: &str) -> Result<RecordFile, FileError> {
+    pub fn create(path: &Path, first: &str, sync: Sync) -> Result<RecordFile, FileError> {
         let target = resolve_output(path)?;
         let lock = FileLock::acquire(&target)?;
         let io = |source| FileError::Io {
@@ -50,7 +61,7 @@ impl RecordFile {
         let (status_tx, status) = mpsc::channel();
         let thread = std::thread::Builder::new()
             .name("record".into())
-            .spawn(move || write_all(&target, &rx, &status_tx))
+            .spawn(move || write_all(&target, sync, &rx, &status_tx))
             .map_err(io)?;
         Ok(RecordFile {
             tx: Some(tx),
@@ -95,6 +106,7 @@ impl Drop for RecordFile {
 /// The writer thread: the newest text each time, reporting changes of status.
 fn write_all(
     target: &Path,
+    sync: Sync,
     texts: &mpsc::Receiver<String>,
     status: &mpsc::Sender<RecordStatus>,
 ) -> Result<(), String> {
@@ -103,7 +115,7 @@ fn write_all(
         while let Ok(newer) = texts.try_recv() {
             text = newer;
         }
-        let written = write_atomically(target, &text).map_err(|e| e.to_string());
+        let written = replace(target, &text, sync == Sync::EveryWrite).map_err(|e| e.to_string());
         match (&last, &written) {
             (Ok(()), Err(e)) => {
                 tracing::error!("cannot write the record {}: {e}", target.display());
@@ -115,6 +127,11 @@ fn write_all(
             _ => {}
         }
         last = written;
+    }
+    if sync == Sync::AtTheEnd && last.is_ok() {
+        last = std::fs::File::open(target)
+            .and_then(|file| file.sync_all())
+            .map_err(|e| e.to_string());
     }
     last
 }
@@ -128,7 +145,7 @@ mod tests {
     fn the_last_text_handed_over_is_what_stays_on_disk() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.sgf");
-        let mut record = RecordFile::create(&path, "(;)").unwrap();
+        let mut record = RecordFile::create(&path, "(;)", Sync::EveryWrite).unwrap();
         assert_eq!(fs::read_to_string(&path).unwrap(), "(;)");
         for n in 0..50 {
             record.save(format!("(;C[{n}])"));
@@ -141,10 +158,16 @@ mod tests {
 
     #[test]
     fn an_unwritable_path_fails_at_once() {
-        let error = RecordFile::create(Path::new("/nonexistent/dir/game.sgf"), "(;)");
+        let error = RecordFile::create(
+            Path::new("/nonexistent/dir/game.sgf"),
+            "(;)",
+            Sync::AtTheEnd,
+        );
         assert!(error.is_err());
         let dir = tempfile::tempdir().unwrap();
-        let error = RecordFile::create(dir.path(), "(;)").err().unwrap();
+        let error = RecordFile::create(dir.path(), "(;)", Sync::AtTheEnd)
+            .err()
+            .unwrap();
         assert!(error.to_string().contains("a directory"), "{error}");
     }
 
@@ -152,7 +175,7 @@ mod tests {
     fn failures_and_recovery_are_reported_once_each() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.sgf");
-        let mut record = RecordFile::create(&path, "(;)").unwrap();
+        let mut record = RecordFile::create(&path, "(;)", Sync::EveryWrite).unwrap();
         let blocker = dir.path().join("game.sgf.tmp");
         fs::create_dir(&blocker).unwrap();
         record.save("(;C[1])".into());

@@ -318,6 +318,27 @@ impl Date {
     }
 }
 
+impl std::str::FromStr for Date {
+    type Err = String;
+
+    /// `YYYY-MM-DD`.
+    fn from_str(text: &str) -> Result<Date, String> {
+        let bad = || format!("{text}: a date is written YYYY-MM-DD");
+        let mut parts = text.trim().splitn(3, '-');
+        let (Some(year), Some(month), Some(day)) = (parts.next(), parts.next(), parts.next())
+        else {
+            return Err(bad());
+        };
+        let year: i32 = year.parse().map_err(|_| bad())?;
+        let month: u8 = month.parse().map_err(|_| bad())?;
+        let day: u8 = day.parse().map_err(|_| bad())?;
+        if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+            return Err(bad());
+        }
+        Ok(Date { year, month, day })
+    }
+}
+
 impl fmt::Display for Date {
     /// `YYYY-MM-DD`, as `DT` requires.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

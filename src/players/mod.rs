@@ -19,7 +19,7 @@ use crate::game::rules::Rules;
 use crate::game::{Color, Point};
 use crate::protocol::sgmp::session::Profile;
 use crate::referee::{Action, PlayerEvent};
-use crate::transport::line::LineSpec;
+use crate::transport::line::{LineSpec, LineTarget};
 
 /// How a player is reached, as written on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -177,6 +177,31 @@ fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings, Option<u3
         }
     }
     Ok((seed, settings, baud))
+}
+
+impl PlayerSpec {
+    /// A short name for a folder or a list: the program's file name, the
+    /// line's device or port, `bot`, `human`.
+    pub fn short_name(&self) -> String {
+        let file_name = |path: &str| {
+            std::path::Path::new(path)
+                .file_name()
+                .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+        };
+        match self {
+            PlayerSpec::Gtp { command } => {
+                file_name(command.split_whitespace().next().unwrap_or("gtp"))
+            }
+            PlayerSpec::Bot { .. } => "bot".into(),
+            PlayerSpec::BotOnLine { .. } => "bot-line".into(),
+            PlayerSpec::Human { name } => name.clone().unwrap_or_else(|| "human".into()),
+            PlayerSpec::Line { line, .. } => match (&line.name, &line.target) {
+                (Some(name), _) => name.clone(),
+                (None, LineTarget::Device { path, .. }) => file_name(&path.to_string_lossy()),
+                (None, LineTarget::Tcp { host, port }) => format!("{host}-{port}"),
+            },
+        }
+    }
 }
 
 /// `kind`, then `:SEED,playouts=N,think=D` with only the parts that are set.

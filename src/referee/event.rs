@@ -172,6 +172,9 @@ pub struct GameStart {
     pub ko: Option<KoRule>,
     #[serde(default)]
     pub suicide_allowed: bool,
+    /// The game's folder on the referee's machine (journal, record, logs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
 }
 
 /// Phases of a game. Only [`Phase::Play`] and [`Phase::Cleanup`] ask for moves.

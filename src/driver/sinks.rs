@@ -1,0 +1,556 @@
+//! Where a game's events go: the game folder (the journal first, then the
+//! record and the engines' logs), `--json`, the progress lines, `--trace`,
+//! `--sgf`, and every subscriber (the screen, the mirror).
+//!
+//! The journal is the game's truth. An event that relays a move or
+//! announces a result is synced to it before anyone else is told, and the
+//! driver relays a move only after its events are drained here. The records
+//! are derived from the events and replaced atomically after every move;
+//! with a journal they need no sync of their own until the end.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
+use std::time::Instant;
+
+use tokio::sync::mpsc;
+
+use super::json_out::JsonOut;
+use super::record_file::{RecordFile, RecordStatus, Sync};
+use super::trace_file::TraceFile;
+use super::{progress_line, DriverConfig, DriverError};
+use crate::console;
+use crate::files::{resolve_output, same_file};
+use crate::journal::folder::{self, stderr_log};
+use crate::journal::{manifest, GameFolder, Journal, JournalStatus};
+use crate::referee::{
+    GameEvent, LineDirection, PlannedGame, Recorder, Referee, StampedEvent, StreamHeader,
+};
+use crate::shell_time::now;
+
+/// A record file and whether it reaches the disk.
+struct Record {
+    path: PathBuf,
+    file: RecordFile,
+    /// Why the file on disk is not the game's, while it is not.
+    failing: Option<String>,
+    outcome: Option<Result<(), String>>,
+}
+
+/// The game folder being written.
+struct Folder {
+    folder: GameFolder,
+    journal: Journal,
+    /// The engines' stderr, Black's then White's, opened at their first line.
+    stderr_logs: [Option<LogFile>; 2],
+}
+
+/// A log of lines, written as they come; the first failure stops it.
+struct LogFile {
+    path: PathBuf,
+    out: Option<BufWriter<File>>,
+}
+
+impl LogFile {
+    fn open(path: PathBuf) -> std::io::Result<LogFile> {
+        let file = File::options().create(true).append(true).open(&path)?;
+        Ok(LogFile {
+            path,
+            out: Some(BufWriter::new(file)),
+        })
+    }
+
+    /// Writes a line; the error the first time one fails.
+    fn line(&mut self, text: &str) -> Option<String> {
+        let out = self.out.as_mut()?;
+        let written = writeln!(out, "{text}");
+        self.failed(written)
+    }
+
+    fn flush(&mut self) -> Option<String> {
+        let flushed = self.out.as_mut()?.flush();
+        self.failed(flushed)
+    }
+
+    fn failed(&mut self, outcome: std::io::Result<()>) -> Option<String> {
+        let error = outcome.err()?;
+        self.out = None;
+        Some(format!(
+            "cannot write {}: {error}; that log stops there, the game goes on",
+            self.path.display()
+        ))
+    }
+}
+
+pub(super) struct Sinks {
+    started: tokio::time::Instant,
+    /// The number of the last event handed on.
+    seq: u64,
+    pub game_started: bool,
+    /// The result has been handed on: what follows is the epilogue.
+    result_given: bool,
+    json: bool,
+    progress: bool,
+    engine_stderr: bool,
+    recorder: Recorder,
+    subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    folder: Option<Folder>,
+    records: Vec<Record>,
+    trace: Option<TraceFile>,
+    stdout_told: bool,
+    json_out: Option<JsonOut>,
+    /// When the report being handled arrived, for a move's referee share.
+    pub arrived: Option<Instant>,
+}
+
+impl Sinks {
+    pub fn open(config: &DriverConfig) -> Result<Sinks, DriverError> {
+        if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
+            let (sgf_target, trace_target) = (
+                resolve_output(sgf).map_err(DriverError::Record)?,
+                resolve_output(trace).map_err(DriverError::Trace)?,
+            );
+            if same_file(&sgf_target, &trace_target) {
+                return Err(DriverError::Setup(format!(
+                    "--sgf and --trace name the same file ({}); give each its own",
+                    sgf.display()
+                )));
+            }
+        }
+        let mut recorder = Recorder::new(config.record.clone());
+        recorder.plan(PlannedGame {
+            size: config.game.size,
+            komi: config.game.rules.komi,
+            ruleset: config.game.rules.sgf_name().to_string(),
+            black: config.black.to_string(),
+            white: config.white.to_string(),
+        });
+        recorder.comment(format!(
+            "Refereed by goref {} with rules {} (time {}).",
+            env!("CARGO_PKG_VERSION"),
+            config.game.rules.preset,
+            config.game.rules.time
+        ));
+        let folder = match &config.folder {
+            Some(place) => Some(open_folder(config, place)?),
+            None => None,
+        };
+        let sync = match folder {
+            Some(_) => Sync::AtTheEnd,
+            None => Sync::EveryWrite,
+        };
+        let mut records = Vec::new();
+        let record_paths = folder
+            .iter()
+            .map(|f| f.folder.file(folder::RECORD))
+            .chain(config.sgf.clone());
+        for path in record_paths {
+            let file =
+                RecordFile::create(&path, &recorder.to_sgf(), sync).map_err(DriverError::Record)?;
+            records.push(Record {
+                path,
+                file,
+                failing: None,
+                outcome: None,
+            });
+        }
+        let trace = match &config.trace {
+            Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
+            None => None,
+        };
+        let header = serde_json::to_string(&StreamHeader::current()).expect("headers serialise");
+        if let Some(trace) = &trace {
+            trace.append(header.clone());
+        }
+        let mut json_out = config.json.then(JsonOut::start);
+        let stdout_told = match &mut json_out {
+            Some(out) => !out.send(0, header.clone()),
+            None => false,
+        };
+        let mut sinks = Sinks {
+            started: tokio::time::Instant::now(),
+            seq: 0,
+            game_started: false,
+            result_given: false,
+            json: config.json,
+            progress: config.progress,
+            engine_stderr: config.engine_stderr,
+            recorder,
+            subscribers: config.subscribers.clone(),
+            folder,
+            records,
+            trace,
+            stdout_told,
+            json_out,
+            arrived: None,
+        };
+        if let Some(folder) = &mut sinks.folder {
+            folder.journal.append(&header);
+            folder.journal.commit();
+        }
+        sinks.take_journal_status();
+        Ok(sinks)
+    }
+
+    /// The game's folder, when it has one.
+    pub fn folder(&self) -> Option<&std::path::Path> {
+        self.folder.as_ref().map(|f| f.folder.path())
+    }
+
+    /// Hands on every event the referee has, and writes the journal.
+    pub fn drain(&mut self, referee: &mut Referee) {
+        self.take_events(referee);
+        self.flush_folder();
+        self.take_record_status();
+        self.take_trace_failure();
+    }
+
+    /// Hands on every event the referee has; the journal is written at the
+    /// next [`Sinks::drain`], or at once for a move or a result.
+    pub fn take_events(&mut self, referee: &mut Referee) {
+        while let Some(event) = referee.poll_event() {
+            self.take(event);
+        }
+    }
+
+    /// Writes what the journal and the logs hold, without waiting for the
+    /// disk, and turns a change in the journal's fate into an event.
+    fn flush_folder(&mut self) {
+        let Some(folder) = &mut self.folder else {
+            return;
+        };
+        folder.journal.flush();
+        let failures: Vec<String> = folder
+            .stderr_logs
+            .iter_mut()
+            .flatten()
+            .filter_map(LogFile::flush)
+            .collect();
+        for message in failures {
+            self.take_error(message);
+        }
+        self.take_journal_status();
+    }
+
+    fn take_journal_status(&mut self) {
+        let Some(folder) = &mut self.folder else {
+            return;
+        };
+        let path = folder.journal.path().display().to_string();
+        let mut told = Vec::new();
+        while let Some(status) = folder.journal.poll_status() {
+            told.push(match status {
+                JournalStatus::Failing(error) => GameEvent::Error {
+                    color: None,
+                    message: format!(
+                        "cannot write the journal {path}: {error}; the game goes on, goref keeps \
+                         the events and writes them when it can, but until then a crash would \
+                         lose them"
+                    ),
+                    fatal: false,
+                },
+                JournalStatus::Recovered => GameEvent::Notice {
+                    color: None,
+                    message: format!("the journal {path} is written again"),
+                },
+            });
+        }
+        for event in told {
+            self.take(event);
+        }
+    }
+
+    fn take_error(&mut self, message: String) {
+        tracing::error!("{message}");
+        self.take(GameEvent::Error {
+            color: None,
+            message,
+            fatal: false,
+        });
+    }
+
+    /// Turns the trace's first failed write into an event.
+    fn take_trace_failure(&mut self) {
+        let Some(trace) = &self.trace else { return };
+        let Some(error) = trace.poll_failure() else {
+            return;
+        };
+        let message = format!(
+            "cannot write the trace {}: {error}; the trace stops there, the game goes on",
+            trace.path.display()
+        );
+        self.take_error(message);
+    }
+
+    pub fn take(&mut self, mut event: GameEvent) {
+        let t_ms = self.started.elapsed().as_millis() as u64;
+        if let (GameEvent::Move { referee_us, .. }, Some(arrived)) = (&mut event, self.arrived) {
+            let share = now().saturating_duration_since(arrived).as_micros();
+            *referee_us = Some(u64::try_from(share).unwrap_or(u64::MAX));
+        }
+        if let GameEvent::GameStart(start) = &mut event {
+            self.game_started = true;
+            start.folder = self.folder().map(|path| path.display().to_string());
+        }
+        self.recorder.apply(&event);
+        self.seq += 1;
+        let stamped = StampedEvent {
+            seq: self.seq,
+            t_ms,
+            after_result: self.result_given,
+            event,
+        };
+        self.result_given |= matches!(stamped.event, GameEvent::Result(_));
+        let mut told = Vec::new();
+        let wanted_on_stdout = self.json && !self.stdout_told;
+        if wanted_on_stdout || self.trace.is_some() || self.folder.is_some() {
+            let line = serde_json::to_string(&stamped).expect("events always serialise");
+            if let Some(folder) = &mut self.folder {
+                folder.journal.append(&line);
+                if relays_or_announces(&stamped.event) {
+                    folder.journal.commit();
+                }
+                if let Some(message) = folder.log_stderr(&stamped.event) {
+                    told.push(GameEvent::Error {
+                        color: None,
+                        message,
+                        fatal: false,
+                    });
+                }
+            }
+            let sent = match (&mut self.json_out, self.stdout_told) {
+                (Some(out), false) => out.send(stamped.seq, line.clone()),
+                _ => true,
+            };
+            if !sent {
+                self.stdout_told = true;
+                told.push(GameEvent::Notice {
+                    color: None,
+                    message: "stdout is closed: the JSON events stop there; the game goes on"
+                        .into(),
+                });
+            }
+            if let Some(trace) = &self.trace {
+                trace.append(line);
+            }
+        }
+        let needs_the_operator = matches!(
+            stamped.event,
+            GameEvent::Error { .. } | GameEvent::Notice { .. } | GameEvent::Prompt { .. }
+        );
+        if self.progress || needs_the_operator {
+            if let Some(text) = progress_line(&stamped.event) {
+                console::say(text);
+            }
+        }
+        if let (
+            true,
+            GameEvent::Gtp {
+                color,
+                direction: LineDirection::Stderr,
+                line,
+            },
+        ) = (self.engine_stderr, &stamped.event)
+        {
+            console::say(format!("     {} stderr: {line}", color.letter()));
+        }
+        if changes_the_record(&stamped.event) {
+            let text = self.recorder.to_sgf();
+            for record in &self.records {
+                record.file.save(text.clone());
+            }
+        }
+        if let Some((last, others)) = self.subscribers.split_last() {
+            let now = now();
+            for subscriber in others {
+                let _ = subscriber.send((now, stamped.clone()));
+            }
+            let _ = last.send((now, stamped));
+        }
+        for event in told {
+            self.take(event);
+        }
+    }
+
+    /// Turns a change in whether a record reaches the disk into an event.
+    fn take_record_status(&mut self) {
+        let mut told = Vec::new();
+        for record in &mut self.records {
+            let path = record.path.display().to_string();
+            while let Some(status) = record.file.poll_status() {
+                told.push(match status {
+                    RecordStatus::Failing(error) => {
+                        record.failing = Some(error.clone());
+                        GameEvent::Error {
+                            color: None,
+                            message: format!(
+                                "cannot write the record {path}: {error}; the game goes on, the \
+                                 file keeps its last complete record, and goref tries again \
+                                 after every move"
+                            ),
+                            fatal: false,
+                        }
+                    }
+                    RecordStatus::Recovered => {
+                        record.failing = None;
+                        GameEvent::Notice {
+                            color: None,
+                            message: format!("the record {path} is written again"),
+                        }
+                    }
+                });
+            }
+        }
+        for event in told {
+            self.take(event);
+        }
+    }
+
+    /// Waits until the records' last texts are written, telling the stream
+    /// whether they reached the disk.
+    pub fn finish_record(&mut self) {
+        let mut told = Vec::new();
+        for record in &mut self.records {
+            if record.outcome.is_some() {
+                continue;
+            }
+            let outcome = record.file.finish();
+            if let Err(error) = &outcome {
+                told.push(format!(
+                    "the record {} is incomplete: {error}; it holds the game as it was at the \
+                     last write that succeeded",
+                    record.path.display()
+                ));
+            }
+            record.outcome = Some(outcome);
+        }
+        self.take_record_status();
+        for message in told {
+            self.take_error(message);
+        }
+    }
+
+    /// Finishes the records, the trace and the folder, and says which
+    /// files are incomplete. The folder's manifest is written last, over
+    /// the files as they stay.
+    pub fn finish(&mut self) -> Vec<String> {
+        self.finish_record();
+        self.flush_folder();
+        let mut incomplete = Vec::new();
+        for record in &self.records {
+            if let Some(Err(error)) = &record.outcome {
+                incomplete.push(format!(
+                    "the record {} is incomplete: {error}",
+                    record.path.display()
+                ));
+            }
+        }
+        if let Some(trace) = &mut self.trace {
+            if let Err(error) = trace.finish() {
+                incomplete.push(format!(
+                    "the trace {} is incomplete: {error}",
+                    trace.path.display()
+                ));
+            }
+        }
+        if let Some(out) = &mut self.json_out {
+            out.finish();
+        }
+        if let Some(folder) = &mut self.folder {
+            incomplete.extend(folder.finish());
+        }
+        incomplete
+    }
+}
+
+impl Folder {
+    /// Writes an engine's stderr line to its log; the error the first time
+    /// the log cannot be written.
+    fn log_stderr(&mut self, event: &GameEvent) -> Option<String> {
+        let GameEvent::Gtp {
+            color,
+            direction: LineDirection::Stderr,
+            line,
+        } = event
+        else {
+            return None;
+        };
+        let slot = &mut self.stderr_logs[color.index()];
+        if slot.is_none() {
+            match LogFile::open(self.folder.file(&stderr_log(*color))) {
+                Ok(log) => *slot = Some(log),
+                Err(error) => {
+                    let path = self.folder.file(&stderr_log(*color));
+                    *slot = Some(LogFile { path, out: None });
+                    return Some(format!(
+                        "cannot write {}: {error}; that log stops there, the game goes on",
+                        self.folder.file(&stderr_log(*color)).display()
+                    ));
+                }
+            }
+        }
+        slot.as_mut()?.line(line)
+    }
+
+    /// Syncs the journal and the logs and writes the manifest; a line for
+    /// each file that does not hold the whole game.
+    fn finish(&mut self) -> Vec<String> {
+        let mut incomplete = Vec::new();
+        if let Err(error) = self.journal.finish() {
+            incomplete.push(format!(
+                "the journal {} is incomplete: {error}",
+                self.journal.path().display()
+            ));
+        }
+        for log in self.stderr_logs.iter_mut().flatten() {
+            if let Some(out) = log.out.as_mut() {
+                let _ = out.flush();
+                let _ = out.get_ref().sync_data();
+            }
+        }
+        if let Err(error) = manifest::write(self.folder.path()) {
+            incomplete.push(format!(
+                "the manifest {} is missing: {error}",
+                self.folder.file(folder::MANIFEST).display()
+            ));
+        }
+        incomplete
+    }
+}
+
+/// Makes the game's folder, writes its configuration and opens its journal.
+fn open_folder(
+    config: &DriverConfig,
+    place: &crate::journal::FolderPlace,
+) -> Result<Folder, DriverError> {
+    let setup = |e: String| DriverError::Setup(e);
+    let folder = GameFolder::create(place).map_err(|e| setup(e.to_string()))?;
+    let config_path = folder.file(folder::CONFIG);
+    crate::files::write_atomically(&config_path, &crate::config::game_file_text(config))
+        .map_err(|e| setup(format!("cannot write {}: {e}", config_path.display())))?;
+    let journal_path = folder.file(folder::JOURNAL);
+    let journal = Journal::open(&journal_path)
+        .map_err(|e| setup(format!("cannot write {}: {e}", journal_path.display())))?;
+    Ok(Folder {
+        folder,
+        journal,
+        stderr_logs: [None, None],
+    })
+}
+
+/// Events that must be on disk before anyone hears of them: a move, which
+/// is relayed next, and a result.
+fn relays_or_announces(event: &GameEvent) -> bool {
+    matches!(event, GameEvent::Move { .. } | GameEvent::Result(_))
+}
+
+/// Events after which the record is written again.
+fn changes_the_record(event: &GameEvent) -> bool {
+    matches!(
+        event,
+        GameEvent::GameStart(_)
+            | GameEvent::Move { .. }
+            | GameEvent::Result(_)
+            | GameEvent::Error { fatal: true, .. }
+    )
+}
