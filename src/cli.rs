@@ -93,6 +93,24 @@ pub enum Command {
     /// --json it prints the stream again as a viewer reads it, otherwise a
     /// summary. The first inconsistent line is named, with exit status 2.
     Replay(ReplayArgs),
+    /// Continue a game whose referee stopped (killed, a power cut), from
+    /// the journal in its folder.
+    ///
+    /// The board, the move number, the phase and the clocks come back as
+    /// the journal last showed them; the time goref was down is charged to
+    /// nobody. GTP engines are started again with the same command lines
+    /// and told every move before they are asked to play.
+    Resume(Box<ResumeArgs>),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct ResumeArgs {
+    /// The game's folder, as `goref play` made it.
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub spectators: SpectatorArgs,
 }
 
 /// How long the demo's engines think per move.

@@ -16,18 +16,23 @@ use clap::Parser;
 
 use std::io::IsTerminal;
 
+use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
-use goref::cli::{BotArgs, Cli, Command, DemoArgs, PlayArgs, SpectatorArgs, WatchArgs};
+use goref::cli::{
+    BotArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs, WatchArgs,
+};
 use goref::config;
 use goref::console;
-use goref::driver::{run_game, DriverConfig};
+use goref::driver::{run_game_with, DriverConfig, Inputs, Resumption};
 use goref::game::sgf::Date;
 use goref::game::Color;
+use goref::journal::{self, GameFolder};
 use goref::mirror::gate::Limits;
 use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::players::PlayerSpec;
 use goref::protocol::sgmp::session::Profile;
+use goref::referee::ResumePoint;
 use goref::transport::line::LineSpec;
 
 /// The exit status of a game that ended without a decided result.
@@ -79,6 +84,7 @@ fn main() -> ExitCode {
             .map_err(|e| e.to_string()),
         Command::Play(args) => play(*args, false),
         Command::Demo(args) => play(demo_args(args), true),
+        Command::Resume(args) => resume(*args),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -222,28 +228,97 @@ fn demo_args(args: DemoArgs) -> PlayArgs {
 
 fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
+    let config = config::resolve(&args, self_exe, today()).map_err(|e| e.to_string())?;
+    let can_start_next =
+        demo && config.sgf.is_none() && config.trace.is_none() && args.output.game_dir.is_none();
+    let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
+    referee(config, &args.output, &args.spectators, options, None)
+}
+
+fn today() -> Date {
     let unix_seconds = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    let mut config = config::resolve(&args, self_exe, Date::from_unix_seconds(unix_seconds))
-        .map_err(|e| e.to_string())?;
-    let can_start_next =
-        demo && config.sgf.is_none() && config.trace.is_none() && args.output.game_dir.is_none();
-    let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
-    let mut screen = !args.output.headless && !args.output.json;
+    Date::from_unix_seconds(unix_seconds)
+}
+
+/// `goref resume DIR`: the game's own configuration, its journal read back,
+/// and the game played on.
+fn resume(args: ResumeArgs) -> Result<Outcome, String> {
+    if args.output.game_dir.is_some() || args.output.games.is_some() {
+        return Err(format!(
+            "goref resume writes to the game's own folder, {}; --game-dir and --games do not apply",
+            args.dir.display()
+        ));
+    }
+    let folder = GameFolder::open(&args.dir).map_err(|e| e.to_string())?;
+    let play_args = PlayArgs {
+        config: Some(folder.file(journal::folder::CONFIG)),
+        output: args.output.clone(),
+        ..PlayArgs::default()
+    };
+    let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
+    let mut config = config::resolve(&play_args, self_exe, today()).map_err(|e| e.to_string())?;
+    config.folder = None;
+    for (color, spec) in [("Black", &config.black), ("White", &config.white)] {
+        if matches!(spec, PlayerSpec::Line { .. } | PlayerSpec::BotOnLine { .. }) {
+            return Err(format!(
+                "{color} plays on a GMP line ({spec}): goref resume cannot take a line back \
+                 yet, since GMP cannot give a program the position; finish the game by hand \
+                 (the journal and the record in {} hold every move)",
+                args.dir.display()
+            ));
+        }
+    }
+    let journal_path = folder.file(journal::folder::JOURNAL);
+    let contents = journal::reader::read(&journal_path).map_err(|e| e.to_string())?;
+    let point = ResumePoint::from_events(&contents.events, config.game.size)
+        .map_err(|e| format!("{}: {e}", args.dir.display()))?;
+    let down = std::fs::metadata(&journal_path)
+        .and_then(|meta| meta.modified())
+        .ok()
+        .and_then(|written| SystemTime::now().duration_since(written).ok());
+    let resumption = Resumption {
+        folder,
+        history: contents.events,
+        point,
+        down,
+        cut_bytes: contents.cut_bytes,
+    };
+    let options = screen_options(&args.output.screen)?;
+    referee(
+        config,
+        &args.output,
+        &args.spectators,
+        options,
+        Some(resumption),
+    )
+}
+
+/// Referees a game on the full screen, or headless, served to spectators
+/// when asked, and says how it ended.
+fn referee(
+    mut config: DriverConfig,
+    output: &OutputArgs,
+    spectators: &SpectatorArgs,
+    options: ScreenOptions,
+    resume: Option<Resumption>,
+) -> Result<Outcome, String> {
+    let mut screen = !output.headless && !output.json;
     if screen && !std::io::stdout().is_terminal() {
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
         screen = false;
     }
-    let mirror = serve(&args.spectators)?;
+    let mirror = serve(spectators)?;
     let runtime = game_runtime()?;
     let outcome = if screen {
         config.progress = false;
         config.engine_stderr = false;
         config.operator_stdin = false;
         let games = move |n: u32| reseeded(&config, n);
-        match runtime.block_on(goref::app::live::run(games, options, mirror.as_ref()))? {
+        let live = goref::app::live::run(games, options, mirror.as_ref(), resume);
+        match runtime.block_on(live)? {
             Ending::Played(outcome) => outcome,
             Ending::Failed(message) => return Err(message),
         }
@@ -253,8 +328,16 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
             config.subscribers.push(feed);
             notes
         });
+        let operator = config
+            .operator_stdin
+            .then(|| goref::driver::operator_stdin(config.game.size));
+        let inputs = Inputs {
+            operator,
+            notes,
+            resume,
+        };
         runtime
-            .block_on(run_game(config, notes))
+            .block_on(run_game_with(config, inputs))
             .map_err(|e| e.to_string())?
     };
     drop(mirror);

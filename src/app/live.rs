@@ -13,7 +13,9 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::driver::signals::Signals;
-use crate::driver::{next_from, run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput};
+use crate::driver::{
+    next_from, run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput, Resumption,
+};
 use crate::mirror::server::MirrorServer;
 use crate::referee::{GameView, OperatorCommand};
 use crate::ui::clocks::next_change_ms;
@@ -41,11 +43,13 @@ pub enum Ending {
 }
 
 /// Plays games on the screen until the operator quits: `game(n)` gives the
-/// configuration of the `n`th game (from 0).
+/// configuration of the `n`th game (from 0). With `resume`, the first game
+/// is taken back from its folder.
 pub async fn run(
     mut game: impl FnMut(u32) -> DriverConfig,
     options: ScreenOptions,
     mirror: Option<&MirrorServer>,
+    mut resume: Option<Resumption>,
 ) -> Result<Ending, String> {
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
@@ -66,6 +70,7 @@ pub async fn run(
             config,
             notes,
             serving,
+            resume: resume.take(),
         };
         let (ending, next) = play_one(game, &options, &mut screen, &mut keys, &mut signals).await;
         match (ending, next) {
@@ -82,6 +87,7 @@ struct OneGame {
     notes: Option<mpsc::UnboundedReceiver<crate::referee::GameEvent>>,
     /// Where the mirror serves it, for the status line.
     serving: Option<LinkStatus>,
+    resume: Option<Resumption>,
 }
 
 /// One game on the screen; whether the operator asked for the next one.
@@ -96,6 +102,7 @@ async fn play_one(
         mut config,
         notes,
         serving,
+        resume,
     } = game;
     let (events_tx, events) = mpsc::unbounded_channel();
     let mut events = Some(events);
@@ -104,6 +111,7 @@ async fn play_one(
     let inputs = Inputs {
         operator: Some(operator_rx),
         notes,
+        resume,
     };
     let mut driver = tokio::spawn(run_game_with(config, inputs));
     let mut view = GameView::new();

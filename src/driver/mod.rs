@@ -31,14 +31,14 @@ use sinks::Sinks;
 
 use crate::files::FileError;
 use crate::game::Color;
-use crate::journal::FolderPlace;
+use crate::journal::{FolderPlace, GameFolder};
 use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, Phase, RecordInfo, Referee,
-    StampedEvent,
+    ResumePoint, StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -79,6 +79,22 @@ pub struct Inputs {
     /// Events from beside the game, put into the stream as they come: the
     /// mirror's `spectators`. They change nothing in the game.
     pub notes: Option<mpsc::UnboundedReceiver<GameEvent>>,
+    /// The game is taken back from its folder (`goref resume`), not begun.
+    pub resume: Option<Resumption>,
+}
+
+/// A game taken back from its folder by `goref resume`: the folder, claimed,
+/// and what its journal holds.
+#[derive(Debug)]
+pub struct Resumption {
+    pub folder: GameFolder,
+    /// Every whole event of the journal, in order.
+    pub history: Vec<StampedEvent>,
+    pub point: ResumePoint,
+    /// How long goref was down: from the journal's last write to now.
+    pub down: Option<Duration>,
+    /// The bytes of a last line cut short (a power cut), left out.
+    pub cut_bytes: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -110,8 +126,18 @@ pub async fn run_game(
 ) -> Result<GameOutcome, DriverError> {
     let operator = config
         .operator_stdin
-        .then(|| operator_input::spawn_stdin_reader(config.game.size));
-    run_game_with(config, Inputs { operator, notes }).await
+        .then(|| operator_stdin(config.game.size));
+    let inputs = Inputs {
+        operator,
+        notes,
+        resume: None,
+    };
+    run_game_with(config, inputs).await
+}
+
+/// The operator's commands and typed moves, read from stdin.
+pub fn operator_stdin(size: u8) -> mpsc::UnboundedReceiver<OperatorInput> {
+    operator_input::spawn_stdin_reader(size)
 }
 
 /// Plays one game to its result, with the operator's input and the notes
@@ -123,16 +149,26 @@ pub async fn run_game_with(
     let Inputs {
         mut operator,
         mut notes,
+        resume,
     } = inputs;
-    let mut referee =
-        Referee::new(config.game.clone()).map_err(|e| DriverError::Setup(e.to_string()))?;
+    let setup_error = |e: crate::referee::machine::SetupError| DriverError::Setup(e.to_string());
+    let (mut referee, position) = match &resume {
+        Some(resume) => (
+            Referee::resume(config.game.clone(), &resume.point).map_err(setup_error)?,
+            resume.point.moves.clone(),
+        ),
+        None => (
+            Referee::new(config.game.clone()).map_err(setup_error)?,
+            Vec::new(),
+        ),
+    };
     let handicap = config
         .game
         .handicap_stones()
         .map_err(|e| DriverError::Setup(e.to_string()))?;
     let mut signals =
         Signals::install().map_err(|e| DriverError::Setup(format!("cannot catch signals: {e}")))?;
-    let mut sinks = Sinks::open(&config)?;
+    let mut sinks = Sinks::open(&config, resume)?;
     let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
     let mut players: Vec<PlayerHandle> = Vec::new();
     for (color, spec) in [(Color::Black, &config.black), (Color::White, &config.white)] {
@@ -143,6 +179,7 @@ pub async fn run_game_with(
             handicap: handicap.clone(),
             command_timeout: config.command_timeout,
             self_exe: config.self_exe.clone(),
+            position: position.clone(),
         };
         players.push(players::spawn(spec, setup, report_tx.clone()));
     }
@@ -427,6 +464,9 @@ pub fn progress_line(event: &GameEvent) -> Option<String> {
         GameEvent::Prompt { message, .. } => format!("goref: {message}"),
         GameEvent::Operator { command, reason } => format!("operator: {command} ({reason})"),
         GameEvent::Spectators { .. } => format!("spectators: {}", event.audience_text()?),
+        GameEvent::Session { color, message, .. } => {
+            format!("goref: {}", attributed(*color, message))
+        }
         GameEvent::Result(result) => format!("result {}: {}", result.result, result.reason),
         GameEvent::Packet { color, entry, .. } => {
             let direction = match entry.direction {

@@ -11,20 +11,21 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
 use super::json_out::JsonOut;
 use super::record_file::{RecordFile, RecordStatus, Sync};
 use super::trace_file::TraceFile;
-use super::{progress_line, DriverConfig, DriverError};
+use super::{progress_line, DriverConfig, DriverError, Resumption};
 use crate::console;
 use crate::files::{resolve_output, same_file};
 use crate::journal::folder::{self, stderr_log};
 use crate::journal::{manifest, GameFolder, Journal, JournalStatus};
 use crate::referee::{
-    GameEvent, LineDirection, PlannedGame, Recorder, Referee, StampedEvent, StreamHeader,
+    GameEvent, LineDirection, PlannedGame, Recorder, Referee, SessionChange, StampedEvent,
+    StreamHeader,
 };
 use crate::shell_time::now;
 
@@ -104,7 +105,11 @@ pub(super) struct Sinks {
 }
 
 impl Sinks {
-    pub fn open(config: &DriverConfig) -> Result<Sinks, DriverError> {
+    /// Opens every output of a new game, or of one taken back from its
+    /// folder: then the journal goes on from its last whole event, and every
+    /// other output (the records, `--json`, `--trace`, the subscribers) is
+    /// given the journal's events first, so that each holds the whole game.
+    pub fn open(config: &DriverConfig, resume: Option<Resumption>) -> Result<Sinks, DriverError> {
         if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
             let (sgf_target, trace_target) = (
                 resolve_output(sgf).map_err(DriverError::Record)?,
@@ -131,10 +136,20 @@ impl Sinks {
             config.game.rules.preset,
             config.game.rules.time
         ));
-        let folder = match &config.folder {
-            Some(place) => Some(open_folder(config, place)?),
-            None => None,
+        let (folder, history) = match (resume, &config.folder) {
+            (Some(resume), _) => {
+                let told = resumed_event(&resume);
+                let folder = reopen_folder(resume.folder)?;
+                (Some(folder), Some((resume.history, told)))
+            }
+            (None, Some(place)) => (Some(open_folder(config, place)?), None),
+            (None, None) => (None, None),
         };
+        let (history, resumed) = history.unzip();
+        let history = history.unwrap_or_default();
+        for stamped in &history {
+            recorder.apply(&stamped.event);
+        }
         let sync = match folder {
             Some(_) => Sync::AtTheEnd,
             None => Sync::EveryWrite,
@@ -167,10 +182,16 @@ impl Sinks {
             Some(out) => !out.send(0, header.clone()),
             None => false,
         };
+        let last_t_ms = history.last().map_or(0, |e| e.t_ms);
+        let started = tokio::time::Instant::now();
         let mut sinks = Sinks {
-            started: tokio::time::Instant::now(),
-            seq: 0,
-            game_started: false,
+            started: started
+                .checked_sub(Duration::from_millis(last_t_ms))
+                .unwrap_or(started),
+            seq: history.last().map_or(0, |e| e.seq),
+            game_started: history
+                .iter()
+                .any(|e| matches!(e.event, GameEvent::GameStart(_))),
             result_given: false,
             json: config.json,
             progress: config.progress,
@@ -184,12 +205,40 @@ impl Sinks {
             json_out,
             arrived: None,
         };
-        if let Some(folder) = &mut sinks.folder {
-            folder.journal.append(&header);
-            folder.journal.commit();
+        match resumed {
+            Some(resumed) => {
+                sinks.retell(history);
+                sinks.take(resumed);
+                sinks.flush_folder();
+            }
+            None => {
+                if let Some(folder) = &mut sinks.folder {
+                    folder.journal.append(&header);
+                    folder.journal.commit();
+                }
+            }
         }
         sinks.take_journal_status();
         Ok(sinks)
+    }
+
+    /// The journal's events, told again to every output but the journal.
+    fn retell(&mut self, history: Vec<StampedEvent>) {
+        for stamped in history {
+            if (self.json && !self.stdout_told) || self.trace.is_some() {
+                let line = serde_json::to_string(&stamped).expect("events always serialise");
+                if let Some(trace) = &self.trace {
+                    trace.append(line.clone());
+                }
+                if let (Some(out), false) = (&mut self.json_out, self.stdout_told) {
+                    self.stdout_told = !out.send(stamped.seq, line);
+                }
+            }
+            let now = now();
+            for subscriber in &self.subscribers {
+                let _ = subscriber.send((now, stamped.clone()));
+            }
+        }
     }
 
     /// The game's folder, when it has one.
@@ -515,6 +564,45 @@ impl Folder {
             ));
         }
         incomplete
+    }
+}
+
+/// Takes a game's folder back: its journal goes on from its last whole line.
+fn reopen_folder(folder: GameFolder) -> Result<Folder, DriverError> {
+    let journal_path = folder.file(folder::JOURNAL);
+    let journal = Journal::open(&journal_path)
+        .map_err(|e| DriverError::Setup(format!("cannot write {}: {e}", journal_path.display())))?;
+    Ok(Folder {
+        folder,
+        journal,
+        stderr_logs: [None, None],
+    })
+}
+
+/// The `session` event that says a game was taken back, and from where.
+fn resumed_event(resume: &Resumption) -> GameEvent {
+    let moves = resume.point.moves.len();
+    let mut message = match resume.point.started {
+        true => format!("goref resumed the game from its journal after move {moves}"),
+        false => "goref resumed a game that had not started: it starts again".to_string(),
+    };
+    if let Some(down) = resume.down {
+        message.push_str(&format!(
+            "; it was down {}, charged to nobody",
+            crate::game::clock::format_duration(Duration::from_secs(down.as_secs()))
+        ));
+    }
+    if resume.cut_bytes > 0 {
+        message.push_str(&format!(
+            "; the journal's last line was cut short ({} bytes) and is left out",
+            resume.cut_bytes
+        ));
+    }
+    GameEvent::Session {
+        what: SessionChange::Resumed,
+        color: None,
+        message,
+        down_ms: resume.down.map(|d| d.as_millis() as u64),
     }
 }
 

@@ -578,6 +578,29 @@ impl Clock {
         self.system
     }
 
+    /// The clock a reading shows, stopped: how a referee that stopped
+    /// takes its clocks back from the journal. The reading's milliseconds
+    /// are the precision; what it does not show (periods of a system
+    /// without them) comes from the time system.
+    pub fn restore(system: TimeSystem, reading: &ClockReading) -> Clock {
+        let mut clock = Clock::new(system);
+        let ms = Duration::from_millis;
+        clock.state.main_left = ms(reading.main_left_ms);
+        if let Some(period) = reading.period_left_ms {
+            clock.state.period_left = ms(period);
+        }
+        if let Some(periods) = reading.periods_left {
+            clock.state.periods_left = periods;
+        }
+        if let Some(stones) = reading.stones_left {
+            clock.state.stones_left = stones;
+        }
+        clock.state.flagged = reading.flagged;
+        clock.used = ms(reading.used_ms);
+        clock.last_move = ms(reading.last_move_ms);
+        clock
+    }
+
     /// The request reached the player: the turn starts. Does nothing while the
     /// clock is already running, so the turn keeps its first start.
     pub fn start(&mut self, now: Instant) {

@@ -156,6 +156,7 @@ impl GtpPlayer {
         }
         self.place_handicap().await?;
         self.set_time().await?;
+        self.replay_position().await?;
         Ok(PlayerInfo {
             protocol: "gtp".into(),
             spec,
@@ -165,6 +166,16 @@ impl GtpPlayer {
             claims_dead_stones: self.lists("final_status_list"),
             stops_at_double_pass: false,
         })
+    }
+
+    /// Brings the engine to the game's position: `play` for every move so
+    /// far. An engine that refuses one cannot go on with this game.
+    async fn replay_position(&mut self) -> Result<(), Stop> {
+        let moves = std::mem::take(&mut self.setup.position);
+        for (color, mv) in moves {
+            self.required("play", &[color.name(), &mv.to_gtp()]).await?;
+        }
+        Ok(())
     }
 
     async fn place_handicap(&mut self) -> Result<(), Stop> {

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use crate::bot::Settings;
 use crate::game::clock::{format_duration, parse_duration};
 use crate::game::rules::Rules;
-use crate::game::{Color, Point};
+use crate::game::{Color, Move, Point};
 use crate::protocol::sgmp::session::Profile;
 use crate::referee::{Action, PlayerEvent};
 use crate::transport::line::{LineSpec, LineTarget};
@@ -263,6 +263,9 @@ pub struct PlayerSetup {
     pub command_timeout: Duration,
     /// The goref binary, for `bot` players.
     pub self_exe: PathBuf,
+    /// The moves played before this player joined the game (a resumed game,
+    /// a restarted engine), which it is told before it is asked to play.
+    pub position: Vec<(Color, Move)>,
 }
 
 /// A player event with the instant it happened and who it came from.

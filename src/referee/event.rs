@@ -450,6 +450,35 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "is_zero")]
         refused: u32,
     },
+    /// The referee's own life beside the game: goref taken back from the
+    /// journal after it stopped, its screen lost or attached again, a
+    /// player's program started again. The game is told only through the
+    /// other events.
+    Session {
+        what: SessionChange,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        color: Option<Color>,
+        message: String,
+        /// For `resumed`: how long goref was down, charged to nobody.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        down_ms: Option<u64>,
+    },
+}
+
+/// What happened to the referee's session.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionChange {
+    /// `goref resume` took the game back from its journal.
+    Resumed,
+    /// The terminal went away; the game goes on without a screen.
+    Detached,
+    /// `goref attach` brought a screen back.
+    Attached,
+    /// A screen attached with `goref attach` went away again.
+    Left,
+    /// A player's program was started again.
+    Restarted,
 }
 
 impl GameEvent {
@@ -516,6 +545,7 @@ impl GameEvent {
             GameEvent::Prompt { .. } => "prompt",
             GameEvent::Operator { .. } => "operator",
             GameEvent::Spectators { .. } => "spectators",
+            GameEvent::Session { .. } => "session",
         }
     }
 }

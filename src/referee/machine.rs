@@ -21,6 +21,7 @@ use super::event::{
     AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
 };
 use super::operator::is_sgf_result;
+use super::resume::ResumePoint;
 
 /// Where the handicap stones go.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,6 +58,8 @@ pub enum SetupError {
     Board(#[from] BoardError),
     #[error("the handicap stones cannot be placed: {0}")]
     Handicap(Illegal),
+    #[error("the journal's moves do not replay: {0}")]
+    Journal(String),
 }
 
 /// What a player adapter reports to the referee.
@@ -287,6 +290,9 @@ pub struct Referee {
     stopped_at: Option<u32>,
     /// The operator has stopped the clocks.
     clocks_paused: bool,
+    /// A game taken back from its journal, waiting for its players: the
+    /// phase to go back to once both are ready.
+    resuming: Option<ResumePoint>,
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -321,10 +327,57 @@ impl Referee {
             judge_reason: None,
             stopped_at: None,
             clocks_paused: false,
+            resuming: None,
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
         })
+    }
+
+    /// The referee of a game taken back from its journal: the moves are
+    /// replayed on the board and the clocks set as the journal last showed
+    /// them, stopped. Once both players are ready again the game goes back
+    /// to its phase without a second `game_start`; a game that had not
+    /// started starts as new.
+    pub fn resume(config: GameConfig, point: &ResumePoint) -> Result<Referee, SetupError> {
+        let mut referee = Referee::new(config)?;
+        for (n, (color, mv)) in point.moves.iter().enumerate() {
+            let n = n as u32 + 1;
+            let bad = |reason: String| SetupError::Journal(format!("move {n} ({mv}): {reason}"));
+            if referee.board.to_move() != *color {
+                return Err(bad(format!("{color} played out of turn")));
+            }
+            match mv {
+                Move::Play(point) => {
+                    referee
+                        .board
+                        .play(*color, *point)
+                        .map_err(|e| bad(e.to_string()))?;
+                    referee.stones_played += 1;
+                    referee.consecutive_passes = 0;
+                }
+                Move::Pass => {
+                    referee.board.pass(*color).map_err(|e| bad(e.to_string()))?;
+                    referee.consecutive_passes += 1;
+                }
+                Move::Resign => return Err(bad("a resignation ends the game".into())),
+            }
+            referee.moves_played = n;
+        }
+        for color in Color::BOTH {
+            if let Some(reading) = &point.clocks[color.index()] {
+                referee.clocks[color.index()] = Clock::restore(referee.config.rules.time, reading);
+            }
+        }
+        if point.started {
+            referee.resuming = Some(point.clone());
+        }
+        Ok(referee)
+    }
+
+    /// How many moves have been played, passes included.
+    pub fn moves_played(&self) -> u32 {
+        self.moves_played
     }
 
     pub fn config(&self) -> &GameConfig {
@@ -637,6 +690,9 @@ impl Referee {
         let [Some(black), Some(white)] = self.players.clone() else {
             return;
         };
+        if let Some(point) = self.resuming.take() {
+            return self.go_back_to(now, point);
+        }
         let start = GameStart {
             size: self.config.size,
             komi: self.config.rules.komi,
@@ -660,6 +716,45 @@ impl Referee {
         self.events.push_back(GameEvent::GameStart(Box::new(start)));
         self.set_phase(Phase::Play, "both players are ready".into());
         self.request_move(now);
+    }
+
+    /// Both players of a resumed game are ready: the game goes on where
+    /// the journal left it. Dead stones are asked again; a game that
+    /// awaited the judge awaits the judge again.
+    fn go_back_to(&mut self, now: Instant, point: ResumePoint) {
+        let moves = self.moves_played;
+        let to_move = self.board.to_move();
+        match point.phase {
+            Some(Phase::Cleanup) => {
+                self.set_phase(
+                    Phase::Cleanup,
+                    format!("resumed after move {moves}: the cleanup goes on, {to_move} to move"),
+                );
+                self.request_move(now);
+            }
+            Some(Phase::DeadStones) => {
+                self.phase = Phase::Play;
+                self.on_double_pass(now);
+            }
+            Some(Phase::Adjudication) => {
+                if let Some(stop_at) = self.config.rules.limits.stop_at {
+                    if self.counted_moves() >= stop_at {
+                        self.stopped_at = Some(stop_at);
+                    }
+                }
+                let reason = point
+                    .judge_reason
+                    .unwrap_or_else(|| "the game awaited the judge".into());
+                self.await_judge(now, reason);
+            }
+            _ => {
+                self.set_phase(
+                    Phase::Play,
+                    format!("resumed after move {moves}: {to_move} to move"),
+                );
+                self.request_move(now);
+            }
+        }
     }
 
     fn on_thinking(&mut self, now: Instant, color: Color) {

@@ -9,15 +9,17 @@ pub mod machine;
 pub mod operator;
 pub mod record;
 pub mod replay;
+pub mod resume;
 pub mod view;
 
 pub use event::{
     AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
-    StampedEvent, StreamHeader, SCHEMA_VERSION,
+    SessionChange, StampedEvent, StreamHeader, SCHEMA_VERSION,
 };
 pub use machine::{
     Action, Failure, FailureKind, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee,
     TimeLeft,
 };
 pub use record::{PlannedGame, RecordInfo, Recorder};
+pub use resume::{ResumeError, ResumePoint};
 pub use view::GameView;

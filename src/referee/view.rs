@@ -456,7 +456,7 @@ impl GameView {
                     AUDIENCE_CAPACITY,
                 );
             }
-            GameEvent::Notice { color, message } => {
+            GameEvent::Notice { color, message } | GameEvent::Session { color, message, .. } => {
                 self.notice_t_ms = Some(self.last_t_ms);
                 push_bounded(
                     &mut self.notices,

@@ -828,3 +828,31 @@ fn stopped_and_cpu_clocks_do_not_tick() {
     let running = clock.reading(start);
     assert_eq!(running.ticked(cpu, Duration::from_secs(5)), running);
 }
+
+proptest! {
+    /// A clock restored from a stopped reading reads the same and runs on
+    /// the same: the next turns flag, spend periods and stones as the
+    /// original's do.
+    #[test]
+    fn a_restored_clock_goes_on_as_the_original(
+        spec in prop::sample::select(vec![
+            "none", "absolute:1m", "byoyomi:10s,5s,3", "canadian:10s,20s,5",
+            "fischer:10s,2s", "cpu:1m,10s",
+        ]),
+        turns in prop::collection::vec(0u64..15_000, 1..12),
+    ) {
+        let system = parse(spec);
+        let mut original = Clock::new(system);
+        let mut at = t0();
+        for (i, used) in turns.iter().enumerate() {
+            turn(&mut original, at, ms(*used));
+            at += ms(*used) + s(1);
+            let mut restored = Clock::restore(system, &original.reading(at));
+            prop_assert_eq!(restored.reading(at), original.reading(at));
+            let mut copy = original.clone();
+            let next = ms(turns[(i + 1) % turns.len()]);
+            prop_assert_eq!(turn(&mut restored, at, next), turn(&mut copy, at, next));
+            prop_assert_eq!(restored.reading(at + next), copy.reading(at + next));
+        }
+    }
+}

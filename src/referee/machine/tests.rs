@@ -2064,3 +2064,81 @@ fn a_side_resigns_through_its_operator() {
         result.reason
     );
 }
+
+// ---------------------------------------------------------------- resuming
+
+/// Every event of `referee` so far, stamped as a journal holds them.
+fn journal(all: &[GameEvent]) -> Vec<crate::referee::StampedEvent> {
+    all.iter()
+        .enumerate()
+        .map(|(i, event)| crate::referee::StampedEvent {
+            seq: i as u64 + 1,
+            t_ms: i as u64,
+            after_result: false,
+            event: event.clone(),
+        })
+        .collect()
+}
+
+#[test]
+fn a_resumed_game_goes_on_from_the_journal_with_its_clocks_and_no_second_start() {
+    let t = crate::test_support::epoch();
+    let mut config = config(9, Preset::Kgs);
+    config.rules.time = "absolute:10m".parse().unwrap();
+    let mut original = Referee::new(config.clone()).unwrap();
+    start(&mut original, t, true, true);
+    play_after(&mut original, t, Black, mv("E5"), secs(30));
+    play_after(&mut original, t + secs(30), White, mv("C3"), secs(70));
+    play_after(&mut original, t + secs(100), Black, mv("pass"), secs(5));
+    original.handle_player(t + secs(105), White, PlayerEvent::Thinking);
+    let written = journal(&events(&mut original));
+
+    let point = crate::referee::ResumePoint::from_events(&written, 9).unwrap();
+    let later = t + secs(3600);
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    assert_eq!(resumed.moves_played(), 3);
+    assert_eq!(resumed.board().to_move(), White);
+    start(&mut resumed, later, true, true);
+    let told = events(&mut resumed);
+    assert!(!told.iter().any(|e| matches!(e, GameEvent::GameStart(_))));
+    assert!(phase_reason(&told, Phase::Play).contains("resumed after move 3"));
+    let asked = actions(&mut resumed);
+    assert_eq!(
+        asked,
+        vec![Action::RequestMove {
+            color: White,
+            cleanup: false,
+            time_left: Some(TimeLeft {
+                seconds: 530,
+                stones: 0,
+                kgs_stones: 0
+            }),
+        }]
+    );
+    assert_eq!(resumed.clock(Black).reading(later).main_left_ms, 565_000);
+    play_after(&mut resumed, later, White, mv("pass"), secs(10));
+    let told = events(&mut resumed);
+    assert!(phases(&told).contains(&Phase::DeadStones), "{told:#?}");
+    assert_eq!(resumed.clock(White).reading(later).main_left_ms, 520_000);
+}
+
+#[test]
+fn a_game_resumed_while_the_judge_was_awaited_awaits_the_judge_again() {
+    let t = crate::test_support::epoch();
+    let mut config = config(9, Preset::Kgs);
+    config.rules.limits.stop_at = Some(2);
+    let mut original = started(config.clone(), t, true, true);
+    play_line(&mut original, t, "E5 C3");
+    let mut written = vec![GameEvent::GameStart(Box::new(
+        crate::test_support::game_start(9, &[], Black),
+    ))];
+    written.extend(events(&mut original));
+    let point = crate::referee::ResumePoint::from_events(&journal(&written), 9).unwrap();
+    assert_eq!(point.phase, Some(Phase::Adjudication));
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    start(&mut resumed, t, true, true);
+    let told = events(&mut resumed);
+    assert!(phase_reason(&told, Phase::Adjudication).contains("stopped at move 2"));
+    assert!(actions(&mut resumed).is_empty());
+    assert_eq!(resumed.judge_reason(), Some("the game stopped at move 2"));
+}
