@@ -364,7 +364,8 @@ fn ends_on_signal(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let record = dir.path().join("game.sgf");
     let marker = format!("stubborn-{signal}-{}", std::process::id());
-    let sleeper = format!("{}.{}", std::process::id() % 1000, signal.len());
+    let tag: u32 = signal.bytes().map(u32::from).sum();
+    let sleeper = format!("{}.{tag}", std::process::id() % 1000);
     let black = format!(
         "gtp:sh -c 'sleep 7{sleeper} & exec {} --name {marker} --stubborn --moves D4,E5,F6,G7,H8 --delay-ms 200'",
         common::fake_gtp().display()
@@ -411,8 +412,52 @@ fn sigterm_ends_the_game_as_void_and_leaves_no_engine_behind() {
 }
 
 #[test]
-fn sighup_ends_the_game_as_void_and_leaves_no_engine_behind() {
-    ends_on_signal("HUP");
+fn sigquit_ends_the_game_as_void_and_leaves_no_engine_behind() {
+    ends_on_signal("QUIT");
+}
+
+/// SIGHUP is the SSH session dropping: the game plays on to its result,
+/// with nothing lost, and the journal says when the terminal went.
+#[test]
+fn sighup_lets_the_game_play_on_and_the_journal_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("game.sgf");
+    let folder = dir.path().join("folder");
+    let black = fake("--moves D4,E5,F6,G7,H8,pass --delay-ms 150");
+    let white = fake("--moves C3,C4,C5,C6,C7,pass --delay-ms 150");
+    let args = [
+        "--sgf",
+        record.to_str().unwrap(),
+        "--game-dir",
+        folder.to_str().unwrap(),
+    ];
+    let child = spawn_game(&black, &white, &args, true);
+    std::thread::sleep(Duration::from_millis(700));
+    let hung_up = Command::new("kill")
+        .args(["-HUP", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(hung_up.success());
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let events: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let session: Vec<_> = events.iter().filter(|e| e["type"] == "session").collect();
+    assert_eq!(session.len(), 1, "{stdout}");
+    assert_eq!(session[0]["what"], "detached");
+    let result = events.iter().find(|e| e["type"] == "result").unwrap();
+    assert_ne!(result["result"], "Void", "{result}");
+    let moves = events.iter().filter(|e| e["type"] == "move").count();
+    assert_eq!(moves, 12, "every move of both programs was played");
+    assert_eq!(
+        root_property(&record, "RE").as_deref(),
+        result["result"].as_str()
+    );
+    let journal = std::fs::read_to_string(folder.join("journal.jsonl")).unwrap();
+    assert!(journal.contains(r#""what":"detached""#));
+    assert_eq!(journal.lines().count(), events.len());
 }
 
 #[test]

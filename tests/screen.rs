@@ -388,3 +388,70 @@ fn a_spectator_watches_at_its_own_size_and_its_keys_never_reach_the_host() {
         s.contains("0 watching")
     });
 }
+
+/// The SSH session drops: tmux kills the pane under the full screen, and
+/// goref gets SIGHUP. The game plays on without a screen to its result,
+/// the record and the journal complete, and then goref ends by itself.
+#[test]
+fn a_game_whose_terminal_is_killed_plays_on_to_a_complete_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("game");
+    let black = common::fake("--moves D4,E5,F6,G7,H8,J9,pass --delay-ms 300");
+    let white = common::fake("--moves C3,C4,C5,C6,C7,C8,pass --delay-ms 300");
+    let command = format!(
+        "{} play --size 9 --black \"{black}\" --white \"{white}\" --game-dir {}",
+        shell_words(&goref()),
+        shell_words(&folder)
+    );
+    let Some(tmux) = Tmux::start("goref-hup", 100, 30, &command) else {
+        return;
+    };
+    tmux.wait_for("the game on screen", Duration::from_secs(20), |s| {
+        s.contains("D4") && s.contains("C3")
+    });
+    let status = Command::new("tmux")
+        .args(["kill-session", "-t", &tmux.name])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let journal = folder.join("journal.jsonl");
+    let start = Instant::now();
+    while !folder.join("MANIFEST.sha256").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the game did not finish after its terminal went; the journal:\n{}",
+            std::fs::read_to_string(&journal).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert!(text.contains(r#""what":"detached""#), "{text}");
+    let result = text
+        .lines()
+        .find(|l| l.contains(r#""type":"result""#))
+        .expect("a result");
+    assert!(!result.contains("Void"), "{result}");
+    assert_eq!(text.matches(r#""type":"move""#).count(), 14);
+    let record = std::fs::read_to_string(folder.join("game.sgf")).unwrap();
+    assert!(record.contains("RE["), "{record}");
+    let gone = Instant::now();
+    let this_game = format!(
+        "^{} play .*--game-dir {}",
+        goref().display(),
+        folder.display()
+    );
+    while Command::new("pgrep")
+        .args(["-f", &this_game])
+        .output()
+        .unwrap()
+        .stdout
+        .iter()
+        .any(|b| b.is_ascii_digit())
+    {
+        assert!(
+            gone.elapsed() < Duration::from_secs(15),
+            "goref did not end"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

@@ -12,7 +12,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::driver::signals::Signals;
+use crate::driver::signals::{Received, Signals};
 use crate::driver::{
     next_from, run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput, Resumption,
 };
@@ -213,10 +213,15 @@ async fn play_one(
                 }
                 dirty = true;
             }
-            _ = signals.next() => {
-                // The driver catches the same signal and voids the game.
-                leaving = true;
-            }
+            signal = signals.next() => match signal {
+                // The driver catches the same signal: it voids the game, or
+                // notes that the terminal went away and plays on.
+                Received::Stop(_) => leaving = true,
+                Received::Hangup => {
+                    screen.lose("the terminal went away (SIGHUP)");
+                    *keys = None;
+                }
+            },
             _ = tokio::time::sleep_until(wake) => dirty = true,
         }
     }

@@ -66,6 +66,14 @@ impl Screen {
         }
     }
 
+    /// Stops drawing: the terminal is gone, though no write has failed yet.
+    pub fn lose(&mut self, why: &str) {
+        if !self.lost {
+            tracing::warn!("{why}; the screen stops drawing");
+            self.lost = true;
+        }
+    }
+
     /// Whether the terminal can still be drawn on.
     pub fn is_lost(&self) -> bool {
         self.lost

@@ -26,7 +26,7 @@ use tokio::task::JoinHandle;
 
 pub use crate::files::write_atomically;
 pub use operator_input::OperatorInput;
-use signals::Signals;
+use signals::{Received, Signals};
 use sinks::Sinks;
 
 use crate::files::FileError;
@@ -38,7 +38,7 @@ use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
     Action, AgreementEvent, GameConfig, GameEvent, GameResult, Phase, RecordInfo, Referee,
-    ResumePoint, StampedEvent,
+    ResumePoint, SessionChange, StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
 
@@ -185,6 +185,7 @@ pub async fn run_game_with(
     }
     drop(report_tx);
     let mut interrupted = false;
+    let mut detached = false;
     let mut judge_called = false;
 
     loop {
@@ -238,9 +239,16 @@ pub async fn run_game_with(
                 Some(note) => sinks.take(note),
                 None => notes = None,
             },
-            signal = signals.next(), if !interrupted => {
-                interrupted = true;
-                referee.void(now(), format!("goref received {signal}: the game is void"));
+            signal = signals.next(), if !interrupted => match signal {
+                Received::Stop(name) => {
+                    interrupted = true;
+                    referee.void(now(), format!("goref received {name}: the game is void"));
+                }
+                Received::Hangup if !detached => {
+                    detached = true;
+                    sinks.take(detached_event(sinks.folder()));
+                }
+                Received::Hangup => {}
             }
         }
     }
@@ -273,6 +281,22 @@ fn take_report(referee: &mut Referee, sinks: &mut Sinks, report: Report) {
     sinks.arrived = Some(report.at);
     referee.handle_player(report.at, report.color, report.event);
     sinks.take_events(referee);
+}
+
+/// The `session` event of a terminal that went away.
+fn detached_event(folder: Option<&std::path::Path>) -> GameEvent {
+    let kept = match folder {
+        Some(folder) => format!(", and its folder {} keeps every event", folder.display()),
+        None => String::new(),
+    };
+    GameEvent::Session {
+        what: SessionChange::Detached,
+        color: None,
+        message: format!(
+            "the terminal went away (SIGHUP): the game goes on without a screen{kept}"
+        ),
+        down_ms: None,
+    }
 }
 
 /// The operator's input closed while a player's moves are typed: nobody is
@@ -363,7 +387,7 @@ async fn shut_down_players(
                 aborts.iter().for_each(|a| a.abort());
                 break;
             }
-            _ = signals.next() => {
+            _ = signals.next_stop() => {
                 aborts.iter().for_each(|a| a.abort());
                 break;
             }
