@@ -301,6 +301,11 @@ pub struct PlayArgs {
     /// Whether passes count as moves for the two limits above.
     #[arg(long, value_name = "BOOL")]
     pub count_passes: Option<bool>,
+    /// How many times a GTP engine that crashes during play is started
+    /// again, told the position, its clock running throughout, before its
+    /// crash forfeits [default by --rules: kgs 1, cgf 0, usenix 0].
+    #[arg(long, value_name = "N")]
+    pub restart_crashed: Option<u32>,
     /// A game file (TOML); flags given here override it.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,

@@ -63,6 +63,7 @@ pub struct GameFile {
     pub time_loss_before: Option<u32>,
     pub stop_at: Option<u32>,
     pub count_passes: Option<bool>,
+    pub restart_crashed: Option<u32>,
     pub sgf: Option<PathBuf>,
     pub trace: Option<PathBuf>,
     pub event: Option<String>,
@@ -193,6 +194,9 @@ pub fn resolve(
     }
     if let Some(count) = args.count_passes.or(file.count_passes) {
         rules.limits.count_passes = count;
+    }
+    if let Some(n) = args.restart_crashed.or(file.restart_crashed) {
+        rules.restart_crashed = n;
     }
     let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
         Some(timeout) => duration_setting("command-timeout", &timeout, "30s")?,
@@ -326,6 +330,7 @@ pub fn game_file_text(config: &DriverConfig) -> String {
     );
     line("stop_at", or_zero(rules.limits.stop_at).to_string());
     line("count_passes", rules.limits.count_passes.to_string());
+    line("restart_crashed", rules.restart_crashed.to_string());
     line("date", quote(&config.record.date.to_string()));
     for (key, value) in [
         ("event", &config.record.event),

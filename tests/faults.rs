@@ -118,7 +118,11 @@ fn an_engine_without_the_kgs_commands_claims_nothing() {
 #[test]
 fn a_crash_mid_game_forfeits_with_the_exit_status() {
     let black = fake("--moves D4,E5,F6 --crash-at 3");
-    let run = play(&black, &fake("--moves C3,C4,C5"), &[]);
+    let run = play(
+        &black,
+        &fake("--moves C3,C4,C5"),
+        &["--restart-crashed", "0"],
+    );
     let result = run.result();
     assert_eq!(result["result"], "W+F");
     assert_eq!(result["end"], "forfeit_crash");
@@ -299,4 +303,74 @@ fn a_program_that_cannot_start_is_named() {
     let result = run.result();
     assert_eq!(result["end"], "no_game", "{result}");
     assert_eq!(result["winner"], serde_json::Value::Null);
+}
+
+/// KGS lets a crashed program be started again with the same settings: its
+/// first life is the fake engine, which crashes at its third move; its
+/// second is GNU Go, which is told the position and plays on to the end.
+#[test]
+fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let lived = dir.path().join("lived");
+    let black = format!(
+        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0; else touch {lived}; \
+         exec {fake} --moves D4,E5,F6 --crash-at 3; fi'",
+        lived = lived.display(),
+        gnugo = common::gnugo(),
+        fake = common::fake_gtp().display(),
+    );
+    let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
+    let run = play(
+        &black,
+        &white,
+        &["--restart-crashed", "1", "--time", "absolute:10m"],
+    );
+    let result = run.result();
+    assert_ne!(result["end"], "forfeit_crash", "{result}");
+    let restarts = run.of_type("session");
+    assert_eq!(restarts.len(), 1, "{restarts:?}");
+    assert_eq!(restarts[0]["what"], "restarted");
+    assert_eq!(restarts[0]["color"], "B");
+    let told = restarts[0]["message"].as_str().unwrap();
+    assert!(
+        told.contains("status 3") && told.contains("the 4 moves"),
+        "{told}"
+    );
+    let moves = run.moves();
+    assert!(moves.len() > 10, "the game went on: {moves:?}");
+    assert_eq!(
+        &moves[..2],
+        &[("B".into(), "D4".into()), ("W".into(), moves[1].1.clone())]
+    );
+    let events = run.events();
+    let at = events.iter().position(|e| e["type"] == "session").unwrap();
+    let second_life: Vec<String> = events[at..]
+        .iter()
+        .filter(|e| e["type"] == "gtp" && e["color"] == "B" && e["direction"] == "sent")
+        .map(|e| e["line"].as_str().unwrap().to_string())
+        .collect();
+    let told_moves: Vec<String> = moves[..4]
+        .iter()
+        .map(|(c, v)| format!("play {} {v}", if c == "B" { "black" } else { "white" }))
+        .collect();
+    let plays: Vec<String> = second_life
+        .iter()
+        .filter(|l| l.contains(" play "))
+        .take(4)
+        .map(|l| l.split_once(' ').unwrap().1.to_string())
+        .collect();
+    assert_eq!(
+        plays, told_moves,
+        "the second life is told every move first"
+    );
+    let black_clocks: Vec<u64> = run
+        .of_type("move")
+        .iter()
+        .filter(|m| m["color"] == "B")
+        .map(|m| m["clock"]["used_ms"].as_u64().unwrap())
+        .collect();
+    assert!(
+        black_clocks.windows(2).all(|w| w[0] <= w[1]),
+        "{black_clocks:?}"
+    );
 }

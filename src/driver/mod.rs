@@ -12,6 +12,7 @@
 //! files are incomplete.
 
 mod json_out;
+mod lineup;
 mod operator_input;
 mod record_file;
 pub mod signals;
@@ -25,6 +26,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 pub use crate::files::write_atomically;
+use lineup::Lineup;
 pub use operator_input::OperatorInput;
 use signals::{Received, Signals};
 use sinks::Sinks;
@@ -32,12 +34,12 @@ use sinks::Sinks;
 use crate::files::FileError;
 use crate::game::Color;
 use crate::journal::{FolderPlace, GameFolder};
-use crate::players::{self, human, PlayerHandle, PlayerSetup, PlayerSpec, Report};
+use crate::players::{human, PlayerHandle, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
-    Action, AgreementEvent, GameConfig, GameEvent, GameResult, Phase, RecordInfo, Referee,
+    AgreementEvent, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo, Referee,
     ResumePoint, SessionChange, StampedEvent,
 };
 use crate::shell_time::{now, sleep_until};
@@ -170,20 +172,7 @@ pub async fn run_game_with(
         Signals::install().map_err(|e| DriverError::Setup(format!("cannot catch signals: {e}")))?;
     let mut sinks = Sinks::open(&config, resume)?;
     let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
-    let mut players: Vec<PlayerHandle> = Vec::new();
-    for (color, spec) in [(Color::Black, &config.black), (Color::White, &config.white)] {
-        let setup = PlayerSetup {
-            color,
-            size: config.game.size,
-            rules: config.game.rules.clone(),
-            handicap: handicap.clone(),
-            command_timeout: config.command_timeout,
-            self_exe: config.self_exe.clone(),
-            position: position.clone(),
-        };
-        players.push(players::spawn(spec, setup, report_tx.clone()));
-    }
-    drop(report_tx);
+    let mut lineup = Lineup::start(&config, handicap, position, report_tx);
     let mut interrupted = false;
     let mut detached = false;
     let mut judge_called = false;
@@ -191,11 +180,7 @@ pub async fn run_game_with(
     loop {
         sinks.drain(&mut referee);
         while let Some(action) = referee.poll_action() {
-            for player in &players {
-                if addressed_to(&action, player.color) {
-                    let _ = player.actions.send(action.clone());
-                }
-            }
+            lineup.send(&action);
         }
         if referee.is_over() {
             break;
@@ -212,19 +197,20 @@ pub async fn run_game_with(
         tokio::select! {
             report = reports.recv() => match report {
                 Some(report) => {
-                    take_report(&mut referee, &mut sinks, report);
+                    take_report(&mut referee, &mut sinks, &mut lineup, report);
                     while let Ok(report) = reports.try_recv() {
-                        take_report(&mut referee, &mut sinks, report);
+                        take_report(&mut referee, &mut sinks, &mut lineup, report);
                     }
                 }
                 None => break,
             },
             _ = timer => referee.handle_timeout(now()),
             input = next_from(&mut operator) => match input {
-                Some(input) => take_operator_input(&mut referee, &players, input),
+                Some(input) => take_operator_input(&mut referee, &lineup.players, input),
                 None => {
                     operator = None;
-                    let typed: Vec<Color> = players
+                    let typed: Vec<Color> = lineup
+                        .players
                         .iter_mut()
                         .filter_map(|p| p.lines.take().map(|_| p.color))
                         .collect();
@@ -255,7 +241,7 @@ pub async fn run_game_with(
     sinks.drain(&mut referee);
     sinks.finish_record();
     shut_down_players(
-        players,
+        lineup.players,
         &mut reports,
         &mut referee,
         &mut sinks,
@@ -277,9 +263,16 @@ pub async fn run_game_with(
 
 /// A player's report, into the referee and its events into the sinks; the
 /// journal is written once for all the reports that came together.
-fn take_report(referee: &mut Referee, sinks: &mut Sinks, report: Report) {
+/// A crash the rules let goref mend starts the program again instead.
+fn take_report(referee: &mut Referee, sinks: &mut Sinks, lineup: &mut Lineup, report: Report) {
     sinks.arrived = Some(report.at);
-    referee.handle_player(report.at, report.color, report.event);
+    let mended = match &report.event {
+        PlayerEvent::Failed(failure) => lineup.restart(referee, report.color, failure),
+        _ => false,
+    };
+    if !mended {
+        referee.handle_player(report.at, report.color, report.event);
+    }
     sinks.take_events(referee);
 }
 
@@ -352,16 +345,6 @@ pub async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Opt
     match input {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
-    }
-}
-
-fn addressed_to(action: &Action, color: Color) -> bool {
-    match action {
-        Action::RequestMove { color: c, .. } | Action::RequestDeadStones { color: c } => {
-            *c == color
-        }
-        Action::TellMove { to, .. } => *to == color,
-        Action::GameOver { .. } => true,
     }
 }
 

@@ -92,6 +92,12 @@ pub struct Rules {
     /// The longest a player may take over one answer, whatever its clock says;
     /// it keeps an untimed game from hanging on a silent program.
     pub move_timeout: Duration,
+    /// How many times a program that crashes during play is started again
+    /// (a GTP engine: with the same command line, told the position, its
+    /// clock running throughout) before its crash forfeits. KGS lets the
+    /// operator restart a program with the same settings (1); under CGF
+    /// and Usenix rules a crash forfeits (0).
+    pub restart_crashed: u32,
 }
 
 impl Rules {
@@ -107,6 +113,7 @@ impl Rules {
                 limits: MoveLimits::NONE,
                 end_of_game: EndOfGame::KgsCleanup,
                 move_timeout: Duration::from_secs(600),
+                restart_crashed: 1,
             },
             Preset::Cgf => Rules {
                 preset,
@@ -124,6 +131,7 @@ impl Rules {
                 },
                 end_of_game: EndOfGame::Judge,
                 move_timeout: Duration::from_secs(600),
+                restart_crashed: 0,
             },
             Preset::Usenix => Rules {
                 preset,
@@ -138,6 +146,7 @@ impl Rules {
                 limits: MoveLimits::NONE,
                 end_of_game: EndOfGame::Judge,
                 move_timeout: Duration::from_secs(600),
+                restart_crashed: 0,
             },
         }
     }

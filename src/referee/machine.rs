@@ -19,6 +19,7 @@ use crate::protocol::sgmp::link::TraceEntry;
 
 use super::event::{
     AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
+    SessionChange,
 };
 use super::operator::is_sgf_result;
 use super::resume::ResumePoint;
@@ -293,6 +294,10 @@ pub struct Referee {
     /// A game taken back from its journal, waiting for its players: the
     /// phase to go back to once both are ready.
     resuming: Option<ResumePoint>,
+    /// Every move played, in order: the position a restarted program is told.
+    moves: Vec<(Color, Move)>,
+    /// The players whose programs are being started again after a crash.
+    restarting: [bool; 2],
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -328,6 +333,8 @@ impl Referee {
             stopped_at: None,
             clocks_paused: false,
             resuming: None,
+            moves: Vec::new(),
+            restarting: [false, false],
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -363,6 +370,7 @@ impl Referee {
                 Move::Resign => return Err(bad("a resignation ends the game".into())),
             }
             referee.moves_played = n;
+            referee.moves.push((*color, *mv));
         }
         for color in Color::BOTH {
             if let Some(reading) = &point.clocks[color.index()] {
@@ -378,6 +386,37 @@ impl Referee {
     /// How many moves have been played, passes included.
     pub fn moves_played(&self) -> u32 {
         self.moves_played
+    }
+
+    /// Every move played, in order.
+    pub fn moves(&self) -> &[(Color, Move)] {
+        &self.moves
+    }
+
+    /// Whether `color`'s program may be started again after it crashed:
+    /// play goes on (a crash after play has stopped changes nothing the
+    /// restart could mend).
+    pub fn can_restart(&self, color: Color) -> bool {
+        matches!(self.phase, Phase::Play | Phase::Cleanup)
+            && self.players[color.index()].is_some()
+            && self.result.is_none()
+    }
+
+    /// `color`'s program crashed and is being started again: its clock
+    /// runs on, and once it is ready it is asked again for whatever it was
+    /// asked before.
+    pub fn restarting(&mut self, color: Color, why: &str, attempt: u32) {
+        self.restarting[color.index()] = true;
+        let moves = self.moves_played;
+        self.events.push_back(GameEvent::Session {
+            what: SessionChange::Restarted,
+            color: Some(color),
+            message: format!(
+                "{why}; goref starts it again (restart {attempt}) and tells it the {moves} \
+                 moves so far; its clock runs on"
+            ),
+            down_ms: None,
+        });
     }
 
     pub fn config(&self) -> &GameConfig {
@@ -679,6 +718,9 @@ impl Referee {
     }
 
     fn on_ready(&mut self, now: Instant, color: Color, info: PlayerInfo) {
+        if std::mem::take(&mut self.restarting[color.index()]) {
+            return self.on_restarted(now, color, info);
+        }
         if self.phase != Phase::Setup {
             return;
         }
@@ -754,6 +796,19 @@ impl Referee {
                 );
                 self.request_move(now);
             }
+        }
+    }
+
+    /// A restarted program is ready, told the position: if it was to move,
+    /// it is asked again, on the clock that kept running.
+    fn on_restarted(&mut self, now: Instant, color: Color, info: PlayerInfo) {
+        self.events.push_back(GameEvent::Player {
+            color,
+            info: info.clone(),
+        });
+        self.players[color.index()] = Some(info);
+        if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
+            self.request_move(now);
         }
     }
 
@@ -851,6 +906,7 @@ impl Referee {
             },
         };
         self.moves_played = n;
+        self.moves.push((color, mv));
         self.push_move(now, n, color, mv, turn.used, captures);
         self.actions.push_back(Action::TellMove {
             to: color.opponent(),

@@ -2142,3 +2142,54 @@ fn a_game_resumed_while_the_judge_was_awaited_awaits_the_judge_again() {
     assert!(actions(&mut resumed).is_empty());
     assert_eq!(resumed.judge_reason(), Some("the game stopped at move 2"));
 }
+
+#[test]
+fn a_restarted_program_is_asked_again_on_the_clock_that_kept_running() {
+    let t = crate::test_support::epoch();
+    let mut config = config(9, Preset::Kgs);
+    config.rules.time = "absolute:10m".parse().unwrap();
+    let mut referee = started(config, t, true, true);
+    play_after(&mut referee, t, Black, mv("E5"), secs(10));
+    referee.handle_player(t + secs(10), White, PlayerEvent::Thinking);
+    events(&mut referee);
+    actions(&mut referee);
+    assert!(referee.can_restart(White));
+    referee.restarting(White, "White exited (status 3)", 1);
+    let told = events(&mut referee);
+    assert!(matches!(
+        &told[..],
+        [GameEvent::Session { color: Some(White), message, .. }]
+            if message.contains("restart 1") && message.contains("the 1 moves")
+    ));
+    assert_eq!(referee.moves(), &[(Black, mv("E5"))]);
+    referee.handle_player(
+        t + secs(40),
+        White,
+        PlayerEvent::Ready(info("white-bot", true)),
+    );
+    let asked = actions(&mut referee);
+    assert_eq!(
+        asked,
+        vec![Action::RequestMove {
+            color: White,
+            cleanup: false,
+            time_left: Some(TimeLeft {
+                seconds: 570,
+                stones: 0,
+                kgs_stones: 0
+            }),
+        }],
+        "the 30 s of the crash and the restart are White's"
+    );
+    referee.handle_player(t + secs(40), White, PlayerEvent::Thinking);
+    referee.handle_player(t + secs(45), White, PlayerEvent::Moved(mv("C3")));
+    let moved = events(&mut referee);
+    let clock = moved
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::Move { clock, .. } => Some(clock.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(clock.main_left_ms, 565_000);
+}
