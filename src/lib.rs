@@ -23,6 +23,8 @@
 //! - [`mirror`]: the game served to read-only spectators (`--serve`) and
 //!   followed by them (`--watch`): a pure hub, gate and spectator side, and
 //!   their async shells.
+//! - [`journal`]: the game folder: the durable journal of every event, read
+//!   back by `goref resume`, and the manifest of a finished game.
 //! - [`files`]: every file goref writes is checked, claimed and replaced
 //!   atomically there; [`console`]: every line goref prints, never panicking
 //!   on a closed pipe.
