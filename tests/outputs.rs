@@ -262,7 +262,13 @@ fn game_on_a_filling_disk(
     let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --delay-ms 100");
     let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --delay-ms 100");
     let trace = disk.path.join("game.jsonl");
-    let mut args = vec!["--sgf", record.to_str().unwrap()];
+    let folder = disk.path.join("folder");
+    let mut args = vec![
+        "--sgf",
+        record.to_str().unwrap(),
+        "--game-dir",
+        folder.to_str().unwrap(),
+    ];
     if trace_too {
         args.extend(["--trace", trace.to_str().unwrap()]);
     }
@@ -277,8 +283,14 @@ fn game_on_a_filling_disk(
     let output = child.wait_with_output().unwrap();
     let left: Vec<String> = std::fs::read_dir(&disk.path)
         .unwrap()
+        .chain(std::fs::read_dir(&folder).unwrap())
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
         .collect();
+    let journal = std::fs::read_to_string(folder.join("journal.jsonl")).unwrap();
+    assert!(
+        journal.is_empty() || journal.ends_with('\n'),
+        "whole lines only"
+    );
     let result = root_property(&record, "RE");
     let run = Run {
         status: output.status.code().unwrap_or(-1),
@@ -301,11 +313,13 @@ fn a_full_disk_is_an_error_event_and_an_exit_status_and_leaves_no_temporary_file
         .iter()
         .map(|e| e["message"].as_str().unwrap().to_string())
         .collect();
-    let told = errors
-        .iter()
-        .filter(|m| m.contains("cannot write the record"))
-        .count();
-    assert_eq!(told, 1, "told once: {errors:?}");
+    for record in ["/disk/game.sgf", "/disk/folder/game.sgf"] {
+        let told = errors
+            .iter()
+            .filter(|m| m.contains("cannot write the record ") && m.contains(record))
+            .count();
+        assert_eq!(told, 1, "{record} told once: {errors:?}");
+    }
     assert!(
         errors.iter().any(|m| m.contains("is incomplete")),
         "{errors:?}"
@@ -313,6 +327,16 @@ fn a_full_disk_is_an_error_event_and_an_exit_status_and_leaves_no_temporary_file
     assert!(
         errors.iter().any(|m| m.contains("cannot write the trace")),
         "{errors:?}"
+    );
+    let journal_told = errors
+        .iter()
+        .filter(|m| m.contains("cannot write the journal"))
+        .count();
+    assert_eq!(journal_told, 1, "told once: {errors:?}");
+    assert!(
+        run.stderr.contains("the journal") && run.stderr.contains("MANIFEST"),
+        "{}",
+        run.stderr
     );
     assert!(run.stderr.contains("the record"), "{}", run.stderr);
     assert!(
@@ -339,10 +363,24 @@ fn a_disk_that_fills_and_frees_again_ends_with_a_complete_record() {
         .as_str()
         .unwrap()
         .contains("cannot write the record")));
-    assert!(run
+    let notices: Vec<String> = run
         .of_type("notice")
         .iter()
-        .any(|e| e["message"].as_str().unwrap().contains("written again")));
+        .map(|e| e["message"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        notices
+            .iter()
+            .any(|m| m.contains("the record") && m.contains("written again")),
+        "{notices:?}"
+    );
+    assert!(
+        notices
+            .iter()
+            .any(|m| m.contains("the journal") && m.contains("written again")),
+        "{notices:?}"
+    );
+    assert!(left.contains(&"MANIFEST.sha256".to_string()), "{left:?}");
     assert!(result.is_some());
     assert!(!left.iter().any(|f| f.ends_with(".tmp")), "{left:?}");
 }

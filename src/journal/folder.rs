@@ -40,6 +40,11 @@ pub enum FolderError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("cannot open the game folder {path}: {source}")]
+    Open {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     #[error("the game folder {0} is not a folder")]
     NotAFolder(PathBuf),
     #[error(
@@ -102,7 +107,7 @@ impl GameFolder {
             Ok(meta) if meta.is_dir() => {}
             Ok(_) => return Err(FolderError::NotAFolder(path.to_path_buf())),
             Err(source) => {
-                return Err(FolderError::Create {
+                return Err(FolderError::Open {
                     path: path.to_path_buf(),
                     source,
                 })

@@ -15,10 +15,15 @@
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The most the journal keeps in memory while the disk refuses it; lines
 /// beyond are lost, and the journal says it is incomplete.
 const MAX_PENDING: usize = 64 << 20;
+
+/// How often a refused journal is tried again, however often it is flushed:
+/// each try writes everything kept so far.
+const RETRY_EVERY: Duration = Duration::from_secs(1);
 
 /// A change in whether the journal reaches the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -37,6 +42,8 @@ pub struct Journal {
     /// Written since the last sync.
     unsynced: bool,
     failing: Option<String>,
+    /// When a refused write was last tried.
+    tried: Option<Instant>,
     /// Lines dropped because the disk refused them for too long.
     lost: u64,
     status: Vec<JournalStatus>,
@@ -65,6 +72,7 @@ impl Journal {
             pending: Vec::new(),
             unsynced: false,
             failing: None,
+            tried: None,
             lost: 0,
             status: Vec::new(),
         })
@@ -84,12 +92,22 @@ impl Journal {
         self.pending.push(b'\n');
     }
 
-    /// Writes what was appended, without waiting for the disk.
+    /// Writes what was appended, without waiting for the disk. While the
+    /// disk refuses it, at most once every [`RETRY_EVERY`].
     pub fn flush(&mut self) {
+        let resting =
+            self.failing.is_some() && self.tried.is_some_and(|at| at.elapsed() < RETRY_EVERY);
+        if !resting {
+            self.write_now();
+        }
+    }
+
+    fn write_now(&mut self) {
         if self.pending.is_empty() {
             return;
         }
         let written = self.write_pending();
+        self.tried = written.is_err().then(Instant::now);
         self.note(written);
     }
 
@@ -113,6 +131,7 @@ impl Journal {
 
     /// Commits the rest and says whether the journal holds every line.
     pub fn finish(&mut self) -> Result<(), String> {
+        self.write_now();
         self.commit();
         if let Some(error) = &self.failing {
             return Err(error.clone());
@@ -214,6 +233,9 @@ mod tests {
         assert_eq!(journal.poll_status(), None);
         assert_eq!(fs::read_to_string(&path).unwrap(), "kept\n");
         journal.file = writable;
+        journal.commit();
+        assert_eq!(journal.poll_status(), None, "tried again a second later");
+        journal.tried = journal.tried.map(|at| at - RETRY_EVERY);
         journal.commit();
         assert_eq!(journal.poll_status(), Some(JournalStatus::Recovered));
         assert_eq!(journal.finish(), Ok(()));
