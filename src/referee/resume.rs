@@ -96,7 +96,7 @@ impl ResumePoint {
 mod tests {
     use super::*;
     use crate::referee::{End, GameResult};
-    use crate::test_support::game_start;
+    use crate::test_support::{clock_reading, game_start};
 
     fn stamped(seq: u64, event: GameEvent) -> StampedEvent {
         StampedEvent {
@@ -109,15 +109,9 @@ mod tests {
 
     fn reading(main_left_ms: u64, running: bool) -> ClockReading {
         ClockReading {
-            main_left_ms,
-            period_left_ms: None,
-            periods_left: None,
-            stones_left: None,
-            in_overtime: false,
             running,
-            flagged: false,
             used_ms: 60_000 - main_left_ms,
-            last_move_ms: 0,
+            ..clock_reading(main_left_ms)
         }
     }
 

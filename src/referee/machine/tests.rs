@@ -129,6 +129,17 @@ fn the_result(events: &[GameEvent]) -> &GameResult {
     found[0]
 }
 
+/// The mover's clock after the first move among `events`.
+fn move_clock(events: &[GameEvent]) -> crate::game::clock::ClockReading {
+    events
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::Move { clock, .. } => Some(clock.clone()),
+            _ => None,
+        })
+        .expect("a move")
+}
+
 fn phases(events: &[GameEvent]) -> Vec<Phase> {
     events
         .iter()
@@ -1085,13 +1096,7 @@ fn move_requests_carry_the_time_left_and_moves_the_time_used() {
     referee.handle_player(t0 + ms(4500), Black, PlayerEvent::Moved(mv("D4")));
     let evs = events(&mut referee);
     assert_eq!(moves(&evs), vec![(1, Black, "D4".into(), 3500)]);
-    let clock = evs
-        .iter()
-        .find_map(|e| match e {
-            GameEvent::Move { clock, .. } => Some(clock.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let clock = move_clock(&evs);
     assert_eq!(clock.main_left_ms, 6500);
     assert!(!clock.running);
     actions(&mut referee);
@@ -2183,13 +2188,6 @@ fn a_restarted_program_is_asked_again_on_the_clock_that_kept_running() {
     );
     referee.handle_player(t + secs(40), White, PlayerEvent::Thinking);
     referee.handle_player(t + secs(45), White, PlayerEvent::Moved(mv("C3")));
-    let moved = events(&mut referee);
-    let clock = moved
-        .iter()
-        .find_map(|e| match e {
-            GameEvent::Move { clock, .. } => Some(clock.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let clock = move_clock(&events(&mut referee));
     assert_eq!(clock.main_left_ms, 565_000);
 }
