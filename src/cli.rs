@@ -101,6 +101,21 @@ pub enum Command {
     /// nobody. GTP engines are started again with the same command lines
     /// and told every move before they are asked to play.
     Resume(Box<ResumeArgs>),
+    /// Bring back the full screen of a game goref is refereeing, with the
+    /// operator's commands, through its folder's socket (after an SSH drop).
+    ///
+    /// Quitting the attached screen leaves the game playing. Several
+    /// screens may be attached at once; the socket's file permissions
+    /// (this user only) are the access control.
+    Attach(AttachArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct AttachArgs {
+    /// The game's folder.
+    pub dir: PathBuf,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
 }
 
 #[derive(Debug, Args, Default)]

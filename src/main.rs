@@ -20,7 +20,8 @@ use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
-    BotArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs, WatchArgs,
+    AttachArgs, BotArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs,
+    WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -28,12 +29,14 @@ use goref::driver::{run_game_with, DriverConfig, Inputs, Resumption};
 use goref::game::sgf::Date;
 use goref::game::Color;
 use goref::journal::{self, GameFolder};
+use goref::mirror::follow::Target;
 use goref::mirror::gate::Limits;
 use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::players::PlayerSpec;
 use goref::protocol::sgmp::session::Profile;
 use goref::referee::ResumePoint;
 use goref::transport::line::LineSpec;
+use goref::ui::Role;
 
 /// The exit status of a game that ended without a decided result.
 const UNDECIDED: u8 = 1;
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play(*args, false),
         Command::Demo(args) => play(demo_args(args), true),
         Command::Resume(args) => resume(*args),
+        Command::Attach(args) => attach(&args).map(|()| Outcome::Done),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -159,10 +163,11 @@ fn watch(address: &str, args: &WatchArgs) -> Result<WatchEnd, String> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime.block_on(goref::app::watch::run(
-        address.to_string(),
+        Target::Tcp(address.to_string()),
         token,
         headless,
         options,
+        Role::Spectator,
     ))
 }
 
@@ -294,6 +299,36 @@ fn resume(args: ResumeArgs) -> Result<Outcome, String> {
         options,
         Some(resumption),
     )
+}
+
+/// `goref attach DIR`: the operator's screen of the game refereed in DIR.
+fn attach(args: &AttachArgs) -> Result<(), String> {
+    let dir = args.dir.display();
+    if !args.dir.join(journal::folder::JOURNAL).is_file() {
+        return Err(format!("{dir} holds no game (no journal.jsonl)"));
+    }
+    let socket = args.dir.join(journal::folder::SOCKET);
+    if !socket.exists() {
+        let over = args.dir.join(journal::folder::MANIFEST).exists();
+        return Err(match over {
+            true => format!("the game in {dir} is over: its record is {dir}/game.sgf"),
+            false => format!(
+                "no goref is refereeing the game in {dir} (no attach.sock): if goref died, \
+                 `goref resume {dir}` continues the game"
+            ),
+        });
+    }
+    if !std::io::stdout().is_terminal() {
+        return Err("goref attach draws the full screen: run it in a terminal".into());
+    }
+    let options = screen_options(&args.screen)?;
+    let runtime = game_runtime()?;
+    let target = Target::Unix(socket);
+    let attached = goref::app::watch::run(target, None, None, options, Role::Operator);
+    runtime
+        .block_on(attached)
+        .map(drop)
+        .map_err(|e| format!("{e} (if goref died, `goref resume {dir}` continues the game)"))
 }
 
 /// Referees a game on the full screen, or headless, served to spectators

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use common::goref;
 use goref::mirror::client::Spectator;
-use goref::mirror::follow::{Follow, FollowEvent};
+use goref::mirror::follow::{Follow, FollowEvent, Target};
 use goref::referee::{GameView, StampedEvent};
 use goref::ui::{Role, Theme, UiState};
 use ratatui::buffer::Buffer;
@@ -175,7 +175,7 @@ fn a_late_spectator_folds_the_hosts_view_and_draws_the_same_screen() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let spectator = runtime.block_on(async {
         let spectator = Spectator::new(None, false, goref::shell_time::now());
-        let mut follow = Follow::new(host.address(), spectator, true);
+        let mut follow = Follow::new(Target::Tcp(host.address()), spectator, true);
         let mut first_seq = None;
         loop {
             match tokio::time::timeout(Duration::from_secs(30), follow.next()).await {

@@ -390,42 +390,64 @@ fn a_spectator_watches_at_its_own_size_and_its_keys_never_reach_the_host() {
 }
 
 /// The SSH session drops: tmux kills the pane under the full screen, and
-/// goref gets SIGHUP. The game plays on without a screen to its result,
-/// the record and the journal complete, and then goref ends by itself.
+/// goref gets SIGHUP. The game plays on without a screen; `goref attach`
+/// in a new terminal brings the operator's screen back, whose commands
+/// reach the game, and quitting it leaves the game playing to its result,
+/// the record and the journal complete; then goref ends by itself.
 #[test]
-fn a_game_whose_terminal_is_killed_plays_on_to_a_complete_record() {
+fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let black = common::fake("--moves D4,E5,F6,G7,H8,J9,pass --delay-ms 300");
-    let white = common::fake("--moves C3,C4,C5,C6,C7,C8,pass --delay-ms 300");
+    let black = common::fake("--moves D4,E5,F6,G7,H8,J9,pass --delay-ms 700");
+    let white = common::fake("--moves C3,C4,C5,C6,C7,C8,pass --delay-ms 700");
     let command = format!(
         "{} play --size 9 --black \"{black}\" --white \"{white}\" --game-dir {}",
         shell_words(&goref()),
         shell_words(&folder)
     );
-    let Some(tmux) = Tmux::start("goref-hup", 100, 30, &command) else {
+    let Some(host) = Tmux::start("goref-hup", 100, 30, &command) else {
         return;
     };
-    tmux.wait_for("the game on screen", Duration::from_secs(20), |s| {
+    host.wait_for("the game on screen", Duration::from_secs(20), |s| {
         s.contains("D4") && s.contains("C3")
     });
     let status = Command::new("tmux")
-        .args(["kill-session", "-t", &tmux.name])
+        .args(["kill-session", "-t", &host.name])
         .status()
         .unwrap();
     assert!(status.success());
     let journal = folder.join("journal.jsonl");
+    let attach = format!("{} attach {}", shell_words(&goref()), shell_words(&folder));
+    let attached = Tmux::start("goref-attach", 90, 28, &attach).unwrap();
+    attached.wait_for("the attached screen", Duration::from_secs(20), |s| {
+        s.contains("live") && s.contains("E5")
+    });
+    attached.keys(&["c", "p"]);
+    attached.wait_for("the clocks paused", Duration::from_secs(10), |s| {
+        s.contains("PAUSED")
+    });
+    attached.keys(&["c", "r", "q"]);
+    attached.wait_for("attach to end", Duration::from_secs(10), |s| {
+        s.contains("EXIT=0")
+    });
     let start = Instant::now();
     while !folder.join("MANIFEST.sha256").exists() {
         assert!(
-            start.elapsed() < Duration::from_secs(30),
+            start.elapsed() < Duration::from_secs(40),
             "the game did not finish after its terminal went; the journal:\n{}",
             std::fs::read_to_string(&journal).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(100));
     }
     let text = std::fs::read_to_string(&journal).unwrap();
-    assert!(text.contains(r#""what":"detached""#), "{text}");
+    for what in ["detached", "attached", "left"] {
+        assert!(
+            text.contains(&format!(r#""what":"{what}""#)),
+            "{what}:\n{text}"
+        );
+    }
+    assert!(text.contains("goref attach"), "the detached event says how");
+    assert!(text.contains(r#""command":"pause""#) && text.contains(r#""command":"resume""#));
     let result = text
         .lines()
         .find(|l| l.contains(r#""type":"result""#))
@@ -434,12 +456,16 @@ fn a_game_whose_terminal_is_killed_plays_on_to_a_complete_record() {
     assert_eq!(text.matches(r#""type":"move""#).count(), 14);
     let record = std::fs::read_to_string(folder.join("game.sgf")).unwrap();
     assert!(record.contains("RE["), "{record}");
-    let gone = Instant::now();
+    assert!(
+        !folder.join("attach.sock").exists(),
+        "the socket goes with the game"
+    );
     let this_game = format!(
         "^{} play .*--game-dir {}",
         goref().display(),
         folder.display()
     );
+    let gone = Instant::now();
     while Command::new("pgrep")
         .args(["-f", &this_game])
         .output()

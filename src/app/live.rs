@@ -161,9 +161,13 @@ async fn play_one(
                     continue;
                 };
                 let Some(events) = &mut events else { continue };
-                origin.get_or_insert(Instant::from_std(at) - Duration::from_millis(first.t_ms));
+                // The latest event sets the origin: a resumed game retells
+                // its journal first, with times older than the telling.
+                let since = |at, t_ms| Instant::from_std(at).checked_sub(Duration::from_millis(t_ms));
+                origin = since(at, first.t_ms).or(origin);
                 view.apply_stamped(&first);
-                while let Ok((_, stamped)) = events.try_recv() {
+                while let Ok((at, stamped)) = events.try_recv() {
+                    origin = since(at, stamped.t_ms).or(origin);
                     view.apply_stamped(&stamped);
                 }
                 dirty = true;

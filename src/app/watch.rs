@@ -1,5 +1,6 @@
 //! `goref --watch HOST:PORT`: a spectator's screen, or with `--headless`
-//! its lines.
+//! its lines; and `goref attach DIR`: the operator's screen of a running
+//! game again, through its folder's socket.
 //!
 //! The spectator follows the referee's stream ([`Follow`]) and folds it into
 //! its own view, and draws it with the same `ui::draw` at its own terminal
@@ -7,7 +8,8 @@
 //! role, which has no operator command: scrolling, filters, zoom and help
 //! act on this screen alone, and nothing is ever sent to the referee but
 //! hello, ping and bye. The status line says how far behind the referee the
-//! screen is, or that it is reconnecting.
+//! screen is, or that it is reconnecting. An attached screen has the
+//! operator's role: its commands go to the referee as `command` lines.
 
 use std::time::Duration;
 
@@ -17,7 +19,7 @@ use crate::console;
 use crate::driver::signals::Signals;
 use crate::driver::{next_from, progress_line};
 use crate::mirror::client::{Link, Spectator};
-use crate::mirror::follow::{Follow, FollowEvent};
+use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::referee::StampedEvent;
 use crate::shell_time::now;
 use crate::ui::clocks::next_change_ms;
@@ -52,16 +54,18 @@ pub enum WatchEnd {
     OutputCut,
 }
 
-/// Follows the game at `address` until the spectator quits, or, headless,
+/// Follows the game at `target` until the spectator quits, or, headless,
 /// until the referee goes after the result. An error is a one-line message.
+/// With [`Role::Operator`] (an attached screen) the keys command the game.
 pub async fn run(
-    address: String,
+    target: Target,
     token: Option<String>,
     headless: Option<Headless>,
     options: ScreenOptions,
+    role: Role,
 ) -> Result<WatchEnd, String> {
     let spectator = Spectator::new(token, headless == Some(Headless::Json), now());
-    let mut follow = Follow::new(address, spectator, headless.is_some());
+    let mut follow = Follow::new(target, spectator, headless.is_some());
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
     let first = welcomed(&mut follow).await?;
     match headless {
@@ -72,7 +76,7 @@ pub async fn run(
             }
             run_headless(&mut follow, mode, &mut signals).await
         }
-        None => run_screen(&mut follow, options, &mut signals)
+        None => run_screen(&mut follow, options, &mut signals, role)
             .await
             .map(|()| WatchEnd::Done),
     }
@@ -159,10 +163,12 @@ async fn run_screen(
     follow: &mut Follow,
     options: ScreenOptions,
     signals: &mut Signals,
+    role: Role,
 ) -> Result<(), String> {
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
-    let mut state = UiState::new(Role::Spectator);
+    let mut state = UiState::new(role);
+    state.detaches = role == Role::Operator;
     state.keys = options.keys.clone();
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME_GAP;
@@ -216,9 +222,17 @@ async fn run_screen(
                 Some(TerminalEvent::Key(key)) => {
                     let view = &follow.spectator.view;
                     for effect in handle_key(key, view, &mut state, &drawn.panes, drawn.page) {
-                        if matches!(effect, Effect::Quit | Effect::Interrupt) {
-                            follow.leave();
-                            return Ok(());
+                        let line = match effect {
+                            Effect::Quit | Effect::Interrupt => {
+                                follow.leave();
+                                return Ok(());
+                            }
+                            Effect::Operator(command) => command.as_line(),
+                            Effect::TypedLine(text) => text,
+                            Effect::NextGame | Effect::Step(_) => continue,
+                        };
+                        if let Some(why) = follow.command(&line) {
+                            state.message = Some(format!("'{line}' was not sent: {why}"));
                         }
                     }
                     dirty = true;

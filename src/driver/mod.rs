@@ -29,11 +29,13 @@ pub use crate::files::write_atomically;
 use lineup::Lineup;
 pub use operator_input::OperatorInput;
 use signals::{Received, Signals};
-use sinks::Sinks;
+use sinks::{Retold, Sinks};
 
 use crate::files::FileError;
 use crate::game::Color;
+use crate::journal::folder::SOCKET;
 use crate::journal::{FolderPlace, GameFolder};
+use crate::mirror::server::MirrorServer;
 use crate::players::{human, PlayerHandle, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
@@ -145,7 +147,7 @@ pub fn operator_stdin(size: u8) -> mpsc::UnboundedReceiver<OperatorInput> {
 /// Plays one game to its result, with the operator's input and the notes
 /// from `inputs` (the full-screen view's commands, the mirror's spectators).
 pub async fn run_game_with(
-    config: DriverConfig,
+    mut config: DriverConfig,
     inputs: Inputs,
 ) -> Result<GameOutcome, DriverError> {
     let Inputs {
@@ -170,7 +172,42 @@ pub async fn run_game_with(
         .map_err(|e| DriverError::Setup(e.to_string()))?;
     let mut signals =
         Signals::install().map_err(|e| DriverError::Setup(format!("cannot catch signals: {e}")))?;
-    let mut sinks = Sinks::open(&config, resume)?;
+    let (folder, retold) = match resume {
+        Some(resume) => {
+            let told = sinks::resumed_event(&resume);
+            let retold = Retold {
+                history: resume.history,
+                told,
+            };
+            (Some(resume.folder), Some(retold))
+        }
+        None => {
+            let folder = config.folder.as_ref().map(GameFolder::create).transpose();
+            (folder.map_err(|e| DriverError::Setup(e.to_string()))?, None)
+        }
+    };
+    let (attach_tx, attached) = mpsc::unbounded_channel::<OperatorInput>();
+    let mut attached = Some(attached);
+    let attach = folder
+        .as_ref()
+        .map(|folder| MirrorServer::start_attach(&folder.file(SOCKET), attach_tx));
+    let (attach, attach_trouble) = match attach {
+        Some(Ok(server)) => (Some(server), None),
+        Some(Err(e)) => (None, Some(e.to_string())),
+        None => (None, None),
+    };
+    let mut attach_notes = attach.as_ref().map(|server| {
+        let (feed, notes) = server.attach_game();
+        config.subscribers.push(feed);
+        notes
+    });
+    let mut sinks = Sinks::open(&config, folder, retold)?;
+    if let Some(trouble) = attach_trouble {
+        sinks.take(GameEvent::Notice {
+            color: None,
+            message: format!("{trouble}; the game goes on, but goref attach cannot reach it"),
+        });
+    }
     let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
     let mut lineup = Lineup::start(&config, handicap, position, report_tx);
     let mut interrupted = false;
@@ -225,6 +262,14 @@ pub async fn run_game_with(
                 Some(note) => sinks.take(note),
                 None => notes = None,
             },
+            note = next_from(&mut attach_notes) => match note {
+                Some(note) => sinks.take(note),
+                None => attach_notes = None,
+            },
+            input = next_from(&mut attached) => match input {
+                Some(input) => take_operator_input(&mut referee, &lineup.players, input),
+                None => attached = None,
+            },
             signal = signals.next(), if !interrupted => match signal {
                 Received::Stop(name) => {
                     interrupted = true;
@@ -249,6 +294,7 @@ pub async fn run_game_with(
     )
     .await;
     let incomplete = sinks.finish();
+    drop(attach);
     match referee.result() {
         Some(result) if sinks.game_started => Ok(GameOutcome {
             result: result.clone(),
@@ -279,7 +325,7 @@ fn take_report(referee: &mut Referee, sinks: &mut Sinks, lineup: &mut Lineup, re
 /// The `session` event of a terminal that went away.
 fn detached_event(folder: Option<&std::path::Path>) -> GameEvent {
     let kept = match folder {
-        Some(folder) => format!(", and its folder {} keeps every event", folder.display()),
+        Some(folder) => format!("; `goref attach {}` brings it back", folder.display()),
         None => String::new(),
     };
     GameEvent::Session {

@@ -85,6 +85,9 @@ impl LogFile {
 
 pub(super) struct Sinks {
     started: tokio::time::Instant,
+    /// The time of the journal's last event, for a resumed game: its times
+    /// go on from there.
+    earlier_ms: u64,
     /// The number of the last event handed on.
     seq: u64,
     pub game_started: bool,
@@ -109,7 +112,11 @@ impl Sinks {
     /// folder: then the journal goes on from its last whole event, and every
     /// other output (the records, `--json`, `--trace`, the subscribers) is
     /// given the journal's events first, so that each holds the whole game.
-    pub fn open(config: &DriverConfig, resume: Option<Resumption>) -> Result<Sinks, DriverError> {
+    pub fn open(
+        config: &DriverConfig,
+        folder: Option<GameFolder>,
+        retold: Option<Retold>,
+    ) -> Result<Sinks, DriverError> {
         if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
             let (sgf_target, trace_target) = (
                 resolve_output(sgf).map_err(DriverError::Record)?,
@@ -136,16 +143,12 @@ impl Sinks {
             config.game.rules.preset,
             config.game.rules.time
         ));
-        let (folder, history) = match (resume, &config.folder) {
-            (Some(resume), _) => {
-                let told = resumed_event(&resume);
-                let folder = reopen_folder(resume.folder)?;
-                (Some(folder), Some((resume.history, told)))
-            }
-            (None, Some(place)) => (Some(open_folder(config, place)?), None),
-            (None, None) => (None, None),
+        let folder = match (folder, &retold) {
+            (Some(folder), Some(_)) => Some(reopen_folder(folder)?),
+            (Some(folder), None) => Some(open_folder(config, folder)?),
+            (None, _) => None,
         };
-        let (history, resumed) = history.unzip();
+        let (history, resumed) = retold.map(|r| (r.history, r.told)).unzip();
         let history = history.unwrap_or_default();
         for stamped in &history {
             recorder.apply(&stamped.event);
@@ -182,12 +185,9 @@ impl Sinks {
             Some(out) => !out.send(0, header.clone()),
             None => false,
         };
-        let last_t_ms = history.last().map_or(0, |e| e.t_ms);
-        let started = tokio::time::Instant::now();
         let mut sinks = Sinks {
-            started: started
-                .checked_sub(Duration::from_millis(last_t_ms))
-                .unwrap_or(started),
+            started: tokio::time::Instant::now(),
+            earlier_ms: history.last().map_or(0, |e| e.t_ms),
             seq: history.last().map_or(0, |e| e.seq),
             game_started: history
                 .iter()
@@ -332,7 +332,7 @@ impl Sinks {
     }
 
     pub fn take(&mut self, mut event: GameEvent) {
-        let t_ms = self.started.elapsed().as_millis() as u64;
+        let t_ms = self.earlier_ms + self.started.elapsed().as_millis() as u64;
         if let (GameEvent::Move { referee_us, .. }, Some(arrived)) = (&mut event, self.arrived) {
             let share = now().saturating_duration_since(arrived).as_micros();
             *referee_us = Some(u64::try_from(share).unwrap_or(u64::MAX));
@@ -579,8 +579,15 @@ fn reopen_folder(folder: GameFolder) -> Result<Folder, DriverError> {
     })
 }
 
+/// What a resumed game's journal held, told again to the other outputs,
+/// and the `session` event that says so.
+pub(super) struct Retold {
+    pub history: Vec<StampedEvent>,
+    pub told: GameEvent,
+}
+
 /// The `session` event that says a game was taken back, and from where.
-fn resumed_event(resume: &Resumption) -> GameEvent {
+pub(super) fn resumed_event(resume: &Resumption) -> GameEvent {
     let moves = resume.point.moves.len();
     let mut message = match resume.point.started {
         true => format!("goref resumed the game from its journal after move {moves}"),
@@ -606,13 +613,9 @@ fn resumed_event(resume: &Resumption) -> GameEvent {
     }
 }
 
-/// Makes the game's folder, writes its configuration and opens its journal.
-fn open_folder(
-    config: &DriverConfig,
-    place: &crate::journal::FolderPlace,
-) -> Result<Folder, DriverError> {
+/// A new game's folder: its configuration written, its journal opened.
+fn open_folder(config: &DriverConfig, folder: GameFolder) -> Result<Folder, DriverError> {
     let setup = |e: String| DriverError::Setup(e);
-    let folder = GameFolder::create(place).map_err(|e| setup(e.to_string()))?;
     let config_path = folder.file(folder::CONFIG);
     crate::files::write_atomically(&config_path, &crate::config::game_file_text(config))
         .map_err(|e| setup(format!("cannot write {}: {e}", config_path.display())))?;

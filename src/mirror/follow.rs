@@ -9,20 +9,49 @@
 
 use std::time::{Duration, Instant};
 
+use std::path::PathBuf;
+
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::TcpStream;
+use tokio::net::{TcpStream, UnixStream};
 use tokio::task::JoinHandle;
 
 use crate::shell_time::{now, sleep_until};
 
 use super::client::{Spectator, Update, PING_EVERY, SILENT_LIMIT};
+use super::conn::{Conn, ConnRead, ConnWrite};
 use super::lines::LineReader;
 use super::wire::REFEREE_LINE_LIMIT;
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+
+/// Where the referee serves the game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    /// `--serve`'s `HOST:PORT`.
+    Tcp(String),
+    /// A game folder's `attach.sock`.
+    Unix(PathBuf),
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Tcp(address) => f.write_str(address),
+            Target::Unix(path) => write!(f, "{}", path.display()),
+        }
+    }
+}
+
+impl Target {
+    async fn connect(self) -> std::io::Result<Conn> {
+        match self {
+            Target::Tcp(address) => TcpStream::connect(address).await.map(Conn::Tcp),
+            Target::Unix(path) => UnixStream::connect(path).await.map(Conn::Unix),
+        }
+    }
+}
 
 /// What [`Follow::next`] brings.
 #[derive(Debug)]
@@ -42,16 +71,17 @@ pub enum FollowEvent {
 
 enum State {
     Waiting(Instant),
-    Connecting(JoinHandle<std::io::Result<TcpStream>>),
+    Connecting(JoinHandle<std::io::Result<Conn>>),
     Open {
-        reader: LineReader<OwnedReadHalf>,
-        writer: OwnedWriteHalf,
+        reader: LineReader<ConnRead>,
+        writer: ConnWrite,
         next_ping: Instant,
     },
     Done,
 }
 
 pub struct Follow {
+    target: Target,
     address: String,
     pub spectator: Spectator,
     state: State,
@@ -64,14 +94,15 @@ pub struct Follow {
 }
 
 impl Follow {
-    /// Follows the game served at `address` (`HOST:PORT`).
-    pub fn new(address: String, spectator: Spectator, finish_after_result: bool) -> Follow {
+    /// Follows the game served at `target`.
+    pub fn new(target: Target, spectator: Spectator, finish_after_result: bool) -> Follow {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
             ^ u64::from(std::process::id());
         Follow {
-            address,
+            address: target.to_string(),
+            target,
             spectator,
             state: State::Waiting(now()),
             ever_open: false,
@@ -92,11 +123,9 @@ impl Follow {
                 State::Done => std::future::pending::<()>().await,
                 State::Waiting(until) => {
                     sleep_until(Some(*until)).await;
-                    let address = self.address.clone();
+                    let target = self.target.clone();
                     self.state = State::Connecting(tokio::spawn(async move {
-                        match tokio::time::timeout(CONNECT_WITHIN, TcpStream::connect(address))
-                            .await
-                        {
+                        match tokio::time::timeout(CONNECT_WITHIN, target.connect()).await {
                             Ok(connected) => connected,
                             Err(_) => Err(std::io::Error::new(
                                 std::io::ErrorKind::TimedOut,
@@ -155,9 +184,8 @@ impl Follow {
         }
     }
 
-    fn open(&mut self, stream: TcpStream) -> FollowEvent {
-        let _ = stream.set_nodelay(true);
-        let (read, writer) = stream.into_split();
+    fn open(&mut self, conn: Conn) -> FollowEvent {
+        let (read, writer) = conn.into_split();
         let at = now();
         self.state = State::Open {
             reader: LineReader::new(read, REFEREE_LINE_LIMIT),
@@ -212,6 +240,15 @@ impl Follow {
         let wait = self.spectator.lost(why, now(), random);
         self.state = State::Waiting(now() + wait);
         FollowEvent::Dropped
+    }
+
+    /// Sends an operator's command line (only the folder's socket takes
+    /// one); why not, if it could not be sent.
+    pub fn command(&mut self, line: &str) -> Option<String> {
+        let message = super::wire::SpectatorMessage::Command {
+            line: line.to_string(),
+        };
+        self.write(&message.line())
     }
 
     /// Says goodbye, if connected.

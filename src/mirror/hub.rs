@@ -92,6 +92,11 @@ impl Hub {
         self.view.last_seq
     }
 
+    /// The board size of the game served (19 before it starts).
+    pub fn size(&self) -> u8 {
+        self.view.size
+    }
+
     /// The stream's time at `now`, in ms (0 before its first event).
     pub fn host_t_ms(&self, now: Instant) -> u64 {
         self.origin.map_or(0, |origin| {
@@ -102,10 +107,12 @@ impl Hub {
     /// Folds one event, handed on by the driver at `at`, into the view and
     /// the history; the line every spectator is sent.
     pub fn publish(&mut self, at: Instant, stamped: &StampedEvent) -> Line {
-        self.origin.get_or_insert_with(|| {
-            at.checked_sub(std::time::Duration::from_millis(stamped.t_ms))
-                .unwrap_or(at)
-        });
+        // The latest event sets the origin: a resumed game retells its
+        // journal first, whose times are older than the moment they are told.
+        self.origin = at
+            .checked_sub(std::time::Duration::from_millis(stamped.t_ms))
+            .or(self.origin)
+            .or(Some(at));
         self.view.apply_stamped(stamped);
         let json = serde_json::to_string(stamped).expect("events always serialise");
         let line: Line = RefereeMessage::event_line(&json).into();

@@ -13,9 +13,12 @@
 //! - [`follow`]: the async shell around [`client`]: connecting, pinging,
 //!   reconnecting.
 //! - [`lines`]: reading a peer's lines with a cap on their length.
+//! - [`conn`]: a connection over TCP (`--serve`) or the game folder's Unix
+//!   socket (`goref attach`), where the operator's commands come in.
 
 pub mod audience;
 pub mod client;
+pub mod conn;
 pub mod follow;
 pub mod gate;
 pub mod hub;

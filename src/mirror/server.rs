@@ -9,21 +9,28 @@
 //! behind again and again, or whose writes stall, is dropped. Nothing a
 //! spectator sends reaches the game: the server reads only `hello`, `ping`
 //! and `bye`, and closes a connection on anything else.
+//!
+//! The same server listens on the game folder's Unix socket for `goref
+//! attach` ([`MirrorServer::start_attach`]). There, and only there, a
+//! `command` line is the operator's and goes to the game; the socket's
+//! file permissions are the access control, and each screen that attaches
+//! or leaves is a `session` event.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use tokio::io::AsyncWriteExt;
-use tokio::net::tcp::OwnedWriteHalf;
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, UnixListener};
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::driver::next_from;
-use crate::referee::{GameEvent, StampedEvent};
+use crate::driver::{next_from, OperatorInput};
+use crate::referee::{GameEvent, SessionChange, StampedEvent};
 use crate::shell_time::{now, sleep_until};
 
 use super::audience::Audience;
+use super::conn::{Conn, ConnRead, ConnWrite};
 use super::gate::{Gate, Limits, Refusal};
 use super::hub::{CatchUp, HistoryLimits, Hub, Line};
 use super::lines::{LineError, LineReader};
@@ -38,6 +45,8 @@ pub struct ServeConfig {
     pub token: Option<String>,
     pub limits: Limits,
     pub history: HistoryLimits,
+    /// Where an attached operator's commands go (the folder's socket).
+    pub operator: Option<mpsc::UnboundedSender<OperatorInput>>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +58,11 @@ pub enum ServeError {
     },
     #[error("--serve: cannot start the mirror: {0}")]
     Start(std::io::Error),
+    #[error("cannot listen on {path} for goref attach: {error}")]
+    Socket {
+        path: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 /// The feed of one game's events, with the instant each was handed on.
@@ -67,8 +81,43 @@ enum Control {
 /// The running mirror. Dropping it shuts it down.
 pub struct MirrorServer {
     address: SocketAddr,
+    /// The folder's socket, removed when the server goes.
+    socket: Option<PathBuf>,
     control: mpsc::UnboundedSender<Control>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What a mirror listens on.
+enum Listener {
+    Tcp(std::net::TcpListener),
+    Unix(std::os::unix::net::UnixListener),
+}
+
+/// A listener on the mirror's runtime.
+enum Accepting {
+    Tcp(TcpListener),
+    Unix(UnixListener),
+}
+
+impl Accepting {
+    /// The next connection, with a name for it and the address its connects
+    /// are counted against (the loopback one for the folder's socket).
+    async fn accept(&self) -> std::io::Result<(Conn, String, IpAddr)> {
+        match self {
+            Accepting::Tcp(listener) => {
+                let (stream, peer) = listener.accept().await?;
+                Ok((Conn::Tcp(stream), peer.to_string(), peer.ip()))
+            }
+            Accepting::Unix(listener) => {
+                let (stream, _) = listener.accept().await?;
+                let who = match stream.peer_cred() {
+                    Ok(cred) => format!("uid {} pid {}", cred.uid(), cred.pid().unwrap_or(0)),
+                    Err(_) => "the folder's socket".into(),
+                };
+                Ok((Conn::Unix(stream), who, IpAddr::V4(Ipv4Addr::LOCALHOST)))
+            }
+        }
+    }
 }
 
 /// How long shutting down waits for spectators to be told.
@@ -87,6 +136,50 @@ impl MirrorServer {
         let listener = std::net::TcpListener::bind(&config.address).map_err(listen_error)?;
         listener.set_nonblocking(true).map_err(listen_error)?;
         let address = listener.local_addr().map_err(listen_error)?;
+        let server = Self::spawn(Listener::Tcp(listener), config, address, None)?;
+        tracing::info!("serving spectators on {address}");
+        Ok(server)
+    }
+
+    /// Listens on the game folder's socket at `path` for `goref attach`,
+    /// readable and writable by this user only; a socket left there by a
+    /// goref that died is replaced. Commands go to `operator`.
+    pub fn start_attach(
+        path: &Path,
+        operator: mpsc::UnboundedSender<OperatorInput>,
+    ) -> Result<MirrorServer, ServeError> {
+        use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+        let socket_error = |error| ServeError::Socket {
+            path: path.to_path_buf(),
+            error,
+        };
+        if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_socket()) {
+            std::fs::remove_file(path).map_err(socket_error)?;
+        }
+        let listener = std::os::unix::net::UnixListener::bind(path).map_err(socket_error)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .map_err(socket_error)?;
+        listener.set_nonblocking(true).map_err(socket_error)?;
+        let config = ServeConfig {
+            operator: Some(operator),
+            ..ServeConfig::default()
+        };
+        let unspecified = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
+        let server = Self::spawn(
+            Listener::Unix(listener),
+            config,
+            unspecified,
+            Some(path.into()),
+        )?;
+        Ok(server)
+    }
+
+    fn spawn(
+        listener: Listener,
+        config: ServeConfig,
+        address: SocketAddr,
+        socket: Option<PathBuf>,
+    ) -> Result<MirrorServer, ServeError> {
         let (control, control_rx) = mpsc::unbounded_channel();
         let thread = std::thread::Builder::new()
             .name("mirror".into())
@@ -102,15 +195,16 @@ impl MirrorServer {
                 runtime.block_on(serve(listener, config, control_rx));
             })
             .map_err(ServeError::Start)?;
-        tracing::info!("serving spectators on {address}");
         Ok(MirrorServer {
             address,
+            socket,
             control,
             thread: Some(thread),
         })
     }
 
-    /// Where spectators connect.
+    /// Where spectators connect (`--serve`; the unspecified address for
+    /// the folder's socket).
     pub fn address(&self) -> SocketAddr {
         self.address
     }
@@ -137,6 +231,9 @@ impl MirrorServer {
         let _ = self.control.send(Control::Shutdown);
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
+        }
+        if let Some(socket) = self.socket.take() {
+            let _ = std::fs::remove_file(socket);
         }
     }
 }
@@ -166,6 +263,24 @@ struct Shared {
     events: broadcast::Sender<Line>,
     limits: Limits,
     shutdown: watch::Receiver<bool>,
+    /// The folder's socket: where an attached operator's commands go.
+    operator: Option<mpsc::UnboundedSender<OperatorInput>>,
+    /// Events for the game's stream: an operator's screen attached or left.
+    notes: Mutex<Option<mpsc::UnboundedSender<GameEvent>>>,
+}
+
+impl Shared {
+    /// A `session` event for the game's stream, on the folder's socket.
+    fn session(&self, what: SessionChange, message: String) {
+        if let Some(notes) = lock(&self.notes).as_ref() {
+            let _ = notes.send(GameEvent::Session {
+                what,
+                color: None,
+                message,
+                down_ms: None,
+            });
+        }
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -191,11 +306,15 @@ fn new_stream_name() -> String {
 }
 
 async fn serve(
-    listener: std::net::TcpListener,
+    listener: Listener,
     config: ServeConfig,
     mut control: mpsc::UnboundedReceiver<Control>,
 ) {
-    let listener = match TcpListener::from_std(listener) {
+    let listener = match listener {
+        Listener::Tcp(listener) => TcpListener::from_std(listener).map(Accepting::Tcp),
+        Listener::Unix(listener) => UnixListener::from_std(listener).map(Accepting::Unix),
+    };
+    let listener = match listener {
         Ok(listener) => listener,
         Err(e) => return tracing::error!("the mirror cannot listen: {e}"),
     };
@@ -208,18 +327,20 @@ async fn serve(
         events,
         limits: config.limits.clone(),
         shutdown,
+        operator: config.operator.clone(),
+        notes: Mutex::new(None),
     });
+    let counts_spectators = config.operator.is_none();
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
     let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
     loop {
-        let audience_due = notes
-            .is_some()
+        let audience_due = (notes.is_some() && counts_spectators)
             .then(|| lock(&shared.audience).due(now()))
             .flatten();
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => admit(stream, peer, &shared),
+                Ok((conn, peer, ip)) => admit(conn, peer, ip, &shared),
                 Err(e) => {
                     tracing::warn!("the mirror cannot accept: {e}");
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -235,6 +356,7 @@ async fn serve(
                     *hub = Hub::new(new_stream_name(), config.history);
                     let _ = shared.events.send(hub.snapshot());
                     feed = Some(game);
+                    *lock(&shared.notes) = Some(to_game.clone());
                     notes = Some(to_game);
                     lock(&shared.audience).retell();
                 }
@@ -284,19 +406,21 @@ fn publish(
 }
 
 /// Lets a connection in, or tells it why not and closes it at once.
-fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
-    let admitted = lock(&shared.gate).connect(peer.ip(), now());
+fn admit(conn: Conn, peer: String, ip: IpAddr, shared: &Arc<Shared>) {
+    let admitted = lock(&shared.gate).connect(ip, now());
     match admitted {
         Ok(()) => {
-            // Lines are batched already: Nagle would hold a small one back
-            // for the spectator's delayed acknowledgement, 20 ms or more.
-            let _ = stream.set_nodelay(true);
             let shared = shared.clone();
             tokio::spawn(async move {
-                let (joined, why) = spectate(stream, peer, &shared).await;
+                let (joined, why) = spectate(conn, &peer, &shared).await;
                 lock(&shared.gate).closed();
-                if joined {
-                    lock(&shared.audience).left(peer.to_string(), &why);
+                if joined && shared.operator.is_some() {
+                    shared.session(
+                        SessionChange::Left,
+                        format!("the screen attached by {peer} left ({why})"),
+                    );
+                } else if joined {
+                    lock(&shared.audience).left(peer.clone(), &why);
                 }
                 tracing::info!("spectator {peer} left: {why}");
             });
@@ -305,8 +429,8 @@ fn admit(stream: TcpStream, peer: SocketAddr, shared: &Arc<Shared>) {
             lock(&shared.audience).refused();
             tracing::info!("spectator {peer} refused: {refusal}");
             let mut unread = [0u8; 4096];
-            let _ = stream.try_read(&mut unread);
-            let _ = stream.try_write(bye(&refusal.to_string(), refusal.retry()).as_bytes());
+            let _ = conn.try_read(&mut unread);
+            let _ = conn.try_write(bye(&refusal.to_string(), refusal.retry()).as_bytes());
         }
     }
 }
@@ -322,7 +446,7 @@ fn bye(reason: &str, retry: bool) -> String {
 /// Where a spectator's lines go: written with a deadline, small lines
 /// batched into one write.
 struct Outbox {
-    write: OwnedWriteHalf,
+    write: ConnWrite,
     batch: Vec<u8>,
     timeout: Duration,
 }
@@ -368,9 +492,9 @@ impl Outbox {
 
 /// Serves one spectator until it goes; whether it had joined, and why it
 /// went.
-async fn spectate(stream: TcpStream, peer: SocketAddr, shared: &Shared) -> (bool, String) {
+async fn spectate(conn: Conn, peer: &str, shared: &Shared) -> (bool, String) {
     let limits = &shared.limits;
-    let (read, write) = stream.into_split();
+    let (read, write) = conn.into_split();
     let mut reader = LineReader::new(read, SPECTATOR_LINE_LIMIT);
     let mut out = Outbox {
         write,
@@ -412,7 +536,13 @@ async fn spectate(stream: TcpStream, peer: SocketAddr, shared: &Shared) -> (bool
         let _ = out.send(&bye(&refusal.to_string(), refusal.retry())).await;
         return (false, refusal.to_string());
     }
-    lock(&shared.audience).joined(peer.to_string());
+    match shared.operator {
+        Some(_) => shared.session(
+            SessionChange::Attached,
+            format!("a screen attached through the game's folder ({peer})"),
+        ),
+        None => lock(&shared.audience).joined(peer.to_string()),
+    }
     let why = follow(&mut out, &mut reader, shared, stream.as_deref(), since_seq).await;
     (true, why)
 }
@@ -421,7 +551,7 @@ async fn spectate(stream: TcpStream, peer: SocketAddr, shared: &Shared) -> (bool
 /// pings, and watches its silence; why it ended.
 async fn follow(
     out: &mut Outbox,
-    reader: &mut LineReader<tokio::net::tcp::OwnedReadHalf>,
+    reader: &mut LineReader<ConnRead>,
     shared: &Shared,
     stream: Option<&str>,
     since_seq: Option<u64>,
@@ -528,6 +658,17 @@ async fn follow(
                         }
                     }
                     Ok(SpectatorMessage::Bye) => return "left".into(),
+                    Ok(SpectatorMessage::Command { line }) => {
+                        let Some(operator) = &shared.operator else {
+                            let why = "a spectator cannot send commands".to_string();
+                            let _ = out.send(&bye(&why, false)).await;
+                            return why;
+                        };
+                        let size = lock(&shared.hub).size();
+                        if let Some(input) = OperatorInput::from_line(&line, size) {
+                            let _ = operator.send(input);
+                        }
+                    }
                     Ok(SpectatorMessage::Hello { .. }) => {
                         let why = "a second hello".to_string();
                         let _ = out.send(&bye(&why, false)).await;

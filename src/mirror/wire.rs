@@ -54,6 +54,10 @@ pub enum SpectatorMessage {
     Ping { t_ms: u64 },
     /// The spectator leaves.
     Bye,
+    /// An operator's command line (`dead D4`, `adjudicate B+R`, a typed
+    /// move), from a screen attached through the game folder's socket. A
+    /// spectator on `--serve` that sends one is closed.
+    Command { line: String },
 }
 
 /// What the referee sends.

@@ -217,6 +217,20 @@ impl std::fmt::Display for OperatorCommand {
 }
 
 impl OperatorCommand {
+    /// The command as the operator would type it, its reason included:
+    /// how an attached screen sends it to the referee, which parses it back.
+    pub fn as_line(&self) -> String {
+        match self {
+            OperatorCommand::Adjudicate { reason, .. }
+            | OperatorCommand::Resign { reason, .. }
+            | OperatorCommand::PauseClocks { reason }
+            | OperatorCommand::AdjustClock { reason, .. } => format!("{self} {reason}"),
+            OperatorCommand::ScoreNow
+            | OperatorCommand::ToggleDead(_)
+            | OperatorCommand::ResumeClocks => self.to_string(),
+        }
+    }
+
     /// Why the command was given, or what it does.
     fn reason(&self) -> String {
         match self {

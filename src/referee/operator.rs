@@ -215,4 +215,38 @@ mod tests {
             assert!(!is_sgf_result(bad), "{bad}");
         }
     }
+
+    #[test]
+    fn every_command_typed_back_from_its_line_is_the_same_command() {
+        use crate::game::Color;
+        let commands = [
+            OperatorCommand::ScoreNow,
+            OperatorCommand::ToggleDead(Point::parse_gtp("C3", 9).unwrap()),
+            OperatorCommand::Adjudicate {
+                result: "B+3.5".into(),
+                reason: "the judge counted".into(),
+            },
+            OperatorCommand::Adjudicate {
+                result: "Void".into(),
+                reason: "a power cut".into(),
+            },
+            OperatorCommand::Resign {
+                color: Color::White,
+                reason: "its operator gave up".into(),
+            },
+            OperatorCommand::PauseClocks {
+                reason: "a dispute".into(),
+            },
+            OperatorCommand::ResumeClocks,
+            OperatorCommand::AdjustClock {
+                color: Color::Black,
+                delta_ms: -30_000,
+                reason: "a penalty".into(),
+            },
+        ];
+        for command in commands {
+            let line = command.as_line();
+            assert_eq!(parse_operator_line(&line, 9), Ok(Some(command)), "{line}");
+        }
+    }
 }

@@ -111,7 +111,9 @@ fn run(
 ) -> Vec<Effect> {
     match command {
         Command::Help => state.help = state.help.is_none().then_some(0),
-        Command::Quit if state.role == Role::Operator && view.result.is_none() => {
+        Command::Quit
+            if state.role == Role::Operator && view.result.is_none() && !state.detaches =>
+        {
             state.confirm = Some(Confirm {
                 command: RiskyCommand::Quit,
                 reason: "the operator quit goref".into(),

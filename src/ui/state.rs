@@ -90,6 +90,9 @@ pub struct UiState {
     pub pending: Vec<Key>,
     /// Another game follows when this one is over (the demo).
     pub can_start_next: bool,
+    /// A screen attached to a running game (`goref attach`): quitting
+    /// leaves the game playing, so it asks nothing and voids nothing.
+    pub detaches: bool,
 }
 
 /// How a spectator's screen stands with the referee it watches.
@@ -164,6 +167,7 @@ impl UiState {
             keys: KeyMap::default(),
             pending: Vec::new(),
             can_start_next: false,
+            detaches: false,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::*;
 use crate::game::Color;
 use crate::mirror::client::{Link, Spectator};
-use crate::mirror::follow::{Follow, FollowEvent};
+use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::referee::{GameView, LineDirection};
 
 fn quick_limits() -> Limits {
@@ -26,6 +26,7 @@ fn start(address: &str) -> MirrorServer {
         token: None,
         limits: quick_limits(),
         history: HistoryLimits::default(),
+        operator: None,
     })
     .unwrap()
 }
@@ -70,7 +71,7 @@ async fn a_reader_that_never_reads_is_dropped_while_another_keeps_up() {
     let stuck = raw_spectator(server.address());
     let total = 40_000;
     let mut follow = Follow::new(
-        server.address().to_string(),
+        Target::Tcp(server.address().to_string()),
         Spectator::new(None, false, now()),
         false,
     );
@@ -118,7 +119,7 @@ async fn a_restarted_referee_is_followed_again_from_a_snapshot() {
         feed.send((now(), line(seq))).unwrap();
     }
     let mut follow = Follow::new(
-        address.to_string(),
+        Target::Tcp(address.to_string()),
         Spectator::new(None, false, now()),
         false,
     );
@@ -170,4 +171,97 @@ async fn shutting_down_delivers_every_event_before_the_goodbye() {
         "{:?}",
         lines.last()
     );
+}
+
+/// Reads lines from `reader` until one contains `wanted`, or panics.
+fn read_until(reader: &mut impl BufRead, wanted: &str) -> String {
+    let mut line = String::new();
+    for _ in 0..1000 {
+        line.clear();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        if line.contains(wanted) {
+            return line;
+        }
+    }
+    panic!("no line with {wanted}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commands_go_to_the_game_from_the_folders_socket_and_close_a_spectator() {
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("attach.sock");
+    let (operator, mut commands) = mpsc::unbounded_channel();
+    let attach = MirrorServer::start_attach(&socket, operator).unwrap();
+    let mode = std::fs::metadata(&socket).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+    let (_feed, mut notes) = attach.attach_game();
+    let attached = tokio::task::spawn_blocking(move || {
+        let mut stream = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+        stream
+            .write_all(b"{\"type\":\"hello\",\"version\":1}\n")
+            .unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        read_until(&mut reader, "\"welcome\"");
+        stream
+            .write_all(b"{\"type\":\"command\",\"line\":\"adjudicate B+R a power cut\"}\n")
+            .unwrap();
+        stream
+    });
+    let command = tokio::time::timeout(Duration::from_secs(10), commands.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        command,
+        OperatorInput::Command(crate::referee::OperatorCommand::Adjudicate {
+            result: "B+R".into(),
+            reason: "a power cut".into(),
+        })
+    );
+    let note = tokio::time::timeout(Duration::from_secs(10), notes.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(matches!(
+        note,
+        GameEvent::Session {
+            what: SessionChange::Attached,
+            ..
+        }
+    ));
+    drop(attached.await.unwrap());
+    let note = tokio::time::timeout(Duration::from_secs(10), notes.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(matches!(
+        note,
+        GameEvent::Session {
+            what: SessionChange::Left,
+            ..
+        }
+    ));
+    drop(attach);
+    assert!(!dir.path().join("attach.sock").exists(), "the socket goes");
+
+    let server = start("127.0.0.1:0");
+    let (_feed, _notes) = server.attach_game();
+    let address = server.address();
+    let told = tokio::task::spawn_blocking(move || {
+        let mut stream = raw_spectator(address);
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        read_until(&mut reader, "\"welcome\"");
+        stream
+            .write_all(b"{\"type\":\"command\",\"line\":\"void\"}\n")
+            .unwrap();
+        read_until(&mut reader, "\"bye\"")
+    })
+    .await
+    .unwrap();
+    assert!(told.contains("cannot send commands"), "{told}");
 }
