@@ -15,6 +15,7 @@
 use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crate::files::{replace, resolve_output, write_atomically, FileError, FileLock};
 
@@ -25,9 +26,15 @@ pub enum Sync {
     /// the only copy of the game.
     EveryWrite,
     /// Only the last text: a journal holds the game, and the record is
-    /// derived from it.
+    /// derived from it. It is then written at most every [`DERIVED_GAP`],
+    /// the newest text each time, and the last one always.
     AtTheEnd,
 }
+
+/// The least time between two writes of a record derived from a journal:
+/// the file lags the game by no more, and a game of quick moves does not
+/// rewrite it for each.
+pub const DERIVED_GAP: Duration = Duration::from_millis(500);
 
 /// A change in whether the record reaches the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -103,6 +110,18 @@ impl Drop for RecordFile {
     }
 }
 
+/// The newest of `text` and those that come until `until` (or until the
+/// game hands over no more).
+fn newest_until(texts: &mpsc::Receiver<String>, mut text: String, until: Instant) -> String {
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match texts.recv_timeout(left) {
+            Ok(newer) => text = newer,
+            Err(_) => return text,
+        }
+    }
+}
+
 /// The writer thread: the newest text each time, reporting changes of status.
 fn write_all(
     target: &Path,
@@ -111,10 +130,15 @@ fn write_all(
     status: &mpsc::Sender<RecordStatus>,
 ) -> Result<(), String> {
     let mut last: Result<(), String> = Ok(());
+    let mut written_at: Option<Instant> = None;
     while let Ok(mut text) = texts.recv() {
+        if let (Sync::AtTheEnd, Some(at)) = (sync, written_at) {
+            text = newest_until(texts, text, at + DERIVED_GAP);
+        }
         while let Ok(newer) = texts.try_recv() {
             text = newer;
         }
+        written_at = Some(Instant::now());
         let written = replace(target, &text, sync == Sync::EveryWrite).map_err(|e| e.to_string());
         match (&last, &written) {
             (Ok(()), Err(e)) => {
@@ -197,6 +221,32 @@ mod tests {
         fs::create_dir(&blocker).unwrap();
         record.save("(;C[4])".into());
         assert!(record.finish().is_err());
+        assert_eq!(fs::read_to_string(&path).unwrap(), "(;C[3])");
+    }
+
+    #[test]
+    fn a_derived_record_is_written_at_most_every_gap_and_its_last_text_always() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("game.sgf");
+        let mut record = RecordFile::create(&path, "(;)", Sync::AtTheEnd).unwrap();
+        record.save("(;C[1])".into());
+        let start = Instant::now();
+        while fs::read_to_string(&path).unwrap() != "(;C[1])" {
+            assert!(
+                start.elapsed() < Duration::from_secs(5),
+                "the first text at once"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        record.save("(;C[2])".into());
+        std::thread::sleep(Duration::from_millis(20));
+        assert_eq!(
+            fs::read_to_string(&path).unwrap(),
+            "(;C[1])",
+            "within the gap"
+        );
+        record.save("(;C[3])".into());
+        assert_eq!(record.finish(), Ok(()));
         assert_eq!(fs::read_to_string(&path).unwrap(), "(;C[3])");
     }
 }

@@ -120,6 +120,10 @@ impl Accepting {
     }
 }
 
+/// While nobody watches, the game's events are folded this often rather
+/// than as each comes: the game's thread then never wakes the mirror's.
+const UNWATCHED_FOLD: Duration = Duration::from_millis(250);
+
 /// How long shutting down waits for spectators to be told.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);
 /// The most bytes of queued lines written to a spectator at once.
@@ -334,10 +338,13 @@ async fn serve(
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
     let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
+    let mut unwatched = tokio::time::interval(UNWATCHED_FOLD);
+    unwatched.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let audience_due = (notes.is_some() && counts_spectators)
             .then(|| lock(&shared.audience).due(now()))
             .flatten();
+        let watched = lock(&shared.gate).open() > 0;
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((conn, peer, ip)) => admit(conn, peer, ip, &shared),
@@ -346,10 +353,15 @@ async fn serve(
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             },
-            event = next_from(&mut feed) => match event {
+            event = next_from(&mut feed), if watched => match event {
                 Some(first) => publish(&shared, first, feed.as_mut()),
                 None => feed = None,
             },
+            _ = unwatched.tick(), if !watched => {
+                if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
+                    publish(&shared, first, feed.as_mut());
+                }
+            }
             message = control.recv() => match message {
                 Some(Control::Game { feed: game, notes: to_game }) => {
                     let mut hub = lock(&shared.hub);
