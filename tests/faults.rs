@@ -374,3 +374,54 @@ fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
         "{black_clocks:?}"
     );
 }
+
+/// The operator starts a hung program again (`restart b` on the console):
+/// the hung one is stopped, the new one is told the position and asked
+/// again for its move, and the game goes on.
+#[test]
+fn the_operator_restarts_a_hung_engine_and_the_game_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let lived = dir.path().join("lived");
+    let black = format!(
+        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0; else touch {lived}; \
+         exec {fake} --moves D4,E5 --hang-at 2; fi'",
+        lived = lived.display(),
+        gnugo = common::gnugo(),
+        fake = common::fake_gtp().display(),
+    );
+    let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
+    let folder = dir.path().join("game");
+    let args = [
+        "play",
+        "--headless",
+        "--size",
+        "9",
+        "--black",
+        &black,
+        "--white",
+        &white,
+        "--restart-crashed",
+        "0",
+        "--game-dir",
+        folder.to_str().unwrap(),
+    ];
+    let run = common::run_goref_answering(&args, "   2 W ", "restart b it hangs\n", LIMIT);
+    assert_eq!(run.status, 0, "{}", run.stderr);
+    let journal = Run {
+        stdout: std::fs::read_to_string(folder.join("journal.jsonl")).unwrap(),
+        ..run
+    };
+    let result = journal.result();
+    assert_ne!(result["end"], "forfeit_hang", "{result}");
+    let restarts = journal.of_type("session");
+    assert_eq!(restarts.len(), 1, "{restarts:?}");
+    assert_eq!(restarts[0]["color"], "B");
+    let told = restarts[0]["message"].as_str().unwrap();
+    assert!(told.contains("the operator: it hangs"), "{told}");
+    assert!(told.contains("the 2 moves"), "{told}");
+    assert!(
+        journal.moves().len() > 6,
+        "the game went on: {:?}",
+        journal.moves()
+    );
+}

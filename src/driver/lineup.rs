@@ -15,9 +15,8 @@ pub(super) struct Lineup {
     setup: PlayerSetup,
     restarts_left: [u32; 2],
     restarts_done: [u32; 2],
-    /// Kept while a program may still be started again; without it the
-    /// reports end once both players have.
-    reports: Option<mpsc::UnboundedSender<Report>>,
+    /// For the programs started again: the reports of the first ones.
+    reports: mpsc::UnboundedSender<Report>,
 }
 
 impl Lineup {
@@ -52,7 +51,6 @@ impl Lineup {
                 players::spawn(&specs[color.index()], setup, reports.clone())
             })
             .collect();
-        let reports = restarts_left.iter().any(|n| *n > 0).then_some(reports);
         Lineup {
             players,
             specs,
@@ -78,28 +76,52 @@ impl Lineup {
     pub fn restart(&mut self, referee: &mut Referee, color: Color, failure: &Failure) -> bool {
         let i = color.index();
         let crashed = matches!(failure.kind, FailureKind::Crash { .. });
-        let Some(reports) = &self.reports else {
-            return false;
-        };
         if !crashed || self.restarts_left[i] == 0 || !referee.can_restart(color) {
             return false;
         }
         self.restarts_left[i] -= 1;
+        self.start_again(referee, color, &failure.reason);
+        true
+    }
+
+    /// The operator asks for `color`'s program to be started again (it
+    /// hangs, it misbehaves): the running one is stopped, and a new one is
+    /// told the position. Why not, when it cannot be.
+    pub fn restart_on_request(
+        &mut self,
+        referee: &mut Referee,
+        color: Color,
+        reason: &str,
+    ) -> Result<(), String> {
+        if !restartable(&self.specs[color.index()]) {
+            return Err(format!(
+                "{color} is not a program goref starts itself ({}), so it cannot start it again",
+                self.specs[color.index()]
+            ));
+        }
+        if !referee.can_restart(color) {
+            return Err("a program is started again only while the game is played".into());
+        }
+        if let Some(player) = self.players.iter().find(|p| p.color == color) {
+            player.task.abort();
+        }
+        self.start_again(referee, color, &format!("the operator: {reason}"));
+        Ok(())
+    }
+
+    fn start_again(&mut self, referee: &mut Referee, color: Color, why: &str) {
+        let i = color.index();
         self.restarts_done[i] += 1;
-        referee.restarting(color, &failure.reason, self.restarts_done[i]);
+        referee.restarting(color, why, self.restarts_done[i]);
         let setup = PlayerSetup {
             color,
             position: referee.moves().to_vec(),
             ..self.setup.clone()
         };
-        let player = players::spawn(&self.specs[i], setup, reports.clone());
+        let player = players::spawn(&self.specs[i], setup, self.reports.clone());
         if let Some(slot) = self.players.iter_mut().find(|p| p.color == color) {
             *slot = player;
         }
-        if self.restarts_left.iter().all(|n| *n == 0) {
-            self.reports = None;
-        }
-        true
     }
 }
 

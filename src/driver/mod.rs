@@ -40,6 +40,7 @@ use crate::players::{human, PlayerHandle, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
+use crate::referee::OperatorCommand;
 use crate::referee::{
     AgreementEvent, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo, Referee,
     ResumePoint, SessionChange, StampedEvent,
@@ -243,7 +244,7 @@ pub async fn run_game_with(
             },
             _ = timer => referee.handle_timeout(now()),
             input = next_from(&mut operator) => match input {
-                Some(input) => take_operator_input(&mut referee, &lineup.players, input),
+                Some(input) => take_operator_input(&mut referee, &mut lineup, input),
                 None => {
                     operator = None;
                     let typed: Vec<Color> = lineup
@@ -267,7 +268,7 @@ pub async fn run_game_with(
                 None => attach_notes = None,
             },
             input = next_from(&mut attached) => match input {
-                Some(input) => take_operator_input(&mut referee, &lineup.players, input),
+                Some(input) => take_operator_input(&mut referee, &mut lineup, input),
                 None => attached = None,
             },
             signal = signals.next(), if !interrupted => match signal {
@@ -350,8 +351,15 @@ fn operator_gone(referee: &mut Referee, typed: Color) {
 }
 
 /// What the operator entered: a judge's command, or a typed player's move.
-fn take_operator_input(referee: &mut Referee, players: &[PlayerHandle], input: OperatorInput) {
+fn take_operator_input(referee: &mut Referee, lineup: &mut Lineup, input: OperatorInput) {
+    let players = &lineup.players;
     let (text, not_a_command) = match input {
+        OperatorInput::Command(OperatorCommand::Restart { color, reason }) => {
+            if let Err(why) = lineup.restart_on_request(referee, color, &reason) {
+                referee.notice(format!("operator command ignored: {why}"));
+            }
+            return;
+        }
         OperatorInput::Command(command) => return referee.handle_operator(now(), command),
         OperatorInput::Line {
             text,

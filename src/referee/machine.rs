@@ -182,6 +182,9 @@ pub enum OperatorCommand {
     ToggleDead(Point),
     /// A side resigns, as its operator tells the judge.
     Resign { color: Color, reason: String },
+    /// A side's program is started again (KGS lets its operator do so),
+    /// told the position, its clock running on. The driver carries it out.
+    Restart { color: Color, reason: String },
     /// Stop both clocks: the judge deliberates. Moves still count.
     PauseClocks { reason: String },
     /// Start the clock of the side to move again.
@@ -202,6 +205,7 @@ impl std::fmt::Display for OperatorCommand {
             OperatorCommand::ScoreNow => f.write_str("score"),
             OperatorCommand::ToggleDead(point) => write!(f, "dead {point}"),
             OperatorCommand::Resign { color, .. } => write!(f, "resign {}", color.letter()),
+            OperatorCommand::Restart { color, .. } => write!(f, "restart {}", color.letter()),
             OperatorCommand::PauseClocks { .. } => f.write_str("pause"),
             OperatorCommand::ResumeClocks => f.write_str("resume"),
             OperatorCommand::AdjustClock {
@@ -223,6 +227,7 @@ impl OperatorCommand {
         match self {
             OperatorCommand::Adjudicate { reason, .. }
             | OperatorCommand::Resign { reason, .. }
+            | OperatorCommand::Restart { reason, .. }
             | OperatorCommand::PauseClocks { reason }
             | OperatorCommand::AdjustClock { reason, .. } => format!("{self} {reason}"),
             OperatorCommand::ScoreNow
@@ -240,6 +245,7 @@ impl OperatorCommand {
                 format!("mark the chain at {point} dead, or alive again")
             }
             OperatorCommand::Resign { reason, .. }
+            | OperatorCommand::Restart { reason, .. }
             | OperatorCommand::PauseClocks { reason }
             | OperatorCommand::AdjustClock { reason, .. } => reason.clone(),
             OperatorCommand::ResumeClocks => "the clocks run again".into(),
@@ -573,6 +579,9 @@ impl Referee {
         let judging = matches!(self.phase, Phase::Adjudication | Phase::DeadStones);
         let refusal = match (&command, self.phase) {
             (_, Phase::Over) => Some("the game is over"),
+            (OperatorCommand::Restart { .. }, _) => {
+                Some("a program is started again by goref's driver, not the referee")
+            }
             (OperatorCommand::Adjudicate { result, .. }, _) if !is_sgf_result(result) => {
                 Some("a result must be in SGF form: B+3.5, W+R, B+T, W+F, B+, 0, Void or ?")
             }
@@ -663,6 +672,7 @@ impl Referee {
                 self.clocks[color.index()].adjust(delta_ms);
                 self.tell_clock(now, color);
             }
+            OperatorCommand::Restart { .. } => {}
             OperatorCommand::ToggleDead(point) => {
                 toggle_group(&self.board, &mut self.marked_dead, point);
                 self.events

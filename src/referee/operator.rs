@@ -18,7 +18,8 @@ use super::machine::OperatorCommand;
 
 /// What the operator can type, for the help line.
 pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason] | void [reason] \
-     | resign b|w [reason] | pause [reason] | resume | clock b|w +30s|-1m [reason]";
+     | resign b|w [reason] | pause [reason] | resume | clock b|w +30s|-1m [reason] \
+     | restart b|w [reason]";
 
 /// Parses one line. Empty lines are `Ok(None)`.
 pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorCommand>, String> {
@@ -63,6 +64,15 @@ pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorComman
             OperatorCommand::Resign {
                 color: parse_side(side)?,
                 reason: reason(why, "by its operator"),
+            }
+        }
+        "restart" => {
+            let Some((side, why)) = rest.split_first() else {
+                return Err("'restart' needs a side: restart b, or restart w".into());
+            };
+            OperatorCommand::Restart {
+                color: parse_side(side)?,
+                reason: reason(why, "its operator starts it again"),
             }
         }
         "pause" => OperatorCommand::PauseClocks {
@@ -236,6 +246,10 @@ mod tests {
             },
             OperatorCommand::PauseClocks {
                 reason: "a dispute".into(),
+            },
+            OperatorCommand::Restart {
+                color: Color::Black,
+                reason: "it stopped answering".into(),
             },
             OperatorCommand::ResumeClocks,
             OperatorCommand::AdjustClock {

@@ -166,6 +166,8 @@ fn run(
         }
         Command::ResignBlack => ask_reason(state, RiskyCommand::Resign(Color::Black)),
         Command::ResignWhite => ask_reason(state, RiskyCommand::Resign(Color::White)),
+        Command::RestartBlack => ask_reason(state, RiskyCommand::Restart(Color::Black)),
+        Command::RestartWhite => ask_reason(state, RiskyCommand::Restart(Color::White)),
         Command::Adjudicate => open_input(state, InputPurpose::Result, String::new()),
         Command::Void => ask_reason(state, RiskyCommand::Void),
         Command::PauseClocks => {
@@ -371,6 +373,7 @@ fn confirmed(key: Key, confirm: Confirm, state: &mut UiState) -> Vec<Effect> {
     let reason = confirm.reason;
     let command = match confirm.command {
         RiskyCommand::Resign(color) => OperatorCommand::Resign { color, reason },
+        RiskyCommand::Restart(color) => OperatorCommand::Restart { color, reason },
         RiskyCommand::Adjudicate(result) => OperatorCommand::Adjudicate { result, reason },
         RiskyCommand::Void => OperatorCommand::Adjudicate {
             result: "Void".into(),

@@ -138,6 +138,7 @@ pub fn input_title(purpose: &InputPurpose) -> String {
 pub fn risky_title(command: &RiskyCommand) -> String {
     match command {
         RiskyCommand::Resign(color) => format!("{color} resigns"),
+        RiskyCommand::Restart(color) => format!("{color}'s program is started again"),
         RiskyCommand::Adjudicate(result) => format!("end the game as {result}"),
         RiskyCommand::Void => "void the game".into(),
         RiskyCommand::AdjustClock { color, delta_ms } => {

@@ -134,6 +134,7 @@ pub enum InputPurpose {
 #[derive(Debug, Clone, PartialEq)]
 pub enum RiskyCommand {
     Resign(Color),
+    Restart(Color),
     Adjudicate(String),
     Void,
     AdjustClock { color: Color, delta_ms: i64 },
