@@ -305,20 +305,25 @@ fn a_program_that_cannot_start_is_named() {
     assert_eq!(result["winner"], serde_json::Value::Null);
 }
 
+/// A program whose first life is the fake engine with `flags` and whose
+/// every later life, started again with the same command line, is GNU Go.
+fn two_lives(dir: &std::path::Path, flags: &str) -> String {
+    format!(
+        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0; else touch {lived}; \
+         exec {fake} {flags}; fi'",
+        lived = dir.join("lived").display(),
+        gnugo = common::gnugo(),
+        fake = common::fake_gtp().display(),
+    )
+}
+
 /// KGS lets a crashed program be started again with the same settings: its
 /// first life is the fake engine, which crashes at its third move; its
 /// second is GNU Go, which is told the position and plays on to the end.
 #[test]
 fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
     let dir = tempfile::tempdir().unwrap();
-    let lived = dir.path().join("lived");
-    let black = format!(
-        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0; else touch {lived}; \
-         exec {fake} --moves D4,E5,F6 --crash-at 3; fi'",
-        lived = lived.display(),
-        gnugo = common::gnugo(),
-        fake = common::fake_gtp().display(),
-    );
+    let black = two_lives(dir.path(), "--moves D4,E5,F6 --crash-at 3");
     let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
     let run = play(
         &black,
@@ -381,14 +386,7 @@ fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
 #[test]
 fn the_operator_restarts_a_hung_engine_and_the_game_goes_on() {
     let dir = tempfile::tempdir().unwrap();
-    let lived = dir.path().join("lived");
-    let black = format!(
-        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0; else touch {lived}; \
-         exec {fake} --moves D4,E5 --hang-at 2; fi'",
-        lived = lived.display(),
-        gnugo = common::gnugo(),
-        fake = common::fake_gtp().display(),
-    );
+    let black = two_lives(dir.path(), "--moves D4,E5 --hang-at 2");
     let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
     let folder = dir.path().join("game");
     let args = [

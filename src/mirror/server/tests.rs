@@ -173,6 +173,18 @@ async fn shutting_down_delivers_every_event_before_the_goodbye() {
     );
 }
 
+/// What the next `session` event for the game says happened.
+async fn next_session(notes: &mut mpsc::UnboundedReceiver<GameEvent>) -> SessionChange {
+    let note = tokio::time::timeout(Duration::from_secs(10), notes.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    match note {
+        GameEvent::Session { what, .. } => what,
+        other => panic!("not a session event: {other:?}"),
+    }
+}
+
 /// Reads lines from `reader` until one contains `wanted`, or panics.
 fn read_until(reader: &mut impl BufRead, wanted: &str) -> String {
     let mut line = String::new();
@@ -223,29 +235,9 @@ async fn commands_go_to_the_game_from_the_folders_socket_and_close_a_spectator()
             reason: "a power cut".into(),
         })
     );
-    let note = tokio::time::timeout(Duration::from_secs(10), notes.recv())
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(matches!(
-        note,
-        GameEvent::Session {
-            what: SessionChange::Attached,
-            ..
-        }
-    ));
+    assert_eq!(next_session(&mut notes).await, SessionChange::Attached);
     drop(attached.await.unwrap());
-    let note = tokio::time::timeout(Duration::from_secs(10), notes.recv())
-        .await
-        .unwrap()
-        .unwrap();
-    assert!(matches!(
-        note,
-        GameEvent::Session {
-            what: SessionChange::Left,
-            ..
-        }
-    ));
+    assert_eq!(next_session(&mut notes).await, SessionChange::Left);
     drop(attach);
     assert!(!dir.path().join("attach.sock").exists(), "the socket goes");
 
