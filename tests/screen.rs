@@ -456,10 +456,6 @@ fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
     assert_eq!(text.matches(r#""type":"move""#).count(), 14);
     let record = std::fs::read_to_string(folder.join("game.sgf")).unwrap();
     assert!(record.contains("RE["), "{record}");
-    assert!(
-        !folder.join("attach.sock").exists(),
-        "the socket goes with the game"
-    );
     let this_game = format!(
         "^{} play .*--game-dir {}",
         goref().display(),
@@ -479,5 +475,14 @@ fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
             "goref did not end"
         );
         std::thread::sleep(Duration::from_millis(100));
+    }
+    let socket = folder.join("attach.sock");
+    let going = Instant::now();
+    while socket.exists() {
+        assert!(
+            going.elapsed() < Duration::from_secs(10),
+            "the socket goes with the game"
+        );
+        std::thread::sleep(Duration::from_millis(50));
     }
 }

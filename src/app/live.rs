@@ -165,9 +165,11 @@ async fn play_one(
                 // its journal first, with times older than the telling.
                 let since = |at, t_ms| Instant::from_std(at).checked_sub(Duration::from_millis(t_ms));
                 origin = since(at, first.t_ms).or(origin);
+                show_folder(&first, &mut state);
                 view.apply_stamped(&first);
                 while let Ok((at, stamped)) = events.try_recv() {
                     origin = since(at, stamped.t_ms).or(origin);
+                    show_folder(&stamped, &mut state);
                     view.apply_stamped(&stamped);
                 }
                 dirty = true;
@@ -230,6 +232,21 @@ async fn play_one(
         }
     }
     (ended(outcome), false)
+}
+
+/// The game's folder on the status line, where `goref attach` and `goref
+/// resume` find the game, unless the line says where the game is served.
+fn show_folder(stamped: &crate::referee::StampedEvent, state: &mut UiState) {
+    let crate::referee::GameEvent::GameStart(start) = &stamped.event else {
+        return;
+    };
+    let (Some(folder), None) = (&start.folder, &state.link) else {
+        return;
+    };
+    state.link = Some(LinkStatus {
+        text: format!("folder {folder}"),
+        trouble: false,
+    });
 }
 
 fn ended(outcome: Option<Result<GameOutcome, String>>) -> Ending {

@@ -479,18 +479,24 @@ fn agreement_line(agreement: &AgreementEvent) -> String {
 /// A plain one-line description of an event for the progress output.
 pub fn progress_line(event: &GameEvent) -> Option<String> {
     Some(match event {
-        GameEvent::GameStart(start) => format!(
-            "{}x{} game, {} rules, komi {}, time {}: Black {} ({}) vs White {} ({})",
-            start.size,
-            start.size,
-            start.rules,
-            start.komi,
-            start.time,
-            start.black.full_name(),
-            start.black.protocol,
-            start.white.full_name(),
-            start.white.protocol
-        ),
+        GameEvent::GameStart(start) => {
+            let line = format!(
+                "{}x{} game, {} rules, komi {}, time {}: Black {} ({}) vs White {} ({})",
+                start.size,
+                start.size,
+                start.rules,
+                start.komi,
+                start.time,
+                start.black.full_name(),
+                start.black.protocol,
+                start.white.full_name(),
+                start.white.protocol
+            );
+            match &start.folder {
+                Some(folder) => format!("{line}; its folder is {folder}"),
+                None => line,
+            }
+        }
         GameEvent::Move {
             n,
             color,
