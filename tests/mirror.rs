@@ -269,13 +269,7 @@ fn a_spectator_cut_off_twice_prints_every_event_exactly_once() {
     }
     let (lines, _, _) = host.finish();
     let status = watcher.wait().unwrap();
-    let mut err = String::new();
-    watcher
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = rest_of_stderr(&mut watcher);
     assert!(status.success(), "{status}: {err}");
     assert_eq!(err.matches("reconnecting…").count(), 2, "{err}");
     let printed: Vec<String> = printed.join().unwrap().lines().map(String::from).collect();
@@ -494,17 +488,23 @@ fn a_headless_watcher_whose_output_closes_says_so_and_ends_with_status_3() {
         .unwrap();
     assert!(first.starts_with(r#"{"type":"stream""#), "{first}");
     let status = watcher.wait().unwrap();
-    let mut err = String::new();
-    watcher
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut err)
-        .unwrap();
+    let err = rest_of_stderr(&mut watcher);
     assert_eq!(status.code(), Some(3), "{err}");
     assert!(
         err.contains("the output could not take every line"),
         "{err}"
     );
     host.finish();
+}
+
+/// What a finished child wrote on its stderr.
+fn rest_of_stderr(child: &mut Child) -> String {
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    err
 }

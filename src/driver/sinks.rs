@@ -53,12 +53,19 @@ struct LogFile {
 }
 
 impl LogFile {
-    fn open(path: PathBuf) -> std::io::Result<LogFile> {
-        let file = File::options().create(true).append(true).open(&path)?;
-        Ok(LogFile {
-            path,
-            out: Some(BufWriter::new(file)),
-        })
+    /// Opens the log to append to; one that cannot be opened has failed
+    /// at once, and the error is told.
+    fn open(path: PathBuf) -> (LogFile, Option<String>) {
+        let opened = File::options().create(true).append(true).open(&path);
+        let mut log = LogFile { path, out: None };
+        let told = match opened {
+            Ok(file) => {
+                log.out = Some(BufWriter::new(file));
+                None
+            }
+            Err(error) => log.failed(Err(error)),
+        };
+        (log, told)
     }
 
     /// Writes a line; the error the first time one fails.
@@ -227,17 +234,34 @@ impl Sinks {
         for stamped in history {
             if (self.json && !self.stdout_told) || self.trace.is_some() {
                 let line = serde_json::to_string(&stamped).expect("events always serialise");
-                if let Some(trace) = &self.trace {
-                    trace.append(line.clone());
-                }
-                if let (Some(out), false) = (&mut self.json_out, self.stdout_told) {
-                    self.stdout_told = !out.send(stamped.seq, line);
-                }
+                self.print(stamped.seq, line);
             }
+            self.hand_on(stamped);
+        }
+    }
+
+    /// Hands an event's line to `--json` and `--trace`; false when stdout
+    /// has just been found closed.
+    fn print(&mut self, seq: u64, line: String) -> bool {
+        let sent = match (&mut self.json_out, self.stdout_told) {
+            (Some(out), false) => out.send(seq, line.clone()),
+            _ => true,
+        };
+        self.stdout_told |= !sent;
+        if let Some(trace) = &self.trace {
+            trace.append(line);
+        }
+        sent
+    }
+
+    /// Hands an event to every subscriber.
+    fn hand_on(&self, stamped: StampedEvent) {
+        if let Some((last, others)) = self.subscribers.split_last() {
             let now = now();
-            for subscriber in &self.subscribers {
+            for subscriber in others {
                 let _ = subscriber.send((now, stamped.clone()));
             }
+            let _ = last.send((now, stamped));
         }
     }
 
@@ -367,20 +391,12 @@ impl Sinks {
                     });
                 }
             }
-            let sent = match (&mut self.json_out, self.stdout_told) {
-                (Some(out), false) => out.send(stamped.seq, line.clone()),
-                _ => true,
-            };
-            if !sent {
-                self.stdout_told = true;
+            if !self.print(stamped.seq, line) {
                 told.push(GameEvent::Notice {
                     color: None,
                     message: "stdout is closed: the JSON events stop there; the game goes on"
                         .into(),
                 });
-            }
-            if let Some(trace) = &self.trace {
-                trace.append(line);
             }
         }
         let needs_the_operator = matches!(
@@ -409,13 +425,7 @@ impl Sinks {
                 record.file.save(text.clone());
             }
         }
-        if let Some((last, others)) = self.subscribers.split_last() {
-            let now = now();
-            for subscriber in others {
-                let _ = subscriber.send((now, stamped.clone()));
-            }
-            let _ = last.send((now, stamped));
-        }
+        self.hand_on(stamped);
         for event in told {
             self.take(event);
         }
@@ -526,16 +536,10 @@ impl Folder {
         };
         let slot = &mut self.stderr_logs[color.index()];
         if slot.is_none() {
-            match LogFile::open(self.folder.file(&stderr_log(*color))) {
-                Ok(log) => *slot = Some(log),
-                Err(error) => {
-                    let path = self.folder.file(&stderr_log(*color));
-                    *slot = Some(LogFile { path, out: None });
-                    return Some(format!(
-                        "cannot write {}: {error}; that log stops there, the game goes on",
-                        self.folder.file(&stderr_log(*color)).display()
-                    ));
-                }
+            let (log, told) = LogFile::open(self.folder.file(&stderr_log(*color)));
+            *slot = Some(log);
+            if told.is_some() {
+                return told;
             }
         }
         slot.as_mut()?.line(line)

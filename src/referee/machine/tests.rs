@@ -230,6 +230,19 @@ fn request_move(color: Color, cleanup: bool) -> Action {
     }
 }
 
+/// A move request in main time, with `seconds` left on the clock.
+fn timed_request(color: Color, seconds: u64) -> Action {
+    Action::RequestMove {
+        color,
+        cleanup: false,
+        time_left: Some(TimeLeft {
+            seconds,
+            stones: 0,
+            kgs_stones: 0,
+        }),
+    }
+}
+
 fn game_over(result: &str) -> Action {
     Action::GameOver {
         result: result.into(),
@@ -2107,19 +2120,7 @@ fn a_resumed_game_goes_on_from_the_journal_with_its_clocks_and_no_second_start()
     let told = events(&mut resumed);
     assert!(!told.iter().any(|e| matches!(e, GameEvent::GameStart(_))));
     assert!(phase_reason(&told, Phase::Play).contains("resumed after move 3"));
-    let asked = actions(&mut resumed);
-    assert_eq!(
-        asked,
-        vec![Action::RequestMove {
-            color: White,
-            cleanup: false,
-            time_left: Some(TimeLeft {
-                seconds: 530,
-                stones: 0,
-                kgs_stones: 0
-            }),
-        }]
-    );
+    assert_eq!(actions(&mut resumed), vec![timed_request(White, 530)]);
     assert_eq!(resumed.clock(Black).reading(later).main_left_ms, 565_000);
     play_after(&mut resumed, later, White, mv("pass"), secs(10));
     let told = events(&mut resumed);
@@ -2172,18 +2173,9 @@ fn a_restarted_program_is_asked_again_on_the_clock_that_kept_running() {
         White,
         PlayerEvent::Ready(info("white-bot", true)),
     );
-    let asked = actions(&mut referee);
     assert_eq!(
-        asked,
-        vec![Action::RequestMove {
-            color: White,
-            cleanup: false,
-            time_left: Some(TimeLeft {
-                seconds: 570,
-                stones: 0,
-                kgs_stones: 0
-            }),
-        }],
+        actions(&mut referee),
+        vec![timed_request(White, 570)],
         "the 30 s of the crash and the restart are White's"
     );
     referee.handle_player(t + secs(40), White, PlayerEvent::Thinking);
