@@ -256,3 +256,38 @@ fn a_referee_killed_mid_game_is_resumed_with_every_move_once_and_its_clocks() {
         .unwrap();
     assert!(checked.success());
 }
+
+/// A path refused at the start (a device as the record) leaves no half-made
+/// folder behind: the same `--game-dir` plays a game at the next try.
+#[test]
+fn a_refused_start_leaves_no_folder_and_the_next_try_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("r2");
+    let game = |extra: &[&str]| {
+        let mut args = vec![
+            "play",
+            "--headless",
+            "--size",
+            "9",
+            "--black",
+            "bot:1,playouts=20",
+            "--white",
+            "bot:2,playouts=20",
+            "--game-dir",
+            folder.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        run_goref(&args, Duration::from_secs(60))
+    };
+    let refused = game(&["--sgf", "/dev/null"]);
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("character device"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!folder.exists(), "no folder is left behind");
+    let played = game(&[]);
+    assert!(matches!(played.status, 0 | 1), "{}", played.stderr);
+    assert!(folder.join("MANIFEST.sha256").exists());
+}

@@ -150,11 +150,6 @@ impl Sinks {
             config.game.rules.preset,
             config.game.rules.time
         ));
-        let folder = match (folder, &retold) {
-            (Some(folder), Some(_)) => Some(reopen_folder(folder)?),
-            (Some(folder), None) => Some(open_folder(config, folder)?),
-            (None, _) => None,
-        };
         let (history, resumed) = retold.map(|r| (r.history, r.told)).unzip();
         let history = history.unwrap_or_default();
         for stamped in &history {
@@ -164,23 +159,60 @@ impl Sinks {
             Some(_) => Sync::AtTheEnd,
             None => Sync::EveryWrite,
         };
-        let mut records = Vec::new();
-        let record_paths = folder
-            .iter()
-            .map(|f| f.folder.file(folder::RECORD))
-            .chain(config.sgf.clone());
-        for path in record_paths {
-            let file =
-                RecordFile::create(&path, &recorder.to_sgf(), sync).map_err(DriverError::Record)?;
-            records.push(Record {
+        let text = recorder.to_sgf();
+        let record = |path: PathBuf| -> Result<Record, DriverError> {
+            let file = RecordFile::create(&path, &text, sync).map_err(DriverError::Record)?;
+            Ok(Record {
                 path,
                 file,
                 failing: None,
                 outcome: None,
-            });
-        }
-        let trace = match &config.trace {
-            Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
+            })
+        };
+        // The paths the user gave first: one that is refused takes back a
+        // new game's folder before anything is written in it.
+        let resuming = resumed.is_some();
+        let given = (|| {
+            let records: Vec<Record> = config
+                .sgf
+                .clone()
+                .map(record)
+                .transpose()?
+                .into_iter()
+                .collect();
+            let trace = match &config.trace {
+                Some(path) => Some(TraceFile::create(path).map_err(DriverError::Trace)?),
+                None => None,
+            };
+            Ok((records, trace))
+        })();
+        let (mut records, trace) = match given {
+            Ok(given) => given,
+            Err(error) => {
+                if let (Some(folder), false) = (folder, resuming) {
+                    folder.discard();
+                }
+                return Err(error);
+            }
+        };
+        let folder = match folder {
+            Some(folder) if resuming => Some(reopen_folder(folder)?),
+            Some(folder) => Some(open_folder(config, folder)?),
+            None => None,
+        };
+        let folder = match folder {
+            Some(made) => match record(made.folder.file(folder::RECORD)) {
+                Ok(first) => {
+                    records.insert(0, first);
+                    Some(made)
+                }
+                Err(error) => {
+                    if !resuming {
+                        made.folder.discard();
+                    }
+                    return Err(error);
+                }
+            },
             None => None,
         };
         let header = serde_json::to_string(&StreamHeader::current()).expect("headers serialise");
@@ -617,15 +649,25 @@ pub(super) fn resumed_event(resume: &Resumption) -> GameEvent {
     }
 }
 
-/// A new game's folder: its configuration written, its journal opened.
+/// A new game's folder: its configuration written, its journal opened; a
+/// folder that cannot be set up is discarded.
 fn open_folder(config: &DriverConfig, folder: GameFolder) -> Result<Folder, DriverError> {
-    let setup = |e: String| DriverError::Setup(e);
+    let cannot = |path: &std::path::Path, e: std::io::Error| {
+        DriverError::Setup(format!("cannot write {}: {e}", path.display()))
+    };
     let config_path = folder.file(folder::CONFIG);
-    crate::files::write_atomically(&config_path, &crate::config::game_file_text(config))
-        .map_err(|e| setup(format!("cannot write {}: {e}", config_path.display())))?;
     let journal_path = folder.file(folder::JOURNAL);
-    let journal = Journal::open(&journal_path)
-        .map_err(|e| setup(format!("cannot write {}: {e}", journal_path.display())))?;
+    let opened =
+        crate::files::write_atomically(&config_path, &crate::config::game_file_text(config))
+            .map_err(|e| cannot(&config_path, e))
+            .and_then(|()| Journal::open(&journal_path).map_err(|e| cannot(&journal_path, e)));
+    let journal = match opened {
+        Ok(journal) => journal,
+        Err(error) => {
+            folder.discard();
+            return Err(error);
+        }
+    };
     Ok(Folder {
         folder,
         journal,

@@ -77,27 +77,23 @@ pub enum FolderPlace {
 #[derive(Debug)]
 pub struct GameFolder {
     path: PathBuf,
-    _claim: FileLock,
+    /// This goref made the folder (it did not exist, or was not given).
+    made: bool,
+    claim: FileLock,
 }
 
 impl GameFolder {
     /// Makes and claims the folder of a new game.
     pub fn create(place: &FolderPlace) -> Result<GameFolder, FolderError> {
-        let path = match place {
-            FolderPlace::Exactly(path) => {
-                make_or_reuse_empty(path)?;
-                path.clone()
-            }
-            FolderPlace::Named { parent, name } => make_free(parent, name)?,
+        let (path, made) = match place {
+            FolderPlace::Exactly(path) => (path.clone(), make_or_reuse_empty(path)?),
+            FolderPlace::Named { parent, name } => (make_free(parent, name)?, true),
         };
         let claim = claim(&path)?;
         if path.join(JOURNAL).exists() {
             return Err(FolderError::HoldsAGame(path));
         }
-        Ok(GameFolder {
-            path,
-            _claim: claim,
-        })
+        Ok(GameFolder { path, made, claim })
     }
 
     /// Claims the folder of a game that was started before, to go on
@@ -119,8 +115,23 @@ impl GameFolder {
         let claim = claim(path)?;
         Ok(GameFolder {
             path: path.to_path_buf(),
-            _claim: claim,
+            made: false,
+            claim,
         })
+    }
+
+    /// Takes back a new game's folder whose set-up failed, so that it
+    /// neither holds a game that never was nor blocks the next try: the
+    /// files goref wrote go, and the folder too if goref made it.
+    pub fn discard(self) {
+        for name in [JOURNAL, RECORD, CONFIG, SOCKET] {
+            let _ = fs::remove_file(self.path.join(name));
+        }
+        let GameFolder { path, made, claim } = self;
+        drop(claim);
+        if made {
+            let _ = fs::remove_dir(path);
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -144,7 +155,9 @@ fn claim(folder: &Path) -> Result<FileLock, FolderError> {
     })
 }
 
-fn make_or_reuse_empty(path: &Path) -> Result<(), FolderError> {
+/// Makes the folder or takes an empty one; whether it made it.
+fn make_or_reuse_empty(path: &Path) -> Result<bool, FolderError> {
+    let existed = path.exists();
     match fs::create_dir_all(path) {
         Ok(()) => {}
         Err(_) if path.exists() && !path.is_dir() => {
@@ -166,7 +179,7 @@ fn make_or_reuse_empty(path: &Path) -> Result<(), FolderError> {
         return Err(FolderError::HoldsAGame(path.to_path_buf()));
     }
     match entries.next() {
-        None => Ok(()),
+        None => Ok(!existed),
         Some(_) => Err(FolderError::NotEmpty(path.to_path_buf())),
     }
 }
@@ -297,5 +310,23 @@ mod tests {
         fs::create_dir(&empty).unwrap();
         let error = GameFolder::open(&empty).unwrap_err();
         assert!(error.to_string().contains("holds no game"), "{error}");
+    }
+
+    #[test]
+    fn a_discarded_folder_leaves_nothing_of_goref_and_a_given_empty_one_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let made = dir.path().join("made");
+        let folder = GameFolder::create(&FolderPlace::Exactly(made.clone())).unwrap();
+        fs::write(folder.file(JOURNAL), "").unwrap();
+        fs::write(folder.file(CONFIG), "size = 9").unwrap();
+        folder.discard();
+        assert!(!made.exists());
+        let given = dir.path().join("given");
+        fs::create_dir(&given).unwrap();
+        let folder = GameFolder::create(&FolderPlace::Exactly(given.clone())).unwrap();
+        fs::write(folder.file(JOURNAL), "").unwrap();
+        folder.discard();
+        assert_eq!(fs::read_dir(&given).unwrap().count(), 0);
+        let _again = GameFolder::create(&FolderPlace::Exactly(given)).unwrap();
     }
 }
