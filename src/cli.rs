@@ -377,6 +377,14 @@ pub struct BotArgs {
     /// Answer a move request no sooner than this many milliseconds after it.
     #[arg(long, default_value_t = 0, value_name = "MS")]
     pub think_ms: u64,
+    /// On a line: go on in the middle of a game with these moves played,
+    /// e.g. B:D4,W:PASS (goref resume starts the engine so).
+    #[arg(long, value_name = "MOVES", requires = "link_bits")]
+    pub moves: Option<String>,
+    /// With --moves: the engine's sequence bits on the link, its own first,
+    /// e.g. 1,0.
+    #[arg(long, value_name = "MY,HIS", requires = "moves")]
+    pub link_bits: Option<String>,
 }
 
 #[cfg(test)]

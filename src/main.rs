@@ -19,6 +19,7 @@ use std::io::IsTerminal;
 use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
+use goref::bot::line::Continued;
 use goref::cli::{
     AttachArgs, BotArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs,
     WatchArgs,
@@ -132,7 +133,13 @@ fn bot(args: BotArgs) -> Result<(), String> {
         seed: args.seed,
         settings,
     };
-    let moves = runtime.block_on(goref::bot::line::play_on_line(spec, profile, game))?;
+    let continued = match (&args.moves, &args.link_bits) {
+        (Some(moves), Some(bits)) => Some(Continued::parse(moves, bits, args.size)?),
+        _ => None,
+    };
+    let moves = runtime.block_on(goref::bot::line::play_on_line(
+        spec, profile, game, continued,
+    ))?;
     if let Some(path) = &args.record {
         let text = goref::bot::line::moves_to_sgf(args.size, &moves);
         goref::files::write_output(path, &text).map_err(|e| format!("--record: {e}"))?;
@@ -266,16 +273,6 @@ fn resume(args: ResumeArgs) -> Result<Outcome, String> {
     let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
     let mut config = config::resolve(&play_args, self_exe, today()).map_err(|e| e.to_string())?;
     config.folder = None;
-    for (color, spec) in [("Black", &config.black), ("White", &config.white)] {
-        if matches!(spec, PlayerSpec::Line { .. } | PlayerSpec::BotOnLine { .. }) {
-            return Err(format!(
-                "{color} plays on a GMP line ({spec}): goref resume cannot take a line back \
-                 yet, since GMP cannot give a program the position; finish the game by hand \
-                 (the journal and the record in {} hold every move)",
-                args.dir.display()
-            ));
-        }
-    }
     let journal_path = folder.file(journal::folder::JOURNAL);
     let contents = journal::reader::read(&journal_path).map_err(|e| e.to_string())?;
     let point = ResumePoint::from_events(&contents.events, config.game.size)

@@ -49,11 +49,30 @@ impl LineProgram {
     /// Any shell command on the far end of a pty at `dir/name`, started
     /// once the pty is opened.
     fn program(dir: &Path, name: &str, program: &str) -> LineProgram {
+        LineProgram::on_pty(dir, name, program, "")
+    }
+
+    /// GNU Go on a line that stays up when the referee's end is closed, as
+    /// a serial cable does: the program keeps running.
+    fn gnugo_lasting(dir: &Path, name: &str, color: &str, seed: u32) -> LineProgram {
+        let program = format!(
+            "exec {} --mode sgmp --color {color} --boardsize 9 --level 0 --seed {seed} -o {} 2>{}",
+            gnugo(),
+            dir.join(format!("{name}.sgf")).display(),
+            dir.join(format!("{name}.err")).display()
+        );
+        LineProgram::on_pty(dir, name, &program, ",ignoreeof")
+    }
+
+    fn on_pty(dir: &Path, name: &str, program: &str, options: &str) -> LineProgram {
         let link = dir.join(name);
         let record = dir.join(format!("{name}.sgf"));
         let socat = Command::new("socat")
             .arg("-d")
-            .arg(format!("pty,rawer,wait-slave,link={}", link.display()))
+            .arg(format!(
+                "pty,rawer,wait-slave{options},link={}",
+                link.display()
+            ))
             .arg(format!("SYSTEM:{program}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -620,4 +639,146 @@ fn a_white_line_programs_first_move_in_a_handicap_game_waits_for_the_game() {
     let moves = run.moves();
     assert_eq!(moves[0].0, "W", "{moves:?}");
     assert!(moves.len() >= 8, "{moves:?}");
+}
+
+/// The events of a game folder's journal.
+fn journal_events(folder: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(folder.join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+#[test]
+fn gnugo_on_a_line_plays_on_when_the_referee_is_killed_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::gnugo_lasting(dir.path(), "black", "black", 5);
+    let folder = dir.path().join("game");
+    let args = [
+        "play",
+        "--headless",
+        "--rules",
+        "cgf",
+        "--size",
+        "9",
+        "--black",
+    ];
+    let mut first = Command::new(common::goref())
+        .args(args)
+        .arg(black.spec("sgmp"))
+        .args(["--white", "bot:7,think=300ms", "--game-dir"])
+        .arg(&folder)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it while White thinks, just after a move of GNU Go's.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let events = journal_events(&folder);
+        let moves: Vec<_> = events.iter().filter(|e| e["type"] == "move").collect();
+        if moves.len() >= 7 && moves.last().unwrap()["color"] == "B" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no 7 moves in a minute");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let before = journal_events(&folder);
+    let killed_after = before.iter().filter(|e| e["type"] == "move").count();
+
+    let folder_arg = folder.to_str().unwrap();
+    let run = run_goref(&["resume", folder_arg, "--headless", "--json"], LIMIT);
+    run.assert_status_matches_result();
+    let taken_back: Vec<_> = run
+        .of_type("notice")
+        .into_iter()
+        .filter(|n| n["message"].as_str().unwrap().contains("taken back"))
+        .collect();
+    assert_eq!(taken_back.len(), 1, "{}", run.stdout);
+    assert!(run.of_type("session")[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("after move {killed_after}")));
+    assert!(run.result()["end"] != "judge", "{}", run.result());
+    let after = journal_events(&folder);
+    let numbers: Vec<u64> = after
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .map(|e| e["n"].as_u64().unwrap())
+        .collect();
+    assert!(
+        numbers.len() > killed_after + 4,
+        "the game went on: {numbers:?}"
+    );
+    assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+    // GNU Go, which never stopped, saw the same game as the referee.
+    let record = sgf_file_moves(&folder.join("game.sgf"), 9);
+    assert_same_game(&record, &black.moves());
+}
+
+#[test]
+fn a_line_program_started_again_while_the_referee_was_down_calls_the_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::gnugo_lasting(dir.path(), "black", "black", 6);
+    let folder = dir.path().join("game");
+    let mut first = Command::new(common::goref())
+        .args(["play", "--headless", "--rules", "cgf", "--size", "9"])
+        .args([
+            "--black",
+            &black.spec("sgmp"),
+            "--white",
+            "bot:8,think=300ms",
+        ])
+        .arg("--game-dir")
+        .arg(&folder)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while journal_events(&folder)
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .count()
+        < 6
+    {
+        assert!(Instant::now() < deadline, "no 6 moves in a minute");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let killed_after = journal_events(&folder)
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .count();
+    // The program is started again on the same line: it sends NEWGAME.
+    drop(black);
+    let _again = LineProgram::gnugo_lasting(dir.path(), "black", "black", 6);
+
+    let folder_arg = folder.to_str().unwrap();
+    let run = run_goref(&["resume", folder_arg, "--headless", "--json"], LIMIT);
+    let lost: Vec<_> = run
+        .of_type("error")
+        .into_iter()
+        .filter(|e| e["message"].as_str().unwrap().contains("lost the position"))
+        .collect();
+    assert_eq!(lost.len(), 1, "{}", run.stdout);
+    assert_eq!(lost[0]["color"], "B");
+    let judged = run
+        .of_type("phase")
+        .into_iter()
+        .any(|p| p["phase"] == "adjudication" && p["reason"].as_str().unwrap().contains("NEWGAME"));
+    assert!(judged, "{}", run.stdout);
+    assert_eq!(run.result()["result"], "?", "{}", run.result());
+    // No move was played once the referee came back.
+    let moves = journal_events(&folder)
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .count();
+    assert_eq!(moves, killed_after);
 }

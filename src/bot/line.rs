@@ -4,6 +4,11 @@
 //! and answers the queries, as White it waits for NEWGAME and asks them. The
 //! same sans-IO [`Session`] the referee uses does the talking, seen from the
 //! other end of the line.
+//!
+//! Given the moves so far and its link's sequence bits (`--moves`,
+//! `--link-bits`), it goes on in the middle of a game instead, as a program
+//! that kept running while its referee was restarted: `goref resume` starts
+//! it so.
 
 use std::time::{Duration, Instant};
 
@@ -13,6 +18,7 @@ use crate::game::board::fixed_handicap;
 use crate::game::sgf::{self, Node};
 use crate::game::{Color, Move};
 use crate::players::sgmp::{link_config, wake_for};
+use crate::protocol::sgmp::link::LinkState;
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::shell_time::now;
 use crate::transport::line::{self, LineSpec};
@@ -33,11 +39,73 @@ pub struct LineGame {
     pub settings: Settings,
 }
 
+/// A game the engine goes on with: the moves it has seen, and its link as
+/// it stood.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Continued {
+    pub moves: Vec<(Color, Move)>,
+    pub link: LinkState,
+}
+
+impl Continued {
+    /// `--moves B:D4,W:PASS` and `--link-bits 1,0` (its own bit first).
+    pub fn parse(moves: &str, bits: &str, size: u8) -> Result<Continued, String> {
+        let moves = moves
+            .split(',')
+            .filter(|m| !m.trim().is_empty())
+            .map(|text| {
+                let (color, vertex) = text
+                    .trim()
+                    .split_once(':')
+                    .ok_or_else(|| format!("--moves: '{text}' is not COLOR:VERTEX, e.g. B:D4"))?;
+                let color = match color {
+                    "B" | "b" => Color::Black,
+                    "W" | "w" => Color::White,
+                    other => return Err(format!("--moves: '{other}' is not B or W")),
+                };
+                let mv = Move::parse_gtp(vertex, size).map_err(|e| format!("--moves: {e}"))?;
+                Ok((color, mv))
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let bit = |text: &str| match text.trim() {
+            "0" => Ok(false),
+            "1" => Ok(true),
+            other => Err(format!("--link-bits: '{other}' is not 0 or 1")),
+        };
+        let (mine, his) = bits
+            .split_once(',')
+            .ok_or_else(|| format!("--link-bits: '{bits}' is not MY,HIS, e.g. 1,0"))?;
+        let link = LinkState {
+            my_seq: bit(mine)?,
+            his_seq: bit(his)?,
+            outstanding: None,
+        };
+        Ok(Continued { moves, link })
+    }
+
+    /// The flags that give it to `goref bot`.
+    pub fn args(&self) -> [String; 4] {
+        let moves: Vec<String> = self
+            .moves
+            .iter()
+            .map(|(color, mv)| format!("{}:{mv}", color.letter()))
+            .collect();
+        let bit = |b: bool| if b { "1" } else { "0" };
+        [
+            "--moves".into(),
+            moves.join(","),
+            "--link-bits".into(),
+            format!("{},{}", bit(self.link.my_seq), bit(self.link.his_seq)),
+        ]
+    }
+}
+
 /// Plays one game on the line, then returns the moves played.
 pub async fn play_on_line(
     spec: LineSpec,
     profile: Profile,
     game: LineGame,
+    continued: Option<Continued>,
 ) -> Result<Vec<(Color, Move)>, String> {
     let LineGame {
         color,
@@ -59,7 +127,10 @@ pub async fn play_on_line(
         chinese_rules: None,
         link,
     };
-    let mut session = Session::new(config, now());
+    let mut session = match &continued {
+        Some(continued) => Session::resumed(config, continued.link, now()),
+        None => Session::new(config, now()),
+    };
     let mut engine = Engine::new(size, seed)
         .map_err(|e| e.to_string())?
         .with_playouts(settings.playouts);
@@ -76,6 +147,14 @@ pub async fn play_on_line(
     };
     let mut passes = 0;
     let mut moves = Vec::new();
+    for &(mover, mv) in continued.iter().flat_map(|c| &c.moves) {
+        engine
+            .play(mover, mv)
+            .map_err(|e| format!("--moves: {mv} by {mover}: {e}"))?;
+        moves.push((mover, mv));
+        passes = if mv == Move::Pass { passes + 1 } else { 0 };
+    }
+    let to_move = moves.last().map(|(c, _)| c.opponent()).unwrap_or(first);
     let mut finished_at: Option<Instant> = None;
     // The engine's move, held back until the think time has passed.
     let mut due: Option<(Instant, Move)> = None;
@@ -91,7 +170,7 @@ pub async fn play_on_line(
                     writer.flush().await.map_err(|e| e.to_string())?;
                     false
                 }
-                SessionEvent::Ready => color == first,
+                SessionEvent::Ready => color == to_move,
                 SessionEvent::Move(point) => {
                     let mv = point.map(Move::Play).unwrap_or(Move::Pass);
                     if engine.play(color.opponent(), mv).is_err() {
@@ -106,6 +185,11 @@ pub async fn play_on_line(
                 SessionEvent::Alarm(message) => {
                     crate::console::say(format!("goref bot: {message}"));
                     false
+                }
+                SessionEvent::Restarted(message) => {
+                    return Err(format!(
+                        "the referee on {spec} started a new game: {message}"
+                    ))
                 }
                 SessionEvent::Mismatch(message) => {
                     return Err(format!("the game on {spec} is not this one: {message}"))
@@ -163,4 +247,28 @@ pub fn moves_to_sgf(size: u8, moves: &[(Color, Move)]) -> String {
         nodes.push(node);
     }
     sgf::write(&nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_continued_game_reads_back_the_flags_it_gives() {
+        let continued = Continued::parse("B:E5,W:pass, B:C3", "1,0", 9).unwrap();
+        assert_eq!(continued.moves.len(), 3);
+        assert_eq!(continued.moves[1], (Color::White, Move::Pass));
+        assert!(continued.link.my_seq && !continued.link.his_seq);
+        let args = continued.args();
+        assert_eq!(Continued::parse(&args[1], &args[3], 9).unwrap(), continued);
+        for (moves, bits) in [
+            ("E5", "1,0"),
+            ("X:E5", "1,0"),
+            ("B:Z9", "1,0"),
+            ("", "2,0"),
+            ("", "1"),
+        ] {
+            assert!(Continued::parse(moves, bits, 9).is_err(), "{moves} {bits}");
+        }
+    }
 }

@@ -7,6 +7,7 @@ use tokio::sync::mpsc;
 use super::DriverConfig;
 use crate::game::{Color, Move, Point};
 use crate::players::{self, PlayerHandle, PlayerSetup, PlayerSpec, Report};
+use crate::protocol::sgmp::LineMemory;
 use crate::referee::{Action, Failure, FailureKind, Referee};
 
 pub(super) struct Lineup {
@@ -21,10 +22,13 @@ pub(super) struct Lineup {
 
 impl Lineup {
     /// Starts both players, told `position` before they are asked to play.
+    /// `lines`, for a game taken back once it had started: each side's GMP
+    /// line as its trace left it.
     pub fn start(
         config: &DriverConfig,
         handicap: Vec<Point>,
         position: Vec<(Color, Move)>,
+        lines: Option<[Option<LineMemory>; 2]>,
         reports: mpsc::UnboundedSender<Report>,
     ) -> Lineup {
         let setup = PlayerSetup {
@@ -35,6 +39,7 @@ impl Lineup {
             command_timeout: config.command_timeout,
             self_exe: config.self_exe.clone(),
             position,
+            line: None,
         };
         let specs = [config.black.clone(), config.white.clone()];
         let restarts = config.game.rules.restart_crashed;
@@ -44,8 +49,16 @@ impl Lineup {
         let players = Color::BOTH
             .into_iter()
             .map(|color| {
+                let spec = &specs[color.index()];
+                let on_line =
+                    matches!(spec, PlayerSpec::Line { .. } | PlayerSpec::BotOnLine { .. });
+                let line = lines
+                    .as_ref()
+                    .filter(|_| on_line)
+                    .map(|lines| lines[color.index()].clone().unwrap_or_default());
                 let setup = PlayerSetup {
                     color,
+                    line,
                     ..setup.clone()
                 };
                 players::spawn(&specs[color.index()], setup, reports.clone())

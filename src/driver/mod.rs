@@ -157,14 +157,16 @@ pub async fn run_game_with(
         resume,
     } = inputs;
     let setup_error = |e: crate::referee::machine::SetupError| DriverError::Setup(e.to_string());
-    let (mut referee, position) = match &resume {
+    let (mut referee, position, lines) = match &resume {
         Some(resume) => (
             Referee::resume(config.game.clone(), &resume.point).map_err(setup_error)?,
             resume.point.moves.clone(),
+            resume.point.started.then(|| resume.point.lines.clone()),
         ),
         None => (
             Referee::new(config.game.clone()).map_err(setup_error)?,
             Vec::new(),
+            None,
         ),
     };
     let handicap = config
@@ -210,7 +212,7 @@ pub async fn run_game_with(
         });
     }
     let (report_tx, mut reports) = mpsc::unbounded_channel::<Report>();
-    let mut lineup = Lineup::start(&config, handicap, position, report_tx);
+    let mut lineup = Lineup::start(&config, handicap, position, lines, report_tx);
     let mut interrupted = false;
     let mut detached = false;
     let mut judge_called = false;

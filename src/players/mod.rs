@@ -17,7 +17,7 @@ use crate::bot::Settings;
 use crate::game::clock::{format_duration, parse_duration};
 use crate::game::rules::Rules;
 use crate::game::{Color, Move, Point};
-use crate::protocol::sgmp::session::Profile;
+use crate::protocol::sgmp::session::{LineMemory, Profile};
 use crate::referee::{Action, PlayerEvent};
 use crate::transport::line::{LineSpec, LineTarget};
 
@@ -266,6 +266,9 @@ pub struct PlayerSetup {
     /// The moves played before this player joined the game (a resumed game,
     /// a restarted engine), which it is told before it is asked to play.
     pub position: Vec<(Color, Move)>,
+    /// For a line player of a resumed game: what the journal's trace of its
+    /// line says. The line goes on where its link left off.
+    pub line: Option<LineMemory>,
 }
 
 /// A player event with the instant it happened and who it came from.

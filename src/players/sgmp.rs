@@ -14,14 +14,18 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
+use crate::bot::line::Continued;
 use crate::game::clock::format_duration;
 use crate::game::score::Scoring;
 use crate::game::Color;
 use crate::game::Move;
-use crate::protocol::sgmp::link::LinkConfig;
 use crate::protocol::sgmp::link::TraceEntry;
+use crate::protocol::sgmp::link::{LinkConfig, LinkState};
 use crate::protocol::sgmp::packet::Query;
-use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};
+use crate::protocol::sgmp::packet::{decode_move, describe, Command, Packet};
+use crate::protocol::sgmp::session::{
+    LineMemory, Profile, Session, SessionConfig, SessionEvent, SetupWait,
+};
 use crate::referee::{Action, Failure, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{
@@ -125,6 +129,18 @@ pub async fn run_builtin(
         Profile::Sgmp => "--sgmp",
         Profile::Gmp => "--gmp",
     };
+    let continued = setup.line.as_ref().map(|memory| {
+        let taken_back = TakenBack::new(memory, &setup);
+        let link = LinkState {
+            my_seq: memory.link.his_seq,
+            his_seq: memory.link.my_seq ^ memory.link.outstanding.is_some(),
+            outstanding: None,
+        };
+        Continued {
+            moves: taken_back.seen,
+            link,
+        }
+    });
     let engine = tokio::process::Command::new(&setup.self_exe)
         .args(["bot", flag, &path, "--color", color.name()])
         .args([
@@ -136,6 +152,7 @@ pub async fn run_builtin(
             &setup.handicap.len().to_string(),
         ])
         .args(&args)
+        .args(continued.iter().flat_map(Continued::args))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
@@ -199,14 +216,33 @@ async fn serve(
         chinese_rules: Some(setup.rules.scoring == Scoring::Area),
         link,
     };
-    let mut session = Session::new(config, now());
-    let mut setup_deadline = Some(now() + setup_time);
-    if let Some(wait) = session.setup_wait() {
-        reporter.send(PlayerEvent::Info(setup_notice(wait, &place, setup_time)));
-    }
     let mut turn_given_at: Option<Instant> = None;
-    let mut asked_to_move = false;
     let mut early_move: Option<(Instant, Move)> = None;
+    let (mut session, mut setup_deadline) = match &setup.line {
+        Some(memory) => {
+            let taken_back = TakenBack::new(memory, &setup);
+            reporter.send(PlayerEvent::Info(taken_back.notice(&place)));
+            let mut session = Session::resumed(config, memory.link, now());
+            if let Some(mv) = taken_back.unrecorded {
+                turn_given_at = Some(now());
+                early_move = Some((now(), mv));
+            } else if taken_back.holds_turn {
+                turn_given_at = Some(now());
+            }
+            for mv in taken_back.unrelayed {
+                session.relay_move(now(), mv.point());
+            }
+            (session, None)
+        }
+        None => {
+            let session = Session::new(config, now());
+            if let Some(wait) = session.setup_wait() {
+                reporter.send(PlayerEvent::Info(setup_notice(wait, &place, setup_time)));
+            }
+            (session, Some(now() + setup_time))
+        }
+    };
+    let mut asked_to_move = false;
     let mut game_over_at: Option<Instant> = None;
     let info = PlayerInfo {
         protocol: match profile {
@@ -225,16 +261,8 @@ async fn serve(
         while let Some(event) = session.poll_event() {
             match event {
                 SessionEvent::Transmit {
-                    bytes,
-                    gives_turn,
-                    resend,
+                    bytes, gives_turn, ..
                 } => {
-                    if resend && gives_turn {
-                        reporter.send(PlayerEvent::Notice(format!(
-                            "{color} had not acknowledged its move; sent again. Its clock has \
-                             run since the first sending"
-                        )));
-                    }
                     if let Err(e) = write(&mut writer, &bytes).await {
                         report_held_trace(&mut session, &reporter, wire);
                         if game_over_at.is_none() {
@@ -275,6 +303,9 @@ async fn serve(
                 }
                 SessionEvent::Delivered => {}
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
+                SessionEvent::Restarted(message) => reporter.send(PlayerEvent::LostPosition(
+                    format!("{color}'s program on {place}: {message}"),
+                )),
                 SessionEvent::Mismatch(message) => {
                     report_held_trace(&mut session, &reporter, wire);
                     return reporter.send(PlayerEvent::Failed(Failure::other(format!(
@@ -341,6 +372,103 @@ async fn serve(
                 session.handle_timeout(now);
             }
         }
+    }
+}
+
+/// Where a line of a resumed game stands, from the journal's trace of it
+/// and the moves the journal records.
+struct TakenBack {
+    /// The opponent's moves the program was never sent.
+    unrelayed: Vec<Move>,
+    /// A move of the program the line accepted that the journal does not
+    /// record: the referee died before it could.
+    unrecorded: Option<Move>,
+    /// The program has the move: it was handed it before the referee died,
+    /// and nothing needs to be sent to it again.
+    holds_turn: bool,
+    /// What the link last waited for, in words, if anything.
+    outstanding: Option<String>,
+    /// The moves the program has seen, in order.
+    seen: Vec<(Color, Move)>,
+}
+
+impl TakenBack {
+    fn new(memory: &LineMemory, setup: &PlayerSetup) -> TakenBack {
+        let color = setup.color;
+        let of = |who: Color| -> Vec<Move> {
+            let moves = setup.position.iter().filter(|(c, _)| *c == who);
+            moves.map(|(_, mv)| *mv).collect()
+        };
+        let (own, theirs) = (of(color), of(color.opponent()));
+        let received: Vec<Move> = memory
+            .moves_received
+            .iter()
+            .filter_map(|value| decode_move(*value, setup.size).ok())
+            .filter(|(c, _)| *c == color)
+            .map(|(_, point)| point.map(Move::Play).unwrap_or(Move::Pass))
+            .collect();
+        let unrecorded = (received.len() > own.len())
+            .then(|| received.last().copied())
+            .flatten();
+        let to_move = match setup.position.last() {
+            Some((last, _)) => last.opponent(),
+            None if setup.handicap.len() >= 2 => Color::White,
+            None => Color::Black,
+        };
+        let relaying_move = matches!(memory.link.outstanding, Some((Command::Move, _)));
+        let delivered = memory.moves_sent - usize::from(relaying_move && memory.moves_sent > 0);
+        let mut seen: Vec<(Color, Move)> = setup
+            .position
+            .iter()
+            .scan(0, |theirs_seen, &(mover, mv)| {
+                if mover != color {
+                    *theirs_seen += 1;
+                }
+                Some((*theirs_seen <= delivered || mover == color).then_some((mover, mv)))
+            })
+            .map_while(|m| m)
+            .collect();
+        seen.extend(unrecorded.map(|mv| (color, mv)));
+        let unrelayed = theirs.get(memory.moves_sent..).unwrap_or_default().to_vec();
+        TakenBack {
+            seen,
+            holds_turn: to_move == color && !relaying_move && unrelayed.is_empty(),
+            unrelayed,
+            unrecorded,
+            outstanding: memory.link.outstanding.map(|(command, value)| {
+                describe(&Packet::new(false, false, command, value), setup.size)
+            }),
+        }
+    }
+
+    /// What the operator is told when the line is taken back.
+    fn notice(&self, place: &str) -> String {
+        let resent = match &self.outstanding {
+            Some(what) => format!("goref sends its {what} again, unacknowledged when it stopped"),
+            None => "nothing was waiting for an acknowledgement".to_string(),
+        };
+        let relayed = match self.unrelayed.len() {
+            0 => String::new(),
+            _ => format!(
+                "; the opponent's {} is sent now, the program never had it",
+                self.unrelayed
+                    .iter()
+                    .map(Move::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        let unrecorded = match self.unrecorded {
+            Some(mv) => {
+                format!("; the program's {mv}, read from the line but not recorded, is played")
+            }
+            None => String::new(),
+        };
+        format!(
+            "the line on {place} is taken back where its link left off ({resent}{relayed}{unrecorded}). \
+             A program that still runs goes on; one that was started again has lost the position, \
+             which GMP cannot give it: its NEWGAME calls the judge"
+        )
     }
 }
 
@@ -454,4 +582,97 @@ async fn write(
 ) -> std::io::Result<()> {
     writer.write_all(bytes).await?;
     writer.flush().await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::rules::Rules;
+    use crate::game::Point;
+    use crate::protocol::sgmp::packet::encode_move;
+
+    fn setup(color: Color, moves: &[(Color, &str)]) -> PlayerSetup {
+        PlayerSetup {
+            color,
+            size: 9,
+            rules: Rules::preset(crate::game::rules::Preset::Cgf),
+            handicap: Vec::new(),
+            command_timeout: Duration::from_secs(5),
+            self_exe: "goref".into(),
+            position: moves
+                .iter()
+                .map(|(c, v)| (*c, Move::parse_gtp(v, 9).unwrap()))
+                .collect(),
+            line: None,
+        }
+    }
+
+    fn value(color: Color, vertex: &str) -> u16 {
+        encode_move(color, Some(Point::parse_gtp(vertex, 9).unwrap()), 9)
+    }
+
+    const GAME: [(Color, &str); 3] = [
+        (Color::Black, "E5"),
+        (Color::White, "C3"),
+        (Color::Black, "G7"),
+    ];
+
+    #[test]
+    fn a_program_that_had_every_move_holds_the_turn() {
+        let white = setup(Color::White, &GAME[..2]);
+        let memory = LineMemory {
+            moves_sent: 1,
+            moves_received: vec![value(Color::White, "C3")],
+            ..LineMemory::default()
+        };
+        let back = TakenBack::new(&memory, &white);
+        assert!(back.unrelayed.is_empty() && back.unrecorded.is_none());
+        assert!(!back.holds_turn, "Black is to move");
+        let black = setup(Color::Black, &GAME[..2]);
+        let memory = LineMemory {
+            moves_sent: 1,
+            moves_received: vec![value(Color::Black, "E5")],
+            ..LineMemory::default()
+        };
+        let back = TakenBack::new(&memory, &black);
+        assert!(back.holds_turn);
+        assert_eq!(back.seen.len(), 2);
+    }
+
+    #[test]
+    fn a_move_the_program_never_had_is_sent_and_not_counted_as_seen() {
+        let white = setup(Color::White, &GAME);
+        let memory = LineMemory {
+            moves_sent: 1,
+            moves_received: vec![value(Color::White, "C3")],
+            ..LineMemory::default()
+        };
+        let back = TakenBack::new(&memory, &white);
+        assert_eq!(back.unrelayed, vec![Move::parse_gtp("G7", 9).unwrap()]);
+        assert!(!back.holds_turn, "the relayed move hands it the turn");
+        assert_eq!(back.seen.len(), 2);
+        assert!(back.notice("/dev/pts/3").contains("G7"));
+    }
+
+    #[test]
+    fn an_unacknowledged_move_is_not_seen_and_a_move_read_but_not_recorded_is_played() {
+        let white = setup(Color::White, &GAME);
+        let mut memory = LineMemory {
+            moves_sent: 2,
+            moves_received: vec![value(Color::White, "C3")],
+            ..LineMemory::default()
+        };
+        memory.link.outstanding = Some((Command::Move, value(Color::Black, "G7")));
+        let back = TakenBack::new(&memory, &white);
+        assert!(back.unrelayed.is_empty() && !back.holds_turn);
+        assert_eq!(back.seen.len(), 2, "G7 is sent again, not yet seen");
+        assert!(back.notice("/dev/pts/3").contains("MOVE"));
+
+        memory.link.outstanding = None;
+        memory.moves_received.push(value(Color::White, "D4"));
+        memory.moves_received.push(value(Color::Black, "A1"));
+        let back = TakenBack::new(&memory, &white);
+        assert_eq!(back.unrecorded, Some(Move::parse_gtp("D4", 9).unwrap()));
+        assert_eq!(back.seen.len(), 4);
+    }
 }

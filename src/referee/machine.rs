@@ -109,6 +109,11 @@ pub enum PlayerEvent {
     Prompt(String),
     /// The player can no longer play: it crashed, hung or spoke garbage.
     Failed(Failure),
+    /// The program was started again outside the referee and has lost the
+    /// position, which its protocol cannot give back (a GMP program that
+    /// sent NEWGAME mid-game). No rule of the game covers it: the judge
+    /// decides.
+    LostPosition(String),
 }
 
 /// Why a player can no longer play: the kind names the result's `end`.
@@ -572,6 +577,7 @@ impl Referee {
                 self.finish(now, result);
             }
             PlayerEvent::Failed(failure) => self.on_failure(now, color, failure),
+            PlayerEvent::LostPosition(message) => self.on_lost_position(now, color, message),
         }
     }
 
@@ -970,6 +976,19 @@ impl Referee {
                 self.failed[color.index()] = Some(failure);
             }
             _ => self.forfeit(now, color, failure),
+        }
+    }
+
+    /// A program that lost the position cannot play on: while play goes
+    /// on, the judge is called, the clocks stopped.
+    fn on_lost_position(&mut self, now: Instant, color: Color, message: String) {
+        self.events.push_back(GameEvent::Error {
+            color: Some(color),
+            message: message.clone(),
+            fatal: false,
+        });
+        if matches!(self.phase, Phase::Play | Phase::Cleanup) {
+            self.await_judge(now, format!("{message}; the judge decides"));
         }
     }
 

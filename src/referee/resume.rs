@@ -4,10 +4,13 @@
 //!
 //! A turn that was under way is lost with the referee: the side to move is
 //! asked again, with its clock as it was when the turn began, so the time
-//! the referee was down is charged to nobody.
+//! the referee was down is charged to nobody. A GMP line goes on where its
+//! link left off: its packet trace gives the sequence bits, the command
+//! still unacknowledged and the MOVEs that crossed it.
 
 use crate::game::clock::ClockReading;
 use crate::game::{Color, Move};
+use crate::protocol::sgmp::LineMemory;
 
 use super::event::{GameEvent, Phase, StampedEvent};
 
@@ -25,6 +28,9 @@ pub struct ResumePoint {
     pub phase: Option<Phase>,
     /// Why the game awaited the judge, if it did.
     pub judge_reason: Option<String>,
+    /// What the packet trace says of each side's GMP line, Black's first;
+    /// `None` for a side that had no line.
+    pub lines: [Option<LineMemory>; 2],
     /// The last event's `seq` and time.
     pub last_seq: u64,
     pub last_t_ms: u64,
@@ -75,6 +81,9 @@ impl ResumePoint {
                 GameEvent::Clock { color, clock } => {
                     point.clocks[color.index()] = Some(clock.clone());
                 }
+                GameEvent::Packet { color, entry, .. } => point.lines[color.index()]
+                    .get_or_insert_with(LineMemory::default)
+                    .observe(entry),
                 GameEvent::Phase { phase, reason } => {
                     point.phase = Some(*phase);
                     point.judge_reason = (*phase == Phase::Adjudication).then(|| reason.clone());

@@ -20,7 +20,25 @@ pub fn virtual_line() -> Result<(SerialStream, SerialStream), LineError> {
     // are set explicitly.
     make_raw(&mut slave, "the slave pty")?;
     make_raw(&mut master, "the master pty")?;
+    close_on_exec(&master)?;
+    close_on_exec(&slave)?;
     Ok((master, slave))
+}
+
+/// The pair is opened without `O_CLOEXEC`: a program started on the far
+/// end would otherwise keep the near end open too, never see the line
+/// close, and outlive a referee that was killed.
+fn close_on_exec(end: &SerialStream) -> Result<(), LineError> {
+    use std::os::fd::AsRawFd;
+    // SAFETY: F_SETFD on a descriptor this stream owns changes only its flags.
+    let done = unsafe { libc::fcntl(end.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) };
+    if done == -1 {
+        return Err(LineError::Virtual(format!(
+            "cannot mark the pty close-on-exec: {}",
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok(())
 }
 
 fn make_raw(end: &mut SerialStream, which: &str) -> Result<(), LineError> {

@@ -46,6 +46,12 @@
 //! immediately followed by the [`LinkEvent::Received`] of the command that
 //! carried it, and that command's trace is flagged
 //! [`TraceFlag::ImplicitAck`].
+//!
+//! A link can be taken back from its trace: [`LinkState::observe`] folds
+//! the trace entries a journal kept into the sequence bits and the
+//! outstanding command, and [`Link::resumed`] goes on from them, so a
+//! program that kept running while its referee was down finds the link as
+//! it left it.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -53,7 +59,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 
 use super::noise::Noise;
-use super::packet::{describe, hex, Command, Deframer, Frame, Packet, OK_VALUE};
+use super::packet::{describe, hex, parse_hex, Command, Deframer, Frame, Packet, OK_VALUE};
 
 /// Which way a packet crossed the line, seen from the referee.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +132,15 @@ impl TraceEntry {
         })
     }
 
+    /// The packet this entry shows, when it is one (not noise).
+    pub fn packet(&self) -> Option<Packet> {
+        if self.is_noise() {
+            return None;
+        }
+        let bytes = <[u8; 4]>::try_from(parse_hex(&self.hex)?).ok()?;
+        Packet::decode(bytes).ok()
+    }
+
     fn with_note(mut self, note: impl Into<String>) -> Self {
         self.note = Some(note.into());
         self
@@ -177,6 +192,44 @@ pub enum LinkEvent {
     Alarm { resends: u32, pending: String },
 }
 
+/// Where a link's sequence bits stand, as its trace shows them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LinkState {
+    /// The sequence bit of our last non-OK packet.
+    pub my_seq: bool,
+    /// The sequence bit of the peer's last accepted non-OK packet.
+    pub his_seq: bool,
+    /// Our last non-OK command, while no acknowledgement has been seen.
+    pub outstanding: Option<(Command, u16)>,
+}
+
+impl LinkState {
+    /// Takes in one trace entry of the link, in order. Noise, resends,
+    /// duplicates and ignored packets change nothing; commands queued but
+    /// never sent are not in a trace and are not known.
+    pub fn observe(&mut self, entry: &TraceEntry) {
+        let Some(packet) = entry.packet() else {
+            return;
+        };
+        let flagged = |flag| entry.flags.contains(&flag);
+        match entry.direction {
+            Direction::Out if packet.command != Command::Ok && !flagged(TraceFlag::Resend) => {
+                self.my_seq = packet.seq;
+                self.outstanding = Some((packet.command, packet.value));
+            }
+            Direction::Out => {}
+            Direction::In if flagged(TraceFlag::Duplicate) || flagged(TraceFlag::Ignored) => {}
+            Direction::In if packet.command == Command::Ok => self.outstanding = None,
+            Direction::In => {
+                self.his_seq = packet.seq;
+                if flagged(TraceFlag::ImplicitAck) {
+                    self.outstanding = None;
+                }
+            }
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Outstanding {
     command: Command,
@@ -216,6 +269,50 @@ impl Link {
             queue: VecDeque::new(),
             events: VecDeque::new(),
             noise: Noise::new(),
+        }
+    }
+
+    /// A link that goes on from `state`, e.g. after its referee was
+    /// restarted: the outstanding command, if any, is sent again at once,
+    /// the identical packet (flagged [`TraceFlag::Resend`]), so a peer that
+    /// had it takes it as a repeat and one that had not takes it as new.
+    pub fn resumed(config: LinkConfig, size: u8, state: LinkState, now: Instant) -> Link {
+        let mut link = Link::new(config, size);
+        link.my_seq = state.my_seq;
+        link.his_seq = state.his_seq;
+        if let Some((command, value)) = state.outstanding {
+            let packet = Packet::new(state.my_seq, state.his_seq, command, value);
+            link.outstanding = Some(Outstanding {
+                command,
+                value,
+                packet,
+                last_sent: now,
+                resends: 0,
+            });
+            let bytes = packet.encode();
+            link.events.push_back(LinkEvent::Trace(
+                TraceEntry::new(
+                    Direction::Out,
+                    &bytes,
+                    describe(&packet, size),
+                    vec![TraceFlag::Resend],
+                )
+                .with_note("sent again on resuming: the referee was down"),
+            ));
+            link.events.push_back(LinkEvent::Transmit {
+                bytes: bytes.to_vec(),
+                resend: true,
+            });
+        }
+        link
+    }
+
+    /// The sequence bits and the outstanding command now.
+    pub fn state(&self) -> LinkState {
+        LinkState {
+            my_seq: self.my_seq,
+            his_seq: self.his_seq,
+            outstanding: self.outstanding(),
         }
     }
 

@@ -14,9 +14,9 @@ pub mod session;
 #[cfg(test)]
 mod sim;
 
-pub use link::{Direction, Link, LinkConfig, LinkEvent, TraceEntry, TraceFlag};
+pub use link::{Direction, Link, LinkConfig, LinkEvent, LinkState, TraceEntry, TraceFlag};
 pub use packet::{
     decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
     PacketError, Query, MAX_VALUE, OK_VALUE,
 };
-pub use session::{Profile, Session, SessionConfig, SessionEvent, SetupWait};
+pub use session::{LineMemory, Profile, Session, SessionConfig, SessionEvent, SetupWait};

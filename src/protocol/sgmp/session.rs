@@ -52,7 +52,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::link::{Direction, Link, LinkConfig, LinkEvent, TraceEntry, TraceFlag};
+use super::link::{Direction, Link, LinkConfig, LinkEvent, LinkState, TraceEntry, TraceFlag};
 use super::packet::{decode_move, describe, encode_move, Command, Packet, Query};
 use crate::game::coord::{Color, Point};
 
@@ -167,6 +167,9 @@ pub enum SessionEvent {
     Delivered,
     /// Something needs the operator's attention.
     Alarm(String),
+    /// The program was started again in the middle of the game (it sent
+    /// NEWGAME): it has lost the position. The session has stopped.
+    Restarted(String),
     /// The program's answer contradicts the game (colour, handicap, board
     /// size or rules); the text names both values. The set-up has stopped:
     /// the session sends nothing more, and no move may be played.
@@ -193,6 +196,37 @@ enum Phase {
     Stopped,
 }
 
+/// What the journal's trace of one line says about its session, for a
+/// game taken back ([`Session::resumed`]): the link's state, and the MOVEs
+/// that crossed the line.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineMemory {
+    pub link: LinkState,
+    /// The MOVEs we sent, first sendings only.
+    pub moves_sent: usize,
+    /// The values of the program's MOVEs the link accepted, denied ones
+    /// (of the wrong colour, off the board) included.
+    pub moves_received: Vec<u16>,
+}
+
+impl LineMemory {
+    /// Takes in one trace entry of the line, in order.
+    pub fn observe(&mut self, entry: &TraceEntry) {
+        self.link.observe(entry);
+        let Some(packet) = entry.packet().filter(|p| p.command == Command::Move) else {
+            return;
+        };
+        let flagged = |flag| entry.flags.contains(&flag);
+        match entry.direction {
+            Direction::Out if !flagged(TraceFlag::Resend) => self.moves_sent += 1,
+            Direction::In if !flagged(TraceFlag::Duplicate) && !flagged(TraceFlag::Ignored) => {
+                self.moves_received.push(packet.value)
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The referee's side of one line. See the module documentation.
 #[derive(Debug)]
 pub struct Session {
@@ -213,6 +247,15 @@ pub struct Session {
     held_delivery: Option<(Command, u16)>,
     /// The program has sent at least one command.
     heard: bool,
+    /// The session goes on from a journal: see [`Session::resumed`].
+    resumed: bool,
+    /// The program has played a move on this line.
+    program_moved: bool,
+    /// The first sending of the outstanding MOVE on resuming hands the
+    /// program the move.
+    resend_gives_turn: bool,
+    /// Why the session stopped, for the trace of what comes after.
+    stopped_for: &'static str,
 }
 
 impl Session {
@@ -231,12 +274,49 @@ impl Session {
             last_in_implicit: false,
             held_delivery: None,
             heard: false,
+            resumed: false,
+            program_moved: false,
+            resend_gives_turn: false,
+            stopped_for: "",
         };
         if config.program_color == Color::White {
             session.phase = Phase::Answering;
             session.send(now, Command::NewGame, 0);
         }
         session
+    }
+
+    /// A session that goes on in the middle of a game, from the link's
+    /// state as the journal's trace shows it: the handshake is over and
+    /// [`SessionEvent::Ready`] comes at once, then our outstanding command
+    /// is sent again, the identical packet. A relayed MOVE sent again this
+    /// way hands the program the move: the time the referee was down is
+    /// nobody's. From then on a NEWGAME from the program means it was
+    /// started again: see [`SessionEvent::Restarted`].
+    pub fn resumed(config: SessionConfig, link: LinkState, now: Instant) -> Session {
+        let mut session = Session::new_resumed(config, link, now);
+        session.ready();
+        session.pump(now);
+        session
+    }
+
+    fn new_resumed(config: SessionConfig, state: LinkState, now: Instant) -> Session {
+        Session {
+            config,
+            link: Link::resumed(config.link, config.size, state, now),
+            phase: Phase::AwaitNewGame,
+            game_over: false,
+            events: VecDeque::new(),
+            ok_gives_turn: false,
+            last_in_trace: None,
+            last_in_implicit: false,
+            held_delivery: None,
+            heard: true,
+            resumed: true,
+            program_moved: false,
+            resend_gives_turn: matches!(state.outstanding, Some((Command::Move, _))),
+            stopped_for: "",
+        }
     }
 
     /// Takes bytes read from the line.
@@ -268,8 +348,12 @@ impl Session {
 
     /// Sends the opponent's move (`None` = pass) with the opponent's colour.
     /// Call it only once the session [`is_ready`](Self::is_ready): in SGMP
-    /// a White program gives up on anything but ANSWERs before its OK.
+    /// a White program gives up on anything but ANSWERs before its OK. A
+    /// stopped session sends nothing.
     pub fn relay_move(&mut self, now: Instant, point: Option<Point>) {
+        if self.phase == Phase::Stopped {
+            return;
+        }
         self.last_in_trace = None;
         let value = encode_move(self.config.our_color(), point, self.config.size);
         self.send(now, Command::Move, value);
@@ -335,12 +419,12 @@ impl Session {
                     .ok()
                     .and_then(|b| Packet::decode(b).ok())
                     .map(|p| p.command);
-                let gives_turn = !resend
-                    && match command {
-                        Some(Command::Move) => true,
-                        Some(Command::Ok) => std::mem::take(&mut self.ok_gives_turn),
-                        _ => false,
-                    };
+                let gives_turn = match command {
+                    Some(Command::Move) if resend => std::mem::take(&mut self.resend_gives_turn),
+                    Some(Command::Move) => true,
+                    Some(Command::Ok) if !resend => std::mem::take(&mut self.ok_gives_turn),
+                    _ => false,
+                };
                 self.events.push_back(SessionEvent::Transmit {
                     bytes,
                     gives_turn,
@@ -348,11 +432,15 @@ impl Session {
                 });
             }
             LinkEvent::Trace(entry) => {
+                let restarted = entry.direction == Direction::In && self.is_restart(&entry);
                 if entry.direction == Direction::In {
                     self.last_in_trace = Some(self.events.len());
                     self.last_in_implicit = entry.flags.contains(&TraceFlag::ImplicitAck);
                 }
                 self.events.push_back(SessionEvent::Trace(entry));
+                if restarted {
+                    self.restarted();
+                }
             }
             LinkEvent::Alarm { resends, pending } => {
                 self.alarm(format!(
@@ -383,6 +471,31 @@ impl Session {
         }
     }
 
+    /// A NEWGAME from the program once the game is under way, repeated or
+    /// not: the program was started again.
+    fn is_restart(&self, entry: &TraceEntry) -> bool {
+        self.phase == Phase::Playing
+            && !self.game_over
+            && (self.resumed || self.program_moved)
+            && entry
+                .packet()
+                .is_some_and(|packet| packet.command == Command::NewGame)
+    }
+
+    /// The program was started again: it has lost the position, and GMP
+    /// cannot give it back. The session stops, sending nothing more.
+    fn restarted(&mut self) {
+        self.phase = Phase::Stopped;
+        self.stopped_for = "the program was started again";
+        self.link.stop();
+        self.note("the program was started again: the session stops");
+        self.events.push_back(SessionEvent::Restarted(format!(
+            "the {} program sent NEWGAME in the middle of the game: it was started again, has \
+             lost the position, and GMP cannot give a program the position",
+            self.program()
+        )));
+    }
+
     fn delivered(&mut self, command: Command, explicit: bool) {
         match command {
             Command::Move => self.events.push_back(SessionEvent::Delivered),
@@ -403,7 +516,7 @@ impl Session {
     fn received(&mut self, now: Instant, command: Command, value: u16, refused: bool) {
         self.heard = true;
         if self.phase == Phase::Stopped {
-            self.note("set-up stopped on a mismatch: ignored");
+            self.note(&format!("{}: ignored", self.stopped_for));
             return;
         }
         match command {
@@ -557,6 +670,7 @@ impl Session {
     /// Stops the set-up: the program's settings contradict the game.
     fn mismatch(&mut self, text: String) {
         self.phase = Phase::Stopped;
+        self.stopped_for = "set-up stopped on a mismatch";
         self.link.stop();
         self.events.push_back(SessionEvent::Mismatch(text));
     }
@@ -601,6 +715,7 @@ impl Session {
         let program = self.program();
         match decode_move(value, size) {
             Ok((color, point)) if color == self.config.program_color => {
+                self.program_moved = true;
                 self.ok(now);
                 self.events.push_back(SessionEvent::Move(point));
             }

@@ -2183,3 +2183,24 @@ fn a_restarted_program_is_asked_again_on_the_clock_that_kept_running() {
     let clock = move_clock(&events(&mut referee));
     assert_eq!(clock.main_left_ms, 565_000);
 }
+
+#[test]
+fn a_program_that_lost_the_position_calls_the_judge_with_the_clocks_stopped() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(config(9, Preset::Cgf), t, false, false);
+    play_line(&mut referee, t, "C3 D3");
+    events(&mut referee);
+    actions(&mut referee);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    let lost = "Black's program on /dev/pts/3: it sent NEWGAME".to_string();
+    referee.handle_player(t, Black, PlayerEvent::LostPosition(lost));
+    let evs = events(&mut referee);
+    assert!(results(&evs).is_empty(), "{evs:#?}");
+    assert_eq!(phases(&evs), vec![Phase::Adjudication]);
+    assert!(phase_reason(&evs, Phase::Adjudication).contains("the judge decides"));
+    assert!(evs.iter().any(|e| matches!(e,
+        GameEvent::Error { color: Some(Black), message, fatal: false } if message.contains("NEWGAME"))));
+    assert_eq!(referee.poll_timeout(), None, "the clocks are stopped");
+    referee.handle_player(t, Black, PlayerEvent::Moved(mv("E5")));
+    assert_eq!(referee.moves_played(), 2, "its moves no longer count");
+}

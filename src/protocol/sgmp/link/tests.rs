@@ -522,6 +522,8 @@ struct End {
     sent: Vec<(Command, u16)>,
     received: Vec<(Command, u16)>,
     delivered: Vec<(Command, u16)>,
+    /// The link's state as its trace tells it.
+    traced: LinkState,
 }
 
 impl End {
@@ -533,6 +535,7 @@ impl End {
             sent: Vec::new(),
             received: Vec::new(),
             delivered: Vec::new(),
+            traced: LinkState::default(),
         }
     }
 
@@ -555,9 +558,15 @@ impl End {
                     self.link.send_ok(now);
                 }
                 LinkEvent::Delivered { command, value } => self.delivered.push((command, value)),
-                LinkEvent::Trace(_) | LinkEvent::Alarm { .. } => {}
+                LinkEvent::Trace(entry) => self.traced.observe(&entry),
+                LinkEvent::Alarm { .. } => {}
             }
         }
+        assert_eq!(
+            self.traced,
+            self.link.state(),
+            "the trace tells the link's state"
+        );
     }
 
     fn next_at(&self, t0: Instant) -> Option<Instant> {
@@ -632,6 +641,103 @@ proptest! {
         prop_assert_eq!(&a.received, &b.sent);
         prop_assert_eq!(&a.delivered, &a.sent);
         prop_assert_eq!(&b.delivered, &b.sent);
+        prop_assert!(a.link.is_idle() && b.link.is_idle());
+    }
+}
+
+/// Like [`run`], but `a` dies after `cut` rounds (at the first round after
+/// it with nothing queued): what was on its way to `a` is lost, and a link
+/// resumed from `a`'s trace takes over.
+fn run_with_restart(a: &mut End, b: &mut End, cut: usize) {
+    let t0 = crate::test_support::epoch();
+    let mut now = t0;
+    let mut a_to_b = Wire::default();
+    let mut b_to_a = Wire::default();
+    let mut restarted = false;
+    for round in 0..20_000 {
+        if !restarted && round >= cut && a.link.queue.is_empty() {
+            restarted = true;
+            b_to_a = Wire::default();
+            a.link = Link::resumed(config(), 19, a.traced, now);
+            now += Duration::from_secs(7);
+            a.step(now, t0, &mut a_to_b);
+        }
+        let for_b = a_to_b.take_due(now);
+        if !for_b.is_empty() {
+            b.link.handle_bytes(now, &for_b);
+        }
+        let for_a = b_to_a.take_due(now);
+        if !for_a.is_empty() {
+            a.link.handle_bytes(now, &for_a);
+        }
+        a.link.handle_timeout(now);
+        b.link.handle_timeout(now);
+        a.step(now, t0, &mut a_to_b);
+        b.step(now, t0, &mut b_to_a);
+        let next = [
+            a.next_at(t0),
+            b.next_at(t0),
+            a_to_b.next_at(),
+            b_to_a.next_at(),
+        ]
+        .into_iter()
+        .flatten()
+        .min();
+        match next {
+            Some(at) => now = now.max(at),
+            None if restarted => return,
+            None => now += Duration::from_secs(1),
+        }
+    }
+    panic!("the line never settled");
+}
+
+#[test]
+fn a_resumed_link_resends_its_outstanding_packet_identically() {
+    let now = crate::test_support::epoch();
+    let mut link = Link::new(config(), 19);
+    link.handle_bytes(now, &bytes("01:a1:a0:80"));
+    link.send(now, Command::Move, 307);
+    let mut traced = LinkState::default();
+    for entry in traces(&drain(&mut link)) {
+        traced.observe(&entry);
+    }
+    assert_eq!(traced, link.state());
+    assert_eq!(traced.outstanding, Some((Command::Move, 307)));
+    let sent = transmits(&drain(&mut Link::new(config(), 19)));
+    assert!(sent.is_empty());
+    let mut resumed = Link::resumed(config(), 19, traced, now);
+    let events = drain(&mut resumed);
+    let resent = traces(&events);
+    assert_eq!(resent.len(), 1);
+    assert_eq!(resent[0].flags, vec![TraceFlag::Resend]);
+    let original = {
+        let mut again = Link::new(config(), 19);
+        again.handle_bytes(now, &bytes("01:a1:a0:80"));
+        drain(&mut again);
+        again.send(now, Command::Move, 307);
+        transmits(&drain(&mut again))
+    };
+    assert_eq!(transmits(&events), original);
+    assert_eq!(resumed.state(), traced);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn a_link_resumed_from_its_trace_loses_and_repeats_nothing(
+        faults_a in proptest::collection::vec(arb_fault(), 0..20),
+        faults_b in proptest::collection::vec(arb_fault(), 0..20),
+        schedule_a in arb_schedule(),
+        schedule_b in arb_schedule(),
+        cut in 0usize..40,
+    ) {
+        let mut a = End::new(faults_a, schedule_a);
+        let mut b = End::new(faults_b, schedule_b);
+        run_with_restart(&mut a, &mut b, cut);
+        prop_assert_eq!(&b.received, &a.sent);
+        prop_assert_eq!(&a.received, &b.sent);
         prop_assert!(a.link.is_idle() && b.link.is_idle());
     }
 }

@@ -797,3 +797,119 @@ proptest! {
         }
     }
 }
+
+/// A live session's link state, as the journal's trace of it says.
+fn traced_state(events: &[SessionEvent]) -> LinkState {
+    let mut state = LinkState::default();
+    for event in events {
+        if let SessionEvent::Trace(entry) = event {
+            state.observe(entry);
+        }
+    }
+    state
+}
+
+#[test]
+fn a_resumed_session_sends_the_unacknowledged_move_again_and_gives_the_turn() {
+    let t0 = crate::test_support::epoch();
+    let mut live = Session::new(config(Profile::Sgmp, Color::White), t0);
+    let mut trace = drain(&mut live);
+    for text in ["03:be:b0:8b", "00:b8:b0:88", "02:88:87:ff"] {
+        trace.extend(feed(&mut live, t0, text));
+    }
+    live.relay_move(t0, Some(point("C17")));
+    let relayed = drain(&mut live);
+    trace.extend(relayed.iter().cloned());
+    let state = traced_state(&trace);
+    assert_eq!(state.outstanding, Some((Command::Move, 307)));
+
+    let later = t0 + Duration::from_secs(60);
+    let mut resumed = Session::resumed(config(Profile::Sgmp, Color::White), state, later);
+    assert!(resumed.is_ready());
+    let events = drain(&mut resumed);
+    assert_eq!(outcomes(&events)[0], SessionEvent::Ready);
+    assert_eq!(transmits(&events), [(sent(&relayed)[0].clone(), true)]);
+    assert!(notes(&events)[0].contains("resuming"));
+    // The program had it: its move acknowledges ours and is delivered.
+    let events = feed(&mut resumed, later, "01:92:d4:bd");
+    assert_eq!(
+        outcomes(&events),
+        [
+            SessionEvent::Delivered,
+            SessionEvent::Move(Some(point("D4")))
+        ]
+    );
+}
+
+#[test]
+fn a_resumed_session_with_nothing_outstanding_waits_and_sends_nothing() {
+    let t0 = crate::test_support::epoch();
+    let mut live = Session::new(config(Profile::Sgmp, Color::Black), t0);
+    let mut trace = Vec::new();
+    for text in ["01:a1:a0:80", "02:c4:c0:82", "01:c2:c0:81"] {
+        trace.extend(feed(&mut live, t0, text));
+    }
+    live.relay_move(t0, Some(point("D4")));
+    trace.extend(drain(&mut live));
+    let black_move = packet(
+        false,
+        true,
+        Command::Move,
+        encode_move(Color::Black, Some(point("C3")), 19),
+    );
+    trace.extend(feed(&mut live, t0, &packet(true, true, Command::Ok, 0x3FF)));
+    let state = traced_state(&trace);
+    assert_eq!(state.outstanding, None);
+    let mut resumed = Session::resumed(config(Profile::Sgmp, Color::Black), state, t0);
+    let events = drain(&mut resumed);
+    assert_eq!(outcomes(&events), [SessionEvent::Ready]);
+    assert!(sent(&events).is_empty());
+    assert_eq!(resumed.poll_timeout(), None);
+    let events = feed(&mut resumed, t0, &black_move);
+    let moved = matches!(outcomes(&events)[..], [SessionEvent::Move(Some(_))]);
+    assert!(moved, "{events:?}");
+}
+
+#[test]
+fn a_newgame_once_the_program_has_moved_means_it_was_started_again() {
+    let t0 = crate::test_support::epoch();
+    let mut s = ready_with_black_program(t0);
+    let black_move = encode_move(Color::Black, Some(point("C3")), 19);
+    let events = feed(&mut s, t0, &packet(false, false, Command::Move, black_move));
+    assert!(
+        matches!(outcomes(&events)[..], [SessionEvent::Move(_)]),
+        "{events:?}"
+    );
+    // A fresh program's NEWGAME: its bits look like a repeat here.
+    let events = feed(&mut s, t0, "01:a1:a0:80");
+    let restarted: Vec<_> = outcomes(&events)
+        .into_iter()
+        .filter(|e| matches!(e, SessionEvent::Restarted(_)))
+        .collect();
+    assert_eq!(restarted.len(), 1, "{events:?}");
+    assert!(notes(&events).iter().any(|n| n.contains("started again")));
+    s.relay_move(t0, Some(point("C3")));
+    assert!(
+        sent(&drain(&mut s)).is_empty(),
+        "a stopped session relays nothing"
+    );
+    let black_move = encode_move(Color::Black, Some(point("D3")), 19);
+    let events = feed(&mut s, t0, &packet(false, false, Command::Move, black_move));
+    assert!(outcomes(&events).is_empty(), "{events:?}");
+}
+
+#[test]
+fn a_newgame_in_a_resumed_session_means_the_program_was_started_again() {
+    let t0 = crate::test_support::epoch();
+    let state = LinkState {
+        my_seq: true,
+        his_seq: false,
+        outstanding: None,
+    };
+    let mut s = Session::resumed(config(Profile::Sgmp, Color::Black), state, t0);
+    drain(&mut s);
+    let events = feed(&mut s, t0, "01:a1:a0:80");
+    assert!(outcomes(&events)
+        .iter()
+        .any(|e| matches!(e, SessionEvent::Restarted(text) if text.contains("lost the position"))));
+}
