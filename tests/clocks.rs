@@ -57,7 +57,10 @@ fn engines_are_told_their_time_before_each_move() {
     game("canadian:10m,5m,25", &white);
     let lines = std::fs::read_to_string(&log).unwrap();
     assert!(lines.contains("time_settings 600 300 25"), "{lines}");
-    let told: Vec<&str> = lines.lines().filter(|l| l.contains("time_left")).collect();
+    let told: Vec<&str> = lines
+        .lines()
+        .filter(|l| l.split_whitespace().any(|w| w == "time_left") && !l.contains("known_command"))
+        .collect();
     assert_eq!(told.len(), 4, "{lines}");
     for line in told {
         let words: Vec<&str> = line.split_whitespace().collect();

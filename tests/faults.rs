@@ -116,6 +116,48 @@ fn an_engine_without_the_kgs_commands_claims_nothing() {
 }
 
 #[test]
+fn the_engines_commands_are_asked_one_by_one_or_listed_when_it_cannot_say() {
+    let asks = fake("--moves D4,pass");
+    let lists = fake("--moves pass --fail-command known_command");
+    let run = play(&asks, &lists, &[]);
+    let start = &run.of_type("game_start")[0];
+    assert_eq!(start["black"]["kgs_end_protocol"], true);
+    assert_eq!(
+        start["white"]["kgs_end_protocol"], true,
+        "learnt from list_commands"
+    );
+    let sent = |color: &str| -> Vec<String> {
+        run.of_type("gtp")
+            .iter()
+            .filter(|g| g["color"] == color && g["direction"] == "sent")
+            .map(|g| g["line"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let (black, white) = (sent("B"), sent("W"));
+    assert!(black
+        .iter()
+        .any(|l| l.ends_with("known_command kgs-genmove_cleanup")));
+    assert!(
+        !black.iter().any(|l| l.ends_with("list_commands")),
+        "{black:?}"
+    );
+    assert_eq!(
+        white.iter().filter(|l| l.contains("known_command")).count(),
+        1
+    );
+    assert!(
+        white.iter().any(|l| l.ends_with("list_commands")),
+        "{white:?}"
+    );
+    let no_kgs = fake("--moves D4,pass --no-kgs");
+    let run = play(&no_kgs, &lists, &[]);
+    assert_eq!(
+        run.of_type("game_start")[0]["black"]["kgs_end_protocol"],
+        false
+    );
+}
+
+#[test]
 fn a_crash_mid_game_forfeits_with_the_exit_status() {
     let black = fake("--moves D4,E5,F6 --crash-at 3");
     let run = play(

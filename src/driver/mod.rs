@@ -216,6 +216,10 @@ pub async fn run_game_with(
     let mut interrupted = false;
     let mut detached = false;
     let mut judge_called = false;
+    // One timer, set again only when what it waits for changes.
+    let mut timer_due = None;
+    let timer = sleep_until(None);
+    tokio::pin!(timer);
 
     loop {
         sinks.drain(&mut referee);
@@ -233,7 +237,12 @@ pub async fn run_game_with(
         if referee.phase() != Phase::Adjudication {
             judge_called = false;
         }
-        let timer = sleep_until(referee.poll_timeout());
+        let due = [referee.poll_timeout(), sinks.poll_timeout()];
+        let due = due.into_iter().flatten().min();
+        if due != timer_due {
+            timer_due = due;
+            timer.set(sleep_until(due));
+        }
         tokio::select! {
             report = reports.recv() => match report {
                 Some(report) => {
@@ -244,7 +253,12 @@ pub async fn run_game_with(
                 }
                 None => break,
             },
-            _ = timer => referee.handle_timeout(now()),
+            _ = &mut timer => {
+                referee.handle_timeout(now());
+                sinks.handle_timeout(now());
+                timer_due = None;
+                timer.set(sleep_until(None));
+            }
             input = next_from(&mut operator) => match input {
                 Some(input) => take_operator_input(&mut referee, &mut lineup, input),
                 None => {

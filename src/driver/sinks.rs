@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use super::json_out::JsonOut;
-use super::record_file::{RecordFile, RecordStatus, Sync};
+use super::record_file::{RecordFile, RecordStatus, Sync, DERIVED_GAP};
 use super::trace_file::TraceFile;
 use super::{progress_line, DriverConfig, DriverError, Resumption};
 use crate::console;
@@ -107,6 +107,13 @@ pub(super) struct Sinks {
     subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
     folder: Option<Folder>,
     records: Vec<Record>,
+    /// The records are derived from the journal: a change is handed to
+    /// them at most every [`DERIVED_GAP`], so the game's thread builds the
+    /// text and wakes their writers no more often.
+    derived_records: bool,
+    records_saved_at: Option<Instant>,
+    /// When a change the records have not been given is due to them.
+    records_due: Option<Instant>,
     trace: Option<TraceFile>,
     stdout_told: bool,
     json_out: Option<JsonOut>,
@@ -239,6 +246,9 @@ impl Sinks {
             subscribers: config.subscribers.clone(),
             folder,
             records,
+            derived_records: sync == Sync::AtTheEnd,
+            records_saved_at: None,
+            records_due: None,
             trace,
             stdout_told,
             json_out,
@@ -452,14 +462,48 @@ impl Sinks {
             console::say(format!("     {} stderr: {line}", color.letter()));
         }
         if changes_the_record(&stamped.event) {
-            let text = self.recorder.to_sgf();
-            for record in &self.records {
-                record.file.save(text.clone());
-            }
+            let at_once = matches!(stamped.event, GameEvent::Result(_));
+            self.record_changed(now(), at_once);
         }
         self.hand_on(stamped);
         for event in told {
             self.take(event);
+        }
+    }
+
+    /// The game changed what the records hold: they are given the new text
+    /// now, or, for records derived from the journal, once [`DERIVED_GAP`]
+    /// has passed since they were last given one.
+    fn record_changed(&mut self, now: Instant, at_once: bool) {
+        let due = self
+            .records_saved_at
+            .filter(|_| self.derived_records && !at_once)
+            .map(|at| at + DERIVED_GAP);
+        match due {
+            Some(due) if now < due => self.records_due = Some(due),
+            _ => self.save_records(now),
+        }
+    }
+
+    fn save_records(&mut self, now: Instant) {
+        self.records_due = None;
+        self.records_saved_at = Some(now);
+        let text = self.recorder.to_sgf();
+        for record in &self.records {
+            record.file.save(text.clone());
+        }
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) is next due: a change
+    /// the records wait for.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.records_due
+    }
+
+    /// Gives the records the change they wait for, once it is due.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        if self.records_due.is_some_and(|due| now >= due) {
+            self.save_records(now);
         }
     }
 
@@ -500,6 +544,9 @@ impl Sinks {
     /// Waits until the records' last texts are written, telling the stream
     /// whether they reached the disk.
     pub fn finish_record(&mut self) {
+        if self.records_due.is_some() {
+            self.save_records(now());
+        }
         let mut told = Vec::new();
         for record in &mut self.records {
             if record.outcome.is_some() {

@@ -120,10 +120,6 @@ impl Accepting {
     }
 }
 
-/// While nobody watches, the game's events are folded this often rather
-/// than as each comes: the game's thread then never wakes the mirror's.
-const UNWATCHED_FOLD: Duration = Duration::from_millis(250);
-
 /// How long shutting down waits for spectators to be told.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);
 /// The most bytes of queued lines written to a spectator at once.
@@ -338,8 +334,10 @@ async fn serve(
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
     let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
-    let mut unwatched = tokio::time::interval(UNWATCHED_FOLD);
-    unwatched.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // While nobody watches, the game's events wait in their channel: the
+    // game's thread never wakes this one, and they are folded at the next
+    // connection, before it is let in.
     loop {
         let audience_due = (notes.is_some() && counts_spectators)
             .then(|| lock(&shared.audience).due(now()))
@@ -347,7 +345,12 @@ async fn serve(
         let watched = lock(&shared.gate).open() > 0;
         tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((conn, peer, ip)) => admit(conn, peer, ip, &shared),
+                Ok((conn, peer, ip)) => {
+                    if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
+                        publish(&shared, first, feed.as_mut());
+                    }
+                    admit(conn, peer, ip, &shared)
+                }
                 Err(e) => {
                     tracing::warn!("the mirror cannot accept: {e}");
                     tokio::time::sleep(Duration::from_millis(100)).await;
@@ -357,11 +360,6 @@ async fn serve(
                 Some(first) => publish(&shared, first, feed.as_mut()),
                 None => feed = None,
             },
-            _ = unwatched.tick(), if !watched => {
-                if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
-                    publish(&shared, first, feed.as_mut());
-                }
-            }
             message = control.recv() => match message {
                 Some(Control::Game { feed: game, notes: to_game }) => {
                     let mut hub = lock(&shared.hub);
@@ -387,7 +385,7 @@ async fn serve(
                     }
                 }
             }
-            _ = heartbeat.tick() => {
+            _ = heartbeat.tick(), if watched => {
                 let line = lock(&shared.hub).heartbeat(now());
                 let _ = shared.events.send(line);
             }

@@ -1,7 +1,9 @@
 //! The GTP player: a child process driven by the sans-IO GTP controller.
 //!
 //! Before the game it checks the engine (`protocol_version`, `name`,
-//! `version`, `list_commands`) and sets it up (`boardsize`, `clear_board`,
+//! `version`, and `known_command` for each optional command the referee
+//! may send, or `list_commands` for an engine without `known_command`) and
+//! sets it up (`boardsize`, `clear_board`,
 //! `komi`, rules, handicap, time). Then it serves the referee's actions one
 //! at a time. Every command has a deadline; an engine that exits, hangs or
 //! answers garbage is reported as failed, never waited on forever, with the
@@ -29,6 +31,17 @@ use super::{PlayerSetup, Reporter};
 /// Extra time a move request may take beyond the referee's own move
 /// deadline, so that the referee, not the adapter, rules on slow moves.
 const MOVE_DEADLINE_SLACK: Duration = Duration::from_secs(30);
+/// The commands the referee sends only to an engine that knows them.
+const OPTIONAL_COMMANDS: [&str; 8] = [
+    "kgs-rules",
+    "set_free_handicap",
+    "kgs-time_settings",
+    "time_settings",
+    "time_left",
+    "final_status_list",
+    "kgs-genmove_cleanup",
+    "kgs-game_over",
+];
 /// How many of its last stderr lines are quoted when an engine fails.
 const STDERR_TAIL: usize = 5;
 
@@ -141,10 +154,7 @@ impl GtpPlayer {
         }
         let name = self.optional("name", &[]).await?;
         let engine_version = self.optional("version", &[]).await?;
-        let listed = self.command("list_commands", &[], timeout).await?;
-        if listed.success {
-            self.commands = parse_command_list(&listed.text).into_iter().collect();
-        }
+        self.learn_commands(timeout).await?;
         let size = self.setup.size.to_string();
         self.required("boardsize", &[&size]).await?;
         self.required("clear_board", &[]).await?;
@@ -166,6 +176,32 @@ impl GtpPlayer {
             claims_dead_stones: self.lists("final_status_list"),
             stops_at_double_pass: false,
         })
+    }
+
+    /// Learns which of the optional commands the referee may send the
+    /// engine knows: `known_command` for each, a few short answers, rather
+    /// than `list_commands`, which GNU Go answers in some 150 pieces, each
+    /// a line of the trace. An engine that does not know `known_command`
+    /// is asked `list_commands` instead.
+    async fn learn_commands(&mut self, timeout: Duration) -> Result<(), Stop> {
+        let handicap = !self.setup.handicap.is_empty();
+        let wanted = OPTIONAL_COMMANDS
+            .iter()
+            .filter(|name| handicap || **name != "set_free_handicap");
+        for name in wanted {
+            let reply = self.command("known_command", &[name], timeout).await?;
+            if !reply.success {
+                let listed = self.command("list_commands", &[], timeout).await?;
+                if listed.success {
+                    self.commands = parse_command_list(&listed.text).into_iter().collect();
+                }
+                return Ok(());
+            }
+            if reply.text.trim() == "true" {
+                self.commands.insert(name.to_string());
+            }
+        }
+        Ok(())
     }
 
     /// Brings the engine to the game's position: `play` for every move so
@@ -455,8 +491,16 @@ impl GtpPlayer {
         if report_thinking {
             self.reporter.send(PlayerEvent::Thinking);
         }
+        // One timer for the command, set again only when its deadline moves
+        // or it has fired: not one for each chunk the engine writes.
+        let mut deadline = self.controller.poll_timeout();
+        let sleep = sleep_until(deadline);
+        tokio::pin!(sleep);
         loop {
-            let sleep = sleep_until(self.controller.poll_timeout());
+            if self.controller.poll_timeout() != deadline {
+                deadline = self.controller.poll_timeout();
+                sleep.set(sleep_until(deadline));
+            }
             tokio::select! {
                 chunk = self.process.read() => {
                     let now = now();
@@ -484,11 +528,13 @@ impl GtpPlayer {
                     Some(Action::GameOver { .. }) | None => return Err(Stop::GameOver),
                     Some(other) => self.pending.push_back(other),
                 },
-                _ = sleep => {
+                _ = &mut sleep => {
                     let now = now();
                     if let Some(event) = self.controller.handle_timeout(now) {
                         self.on_controller_event(event, &line)?;
                     }
+                    deadline = self.controller.poll_timeout();
+                    sleep.set(sleep_until(deadline));
                 }
             }
         }
@@ -525,7 +571,12 @@ impl GtpPlayer {
         }
     }
 
+    /// The engine knows `command`, one of [`OPTIONAL_COMMANDS`].
     fn lists(&self, command: &str) -> bool {
+        debug_assert!(
+            OPTIONAL_COMMANDS.contains(&command),
+            "{command} is not asked about"
+        );
         self.commands.contains(command)
     }
 

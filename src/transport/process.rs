@@ -56,12 +56,17 @@ pub enum StderrItem {
 }
 
 /// A running program with its pipes.
+/// The most bytes of stdout taken at once.
+const READ_CHUNK: usize = 8192;
+
 pub struct Process {
     child: Child,
     /// The program's process group (its own PID), killed on drop.
     group: Option<i32>,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
+    /// Where stdout is read, reused from one read to the next.
+    buffer: Box<[u8]>,
     pub program: String,
 }
 
@@ -129,6 +134,7 @@ impl Process {
             child,
             stdin,
             stdout,
+            buffer: vec![0; READ_CHUNK].into_boxed_slice(),
             program: program.clone(),
         })
     }
@@ -143,11 +149,10 @@ impl Process {
     }
 
     /// Reads the next chunk of stdout; an empty vector means end of file.
+    /// Cancel-safe: a read that is dropped unfinished has taken nothing.
     pub async fn read(&mut self) -> std::io::Result<Vec<u8>> {
-        let mut buf = vec![0u8; 8192];
-        let n = self.stdout.read(&mut buf).await?;
-        buf.truncate(n);
-        Ok(buf)
+        let n = self.stdout.read(&mut self.buffer).await?;
+        Ok(self.buffer[..n].to_vec())
     }
 
     /// The user CPU time the program has used so far (Linux `/proc`), as the
