@@ -16,6 +16,11 @@
 //! The games run in a temporary folder under `$TMPDIR` (or `/tmp`); put it
 //! on the disk you mean to measure. Extra goref arguments after `--` are
 //! added to every game (e.g. `--json`).
+//!
+//! With `GOREF_CPU_RINGMASTER` set to a command that runs gomill's
+//! `ringmaster` (e.g. `python2.7 /path/to/ringmaster`), the same games are
+//! also played by ringmaster, all of a size in one run with its records on,
+//! and its own CPU is measured the same way, for comparison.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -93,17 +98,31 @@ fn wrap(args: &[String]) -> Result<(), String> {
         .status()
         .map_err(|e| format!("cannot start {program}: {e}"))?;
     let cpu = getrusage(libc::RUSAGE_SELF).plus(getrusage(libc::RUSAGE_CHILDREN));
-    fs::write(report, format!("{} {}\n", cpu.user, cpu.system)).map_err(|e| e.to_string())?;
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(report)
+        .map_err(|e| e.to_string())?;
+    std::io::Write::write_all(
+        &mut file,
+        format!("{} {}\n", cpu.user, cpu.system).as_bytes(),
+    )
+    .map_err(|e| e.to_string())?;
     std::process::exit(status.code().unwrap_or(1));
 }
 
+/// The sum of a report's lines, one for each engine run that wrote to it.
 fn read_report(path: &Path) -> Result<Cpu, String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut parts = text.split_whitespace().map(str::parse::<i64>);
-    match (parts.next(), parts.next()) {
-        (Some(Ok(user)), Some(Ok(system))) => Ok(Cpu { user, system }),
-        _ => Err(format!("{}: not a report: {text}", path.display())),
+    let mut sum = Cpu::default();
+    for line in text.lines() {
+        let mut parts = line.split_whitespace().map(str::parse::<i64>);
+        match (parts.next(), parts.next()) {
+            (Some(Ok(user)), Some(Ok(system))) => sum = sum.plus(Cpu { user, system }),
+            _ => return Err(format!("{}: not a report: {text}", path.display())),
+        }
     }
+    Ok(sum)
 }
 
 /// The moves in an SGF record.
@@ -159,6 +178,56 @@ fn play(
         moves: moves_in(&record),
         own: total.minus(engines),
         wall_s,
+    })
+}
+
+/// gomill's ringmaster playing `n` games of GNU Go against itself on
+/// `size`, in one run with its records on: its own CPU per move.
+fn ringmaster(command: &str, me: &Path, dir: &Path, size: u8, n: u64) -> Result<Game, String> {
+    fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let engine = |color: &str, seed: u64| {
+        format!(
+            "Player('{} wrap {} {GNUGO} --mode gtp --level 0 --seed {seed}')",
+            me.display(),
+            dir.join(format!("{color}.cpu")).display()
+        )
+    };
+    let control = format!(
+        "competition_type = 'playoff'\nboard_size = {size}\nkomi = 7.5\nrecord_games = True\n\
+         players = {{'b': {}, 'w': {}}}\n\
+         matchups = [Matchup('b', 'w', alternating=False, number_of_games={n})]\n",
+        engine("black", 1),
+        engine("white", 1001)
+    );
+    let ctl = dir.join("cpu.ctl");
+    fs::write(&ctl, control).map_err(|e| e.to_string())?;
+    let mut words = command.split_whitespace();
+    let program = words.next().ok_or("GOREF_CPU_RINGMASTER is empty")?;
+    let started = Instant::now();
+    let (total, exited_well) = run_measured(
+        Command::new(program)
+            .args(words)
+            .arg(&ctl)
+            .args(["run", "--quiet"])
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    )?;
+    if !exited_well {
+        return Err(format!("ringmaster failed in {}", dir.display()));
+    }
+    let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
+    let games = dir.join("cpu.games");
+    let mut moves = 0;
+    for entry in fs::read_dir(&games).map_err(|e| format!("{}: {e}", games.display()))? {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        moves += moves_in(&fs::read_to_string(path).map_err(|e| e.to_string())?);
+    }
+    Ok(Game {
+        moves,
+        own: total.minus(engines),
+        wall_s: started.elapsed().as_secs_f64(),
     })
 }
 
@@ -226,6 +295,20 @@ fn main() -> Result<(), String> {
             ms(own.system),
             median(&mut per_move),
         );
+        if let Ok(command) = std::env::var("GOREF_CPU_RINGMASTER") {
+            let dir = root.join(format!("ringmaster-{size}x{size}"));
+            let game = ringmaster(&command, &me, &dir, size, n)?;
+            let ms = |us: i64| us as f64 / game.moves.max(1) as f64 / 1000.0;
+            println!(
+                "{size}x{size}: ringmaster, {n} games in one run, {} moves, {:.1} s: its own CPU \
+                 {:.3} ms/move (user {:.3}, system {:.3})",
+                game.moves,
+                game.wall_s,
+                ms(game.own.total()),
+                ms(game.own.user),
+                ms(game.own.system),
+            );
+        }
     }
     let _ = fs::remove_dir_all(&root);
     Ok(())

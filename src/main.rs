@@ -368,8 +368,11 @@ fn referee(
             notes,
             resume,
         };
-        runtime
-            .block_on(run_game_with(config, inputs))
+        // The game runs as a task, not as the runtime's main future: the
+        // players' reports then wake it within the runtime, without a
+        // write to the runtime's eventfd for each.
+        let game = runtime.block_on(async { tokio::spawn(run_game_with(config, inputs)).await });
+        game.map_err(|e| format!("the game stopped: {e}"))?
             .map_err(|e| e.to_string())?
     };
     drop(mirror);
