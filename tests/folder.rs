@@ -291,3 +291,79 @@ fn a_refused_start_leaves_no_folder_and_the_next_try_plays() {
     assert!(matches!(played.status, 0 | 1), "{}", played.stderr);
     assert!(folder.join("MANIFEST.sha256").exists());
 }
+
+#[test]
+fn a_player_that_cannot_come_back_leaves_the_game_to_be_resumed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("game");
+    let engine = dir.path().join("white-engine.sh");
+    let script = format!(
+        "#!/bin/sh\nexec {} --mode gtp --level 0 --seed 2\n",
+        gnugo()
+    );
+    std::fs::write(&engine, &script).unwrap();
+    std::fs::set_permissions(&engine, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let mut first = Command::new(goref())
+        .args([
+            "play",
+            "--headless",
+            "--size",
+            "9",
+            "--black",
+            &gnugo_spec(1),
+        ])
+        .arg("--white")
+        .arg(format!("gtp:{}", engine.display()))
+        .arg("--game-dir")
+        .arg(&folder)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while moves_of(&journal(&folder)).len() < 6 {
+        assert!(Instant::now() < deadline, "no 6 moves in a minute");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let played = moves_of(&journal(&folder)).len();
+
+    std::fs::remove_file(&engine).unwrap();
+    let folder_arg = folder.to_str().unwrap();
+    let refused = run_goref(
+        &["resume", folder_arg, "--headless"],
+        Duration::from_secs(60),
+    );
+    assert_eq!(refused.status, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("not taken back"),
+        "{}",
+        refused.stderr
+    );
+    assert!(
+        refused.stderr.contains("goref resume again"),
+        "{}",
+        refused.stderr
+    );
+    let events = journal(&folder);
+    assert!(
+        events.iter().all(|e| e["type"] != "result"),
+        "nothing decided"
+    );
+    assert!(!folder.join("MANIFEST.sha256").exists());
+
+    std::fs::write(&engine, &script).unwrap();
+    std::fs::set_permissions(&engine, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let resumed = run_goref(
+        &["resume", folder_arg, "--headless", "--json"],
+        Duration::from_secs(120),
+    );
+    resumed.assert_status_matches_result();
+    let moves = moves_of(&journal(&folder));
+    assert!(moves.len() > played, "the game went on");
+    let numbers: Vec<u64> = moves.iter().map(|m| m["n"].as_u64().unwrap()).collect();
+    assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
+    assert!(folder.join("MANIFEST.sha256").exists());
+}

@@ -112,6 +112,11 @@ pub enum DriverError {
     Setup(String),
     #[error("no game was played: {0}")]
     NoGame(String),
+    #[error(
+        "the game was not taken back: {0}. Nothing was decided, and its folder holds it as \
+         before: mend that and run goref resume again"
+    )]
+    NotTakenBack(String),
 }
 
 /// How a game that was played ended, and what of its output is missing.
@@ -312,6 +317,9 @@ pub async fn run_game_with(
     .await;
     let incomplete = sinks.finish();
     drop(attach);
+    if let Some(reason) = referee.not_taken_back() {
+        return Err(DriverError::NotTakenBack(reason.to_string()));
+    }
     match referee.result() {
         Some(result) if sinks.game_started => Ok(GameOutcome {
             result: result.clone(),

@@ -594,8 +594,9 @@ impl Sinks {
         if let Some(out) = &mut self.json_out {
             out.finish();
         }
+        let decided = self.result_given;
         if let Some(folder) = &mut self.folder {
-            incomplete.extend(folder.finish());
+            incomplete.extend(folder.finish(decided));
         }
         incomplete
     }
@@ -626,7 +627,9 @@ impl Folder {
 
     /// Syncs the journal and the logs and writes the manifest; a line for
     /// each file that does not hold the whole game.
-    fn finish(&mut self) -> Vec<String> {
+    /// Syncs the journal and the logs; a game with a result gets its
+    /// manifest. One without stays open to `goref resume`.
+    fn finish(&mut self, decided: bool) -> Vec<String> {
         let mut incomplete = Vec::new();
         if let Err(error) = self.journal.finish() {
             incomplete.push(format!(
@@ -639,6 +642,9 @@ impl Folder {
                 let _ = out.flush();
                 let _ = out.get_ref().sync_data();
             }
+        }
+        if !decided {
+            return incomplete;
         }
         if let Err(error) = manifest::write(self.folder.path()) {
             incomplete.push(format!(

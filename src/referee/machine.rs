@@ -319,6 +319,9 @@ pub struct Referee {
     /// A game taken back from its journal, waiting for its players: the
     /// phase to go back to once both are ready.
     resuming: Option<ResumePoint>,
+    /// Why a game taken back from its journal could not go on: a player
+    /// failed before both were ready. Nothing is decided then.
+    not_taken_back: Option<String>,
     /// Every move played, in order: the position a restarted program is told.
     moves: Vec<(Color, Move)>,
     /// The players whose programs are being started again after a crash.
@@ -358,6 +361,7 @@ impl Referee {
             stopped_at: None,
             clocks_paused: false,
             resuming: None,
+            not_taken_back: None,
             moves: Vec::new(),
             restarting: [false, false],
             result: None,
@@ -1237,6 +1241,9 @@ impl Referee {
     /// started, there is no game.
     fn forfeit(&mut self, now: Instant, loser: Color, failure: Failure) {
         self.fatal(loser, &failure.reason);
+        if self.phase == Phase::Setup && self.resuming.is_some() {
+            return self.stop_taking_back(failure.reason);
+        }
         if self.phase == Phase::Setup {
             let result = GameResult::new("Void".into(), failure.reason, None, End::NoGame);
             return self.finish(now, result);
@@ -1246,6 +1253,25 @@ impl Referee {
             result.exit = exit;
         }
         self.finish(now, result);
+    }
+
+    /// A game taken back from its journal whose player failed before both
+    /// were ready: no result, so the game stays as the journal left it, to
+    /// be taken back again once the fault is mended. A player that cannot
+    /// come back (a line that is not there, a program that will not start)
+    /// is the venue's problem, not a fault of the game.
+    fn stop_taking_back(&mut self, reason: String) {
+        self.waiting = Waiting::Nothing;
+        self.not_taken_back = Some(reason.clone());
+        self.set_phase(
+            Phase::Over,
+            format!("the game was not taken back: {reason}"),
+        );
+    }
+
+    /// Why the game taken back from its journal could not go on, if so.
+    pub fn not_taken_back(&self) -> Option<&str> {
+        self.not_taken_back.as_deref()
     }
 
     /// The result of `loser` losing the game: `B+F`, `W+R`, ...

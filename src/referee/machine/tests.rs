@@ -2204,3 +2204,42 @@ fn a_program_that_lost_the_position_calls_the_judge_with_the_clocks_stopped() {
     referee.handle_player(t, Black, PlayerEvent::Moved(mv("E5")));
     assert_eq!(referee.moves_played(), 2, "its moves no longer count");
 }
+
+#[test]
+fn a_resumed_game_whose_player_fails_to_come_back_is_left_undecided() {
+    let t = crate::test_support::epoch();
+    let config = config(9, Preset::Cgf);
+    let resumed_config = config.clone();
+    let mut original = started(config.clone(), t, false, false);
+    play_line(&mut original, t, "E5 C3");
+    let mut written = vec![GameEvent::GameStart(Box::new(
+        crate::test_support::game_start(9, &[], Black),
+    ))];
+    written.extend(events(&mut original));
+    let point = crate::referee::ResumePoint::from_events(&journal(&written), 9).unwrap();
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    resumed.handle_player(t, Black, PlayerEvent::Ready(info("black-bot", false)));
+    let gone = Failure::other("White: cannot open /dev/ttyUSB1".into());
+    resumed.handle_player(t, White, PlayerEvent::Failed(gone));
+    let told = events(&mut resumed);
+    assert!(results(&told).is_empty(), "nothing decided: {told:#?}");
+    assert!(resumed.is_over());
+    assert_eq!(
+        resumed.not_taken_back(),
+        Some("White: cannot open /dev/ttyUSB1")
+    );
+    assert!(phase_reason(&told, Phase::Over).contains("not taken back"));
+
+    let mut fresh = Referee::new(resumed_config).unwrap();
+    fresh.handle_player(
+        t,
+        White,
+        PlayerEvent::Failed(Failure::other("no engine".into())),
+    );
+    assert_eq!(
+        the_result(&events(&mut fresh)).result,
+        "Void",
+        "a new game is void"
+    );
+    assert_eq!(fresh.not_taken_back(), None);
+}
