@@ -5,20 +5,11 @@
 
 mod common;
 
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
-use common::{gnugo, goref, run_goref, sgf_file_moves};
+use common::{gnugo, journal, run_goref, sgf_file_moves, spawn_goref, wait_for_moves};
 use serde_json::Value;
-
-fn journal(folder: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(folder.join("journal.jsonl")).unwrap_or_default();
-    text.lines()
-        .filter(|line| line.ends_with('}'))
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
-}
 
 fn moves_of(events: &[Value]) -> Vec<Value> {
     events
@@ -137,28 +128,23 @@ fn a_game_folder_holds_the_journal_record_configuration_and_a_manifest_that_chec
 fn a_referee_killed_mid_game_is_resumed_with_every_move_once_and_its_clocks() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let mut first = Command::new(goref())
-        .args([
-            "play",
-            "--headless",
-            "--size",
-            "13",
-            "--time",
-            "absolute:20m",
-        ])
-        .args(["--black", &gnugo_spec(1), "--white", &gnugo_spec(2)])
-        .arg("--game-dir")
-        .arg(&folder)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while moves_of(&journal(&folder)).len() < 12 {
-        assert!(Instant::now() < deadline, "no 12 moves in a minute");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let folder_arg = folder.to_str().unwrap();
+    let (black, white) = (gnugo_spec(1), gnugo_spec(2));
+    let mut first = spawn_goref([
+        "play",
+        "--headless",
+        "--size",
+        "13",
+        "--time",
+        "absolute:20m",
+        "--black",
+        &black,
+        "--white",
+        &white,
+        "--game-dir",
+        folder_arg,
+    ]);
+    wait_for_moves(&folder, 12, |_| true);
     let busy = run_goref(
         &["resume", folder.to_str().unwrap(), "--headless"],
         Duration::from_secs(10),
@@ -303,35 +289,26 @@ fn a_player_that_cannot_come_back_leaves_the_game_to_be_resumed_again() {
     );
     std::fs::write(&engine, &script).unwrap();
     std::fs::set_permissions(&engine, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let mut first = Command::new(goref())
-        .args([
-            "play",
-            "--headless",
-            "--size",
-            "9",
-            "--black",
-            &gnugo_spec(1),
-        ])
-        .arg("--white")
-        .arg(format!("gtp:{}", engine.display()))
-        .arg("--game-dir")
-        .arg(&folder)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while moves_of(&journal(&folder)).len() < 6 {
-        assert!(Instant::now() < deadline, "no 6 moves in a minute");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let folder_arg = folder.to_str().unwrap();
+    let (black, white) = (gnugo_spec(1), format!("gtp:{}", engine.display()));
+    let mut first = spawn_goref([
+        "play",
+        "--headless",
+        "--size",
+        "9",
+        "--black",
+        &black,
+        "--white",
+        &white,
+        "--game-dir",
+        folder_arg,
+    ]);
+    wait_for_moves(&folder, 6, |_| true);
     first.kill().unwrap();
     first.wait().unwrap();
     let played = moves_of(&journal(&folder)).len();
 
     std::fs::remove_file(&engine).unwrap();
-    let folder_arg = folder.to_str().unwrap();
     let refused = run_goref(
         &["resume", folder_arg, "--headless"],
         Duration::from_secs(60),

@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{gnugo, run_goref, run_goref_answering, sgf_file_moves, sgf_moves, Run};
+use common::{
+    gnugo, journal_moves, run_goref, run_goref_answering, sgf_file_moves, sgf_moves, spawn_goref,
+    wait_for_moves, Run,
+};
 use goref::game::sgf;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -641,21 +644,18 @@ fn a_white_line_programs_first_move_in_a_handicap_game_waits_for_the_game() {
     assert!(moves.len() >= 8, "{moves:?}");
 }
 
-/// The events of a game folder's journal.
-fn journal_events(folder: &Path) -> Vec<serde_json::Value> {
-    std::fs::read_to_string(folder.join("journal.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect()
-}
-
-#[test]
-fn gnugo_on_a_line_plays_on_when_the_referee_is_killed_and_resumed() {
-    let dir = tempfile::tempdir().unwrap();
-    let black = LineProgram::gnugo_lasting(dir.path(), "black", "black", 5);
-    let folder = dir.path().join("game");
-    let args = [
+/// A CGF game of `black` (a line) against `white` in `folder`, its referee
+/// killed with SIGKILL once `moves` are played and `last` holds for the
+/// last one; the moves it got to.
+fn kill_mid_game(
+    black: &LineProgram,
+    white: &str,
+    folder: &Path,
+    moves: usize,
+    last: impl Fn(&serde_json::Value) -> bool,
+) -> usize {
+    let (line, folder_arg) = (black.spec("sgmp"), folder.to_str().unwrap());
+    let mut referee = spawn_goref([
         "play",
         "--headless",
         "--rules",
@@ -663,34 +663,29 @@ fn gnugo_on_a_line_plays_on_when_the_referee_is_killed_and_resumed() {
         "--size",
         "9",
         "--black",
-    ];
-    let mut first = Command::new(common::goref())
-        .args(args)
-        .arg(black.spec("sgmp"))
-        .args(["--white", "bot:7,think=300ms", "--game-dir"])
-        .arg(&folder)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Kill it while White thinks, just after a move of GNU Go's.
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let events = journal_events(&folder);
-        let moves: Vec<_> = events.iter().filter(|e| e["type"] == "move").collect();
-        if moves.len() >= 7 && moves.last().unwrap()["color"] == "B" {
-            break;
-        }
-        assert!(Instant::now() < deadline, "no 7 moves in a minute");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    first.kill().unwrap();
-    first.wait().unwrap();
-    let before = journal_events(&folder);
-    let killed_after = before.iter().filter(|e| e["type"] == "move").count();
+        &line,
+        "--white",
+        white,
+        "--game-dir",
+        folder_arg,
+    ]);
+    wait_for_moves(folder, moves, last);
+    referee.kill().unwrap();
+    referee.wait().unwrap();
+    journal_moves(folder).len()
+}
 
+#[test]
+fn gnugo_on_a_line_plays_on_when_the_referee_is_killed_and_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    let black = LineProgram::gnugo_lasting(dir.path(), "black", "black", 5);
+    let folder = dir.path().join("game");
+    // Killed while White thinks, just after a move of GNU Go's.
+    let killed_after = kill_mid_game(&black, "bot:7,think=300ms", &folder, 7, |m| {
+        m["color"] == "B"
+    });
     let folder_arg = folder.to_str().unwrap();
+
     let run = run_goref(&["resume", folder_arg, "--headless", "--json"], LIMIT);
     run.assert_status_matches_result();
     let taken_back: Vec<_> = run
@@ -704,10 +699,8 @@ fn gnugo_on_a_line_plays_on_when_the_referee_is_killed_and_resumed() {
         .unwrap()
         .contains(&format!("after move {killed_after}")));
     assert!(run.result()["end"] != "judge", "{}", run.result());
-    let after = journal_events(&folder);
-    let numbers: Vec<u64> = after
+    let numbers: Vec<u64> = journal_moves(&folder)
         .iter()
-        .filter(|e| e["type"] == "move")
         .map(|e| e["n"].as_u64().unwrap())
         .collect();
     assert!(
@@ -725,42 +718,12 @@ fn a_line_program_started_again_while_the_referee_was_down_calls_the_judge() {
     let dir = tempfile::tempdir().unwrap();
     let black = LineProgram::gnugo_lasting(dir.path(), "black", "black", 6);
     let folder = dir.path().join("game");
-    let mut first = Command::new(common::goref())
-        .args(["play", "--headless", "--rules", "cgf", "--size", "9"])
-        .args([
-            "--black",
-            &black.spec("sgmp"),
-            "--white",
-            "bot:8,think=300ms",
-        ])
-        .arg("--game-dir")
-        .arg(&folder)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while journal_events(&folder)
-        .iter()
-        .filter(|e| e["type"] == "move")
-        .count()
-        < 6
-    {
-        assert!(Instant::now() < deadline, "no 6 moves in a minute");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    first.kill().unwrap();
-    first.wait().unwrap();
-    let killed_after = journal_events(&folder)
-        .iter()
-        .filter(|e| e["type"] == "move")
-        .count();
+    let killed_after = kill_mid_game(&black, "bot:8,think=300ms", &folder, 6, |_| true);
+    let folder_arg = folder.to_str().unwrap();
     // The program is started again on the same line: it sends NEWGAME.
     drop(black);
     let _again = LineProgram::gnugo_lasting(dir.path(), "black", "black", 6);
 
-    let folder_arg = folder.to_str().unwrap();
     let run = run_goref(&["resume", folder_arg, "--headless", "--json"], LIMIT);
     let lost: Vec<_> = run
         .of_type("error")
@@ -776,9 +739,5 @@ fn a_line_program_started_again_while_the_referee_was_down_calls_the_judge() {
     assert!(judged, "{}", run.stdout);
     assert_eq!(run.result()["result"], "?", "{}", run.result());
     // No move was played once the referee came back.
-    let moves = journal_events(&folder)
-        .iter()
-        .filter(|e| e["type"] == "move")
-        .count();
-    assert_eq!(moves, killed_after);
+    assert_eq!(journal_moves(&folder).len(), killed_after);
 }

@@ -218,3 +218,49 @@ pub fn sgf_file_moves(path: &Path, size: u8) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(path).unwrap();
     sgf_moves(&sgf::parse(&text).unwrap(), size)
 }
+
+/// goref started with `args`, its standard streams closed, not waited for.
+pub fn spawn_goref<I, S>(args: I) -> std::process::Child
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(goref())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("goref starts")
+}
+
+/// The whole events of a game folder's journal (a torn last line left out).
+pub fn journal(folder: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(folder.join("journal.jsonl")).unwrap_or_default();
+    text.lines()
+        .filter(|line| line.ends_with('}'))
+        .filter_map(|line| serde_json::from_str(line).ok())
+        .collect()
+}
+
+/// The `move` events of a game folder's journal.
+pub fn journal_moves(folder: &Path) -> Vec<Value> {
+    journal(folder)
+        .into_iter()
+        .filter(|e| e["type"] == "move")
+        .collect()
+}
+
+/// Waits, a minute at most, until the game in `folder` has `count` moves
+/// and `last` holds for its last one.
+pub fn wait_for_moves(folder: &Path, count: usize, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let moves = journal_moves(folder);
+        if moves.len() >= count && moves.last().is_some_and(&last) {
+            return moves;
+        }
+        assert!(Instant::now() < deadline, "no {count} moves in a minute");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

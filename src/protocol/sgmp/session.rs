@@ -263,9 +263,18 @@ impl Session {
     /// Black and send NEWGAME at once; with the program Black we wait for
     /// its NEWGAME.
     pub fn new(config: SessionConfig, now: Instant) -> Session {
-        let mut session = Session {
+        let mut session = Session::with_link(config, Link::new(config.link, config.size));
+        if config.program_color == Color::White {
+            session.phase = Phase::Answering;
+            session.send(now, Command::NewGame, 0);
+        }
+        session
+    }
+
+    fn with_link(config: SessionConfig, link: Link) -> Session {
+        Session {
             config,
-            link: Link::new(config.link, config.size),
+            link,
             phase: Phase::AwaitNewGame,
             game_over: false,
             events: VecDeque::new(),
@@ -278,12 +287,7 @@ impl Session {
             program_moved: false,
             resend_gives_turn: false,
             stopped_for: "",
-        };
-        if config.program_color == Color::White {
-            session.phase = Phase::Answering;
-            session.send(now, Command::NewGame, 0);
         }
-        session
     }
 
     /// A session that goes on in the middle of a game, from the link's
@@ -293,30 +297,17 @@ impl Session {
     /// way hands the program the move: the time the referee was down is
     /// nobody's. From then on a NEWGAME from the program means it was
     /// started again: see [`SessionEvent::Restarted`].
-    pub fn resumed(config: SessionConfig, link: LinkState, now: Instant) -> Session {
-        let mut session = Session::new_resumed(config, link, now);
+    pub fn resumed(config: SessionConfig, state: LinkState, now: Instant) -> Session {
+        let link = Link::resumed(config.link, config.size, state, now);
+        let mut session = Session {
+            heard: true,
+            resumed: true,
+            resend_gives_turn: matches!(state.outstanding, Some((Command::Move, _))),
+            ..Session::with_link(config, link)
+        };
         session.ready();
         session.pump(now);
         session
-    }
-
-    fn new_resumed(config: SessionConfig, state: LinkState, now: Instant) -> Session {
-        Session {
-            config,
-            link: Link::resumed(config.link, config.size, state, now),
-            phase: Phase::AwaitNewGame,
-            game_over: false,
-            events: VecDeque::new(),
-            ok_gives_turn: false,
-            last_in_trace: None,
-            last_in_implicit: false,
-            held_delivery: None,
-            heard: true,
-            resumed: true,
-            program_moved: false,
-            resend_gives_turn: matches!(state.outstanding, Some((Command::Move, _))),
-            stopped_for: "",
-        }
     }
 
     /// Takes bytes read from the line.
