@@ -344,3 +344,55 @@ fn a_player_that_cannot_come_back_leaves_the_game_to_be_resumed_again() {
     assert_eq!(numbers, (1..=numbers.len() as u64).collect::<Vec<_>>());
     assert!(folder.join("MANIFEST.sha256").exists());
 }
+
+#[test]
+fn a_line_taken_back_in_a_handicap_game_is_charged_from_the_relayed_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("game");
+    let folder_arg = folder.to_str().unwrap();
+    let mut first = spawn_goref([
+        "play",
+        "--headless",
+        "--size",
+        "9",
+        "--handicap",
+        "2",
+        "--time",
+        "absolute:10m",
+        "--black",
+        "bot:1,think=300ms",
+        "--white",
+        "bot-sgmp:2",
+        "--game-dir",
+        folder_arg,
+    ]);
+    // Killed while Black thinks: White, on its line, has just moved.
+    wait_for_moves(&folder, 5, |last| last["color"] == "W");
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let killed_after = moves_of(&journal(&folder)).len();
+
+    let resumed = run_goref(
+        &["resume", folder_arg, "--headless", "--json"],
+        Duration::from_secs(120),
+    );
+    resumed.assert_status_matches_result();
+    let after: Vec<Value> = resumed
+        .of_type("move")
+        .into_iter()
+        .filter(|m| m["n"].as_u64().unwrap() as usize > killed_after)
+        .collect();
+    let white = after
+        .iter()
+        .find(|m| m["color"] == "W")
+        .expect("White moved again");
+    let black = after
+        .iter()
+        .find(|m| m["color"] == "B")
+        .expect("Black moved again");
+    assert!(black["ms"].as_u64().unwrap() >= 300, "{black}");
+    assert!(
+        white["ms"].as_u64().unwrap() < 200,
+        "White's clock runs from Black's move relayed, not from the resume: {white}"
+    );
+}

@@ -196,8 +196,10 @@ async fn serve(
 ) {
     let color = setup.color;
     // In a handicap game White moves first, and the end of the handshake is
-    // what hands a White program the move: no packet of ours does.
-    let moves_when_ready = color == Color::White && setup.handicap.len() >= 2;
+    // what hands a White program the move: no packet of ours does. A line
+    // taken back has no handshake: where its turn stands is worked out below.
+    let moves_when_ready =
+        setup.line.is_none() && color == Color::White && setup.handicap.len() >= 2;
     let LineGame {
         name,
         place,
