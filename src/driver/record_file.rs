@@ -63,7 +63,11 @@ impl RecordFile {
             path: path.to_path_buf(),
             source,
         };
-        write_atomically(&target, first).map_err(io)?;
+        match sync {
+            Sync::EveryWrite => write_atomically(&target, first),
+            Sync::AtTheEnd => replace(&target, first, false),
+        }
+        .map_err(io)?;
         let (tx, rx) = mpsc::channel::<String>();
         let (status_tx, status) = mpsc::channel();
         let thread = std::thread::Builder::new()

@@ -261,9 +261,11 @@ impl Sinks {
                 sinks.flush_folder();
             }
             None => {
+                // Written now, synced with the first move: nothing before
+                // it needs to survive a power cut but the configuration.
                 if let Some(folder) = &mut sinks.folder {
                     folder.journal.append(&header);
-                    folder.journal.commit();
+                    folder.journal.flush();
                 }
             }
         }
