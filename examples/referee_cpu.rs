@@ -13,6 +13,10 @@
 //! cargo run --release --example referee_cpu -- [GAMES_9x9] [GAMES_19x19] [-- GOREF_ARGS...]
 //! ```
 //!
+//! With 8 games or more of a size it also fits a line through the games'
+//! (moves, CPU): what a game costs to start and stop, and what each move
+//! adds.
+//!
 //! The games run in a temporary folder under `$TMPDIR` (or `/tmp`); put it
 //! on the disk you mean to measure. Extra goref arguments after `--` are
 //! added to every game (e.g. `--json`).
@@ -231,6 +235,24 @@ fn ringmaster(command: &str, me: &Path, dir: &Path, size: u8, n: u64) -> Result<
     })
 }
 
+/// The fewest games whose lengths say apart what a game and a move cost.
+const MIN_GAMES_TO_FIT: usize = 8;
+
+/// The least-squares line through `(moves, ms)` points: its intercept (the
+/// CPU of a game before and after its moves) and its slope (the CPU of a
+/// move). `None` when the games do not differ in length.
+fn fit_line(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    let mean_x = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let mean_y = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxx: f64 = points.iter().map(|p| (p.0 - mean_x).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mean_x) * (p.1 - mean_y)).sum();
+    (sxx > 0.0).then(|| {
+        let slope = sxy / sxx;
+        (mean_y - slope * mean_x, slope)
+    })
+}
+
 fn median(values: &mut [f64]) -> f64 {
     values.sort_by(f64::total_cmp);
     values[values.len() / 2]
@@ -277,11 +299,13 @@ fn main() -> Result<(), String> {
             continue;
         }
         let mut per_move = Vec::new();
+        let mut points = Vec::new();
         let (mut moves, mut own, mut wall) = (0, Cpu::default(), 0.0);
         for game in 0..n {
             let dir: PathBuf = root.join(format!("{size}x{size}-{game}"));
             let played = play(&goref, &me, &dir, size, 1 + game, extra)?;
             per_move.push(played.own.total() as f64 / played.moves.max(1) as f64 / 1000.0);
+            points.push((played.moves as f64, played.own.total() as f64 / 1000.0));
             moves += played.moves;
             own = own.plus(played.own);
             wall += played.wall_s;
@@ -295,6 +319,13 @@ fn main() -> Result<(), String> {
             ms(own.system),
             median(&mut per_move),
         );
+        let fitted = (points.len() >= MIN_GAMES_TO_FIT).then(|| fit_line(&points));
+        if let Some(Some((per_game, per_move))) = fitted {
+            println!(
+                "{size}x{size}: fitted over the games, {per_game:.2} ms a game to start and stop \
+                 and {per_move:.3} ms a move"
+            );
+        }
         if let Ok(command) = std::env::var("GOREF_CPU_RINGMASTER") {
             let dir = root.join(format!("ringmaster-{size}x{size}"));
             let game = ringmaster(&command, &me, &dir, size, n)?;
