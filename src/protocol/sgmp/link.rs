@@ -289,20 +289,10 @@ impl Link {
                 last_sent: now,
                 resends: 0,
             });
-            let bytes = packet.encode();
-            link.events.push_back(LinkEvent::Trace(
-                TraceEntry::new(
-                    Direction::Out,
-                    &bytes,
-                    describe(&packet, size),
-                    vec![TraceFlag::Resend],
-                )
-                .with_note("sent again on resuming: the referee was down"),
-            ));
-            link.events.push_back(LinkEvent::Transmit {
-                bytes: bytes.to_vec(),
-                resend: true,
-            });
+            link.transmit_again(
+                packet,
+                "sent again on resuming: the referee was down".into(),
+            );
         }
         link
     }
@@ -383,23 +373,15 @@ impl Link {
         out.last_sent = now;
         let resends = out.resends;
         let packet = out.packet;
-        let bytes = packet.encode();
-        let mut trace = TraceEntry::new(
-            Direction::Out,
-            &bytes,
-            describe(&packet, self.size),
-            vec![TraceFlag::Resend],
-        );
-        trace.note = Some(format!("resend {resends}"));
-        self.events.push_back(LinkEvent::Trace(trace));
-        self.events.push_back(LinkEvent::Transmit {
-            bytes: bytes.to_vec(),
-            resend: true,
-        });
+        self.transmit_again(packet, format!("resend {resends}"));
         if alarm_after > 0 && resends % alarm_after == 0 {
             self.events.push_back(LinkEvent::Alarm {
                 resends,
-                pending: format!("{} ({})", describe(&packet, self.size), hex(&bytes)),
+                pending: format!(
+                    "{} ({})",
+                    describe(&packet, self.size),
+                    hex(&packet.encode())
+                ),
             });
         }
     }
@@ -466,6 +448,23 @@ impl Link {
         self.events.push_back(LinkEvent::Transmit {
             bytes: bytes.to_vec(),
             resend: false,
+        });
+    }
+
+    /// Sends the outstanding packet again, identical, traced as a resend.
+    fn transmit_again(&mut self, packet: Packet, note: String) {
+        let bytes = packet.encode();
+        let trace = TraceEntry::new(
+            Direction::Out,
+            &bytes,
+            describe(&packet, self.size),
+            vec![TraceFlag::Resend],
+        );
+        self.events
+            .push_back(LinkEvent::Trace(trace.with_note(note)));
+        self.events.push_back(LinkEvent::Transmit {
+            bytes: bytes.to_vec(),
+            resend: true,
         });
     }
 
