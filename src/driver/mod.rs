@@ -45,7 +45,7 @@ use crate::referee::{
     AgreementEvent, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo, Referee,
     ResumePoint, SessionChange, StampedEvent,
 };
-use crate::shell_time::{now, sleep_until};
+use crate::shell_time::{now, Timer};
 
 /// How long players get to quit after the game before they are killed.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(6);
@@ -221,10 +221,7 @@ pub async fn run_game_with(
     let mut interrupted = false;
     let mut detached = false;
     let mut judge_called = false;
-    // One timer, set again only when what it waits for changes.
-    let mut timer_due = None;
-    let timer = sleep_until(None);
-    tokio::pin!(timer);
+    let mut timer = Timer::default();
 
     loop {
         sinks.drain(&mut referee);
@@ -243,11 +240,7 @@ pub async fn run_game_with(
             judge_called = false;
         }
         let due = [referee.poll_timeout(), sinks.poll_timeout()];
-        let due = due.into_iter().flatten().min();
-        if due != timer_due {
-            timer_due = due;
-            timer.set(sleep_until(due));
-        }
+        timer.set(due.into_iter().flatten().min());
         tokio::select! {
             report = reports.recv() => match report {
                 Some(report) => {
@@ -258,11 +251,9 @@ pub async fn run_game_with(
                 }
                 None => break,
             },
-            _ = &mut timer => {
+            _ = timer.fired() => {
                 referee.handle_timeout(now());
                 sinks.handle_timeout(now());
-                timer_due = None;
-                timer.set(sleep_until(None));
             }
             input = next_from(&mut operator) => match input {
                 Some(input) => take_operator_input(&mut referee, &mut lineup, input),

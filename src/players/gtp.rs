@@ -20,7 +20,7 @@ use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
-use crate::shell_time::{now, sleep_until};
+use crate::shell_time::{now, Timer};
 use crate::transport::process::{
     describe_exit, exit_text, split_command_line, Process, StderrItem,
     STDERR_FLOOD_BYTES_PER_SECOND,
@@ -491,16 +491,10 @@ impl GtpPlayer {
         if report_thinking {
             self.reporter.send(PlayerEvent::Thinking);
         }
-        // One timer for the command, set again only when its deadline moves
-        // or it has fired: not one for each chunk the engine writes.
-        let mut deadline = self.controller.poll_timeout();
-        let sleep = sleep_until(deadline);
-        tokio::pin!(sleep);
+        // One timer for the command, not one for each chunk the engine writes.
+        let mut timer = Timer::default();
         loop {
-            if self.controller.poll_timeout() != deadline {
-                deadline = self.controller.poll_timeout();
-                sleep.set(sleep_until(deadline));
-            }
+            timer.set(self.controller.poll_timeout());
             tokio::select! {
                 chunk = self.process.read() => {
                     let now = now();
@@ -528,13 +522,11 @@ impl GtpPlayer {
                     Some(Action::GameOver { .. }) | None => return Err(Stop::GameOver),
                     Some(other) => self.pending.push_back(other),
                 },
-                _ = &mut sleep => {
+                _ = timer.fired() => {
                     let now = now();
                     if let Some(event) = self.controller.handle_timeout(now) {
                         self.on_controller_event(event, &line)?;
                     }
-                    deadline = self.controller.poll_timeout();
-                    sleep.set(sleep_until(deadline));
                 }
             }
         }
