@@ -27,17 +27,20 @@
 //! and its own CPU is measured the same way, for comparison.
 
 use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const GNUGO: &str = "/usr/games/gnugo";
 
-/// CPU time in microseconds, user and system.
+/// CPU time in microseconds, user and system, and the times the process
+/// went to sleep and was woken (voluntary context switches).
 #[derive(Debug, Default, Clone, Copy)]
 struct Cpu {
     user: i64,
     system: i64,
+    wakes: i64,
 }
 
 impl Cpu {
@@ -46,6 +49,7 @@ impl Cpu {
         Cpu {
             user: us(usage.ru_utime),
             system: us(usage.ru_stime),
+            wakes: usage.ru_nvcsw,
         }
     }
 
@@ -57,6 +61,7 @@ impl Cpu {
         Cpu {
             user: self.user + other.user,
             system: self.system + other.system,
+            wakes: self.wakes + other.wakes,
         }
     }
 
@@ -64,6 +69,7 @@ impl Cpu {
         Cpu {
             user: self.user - other.user,
             system: self.system - other.system,
+            wakes: self.wakes - other.wakes,
         }
     }
 }
@@ -107,12 +113,66 @@ fn wrap(args: &[String]) -> Result<(), String> {
         .append(true)
         .open(report)
         .map_err(|e| e.to_string())?;
-    std::io::Write::write_all(
-        &mut file,
-        format!("{} {}\n", cpu.user, cpu.system).as_bytes(),
-    )
-    .map_err(|e| e.to_string())?;
+    file.write_all(format!("{} {} {}\n", cpu.user, cpu.system, cpu.wakes).as_bytes())
+        .map_err(|e| e.to_string())?;
     std::process::exit(status.code().unwrap_or(1));
+}
+
+/// `referee_cpu floor FILE PACE_US ROUNDS wait|sync`: a process that does
+/// the least a durable referee must do for a move. ROUNDS times it sleeps
+/// PACE_US (the engines thinking), and with `sync` it then appends a line
+/// the size of a journal event to FILE and syncs it (`fdatasync`).
+fn floor(args: &[String]) -> Result<(), String> {
+    let [file, pace, rounds, mode] = args else {
+        return Err("floor FILE PACE_US ROUNDS wait|sync".into());
+    };
+    let number = |a: &String| a.parse::<u64>().map_err(|_| format!("not a number: {a}"));
+    let pace = Duration::from_micros(number(pace)?);
+    let mut journal = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(|e| format!("{file}: {e}"))?;
+    let line = format!(
+        "{{\"seq\":1,\"type\":\"move\",\"pad\":\"{}\"}}\n",
+        "x".repeat(340)
+    );
+    for _ in 0..number(rounds)? {
+        std::thread::sleep(pace);
+        if mode == "sync" {
+            journal
+                .write_all(line.as_bytes())
+                .map_err(|e| e.to_string())?;
+            journal.sync_data().map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// What this machine charges, in ms of CPU, for a wake after `pace` asleep
+/// and for a journal line appended and synced: the floor under any referee
+/// that keeps a durable journal, at the pace of these games.
+fn machine_floor(me: &Path, dir: &Path, pace: Duration) -> Result<(f64, f64), String> {
+    const ROUNDS: u64 = 100;
+    fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let run = |rounds: u64, mode: &str| {
+        run_measured(
+            Command::new(me)
+                .arg("floor")
+                .arg(dir.join("floor.jsonl"))
+                .args([pace.as_micros().to_string(), rounds.to_string()])
+                .arg(mode),
+        )
+        .map(|(cpu, _)| cpu)
+    };
+    let start = run(0, "wait")?;
+    let waking = run(ROUNDS, "wait")?;
+    let syncing = run(ROUNDS, "sync")?;
+    let per_round = |cpu: Cpu| cpu.total() as f64 / ROUNDS as f64 / 1000.0;
+    Ok((
+        per_round(waking.minus(start)),
+        per_round(syncing.minus(waking)),
+    ))
 }
 
 /// The sum of a report's lines, one for each engine run that wrote to it.
@@ -121,8 +181,14 @@ fn read_report(path: &Path) -> Result<Cpu, String> {
     let mut sum = Cpu::default();
     for line in text.lines() {
         let mut parts = line.split_whitespace().map(str::parse::<i64>);
-        match (parts.next(), parts.next()) {
-            (Some(Ok(user)), Some(Ok(system))) => sum = sum.plus(Cpu { user, system }),
+        match (parts.next(), parts.next(), parts.next()) {
+            (Some(Ok(user)), Some(Ok(system)), Some(Ok(wakes))) => {
+                sum = sum.plus(Cpu {
+                    user,
+                    system,
+                    wakes,
+                })
+            }
             _ => return Err(format!("{}: not a report: {text}", path.display())),
         }
     }
@@ -260,8 +326,10 @@ fn median(values: &mut [f64]) -> f64 {
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("wrap") {
-        return wrap(&args[1..]);
+    match args.first().map(String::as_str) {
+        Some("wrap") => return wrap(&args[1..]),
+        Some("floor") => return floor(&args[1..]),
+        _ => {}
     }
     let (counts, extra) = match args.iter().position(|a| a == "--") {
         Some(at) => (&args[..at], &args[at + 1..]),
@@ -313,11 +381,22 @@ fn main() -> Result<(), String> {
         let ms = |us: i64| us as f64 / moves.max(1) as f64 / 1000.0;
         println!(
             "{size}x{size}: {n} games, {moves} moves, {wall:.1} s: goref's own CPU {:.3} ms/move \
-             (user {:.3}, system {:.3}; median game {:.3})",
+             (user {:.3}, system {:.3}; median game {:.3}); {:.1} wakes a move",
             ms(own.total()),
             ms(own.user),
             ms(own.system),
             median(&mut per_move),
+            own.wakes as f64 / moves.max(1) as f64,
+        );
+        let pace = Duration::from_secs_f64(wall / moves.max(1) as f64);
+        let (wake, append) = machine_floor(&me, &root.join(format!("floor-{size}")), pace)?;
+        println!(
+            "{size}x{size}: this machine at one move every {:.1} ms: a wake costs {wake:.3} ms, \
+             a journal line appended and synced {append:.3} ms; floor {:.3} ms a move, \
+             goref {:.3} above it",
+            pace.as_secs_f64() * 1000.0,
+            wake + append,
+            ms(own.total()) - wake - append,
         );
         let fitted = (points.len() >= MIN_GAMES_TO_FIT).then(|| fit_line(&points));
         if let Some(Some((per_game, per_move))) = fitted {
