@@ -12,7 +12,7 @@ use crate::cli::PlayArgs;
 use crate::driver::DriverConfig;
 use crate::game::board::KoRule;
 use crate::game::clock::{format_duration, parse_duration, TimeSystem};
-use crate::game::rules::{Preset, Rules};
+use crate::game::rules::{ForkRule, Preset, Rules};
 use crate::game::sgf::Date;
 use crate::game::{Point, MAX_SIZE, MIN_SIZE};
 use crate::journal::folder::default_name;
@@ -64,6 +64,8 @@ pub struct GameFile {
     pub stop_at: Option<u32>,
     pub count_passes: Option<bool>,
     pub restart_crashed: Option<u32>,
+    pub idle_limit: Option<String>,
+    pub forks: Option<String>,
     pub sgf: Option<PathBuf>,
     pub trace: Option<PathBuf>,
     pub event: Option<String>,
@@ -198,6 +200,23 @@ pub fn resolve(
     if let Some(n) = args.restart_crashed.or(file.restart_crashed) {
         rules.restart_crashed = n;
     }
+    if let Some(limit) = pick(&args.idle_limit, &file.idle_limit) {
+        rules.idle_limit = match limit.trim() {
+            "off" | "0" => None,
+            text => Some(duration_setting("idle-limit", text, "10m")?),
+        };
+    }
+    if let Some(forks) = pick(&args.forks, &file.forks) {
+        rules.forks = match forks.trim() {
+            "forfeit" => ForkRule::Forfeit,
+            "report" => ForkRule::Report,
+            other => {
+                return Err(invalid(format!(
+                    "--forks {other}: expected forfeit or report"
+                )))
+            }
+        };
+    }
     let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
         Some(timeout) => duration_setting("command-timeout", &timeout, "30s")?,
         None => DEFAULT_COMMAND_TIMEOUT,
@@ -331,6 +350,13 @@ pub fn game_file_text(config: &DriverConfig) -> String {
     line("stop_at", or_zero(rules.limits.stop_at).to_string());
     line("count_passes", rules.limits.count_passes.to_string());
     line("restart_crashed", rules.restart_crashed.to_string());
+    let idle_limit = rules.idle_limit.map_or("off".to_string(), format_duration);
+    line("idle_limit", quote(&idle_limit));
+    let forks = match rules.forks {
+        ForkRule::Forfeit => "forfeit",
+        ForkRule::Report => "report",
+    };
+    line("forks", quote(forks));
     line("date", quote(&config.record.date.to_string()));
     for (key, value) in [
         ("event", &config.record.event),

@@ -149,6 +149,7 @@ fn addressed_to(action: &Action, color: Color) -> bool {
             *c == color
         }
         Action::TellMove { to, .. } => *to == color,
+        Action::MainTimeUsed { color: c } => *c == color,
         Action::GameOver { .. } => true,
     }
 }

@@ -562,6 +562,6 @@ pub fn progress_line(event: &GameEvent) -> Option<String> {
                 entry.meaning
             )
         }
-        GameEvent::Clock { .. } | GameEvent::Gtp { .. } => return None,
+        GameEvent::Clock { .. } | GameEvent::Gtp { .. } | GameEvent::Usenix { .. } => return None,
     })
 }

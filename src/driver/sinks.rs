@@ -452,15 +452,7 @@ impl Sinks {
                 console::say(text);
             }
         }
-        if let (
-            true,
-            GameEvent::Gtp {
-                color,
-                direction: LineDirection::Stderr,
-                line,
-            },
-        ) = (self.engine_stderr, &stamped.event)
-        {
+        if let (true, Some((color, line))) = (self.engine_stderr, stderr_line(&stamped.event)) {
             console::say(format!("     {} stderr: {line}", color.letter()));
         }
         if changes_the_record(&stamped.event) {
@@ -604,18 +596,29 @@ impl Sinks {
     }
 }
 
+/// A line a program wrote to its stderr, whatever protocol it speaks.
+fn stderr_line(event: &GameEvent) -> Option<(&crate::game::Color, &String)> {
+    match event {
+        GameEvent::Gtp {
+            color,
+            direction: LineDirection::Stderr,
+            line,
+        }
+        | GameEvent::Usenix {
+            color,
+            direction: LineDirection::Stderr,
+            line,
+            ..
+        } => Some((color, line)),
+        _ => None,
+    }
+}
+
 impl Folder {
     /// Writes an engine's stderr line to its log; the error the first time
     /// the log cannot be written.
     fn log_stderr(&mut self, event: &GameEvent) -> Option<String> {
-        let GameEvent::Gtp {
-            color,
-            direction: LineDirection::Stderr,
-            line,
-        } = event
-        else {
-            return None;
-        };
+        let (color, line) = stderr_line(event)?;
         let slot = &mut self.stderr_logs[color.index()];
         if slot.is_none() {
             let (log, told) = LogFile::open(self.folder.file(&stderr_log(*color)));

@@ -666,6 +666,18 @@ impl Clock {
         };
     }
 
+    /// Whether a turn that used `used` would flag: what a CPU-time clock
+    /// asks while the player is still thinking.
+    pub fn would_flag(&self, used: Duration) -> bool {
+        self.project(used).flagged
+    }
+
+    /// Whether the main time is gone and the player is in overtime (or
+    /// flagged).
+    pub fn main_time_used_up(&self) -> bool {
+        self.state.main_left.is_zero()
+    }
+
     pub fn is_running(&self) -> bool {
         self.started.is_some()
     }

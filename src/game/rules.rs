@@ -98,7 +98,33 @@ pub struct Rules {
     /// operator restart a program with the same settings (1); under CGF
     /// and Usenix rules a crash forfeits (0).
     pub restart_crashed: u32,
+    /// A program whose user CPU time does not grow for this long of real
+    /// time while it is to move is stuck, and forfeits (the Usenix idle
+    /// rule). It applies to players whose CPU time goref can read, on a
+    /// CPU-time clock.
+    #[serde(default)]
+    pub idle_limit: Option<Duration>,
+    /// What a Usenix program that starts a child process gets: a forfeit,
+    /// as the 1987 rules say, or a report only.
+    #[serde(default)]
+    pub forks: ForkRule,
 }
+
+/// What a program that forks gets (the Usenix "no forking" rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ForkRule {
+    /// It is reported, and plays on.
+    #[default]
+    Report,
+    /// It forfeits.
+    Forfeit,
+}
+
+/// Under the Usenix rules a move may use the whole hour of CPU time and its
+/// 10 s: the wall-clock limit on one answer is past that, and the idle rule
+/// catches a program that is stuck.
+const USENIX_MOVE_TIMEOUT: Duration = Duration::from_secs(2 * 60 * 60);
 
 impl Rules {
     pub fn preset(preset: Preset) -> Rules {
@@ -114,6 +140,8 @@ impl Rules {
                 end_of_game: EndOfGame::KgsCleanup,
                 move_timeout: Duration::from_secs(600),
                 restart_crashed: 1,
+                idle_limit: None,
+                forks: ForkRule::Report,
             },
             Preset::Cgf => Rules {
                 preset,
@@ -132,6 +160,8 @@ impl Rules {
                 end_of_game: EndOfGame::Judge,
                 move_timeout: Duration::from_secs(600),
                 restart_crashed: 0,
+                idle_limit: None,
+                forks: ForkRule::Report,
             },
             Preset::Usenix => Rules {
                 preset,
@@ -145,8 +175,10 @@ impl Rules {
                 },
                 limits: MoveLimits::NONE,
                 end_of_game: EndOfGame::Judge,
-                move_timeout: Duration::from_secs(600),
+                move_timeout: USENIX_MOVE_TIMEOUT,
                 restart_crashed: 0,
+                idle_limit: Some(Duration::from_secs(10 * 60)),
+                forks: ForkRule::Forfeit,
             },
         }
     }
@@ -200,6 +232,9 @@ mod tests {
         let usenix = Rules::preset(Preset::Usenix);
         assert_eq!(usenix.time.to_string(), "cpu:1h,10s");
         assert_eq!(usenix.sgf_name(), "Japanese");
+        assert_eq!(usenix.idle_limit, Some(Duration::from_secs(600)));
+        assert_eq!(usenix.forks, ForkRule::Forfeit);
+        assert_eq!(kgs.forks, ForkRule::Report);
     }
 
     #[test]

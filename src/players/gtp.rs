@@ -268,6 +268,7 @@ impl GtpPlayer {
                     cleanup, time_left, ..
                 }) => self.request_move(cleanup, time_left).await?,
                 Some(Action::TellMove { color, mv, .. }) => self.tell_move(color, mv).await?,
+                Some(Action::MainTimeUsed { .. }) => {}
                 Some(Action::RequestDeadStones { .. }) => self.request_dead_stones().await?,
                 Some(Action::GameOver { .. }) | None => return Ok(()),
             }

@@ -55,6 +55,7 @@ pub async fn run(
                         "{mover} played {mv}: enter it into {color}'s program"
                     )));
                 }
+                Some(Action::MainTimeUsed { .. }) => {}
                 Some(Action::RequestDeadStones { .. }) => {
                     reporter.send(PlayerEvent::DeadStonesUnavailable(
                         "moves are typed by the operator".into(),

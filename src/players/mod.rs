@@ -5,6 +5,7 @@
 pub mod gtp;
 pub mod human;
 pub mod sgmp;
+pub mod usenix;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -43,6 +44,9 @@ pub enum PlayerSpec {
         /// would; at once without it.
         baud: Option<u32>,
     },
+    /// `usenix:CMDLINE`: a program speaking the 1987 Usenix referee's line
+    /// protocol, started as a child process with the command line as given.
+    Usenix { command: String },
     /// `human` or `human:NAME`: the operator types the program's moves.
     Human { name: Option<String> },
     /// `sgmp:DEVICE[,..]`, `gmp:DEVICE[,..]`, `sgmp-tcp:HOST:PORT`,
@@ -120,12 +124,13 @@ impl FromStr for PlayerSpec {
                     text: spec.to_string(),
                 })
             }
-            "usenix" => Err(error(
-                "this kind of player is not available in this version of goref",
-            )),
+            "usenix" if rest.trim().is_empty() => Err(error("usenix: needs a command line")),
+            "usenix" => Ok(PlayerSpec::Usenix {
+                command: rest.trim().to_string(),
+            }),
             _ => Err(error(
-                "expected gtp:CMDLINE, sgmp:DEVICE, gmp:DEVICE, sgmp-tcp:HOST:PORT, \
-                 gmp-tcp:HOST:PORT, bot, bot-sgmp or human",
+                "expected gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE, gmp:DEVICE, \
+                 sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT, bot, bot-sgmp or human",
             )),
         }
     }
@@ -192,6 +197,9 @@ impl PlayerSpec {
             PlayerSpec::Gtp { command } => {
                 file_name(command.split_whitespace().next().unwrap_or("gtp"))
             }
+            PlayerSpec::Usenix { command } => {
+                file_name(command.split_whitespace().next().unwrap_or("usenix"))
+            }
             PlayerSpec::Bot { .. } => "bot".into(),
             PlayerSpec::BotOnLine { .. } => "bot-line".into(),
             PlayerSpec::Human { name } => name.clone().unwrap_or_else(|| "human".into()),
@@ -232,6 +240,7 @@ impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Gtp { command } => write!(f, "gtp:{command}"),
+            PlayerSpec::Usenix { command } => write!(f, "usenix:{command}"),
             PlayerSpec::Bot { seed, settings } => write_bot(f, "bot", *seed, settings, None),
             PlayerSpec::Human { name: None } => f.write_str("human"),
             PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
@@ -357,6 +366,10 @@ pub fn spawn(
                 command.push_str(&arg);
             }
             tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
+        }
+        PlayerSpec::Usenix { command } => {
+            let command = command.clone();
+            tokio::spawn(usenix::run(command, spec.to_string(), setup, rx, reporter))
         }
         PlayerSpec::Line {
             profile,

@@ -349,6 +349,7 @@ async fn serve(
                     None => asked_to_move = true,
                 },
                 Some(Action::TellMove { mv, .. }) => session.relay_move(now(), mv.point()),
+                Some(Action::MainTimeUsed { .. }) => {}
                 Some(Action::RequestDeadStones { .. }) => reporter.send(
                     PlayerEvent::DeadStonesUnavailable("a GMP line has no dead-stone question".into()),
                 ),

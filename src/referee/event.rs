@@ -255,6 +255,8 @@ pub enum End {
     ForfeitRefusedRelay,
     /// Any other failure that leaves a player unable to play on.
     ForfeitFailure,
+    /// A Usenix program started a child process, which the rules forbid.
+    ForfeitFork,
     /// The operator decided the result (`adjudicate`).
     Adjudicated,
     /// No result: voided by the operator, or goref was stopped (a signal).
@@ -285,6 +287,7 @@ impl End {
             End::ForfeitGarbage => "forfeit_garbage",
             End::ForfeitRefusedRelay => "forfeit_refused_relay",
             End::ForfeitFailure => "forfeit_failure",
+            End::ForfeitFork => "forfeit_fork",
             End::Adjudicated => "adjudicated",
             End::Void => "void",
             End::MoveLimit => "move_limit",
@@ -390,6 +393,15 @@ pub enum GameEvent {
         color: Color,
         direction: LineDirection,
         line: String,
+    },
+    /// One line of the Usenix protocol, or of a Usenix program's stderr,
+    /// with what goref made of it when there is something to say.
+    Usenix {
+        color: Color,
+        direction: LineDirection,
+        line: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
     },
     Agreement(AgreementEvent),
     Phase {
@@ -536,6 +548,7 @@ impl GameEvent {
             GameEvent::Clock { .. } => "clock",
             GameEvent::Packet { .. } => "packet",
             GameEvent::Gtp { .. } => "gtp",
+            GameEvent::Usenix { .. } => "usenix",
             GameEvent::Agreement(_) => "agreement",
             GameEvent::Phase { .. } => "phase",
             GameEvent::Illegal { .. } => "illegal",

@@ -76,6 +76,16 @@ pub enum PlayerEvent {
     /// operator is told why and types again. Only a move the rules allow
     /// counts as the player's move.
     Typed(Move),
+    /// A line of the Usenix protocol, or of the program's stderr, with
+    /// what the adapter made of it.
+    UsenixLine {
+        direction: LineDirection,
+        line: String,
+        note: Option<String>,
+    },
+    /// The CPU time the player has used so far on the move it is thinking
+    /// about: a CPU-time clock flags as soon as it is past the allowance.
+    CpuSoFar(Duration),
     /// The CPU time the player used for the move it is about to report.
     /// Sent before [`PlayerEvent::Moved`]; a CPU-time clock charges it
     /// instead of the wall time.
@@ -132,6 +142,8 @@ pub enum FailureKind {
     Hang,
     /// An answer that is not the protocol, or not a move.
     Garbage,
+    /// A Usenix program started a child process.
+    Forked,
     /// Anything else: a set-up refused, a line that cannot be opened.
     Other,
 }
@@ -158,6 +170,13 @@ impl Failure {
         }
     }
 
+    pub fn forked(reason: String) -> Failure {
+        Failure {
+            kind: FailureKind::Forked,
+            reason,
+        }
+    }
+
     pub fn other(reason: String) -> Failure {
         Failure {
             kind: FailureKind::Other,
@@ -172,6 +191,7 @@ impl Failure {
             FailureKind::Hang => End::ForfeitHang,
             FailureKind::Garbage => End::ForfeitGarbage,
             FailureKind::Other => End::ForfeitFailure,
+            FailureKind::Forked => End::ForfeitFork,
         }
     }
 }
@@ -279,6 +299,10 @@ pub enum Action {
     },
     /// Tell player `to` that `color` played `mv`.
     TellMove { to: Color, color: Color, mv: Move },
+    /// `color`'s main time on a CPU-time clock is used up: from now on each
+    /// move has its own limit. Sent once, just before the next move relayed
+    /// to it (the Usenix `byo-romi`).
+    MainTimeUsed { color: Color },
     /// Ask `color` which stones it considers dead.
     RequestDeadStones { color: Color },
     /// The game is over: players may be told and shut down.
@@ -306,6 +330,8 @@ pub struct Referee {
     claims: [Option<BTreeSet<Point>>; 2],
     marked_dead: BTreeSet<Point>,
     cpu_time: [Option<Duration>; 2],
+    /// The players told that their main CPU time is used up (`byo-romi`).
+    main_time_told: [bool; 2],
     /// Why a player failed after play had stopped, if it did.
     failed: [Option<Failure>; 2],
     /// Under the judge's end of game: why a side could not claim dead stones.
@@ -355,6 +381,7 @@ impl Referee {
             claims: [None, None],
             marked_dead: BTreeSet::new(),
             cpu_time: [None, None],
+            main_time_told: [false; 2],
             failed: [None, None],
             no_claim: [None, None],
             judge_reason: None,
@@ -543,6 +570,16 @@ impl Referee {
                 direction,
                 line,
             }),
+            PlayerEvent::UsenixLine {
+                direction,
+                line,
+                note,
+            } => self.events.push_back(GameEvent::Usenix {
+                color,
+                direction,
+                line,
+                note,
+            }),
             PlayerEvent::Packet { entry, wire_ms } => self.events.push_back(GameEvent::Packet {
                 color,
                 wire_ms,
@@ -565,6 +602,7 @@ impl Referee {
             PlayerEvent::Ready(info) => self.on_ready(now, color, info),
             PlayerEvent::Thinking => self.on_thinking(now, color),
             PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
+            PlayerEvent::CpuSoFar(used) => self.on_cpu_so_far(now, color, used),
             PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
             PlayerEvent::Typed(mv) => self.on_typed(now, color, mv),
             PlayerEvent::DeadStones(stones) => self.on_claim(now, color, stones, None),
@@ -846,6 +884,36 @@ impl Referee {
         }
     }
 
+    /// Queues `color`'s move for its opponent, after the opponent's
+    /// `byo-romi` when its main CPU time ran out since the last relay.
+    fn relay(&mut self, color: Color, mv: Move) {
+        let to = color.opponent();
+        let clock = &self.clocks[to.index()];
+        let out_of_main_time =
+            matches!(clock.system(), TimeSystem::Cpu { .. }) && clock.main_time_used_up();
+        if out_of_main_time && !self.main_time_told[to.index()] {
+            self.main_time_told[to.index()] = true;
+            self.actions.push_back(Action::MainTimeUsed { color: to });
+        }
+        self.actions.push_back(Action::TellMove { to, color, mv });
+    }
+
+    /// The CPU time `color` has used on the move it is thinking about: past
+    /// what its clock allows, it has lost on time at once, without waiting
+    /// for the move.
+    fn on_cpu_so_far(&mut self, now: Instant, color: Color, used: Duration) {
+        let to_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
+        let clock = &mut self.clocks[color.index()];
+        if !to_move || self.clocks_paused || !matches!(clock.system(), TimeSystem::Cpu { .. }) {
+            return;
+        }
+        if clock.would_flag(used) {
+            self.waiting = Waiting::Nothing;
+            clock.charge(used);
+            self.time_out(now, color);
+        }
+    }
+
     fn on_thinking(&mut self, now: Instant, color: Color) {
         if self.clocks_paused {
             return;
@@ -942,11 +1010,7 @@ impl Referee {
         self.moves_played = n;
         self.moves.push((color, mv));
         self.push_move(now, n, color, mv, turn.used, captures);
-        self.actions.push_back(Action::TellMove {
-            to: color.opponent(),
-            color,
-            mv,
-        });
+        self.relay(color, mv);
         if self.consecutive_passes >= 2 {
             return self.on_double_pass(now);
         }

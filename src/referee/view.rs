@@ -96,6 +96,10 @@ pub struct TraceLine {
     pub color: Color,
     pub direction: LineDirection,
     pub line: String,
+    /// What goref made of the line, when there is something to say: a
+    /// Usenix line ignored, or one a 1987 referee would have misread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Spectators joined or left: one `spectators` event in words, for the
@@ -393,6 +397,27 @@ impl GameView {
                         color: *color,
                         direction: *direction,
                         line: bounded_text(line, TEXT_LIMIT),
+                        note: None,
+                    },
+                    TRACE_CAPACITY,
+                );
+            }
+            GameEvent::Usenix {
+                color,
+                direction,
+                line,
+                note,
+            } => {
+                let shown = line.replace('\r', "\u{240d}");
+                push_bounded(
+                    &mut self.trace,
+                    TraceLine {
+                        seq: self.last_seq,
+                        t_ms: self.last_t_ms,
+                        color: *color,
+                        direction: *direction,
+                        line: bounded_text(&shown, TEXT_LIMIT),
+                        note: note.as_deref().map(|n| bounded_text(n, TEXT_LIMIT)),
                     },
                     TRACE_CAPACITY,
                 );

@@ -163,6 +163,41 @@ impl Process {
         user_time_from_stat(&stat)
     }
 
+    /// The processes the program has started that are still running: its
+    /// children, and anything else left in its process group. Read from
+    /// `/proc`, each as its PID and command name.
+    pub fn offspring(&self) -> Vec<(u32, String)> {
+        let (Some(pid), Some(group)) = (self.child.id(), self.group) else {
+            return Vec::new();
+        };
+        let Ok(entries) = std::fs::read_dir("/proc") else {
+            return Vec::new();
+        };
+        let mut found = Vec::new();
+        for entry in entries.flatten() {
+            let Some(other) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if other == pid {
+                continue;
+            }
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            if let Some(kin) = kin_from_stat(&stat) {
+                if kin.parent == pid || kin.group == group {
+                    found.push((other, kin.name));
+                }
+            }
+        }
+        found.sort_unstable();
+        found
+    }
+
     /// The exit status, if the program has exited.
     pub fn try_status(&mut self) -> Option<ExitStatus> {
         self.child.try_wait().ok().flatten()
@@ -220,6 +255,29 @@ fn user_time_from_stat(stat: &str) -> Option<Duration> {
     let after_name = &stat[stat.rfind(')')? + 1..];
     let ticks: u64 = after_name.split_whitespace().nth(11)?.parse().ok()?;
     Some(Duration::from_millis(ticks * 1000 / USER_HZ))
+}
+
+/// A process's name, parent and process group, from its `/proc` stat line.
+#[derive(Debug, PartialEq, Eq)]
+struct Kin {
+    name: String,
+    parent: u32,
+    group: i32,
+}
+
+fn kin_from_stat(stat: &str) -> Option<Kin> {
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let name = stat.get(open + 1..close)?.to_string();
+    let mut fields = stat[close + 1..].split_whitespace();
+    let _state = fields.next()?;
+    let parent = fields.next()?.parse().ok()?;
+    let group = fields.next()?.parse().ok()?;
+    Some(Kin {
+        name,
+        parent,
+        group,
+    })
 }
 
 /// Describes an exit status for a person: `exited with status 3`, `was killed by signal 9`.
@@ -404,6 +462,45 @@ mod tests {
         let stat = "4242 (my (odd) bot) S 1 2 3 4 5 6 7 8 9 10 250 17 0 0 20 0 1 0";
         assert_eq!(user_time_from_stat(stat), Some(Duration::from_millis(2500)));
         assert_eq!(user_time_from_stat("garbage"), None);
+    }
+
+    #[test]
+    fn kin_is_read_after_the_command_name() {
+        let stat = "4243 (sh -c (x)) S 4242 4242 4242 0 -1 4194304";
+        let kin = kin_from_stat(stat).unwrap();
+        assert_eq!(
+            kin,
+            Kin {
+                name: "sh -c (x)".into(),
+                parent: 4242,
+                group: 4242
+            }
+        );
+        assert_eq!(kin_from_stat("4243 (x"), None);
+    }
+
+    #[tokio::test]
+    async fn a_program_that_forks_has_offspring_and_one_that_does_not_has_none() {
+        let (tx, _rx) = mpsc::channel(16);
+        let argv = ["sh", "-c", "sleep 30 & read line"].map(String::from);
+        let mut forking = Process::spawn(&argv, tx.clone()).unwrap();
+        let argv = ["sh", "-c", "exec sleep 30"].map(String::from);
+        let mut single = Process::spawn(&argv, tx).unwrap();
+        let mut offspring = Vec::new();
+        for _ in 0..100 {
+            offspring = forking.offspring();
+            if offspring.iter().any(|(_, name)| name == "sleep") {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(
+            offspring.iter().any(|(_, name)| name == "sleep"),
+            "{offspring:?}"
+        );
+        assert_eq!(single.offspring(), Vec::new());
+        forking.shut_down(Duration::ZERO).await;
+        single.shut_down(Duration::ZERO).await;
     }
 
     #[tokio::test]

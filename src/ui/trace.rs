@@ -141,11 +141,13 @@ impl TraceRow<'_> {
     }
 
     /// The row shows a fault: a packet resent, repeated, cut, garbled or
-    /// clashing, or a GTP error reply (`? ...`).
+    /// clashing, a GTP error reply (`? ...`), or a line with a note (a
+    /// Usenix line ignored or one a 1987 referee would have misread).
     pub fn is_problem(self) -> bool {
         match self {
             TraceRow::Line(line) => {
-                line.direction == LineDirection::Received && line.line.starts_with('?')
+                (line.direction == LineDirection::Received && line.line.starts_with('?'))
+                    || line.note.is_some()
             }
             TraceRow::Packet(packet) => packet.entry.flags.iter().any(|&f| is_problem_flag(f)),
             TraceRow::Audience(_) => false,
@@ -172,7 +174,7 @@ impl TraceRow<'_> {
         }
         let has = |text: &str| text.to_lowercase().contains(needle);
         match self {
-            TraceRow::Line(line) => has(&line.line),
+            TraceRow::Line(line) => has(&line.line) || line.note.as_deref().is_some_and(has),
             TraceRow::Audience(line) => has(&line.text),
             TraceRow::Packet(packet) => {
                 let entry = &packet.entry;
@@ -365,6 +367,11 @@ impl TracePane<'_> {
             if problem { self.glyph('✗') } else { ' ' },
         );
         let body = match row {
+            TraceRow::Line(TraceLine {
+                line,
+                note: Some(note),
+                ..
+            }) => format!("{line}  ({note})"),
             TraceRow::Line(line) => line.line.clone(),
             TraceRow::Packet(packet) => packet_text(packet),
             TraceRow::Audience(line) => format!("spectators: {}", line.text),

@@ -41,6 +41,9 @@ pub struct Args {
     /// On the Nth own move (1-based), spin the CPU forever instead of answering.
     #[arg(long, value_name = "N")]
     burn_from: Option<u32>,
+    /// Before each own move, use this many milliseconds of user CPU time.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    burn_each_ms: u64,
     /// On the Nth own move, sleep forever instead of answering.
     #[arg(long, value_name = "N")]
     sleep_from: Option<u32>,
@@ -213,6 +216,7 @@ impl Player {
         if self.args.sleep_from == n {
             sleep_forever();
         }
+        burn_for(Duration::from_millis(self.args.burn_each_ms));
         let mv = if self.args.resign_at == n {
             Move::Resign
         } else if self.args.illegal_at == n {
@@ -287,6 +291,30 @@ fn burn_forever() -> ! {
         x = black_box(x)
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1);
+    }
+}
+
+/// Spins the CPU in user mode until the process has used `amount` more of
+/// CPU time.
+fn burn_for(amount: Duration) {
+    if amount.is_zero() {
+        return;
+    }
+    let cpu = || {
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+        Duration::from_micros(
+            usage.ru_utime.tv_sec as u64 * 1_000_000 + usage.ru_utime.tv_usec as u64,
+        )
+    };
+    let until = cpu() + amount;
+    let mut x: u64 = 1;
+    while cpu() < until {
+        for _ in 0..100_000 {
+            x = black_box(x)
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+        }
     }
 }
 

@@ -38,34 +38,75 @@ fn strict_lines_read_the_same_as_in_1987_and_carry_no_note() {
 #[test]
 fn sloppy_lines_are_read_leniently_and_flagged_where_1987_misread_them() {
     assert_eq!(reading("g7"), play("G7"));
-    assert!(note("g7").contains("would have read it as B8"), "{}", note("g7"));
+    assert!(
+        note("g7").contains("would have read it as B8"),
+        "{}",
+        note("g7")
+    );
     assert_eq!(reading("pass\r"), Reading::Move(Move::Pass));
     assert!(note("pass\r").contains("as B1"), "{}", note("pass\r"));
     assert_eq!(reading("Pass"), Reading::Move(Move::Pass));
     assert!(note("Pass").contains("ignored it"), "{}", note("Pass"));
     assert_eq!(reading(" G 7 \r"), play("G7"));
-    assert_eq!(note(" G 7 \r"), "", "GREF removed spaces and atoi stops at CR");
+    assert_eq!(
+        note(" G 7 \r"),
+        "",
+        "GREF removed spaces and atoi stops at CR"
+    );
     assert_eq!(reading("q16"), play("Q16"));
 }
 
 #[test]
 fn empty_lines_are_skipped_without_a_word() {
     for line in ["", "  \t "] {
-        assert_eq!(read_line(line), ReadLine { reading: Reading::Empty, note: None });
+        assert_eq!(
+            read_line(line),
+            ReadLine {
+                reading: Reading::Empty,
+                note: None
+            }
+        );
     }
     assert_eq!(reading("\r"), Reading::Empty);
-    assert!(note("\r").contains("as B1"), "GREF looked CR up as a column");
+    assert!(
+        note("\r").contains("as B1"),
+        "GREF looked CR up as a column"
+    );
 }
 
 #[test]
 fn garbage_is_ignored_and_said_to_be_so() {
-    for line in ["# thinking", "thinking about G7", "I7", "G", "Good move!", "G0", "G123", "=D4"] {
+    for line in [
+        "# thinking",
+        "thinking about G7",
+        "I7",
+        "G",
+        "Good move!",
+        "G0",
+        "G123",
+        "=D4",
+    ] {
         assert_eq!(reading(line), Reading::Garbage, "{line}");
-        assert!(note(line).contains("ignored, as rule (i) says"), "{line}: {}", note(line));
+        assert!(
+            note(line).contains("ignored, as rule (i) says"),
+            "{line}: {}",
+            note(line)
+        );
     }
-    assert!(note("thinking").contains("would have read it as B1"), "{}", note("thinking"));
-    assert!(note("I7").contains("would have read it as B8"), "{}", note("I7"));
-    assert!(!note("Good move!").contains("1987"), "GREF read G0 and ignored it too");
+    assert!(
+        note("thinking").contains("would have read it as B1"),
+        "{}",
+        note("thinking")
+    );
+    assert!(
+        note("I7").contains("would have read it as B8"),
+        "{}",
+        note("I7")
+    );
+    assert!(
+        !note("Good move!").contains("1987"),
+        "GREF read G0 and ignored it too"
+    );
 }
 
 #[test]
@@ -78,7 +119,10 @@ fn resign_is_an_extension_and_said_to_be_one() {
 #[test]
 fn points_off_the_board_are_moves_the_referee_rules_on() {
     assert_eq!(reading("T5"), Reading::Move(Move::Play(Point::new(18, 4))));
-    assert_eq!(reading("Z25"), Reading::Move(Move::Play(Point::new(24, 24))));
+    assert_eq!(
+        reading("Z25"),
+        Reading::Move(Move::Play(Point::new(24, 24)))
+    );
     assert_eq!(reading("A99"), Reading::Move(Move::Play(Point::new(0, 98))));
     assert!(note("A20").contains("ignored it"), "GREF knew only 19 rows");
 }

@@ -381,6 +381,7 @@ fn the_trace_keeps_only_the_newest_lines() {
             color: White,
             direction: LineDirection::Received,
             line: format!("= {extra}"),
+            note: None,
         }),
         "the oldest lines are dropped"
     );

@@ -18,6 +18,7 @@
 //! that are not a packet (talk, stray, cut) are listed with their kind, and
 //! a GTP or stderr line is shown whole, wrapped.
 
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::protocol::sgmp::link::Direction;
@@ -78,19 +79,29 @@ pub(super) fn lines(
                     }),
             );
         }
-        TraceRow::Line(TraceLine { line: text, .. })
-        | TraceRow::Audience(AudienceLine { text, .. }) => {
-            let width = usize::from(width.max(1));
-            let chars: Vec<char> = text.chars().collect();
-            lines.extend(
-                chars
-                    .chunks(width)
-                    .map(|chunk| Line::styled(chunk.iter().collect::<String>(), theme.text)),
-            );
+        TraceRow::Line(TraceLine {
+            line: text, note, ..
+        }) => {
+            lines.extend(wrapped(text, width, theme.text));
+            if let Some(note) = note {
+                lines.extend(wrapped(note, width, theme.problem));
+            }
+        }
+        TraceRow::Audience(AudienceLine { text, .. }) => {
+            lines.extend(wrapped(text, width, theme.text));
         }
     }
     lines.truncate(usize::from(height));
     lines
+}
+
+/// `text` cut into rows of `width` characters.
+fn wrapped(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
+    let chars: Vec<char> = text.chars().collect();
+    chars
+        .chunks(usize::from(width.max(1)))
+        .map(|chunk| Line::styled(chunk.iter().collect::<String>(), style))
+        .collect()
 }
 
 /// The packet's meaning, flags, wire time and note.

@@ -1,0 +1,403 @@
+//! The Usenix player: a program on stdin and stdout, spoken to in the 1987
+//! Usenix referee's line protocol ([`crate::protocol::usenix`]).
+//!
+//! The program runs with the command line as given: goref adds no
+//! arguments, as the 1987 referee ran programs with argc = 1. It is told its
+//! colour (`white` at once, `black` when Black is first asked to move), each
+//! opponent move, and `byo-romi` when the referee says its main CPU time is
+//! used up. What it writes is read line by line; its moves are taken in the
+//! order written, as the 1987 referee read them from its pipe, so a move
+//! written early is its next move.
+//!
+//! While it is to move, its user CPU time is read from `/proc` every second:
+//! the referee is told the CPU used so far (a CPU-time clock flags at once,
+//! not when the move comes), and a program whose CPU time has not grown for
+//! the idle limit is stuck and forfeits. A program that starts another
+//! process is reported, and under the Usenix rules forfeits. At the end its
+//! stdin is closed, and it and its process group are stopped.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use crate::game::clock::{format_duration, TimeSystem};
+use crate::game::rules::ForkRule;
+use crate::game::{Color, Move};
+use crate::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
+use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
+use crate::shell_time::now;
+use crate::transport::process::{
+    describe_exit, exit_text, split_command_line, Process, StderrItem,
+    STDERR_FLOOD_BYTES_PER_SECOND,
+};
+
+use super::{PlayerSetup, Reporter};
+
+/// How often the program's CPU time and offspring are looked at.
+const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// How long a program may take to exit once its stdin is closed at the end
+/// (the 1987 referee's "pregnant pause" was 3 s).
+const GOODBYE_GRACE: Duration = Duration::from_secs(3);
+
+/// A move the program wrote, not yet taken as its answer.
+struct Written {
+    mv: Move,
+    line: String,
+    at: Instant,
+}
+
+/// The turn the program is on.
+struct Turn {
+    /// Its user CPU time when the turn began (just before the line that
+    /// gave it the turn was written), if it can be read.
+    cpu_at_start: Option<Duration>,
+    /// The CPU time last seen, and when it last grew.
+    cpu_seen: Option<Duration>,
+    cpu_grew_at: Instant,
+    started: Instant,
+}
+
+struct UsenixPlayer {
+    color: Color,
+    process: Process,
+    stderr: mpsc::Receiver<StderrItem>,
+    actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+    setup: PlayerSetup,
+    splitter: LineSplitter,
+    written: VecDeque<Written>,
+    colour_sent: bool,
+    /// The CPU time read just before the last line that may hand the
+    /// program its turn: the start of that turn.
+    cpu_mark: Option<Duration>,
+    turn: Option<Turn>,
+    /// The offspring already reported, by PID.
+    offspring_seen: BTreeSet<u32>,
+}
+
+/// Why the adapter stops serving its program before the game is over.
+type Stop = Failure;
+
+/// Runs one Usenix program for the whole game.
+pub async fn run(
+    command_line: String,
+    spec: String,
+    setup: PlayerSetup,
+    actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+) {
+    let color = setup.color;
+    let argv = match split_command_line(&command_line) {
+        Ok(argv) if !argv.is_empty() => argv,
+        Ok(_) => {
+            let why = format!("{color}: empty command");
+            return reporter.send(PlayerEvent::Failed(Failure::other(why)));
+        }
+        Err(e) => {
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
+        }
+    };
+    if !setup.handicap.is_empty() {
+        let why = format!("{color}: the Usenix protocol cannot tell a program handicap stones");
+        return reporter.send(PlayerEvent::Failed(Failure::other(why)));
+    }
+    let (stderr_tx, stderr) = mpsc::channel(256);
+    let process = match Process::spawn(&argv, stderr_tx) {
+        Ok(process) => process,
+        Err(e) => {
+            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
+        }
+    };
+    let mut player = UsenixPlayer {
+        color,
+        process,
+        stderr,
+        actions,
+        reporter,
+        setup,
+        splitter: LineSplitter::default(),
+        written: VecDeque::new(),
+        colour_sent: false,
+        cpu_mark: None,
+        turn: None,
+        offspring_seen: BTreeSet::new(),
+    };
+    let outcome = player.play(spec).await;
+    let grace = match (&outcome, &player.turn) {
+        (Ok(()), None) => GOODBYE_GRACE,
+        (Ok(()), Some(_)) => Duration::ZERO,
+        (Err(_), _) => Duration::from_millis(100),
+    };
+    player.process.shut_down(grace).await;
+    player.drain_stderr().await;
+    if let Err(failure) = outcome {
+        player.reporter.send(PlayerEvent::Failed(failure));
+    }
+}
+
+impl UsenixPlayer {
+    async fn play(&mut self, spec: String) -> Result<(), Stop> {
+        let program = std::path::Path::new(&self.process.program)
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned());
+        self.reporter.send(PlayerEvent::Ready(PlayerInfo {
+            protocol: "usenix".into(),
+            spec,
+            name: program.unwrap_or_default(),
+            version: String::new(),
+            kgs_end_protocol: false,
+            claims_dead_stones: false,
+            stops_at_double_pass: true,
+        }));
+        if self.setup.size != 19 {
+            self.info(format!(
+                "a Usenix program is not told the board size: it must be set for {0}x{0} itself",
+                self.setup.size
+            ));
+        }
+        if !self.setup.position.is_empty() {
+            self.reporter.send(PlayerEvent::LostPosition(format!(
+                "{}: a Usenix program cannot be told the moves of a game taken back",
+                self.color
+            )));
+        }
+        if self.color == Color::White {
+            self.send_colour().await?;
+        }
+        self.serve().await
+    }
+
+    async fn serve(&mut self) -> Result<(), Stop> {
+        let mut watch = tokio::time::interval(WATCH_EVERY);
+        watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                action = self.actions.recv() => match action {
+                    Some(Action::RequestMove { .. }) => self.begin_turn().await?,
+                    Some(Action::TellMove { mv, .. }) => {
+                        self.mark_cpu();
+                        self.send(&usenix::move_line(mv)).await?;
+                    }
+                    Some(Action::MainTimeUsed { .. }) => self.send(BYO_ROMI).await?,
+                    Some(Action::RequestDeadStones { .. }) => {
+                        self.reporter.send(PlayerEvent::DeadStonesUnavailable(
+                            "a Usenix program cannot name dead stones: the judge marks them".into(),
+                        ))
+                    }
+                    Some(Action::GameOver { .. }) | None => return Ok(()),
+                },
+                chunk = self.process.read() => self.on_output(chunk).await?,
+                Some(item) = self.stderr.recv() => self.forward_stderr(item),
+                _ = watch.tick() => self.watch()?,
+            }
+        }
+    }
+
+    /// The referee asks for a move: Black's first request is its colour line.
+    async fn begin_turn(&mut self) -> Result<(), Stop> {
+        if !self.colour_sent {
+            self.send_colour().await?;
+        }
+        let at = now();
+        self.turn = Some(Turn {
+            cpu_at_start: self.cpu_mark,
+            cpu_seen: self.cpu_mark,
+            cpu_grew_at: at,
+            started: at,
+        });
+        self.reporter.send(PlayerEvent::Thinking);
+        self.answer();
+        Ok(())
+    }
+
+    async fn send_colour(&mut self) -> Result<(), Stop> {
+        self.colour_sent = true;
+        self.mark_cpu();
+        self.send(usenix::colour_line(self.color)).await
+    }
+
+    /// Notes the program's CPU time just before a line that may hand it
+    /// its turn, as the 1987 referee did.
+    fn mark_cpu(&mut self) {
+        self.cpu_mark = self.process.user_cpu_time();
+    }
+
+    async fn send(&mut self, line: &str) -> Result<(), Stop> {
+        self.trace(LineDirection::Sent, line.to_string(), None);
+        let bytes = format!("{line}\n");
+        if let Err(e) = self.process.write(bytes.as_bytes()).await {
+            let status = self.process.wait_exit(Duration::from_millis(500)).await;
+            let why = format!(
+                "{} {} before '{line}' could be sent ({e})",
+                self.who(),
+                describe_exit(status)
+            );
+            return Err(Failure::crash(why, exit_text(status)));
+        }
+        Ok(())
+    }
+
+    async fn on_output(&mut self, chunk: std::io::Result<Vec<u8>>) -> Result<(), Stop> {
+        let bytes = match chunk {
+            Ok(bytes) if !bytes.is_empty() => bytes,
+            _ => {
+                if let Some(line) = self.splitter.finish() {
+                    self.on_line(line);
+                }
+                let status = self.process.wait_exit(Duration::from_millis(500)).await;
+                let why = format!("{} {}", self.who(), describe_exit(status));
+                return Err(Failure::crash(why, exit_text(status)));
+            }
+        };
+        for line in self.splitter.push(&bytes) {
+            self.on_line(line);
+        }
+        self.answer();
+        Ok(())
+    }
+
+    /// One line from the program: traced, and kept when it is a move.
+    fn on_line(&mut self, line: String) {
+        let read = usenix::read_line(&line);
+        let mv = match read.reading {
+            Reading::Move(mv) => Some(mv),
+            Reading::Resign => Some(Move::Resign),
+            Reading::Empty | Reading::Garbage => None,
+        };
+        if let Some(mv) = mv {
+            self.written.push_back(Written {
+                mv,
+                line: line.clone(),
+                at: now(),
+            });
+        }
+        self.trace(LineDirection::Received, line, read.note);
+    }
+
+    /// Takes the program's next written move as its answer, if it is to move.
+    fn answer(&mut self) {
+        let Some(turn) = &self.turn else { return };
+        let Some(written) = self.written.pop_front() else {
+            return;
+        };
+        if written.at < turn.started {
+            self.info(format!(
+                "{} wrote '{}' before it was its turn; it is read as its next move, as the \
+                 1987 referee read its pipe",
+                self.color,
+                written.line.trim_end()
+            ));
+        }
+        if let (Some(start), Some(end)) = (turn.cpu_at_start, self.process.user_cpu_time()) {
+            self.reporter
+                .send(PlayerEvent::CpuTime(end.saturating_sub(start)));
+        }
+        self.turn = None;
+        self.reporter.send(PlayerEvent::Moved(written.mv));
+    }
+
+    /// Once a second: the CPU time of a program to move, and any process it
+    /// started.
+    fn watch(&mut self) -> Result<(), Stop> {
+        self.watch_offspring()?;
+        let cpu = self.process.user_cpu_time();
+        let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
+        let idle_limit = self.setup.rules.idle_limit;
+        let Some(turn) = &mut self.turn else {
+            return Ok(());
+        };
+        let (Some(cpu), Some(start)) = (cpu, turn.cpu_at_start) else {
+            return Ok(());
+        };
+        let at = now();
+        if turn.cpu_seen.is_none_or(|seen| cpu > seen) {
+            turn.cpu_seen = Some(cpu);
+            turn.cpu_grew_at = at;
+        }
+        if counts_cpu {
+            self.reporter
+                .send(PlayerEvent::CpuSoFar(cpu.saturating_sub(start)));
+        }
+        if let Some(limit) = idle_limit {
+            if at.saturating_duration_since(turn.cpu_grew_at) >= limit {
+                return Err(Failure::hang(format!(
+                    "{} is stuck: its CPU time did not grow for {} while it was to move \
+                     (the idle rule)",
+                    self.who(),
+                    format_duration(limit)
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn watch_offspring(&mut self) -> Result<(), Stop> {
+        let fresh: Vec<(u32, String)> = self
+            .process
+            .offspring()
+            .into_iter()
+            .filter(|(pid, _)| !self.offspring_seen.contains(pid))
+            .collect();
+        let Some((pid, name)) = fresh.first() else {
+            return Ok(());
+        };
+        self.offspring_seen
+            .extend(fresh.iter().map(|(pid, _)| *pid));
+        let what = format!(
+            "{} started another process ({name}, pid {pid}): a Usenix program must be one \
+             process",
+            self.who()
+        );
+        match self.setup.rules.forks {
+            ForkRule::Forfeit => Err(Failure::forked(what)),
+            ForkRule::Report => {
+                self.reporter.send(PlayerEvent::Notice(what));
+                Ok(())
+            }
+        }
+    }
+
+    /// Passes on what the program wrote to stderr before it exited.
+    async fn drain_stderr(&mut self) {
+        let linger = Duration::from_millis(200);
+        let give_up = now() + Duration::from_secs(1);
+        while now() < give_up {
+            match tokio::time::timeout(linger, self.stderr.recv()).await {
+                Ok(Some(item)) => self.forward_stderr(item),
+                _ => break,
+            }
+        }
+    }
+
+    fn forward_stderr(&mut self, item: StderrItem) {
+        match item {
+            StderrItem::Line(line) => self.trace(LineDirection::Stderr, line, None),
+            StderrItem::FloodStarted => self.reporter.send(PlayerEvent::Notice(format!(
+                "floods its stderr (beyond {} KiB a second): further lines are counted, not shown",
+                STDERR_FLOOD_BYTES_PER_SECOND / 1024
+            ))),
+            StderrItem::Suppressed { lines, bytes } => self.trace(
+                LineDirection::Stderr,
+                format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]"),
+                None,
+            ),
+        }
+    }
+
+    fn trace(&self, direction: LineDirection, line: String, note: Option<String>) {
+        self.reporter.send(PlayerEvent::UsenixLine {
+            direction,
+            line,
+            note,
+        });
+    }
+
+    fn info(&self, message: String) {
+        self.reporter.send(PlayerEvent::Info(message));
+    }
+
+    fn who(&self) -> String {
+        format!("{}'s program ({})", self.color, self.process.program)
+    }
+}
