@@ -27,6 +27,7 @@ pub fn clock_reading(main_left_ms: u64) -> ClockReading {
         flagged: false,
         used_ms: 0,
         last_move_ms: 0,
+        wall_ms: None,
     }
 }
 

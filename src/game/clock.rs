@@ -496,6 +496,10 @@ pub struct ClockReading {
     pub used_ms: u64,
     /// Time charged for the most recent completed turn.
     pub last_move_ms: u64,
+    /// On a CPU-time clock: the real time the player's turns took, the
+    /// running one included, shown beside the CPU time charged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_ms: Option<u64>,
 }
 
 /// What a completed turn cost.
@@ -526,6 +530,8 @@ pub struct Clock {
     started: Option<Instant>,
     used: Duration,
     last_move: Duration,
+    /// On a CPU-time clock, the real time of the completed turns.
+    wall: Duration,
 }
 
 impl Clock {
@@ -571,6 +577,7 @@ impl Clock {
             started: None,
             used: Duration::ZERO,
             last_move: Duration::ZERO,
+            wall: Duration::ZERO,
         }
     }
 
@@ -598,6 +605,7 @@ impl Clock {
         clock.state.flagged = reading.flagged;
         clock.used = ms(reading.used_ms);
         clock.last_move = ms(reading.last_move_ms);
+        clock.wall = ms(reading.wall_ms.unwrap_or(0));
         clock
     }
 
@@ -630,12 +638,24 @@ impl Clock {
         self.complete(used)
     }
 
+    /// Like [`Clock::charge`], at `now`: the real time the turn took since
+    /// `start` is kept beside the CPU time, for the screen.
+    pub fn charge_turn(&mut self, now: Instant, used: Duration) -> TurnOutcome {
+        self.wall = self.wall.saturating_add(self.elapsed(now));
+        self.charge(used)
+    }
+
     /// Stops the clock without a completed move, e.g. when a request is
     /// interrupted and will be asked again. The time counts (and may flag), but
     /// the turn goes on when the clock starts again: no byo-yomi or per-move
     /// period is reset, no Canadian stone is counted, no Fischer increment is
     /// added, and `last_move_ms` keeps the last completed turn.
     pub fn cancel(&mut self, now: Instant) {
+        if self.counts_cpu() {
+            self.wall = self.wall.saturating_add(self.elapsed(now));
+            self.started = None;
+            return;
+        }
         if let Some(start) = self.started.take() {
             let used = now.saturating_duration_since(start);
             self.state = self.project(used);
@@ -688,7 +708,7 @@ impl Clock {
     /// `Instant`.
     pub fn deadline(&self) -> Option<Instant> {
         let start = self.started?;
-        if self.state.flagged {
+        if self.state.flagged || self.counts_cpu() {
             return None;
         }
         start.checked_add(self.allowance()?)
@@ -714,8 +734,14 @@ impl Clock {
             in_overtime: has_periods && s.main_left.is_zero(),
             running: self.is_running(),
             flagged: s.flagged,
-            used_ms: ms(self.used.saturating_add(elapsed)),
+            used_ms: match self.counts_cpu() {
+                true => ms(self.used),
+                false => ms(self.used.saturating_add(elapsed)),
+            },
             last_move_ms: ms(self.last_move),
+            wall_ms: self
+                .counts_cpu()
+                .then(|| ms(self.wall.saturating_add(elapsed))),
         }
     }
 
@@ -757,11 +783,16 @@ impl Clock {
     }
 
     /// The state as it would be if the running turn were interrupted at `now`.
+    /// A CPU-time clock does not run by the wall clock: it is as it was.
     fn live(&self, now: Instant) -> State {
         match self.started {
-            Some(start) => self.project(now.saturating_duration_since(start)),
-            None => self.state,
+            Some(start) if !self.counts_cpu() => self.project(now.saturating_duration_since(start)),
+            _ => self.state,
         }
+    }
+
+    fn counts_cpu(&self) -> bool {
+        matches!(self.system, TimeSystem::Cpu { .. })
     }
 
     /// The most a turn starting now may use; `None` when unlimited.
@@ -875,8 +906,15 @@ impl ClockReading {
     /// flag). A stopped reading does not change, and neither does a CPU-time
     /// clock, which the wall clock cannot tell.
     pub fn ticked(&self, system: TimeSystem, elapsed: Duration) -> ClockReading {
-        if !self.running || matches!(system, TimeSystem::Cpu { .. }) {
+        if !self.running {
             return self.clone();
+        }
+        if matches!(system, TimeSystem::Cpu { .. }) {
+            let to_ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+            return ClockReading {
+                wall_ms: self.wall_ms.map(|wall| wall.saturating_add(to_ms(elapsed))),
+                ..self.clone()
+            };
         }
         let ms = Duration::from_millis;
         let clock = Clock {
@@ -891,6 +929,7 @@ impl ClockReading {
             started: None,
             used: Duration::ZERO,
             last_move: Duration::ZERO,
+            wall: Duration::ZERO,
         };
         let s = clock.project(elapsed);
         let to_ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);

@@ -909,7 +909,7 @@ impl Referee {
         }
         if clock.would_flag(used) {
             self.waiting = Waiting::Nothing;
-            clock.charge(used);
+            clock.charge_turn(now, used);
             self.time_out(now, color);
         }
     }
@@ -965,7 +965,7 @@ impl Referee {
         }
         let cpu_time = self.cpu_time[color.index()].take();
         let turn = match (clock.system(), cpu_time) {
-            (TimeSystem::Cpu { .. }, Some(used)) => clock.charge(used),
+            (TimeSystem::Cpu { .. }, Some(used)) => clock.charge_turn(now, used),
             _ => clock.stop(now),
         };
         if turn.flagged {

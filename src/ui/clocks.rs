@@ -5,6 +5,13 @@
 //!   W  goref-bot 0.1.0   0:07! main            last 0.9s
 //! ```
 //!
+//! On a CPU-time clock the line shows the CPU time left, then the CPU time
+//! charged and the real time taken side by side:
+//!
+//! ```text
+//! ▶ B  oldprog         59:58  main   cpu 0:02 wall 0:35
+//! ```
+//!
 //! The side to move is marked `▶` (`>` in ASCII), a clock under ten
 //! seconds is followed by `!`, a flagged one reads `FLAG`; colour only
 //! repeats what the glyphs say. In overtime the period left is shown with
@@ -74,7 +81,17 @@ impl ClocksPane<'_> {
             name => name,
         };
         let untimed = self.view.time_settings.kind == "none";
+        let cpu = self.view.time_settings.cpu;
         let clock = |compact: bool| match reading {
+            Some(reading) if cpu => {
+                let wall = reading.wall_ms.map_or_else(|| "--:--".to_string(), minutes);
+                let gap = if compact { " " } else { "  " };
+                format!(
+                    "{}{gap}cpu {} wall {wall}",
+                    describe(reading, true),
+                    minutes(reading.used_ms)
+                )
+            }
             Some(reading) if untimed && compact => format!("{:>6} used", minutes(reading.used_ms)),
             Some(reading) if untimed => format!(
                 "{:>6}  used, no limit last {:.1}s",
@@ -196,6 +213,7 @@ mod tests {
             flagged: false,
             used_ms: 0,
             last_move_ms: 4_200,
+            wall_ms: None,
         }
     }
 
@@ -231,6 +249,23 @@ mod tests {
 
         view.clocks[1].as_mut().unwrap().flagged = true;
         assert!(draw(&view, &Theme::mono()).contains("FLAG"));
+    }
+
+    #[test]
+    fn a_cpu_time_clock_shows_cpu_time_and_wall_time_side_by_side() {
+        let mut view = GameView::new();
+        view.time_settings.kind = "cpu".into();
+        view.time_settings.cpu = true;
+        let mut black = reading(3_598_000, Some(10_000), None);
+        black.used_ms = 2_000;
+        black.wall_ms = Some(35_000);
+        view.clocks = [Some(black), Some(reading(0, Some(4_000), None))];
+        let text = draw(&view, &Theme::mono());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].contains("59:58  main"), "{text}");
+        assert!(lines[0].contains("cpu 0:02 wall 0:35"), "{text}");
+        assert!(lines[1].contains("0:04! overtime"), "{text}");
+        assert!(lines[1].contains("wall --:--"), "{text}");
     }
 
     #[test]

@@ -466,7 +466,11 @@ fn cpu_charge_replaces_a_running_wall_clock_turn() {
     let start = t0();
     let mut clock = Clock::new(parse("cpu:1m,10s"));
     clock.start(start);
-    assert_eq!(clock.deadline(), Some(start + s(70)));
+    assert_eq!(
+        clock.deadline(),
+        None,
+        "CPU time has no wall-clock deadline"
+    );
     let outcome = clock.charge(s(3));
     assert_eq!(
         outcome,
@@ -665,7 +669,10 @@ fn apply(clock: &mut Clock, at: Instant, op: Op) -> Duration {
         Op::Cancel(used) => {
             clock.start(at);
             clock.cancel(at + ms(used));
-            ms(used)
+            match clock.system() {
+                TimeSystem::Cpu { .. } => Duration::ZERO,
+                _ => ms(used),
+            }
         }
     }
 }
@@ -764,7 +771,8 @@ proptest! {
             }
             None => {
                 let flagged = clock.is_flagged(start);
-                prop_assert!(flagged || system == TimeSystem::None);
+                let cpu = matches!(system, TimeSystem::Cpu { .. });
+                prop_assert!(flagged || system == TimeSystem::None || cpu);
                 prop_assert_eq!(clock.is_flagged(start + s(1_000_000)), flagged);
             }
         }
@@ -817,7 +825,7 @@ fn a_ticked_reading_agrees_with_the_clock_read_later() {
 }
 
 #[test]
-fn stopped_and_cpu_clocks_do_not_tick() {
+fn stopped_clocks_do_not_tick_and_cpu_clocks_tick_only_their_wall_time() {
     let system: TimeSystem = "absolute:1m".parse().unwrap();
     let stopped = Clock::new(system).reading(t0());
     assert_eq!(stopped.ticked(system, Duration::from_secs(5)), stopped);
@@ -826,7 +834,38 @@ fn stopped_and_cpu_clocks_do_not_tick() {
     let start = t0();
     clock.start(start);
     let running = clock.reading(start);
-    assert_eq!(running.ticked(cpu, Duration::from_secs(5)), running);
+    let later = running.ticked(cpu, Duration::from_secs(5));
+    assert_eq!(later.wall_ms, Some(5000));
+    assert_eq!(
+        ClockReading {
+            wall_ms: Some(0),
+            ..later.clone()
+        },
+        running
+    );
+    assert_eq!(later, clock.reading(start + Duration::from_secs(5)));
+    assert!(!clock.is_flagged(start + Duration::from_secs(3 * 3600)));
+    assert_eq!(
+        clock.deadline(),
+        None,
+        "a CPU-time clock has no wall deadline"
+    );
+}
+
+#[test]
+fn a_cpu_clock_charges_cpu_time_and_keeps_the_wall_time_beside_it() {
+    let cpu: TimeSystem = "cpu:60m,10s".parse().unwrap();
+    let mut clock = Clock::new(cpu);
+    let start = t0();
+    clock.start(start);
+    clock.charge_turn(start + Duration::from_secs(30), Duration::from_secs(2));
+    clock.start(start + Duration::from_secs(40));
+    let reading = clock.reading(start + Duration::from_secs(45));
+    assert_eq!(reading.used_ms, 2000, "CPU time, not the running wall time");
+    assert_eq!(reading.main_left_ms, 3598_000);
+    assert_eq!(reading.wall_ms, Some(35_000));
+    let restored = Clock::restore(cpu, &clock.reading(start + Duration::from_secs(40)));
+    assert_eq!(restored.reading(start).wall_ms, Some(30_000));
 }
 
 proptest! {

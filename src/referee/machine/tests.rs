@@ -2243,3 +2243,86 @@ fn a_resumed_game_whose_player_fails_to_come_back_is_left_undecided() {
     );
     assert_eq!(fresh.not_taken_back(), None);
 }
+
+// ------------------------------------------------------ CPU time (Usenix)
+
+fn usenix_referee(t: Instant, time: &str) -> Referee {
+    let mut config = config(9, Preset::Usenix);
+    config.rules.time = time.parse().unwrap();
+    started(config, t, false, false)
+}
+
+/// `color` thinks and answers `mv`, having used `cpu` of CPU time.
+fn play_cpu(referee: &mut Referee, t: Instant, color: Color, mv: Move, cpu: Duration) {
+    referee.handle_player(t, color, PlayerEvent::Thinking);
+    referee.handle_player(t, color, PlayerEvent::CpuTime(cpu));
+    referee.handle_player(t, color, PlayerEvent::Moved(mv));
+}
+
+fn main_time_told(actions: &[Action]) -> Vec<(usize, Color)> {
+    actions
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| match a {
+            Action::MainTimeUsed { color } => Some((i, *color)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn byo_romi_is_told_once_just_before_the_next_move_relayed_after_main_time_runs_out() {
+    let t = crate::test_support::epoch();
+    let mut referee = usenix_referee(t, "cpu:1s,2s");
+    play_cpu(&mut referee, t, Black, mv("C3"), ms(600));
+    play_cpu(&mut referee, t, White, mv("D4"), ms(10));
+    let before = actions(&mut referee);
+    assert!(main_time_told(&before).is_empty(), "{before:?}");
+    play_cpu(&mut referee, t, Black, mv("E5"), ms(600));
+    actions(&mut referee);
+    play_cpu(&mut referee, t, White, mv("F6"), ms(10));
+    let relay = actions(&mut referee);
+    assert_eq!(main_time_told(&relay), [(0, Black)], "{relay:?}");
+    assert!(matches!(
+        relay[1],
+        Action::TellMove {
+            to: Black,
+            color: White,
+            ..
+        }
+    ));
+    play_cpu(&mut referee, t, Black, mv("G7"), ms(600));
+    play_cpu(&mut referee, t, White, mv("C7"), ms(10));
+    let later = actions(&mut referee);
+    assert!(main_time_told(&later).is_empty(), "told once: {later:?}");
+}
+
+#[test]
+fn cpu_time_past_the_allowance_loses_at_once_while_the_program_still_thinks() {
+    let t = crate::test_support::epoch();
+    let mut referee = usenix_referee(t, "cpu:1s,2s");
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t + secs(1), Black, PlayerEvent::CpuSoFar(ms(2900)));
+    assert!(results(&events(&mut referee)).is_empty(), "3 s are allowed");
+    referee.handle_player(t + secs(2), Black, PlayerEvent::CpuSoFar(ms(3001)));
+    let events = events(&mut referee);
+    let results = results(&events);
+    assert_eq!(results.len(), 1, "{events:?}");
+    assert_eq!(results[0].result, "W+T");
+    assert_eq!(results[0].end, End::Time);
+}
+
+#[test]
+fn cpu_time_so_far_from_a_side_not_to_move_or_on_a_wall_clock_counts_for_nothing() {
+    let t = crate::test_support::epoch();
+    let mut referee = usenix_referee(t, "cpu:1s,2s");
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t, White, PlayerEvent::CpuSoFar(secs(60)));
+    assert!(results(&events(&mut referee)).is_empty());
+    let mut config = config(9, Preset::Usenix);
+    config.rules.time = "absolute:1s".parse().unwrap();
+    let mut referee = started(config, t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t, Black, PlayerEvent::CpuSoFar(secs(60)));
+    assert!(results(&events(&mut referee)).is_empty());
+}

@@ -48,6 +48,7 @@ fn clock(main_left_ms: u64, running: bool, last_move_ms: u64) -> ClockReading {
         flagged: false,
         used_ms: 600_000 - main_left_ms,
         last_move_ms,
+        wall_ms: None,
     }
 }
 

@@ -715,3 +715,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_usenix_line_shows_its_note_and_is_marked_when_it_has_one() {
+    let mut s = Stream::default();
+    let usenix = |direction, line: &str, note: Option<&str>| GameEvent::Usenix {
+        color: Color::White,
+        direction,
+        line: line.to_string(),
+        note: note.map(String::from),
+    };
+    s.push(1_000, usenix(LineDirection::Sent, "D4", None));
+    s.push(1_200, usenix(LineDirection::Received, "G7", None));
+    let misread = "a 1987 referee would have read it as B8";
+    s.push(
+        2_000,
+        usenix(LineDirection::Received, "g7\r", Some(misread)),
+    );
+    let rows = rows(&s.view, &TraceState::default());
+    assert_eq!(rows.len(), 3);
+    assert!(!rows[1].is_problem());
+    assert!(rows[2].is_problem());
+    let text = draw(&s.view, &TraceState::default(), &Theme::mono(), 80, 6);
+    assert!(text.contains("W < G7"), "{text}");
+    assert!(
+        text.contains("g7\u{240d}  (a 1987 referee would have read it as B8)"),
+        "{text}"
+    );
+    let needle = TraceState {
+        filter: super::TraceFilter {
+            text: "would have".into(),
+            ..super::TraceFilter::default()
+        },
+        ..TraceState::default()
+    };
+    assert_eq!(
+        super::rows(&s.view, &needle).len(),
+        1,
+        "the note is searched too"
+    );
+}
