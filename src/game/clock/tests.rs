@@ -862,7 +862,7 @@ fn a_cpu_clock_charges_cpu_time_and_keeps_the_wall_time_beside_it() {
     clock.start(start + Duration::from_secs(40));
     let reading = clock.reading(start + Duration::from_secs(45));
     assert_eq!(reading.used_ms, 2000, "CPU time, not the running wall time");
-    assert_eq!(reading.main_left_ms, 3598_000);
+    assert_eq!(reading.main_left_ms, 3_598_000);
     assert_eq!(reading.wall_ms, Some(35_000));
     let restored = Clock::restore(cpu, &clock.reading(start + Duration::from_secs(40)));
     assert_eq!(restored.reading(start).wall_ms, Some(30_000));
