@@ -30,6 +30,7 @@ fn clock(main_left_ms: u64, running: bool) -> ClockReading {
         flagged: false,
         used_ms: 0,
         last_move_ms: 1_500,
+        wall_ms: None,
     }
 }
 
