@@ -295,7 +295,8 @@ pub struct PlayArgs {
     /// Time system: none, absolute:50m, byoyomi:5m,30s,3, canadian:10m,5m,25, fischer:5m,2s, cpu:60m,10s.
     #[arg(long, value_name = "SPEC")]
     pub time: Option<String>,
-    /// Ko rule: simple, positional or situational (overrides the preset).
+    /// Ko rule: simple, positional, situational, or lax (a ko recapture is
+    /// played and noted, as the 1987 Usenix referee did; overrides the preset).
     #[arg(long, value_name = "RULE")]
     pub ko: Option<String>,
     /// Allow suicide (overrides the preset).

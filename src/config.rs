@@ -335,6 +335,7 @@ pub fn game_file_text(config: &DriverConfig) -> String {
         KoRule::Simple => "simple",
         KoRule::PositionalSuperko => "positional",
         KoRule::SituationalSuperko => "situational",
+        KoRule::Lax => "lax",
     };
     line("ko", quote(ko));
     line("allow_suicide", rules.suicide_allowed.to_string());
@@ -422,8 +423,9 @@ fn parse_ko(text: &str) -> Result<KoRule, ConfigError> {
         "simple" => Ok(KoRule::Simple),
         "positional" | "psk" => Ok(KoRule::PositionalSuperko),
         "situational" | "ssk" => Ok(KoRule::SituationalSuperko),
+        "lax" => Ok(KoRule::Lax),
         _ => Err(ConfigError::Invalid(format!(
-            "--ko {text}: expected simple, positional or situational"
+            "--ko {text}: expected simple, positional, situational or lax"
         ))),
     }
 }

@@ -30,6 +30,11 @@ pub enum KoRule {
     PositionalSuperko,
     /// A move may not recreate an earlier position that had the same player to move.
     SituationalSuperko,
+    /// Nothing is refused: an immediate recapture is played. The 1987
+    /// Usenix referee only noted a ko violation in its transcript and played
+    /// the move; the referee notes it the same way
+    /// ([`Board::recaptures_ko`]).
+    Lax,
 }
 
 /// The parts of a rule set that decide whether a stone may be placed.
@@ -546,6 +551,16 @@ impl Board {
     /// Checks in this order: turn, board edge, occupied point, suicide, then
     /// ko and superko. Always agrees with [`Board::play`].
     pub fn check(&self, color: Color, p: Point) -> Result<(), Illegal> {
+        self.check_under(color, p, self.rules.ko)
+    }
+
+    /// Whether `color` playing `p` would retake a ko at once: a legal move,
+    /// but for the simple ko rule. What [`KoRule::Lax`] plays and notes.
+    pub fn recaptures_ko(&self, color: Color, p: Point) -> bool {
+        self.check_under(color, p, KoRule::Simple) == Err(Illegal::Ko)
+    }
+
+    fn check_under(&self, color: Color, p: Point, ko: KoRule) -> Result<(), Illegal> {
         if color != self.to_move {
             return Err(Illegal::WrongTurn);
         }
@@ -604,7 +619,7 @@ impl Board {
                 suicide,
             }
         };
-        self.judge_repetition(outcome.hash_after(grid), color.opponent(), |stones| {
+        self.judge_repetition(ko, outcome.hash_after(grid), color.opponent(), |stones| {
             outcome.matches(grid, stones)
         })
     }
@@ -613,18 +628,22 @@ impl Board {
     /// exact comparison with a stored position) against the ko rule.
     fn judge_repetition(
         &self,
+        ko: KoRule,
         hash: u64,
         next_to_move: Color,
         same: impl Fn(&[u8]) -> bool,
     ) -> Result<(), Illegal> {
+        if ko == KoRule::Lax {
+            return Ok(());
+        }
         let positions = &self.history.positions;
         if let Some(before) = positions.len().checked_sub(2).map(|k| &positions[k]) {
             if before.hash == hash && same(&before.stones) {
                 return Err(Illegal::Ko);
             }
         }
-        let situational = match self.rules.ko {
-            KoRule::Simple => return Ok(()),
+        let situational = match ko {
+            KoRule::Simple | KoRule::Lax => return Ok(()),
             KoRule::PositionalSuperko => false,
             KoRule::SituationalSuperko => true,
         };
@@ -668,7 +687,9 @@ impl Board {
         }
         let grid = &self.grid;
         if let Err(illegal) =
-            self.judge_repetition(grid.hash, color.opponent(), |s| grid.same_stones(s))
+            self.judge_repetition(self.rules.ko, grid.hash, color.opponent(), |s| {
+                grid.same_stones(s)
+            })
         {
             self.restore();
             return Err(illegal);

@@ -10,7 +10,7 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::game::board::{fixed_handicap, Board, BoardError, Illegal};
+use crate::game::board::{fixed_handicap, Board, BoardError, Illegal, KoRule};
 use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::rules::{EndOfGame, Rules};
 use crate::game::score::{score, toggle_group, Score};
@@ -972,6 +972,12 @@ impl Referee {
             return self.time_out(now, color);
         }
         let n = self.moves_played + 1;
+        let retakes_ko = match mv {
+            Move::Play(point) if self.config.rules.ko == KoRule::Lax => {
+                self.board.recaptures_ko(color, point)
+            }
+            _ => false,
+        };
         let captures = match mv {
             Move::Resign => {
                 self.push_move(now, n, color, mv, turn.used, Vec::new());
@@ -990,6 +996,16 @@ impl Referee {
                 Ok(captures) => {
                     self.consecutive_passes = 0;
                     self.stones_played += 1;
+                    if retakes_ko {
+                        self.events.push_back(GameEvent::Error {
+                            color: Some(color),
+                            message: format!(
+                                "ko violation: {color} retook the ko at {mv} as move {n}; played \
+                                 anyway (--ko lax, as the 1987 Usenix referee did)"
+                            ),
+                            fatal: false,
+                        });
+                    }
                     captures
                 }
                 Err(reason) => {

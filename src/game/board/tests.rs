@@ -691,13 +691,13 @@ impl Reference {
             }
         }
         let n = self.history.len();
-        if n >= 2 && self.history[n - 2].0 == cells {
+        if n >= 2 && self.rules.ko != KoRule::Lax && self.history[n - 2].0 == cells {
             return Err(Illegal::Ko);
         }
         let repeats = self.history.iter().any(|(earlier, to_move)| {
             *earlier == cells
                 && match self.rules.ko {
-                    KoRule::Simple => false,
+                    KoRule::Simple | KoRule::Lax => false,
                     KoRule::PositionalSuperko => true,
                     KoRule::SituationalSuperko => *to_move == c.opponent(),
                 }
@@ -770,7 +770,8 @@ fn any_rules() -> impl Strategy<Value = BoardRules> {
         prop_oneof![
             Just(KoRule::Simple),
             Just(KoRule::PositionalSuperko),
-            Just(KoRule::SituationalSuperko)
+            Just(KoRule::SituationalSuperko),
+            Just(KoRule::Lax)
         ],
         any::<bool>(),
     )
@@ -849,4 +850,40 @@ proptest! {
             prop_assert!(count.black + count.white <= area as f64);
         }
     }
+}
+
+#[test]
+fn a_lax_ko_rule_plays_the_immediate_recapture_and_says_it_is_one() {
+    let lax = BoardRules {
+        ko: KoRule::Lax,
+        suicide_allowed: false,
+    };
+    let mut board = Board::new(9, lax).unwrap();
+    play_all(
+        &mut board,
+        &[
+            "B D6", "W E6", "B C5", "W F5", "B D4", "W E4", "B E5", "W D5",
+        ],
+    );
+    assert!(board.recaptures_ko(Color::Black, pt("E5")));
+    assert!(!board.recaptures_ko(Color::Black, pt("G7")));
+    assert_eq!(board.check(Color::Black, pt("E5")), Ok(()));
+    assert_eq!(
+        checked_play(&mut board, Color::Black, pt("E5")),
+        Ok(pts("D5"))
+    );
+    assert!(
+        board.recaptures_ko(Color::White, pt("D5")),
+        "and back again"
+    );
+
+    let mut simple = Board::new(9, SIMPLE).unwrap();
+    play_all(
+        &mut simple,
+        &[
+            "B D6", "W E6", "B C5", "W F5", "B D4", "W E4", "B E5", "W D5",
+        ],
+    );
+    assert!(simple.recaptures_ko(Color::Black, pt("E5")));
+    assert_eq!(simple.check(Color::Black, pt("E5")), Err(Illegal::Ko));
 }

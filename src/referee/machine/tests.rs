@@ -2326,3 +2326,27 @@ fn cpu_time_so_far_from_a_side_not_to_move_or_on_a_wall_clock_counts_for_nothing
     referee.handle_player(t, Black, PlayerEvent::CpuSoFar(secs(60)));
     assert!(results(&events(&mut referee)).is_empty());
 }
+
+#[test]
+fn under_the_lax_ko_rule_an_immediate_recapture_is_played_and_noted() {
+    let t = crate::test_support::epoch();
+    let mut config = config(9, Preset::Usenix);
+    config.rules.ko = crate::game::board::KoRule::Lax;
+    let mut referee = started(config, t, false, false);
+    play_line(&mut referee, t, TRIPLE_KO_SETUP);
+    play(&mut referee, t, Black, mv("C1"));
+    events(&mut referee);
+    play(&mut referee, t, White, mv("B1"));
+    let evs = events(&mut referee);
+    assert!(results(&evs).is_empty(), "{evs:#?}");
+    assert_eq!(moves(&evs).len(), 1);
+    let notes = errors(&evs);
+    assert!(
+        notes
+            .iter()
+            .any(|(fatal, _, e)| !fatal && e.contains("ko violation") && e.contains("B1")),
+        "{notes:?}"
+    );
+    play(&mut referee, t, Black, mv("C1"));
+    assert_eq!(moves(&events(&mut referee)).len(), 1, "and back again");
+}
