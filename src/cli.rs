@@ -267,14 +267,14 @@ pub struct ScreenArgs {
 
 #[derive(Debug, Args, Default)]
 pub struct PlayArgs {
-    /// Black: gtp:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts], sgmp-tcp:HOST:PORT,
-    /// gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED], bot-sgmp[:SEED] or bot-gmp[:SEED]
-    /// (usenix: is planned).
+    /// Black: gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts],
+    /// sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED],
+    /// bot-sgmp[:SEED] or bot-gmp[:SEED].
     #[arg(long, value_name = "SPEC")]
     pub black: Option<String>,
-    /// White: gtp:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts], sgmp-tcp:HOST:PORT,
-    /// gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED], bot-sgmp[:SEED] or bot-gmp[:SEED]
-    /// (usenix: is planned).
+    /// White: gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts],
+    /// sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED],
+    /// bot-sgmp[:SEED] or bot-gmp[:SEED].
     #[arg(long, value_name = "SPEC")]
     pub white: Option<String>,
     /// Rules preset: kgs, cgf or usenix.

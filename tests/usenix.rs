@@ -210,7 +210,12 @@ fn a_program_whose_cpu_time_stops_growing_forfeits_by_the_idle_rule() {
 
 #[test]
 fn a_program_that_forks_forfeits_or_is_reported_as_the_rules_say() {
-    let run = usenix_game(&strict("--fork"), &strict("--seed 2"), &[], None);
+    let run = usenix_game(
+        &strict("--fork --burn-each-ms 30"),
+        &strict("--seed 2"),
+        &[],
+        None,
+    );
     let result = run.result();
     assert_eq!(result["result"], "W+F");
     assert_eq!(result["end"], "forfeit_fork");
@@ -220,7 +225,7 @@ fn a_program_that_forks_forfeits_or_is_reported_as_the_rules_say() {
     );
 
     let run = usenix_game(
-        &strict("--fork"),
+        &strict("--fork --burn-each-ms 30"),
         &strict("--seed 2"),
         &["--forks", "report"],
         None,
@@ -256,4 +261,22 @@ fn an_illegal_move_forfeits_and_resign_is_an_extension() {
         .find(|l| l["line"].as_str().unwrap().starts_with("resign"))
         .expect("the resign line is traced");
     assert!(resign["note"].as_str().unwrap().contains("extension"));
+}
+
+#[test]
+fn a_program_writing_garbage_in_a_loop_forfeits_without_flooding_the_stream() {
+    let run = usenix_game(&strict(""), "usenix:yes garbage", &[], None);
+    let result = run.result();
+    assert_eq!(result["result"], "B+F");
+    assert_eq!(result["end"], "forfeit_garbage");
+    assert!(result["reason"].as_str().unwrap().contains("lost its way"));
+    let shown = lines(&run, "W", "received");
+    assert!(shown.len() <= 250, "{} lines shown", shown.len());
+    let counted = shown
+        .iter()
+        .filter_map(|l| l["line"].as_str())
+        .filter(|l| l.contains("more lines that are not moves"))
+        .count();
+    assert!(counted >= 1, "the rest are counted");
+    assert!(shown[0]["note"].as_str().unwrap().contains("rule (i)"));
 }

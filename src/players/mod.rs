@@ -514,6 +514,21 @@ mod tests {
     }
 
     #[test]
+    fn a_usenix_spec_keeps_its_command_line_as_given() {
+        let spec = parse("usenix:./oldprog --level 2");
+        assert_eq!(
+            spec,
+            PlayerSpec::Usenix {
+                command: "./oldprog --level 2".into()
+            }
+        );
+        assert_eq!(spec.to_string(), "usenix:./oldprog --level 2");
+        assert_eq!(spec.short_name(), "oldprog");
+        assert!(refused("usenix:").contains("needs a command line"));
+        assert!(refused("nonsense:x").contains("usenix:CMDLINE"));
+    }
+
+    #[test]
     fn unknown_or_malformed_bot_options_are_refused_with_a_reason() {
         assert!(refused("bot:1,depth=3").contains("unknown option 'depth'"));
         assert!(refused("bot:1,playouts=many").contains("playouts= needs a whole number"));

@@ -36,6 +36,18 @@ use super::{PlayerSetup, Reporter};
 
 /// How often the program's CPU time and offspring are looked at.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
+/// A move also has the offspring looked at, when the last look is this old:
+/// a fast game is looked at more often than once a second.
+const OFFSPRING_LOOK_AT_A_MOVE: Duration = Duration::from_millis(250);
+/// How many lines that are not moves are shown between two moves; more are
+/// counted, not shown, so a program that writes garbage in a loop cannot
+/// fill the journal.
+const IGNORED_LINES_SHOWN: u32 = 200;
+/// A program that writes this many lines that are not moves between two of
+/// its moves has lost its way in a loop (as the idle rule's `for (;;)
+/// read(0, ...)` has), and forfeits: goref would otherwise spend a core
+/// reading them for as long as the game lasts.
+const IGNORED_LINES_LIMIT: u64 = 100_000;
 /// How long a program may take to exit once its stdin is closed at the end
 /// (the 1987 referee's "pregnant pause" was 3 s).
 const GOODBYE_GRACE: Duration = Duration::from_secs(3);
@@ -72,8 +84,14 @@ struct UsenixPlayer {
     /// program its turn: the start of that turn.
     cpu_mark: Option<Duration>,
     turn: Option<Turn>,
-    /// The offspring already reported, by PID.
+    /// The offspring already reported, by PID, and when goref last looked.
     offspring_seen: BTreeSet<u32>,
+    offspring_looked_at: Instant,
+    /// Lines that were not moves since the last move: all of them, those
+    /// shown, and those not shown yet counted in the trace.
+    ignored: u64,
+    ignored_shown: u32,
+    ignored_hidden: u64,
 }
 
 /// Why the adapter stops serving its program before the game is over.
@@ -122,6 +140,10 @@ pub async fn run(
         cpu_mark: None,
         turn: None,
         offspring_seen: BTreeSet::new(),
+        offspring_looked_at: now(),
+        ignored: 0,
+        ignored_shown: 0,
+        ignored_hidden: 0,
     };
     let outcome = player.play(spec).await;
     let grace = match (&outcome, &player.turn) {
@@ -243,7 +265,7 @@ impl UsenixPlayer {
             Ok(bytes) if !bytes.is_empty() => bytes,
             _ => {
                 if let Some(line) = self.splitter.finish() {
-                    self.on_line(line);
+                    self.on_line(line)?;
                 }
                 let status = self.process.wait_exit(Duration::from_millis(500)).await;
                 let why = format!("{} {}", self.who(), describe_exit(status));
@@ -251,28 +273,68 @@ impl UsenixPlayer {
             }
         };
         for line in self.splitter.push(&bytes) {
-            self.on_line(line);
+            self.on_line(line)?;
+        }
+        if !self.written.is_empty()
+            && now().saturating_duration_since(self.offspring_looked_at) >= OFFSPRING_LOOK_AT_A_MOVE
+        {
+            self.watch_offspring()?;
         }
         self.answer();
         Ok(())
     }
 
     /// One line from the program: traced, and kept when it is a move.
-    fn on_line(&mut self, line: String) {
+    fn on_line(&mut self, line: String) -> Result<(), Stop> {
         let read = usenix::read_line(&line);
         let mv = match read.reading {
             Reading::Move(mv) => Some(mv),
             Reading::Resign => Some(Move::Resign),
             Reading::Empty | Reading::Garbage => None,
         };
-        if let Some(mv) = mv {
-            self.written.push_back(Written {
-                mv,
-                line: line.clone(),
-                at: now(),
-            });
+        match mv {
+            Some(mv) => {
+                self.written.push_back(Written {
+                    mv,
+                    line: line.clone(),
+                    at: now(),
+                });
+                self.tell_hidden();
+                self.ignored = 0;
+                self.ignored_shown = 0;
+            }
+            None => {
+                self.ignored += 1;
+                if self.ignored >= IGNORED_LINES_LIMIT {
+                    self.ignored_hidden += 1;
+                    self.tell_hidden();
+                    return Err(Failure::garbage(format!(
+                        "{} wrote {IGNORED_LINES_LIMIT} lines that are not moves without a move \
+                         between them: it has lost its way",
+                        self.who()
+                    )));
+                }
+                if self.ignored_shown >= IGNORED_LINES_SHOWN {
+                    self.ignored_hidden += 1;
+                    return Ok(());
+                }
+                self.ignored_shown += 1;
+            }
         }
         self.trace(LineDirection::Received, line, read.note);
+        Ok(())
+    }
+
+    /// Counts in the trace the ignored lines that were not shown.
+    fn tell_hidden(&mut self) {
+        if self.ignored_hidden > 0 {
+            let hidden = std::mem::take(&mut self.ignored_hidden);
+            self.trace(
+                LineDirection::Received,
+                format!("[goref: {hidden} more lines that are not moves, ignored and not shown]"),
+                None,
+            );
+        }
     }
 
     /// Takes the program's next written move as its answer, if it is to move.
@@ -300,6 +362,7 @@ impl UsenixPlayer {
     /// Once a second: the CPU time of a program to move, and any process it
     /// started.
     fn watch(&mut self) -> Result<(), Stop> {
+        self.tell_hidden();
         self.watch_offspring()?;
         let cpu = self.process.user_cpu_time();
         let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
@@ -333,6 +396,7 @@ impl UsenixPlayer {
     }
 
     fn watch_offspring(&mut self) -> Result<(), Stop> {
+        self.offspring_looked_at = now();
         let fresh: Vec<(u32, String)> = self
             .process
             .offspring()
