@@ -22,8 +22,7 @@ use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, Timer};
 use crate::transport::process::{
-    describe_exit, exit_text, split_command_line, Process, StderrItem,
-    STDERR_FLOOD_BYTES_PER_SECOND,
+    describe_exit, exit_text, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
 use super::{PlayerSetup, Reporter};
@@ -87,22 +86,9 @@ pub async fn run(
     reporter: Reporter,
 ) {
     let color = setup.color;
-    let argv = match split_command_line(&command_line) {
-        Ok(argv) if !argv.is_empty() => argv,
-        Ok(_) => {
-            let why = format!("{color}: empty command");
-            return reporter.send(PlayerEvent::Failed(Failure::other(why)));
-        }
-        Err(e) => {
-            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
-        }
-    };
-    let (stderr_tx, stderr) = mpsc::channel(256);
-    let process = match Process::spawn(&argv, stderr_tx) {
-        Ok(process) => process,
-        Err(e) => {
-            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
-        }
+    let (process, stderr) = match super::start_program(color, &command_line) {
+        Ok(started) => started,
+        Err(failure) => return reporter.send(PlayerEvent::Failed(failure)),
     };
     let mut player = GtpPlayer {
         color,
@@ -377,13 +363,8 @@ impl GtpPlayer {
     /// Passes on what the engine wrote to stderr before it exited: until its
     /// stderr closes or is quiet for a moment, and for a second at most.
     async fn drain_stderr(&mut self) {
-        let linger = Duration::from_millis(200);
-        let give_up = now() + Duration::from_secs(1);
-        while now() < give_up {
-            match tokio::time::timeout(linger, self.stderr.recv()).await {
-                Ok(Some(item)) => self.forward_stderr(item),
-                _ => break,
-            }
+        for item in super::drain_stderr(&mut self.stderr).await {
+            self.forward_stderr(item);
         }
     }
 

@@ -19,8 +19,9 @@ use crate::game::clock::{format_duration, parse_duration};
 use crate::game::rules::Rules;
 use crate::game::{Color, Move, Point};
 use crate::protocol::sgmp::session::{LineMemory, Profile};
-use crate::referee::{Action, PlayerEvent};
+use crate::referee::{Action, Failure, PlayerEvent};
 use crate::transport::line::{LineSpec, LineTarget};
+use crate::transport::process::{split_command_line, Process, StderrItem};
 
 /// How a player is reached, as written on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -322,6 +323,38 @@ pub struct PlayerHandle {
     /// Typed lines, for a player whose moves the operator types.
     pub lines: Option<mpsc::UnboundedSender<String>>,
     pub task: tokio::task::JoinHandle<()>,
+}
+
+/// Starts `color`'s program from its command line, with its stderr read
+/// into the channel returned; a failure says why it could not start.
+fn start_program(
+    color: Color,
+    command_line: &str,
+) -> Result<(Process, mpsc::Receiver<StderrItem>), Failure> {
+    let argv = match split_command_line(command_line) {
+        Ok(argv) if !argv.is_empty() => argv,
+        Ok(_) => return Err(Failure::other(format!("{color}: empty command"))),
+        Err(e) => return Err(Failure::other(format!("{color}: {e}"))),
+    };
+    let (stderr_tx, stderr) = mpsc::channel(256);
+    let process =
+        Process::spawn(&argv, stderr_tx).map_err(|e| Failure::other(format!("{color}: {e}")))?;
+    Ok((process, stderr))
+}
+
+/// What a program wrote to stderr before it exited: until its stderr closes
+/// or is quiet for a moment, and for a second at most.
+async fn drain_stderr(stderr: &mut mpsc::Receiver<StderrItem>) -> Vec<StderrItem> {
+    let linger = Duration::from_millis(200);
+    let give_up = crate::shell_time::now() + Duration::from_secs(1);
+    let mut items = Vec::new();
+    while crate::shell_time::now() < give_up {
+        match tokio::time::timeout(linger, stderr.recv()).await {
+            Ok(Some(item)) => items.push(item),
+            _ => break,
+        }
+    }
+    items
 }
 
 /// The `goref bot` arguments for `settings`: none for the defaults, so a

@@ -28,8 +28,7 @@ use crate::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::now;
 use crate::transport::process::{
-    describe_exit, exit_text, split_command_line, Process, StderrItem,
-    STDERR_FLOOD_BYTES_PER_SECOND,
+    describe_exit, exit_text, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
 use super::{PlayerSetup, Reporter};
@@ -106,26 +105,13 @@ pub async fn run(
     reporter: Reporter,
 ) {
     let color = setup.color;
-    let argv = match split_command_line(&command_line) {
-        Ok(argv) if !argv.is_empty() => argv,
-        Ok(_) => {
-            let why = format!("{color}: empty command");
-            return reporter.send(PlayerEvent::Failed(Failure::other(why)));
-        }
-        Err(e) => {
-            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
-        }
-    };
     if !setup.handicap.is_empty() {
         let why = format!("{color}: the Usenix protocol cannot tell a program handicap stones");
         return reporter.send(PlayerEvent::Failed(Failure::other(why)));
     }
-    let (stderr_tx, stderr) = mpsc::channel(256);
-    let process = match Process::spawn(&argv, stderr_tx) {
-        Ok(process) => process,
-        Err(e) => {
-            return reporter.send(PlayerEvent::Failed(Failure::other(format!("{color}: {e}"))))
-        }
+    let (process, stderr) = match super::start_program(color, &command_line) {
+        Ok(started) => started,
+        Err(failure) => return reporter.send(PlayerEvent::Failed(failure)),
     };
     let mut player = UsenixPlayer {
         color,
@@ -424,13 +410,8 @@ impl UsenixPlayer {
 
     /// Passes on what the program wrote to stderr before it exited.
     async fn drain_stderr(&mut self) {
-        let linger = Duration::from_millis(200);
-        let give_up = now() + Duration::from_secs(1);
-        while now() < give_up {
-            match tokio::time::timeout(linger, self.stderr.recv()).await {
-                Ok(Some(item)) => self.forward_stderr(item),
-                _ => break,
-            }
+        for item in super::drain_stderr(&mut self.stderr).await {
+            self.forward_stderr(item);
         }
     }
 

@@ -1,3 +1,6 @@
+//! Tests of the Usenix lines: what the referee writes, how lenient reading
+//! and GREF's reading differ and are flagged, and the line splitter.
+
 use proptest::prelude::*;
 
 use super::*;
