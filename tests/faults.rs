@@ -375,7 +375,7 @@ fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
     let result = run.result();
     assert_ne!(result["end"], "forfeit_crash", "{result}");
     let restarts = run.of_type("session");
-    assert_eq!(restarts.len(), 1, "{restarts:?}");
+    assert_eq!(restarts.len(), 1, "{restarts:?} {result} {}", run.stderr);
     assert_eq!(restarts[0]["what"], "restarted");
     assert_eq!(restarts[0]["color"], "B");
     let told = restarts[0]["message"].as_str().unwrap();

@@ -388,20 +388,7 @@ impl GameView {
                 color,
                 direction,
                 line,
-            } => {
-                push_bounded(
-                    &mut self.trace,
-                    TraceLine {
-                        seq: self.last_seq,
-                        t_ms: self.last_t_ms,
-                        color: *color,
-                        direction: *direction,
-                        line: bounded_text(line, TEXT_LIMIT),
-                        note: None,
-                    },
-                    TRACE_CAPACITY,
-                );
-            }
+            } => self.push_trace(*color, *direction, line, None),
             GameEvent::Usenix {
                 color,
                 direction,
@@ -409,18 +396,7 @@ impl GameView {
                 note,
             } => {
                 let shown = line.replace('\r', "\u{240d}");
-                push_bounded(
-                    &mut self.trace,
-                    TraceLine {
-                        seq: self.last_seq,
-                        t_ms: self.last_t_ms,
-                        color: *color,
-                        direction: *direction,
-                        line: bounded_text(&shown, TEXT_LIMIT),
-                        note: note.as_deref().map(|n| bounded_text(n, TEXT_LIMIT)),
-                    },
-                    TRACE_CAPACITY,
-                );
+                self.push_trace(*color, *direction, &shown, note.as_deref());
             }
             GameEvent::Agreement(agreement) => self.apply_agreement(agreement),
             GameEvent::Phase { phase, reason } => {
@@ -638,6 +614,28 @@ impl GameView {
             Some(last) => Some(last.color.opponent()),
             None => self.first_to_move,
         }
+    }
+
+    /// A protocol line for the trace pane, cut to its limit, with its note.
+    fn push_trace(
+        &mut self,
+        color: Color,
+        direction: LineDirection,
+        line: &str,
+        note: Option<&str>,
+    ) {
+        push_bounded(
+            &mut self.trace,
+            TraceLine {
+                seq: self.last_seq,
+                t_ms: self.last_t_ms,
+                color,
+                direction,
+                line: bounded_text(line, TEXT_LIMIT),
+                note: note.map(|n| bounded_text(n, TEXT_LIMIT)),
+            },
+            TRACE_CAPACITY,
+        );
     }
 
     fn apply_agreement(&mut self, event: &AgreementEvent) {
