@@ -365,7 +365,7 @@ fn two_lives(dir: &std::path::Path, flags: &str) -> String {
 #[test]
 fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
     let dir = tempfile::tempdir().unwrap();
-    let black = two_lives(dir.path(), "--moves D4,E5,F6 --crash-at 3");
+    let black = two_lives(dir.path(), "--moves D4,A1,F6 --crash-at 3");
     let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
     let run = play(
         &black,
