@@ -4,7 +4,8 @@
 //! follows a resize to 80x24; the help opens; quitting voids the game after
 //! a confirmation and gives the terminal back in cooked mode. A game of two
 //! `human` players reaches the judge, who marks a stone dead with the board
-//! cursor and counts the game. Each test skips with a message when tmux is
+//! cursor and counts the game. A Usenix game shows CPU and wall time side by
+//! side and marks the lines a 1987 referee would have misread. Each test skips with a message when tmux is
 //! missing (tests/run.sh installs it).
 
 mod common;
@@ -485,4 +486,52 @@ fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// A Usenix game on the same screen: the clocks pane shows the CPU time
+/// charged and the real time side by side, and the trace marks the sloppy
+/// program's lines that a 1987 referee would have misread, with the note.
+#[test]
+fn a_usenix_game_shows_cpu_and_wall_time_and_marks_what_1987_misread() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = |name: &str, flags: &str| {
+        format!(
+            "usenix:{} --size 9 {flags}",
+            common::example(name).display()
+        )
+    };
+    let command = format!(
+        "{} play --rules usenix --size 9 --black \"{}\" --white \"{}\" --game-dir {}",
+        shell_words(&goref()),
+        program("usenix_strict", "--burn-each-ms 300"),
+        program("usenix_sloppy", "--seed 2"),
+        shell_words(&dir.path().join("game"))
+    );
+    let Some(tmux) = Tmux::start("goref-usenix", 100, 30, &command) else {
+        return;
+    };
+    let screen = tmux.wait_for("a few moves", Duration::from_secs(30), |s| {
+        s.contains("would have read it as") && s.contains("wall 0:0")
+    });
+    let clocks: Vec<&str> = screen.lines().filter(|l| l.contains("usenix_")).collect();
+    assert!(
+        clocks
+            .iter()
+            .any(|l| l.contains("usenix_strict") && l.contains("cpu 0:0") && l.contains("wall")),
+        "{screen}"
+    );
+    assert!(
+        screen
+            .lines()
+            .any(|l| l.contains('✗') && l.contains("W ←") && l.contains('␍')),
+        "a misread line is marked, its CR shown: {screen}"
+    );
+    tmux.keys(&["q"]);
+    tmux.wait_for("the confirmation", Duration::from_secs(5), |s| {
+        s.contains("y confirms")
+    });
+    tmux.keys(&["y"]);
+    tmux.wait_for("goref to end", Duration::from_secs(30), |s| {
+        s.contains("EXIT=")
+    });
 }
