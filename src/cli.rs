@@ -322,9 +322,9 @@ pub struct PlayArgs {
     /// crash forfeits [default by --rules: kgs 1, cgf 0, usenix 0].
     #[arg(long, value_name = "N")]
     pub restart_crashed: Option<u32>,
-    /// A Usenix program whose CPU time does not grow for this long while it
-    /// is to move is stuck and forfeits, e.g. 10m, or off [default by
-    /// --rules: usenix 10m, others off].
+    /// A program (Usenix or GTP) whose CPU time does not grow for this long
+    /// while it is to move is stuck and forfeits, e.g. 10m, or off [default
+    /// by --rules: usenix 10m, others off].
     #[arg(long, value_name = "DURATION")]
     pub idle_limit: Option<String>,
     /// What a Usenix program that starts a child process gets: forfeit or

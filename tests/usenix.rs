@@ -280,3 +280,17 @@ fn a_program_writing_garbage_in_a_loop_forfeits_without_flooding_the_stream() {
     assert!(counted >= 1, "the rest are counted");
     assert!(shown[0]["note"].as_str().unwrap().contains("rule (i)"));
 }
+
+#[test]
+fn a_gtp_engine_under_usenix_rules_is_held_to_the_idle_rule_too() {
+    let hangs = common::fake("--moves D4,E5 --hang-at 2");
+    let run = usenix_game(&hangs, &strict("--seed 2"), &["--idle-limit", "2s"], None);
+    let result = run.result();
+    assert_eq!(result["result"], "W+F");
+    assert_eq!(result["end"], "forfeit_hang");
+    assert!(
+        result["reason"].as_str().unwrap().contains("idle rule"),
+        "{result}"
+    );
+    assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
+}

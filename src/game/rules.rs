@@ -98,9 +98,9 @@ pub struct Rules {
     /// operator restart a program with the same settings (1); under CGF
     /// and Usenix rules a crash forfeits (0).
     pub restart_crashed: u32,
-    /// A Usenix program whose user CPU time does not grow for this long of
-    /// real time while it is to move is stuck, and forfeits (the Usenix
-    /// idle rule).
+    /// A program (a Usenix program or a GTP engine) whose user CPU time
+    /// does not grow for this long of real time while it is to move is
+    /// stuck, and forfeits (the Usenix idle rule).
     #[serde(default)]
     pub idle_limit: Option<Duration>,
     /// What a Usenix program that starts a child process gets: a forfeit,

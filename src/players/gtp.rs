@@ -25,7 +25,7 @@ use crate::transport::process::{
     describe_exit, exit_text, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
-use super::{PlayerSetup, Reporter};
+use super::{CpuWatch, PlayerSetup, Reporter};
 
 /// Extra time a move request may take beyond the referee's own move
 /// deadline, so that the referee, not the adapter, rules on slow moves.
@@ -41,6 +41,9 @@ const OPTIONAL_COMMANDS: [&str; 8] = [
     "kgs-genmove_cleanup",
     "kgs-game_over",
 ];
+/// How often an engine's CPU time is read while a move is asked for on a
+/// CPU-time clock or under an idle limit.
+const CPU_WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How many of its last stderr lines are quoted when an engine fails.
 const STDERR_TAIL: usize = 5;
 
@@ -74,6 +77,9 @@ struct GtpPlayer {
     commands: HashSet<String>,
     setup: PlayerSetup,
     kgs_time: bool,
+    /// While a move is asked for on a CPU-time clock or under an idle
+    /// limit: the engine's CPU time, watched every second.
+    cpu_watch: Option<CpuWatch>,
 }
 
 /// Runs one GTP engine for the whole game. Returns when the game is over
@@ -102,6 +108,7 @@ pub async fn run(
         commands: HashSet::new(),
         setup,
         kgs_time: false,
+        cpu_watch: None,
     };
     let outcome = match player.prepare(spec).await {
         Ok(info) => {
@@ -288,9 +295,14 @@ impl GtpPlayer {
             .move_timeout
             .saturating_add(MOVE_DEADLINE_SLACK);
         let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
-        let cpu_before = counts_cpu.then(|| self.process.user_cpu_time()).flatten();
-        let reply = self.command_then(name, &[color], deadline, true).await?;
+        let watched = counts_cpu || self.setup.rules.idle_limit.is_some();
+        let cpu_before = watched.then(|| self.process.user_cpu_time()).flatten();
+        self.cpu_watch = cpu_before.map(|at_start| CpuWatch::new(at_start, now()));
+        let reply = self.command_then(name, &[color], deadline, true).await;
+        self.cpu_watch = None;
+        let reply = reply?;
         let cpu_after = counts_cpu.then(|| self.process.user_cpu_time()).flatten();
+        let cpu_before = counts_cpu.then_some(cpu_before).flatten();
         if let (Some(before), Some(after)) = (cpu_before, cpu_after) {
             self.reporter
                 .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
@@ -475,6 +487,8 @@ impl GtpPlayer {
         }
         // One timer for the command, not one for each chunk the engine writes.
         let mut timer = Timer::default();
+        let mut watch = (report_thinking && self.cpu_watch.is_some())
+            .then(|| tokio::time::interval(CPU_WATCH_EVERY));
         loop {
             timer.set(self.controller.poll_timeout());
             tokio::select! {
@@ -510,8 +524,22 @@ impl GtpPlayer {
                         self.on_controller_event(event, &line)?;
                     }
                 }
+                _ = tick(&mut watch) => self.watch_cpu()?,
             }
         }
+    }
+
+    /// Once a second while a move is asked for: the CPU time used so far,
+    /// for a CPU-time clock, and the idle rule (no growth for the limit).
+    fn watch_cpu(&mut self) -> Result<(), Stop> {
+        let who = self.who();
+        let (Some(watch), Some(cpu)) = (&mut self.cpu_watch, self.process.user_cpu_time()) else {
+            return Ok(());
+        };
+        if let Some(event) = watch.observe(cpu, now(), &self.setup.rules, &who)? {
+            self.reporter.send(event);
+        }
+        Ok(())
     }
 
     fn on_controller_event(
@@ -585,6 +613,16 @@ impl GtpPlayer {
                 format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]"),
             ),
         }
+    }
+}
+
+/// The next tick of `watch`, or never when there is none.
+async fn tick(watch: &mut Option<tokio::time::Interval>) {
+    match watch {
+        Some(watch) => {
+            watch.tick().await;
+        }
+        None => std::future::pending().await,
     }
 }
 

@@ -325,6 +325,54 @@ pub struct PlayerHandle {
     pub task: tokio::task::JoinHandle<()>,
 }
 
+/// A program's CPU time over one move request, read every second: the CPU
+/// time a CPU-time clock has to charge so far, and the idle rule.
+struct CpuWatch {
+    at_start: Duration,
+    seen: Duration,
+    grew_at: Instant,
+}
+
+impl CpuWatch {
+    fn at_start(&self) -> Duration {
+        self.at_start
+    }
+
+    fn new(at_start: Duration, now: Instant) -> CpuWatch {
+        CpuWatch {
+            at_start,
+            seen: at_start,
+            grew_at: now,
+        }
+    }
+
+    /// A reading of the CPU time at `now`: what the referee is to be told,
+    /// if anything, or the idle rule's forfeit for `who`.
+    fn observe(
+        &mut self,
+        cpu: Duration,
+        now: Instant,
+        rules: &Rules,
+        who: &str,
+    ) -> Result<Option<PlayerEvent>, Failure> {
+        if cpu > self.seen {
+            self.seen = cpu;
+            self.grew_at = now;
+        }
+        if let Some(limit) = rules.idle_limit {
+            if now.saturating_duration_since(self.grew_at) >= limit {
+                return Err(Failure::hang(format!(
+                    "{who} is stuck: its CPU time did not grow for {} while it was to move \
+                     (the idle rule)",
+                    format_duration(limit)
+                )));
+            }
+        }
+        let counts_cpu = matches!(rules.time, crate::game::clock::TimeSystem::Cpu { .. });
+        Ok(counts_cpu.then(|| PlayerEvent::CpuSoFar(cpu.saturating_sub(self.at_start))))
+    }
+}
+
 /// Starts `color`'s program from its command line, with its stderr read
 /// into the channel returned; a failure says why it could not start.
 fn start_program(
@@ -544,6 +592,28 @@ mod tests {
                 }
             }
         );
+    }
+
+    #[test]
+    fn a_cpu_watch_tells_the_cpu_time_so_far_and_calls_a_stall_past_the_idle_limit() {
+        let t = crate::test_support::epoch();
+        let mut rules = Rules::preset(crate::game::rules::Preset::Usenix);
+        rules.idle_limit = Some(Duration::from_secs(10));
+        let s = Duration::from_secs;
+        let mut watch = CpuWatch::new(s(100), t);
+        assert_eq!(
+            watch.observe(s(103), t + s(5), &rules, "B"),
+            Ok(Some(PlayerEvent::CpuSoFar(s(3))))
+        );
+        assert!(watch.observe(s(103), t + s(14), &rules, "B").is_ok());
+        let stuck = watch.observe(s(103), t + s(15), &rules, "B").unwrap_err();
+        assert!(stuck.reason.contains("idle rule"), "{stuck:?}");
+        assert_eq!(stuck.kind, crate::referee::FailureKind::Hang);
+
+        rules.time = crate::game::clock::TimeSystem::None;
+        rules.idle_limit = None;
+        let mut watch = CpuWatch::new(s(0), t);
+        assert_eq!(watch.observe(s(0), t + s(3600), &rules, "B"), Ok(None));
     }
 
     #[test]

@@ -21,7 +21,6 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use crate::game::clock::{format_duration, TimeSystem};
 use crate::game::rules::ForkRule;
 use crate::game::{Color, Move};
 use crate::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
@@ -31,7 +30,7 @@ use crate::transport::process::{
     describe_exit, exit_text, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
-use super::{PlayerSetup, Reporter};
+use super::{CpuWatch, PlayerSetup, Reporter};
 
 /// How often the program's CPU time and offspring are looked at.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
@@ -60,12 +59,9 @@ struct Written {
 
 /// The turn the program is on.
 struct Turn {
-    /// Its user CPU time when the turn began (just before the line that
-    /// gave it the turn was written), if it can be read.
-    cpu_at_start: Option<Duration>,
-    /// The CPU time last seen, and when it last grew.
-    cpu_seen: Option<Duration>,
-    cpu_grew_at: Instant,
+    /// Its user CPU time since the turn began (just before the line that
+    /// gave it the turn was written), when it can be read.
+    cpu: Option<CpuWatch>,
     started: Instant,
 }
 
@@ -209,9 +205,7 @@ impl UsenixPlayer {
         }
         let at = now();
         self.turn = Some(Turn {
-            cpu_at_start: self.cpu_mark,
-            cpu_seen: self.cpu_mark,
-            cpu_grew_at: at,
+            cpu: self.cpu_mark.map(|start| CpuWatch::new(start, at)),
             started: at,
         });
         self.reporter.send(PlayerEvent::Thinking);
@@ -337,7 +331,8 @@ impl UsenixPlayer {
                 written.line.trim_end()
             ));
         }
-        if let (Some(start), Some(end)) = (turn.cpu_at_start, self.process.user_cpu_time()) {
+        let start = turn.cpu.as_ref().map(CpuWatch::at_start);
+        if let (Some(start), Some(end)) = (start, self.process.user_cpu_time()) {
             self.reporter
                 .send(PlayerEvent::CpuTime(end.saturating_sub(start)));
         }
@@ -350,33 +345,17 @@ impl UsenixPlayer {
     fn watch(&mut self) -> Result<(), Stop> {
         self.tell_hidden();
         self.watch_offspring()?;
+        let who = self.who();
         let cpu = self.process.user_cpu_time();
-        let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
-        let idle_limit = self.setup.rules.idle_limit;
-        let Some(turn) = &mut self.turn else {
+        let Some(Turn {
+            cpu: Some(watch), ..
+        }) = &mut self.turn
+        else {
             return Ok(());
         };
-        let (Some(cpu), Some(start)) = (cpu, turn.cpu_at_start) else {
-            return Ok(());
-        };
-        let at = now();
-        if turn.cpu_seen.is_none_or(|seen| cpu > seen) {
-            turn.cpu_seen = Some(cpu);
-            turn.cpu_grew_at = at;
-        }
-        if counts_cpu {
-            self.reporter
-                .send(PlayerEvent::CpuSoFar(cpu.saturating_sub(start)));
-        }
-        if let Some(limit) = idle_limit {
-            if at.saturating_duration_since(turn.cpu_grew_at) >= limit {
-                return Err(Failure::hang(format!(
-                    "{} is stuck: its CPU time did not grow for {} while it was to move \
-                     (the idle rule)",
-                    self.who(),
-                    format_duration(limit)
-                )));
-            }
+        let Some(cpu) = cpu else { return Ok(()) };
+        if let Some(event) = watch.observe(cpu, now(), &self.setup.rules, &who)? {
+            self.reporter.send(event);
         }
         Ok(())
     }
