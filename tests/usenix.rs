@@ -37,6 +37,17 @@ fn usenix_game(black: &str, white: &str, extra: &[&str], judge: Option<&str>) ->
     run
 }
 
+/// Asserts that `run` ended `result` with `end`, its reason saying `says`.
+fn assert_ended(run: &Run, result: &str, end: &str, says: &str) {
+    let got = run.result();
+    assert_eq!(
+        (got["result"].as_str(), got["end"].as_str()),
+        (Some(result), Some(end)),
+        "{got}"
+    );
+    assert!(got["reason"].as_str().unwrap().contains(says), "{got}");
+}
+
 /// The `usenix` lines of one side in one direction, in order.
 fn lines(run: &Run, color: &str, direction: &str) -> Vec<Value> {
     run.of_type("usenix")
@@ -198,13 +209,7 @@ fn a_program_whose_cpu_time_stops_growing_forfeits_by_the_idle_rule() {
         &["--idle-limit", "2s"],
         None,
     );
-    let result = run.result();
-    assert_eq!(result["result"], "W+F");
-    assert_eq!(result["end"], "forfeit_hang");
-    assert!(
-        result["reason"].as_str().unwrap().contains("idle rule"),
-        "{result}"
-    );
+    assert_ended(&run, "W+F", "forfeit_hang", "idle rule");
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
 }
 
@@ -216,13 +221,7 @@ fn a_program_that_forks_forfeits_or_is_reported_as_the_rules_say() {
         &[],
         None,
     );
-    let result = run.result();
-    assert_eq!(result["result"], "W+F");
-    assert_eq!(result["end"], "forfeit_fork");
-    assert!(
-        result["reason"].as_str().unwrap().contains("(sleep, pid"),
-        "{result}"
-    );
+    assert_ended(&run, "W+F", "forfeit_fork", "(sleep, pid");
 
     let run = usenix_game(
         &strict("--fork --burn-each-ms 30"),
@@ -266,10 +265,7 @@ fn an_illegal_move_forfeits_and_resign_is_an_extension() {
 #[test]
 fn a_program_writing_garbage_in_a_loop_forfeits_without_flooding_the_stream() {
     let run = usenix_game(&strict(""), "usenix:yes garbage", &[], None);
-    let result = run.result();
-    assert_eq!(result["result"], "B+F");
-    assert_eq!(result["end"], "forfeit_garbage");
-    assert!(result["reason"].as_str().unwrap().contains("lost its way"));
+    assert_ended(&run, "B+F", "forfeit_garbage", "lost its way");
     let shown = lines(&run, "W", "received");
     assert!(shown.len() <= 250, "{} lines shown", shown.len());
     let counted = shown
@@ -285,12 +281,6 @@ fn a_program_writing_garbage_in_a_loop_forfeits_without_flooding_the_stream() {
 fn a_gtp_engine_under_usenix_rules_is_held_to_the_idle_rule_too() {
     let hangs = common::fake("--moves D4,E5 --hang-at 2");
     let run = usenix_game(&hangs, &strict("--seed 2"), &["--idle-limit", "2s"], None);
-    let result = run.result();
-    assert_eq!(result["result"], "W+F");
-    assert_eq!(result["end"], "forfeit_hang");
-    assert!(
-        result["reason"].as_str().unwrap().contains("idle rule"),
-        "{result}"
-    );
+    assert_ended(&run, "W+F", "forfeit_hang", "idle rule");
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
 }
