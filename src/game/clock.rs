@@ -470,6 +470,11 @@ impl TimeSystem {
         }
     }
 
+    /// The clock is charged CPU time (Usenix), not wall time.
+    pub fn counts_cpu(&self) -> bool {
+        matches!(self, TimeSystem::Cpu { .. })
+    }
+
     fn has_overtime(&self) -> bool {
         matches!(
             self,
@@ -704,8 +709,9 @@ impl Clock {
 
     /// While running, the instant at which the player flags: the turn is in
     /// time up to and including it, and late from the next nanosecond on.
-    /// `None` when stopped, untimed, already flagged, or too far away to be an
-    /// `Instant`.
+    /// `None` when stopped, untimed, already flagged, a CPU-time clock (it has
+    /// no such instant: it is charged the CPU time reported with the move),
+    /// or too far away to be an `Instant`.
     pub fn deadline(&self) -> Option<Instant> {
         let start = self.started?;
         if self.state.flagged || self.counts_cpu() {
@@ -791,8 +797,9 @@ impl Clock {
         }
     }
 
-    fn counts_cpu(&self) -> bool {
-        matches!(self.system, TimeSystem::Cpu { .. })
+    /// A CPU-time clock: charged the CPU time reported, not the wall time.
+    pub fn counts_cpu(&self) -> bool {
+        self.system.counts_cpu()
     }
 
     /// The most a turn starting now may use; `None` when unlimited.
@@ -909,7 +916,7 @@ impl ClockReading {
         if !self.running {
             return self.clone();
         }
-        if matches!(system, TimeSystem::Cpu { .. }) {
+        if system.counts_cpu() {
             let to_ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
             return ClockReading {
                 wall_ms: self.wall_ms.map(|wall| wall.saturating_add(to_ms(elapsed))),

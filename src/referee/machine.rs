@@ -522,7 +522,7 @@ impl Referee {
         if self.clocks_paused {
             return None;
         }
-        match self.wall_clock_deadline(color) {
+        match self.clocks[color.index()].deadline() {
             Some(deadline) => deadline.checked_add(Duration::from_nanos(1)),
             None => since.checked_add(self.config.rules.move_timeout),
         }
@@ -535,7 +535,7 @@ impl Referee {
         if self.clocks_paused {
             return;
         }
-        match self.wall_clock_deadline(color) {
+        match self.clocks[color.index()].deadline() {
             Some(deadline) if now > deadline => {
                 self.clocks[color.index()].stop(now);
                 self.time_out(now, color);
@@ -550,16 +550,6 @@ impl Referee {
                     self.forfeit(now, color, Failure::hang(why));
                 }
             }
-        }
-    }
-
-    /// When `color`'s clock flags by the wall clock. A CPU-time clock has no
-    /// such instant: it is charged the CPU time reported with the move.
-    fn wall_clock_deadline(&self, color: Color) -> Option<Instant> {
-        let clock = &self.clocks[color.index()];
-        match clock.system() {
-            TimeSystem::Cpu { .. } => None,
-            _ => clock.deadline(),
         }
     }
 
@@ -889,8 +879,7 @@ impl Referee {
     fn relay(&mut self, color: Color, mv: Move) {
         let to = color.opponent();
         let clock = &self.clocks[to.index()];
-        let out_of_main_time =
-            matches!(clock.system(), TimeSystem::Cpu { .. }) && clock.main_time_used_up();
+        let out_of_main_time = clock.counts_cpu() && clock.main_time_used_up();
         if out_of_main_time && !self.main_time_told[to.index()] {
             self.main_time_told[to.index()] = true;
             self.actions.push_back(Action::MainTimeUsed { color: to });
@@ -904,7 +893,7 @@ impl Referee {
     fn on_cpu_so_far(&mut self, now: Instant, color: Color, used: Duration) {
         let to_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
         let clock = &mut self.clocks[color.index()];
-        if !to_move || self.clocks_paused || !matches!(clock.system(), TimeSystem::Cpu { .. }) {
+        if !to_move || self.clocks_paused || !clock.counts_cpu() {
             return;
         }
         if clock.would_flag(used) {
