@@ -630,10 +630,9 @@ impl Folder {
         slot.as_mut()?.line(line)
     }
 
-    /// Syncs the journal and the logs and writes the manifest; a line for
+    /// Syncs the journal and the logs, and writes the manifest of a game
+    /// with a result (one without stays open to `goref resume`); a line for
     /// each file that does not hold the whole game.
-    /// Syncs the journal and the logs; a game with a result gets its
-    /// manifest. One without stays open to `goref resume`.
     fn finish(&mut self, decided: bool) -> Vec<String> {
         let mut incomplete = Vec::new();
         if let Err(error) = self.journal.finish() {

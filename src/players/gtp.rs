@@ -15,15 +15,13 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::game::clock::{format_duration, TimeSystem};
+use crate::game::clock::format_duration;
 use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, Timer};
-use crate::transport::process::{
-    describe_exit, exit_text, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
-};
+use crate::transport::process::{describe_exit, exit_text, Process, StderrItem};
 
 use super::{CpuWatch, PlayerSetup, Reporter};
 
@@ -294,18 +292,18 @@ impl GtpPlayer {
             .rules
             .move_timeout
             .saturating_add(MOVE_DEADLINE_SLACK);
-        let counts_cpu = matches!(self.setup.rules.time, TimeSystem::Cpu { .. });
+        let counts_cpu = self.setup.rules.time.counts_cpu();
         let watched = counts_cpu || self.setup.rules.idle_limit.is_some();
         let cpu_before = watched.then(|| self.process.user_cpu_time()).flatten();
         self.cpu_watch = cpu_before.map(|at_start| CpuWatch::new(at_start, now()));
         let reply = self.command_then(name, &[color], deadline, true).await;
         self.cpu_watch = None;
         let reply = reply?;
-        let cpu_after = counts_cpu.then(|| self.process.user_cpu_time()).flatten();
-        let cpu_before = counts_cpu.then_some(cpu_before).flatten();
-        if let (Some(before), Some(after)) = (cpu_before, cpu_after) {
-            self.reporter
-                .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
+        if let (true, Some(before)) = (counts_cpu, cpu_before) {
+            if let Some(after) = self.process.user_cpu_time() {
+                self.reporter
+                    .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
+            }
         }
         if !reply.success {
             return Err(Failure::garbage(format!(
@@ -604,14 +602,10 @@ impl GtpPlayer {
                 self.stderr_tail.push_back(line.clone());
                 self.trace(LineDirection::Stderr, line);
             }
-            StderrItem::FloodStarted => self.notice(format!(
-                "floods its stderr (beyond {} KiB a second): further lines are counted, not shown",
-                STDERR_FLOOD_BYTES_PER_SECOND / 1024
-            )),
-            StderrItem::Suppressed { lines, bytes } => self.trace(
-                LineDirection::Stderr,
-                format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]"),
-            ),
+            StderrItem::FloodStarted => self.notice(super::stderr_flood_notice()),
+            StderrItem::Suppressed { lines, bytes } => {
+                self.trace(LineDirection::Stderr, super::stderr_left_out(lines, bytes))
+            }
         }
     }
 }

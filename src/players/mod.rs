@@ -21,7 +21,9 @@ use crate::game::{Color, Move, Point};
 use crate::protocol::sgmp::session::{LineMemory, Profile};
 use crate::referee::{Action, Failure, PlayerEvent};
 use crate::transport::line::{LineSpec, LineTarget};
-use crate::transport::process::{split_command_line, Process, StderrItem};
+use crate::transport::process::{
+    split_command_line, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
+};
 
 /// How a player is reached, as written on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -368,8 +370,11 @@ impl CpuWatch {
                 )));
             }
         }
-        let counts_cpu = matches!(rules.time, crate::game::clock::TimeSystem::Cpu { .. });
-        Ok(counts_cpu.then(|| PlayerEvent::CpuSoFar(cpu.saturating_sub(self.at_start))))
+        let so_far = cpu.saturating_sub(self.at_start);
+        Ok(rules
+            .time
+            .counts_cpu()
+            .then_some(PlayerEvent::CpuSoFar(so_far)))
     }
 }
 
@@ -388,6 +393,19 @@ fn start_program(
     let process =
         Process::spawn(&argv, stderr_tx).map_err(|e| Failure::other(format!("{color}: {e}")))?;
     Ok((process, stderr))
+}
+
+/// What the operator is told, once, of a program that floods its stderr.
+fn stderr_flood_notice() -> String {
+    format!(
+        "floods its stderr (beyond {} KiB a second): further lines are counted, not shown",
+        STDERR_FLOOD_BYTES_PER_SECOND / 1024
+    )
+}
+
+/// The trace line that counts the stderr lines of a flood left out.
+fn stderr_left_out(lines: u64, bytes: u64) -> String {
+    format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]")
 }
 
 /// What a program wrote to stderr before it exited: until its stderr closes

@@ -26,9 +26,7 @@ use crate::game::{Color, Move};
 use crate::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::now;
-use crate::transport::process::{
-    describe_exit, exit_text, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
-};
+use crate::transport::process::{describe_exit, exit_text, Process, StderrItem};
 
 use super::{CpuWatch, PlayerSetup, Reporter};
 
@@ -40,7 +38,7 @@ const OFFSPRING_LOOK_AT_A_MOVE: Duration = Duration::from_millis(250);
 /// How many lines that are not moves are shown between two moves; more are
 /// counted, not shown, so a program that writes garbage in a loop cannot
 /// fill the journal.
-const IGNORED_LINES_SHOWN: u32 = 200;
+const IGNORED_LINES_SHOWN: u64 = 200;
 /// A program that writes this many lines that are not moves between two of
 /// its moves has lost its way in a loop (as the idle rule's `for (;;)
 /// read(0, ...)` has), and forfeits: goref would otherwise spend a core
@@ -82,10 +80,10 @@ struct UsenixPlayer {
     /// The offspring already reported, by PID, and when goref last looked.
     offspring_seen: BTreeSet<u32>,
     offspring_looked_at: Instant,
-    /// Lines that were not moves since the last move: all of them, those
-    /// shown, and those not shown yet counted in the trace.
+    /// Lines that were not moves since the last move (the first
+    /// [`IGNORED_LINES_SHOWN`] are shown), and those not shown that the
+    /// trace has yet to count.
     ignored: u64,
-    ignored_shown: u32,
     ignored_hidden: u64,
 }
 
@@ -124,7 +122,6 @@ pub async fn run(
         offspring_seen: BTreeSet::new(),
         offspring_looked_at: now(),
         ignored: 0,
-        ignored_shown: 0,
         ignored_hidden: 0,
     };
     let outcome = player.play(spec).await;
@@ -281,7 +278,6 @@ impl UsenixPlayer {
                 });
                 self.tell_hidden();
                 self.ignored = 0;
-                self.ignored_shown = 0;
             }
             None => {
                 self.ignored += 1;
@@ -294,11 +290,10 @@ impl UsenixPlayer {
                         self.who()
                     )));
                 }
-                if self.ignored_shown >= IGNORED_LINES_SHOWN {
+                if self.ignored > IGNORED_LINES_SHOWN {
                     self.ignored_hidden += 1;
                     return Ok(());
                 }
-                self.ignored_shown += 1;
             }
         }
         self.trace(LineDirection::Received, line, read.note);
@@ -346,14 +341,15 @@ impl UsenixPlayer {
         self.tell_hidden();
         self.watch_offspring()?;
         let who = self.who();
-        let cpu = self.process.user_cpu_time();
         let Some(Turn {
             cpu: Some(watch), ..
         }) = &mut self.turn
         else {
             return Ok(());
         };
-        let Some(cpu) = cpu else { return Ok(()) };
+        let Some(cpu) = self.process.user_cpu_time() else {
+            return Ok(());
+        };
         if let Some(event) = watch.observe(cpu, now(), &self.setup.rules, &who)? {
             self.reporter.send(event);
         }
@@ -397,13 +393,12 @@ impl UsenixPlayer {
     fn forward_stderr(&mut self, item: StderrItem) {
         match item {
             StderrItem::Line(line) => self.trace(LineDirection::Stderr, line, None),
-            StderrItem::FloodStarted => self.reporter.send(PlayerEvent::Notice(format!(
-                "floods its stderr (beyond {} KiB a second): further lines are counted, not shown",
-                STDERR_FLOOD_BYTES_PER_SECOND / 1024
-            ))),
+            StderrItem::FloodStarted => self
+                .reporter
+                .send(PlayerEvent::Notice(super::stderr_flood_notice())),
             StderrItem::Suppressed { lines, bytes } => self.trace(
                 LineDirection::Stderr,
-                format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]"),
+                super::stderr_left_out(lines, bytes),
                 None,
             ),
         }

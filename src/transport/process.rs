@@ -55,10 +55,10 @@ pub enum StderrItem {
     },
 }
 
-/// A running program with its pipes.
 /// The most bytes of stdout taken at once.
 const READ_CHUNK: usize = 8192;
 
+/// A running program with its pipes.
 pub struct Process {
     child: Child,
     /// The program's process group (its own PID), killed on drop.
