@@ -5,7 +5,8 @@
 
 mod common;
 
-use std::process::Command;
+use std::path::Path;
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use common::{gnugo, journal, run_goref, sgf_file_moves, spawn_goref, wait_for_moves};
@@ -21,6 +22,23 @@ fn moves_of(events: &[Value]) -> Vec<Value> {
 
 fn gnugo_spec(seed: u32) -> String {
     format!("gtp:{} --mode gtp --level 0 --seed {seed}", gnugo())
+}
+
+/// goref playing `black` against `white`, headless, into `folder`, with
+/// `extra` flags; its output is not read.
+fn spawn_game(folder: &Path, black: &str, white: &str, extra: &[&str]) -> Child {
+    let mut args = vec![
+        "play",
+        "--headless",
+        "--black",
+        black,
+        "--white",
+        white,
+        "--game-dir",
+    ];
+    args.push(folder.to_str().unwrap());
+    args.extend_from_slice(extra);
+    spawn_goref(args)
 }
 
 #[test]
@@ -128,22 +146,13 @@ fn a_game_folder_holds_the_journal_record_configuration_and_a_manifest_that_chec
 fn a_referee_killed_mid_game_is_resumed_with_every_move_once_and_its_clocks() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let folder_arg = folder.to_str().unwrap();
     let (black, white) = (gnugo_spec(1), gnugo_spec(2));
-    let mut first = spawn_goref([
-        "play",
-        "--headless",
-        "--size",
-        "13",
-        "--time",
-        "absolute:20m",
-        "--black",
+    let mut first = spawn_game(
+        &folder,
         &black,
-        "--white",
         &white,
-        "--game-dir",
-        folder_arg,
-    ]);
+        &["--size", "13", "--time", "absolute:20m"],
+    );
     wait_for_moves(&folder, 12, |_| true);
     let busy = run_goref(
         &["resume", folder.to_str().unwrap(), "--headless"],
@@ -291,18 +300,7 @@ fn a_player_that_cannot_come_back_leaves_the_game_to_be_resumed_again() {
     std::fs::set_permissions(&engine, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let folder_arg = folder.to_str().unwrap();
     let (black, white) = (gnugo_spec(1), format!("gtp:{}", engine.display()));
-    let mut first = spawn_goref([
-        "play",
-        "--headless",
-        "--size",
-        "9",
-        "--black",
-        &black,
-        "--white",
-        &white,
-        "--game-dir",
-        folder_arg,
-    ]);
+    let mut first = spawn_game(&folder, &black, &white, &["--size", "9"]);
     wait_for_moves(&folder, 6, |_| true);
     first.kill().unwrap();
     first.wait().unwrap();
@@ -350,22 +348,12 @@ fn a_line_taken_back_in_a_handicap_game_is_charged_from_the_relayed_move() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
     let folder_arg = folder.to_str().unwrap();
-    let mut first = spawn_goref([
-        "play",
-        "--headless",
-        "--size",
-        "9",
-        "--handicap",
-        "2",
-        "--time",
-        "absolute:10m",
-        "--black",
+    let mut first = spawn_game(
+        &folder,
         "bot:1,think=300ms",
-        "--white",
         "bot-sgmp:2",
-        "--game-dir",
-        folder_arg,
-    ]);
+        &["--size", "9", "--handicap", "2", "--time", "absolute:10m"],
+    );
     // Killed while Black thinks: White, on its line, has just moved.
     wait_for_moves(&folder, 5, |last| last["color"] == "W");
     first.kill().unwrap();
