@@ -284,3 +284,16 @@ fn a_gtp_engine_under_usenix_rules_is_held_to_the_idle_rule_too() {
     assert_ended(&run, "W+F", "forfeit_hang", "idle rule");
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
 }
+
+#[test]
+fn a_program_writing_moves_in_a_loop_forfeits_without_flooding_the_stream() {
+    let run = usenix_game(&strict(""), "usenix:yes G7", &[], None);
+    assert_ended(
+        &run,
+        "B+F",
+        "forfeit_garbage",
+        "moves before it was asked for them",
+    );
+    let shown = lines(&run, "W", "received");
+    assert!(shown.len() <= 25, "{} lines shown", shown.len());
+}

@@ -35,15 +35,19 @@ const WATCH_EVERY: Duration = Duration::from_secs(1);
 /// A move also has the offspring looked at, when the last look is this old:
 /// a fast game is looked at more often than once a second.
 const OFFSPRING_LOOK_AT_A_MOVE: Duration = Duration::from_millis(250);
-/// How many lines that are not moves are shown between two moves; more are
+/// How many lines that are not moves are shown between two moves taken; more are
 /// counted, not shown, so a program that writes garbage in a loop cannot
 /// fill the journal.
 const IGNORED_LINES_SHOWN: u64 = 200;
 /// A program that writes this many lines that are not moves between two of
-/// its moves has lost its way in a loop (as the idle rule's `for (;;)
+/// its moves taken has lost its way in a loop (as the idle rule's `for (;;)
 /// read(0, ...)` has), and forfeits: goref would otherwise spend a core
 /// reading them for as long as the game lasts.
 const IGNORED_LINES_LIMIT: u64 = 100_000;
+/// A program that has written this many moves it was not yet asked for
+/// writes in a loop, and forfeits: GREF would have played them one a turn,
+/// but a program that knows the game is never more than one ahead.
+const MOVES_AHEAD_LIMIT: usize = 20;
 /// How long a program may take to exit once its stdin is closed at the end
 /// (the 1987 referee's "pregnant pause" was 3 s).
 const GOODBYE_GRACE: Duration = Duration::from_secs(3);
@@ -80,7 +84,7 @@ struct UsenixPlayer {
     /// The offspring already reported, by PID, and when goref last looked.
     offspring_seen: BTreeSet<u32>,
     offspring_looked_at: Instant,
-    /// Lines that were not moves since the last move (the first
+    /// Lines that were not moves since the last move taken (the first
     /// [`IGNORED_LINES_SHOWN`] are shown), and those not shown that the
     /// trace has yet to count.
     ignored: u64,
@@ -277,7 +281,14 @@ impl UsenixPlayer {
                     at: now(),
                 });
                 self.tell_hidden();
-                self.ignored = 0;
+                if self.written.len() > MOVES_AHEAD_LIMIT {
+                    self.trace(LineDirection::Received, line, read.note);
+                    return Err(Failure::garbage(format!(
+                        "{} wrote {} moves before it was asked for them: it has lost its way",
+                        self.who(),
+                        self.written.len()
+                    )));
+                }
             }
             None => {
                 self.ignored += 1;
@@ -332,6 +343,7 @@ impl UsenixPlayer {
                 .send(PlayerEvent::CpuTime(end.saturating_sub(start)));
         }
         self.turn = None;
+        self.ignored = 0;
         self.reporter.send(PlayerEvent::Moved(written.mv));
     }
 
