@@ -108,6 +108,56 @@ pub enum Command {
     /// screens may be attached at once; the socket's file permissions
     /// (this user only) are the access control.
     Attach(AttachArgs),
+    /// Check one program before a round: does it answer everything a game
+    /// under these rules will send, and does its line come up right.
+    ///
+    /// Prints a card: each check pass, warn or fail with a one-line reason.
+    /// A GTP engine is set up and asked for moves by the referee's own GTP
+    /// player; a GMP or SGMP line runs the referee's own session in the
+    /// role the colour implies; the built-in engine plays the other side.
+    /// Exit status 0 when nothing fails, 1 when something does.
+    Check(Box<CheckArgs>),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct CheckArgs {
+    /// The program: gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE[,opts],
+    /// gmp:DEVICE[,opts], sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT or bot.
+    pub spec: String,
+    /// The colour it plays in the round: black or white.
+    #[arg(long, value_name = "COLOR", default_value = "black")]
+    pub color: String,
+    /// How many moves it is asked for: the first on the empty board, the
+    /// rest in the middle of a game.
+    #[arg(long, value_name = "N", default_value_t = 6)]
+    pub moves: u32,
+    /// The card as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Rules preset: kgs, cgf or usenix.
+    #[arg(long, value_name = "PRESET")]
+    pub rules: Option<String>,
+    /// Board size, 2 to 25.
+    #[arg(long, value_name = "N")]
+    pub size: Option<u8>,
+    /// Komi (overrides the preset).
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+    /// Fixed handicap stones on the standard points.
+    #[arg(long, value_name = "N")]
+    pub handicap: Option<u8>,
+    /// Time system, as for goref play.
+    #[arg(long, value_name = "SPEC")]
+    pub time: Option<String>,
+    /// The longest one move may take (the check waits at most 2m).
+    #[arg(long, value_name = "DURATION")]
+    pub move_timeout: Option<String>,
+    /// The deadline for every command other than a move request.
+    #[arg(long, value_name = "DURATION")]
+    pub command_timeout: Option<String>,
+    /// A game file (TOML) of the round; flags given here override it.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Debug, Args, Default)]

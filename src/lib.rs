@@ -12,6 +12,8 @@
 //! - [`bot`]: the built-in engine, spoken to over GTP like any other.
 //! - [`transport`], [`players`], [`driver`]: the async shell. Processes, the
 //!   player adapters, and the loop that moves bytes and time into the cores.
+//! - [`check`]: `goref check`, a program's conformance card, built from the
+//!   player adapters and protocol sessions a game uses.
 //! - [`cli`], [`config`]: the command line and the game file; [`decode`]:
 //!   GMP captures and traces back into readable packet lines; [`replay`]:
 //!   a trace read back through the stream validator
@@ -39,6 +41,7 @@
 
 pub mod app;
 pub mod bot;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod console;

@@ -21,7 +21,7 @@ use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::bot::line::Continued;
 use goref::cli::{
-    AttachArgs, BotArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs,
+    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs,
     WatchArgs,
 };
 use goref::config;
@@ -90,6 +90,7 @@ fn main() -> ExitCode {
         Command::Demo(args) => play(demo_args(args), true),
         Command::Resume(args) => resume(*args),
         Command::Attach(args) => attach(&args).map(|()| Outcome::Done),
+        Command::Check(args) => check(&args),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -296,6 +297,61 @@ fn resume(args: ResumeArgs) -> Result<Outcome, String> {
         options,
         Some(resumption),
     )
+}
+
+/// `goref check SPEC`: the program's conformance card, on stdout.
+fn check(args: &CheckArgs) -> Result<Outcome, String> {
+    let color: Color = args
+        .color
+        .parse()
+        .map_err(|_| format!("--color {}: expected black or white", args.color))?;
+    let (black, white) = match color {
+        Color::Black => (args.spec.clone(), "bot".to_string()),
+        Color::White => ("bot".to_string(), args.spec.clone()),
+    };
+    let play_args = PlayArgs {
+        black: Some(black),
+        white: Some(white),
+        rules: args.rules.clone(),
+        size: args.size,
+        komi: args.komi,
+        handicap: args.handicap,
+        time: args.time.clone(),
+        move_timeout: args.move_timeout.clone(),
+        command_timeout: args.command_timeout.clone(),
+        config: args.config.clone(),
+        ..PlayArgs::default()
+    };
+    let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
+    let resolved = config::resolve(&play_args, self_exe.clone(), today()).map_err(|e| e.to_string())?;
+    let spec = match color {
+        Color::Black => resolved.black,
+        Color::White => resolved.white,
+    };
+    let check = goref::check::CheckConfig {
+        spec,
+        color,
+        game: resolved.game,
+        command_timeout: resolved.command_timeout,
+        self_exe,
+        moves: args.moves.max(1),
+    };
+    console::say(format!("goref: checking {} as {}", check.spec, check.describe()));
+    let runtime = game_runtime()?;
+    let card = runtime
+        .block_on(goref::check::run(&check))
+        .map_err(|e| e.to_string())?;
+    if args.json {
+        console::out(card.to_json());
+    } else {
+        for line in card.render(goref::check::CARD_WIDTH) {
+            console::out(line);
+        }
+    }
+    Ok(match card.ready() {
+        true => Outcome::Done,
+        false => Outcome::Undecided,
+    })
 }
 
 /// `goref attach DIR`: the operator's screen of the game refereed in DIR.

@@ -380,7 +380,7 @@ impl CpuWatch {
 
 /// Starts `color`'s program from its command line, with its stderr read
 /// into the channel returned; a failure says why it could not start.
-fn start_program(
+pub(crate) fn start_program(
     color: Color,
     command_line: &str,
 ) -> Result<(Process, mpsc::Receiver<StderrItem>), Failure> {
@@ -410,7 +410,7 @@ fn stderr_left_out(lines: u64, bytes: u64) -> String {
 
 /// What a program wrote to stderr before it exited: until its stderr closes
 /// or is quiet for a moment, and for a second at most.
-async fn drain_stderr(stderr: &mut mpsc::Receiver<StderrItem>) -> Vec<StderrItem> {
+pub(crate) async fn drain_stderr(stderr: &mut mpsc::Receiver<StderrItem>) -> Vec<StderrItem> {
     let linger = Duration::from_millis(200);
     let give_up = crate::shell_time::now() + Duration::from_secs(1);
     let mut items = Vec::new();
@@ -439,6 +439,17 @@ fn bot_args(settings: &Settings) -> Vec<String> {
     args
 }
 
+/// The command line that starts the built-in engine over GTP.
+pub fn bot_command(self_exe: &std::path::Path, seed: u64, settings: &Settings) -> String {
+    let exe = self_exe.to_string_lossy();
+    let mut command = format!("'{exe}' bot --gtp --seed {seed}");
+    for arg in bot_args(settings) {
+        command.push(' ');
+        command.push_str(&arg);
+    }
+    command
+}
+
 /// Starts the adapter for `spec` as a task. It reads actions from the
 /// handle's sender and reports through `reports`.
 pub fn spawn(
@@ -457,13 +468,7 @@ pub fn spawn(
             tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
         }
         PlayerSpec::Bot { seed, settings } => {
-            let seed = seed.unwrap_or(default_seed);
-            let exe = setup.self_exe.to_string_lossy();
-            let mut command = format!("'{exe}' bot --gtp --seed {seed}");
-            for arg in bot_args(settings) {
-                command.push(' ');
-                command.push_str(&arg);
-            }
+            let command = bot_command(&setup.self_exe, seed.unwrap_or(default_seed), settings);
             tokio::spawn(gtp::run(command, spec.to_string(), setup, rx, reporter))
         }
         PlayerSpec::Usenix { command } => {

@@ -250,6 +250,8 @@ pub struct Link {
     /// The sequence bit of the peer's last accepted non-OK packet.
     his_seq: bool,
     outstanding: Option<Outstanding>,
+    /// The last command of ours the peer acknowledged.
+    last_delivered: Option<Packet>,
     queue: VecDeque<(Command, u16)>,
     events: VecDeque<LinkEvent>,
     noise: Noise,
@@ -266,6 +268,7 @@ impl Link {
             my_seq: false,
             his_seq: false,
             outstanding: None,
+            last_delivered: None,
             queue: VecDeque::new(),
             events: VecDeque::new(),
             noise: Noise::new(),
@@ -416,6 +419,23 @@ impl Link {
     pub fn stop(&mut self) {
         self.outstanding = None;
         self.queue.clear();
+    }
+
+    /// Sends the last command the peer acknowledged again, the identical
+    /// packet, as a line that lost the peer's OK would: `goref check` tries
+    /// the peer's duplicate handling so. The peer must OK it again or
+    /// ignore it (§8.2), never take it as new. Nothing is sent, and false
+    /// returned, while a command is outstanding or before any was
+    /// acknowledged.
+    pub fn repeat_delivered(&mut self) -> bool {
+        let Some(packet) = self.last_delivered.filter(|_| self.outstanding.is_none()) else {
+            return false;
+        };
+        self.transmit_again(
+            packet,
+            "sent again on purpose, as if the program's OK had been lost: a duplicate".into(),
+        );
+        true
     }
 
     /// Nothing outstanding and nothing queued.
@@ -573,6 +593,7 @@ impl Link {
                 .push_back(LinkEvent::Trace(trace(vec![TraceFlag::ImplicitAck])));
             let out = self.outstanding.take();
             if let Some(out) = out {
+                self.last_delivered = Some(out.packet);
                 self.events.push_back(LinkEvent::Delivered {
                     command: out.command,
                     value: out.value,
@@ -603,6 +624,7 @@ impl Link {
 
     fn delivered(&mut self, now: Instant) {
         if let Some(out) = self.outstanding.take() {
+            self.last_delivered = Some(out.packet);
             self.events.push_back(LinkEvent::Delivered {
                 command: out.command,
                 value: out.value,

@@ -350,6 +350,16 @@ impl Session {
         self.send(now, Command::Move, value);
     }
 
+    /// Sends our last acknowledged command again, identical: a duplicate,
+    /// for `goref check` to see the program OK it or ignore it. See
+    /// [`Link::repeat_delivered`].
+    pub fn repeat_delivered(&mut self, now: Instant) -> bool {
+        self.last_in_trace = None;
+        let sent = self.link.repeat_delivered();
+        self.pump(now);
+        sent
+    }
+
     /// Traces what the link holds back (noise, see
     /// [`noise`](super::noise)) at once, before the line is dropped.
     pub fn flush_trace(&mut self, now: Instant) {

@@ -711,3 +711,40 @@ proptest! {
         prop_assert!(a.link.is_idle() && b.link.is_idle());
     }
 }
+
+#[test]
+fn a_delivered_command_repeated_on_purpose_is_identical_and_a_peer_takes_it_as_a_duplicate() {
+    let t = crate::test_support::epoch();
+    let mut ours = Link::new(config(), 19);
+    let mut theirs = Link::new(config(), 19);
+    assert!(!ours.repeat_delivered(), "nothing was acknowledged yet");
+    ours.send(t, Command::Move, 0x123);
+    let first = transmits(&drain(&mut ours));
+    assert!(!ours.repeat_delivered(), "the MOVE is still outstanding");
+    theirs.handle_bytes(t, &bytes(&first[0]));
+    let accepted = non_trace(drain(&mut theirs));
+    assert!(matches!(
+        accepted[..],
+        [LinkEvent::Received {
+            command: Command::Move,
+            value: 0x123
+        }]
+    ));
+    theirs.send_ok(t);
+    let ok = transmits(&drain(&mut theirs));
+    ours.handle_bytes(t, &bytes(&ok[0]));
+    drain(&mut ours);
+    assert!(ours.is_idle());
+    assert!(ours.repeat_delivered());
+    let events = drain(&mut ours);
+    assert_eq!(transmits(&events), first, "the identical packet");
+    assert!(traces(&events)[0].flags.contains(&TraceFlag::Resend));
+    assert!(ours.is_idle(), "a repeat waits for nothing");
+    theirs.handle_bytes(t, &bytes(&first[0]));
+    let events = drain(&mut theirs);
+    assert!(traces(&events)[0].flags.contains(&TraceFlag::Duplicate));
+    assert_eq!(transmits(&events), ok, "OKed again, not taken as new");
+    assert!(non_trace(events)
+        .iter()
+        .all(|e| !matches!(e, LinkEvent::Received { .. })));
+}

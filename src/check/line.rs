@@ -1,0 +1,652 @@
+//! The card of a program on a GMP or SGMP line.
+//!
+//! The line is opened as a game opens it and the referee's own protocol
+//! session runs on it, in the role the program's colour implies; the
+//! built-in engine plays the other side for a few moves. This shell around
+//! the session also times every read, so the card can tell the line's real
+//! speed, and once sends one of its moves twice, as a line that lost the
+//! program's OK would, to see the program take it as a duplicate.
+
+use std::time::{Duration, Instant};
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
+
+use crate::game::score::Scoring;
+use crate::game::{Color, Move};
+use crate::players::sgmp::link_config;
+use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
+use crate::protocol::sgmp::packet::{Command, Query};
+use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
+use crate::shell_time::{now, sleep_until};
+use crate::transport::line::{self, bytes_per_second, BoxedLine, LineSpec, LineTarget};
+
+use super::card::{Section, Verdict};
+use super::script::Opponent;
+use super::{millis, plural, CheckConfig};
+
+/// Which of our relayed moves is sent twice.
+const REPEATED_MOVE: usize = 2;
+/// How long the line is watched after the repeat before the next move.
+const AFTER_REPEAT: Duration = Duration::from_millis(1500);
+/// Bits on the wire per byte: a start bit, eight data bits, a stop bit.
+const BITS_PER_BYTE: f64 = 10.0;
+
+/// Checks the program on `spec`, a line of `profile`.
+pub async fn check(
+    config: &CheckConfig,
+    profile: Profile,
+    spec: &LineSpec,
+    text: &str,
+) -> Vec<Section> {
+    let mut opened = Section::new("Line");
+    let line = match line::open(spec).await {
+        Ok(line) => line,
+        Err(e) => {
+            opened.fail("open", format!("cannot open {text}: {e}"));
+            return vec![opened];
+        }
+    };
+    let baud = match &spec.target {
+        LineTarget::Device { baud, .. } => Some(*baud),
+        LineTarget::Tcp { .. } => None,
+    };
+    opened.pass(
+        "open",
+        match baud {
+            Some(baud) => format!("{} at {baud} baud", spec.target.place()),
+            None => format!("{} over TCP", spec.target.place()),
+        },
+    );
+    let setup = config.setup();
+    let session = Session::new(
+        SessionConfig {
+            profile,
+            program_color: config.color,
+            size: setup.size,
+            handicap: setup.handicap.len() as u8,
+            chinese_rules: Some(setup.rules.scoring == Scoring::Area),
+            link: link_config(profile, spec),
+        },
+        now(),
+    );
+    let (reader, writer) = tokio::io::split(line);
+    let mut run = LineRun {
+        session,
+        reader,
+        writer,
+        wire: baud.map(bytes_per_second),
+        trace: Vec::new(),
+        reads: Vec::new(),
+        turn_given: None,
+        delivered: 0,
+        repeated: None,
+        repeat_taken_as_new: false,
+        alarms: Vec::new(),
+    };
+    let mut handshake = Section::new(match profile {
+        Profile::Sgmp => "Handshake (CGF simplified GMP)",
+        Profile::Gmp => "Handshake (full GMP)",
+    });
+    let mut play = Section::new("Moves");
+    let ready = run.until(now() + spec.setup_deadline(), is_ready).await;
+    let handshake_trace = run.trace.clone();
+    judge_handshake(config, profile, &handshake_trace, &ready, &mut handshake);
+    if matches!(ready, Drive::Got(_)) {
+        run.exchange(config, &mut play).await;
+    }
+    run.session.game_over();
+    run.session.flush_trace(now());
+    run.pump().await;
+    let _ = run.writer.shutdown().await;
+    judge_acknowledgements(&run, handshake_trace.len(), &mut play);
+    let mut quality = Section::new("Line quality");
+    judge_speed(&run.reads, baud, &mut quality);
+    judge_noise(&run.trace, &mut quality);
+    vec![opened, handshake, play, quality]
+}
+
+/// How a drive of the line ended.
+#[derive(Debug, Clone, PartialEq)]
+enum Drive {
+    Got(SessionEvent),
+    /// The deadline came first.
+    Late,
+    /// The line closed, or could not be written.
+    Closed(String),
+    /// The program's answer contradicts the game.
+    Mismatch(String),
+}
+
+fn is_ready(event: &SessionEvent) -> bool {
+    matches!(event, SessionEvent::Ready)
+}
+
+/// The session on the open line, and what the check saw of it.
+struct LineRun {
+    session: Session,
+    reader: ReadHalf<BoxedLine>,
+    writer: WriteHalf<BoxedLine>,
+    /// Bytes a second on the wire, for a line with a baud rate.
+    wire: Option<f64>,
+    /// Every packet and every piece of noise, when it was handled.
+    trace: Vec<(Instant, TraceEntry)>,
+    /// Every read: when, and the bytes.
+    reads: Vec<(Instant, Vec<u8>)>,
+    /// When the bytes that handed the program the move were on the wire.
+    turn_given: Option<Instant>,
+    /// Our moves the program has acknowledged.
+    delivered: usize,
+    /// Where in the trace our repeated move went out, once it has.
+    repeated: Option<usize>,
+    /// The program answered the repeat with a move.
+    repeat_taken_as_new: bool,
+    alarms: Vec<String>,
+}
+
+impl LineRun {
+    /// Writes and traces what the session has to say; the first event
+    /// `wanted` picks is returned.
+    async fn pump_for(&mut self, wanted: &mut dyn FnMut(&SessionEvent) -> bool) -> Option<Drive> {
+        let mut found = None;
+        while let Some(event) = self.session.poll_event() {
+            match &event {
+                SessionEvent::Transmit {
+                    bytes, gives_turn, ..
+                } => {
+                    let written = async {
+                        self.writer.write_all(bytes).await?;
+                        self.writer.flush().await
+                    };
+                    if let Err(e) = written.await {
+                        return Some(Drive::Closed(format!("cannot write to the line: {e}")));
+                    }
+                    if *gives_turn {
+                        self.turn_given = Some(now() + on_wire(self.wire, bytes.len()));
+                    }
+                }
+                SessionEvent::Trace(entry) => self.trace.push((now(), entry.clone())),
+                SessionEvent::Delivered => self.delivered += 1,
+                SessionEvent::Alarm(message) => self.alarms.push(message.clone()),
+                SessionEvent::Mismatch(message) => {
+                    return Some(Drive::Mismatch(message.clone()));
+                }
+                SessionEvent::Restarted(message) => {
+                    return Some(Drive::Closed(format!("the program started over: {message}")))
+                }
+                SessionEvent::Ready | SessionEvent::Move(_) => {}
+            }
+            if found.is_none() && wanted(&event) {
+                found = Some(Drive::Got(event));
+            }
+        }
+        found
+    }
+
+    async fn pump(&mut self) {
+        self.pump_for(&mut |_| false).await;
+    }
+
+    /// Runs the line until an event `wanted` picks, or `deadline`.
+    async fn until(
+        &mut self,
+        deadline: Instant,
+        mut wanted: impl FnMut(&SessionEvent) -> bool,
+    ) -> Drive {
+        let mut buf = vec![0u8; 1024];
+        loop {
+            if let Some(drive) = self.pump_for(&mut wanted).await {
+                return drive;
+            }
+            let due = self.session.poll_timeout().map_or(deadline, |t| t.min(deadline));
+            tokio::select! {
+                read = self.reader.read(&mut buf) => match read {
+                    Ok(n) if n > 0 => {
+                        let at = now();
+                        self.reads.push((at, buf[..n].to_vec()));
+                        self.session.handle_bytes(at, &buf[..n]);
+                    }
+                    Ok(_) => return Drive::Closed("the line closed".into()),
+                    Err(e) => return Drive::Closed(format!("the line failed: {e}")),
+                },
+                _ = sleep_until(Some(due)) => {
+                    let at = now();
+                    if at >= deadline {
+                        return Drive::Late;
+                    }
+                    self.session.handle_timeout(at);
+                }
+            }
+        }
+    }
+
+    /// A few moves each way; one of ours goes out twice.
+    async fn exchange(&mut self, config: &CheckConfig, play: &mut Section) {
+        let setup = config.setup();
+        let color = config.color;
+        let mut opponent = Opponent::new(&setup);
+        let mut to_move = Opponent::first_to_move(&setup);
+        let mut moves: Vec<(Move, Duration)> = Vec::new();
+        let mut relayed = 0;
+        let limit = config.move_limit();
+        let mut stopped: Option<String> = None;
+        if to_move == color && color == Color::White {
+            self.turn_given = Some(now());
+        }
+        while moves.len() < config.moves as usize {
+            if to_move != color {
+                let mv = opponent.next_move();
+                self.session.relay_move(now(), mv.point());
+                relayed += 1;
+                to_move = color;
+                continue;
+            }
+            let drive = self
+                .until(now() + limit, |event| matches!(event, SessionEvent::Move(_)))
+                .await;
+            let Drive::Got(SessionEvent::Move(point)) = drive else {
+                stopped = Some(match drive {
+                    Drive::Late => format!("no move within {} (its move {})", millis(limit), moves.len() + 1),
+                    Drive::Closed(why) | Drive::Mismatch(why) => why,
+                    Drive::Got(_) => unreachable!("only a move is picked"),
+                });
+                break;
+            };
+            let mv = point.map(Move::Play).unwrap_or(Move::Pass);
+            let arrived = now().checked_sub(on_wire(self.wire, 4)).unwrap_or_else(now);
+            let took = self
+                .turn_given
+                .take()
+                .map(|given| arrived.saturating_duration_since(given))
+                .unwrap_or_default();
+            moves.push((mv, took));
+            if let Err(why) = opponent.record(color, mv) {
+                stopped = Some(format!("played {mv}, which is illegal ({why}): it would forfeit"));
+                break;
+            }
+            to_move = color.opponent();
+            if relayed == REPEATED_MOVE && self.repeated.is_none() {
+                if let Some(why) = self.repeat_a_move().await {
+                    stopped = Some(why);
+                    break;
+                }
+            }
+        }
+        judge_moves(&moves, stopped, play);
+        self.judge_repeat(play);
+    }
+
+    /// Sends our last delivered move again and watches the line a moment:
+    /// a move from the program then means it took the repeat for a new
+    /// move of ours, and says why the exchange stops.
+    async fn repeat_a_move(&mut self) -> Option<String> {
+        if !self.session.repeat_delivered(now()) {
+            return None;
+        }
+        self.repeated = Some(self.trace.len());
+        let watched = self
+            .until(now() + AFTER_REPEAT, |event| matches!(event, SessionEvent::Move(_)))
+            .await;
+        match watched {
+            Drive::Late => None,
+            Drive::Got(_) => {
+                self.repeat_taken_as_new = true;
+                Some("it answered our repeated MOVE with a move of its own".into())
+            }
+            Drive::Closed(why) | Drive::Mismatch(why) => Some(why),
+        }
+    }
+
+    /// What the program made of our repeated move.
+    fn judge_repeat(&self, play: &mut Section) {
+        let Some(at) = self.repeated else {
+            play.warn(
+                "duplicate",
+                "not tried: the program did not acknowledge enough of our moves",
+            );
+            return;
+        };
+        let after: Vec<&TraceEntry> = self.trace[at..]
+            .iter()
+            .map(|(_, entry)| entry)
+            .filter(|entry| entry.direction == Direction::In && !entry.is_noise())
+            .collect();
+        if self.repeat_taken_as_new {
+            play.fail(
+                "duplicate",
+                "our MOVE sent twice: it took the repeat for a new move and answered it",
+            );
+            return;
+        }
+        let next = after.first();
+        let reason = match next.and_then(|entry| entry.packet()) {
+            Some(packet) if packet.command == Command::Ok => {
+                "our MOVE sent twice: it OKed the repeat again and played on, as GMP says"
+            }
+            Some(packet) if packet.command == Command::Deny => {
+                play.fail(
+                    "duplicate",
+                    "our MOVE sent twice: it DENIED the repeat, taking it for a new move",
+                );
+                return;
+            }
+            _ => "our MOVE sent twice: it ignored the repeat and played on, as GNU Go does",
+        };
+        play.pass("duplicate", reason);
+    }
+}
+
+/// The bytes' time on a line of `rate` bytes a second.
+fn on_wire(rate: Option<f64>, bytes: usize) -> Duration {
+    rate.map(|rate| Duration::from_secs_f64(bytes as f64 / rate))
+        .unwrap_or_default()
+}
+
+/// The packets before the handshake ended, against what it should be.
+fn judge_handshake(
+    config: &CheckConfig,
+    profile: Profile,
+    trace: &[(Instant, TraceEntry)],
+    ready: &Drive,
+    handshake: &mut Section,
+) {
+    let packets: Vec<&TraceEntry> = trace
+        .iter()
+        .map(|(_, entry)| entry)
+        .filter(|entry| !entry.is_noise())
+        .collect();
+    let seen: Vec<String> = packets
+        .iter()
+        .map(|entry| {
+            let arrow = match entry.direction {
+                Direction::In => "in",
+                Direction::Out => "out",
+            };
+            format!("{arrow} {} {}", entry.hex, entry.meaning)
+        })
+        .collect();
+    match ready {
+        Drive::Got(_) => {}
+        Drive::Mismatch(why) => {
+            handshake.fail("answers", why.clone());
+        }
+        Drive::Late => {
+            let waited = match packets.is_empty() {
+                true => "nothing came: is it set to play this colour, is the line right?",
+                false => "it stopped before the end",
+            };
+            handshake.fail("handshake", format!("not done within the set-up deadline: {waited}"));
+        }
+        Drive::Closed(why) => {
+            handshake.fail("handshake", why.clone());
+        }
+    }
+    if !seen.is_empty() {
+        handshake.pass("bytes", seen.join(", "));
+    }
+    if !matches!(ready, Drive::Got(_)) {
+        return;
+    }
+    let commands: Vec<(Direction, Command, u16)> = packets
+        .iter()
+        .filter_map(|entry| {
+            let packet = entry.packet()?;
+            Some((entry.direction, packet.command, packet.value))
+        })
+        .collect();
+    let expected = expected_handshake(config, profile);
+    let answers = answers(&packets);
+    match expected {
+        Some(expected) if commands != expected => {
+            handshake.warn(
+                "as expected",
+                format!(
+                    "not the CGF fixed handshake ({}), but goref got through it",
+                    spell(&expected)
+                ),
+            );
+        }
+        Some(_) => {
+            handshake.pass("as expected", "the CGF fixed handshake, packet for packet");
+        }
+        None => {
+            handshake.pass("as expected", "complete");
+        }
+    }
+    let flagged = packets
+        .iter()
+        .filter(|entry| {
+            entry
+                .flags
+                .iter()
+                .any(|f| matches!(f, TraceFlag::Duplicate | TraceFlag::Resend | TraceFlag::Ignored))
+        })
+        .count();
+    if flagged > 0 {
+        handshake.warn(
+            "clean",
+            format!("{} repeated, resent or ignored", plural(flagged, "packet", "packets")),
+        );
+    }
+    if !answers.is_empty() {
+        handshake.pass("its answers", answers.join("; "));
+    }
+}
+
+/// The program's ANSWERs and QUERYs in the handshake, in words.
+fn answers(packets: &[&TraceEntry]) -> Vec<String> {
+    packets
+        .iter()
+        .filter(|entry| entry.direction == Direction::In)
+        .filter_map(|entry| {
+            let packet = entry.packet()?;
+            matches!(packet.command, Command::Answer | Command::Query).then(|| entry.meaning.clone())
+        })
+        .collect()
+}
+
+/// The CGF fixed handshake in the program's colour; `None` in full GMP,
+/// where the program chooses its queries.
+fn expected_handshake(config: &CheckConfig, profile: Profile) -> Option<Vec<(Direction, Command, u16)>> {
+    if profile != Profile::Sgmp {
+        return None;
+    }
+    let handicap = config.setup().handicap.len().max(1) as u16;
+    let (program, referee) = (Direction::In, Direction::Out);
+    let (asker, answerer) = match config.color {
+        Color::Black => (referee, program),
+        Color::White => (program, referee),
+    };
+    Some(vec![
+        (answerer, Command::NewGame, 0),
+        (asker, Command::Query, Query::Color.number()),
+        (answerer, Command::Answer, 2),
+        (asker, Command::Query, Query::Handicap.number()),
+        (answerer, Command::Answer, handicap),
+        (asker, Command::Ok, crate::protocol::sgmp::packet::OK_VALUE),
+    ])
+}
+
+fn spell(expected: &[(Direction, Command, u16)]) -> String {
+    let words: Vec<String> = expected
+        .iter()
+        .map(|(_, command, value)| match command {
+            Command::Query | Command::Answer => format!("{} {value}", command.name()),
+            _ => command.name().to_string(),
+        })
+        .collect();
+    words.join(", ")
+}
+
+/// The program's moves: the first, and the rest.
+fn judge_moves(moves: &[(Move, Duration)], stopped: Option<String>, play: &mut Section) {
+    if let Some((mv, took)) = moves.first() {
+        play.pass("first move", format!("{mv}, {} after it had the turn", millis(*took)))
+            .timed(*took);
+    }
+    if moves.len() > 1 {
+        let rest = &moves[1..];
+        let slowest = rest.iter().map(|(_, took)| *took).max().unwrap_or_default();
+        let played: Vec<String> = rest.iter().map(|(mv, _)| mv.to_string()).collect();
+        play.pass(
+            "later moves",
+            format!(
+                "{} ({}), the slowest in {}",
+                plural(rest.len(), "move", "moves"),
+                played.join(" "),
+                millis(slowest)
+            ),
+        )
+        .timed(slowest);
+    }
+    if let Some(why) = stopped {
+        play.fail("moves", why);
+    }
+}
+
+/// How the program acknowledged our moves, after the handshake.
+fn judge_acknowledgements(run: &LineRun, handshake_len: usize, play: &mut Section) {
+    let entries = &run.trace[handshake_len.min(run.trace.len())..];
+    let mut sent = 0;
+    let mut explicit = Vec::new();
+    let mut implicit = 0;
+    let mut resends = 0;
+    let mut stray_oks = 0;
+    let mut last_move_out: Option<Instant> = None;
+    for (index, (at, entry)) in entries.iter().enumerate() {
+        let Some(packet) = entry.packet() else {
+            continue;
+        };
+        let repeat = run.repeated == Some(handshake_len + index);
+        match (entry.direction, packet.command) {
+            (Direction::Out, Command::Move) if entry.flags.contains(&TraceFlag::Resend) => {
+                if !repeat {
+                    resends += 1;
+                }
+            }
+            (Direction::Out, Command::Move) => {
+                sent += 1;
+                last_move_out = Some(*at);
+            }
+            (Direction::In, Command::Ok) if entry.flags.contains(&TraceFlag::Ignored) => {
+                stray_oks += 1;
+            }
+            (Direction::In, Command::Ok) => {
+                if let Some(out) = last_move_out.take() {
+                    explicit.push(at.saturating_duration_since(out));
+                }
+            }
+            (Direction::In, _) if entry.flags.contains(&TraceFlag::ImplicitAck) => implicit += 1,
+            _ => {}
+        }
+    }
+    if sent == 0 {
+        return;
+    }
+    let acked = run.delivered;
+    let slowest = explicit.iter().max().copied().unwrap_or_default();
+    let how = format!(
+        "{} of {} of our moves OKed ({} explicitly, the slowest in {}; {} by its next move)",
+        acked,
+        sent,
+        explicit.len(),
+        millis(slowest),
+        implicit
+    );
+    let verdict = match (acked < sent, resends) {
+        (true, _) => Verdict::Fail,
+        (false, 0) => Verdict::Pass,
+        (false, _) => Verdict::Warn,
+    };
+    let mut reason = how;
+    if resends > 0 {
+        reason.push_str(&format!("; goref had to resend {}", plural(resends, "time", "times")));
+    }
+    play.add("OK handling", verdict, reason);
+    let repeat_oks = usize::from(run.repeated.is_some());
+    if stray_oks > repeat_oks {
+        play.warn(
+            "stray OKs",
+            format!(
+                "{} that acknowledged nothing: ignored",
+                plural(stray_oks - repeat_oks, "OK", "OKs")
+            ),
+        );
+    }
+    for alarm in run.alarms.iter().take(3) {
+        play.warn("alarm", alarm.clone());
+    }
+}
+
+/// The line's speed from the reads: the bytes of a packet that came after
+/// its first read, over the time they took.
+fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Section) {
+    let (mut bytes, mut span) = (0usize, Duration::ZERO);
+    let mut packet_start: Option<(Instant, usize)> = None;
+    for (at, chunk) in reads {
+        for byte in chunk {
+            if *byte < 0x04 {
+                packet_start = Some((*at, 1));
+                continue;
+            }
+            let Some((start, count)) = packet_start.as_mut() else {
+                continue;
+            };
+            *count += 1;
+            if *count == 4 {
+                if *at > *start {
+                    span += at.saturating_duration_since(*start);
+                    bytes += 3;
+                }
+                packet_start = None;
+            }
+        }
+    }
+    let Some(baud) = baud else {
+        quality.pass("speed", "a TCP line: no baud rate to measure against");
+        return;
+    };
+    if bytes == 0 || span.is_zero() {
+        quality.pass(
+            "speed",
+            format!(
+                "every packet came in one read: faster than {baud} baud can show (a pty or a \
+                 fast line)"
+            ),
+        );
+        return;
+    }
+    let measured = bytes as f64 / span.as_secs_f64() * BITS_PER_BYTE;
+    let reason = format!("about {measured:.0} baud measured, {baud} set");
+    if measured < 0.8 * f64::from(baud) {
+        quality.warn("speed", format!("{reason}: the program writes slower than its line"));
+    } else {
+        quality.pass("speed", reason);
+    }
+}
+
+/// Bytes on the line that were no packet.
+fn judge_noise(trace: &[(Instant, TraceEntry)], quality: &mut Section) {
+    let noise: Vec<&TraceEntry> = trace
+        .iter()
+        .map(|(_, entry)| entry)
+        .filter(|entry| entry.direction == Direction::In && entry.is_noise())
+        .collect();
+    let (talk, stray): (Vec<&TraceEntry>, Vec<&TraceEntry>) = noise
+        .into_iter()
+        .partition(|entry| entry.flags.contains(&TraceFlag::Talk));
+    match stray.first() {
+        None => quality.pass("stray bytes", "none"),
+        Some(first) => quality.warn(
+            "stray bytes",
+            format!(
+                "{}, e.g. {} ({}): dropped",
+                plural(stray.len(), "piece", "pieces"),
+                first.hex,
+                first.meaning
+            ),
+        ),
+    };
+    if let Some(first) = talk.first() {
+        quality.pass("talk", format!("{}: {}", plural(talk.len(), "piece", "pieces"), first.meaning));
+    }
+}

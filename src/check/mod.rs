@@ -1,0 +1,147 @@
+//! `goref check SPEC`: a pre-round conformance card for one program.
+//!
+//! The card is built from the pieces a game uses, so that it tells the
+//! truth about a game: a GTP engine is set up and asked for moves by the
+//! same player adapter the referee drives ([`gtp`]), a program on a GMP
+//! line meets the same protocol session on a line opened the same way
+//! ([`line`]), and a Usenix program the same adapter ([`usenix`]). The
+//! built-in engine plays the other side. Each check is pass, warn or fail
+//! with a one-line reason ([`card`]).
+
+pub mod card;
+mod gtp;
+mod line;
+mod script;
+mod usenix;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::game::clock::TimeSystem;
+use crate::game::Color;
+use crate::players::{bot_command, PlayerSetup, PlayerSpec};
+use crate::referee::GameConfig;
+
+pub use card::{Card, Check, Section, Verdict};
+
+/// The moves the program is asked for, unless told otherwise: the first on
+/// an empty board (or after the handicap), the rest in the middle of a game.
+pub const DEFAULT_MOVES: u32 = 6;
+
+/// The card's width: it reads at 80 columns.
+pub const CARD_WIDTH: usize = 80;
+
+/// The longest the check waits for one move, unless the rules' move
+/// timeout is shorter.
+pub const MOVE_LIMIT: Duration = Duration::from_secs(120);
+
+/// What to check a program for.
+#[derive(Debug, Clone)]
+pub struct CheckConfig {
+    pub spec: PlayerSpec,
+    /// The colour it plays in the round.
+    pub color: Color,
+    pub game: GameConfig,
+    /// The deadline for any command other than a move request.
+    pub command_timeout: Duration,
+    /// The goref binary, for `bot`.
+    pub self_exe: PathBuf,
+    /// How many moves the program is asked for.
+    pub moves: u32,
+}
+
+/// Why a program cannot be checked at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckError(String);
+
+impl CheckConfig {
+    /// The game the card is for, in a few words.
+    pub fn describe(&self) -> String {
+        let rules = &self.game.rules;
+        let time = match rules.time {
+            TimeSystem::None => "no clock".to_string(),
+            time => format!("time {time}"),
+        };
+        let handicap = match self.game.handicap_stones().map(|s| s.len()).unwrap_or(0) {
+            0 => String::new(),
+            n => format!(", handicap {n}"),
+        };
+        format!(
+            "{} under {} rules, {}x{}, komi {}{handicap}, {time}",
+            self.color, rules.preset, self.game.size, self.game.size, rules.komi
+        )
+    }
+
+    /// The card's width: it reads at 80 columns.
+pub const CARD_WIDTH: usize = 80;
+
+/// The longest the check waits for one move.
+    fn move_limit(&self) -> Duration {
+        self.game.rules.move_timeout.min(MOVE_LIMIT)
+    }
+
+    /// The set-up the player adapter gets, as in a game.
+    fn setup(&self) -> PlayerSetup {
+        PlayerSetup {
+            color: self.color,
+            size: self.game.size,
+            rules: self.game.rules.clone(),
+            handicap: self.game.handicap_stones().unwrap_or_default(),
+            command_timeout: self.command_timeout,
+            self_exe: self.self_exe.clone(),
+            position: Vec::new(),
+            line: None,
+        }
+    }
+}
+
+/// Checks the program and returns its card. A program that cannot even be
+/// reached gets a card that says so; only a player kind that has nothing to
+/// check is an error.
+pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
+    let sections = match &config.spec {
+        PlayerSpec::Gtp { command } => gtp::check(config, command).await,
+        PlayerSpec::Bot { seed, settings } => {
+            let seed = seed.unwrap_or(config.color.index() as u64 + 1);
+            let command = bot_command(&config.self_exe, seed, settings);
+            gtp::check(config, &command).await
+        }
+        PlayerSpec::Line {
+            profile,
+            line,
+            text,
+        } => line::check(config, *profile, line, text).await,
+        PlayerSpec::Usenix { command } => usenix::check(config, command).await,
+        PlayerSpec::Human { .. } | PlayerSpec::BotOnLine { .. } => {
+            return Err(CheckError(format!(
+                "'{}' has nothing to check: goref check takes gtp:CMDLINE, usenix:CMDLINE, \
+                 sgmp:DEVICE, gmp:DEVICE, sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT or bot",
+                config.spec
+            )))
+        }
+    };
+    Ok(Card {
+        spec: config.spec.to_string(),
+        game: config.describe(),
+        sections,
+    })
+}
+
+/// `n` things in words: `1 move`, `3 moves`.
+fn plural(n: usize, one: &str, many: &str) -> String {
+    match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    }
+}
+
+/// A duration as the card shows it: `41 ms`, `1.25 s`.
+fn millis(elapsed: Duration) -> String {
+    let ms = elapsed.as_secs_f64() * 1e3;
+    match elapsed.as_millis() {
+        0..10 => format!("{ms:.1} ms"),
+        10..1000 => format!("{ms:.0} ms"),
+        _ => format!("{:.2} s", elapsed.as_secs_f64()),
+    }
+}

@@ -1,0 +1,269 @@
+//! A scripted referee: it drives one player adapter with the actions a game
+//! would send, keeps every report, and plays the other side with the
+//! built-in engine.
+
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+
+use crate::bot::engine::Engine;
+use crate::game::clock::{Clock, TimeSystem};
+use crate::game::{Color, Move};
+use crate::players::{self, PlayerHandle, PlayerSetup, PlayerSpec, Report};
+use crate::referee::{Action, Failure, PlayerEvent, TimeLeft};
+use crate::shell_time::now;
+
+/// How a wait for the player ended.
+#[derive(Debug)]
+pub enum Waited<T> {
+    Got(T),
+    Failed(Failure),
+    /// Nothing came within the time allowed.
+    Silent(Duration),
+}
+
+/// One player adapter, driven by the check.
+pub struct Scripted {
+    handle: PlayerHandle,
+    reports: mpsc::UnboundedReceiver<Report>,
+    /// Every report so far, in order.
+    pub log: Vec<Report>,
+}
+
+impl Scripted {
+    pub fn start(spec: &PlayerSpec, setup: PlayerSetup) -> Scripted {
+        let (tx, reports) = mpsc::unbounded_channel();
+        let handle = players::spawn(spec, setup, tx);
+        Scripted {
+            handle,
+            reports,
+            log: Vec::new(),
+        }
+    }
+
+    pub fn act(&self, action: Action) {
+        let _ = self.handle.actions.send(action);
+    }
+
+    /// Waits up to `within` for a report `wanted` picks, keeping every
+    /// report; a failure of the player ends the wait.
+    pub async fn wait<T>(
+        &mut self,
+        within: Duration,
+        mut wanted: impl FnMut(&Report) -> Option<T>,
+    ) -> Waited<T> {
+        let since = now();
+        let deadline = tokio::time::Instant::from_std(since + within);
+        loop {
+            let report = match tokio::time::timeout_at(deadline, self.reports.recv()).await {
+                Ok(Some(report)) => report,
+                Ok(None) | Err(_) => return Waited::Silent(now().saturating_duration_since(since)),
+            };
+            self.log.push(report.clone());
+            if let PlayerEvent::Failed(failure) = &report.event {
+                return Waited::Failed(failure.clone());
+            }
+            if let Some(found) = wanted(&report) {
+                return Waited::Got(found);
+            }
+        }
+    }
+
+    /// Ends the game for the player and waits up to `within` for the
+    /// adapter to say goodbye, keeping its last reports.
+    pub async fn finish(mut self, within: Duration) -> Vec<Report> {
+        self.act(Action::GameOver {
+            result: "Void".into(),
+        });
+        let deadline = tokio::time::Instant::from_std(now() + within);
+        loop {
+            match tokio::time::timeout_at(deadline, self.reports.recv()).await {
+                Ok(Some(report)) => self.log.push(report),
+                Ok(None) => break,
+                Err(_) => {
+                    self.handle.task.abort();
+                    break;
+                }
+            }
+            if self.handle.task.is_finished() {
+                while let Ok(report) = self.reports.try_recv() {
+                    self.log.push(report);
+                }
+                break;
+            }
+        }
+        self.log
+    }
+}
+
+/// One move the program made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimedMove {
+    pub mv: Move,
+    /// From the moment it had the turn to its move.
+    pub took: Duration,
+}
+
+/// How the exchange of moves went.
+#[derive(Debug, Default)]
+pub struct Exchange {
+    pub moves: Vec<TimedMove>,
+    /// The opponent's moves the program refused.
+    pub refused: Vec<String>,
+    /// Why the exchange stopped short, if it did.
+    pub stopped: Option<Stopped>,
+}
+
+/// Why the exchange stopped short.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Stopped {
+    Failed(Failure),
+    Silent(Duration),
+    Illegal { mv: Move, why: String },
+    Resigned,
+}
+
+/// The other side of the game: the built-in engine, its board the game's.
+pub struct Opponent {
+    engine: Engine,
+    color: Color,
+}
+
+impl Opponent {
+    pub fn new(setup: &PlayerSetup) -> Opponent {
+        let mut engine = Engine::new(setup.size, 7).expect("the size was checked");
+        let _ = engine.place(Color::Black, &setup.handicap);
+        Opponent {
+            engine,
+            color: setup.color.opponent(),
+        }
+    }
+
+    /// Who moves first: Black, or White after two or more handicap stones.
+    pub fn first_to_move(setup: &PlayerSetup) -> Color {
+        match setup.handicap.len() {
+            0 | 1 => Color::Black,
+            _ => Color::White,
+        }
+    }
+
+    pub fn next_move(&mut self) -> Move {
+        self.engine.genmove(self.color)
+    }
+
+    /// A move for either side, played on its board: the rest of a game.
+    pub fn move_for(&mut self, color: Color) -> Move {
+        self.engine.genmove(color)
+    }
+
+    /// Whose move it is on the opponent's board.
+    pub fn color_to_move(&self) -> Color {
+        self.engine.board().to_move()
+    }
+
+    /// Records the program's move, or says why it is illegal.
+    pub fn record(&mut self, color: Color, mv: Move) -> Result<(), String> {
+        self.engine.play(color, mv).map_err(|e| e.to_string())
+    }
+
+    pub fn board(&self) -> &crate::game::board::Board {
+        self.engine.board()
+    }
+}
+
+/// What the referee tells the program of its clock before each move, as
+/// at the start of the game.
+pub fn time_left(system: TimeSystem, at: Instant) -> Option<TimeLeft> {
+    let clock = Clock::new(system);
+    (system != TimeSystem::None).then(|| {
+        let (seconds, stones) = clock.gtp_time_left(at);
+        let (_, kgs_stones) = clock.kgs_time_left(at);
+        TimeLeft {
+            seconds,
+            stones,
+            kgs_stones,
+        }
+    })
+}
+
+/// Asks the program for `moves` moves, the opponent answering each, as in
+/// a game. `limit` is the longest one move may take.
+pub async fn exchange(
+    player: &mut Scripted,
+    setup: &PlayerSetup,
+    opponent: &mut Opponent,
+    moves: u32,
+    limit: Duration,
+) -> Exchange {
+    let color = setup.color;
+    let mut exchange = Exchange::default();
+    let mut to_move = Opponent::first_to_move(setup);
+    while exchange.moves.len() < moves as usize {
+        if to_move != color {
+            let mv = opponent.next_move();
+            player.act(Action::TellMove {
+                to: color,
+                color: color.opponent(),
+                mv,
+            });
+            to_move = color;
+            continue;
+        }
+        player.act(Action::RequestMove {
+            color,
+            cleanup: false,
+            time_left: time_left(setup.rules.time, now()),
+        });
+        match ask_move(player, limit, &mut exchange.refused).await {
+            Ok(timed) => {
+                let mv = timed.mv;
+                exchange.moves.push(timed);
+                if mv == Move::Resign {
+                    exchange.stopped = Some(Stopped::Resigned);
+                    break;
+                }
+                if let Err(why) = opponent.record(color, mv) {
+                    exchange.stopped = Some(Stopped::Illegal { mv, why });
+                    break;
+                }
+            }
+            Err(stopped) => {
+                exchange.stopped = Some(stopped);
+                break;
+            }
+        }
+        to_move = color.opponent();
+    }
+    exchange
+}
+
+/// Waits for the move just asked for, noting refused moves on the way.
+pub async fn ask_move(
+    player: &mut Scripted,
+    limit: Duration,
+    refused: &mut Vec<String>,
+) -> Result<TimedMove, Stopped> {
+    let mut thinking_from = None;
+    let waited = player
+        .wait(limit, |report| match &report.event {
+            PlayerEvent::Thinking => {
+                thinking_from = Some(report.at);
+                None
+            }
+            PlayerEvent::RejectedMove { mv, message } => {
+                refused.push(format!("{mv}: {message}"));
+                None
+            }
+            PlayerEvent::Moved(mv) => Some((*mv, report.at)),
+            _ => None,
+        })
+        .await;
+    match waited {
+        Waited::Got((mv, at)) => Ok(TimedMove {
+            mv,
+            took: at.saturating_duration_since(thinking_from.unwrap_or(at)),
+        }),
+        Waited::Failed(failure) => Err(Stopped::Failed(failure)),
+        Waited::Silent(waited) => Err(Stopped::Silent(waited)),
+    }
+}
