@@ -1,6 +1,7 @@
 //! A scripted fake GTP engine for fault tests.
 //!
-//! It keeps no board: `genmove` answers come from `--moves`, and flags make
+//! It keeps no board unless told to (`--board`): `genmove` answers come from
+//! `--moves`, and flags make
 //! it crash, hang, send garbage, flood stderr, answer slowly or refuse
 //! commands at chosen points, so the referee's handling of misbehaving
 //! engines can be tested against a real process.
@@ -18,6 +19,7 @@ use std::thread;
 use std::time::Duration;
 
 use clap::{ArgAction, Parser};
+use goref::game::board::{Board, BoardRules, KoRule};
 use goref::game::coord::{Color, Move, MAX_SIZE, MIN_SIZE};
 use goref::protocol::gtp::codec::{format_response, parse_command_line, Command};
 
@@ -81,6 +83,13 @@ struct Args {
     /// Do not implement final_status_list and kgs-genmove_cleanup.
     #[arg(long)]
     no_kgs: bool,
+    /// Keep a board: refuse illegal `play`s, and answer `genmove` with the
+    /// next of --moves that is legal, else the first legal point, else pass.
+    #[arg(long)]
+    board: bool,
+    /// Answer `=` to commands it does not know, as GTP forbids.
+    #[arg(long)]
+    accept_unknown: bool,
 }
 
 const BASE_COMMANDS: &[&str] = &[
@@ -114,7 +123,15 @@ struct Engine {
     next_move: usize,
     next_cleanup_move: usize,
     log: Option<File>,
+    /// The board it keeps with --board.
+    board: Option<Board>,
 }
+
+/// The rules of the board it keeps: as permissive as a referee may be.
+const RULES: BoardRules = BoardRules {
+    ko: KoRule::Simple,
+    suicide_allowed: false,
+};
 
 impl Engine {
     fn commands(&self) -> Vec<&'static str> {
@@ -141,7 +158,10 @@ impl Engine {
             return fail("failed");
         }
         if !self.commands().contains(&name) {
-            return fail("unknown command");
+            return match self.args.accept_unknown {
+                true => ok(""),
+                false => fail("unknown command"),
+            };
         }
         let arg = |i: usize| command.args.get(i).map(String::as_str).unwrap_or("");
         match name {
@@ -153,6 +173,7 @@ impl Engine {
             "boardsize" => match arg(0).parse::<u8>() {
                 Ok(size) if (MIN_SIZE..=MAX_SIZE).contains(&size) => {
                     self.size = size;
+                    self.clear_board();
                     ok("")
                 }
                 _ => fail("unacceptable size"),
@@ -161,23 +182,29 @@ impl Engine {
                 Ok(_) => ok(""),
                 Err(_) => fail("syntax error"),
             },
+            "clear_board" => {
+                self.clear_board();
+                ok("")
+            }
             "play" => {
-                let valid = Color::from_str(arg(0)).is_ok()
-                    && command.args.len() == 2
-                    && Move::parse_gtp(arg(1), self.size).is_ok_and(|m| m != Move::Resign);
-                if !valid {
+                let color = Color::from_str(arg(0));
+                let mv = Move::parse_gtp(arg(1), self.size);
+                let (Ok(color), Ok(mv), 2) = (color, mv, command.args.len()) else {
+                    return fail("invalid color or coordinate");
+                };
+                if mv == Move::Resign {
                     fail("invalid color or coordinate")
-                } else if self.args.reject_play {
+                } else if self.args.reject_play || !self.play_on_board(color, mv) {
                     fail("illegal move")
                 } else {
                     ok("")
                 }
             }
             "genmove" | "kgs-genmove_cleanup" => {
-                if Color::from_str(arg(0)).is_err() {
+                let Ok(color) = Color::from_str(arg(0)) else {
                     return fail("invalid color");
-                }
-                self.genmove(name == "kgs-genmove_cleanup", out)
+                };
+                self.genmove(color, name == "kgs-genmove_cleanup", out)
             }
             "final_status_list" => match arg(0) {
                 "dead" => ok(self.args.dead.clone().trim()),
@@ -190,7 +217,52 @@ impl Engine {
         }
     }
 
-    fn genmove(&mut self, cleanup: bool, out: &mut impl Write) -> io::Result<Outcome> {
+    fn clear_board(&mut self) {
+        if self.args.board {
+            self.board = Board::new(self.size, RULES).ok();
+        }
+    }
+
+    /// Plays `mv` on the board it keeps, if it keeps one; false when that
+    /// board does not allow it.
+    fn play_on_board(&mut self, color: Color, mv: Move) -> bool {
+        let Some(board) = &mut self.board else {
+            return true;
+        };
+        board.set_to_move(color);
+        match mv {
+            Move::Play(point) => board.play(color, point).is_ok(),
+            _ => board.pass(color).is_ok(),
+        }
+    }
+
+    /// With a board, `scripted` when it is legal, else the first legal
+    /// point, else a pass.
+    fn legal_choice(&mut self, color: Color, scripted: String) -> String {
+        let Some(board) = &mut self.board else {
+            return scripted;
+        };
+        board.set_to_move(color);
+        let wanted = Move::parse_gtp(&scripted, self.size).ok();
+        let chosen = match wanted {
+            Some(Move::Play(p)) if board.check(color, p).is_ok() => Move::Play(p),
+            Some(Move::Pass) => Move::Pass,
+            _ => board
+                .legal_points(color)
+                .into_iter()
+                .find(|p| !board.is_eye_like(color, *p))
+                .map_or(Move::Pass, Move::Play),
+        };
+        self.play_on_board(color, chosen);
+        chosen.to_gtp()
+    }
+
+    fn genmove(
+        &mut self,
+        color: Color,
+        cleanup: bool,
+        out: &mut impl Write,
+    ) -> io::Result<Outcome> {
         self.genmoves += 1;
         let n = Some(self.genmoves);
         if let Some(bytes) = self.args.stderr_flood {
@@ -222,6 +294,7 @@ impl Engine {
             (Some(moves), true) => next_of(moves, &mut self.next_cleanup_move),
             _ => next_of(&self.args.moves, &mut self.next_move),
         };
+        let answer = self.legal_choice(color, answer);
         Ok(Outcome::Answer(Ok(answer)))
     }
 }
@@ -275,7 +348,9 @@ fn main() -> io::Result<()> {
         next_move: 0,
         next_cleanup_move: 0,
         log,
+        board: None,
     };
+    engine.clear_board();
     let mut input = io::stdin().lock();
     let mut out = io::stdout().lock();
     let mut raw = Vec::new();

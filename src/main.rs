@@ -21,8 +21,8 @@ use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::bot::line::Continued;
 use goref::cli::{
-    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs,
-    WatchArgs,
+    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs,
+    SpectatorArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -323,7 +323,8 @@ fn check(args: &CheckArgs) -> Result<Outcome, String> {
         ..PlayArgs::default()
     };
     let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
-    let resolved = config::resolve(&play_args, self_exe.clone(), today()).map_err(|e| e.to_string())?;
+    let resolved =
+        config::resolve(&play_args, self_exe.clone(), today()).map_err(|e| e.to_string())?;
     let spec = match color {
         Color::Black => resolved.black,
         Color::White => resolved.white,
@@ -336,7 +337,11 @@ fn check(args: &CheckArgs) -> Result<Outcome, String> {
         self_exe,
         moves: args.moves.max(1),
     };
-    console::say(format!("goref: checking {} as {}", check.spec, check.describe()));
+    console::say(format!(
+        "goref: checking {} as {}",
+        check.spec,
+        check.describe()
+    ));
     let runtime = game_runtime()?;
     let card = runtime
         .block_on(goref::check::run(&check))

@@ -178,13 +178,23 @@ fn check_lines(check: &Check, width: usize) -> Vec<String> {
     } else {
         format!("{head} ")
     };
-    let first = width.saturating_sub(start.chars().count()).max(20);
     let rest = width.saturating_sub(text_column).max(20);
-    let mut parts = fill(&check.reason, first, rest).into_iter();
-    let mut lines = vec![format!("{start}{}", parts.next().unwrap_or_default())
-        .trim_end()
-        .to_string()];
-    lines.extend(parts.map(|part| format!("{:text_column$}{part}", "")));
+    let first = width.saturating_sub(start.chars().count());
+    let mut lines = Vec::new();
+    let mut parts = if first < 10 {
+        lines.push(start.trim_end().to_string());
+        fill(&check.reason, rest, rest).into_iter()
+    } else {
+        let mut parts = fill(&check.reason, first, rest).into_iter();
+        let head = format!("{start}{}", parts.next().unwrap_or_default());
+        lines.push(head.trim_end().to_string());
+        parts
+    };
+    lines.extend(
+        parts
+            .by_ref()
+            .map(|part| format!("{:text_column$}{part}", "")),
+    );
     lines
 }
 
@@ -246,7 +256,10 @@ mod tests {
              300 30 1, so the engine does not know of its spare periods",
         );
         let mut protocol = Section::new("Protocol");
-        protocol.fail("illegal play", "accepted 'play white D4' on Black's stone at D4");
+        protocol.fail(
+            "illegal play",
+            "accepted 'play white D4' on Black's stone at D4",
+        );
         Card {
             spec: "gtp:/usr/games/gnugo --mode gtp --level 0".into(),
             game: "Black, kgs rules, 19x19".into(),

@@ -18,7 +18,7 @@ use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
 use crate::protocol::sgmp::packet::{Command, Query};
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::shell_time::{now, sleep_until};
-use crate::transport::line::{self, bytes_per_second, BoxedLine, LineSpec, LineTarget};
+use crate::transport::line::{self, BoxedLine, LineSpec, LineTarget};
 
 use super::card::{Section, Verdict};
 use super::script::Opponent;
@@ -74,7 +74,6 @@ pub async fn check(
         session,
         reader,
         writer,
-        wire: baud.map(bytes_per_second),
         trace: Vec::new(),
         reads: Vec::new(),
         turn_given: None,
@@ -126,13 +125,11 @@ struct LineRun {
     session: Session,
     reader: ReadHalf<BoxedLine>,
     writer: WriteHalf<BoxedLine>,
-    /// Bytes a second on the wire, for a line with a baud rate.
-    wire: Option<f64>,
     /// Every packet and every piece of noise, when it was handled.
     trace: Vec<(Instant, TraceEntry)>,
     /// Every read: when, and the bytes.
     reads: Vec<(Instant, Vec<u8>)>,
-    /// When the bytes that handed the program the move were on the wire.
+    /// When the bytes that handed the program the move were written.
     turn_given: Option<Instant>,
     /// Our moves the program has acknowledged.
     delivered: usize,
@@ -161,7 +158,7 @@ impl LineRun {
                         return Some(Drive::Closed(format!("cannot write to the line: {e}")));
                     }
                     if *gives_turn {
-                        self.turn_given = Some(now() + on_wire(self.wire, bytes.len()));
+                        self.turn_given = Some(now());
                     }
                 }
                 SessionEvent::Trace(entry) => self.trace.push((now(), entry.clone())),
@@ -171,7 +168,9 @@ impl LineRun {
                     return Some(Drive::Mismatch(message.clone()));
                 }
                 SessionEvent::Restarted(message) => {
-                    return Some(Drive::Closed(format!("the program started over: {message}")))
+                    return Some(Drive::Closed(format!(
+                        "the program started over: {message}"
+                    )))
                 }
                 SessionEvent::Ready | SessionEvent::Move(_) => {}
             }
@@ -197,7 +196,10 @@ impl LineRun {
             if let Some(drive) = self.pump_for(&mut wanted).await {
                 return drive;
             }
-            let due = self.session.poll_timeout().map_or(deadline, |t| t.min(deadline));
+            let due = self
+                .session
+                .poll_timeout()
+                .map_or(deadline, |t| t.min(deadline));
             tokio::select! {
                 read = self.reader.read(&mut buf) => match read {
                     Ok(n) if n > 0 => {
@@ -241,18 +243,24 @@ impl LineRun {
                 continue;
             }
             let drive = self
-                .until(now() + limit, |event| matches!(event, SessionEvent::Move(_)))
+                .until(now() + limit, |event| {
+                    matches!(event, SessionEvent::Move(_))
+                })
                 .await;
             let Drive::Got(SessionEvent::Move(point)) = drive else {
                 stopped = Some(match drive {
-                    Drive::Late => format!("no move within {} (its move {})", millis(limit), moves.len() + 1),
+                    Drive::Late => format!(
+                        "no move within {} (its move {})",
+                        millis(limit),
+                        moves.len() + 1
+                    ),
                     Drive::Closed(why) | Drive::Mismatch(why) => why,
                     Drive::Got(_) => unreachable!("only a move is picked"),
                 });
                 break;
             };
             let mv = point.map(Move::Play).unwrap_or(Move::Pass);
-            let arrived = now().checked_sub(on_wire(self.wire, 4)).unwrap_or_else(now);
+            let arrived = now();
             let took = self
                 .turn_given
                 .take()
@@ -260,7 +268,9 @@ impl LineRun {
                 .unwrap_or_default();
             moves.push((mv, took));
             if let Err(why) = opponent.record(color, mv) {
-                stopped = Some(format!("played {mv}, which is illegal ({why}): it would forfeit"));
+                stopped = Some(format!(
+                    "played {mv}, which is illegal ({why}): it would forfeit"
+                ));
                 break;
             }
             to_move = color.opponent();
@@ -284,7 +294,9 @@ impl LineRun {
         }
         self.repeated = Some(self.trace.len());
         let watched = self
-            .until(now() + AFTER_REPEAT, |event| matches!(event, SessionEvent::Move(_)))
+            .until(now() + AFTER_REPEAT, |event| {
+                matches!(event, SessionEvent::Move(_))
+            })
             .await;
         match watched {
             Drive::Late => None,
@@ -335,12 +347,6 @@ impl LineRun {
     }
 }
 
-/// The bytes' time on a line of `rate` bytes a second.
-fn on_wire(rate: Option<f64>, bytes: usize) -> Duration {
-    rate.map(|rate| Duration::from_secs_f64(bytes as f64 / rate))
-        .unwrap_or_default()
-}
-
 /// The packets before the handshake ended, against what it should be.
 fn judge_handshake(
     config: &CheckConfig,
@@ -374,7 +380,10 @@ fn judge_handshake(
                 true => "nothing came: is it set to play this colour, is the line right?",
                 false => "it stopped before the end",
             };
-            handshake.fail("handshake", format!("not done within the set-up deadline: {waited}"));
+            handshake.fail(
+                "handshake",
+                format!("not done within the set-up deadline: {waited}"),
+            );
         }
         Drive::Closed(why) => {
             handshake.fail("handshake", why.clone());
@@ -415,38 +424,104 @@ fn judge_handshake(
     let flagged = packets
         .iter()
         .filter(|entry| {
-            entry
-                .flags
-                .iter()
-                .any(|f| matches!(f, TraceFlag::Duplicate | TraceFlag::Resend | TraceFlag::Ignored))
+            entry.flags.iter().any(|f| {
+                matches!(
+                    f,
+                    TraceFlag::Duplicate | TraceFlag::Resend | TraceFlag::Ignored
+                )
+            })
         })
         .count();
     if flagged > 0 {
         handshake.warn(
             "clean",
-            format!("{} repeated, resent or ignored", plural(flagged, "packet", "packets")),
+            format!(
+                "{} repeated, resent or ignored",
+                plural(flagged, "packet", "packets")
+            ),
         );
     }
-    if !answers.is_empty() {
-        handshake.pass("its answers", answers.join("; "));
+    let unknown: Vec<&String> = answers
+        .iter()
+        .filter(|a| !a.starts_with("it asked") && a.contains("(unknown)"))
+        .collect();
+    match (answers.is_empty(), unknown.is_empty()) {
+        (true, _) => {}
+        (false, true) => {
+            handshake.pass("its answers", answers.join("; "));
+        }
+        (false, false) => {
+            handshake.warn(
+                "its answers",
+                format!(
+                    "{}: it does not say everything, so make sure it is set up for this game",
+                    answers.join("; ")
+                ),
+            );
+        }
     }
 }
 
-/// The program's ANSWERs and QUERYs in the handshake, in words.
+/// The questions and answers of the handshake, in words: what the
+/// program answered us, or what it asked and was told.
 fn answers(packets: &[&TraceEntry]) -> Vec<String> {
-    packets
+    let mut asked: Option<(Direction, u16)> = None;
+    let mut found = Vec::new();
+    for packet in packets
         .iter()
-        .filter(|entry| entry.direction == Direction::In)
-        .filter_map(|entry| {
-            let packet = entry.packet()?;
-            matches!(packet.command, Command::Answer | Command::Query).then(|| entry.meaning.clone())
-        })
-        .collect()
+        .filter_map(|entry| entry.packet().map(|p| (entry.direction, p)))
+    {
+        match packet {
+            (direction, p) if p.command == Command::Query => asked = Some((direction, p.value)),
+            (direction, p) if p.command == Command::Answer => {
+                let Some((asker, query)) = asked.take().filter(|(asker, _)| *asker != direction)
+                else {
+                    continue;
+                };
+                let mut words = answer_words(query, p.value);
+                if asker == Direction::In {
+                    words = words.replace("I am", "goref is");
+                }
+                let topic = query_name(query);
+                found.push(match asker {
+                    Direction::Out => format!("{topic}: {} ({words})", p.value),
+                    Direction::In => format!("it asked {topic}, told {} ({words})", p.value),
+                });
+            }
+            _ => {}
+        }
+    }
+    found
+}
+
+fn query_name(query: u16) -> String {
+    Query::ALL
+        .into_iter()
+        .find(|q| q.number() == query)
+        .map_or_else(|| format!("query {query}"), |q| q.name().to_string())
+}
+
+/// An ANSWER's value in words (`reference/sgmp.md` §7).
+fn answer_words(query: u16, value: u16) -> String {
+    match (query, value) {
+        (_, 0) => "unknown".to_string(),
+        (7, 1) => "Japanese rules".to_string(),
+        (7, 2) => "Chinese rules".to_string(),
+        (8, 1) => "an even game".to_string(),
+        (8, n) => format!("handicap {n}"),
+        (9, n) => format!("{n}x{n}"),
+        (11, 1) => "I am White".to_string(),
+        (11, 2) => "I am Black".to_string(),
+        (_, n) => format!("{n}, which GMP does not define"),
+    }
 }
 
 /// The CGF fixed handshake in the program's colour; `None` in full GMP,
 /// where the program chooses its queries.
-fn expected_handshake(config: &CheckConfig, profile: Profile) -> Option<Vec<(Direction, Command, u16)>> {
+fn expected_handshake(
+    config: &CheckConfig,
+    profile: Profile,
+) -> Option<Vec<(Direction, Command, u16)>> {
     if profile != Profile::Sgmp {
         return None;
     }
@@ -480,8 +555,11 @@ fn spell(expected: &[(Direction, Command, u16)]) -> String {
 /// The program's moves: the first, and the rest.
 fn judge_moves(moves: &[(Move, Duration)], stopped: Option<String>, play: &mut Section) {
     if let Some((mv, took)) = moves.first() {
-        play.pass("first move", format!("{mv}, {} after it had the turn", millis(*took)))
-            .timed(*took);
+        play.pass(
+            "first move",
+            format!("{mv}, {} after it was given the turn", millis(*took)),
+        )
+        .timed(*took);
     }
     if moves.len() > 1 {
         let rest = &moves[1..];
@@ -519,9 +597,7 @@ fn judge_acknowledgements(run: &LineRun, handshake_len: usize, play: &mut Sectio
         let repeat = run.repeated == Some(handshake_len + index);
         match (entry.direction, packet.command) {
             (Direction::Out, Command::Move) if entry.flags.contains(&TraceFlag::Resend) => {
-                if !repeat {
-                    resends += 1;
-                }
+                resends += usize::from(!repeat);
             }
             (Direction::Out, Command::Move) => {
                 sent += 1;
@@ -535,7 +611,9 @@ fn judge_acknowledgements(run: &LineRun, handshake_len: usize, play: &mut Sectio
                     explicit.push(at.saturating_duration_since(out));
                 }
             }
-            (Direction::In, _) if entry.flags.contains(&TraceFlag::ImplicitAck) => implicit += 1,
+            (Direction::In, _) if entry.flags.contains(&TraceFlag::ImplicitAck) => {
+                implicit += usize::from(last_move_out.take().is_some());
+            }
             _ => {}
         }
     }
@@ -559,7 +637,10 @@ fn judge_acknowledgements(run: &LineRun, handshake_len: usize, play: &mut Sectio
     };
     let mut reason = how;
     if resends > 0 {
-        reason.push_str(&format!("; goref had to resend {}", plural(resends, "time", "times")));
+        reason.push_str(&format!(
+            "; goref had to resend {}",
+            plural(resends, "time", "times")
+        ));
     }
     play.add("OK handling", verdict, reason);
     let repeat_oks = usize::from(run.repeated.is_some());
@@ -618,7 +699,10 @@ fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Se
     let measured = bytes as f64 / span.as_secs_f64() * BITS_PER_BYTE;
     let reason = format!("about {measured:.0} baud measured, {baud} set");
     if measured < 0.8 * f64::from(baud) {
-        quality.warn("speed", format!("{reason}: the program writes slower than its line"));
+        quality.warn(
+            "speed",
+            format!("{reason}: the program writes slower than its line"),
+        );
     } else {
         quality.pass("speed", reason);
     }
@@ -647,6 +731,103 @@ fn judge_noise(trace: &[(Instant, TraceEntry)], quality: &mut Section) {
         ),
     };
     if let Some(first) = talk.first() {
-        quality.pass("talk", format!("{}: {}", plural(talk.len(), "piece", "pieces"), first.meaning));
+        quality.pass(
+            "talk",
+            format!(
+                "{}: {}",
+                plural(talk.len(), "piece", "pieces"),
+                first.meaning
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reads(bytes_apart: &[(u64, &[u8])]) -> Vec<(Instant, Vec<u8>)> {
+        let t = crate::test_support::epoch();
+        bytes_apart
+            .iter()
+            .map(|(us, bytes)| (t + Duration::from_micros(*us), bytes.to_vec()))
+            .collect()
+    }
+
+    fn verdict(section: &Section) -> (Verdict, String) {
+        let check = &section.checks[0];
+        (check.verdict, check.reason.clone())
+    }
+
+    #[test]
+    fn the_speed_is_measured_from_packets_that_come_a_byte_at_a_time() {
+        let byte = 4167;
+        let slow = reads(&[
+            (0, &[0x01]),
+            (byte, &[0xa1]),
+            (2 * byte, &[0xa0]),
+            (3 * byte, &[0x80]),
+        ]);
+        let mut section = Section::new("q");
+        judge_speed(&slow, Some(2400), &mut section);
+        let (first, reason) = verdict(&section);
+        assert_eq!(first, Verdict::Pass);
+        assert!(
+            reason.starts_with("about 2400 baud measured, 2400 set"),
+            "{reason}"
+        );
+
+        let mut section = Section::new("q");
+        judge_speed(&slow, Some(9600), &mut section);
+        assert_eq!(verdict_of(&section), Verdict::Warn);
+
+        let whole = reads(&[
+            (0, &[0x01, 0xa1, 0xa0, 0x80]),
+            (10_000, &[0x02, 0x88, 0x87, 0xff]),
+        ]);
+        let mut section = Section::new("q");
+        judge_speed(&whole, Some(2400), &mut section);
+        assert!(verdict(&section).1.contains("in one read"));
+    }
+
+    fn verdict_of(section: &Section) -> Verdict {
+        section.checks[0].verdict
+    }
+
+    #[test]
+    fn answers_are_told_in_words_from_either_side() {
+        let entry = |direction, hex: &str| TraceEntry {
+            direction,
+            hex: hex.to_string(),
+            meaning: String::new(),
+            flags: Vec::new(),
+            note: None,
+        };
+        let black = [
+            entry(Direction::In, "01:a1:a0:80"),
+            entry(Direction::Out, "03:be:b0:8b"),
+            entry(Direction::In, "02:c4:c0:82"),
+            entry(Direction::Out, "00:b8:b0:88"),
+            entry(Direction::In, "01:c1:c0:80"),
+        ];
+        let refs: Vec<&TraceEntry> = black.iter().collect();
+        assert_eq!(
+            answers(&refs),
+            ["colour: 2 (I am Black)", "handicap: 0 (unknown)"]
+        );
+        let white = [
+            entry(Direction::In, "03:bb:b0:88"),
+            entry(Direction::Out, "02:c3:c0:81"),
+            entry(Direction::In, "00:bb:b0:8b"),
+            entry(Direction::Out, "01:c3:c0:82"),
+        ];
+        let refs: Vec<&TraceEntry> = white.iter().collect();
+        assert_eq!(
+            answers(&refs),
+            [
+                "it asked handicap, told 1 (an even game)",
+                "it asked colour, told 2 (goref is Black)"
+            ]
+        );
     }
 }

@@ -74,9 +74,9 @@ impl CheckConfig {
     }
 
     /// The card's width: it reads at 80 columns.
-pub const CARD_WIDTH: usize = 80;
+    pub const CARD_WIDTH: usize = 80;
 
-/// The longest the check waits for one move.
+    /// The longest the check waits for one move.
     fn move_limit(&self) -> Duration {
         self.game.rules.move_timeout.min(MOVE_LIMIT)
     }

@@ -91,10 +91,16 @@ pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
             );
         }
         Some(Stopped::Illegal { mv, why }) => {
-            moves.fail("moves", format!("played {mv}, which is illegal ({why}): it would forfeit"));
+            moves.fail(
+                "moves",
+                format!("played {mv}, which is illegal ({why}): it would forfeit"),
+            );
         }
         Some(Stopped::Resigned) => {
-            moves.warn("moves", "resigned, an extension of the 1987 protocol: the check stopped there");
+            moves.warn(
+                "moves",
+                "resigned, an extension of the 1987 protocol: the check stopped there",
+            );
         }
     }
     judge_rules(&log, &exchange.stopped, &mut rules);
@@ -118,8 +124,7 @@ fn usenix_lines(
 
 /// Whether its lines read as the 1987 referee read them.
 fn judge_lines(log: &[Report], moves: &mut Section) {
-    let received: Vec<(&str, Option<&str>)> =
-        usenix_lines(log, LineDirection::Received).collect();
+    let received: Vec<(&str, Option<&str>)> = usenix_lines(log, LineDirection::Received).collect();
     let noted: Vec<&(&str, Option<&str>)> =
         received.iter().filter(|(_, note)| note.is_some()).collect();
     match noted.first() {
@@ -162,7 +167,10 @@ fn judge_rules(log: &[Report], stopped: &Option<Stopped>, rules: &mut Section) {
                 millis(*most)
             ),
         ),
-        None => rules.warn("CPU time", "no move was charged: its CPU time could not be read"),
+        None => rules.warn(
+            "CPU time",
+            "no move was charged: its CPU time could not be read",
+        ),
     };
     let forked = log.iter().find_map(|r| match &r.event {
         PlayerEvent::Notice(notice) if notice.contains("started another process") => {

@@ -2,6 +2,8 @@
 //! scripted fake engine, GNU Go, and the JSON event stream.
 #![allow(dead_code)]
 
+pub mod pty;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
