@@ -81,6 +81,10 @@ struct Args {
     /// Probability that a group is held back for up to --delay-ms.
     #[arg(long, default_value_t = 0.0, value_parser = rate)]
     delay_rate: f64,
+    /// Pace both directions as a serial line at this rate would: each byte
+    /// written alone, ten bits' time after the last.
+    #[arg(long, value_name = "BAUD")]
+    baud: Option<u32>,
     /// Append one line per fault to FILE (`a->b drop 03:be:b0:8b`).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -292,26 +296,47 @@ async fn read_direction(
 async fn write_direction(
     mut to: impl AsyncWrite + Unpin,
     mut planned: mpsc::UnboundedReceiver<Out>,
+    byte_time: Option<Duration>,
 ) {
     while let Some(out) = planned.recv().await {
         tokio::time::sleep_until(out.release).await;
         for _ in 0..out.copies {
             let written = match out.split {
                 Some((at, pause)) => {
-                    let first = to.write_all(&out.bytes[..at]).await;
+                    let first = write_paced(&mut to, &out.bytes[..at], byte_time).await;
                     tokio::time::sleep(pause).await;
                     match first {
-                        Ok(()) => to.write_all(&out.bytes[at..]).await,
+                        Ok(()) => write_paced(&mut to, &out.bytes[at..], byte_time).await,
                         Err(e) => Err(e),
                     }
                 }
-                None => to.write_all(&out.bytes).await,
+                None => write_paced(&mut to, &out.bytes, byte_time).await,
             };
             if written.is_err() {
                 return;
             }
         }
     }
+}
+
+/// Writes `bytes`, one at a time `byte_time` apart when the line is paced.
+async fn write_paced(
+    to: &mut (impl AsyncWrite + Unpin),
+    bytes: &[u8],
+    byte_time: Option<Duration>,
+) -> std::io::Result<()> {
+    let Some(byte_time) = byte_time else {
+        return to.write_all(bytes).await;
+    };
+    let mut next = Instant::now();
+    for byte in bytes {
+        tokio::time::sleep_until(next).await;
+        to.write_all(std::slice::from_ref(byte)).await?;
+        to.flush().await?;
+        next += byte_time;
+    }
+    tokio::time::sleep_until(next).await;
+    Ok(())
 }
 
 async fn run(args: Args) -> Result<(), String> {
@@ -338,11 +363,14 @@ async fn run(args: Args) -> Result<(), String> {
     println!("ready");
     let _ = std::io::stdout().flush();
 
+    let byte_time = args
+        .baud
+        .map(|baud| Duration::from_secs_f64(10.0 / f64::from(baud.max(1))));
     tokio::join!(
         read_direction(a_read, ab_tx, faults, ab_rng, "a->b", log.clone()),
-        write_direction(b_write, ab_rx),
+        write_direction(b_write, ab_rx, byte_time),
         read_direction(b_read, ba_tx, faults, ba_rng, "b->a", log.clone()),
-        write_direction(a_write, ba_rx),
+        write_direction(a_write, ba_rx, byte_time),
     );
     Ok(())
 }

@@ -36,7 +36,8 @@
 //! - `game`, `referee` and `protocol` use no tokio, crossterm or ratatui, and
 //!   never read the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
-//! - Only `app`, `players`, `transport`, `driver` and `mirror` are async;
+//! - Only `app`, `players`, `transport`, `driver`, `mirror` and `check` are
+//!   async;
 //!   they read time through [`shell_time`], tokio's clock as std instants.
 
 pub mod app;

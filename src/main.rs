@@ -26,6 +26,7 @@ use goref::cli::{
 };
 use goref::config;
 use goref::console;
+use goref::driver::signals::Signals;
 use goref::driver::{run_game_with, DriverConfig, Inputs, Resumption};
 use goref::game::sgf::Date;
 use goref::game::Color;
@@ -343,15 +344,28 @@ fn check(args: &CheckArgs) -> Result<Outcome, String> {
         check.describe()
     ));
     let runtime = game_runtime()?;
-    let card = runtime
-        .block_on(goref::check::run(&check))
-        .map_err(|e| e.to_string())?;
+    let card = runtime.block_on(async {
+        let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
+        tokio::select! {
+            card = goref::check::run(&check) => card.map_err(|e| e.to_string()),
+            name = signals.next_stop() => Err(format!(
+                "the check stopped on {name}: no card"
+            )),
+        }
+    });
+    drop(runtime);
+    let card = card?;
     if args.json {
         console::out(card.to_json());
     } else {
         for line in card.render(goref::check::CARD_WIDTH) {
             console::out(line);
         }
+    }
+    if console::stdout_closed() {
+        return Ok(Outcome::Incomplete(vec![
+            "stdout closed before the whole card was printed".into(),
+        ]));
     }
     Ok(match card.ready() {
         true => Outcome::Done,

@@ -199,6 +199,51 @@ fn gnugo_on_an_sgmp_line_passes_in_both_colours() {
     }
 }
 
+/// GNU Go behind the fault relay, which paces the line at `baud`; the
+/// relay's far end is the line goref checks.
+fn paced_gnugo(dir: &std::path::Path, baud: u32) -> (LineProgram, std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let program = LineProgram::start(dir, &format!("gnugo-{baud}"), "sgmp", "black", 5);
+    let line = dir.join(format!("line-{baud}"));
+    let mut relay = std::process::Command::new(example("fault_relay"))
+        .arg("--a")
+        .arg(&program.link)
+        .arg("--create-b")
+        .arg(&line)
+        .args(["--baud", &baud.to_string()])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(relay.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready");
+    (program, relay, format!("sgmp:{},baud=2400", line.display()))
+}
+
+#[test]
+fn the_line_speed_is_measured_against_its_baud_rate() {
+    let dir = tempfile::tempdir().unwrap();
+    for (baud, verdict) in [(2400, "pass"), (600, "warn")] {
+        let (_program, mut relay, spec) = paced_gnugo(dir.path(), baud);
+        let card = check(&spec, &["--rules", "cgf", "--size", "9"]);
+        let _ = relay.kill();
+        let _ = relay.wait();
+        assert!(card.ready(), "{baud}: {:?}", card.failing());
+        let reason = card.reason("speed");
+        assert_eq!(card.verdict("speed"), verdict, "{baud}: {reason}");
+        let measured: f64 = reason
+            .strip_prefix("about ")
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{baud}: {reason}"));
+        let ratio = measured / f64::from(baud);
+        assert!((0.8..1.3).contains(&ratio), "{baud}: {reason}");
+        assert!(reason.contains("2400 set"), "{reason}");
+    }
+}
+
 #[test]
 fn a_full_gmp_program_that_does_not_say_its_board_size_gets_a_warning() {
     let dir = tempfile::tempdir().unwrap();
@@ -239,7 +284,7 @@ fn the_sound_fake_engine_passes_and_each_faulty_mode_fails_the_check_that_catche
     assert!(card.ready(), "{:?}", card.failing());
     assert!(card.checks().iter().all(|c| c["verdict"] == "pass"));
 
-    let cases: [(&str, &[&str], &str, &str); 16] = [
+    let cases: [(&str, &[&str], &str, &str); 17] = [
         ("--moves D4", &[], "illegal play", "fail"),
         ("--id-echo false", &[], "ids echoed", "fail"),
         ("--accept-unknown", &[], "unknown command", "fail"),
@@ -266,6 +311,12 @@ fn the_sound_fake_engine_passes_and_each_faulty_mode_fails_the_check_that_catche
         ("--no-kgs", &[], "at the end", "warn"),
         ("--fail-command komi", &[], "komi", "warn"),
         ("--stderr-lines 600", &[], "stderr", "warn"),
+        (
+            "--delay-ms 1200",
+            &["--time", "byoyomi:1m,1s,3", "--moves", "2"],
+            "genmove (empty board)",
+            "warn",
+        ),
     ];
     for (flags, args, name, verdict) in cases {
         let flags = match flags.starts_with("--moves") {

@@ -77,7 +77,12 @@ pub(super) struct StderrTally {
     lines: u64,
     bytes: u64,
     flooded: bool,
+    /// The last lines, for the reason of a failure.
+    tail: std::collections::VecDeque<String>,
 }
+
+/// How many of its last stderr lines a failure quotes.
+const STDERR_TAIL: usize = 3;
 
 impl StderrTally {
     pub(super) fn add(&mut self, item: &StderrItem) {
@@ -85,11 +90,26 @@ impl StderrTally {
             StderrItem::Line(line) => {
                 self.lines += 1;
                 self.bytes += line.len() as u64 + 1;
+                if self.tail.len() == STDERR_TAIL {
+                    self.tail.pop_front();
+                }
+                self.tail.push_back(line.clone());
             }
             StderrItem::FloodStarted => self.flooded = true,
             StderrItem::Suppressed { lines, bytes } => {
                 self.lines += lines;
                 self.bytes += bytes;
+            }
+        }
+    }
+
+    /// `why`, with the last lines the engine wrote to stderr, if any.
+    pub(super) fn with_tail(&self, why: String) -> String {
+        match self.tail.is_empty() {
+            true => why,
+            false => {
+                let lines: Vec<&str> = self.tail.iter().map(String::as_str).collect();
+                format!("{why}; its last stderr lines: {}", lines.join(" | "))
             }
         }
     }

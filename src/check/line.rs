@@ -28,6 +28,8 @@ use super::{millis, plural, CheckConfig};
 const REPEATED_MOVE: usize = 2;
 /// How long the line is watched after the repeat before the next move.
 const AFTER_REPEAT: Duration = Duration::from_millis(1500);
+/// The handshake's packets the card spells out; a full-GMP handshake has 10.
+const BYTES_SHOWN: usize = 12;
 /// Bits on the wire per byte: a start bit, eight data bits, a stop bit.
 const BITS_PER_BYTE: f64 = 10.0;
 
@@ -87,6 +89,15 @@ pub async fn check(
         Profile::Gmp => "Handshake (full GMP)",
     });
     let mut play = Section::new("Moves");
+    crate::console::say(format!(
+        "goref: waiting up to {} for the handshake on {} (the program {})",
+        crate::game::clock::format_duration(spec.setup_deadline()),
+        spec.target.place(),
+        match config.color {
+            Color::Black => "sends NEWGAME",
+            Color::White => "answers goref's NEWGAME",
+        }
+    ));
     let ready = run.until(now() + spec.setup_deadline(), is_ready).await;
     let handshake_trace = run.trace.clone();
     judge_handshake(config, profile, &handshake_trace, &ready, &mut handshake);
@@ -390,7 +401,11 @@ fn judge_handshake(
         }
     }
     if !seen.is_empty() {
-        handshake.pass("bytes", seen.join(", "));
+        let mut shown = seen[..seen.len().min(BYTES_SHOWN)].join(", ");
+        if seen.len() > BYTES_SHOWN {
+            shown.push_str(&format!(", and {} more", seen.len() - BYTES_SHOWN));
+        }
+        handshake.pass("bytes", shown);
     }
     if !matches!(ready, Drive::Got(_)) {
         return;
@@ -698,10 +713,16 @@ fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Se
     }
     let measured = bytes as f64 / span.as_secs_f64() * BITS_PER_BYTE;
     let reason = format!("about {measured:.0} baud measured, {baud} set");
-    if measured < 0.8 * f64::from(baud) {
+    let set = f64::from(baud);
+    if measured < 0.8 * set {
         quality.warn(
             "speed",
             format!("{reason}: the program writes slower than its line"),
+        );
+    } else if measured > 1.5 * set {
+        quality.pass(
+            "speed",
+            format!("{reason}: faster than a line at that rate can carry (a pty?)"),
         );
     } else {
         quality.pass("speed", reason);
@@ -717,7 +738,7 @@ fn judge_noise(trace: &[(Instant, TraceEntry)], quality: &mut Section) {
         .collect();
     let (talk, stray): (Vec<&TraceEntry>, Vec<&TraceEntry>) = noise
         .into_iter()
-        .partition(|entry| entry.flags.contains(&TraceFlag::Talk));
+        .partition(|entry| entry.flags.iter().all(|f| *f == TraceFlag::Talk));
     match stray.first() {
         None => quality.pass("stray bytes", "none"),
         Some(first) => quality.warn(

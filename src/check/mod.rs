@@ -124,7 +124,10 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
     Ok(Card {
         spec: config.spec.to_string(),
         game: config.describe(),
-        sections,
+        sections: sections
+            .into_iter()
+            .filter(|s| !s.checks.is_empty())
+            .collect(),
     })
 }
 

@@ -40,7 +40,7 @@ pub(super) async fn probe(
     let (process, stderr_rx) = match players::start_program(config.color, command) {
         Ok(started) => started,
         Err(failure) => {
-            start.fail("start-up", format!("cannot start it: {}", failure.reason));
+            start.fail("start-up", failure.reason);
             return false;
         }
     };
@@ -84,11 +84,8 @@ pub(super) async fn probe(
             };
         }
         other => {
-            start.fail(
-                "start-up",
-                other.failure("protocol_version", "its first command"),
-            );
-            engine.stop().await;
+            let why = other.failure("protocol_version", "its first command");
+            engine.give_up(start, "start-up", why).await;
             return false;
         }
     }
@@ -106,8 +103,8 @@ pub(super) async fn probe(
                 .timed(took);
             }
             other => {
-                start.fail(name, other.failure(name, "an identity question"));
-                engine.stop().await;
+                let why = other.failure(name, "an identity question");
+                engine.give_up(start, name, why).await;
                 return false;
             }
         }
@@ -127,8 +124,8 @@ pub(super) async fn probe(
             .timed(took);
         }
         other => {
-            start.fail("list_commands", other.failure("list_commands", ""));
-            engine.stop().await;
+            let why = other.failure("list_commands", "");
+            engine.give_up(start, "list_commands", why).await;
             return false;
         }
     }
@@ -310,8 +307,8 @@ impl Probe<'_> {
                 .timed(took);
             }
             other => {
-                protocol.fail("unknown command", other.failure(UNKNOWN_COMMAND, ""));
-                return self.stop().await;
+                let why = other.failure(UNKNOWN_COMMAND, "");
+                return self.give_up(protocol, "unknown command", why).await;
             }
         }
         if !self.illegal_play(config, protocol).await {
@@ -403,6 +400,13 @@ impl Probe<'_> {
                 false
             }
         }
+    }
+
+    /// Ends the engine, then fails `name` for `why` with the last lines it
+    /// wrote to stderr.
+    async fn give_up(&mut self, section: &mut Section, name: &str, why: String) {
+        self.stop().await;
+        section.fail(name, self.stderr.with_tail(why));
     }
 
     /// Ends the engine and keeps what it wrote to stderr.
