@@ -129,7 +129,7 @@ pub struct CheckArgs {
     pub color: String,
     /// How many moves it is asked for: the first on the empty board, the
     /// rest in the middle of a game.
-    #[arg(long, value_name = "N", default_value_t = 6)]
+    #[arg(long, value_name = "N", default_value_t = crate::check::DEFAULT_MOVES)]
     pub moves: u32,
     /// The card as JSON on stdout.
     #[arg(long)]

@@ -266,7 +266,7 @@ impl LineRun {
                         moves.len() + 1
                     ),
                     Drive::Closed(why) | Drive::Mismatch(why) => why,
-                    Drive::Got(_) => unreachable!("only a move is picked"),
+                    Drive::Got(other) => format!("the line stopped at {other:?}"),
                 });
                 break;
             };
@@ -292,8 +292,11 @@ impl LineRun {
                 }
             }
         }
+        let tried = stopped.is_none() || self.repeated.is_some();
         judge_moves(&moves, stopped, play);
-        self.judge_repeat(play);
+        if tried {
+            judge_repeat(&self.trace, self.repeated, self.repeat_taken_as_new, play);
+        }
     }
 
     /// Sends our last delivered move again and watches the line a moment:
@@ -318,44 +321,49 @@ impl LineRun {
             Drive::Closed(why) | Drive::Mismatch(why) => Some(why),
         }
     }
+}
 
-    /// What the program made of our repeated move.
-    fn judge_repeat(&self, play: &mut Section) {
-        let Some(at) = self.repeated else {
-            play.warn(
-                "duplicate",
-                "not tried: the program did not acknowledge enough of our moves",
-            );
-            return;
-        };
-        let after: Vec<&TraceEntry> = self.trace[at..]
-            .iter()
-            .map(|(_, entry)| entry)
-            .filter(|entry| entry.direction == Direction::In && !entry.is_noise())
-            .collect();
-        if self.repeat_taken_as_new {
-            play.fail(
-                "duplicate",
-                "our MOVE sent twice: it took the repeat for a new move and answered it",
-            );
-            return;
-        }
-        let next = after.first();
-        let reason = match next.and_then(|entry| entry.packet()) {
-            Some(packet) if packet.command == Command::Ok => {
-                "our MOVE sent twice: it OKed the repeat again and played on, as GMP says"
-            }
-            Some(packet) if packet.command == Command::Deny => {
-                play.fail(
-                    "duplicate",
-                    "our MOVE sent twice: it DENIED the repeat, taking it for a new move",
-                );
-                return;
-            }
-            _ => "our MOVE sent twice: it ignored the repeat and played on, as GNU Go does",
-        };
-        play.pass("duplicate", reason);
+/// What the program made of our repeated move: the first packet it sent
+/// after it (`repeated` indexes the trace), or a move in answer.
+fn judge_repeat(
+    trace: &[(Instant, TraceEntry)],
+    repeated: Option<usize>,
+    taken_as_new: bool,
+    play: &mut Section,
+) {
+    let Some(at) = repeated else {
+        play.warn(
+            "duplicate",
+            "not tried: the program did not acknowledge two of goref's moves",
+        );
+        return;
+    };
+    if taken_as_new {
+        play.fail(
+            "duplicate",
+            "our MOVE sent twice: it took the repeat for a new move and answered it",
+        );
+        return;
     }
+    let next = trace[at.min(trace.len())..]
+        .iter()
+        .map(|(_, entry)| entry)
+        .find(|entry| entry.direction == Direction::In && !entry.is_noise())
+        .and_then(|entry| entry.packet());
+    match next {
+        Some(packet) if packet.command == Command::Ok => play.pass(
+            "duplicate",
+            "our MOVE sent twice: it OKed the repeat again and played on, as GMP says",
+        ),
+        Some(packet) if packet.command == Command::Deny => play.fail(
+            "duplicate",
+            "our MOVE sent twice: it DENIED the repeat, taking it for a new move",
+        ),
+        _ => play.pass(
+            "duplicate",
+            "our MOVE sent twice: it ignored the repeat and played on, as GNU Go does",
+        ),
+    };
 }
 
 /// The packets before the handshake ended, against what it should be.
@@ -766,6 +774,7 @@ fn judge_noise(trace: &[(Instant, TraceEntry)], quality: &mut Section) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::sgmp::packet::Packet;
 
     fn reads(bytes_apart: &[(u64, &[u8])]) -> Vec<(Instant, Vec<u8>)> {
         let t = crate::test_support::epoch();
@@ -813,6 +822,43 @@ mod tests {
 
     fn verdict_of(section: &Section) -> Verdict {
         section.checks[0].verdict
+    }
+
+    #[test]
+    fn a_repeat_may_be_oked_again_or_ignored_but_never_taken_as_new() {
+        let t = crate::test_support::epoch();
+        let entry = |direction, hex: &str| {
+            (
+                t,
+                TraceEntry {
+                    direction,
+                    hex: hex.to_string(),
+                    meaning: String::new(),
+                    flags: Vec::new(),
+                    note: None,
+                },
+            )
+        };
+        let repeat = entry(Direction::Out, "00:85:d2:b3");
+        let verdict_after = |answer: Option<&str>, taken_as_new: bool| {
+            let mut trace = vec![entry(Direction::In, "01:a1:a0:80"), repeat.clone()];
+            trace.extend(answer.map(|hex| entry(Direction::In, hex)));
+            let mut section = Section::new("moves");
+            judge_repeat(&trace, Some(1), taken_as_new, &mut section);
+            let check = section.checks.pop().unwrap();
+            (check.verdict, check.reason)
+        };
+        let (verdict, reason) = verdict_after(Some("00:86:87:ff"), false);
+        assert_eq!((verdict, reason.contains("OKed")), (Verdict::Pass, true));
+        let (verdict, reason) = verdict_after(None, false);
+        assert_eq!((verdict, reason.contains("ignored")), (Verdict::Pass, true));
+        let deny = Packet::new(false, false, Command::Deny, 0).encode();
+        let deny = crate::protocol::sgmp::packet::hex(&deny);
+        assert_eq!(verdict_after(Some(&deny), false).0, Verdict::Fail);
+        assert_eq!(verdict_after(None, true).0, Verdict::Fail);
+        let mut section = Section::new("moves");
+        judge_repeat(&[], None, false, &mut section);
+        assert_eq!(section.checks[0].verdict, Verdict::Warn);
     }
 
     #[test]

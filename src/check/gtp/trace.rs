@@ -4,6 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::game::clock::TimeSystem;
+use crate::game::Color;
 use crate::players::Report;
 use crate::referee::{LineDirection, PlayerEvent, PlayerInfo};
 
@@ -298,8 +299,9 @@ pub(super) fn judge_moves(
         .timed(took);
     };
     if let Some(first) = moves.first() {
-        let name = match config.setup().handicap.len() {
-            0 | 1 => "genmove (empty board)",
+        let name = match (config.setup().handicap.len(), config.color) {
+            (0 | 1, Color::Black) => "genmove (empty board)",
+            (0 | 1, Color::White) => "genmove (first move)",
             _ => "genmove (handicap)",
         };
         judged(
@@ -383,7 +385,6 @@ fn words(items: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::check::Verdict;
-    use crate::game::Color;
 
     fn line(direction: LineDirection, text: &str, ms: u64) -> Report {
         static EPOCH: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
