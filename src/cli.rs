@@ -134,30 +134,8 @@ pub struct CheckArgs {
     /// The card as JSON on stdout.
     #[arg(long)]
     pub json: bool,
-    /// Rules preset: kgs, cgf or usenix.
-    #[arg(long, value_name = "PRESET")]
-    pub rules: Option<String>,
-    /// Board size, 2 to 25.
-    #[arg(long, value_name = "N")]
-    pub size: Option<u8>,
-    /// Komi (overrides the preset).
-    #[arg(long, value_name = "K", allow_negative_numbers = true)]
-    pub komi: Option<f64>,
-    /// Fixed handicap stones on the standard points.
-    #[arg(long, value_name = "N")]
-    pub handicap: Option<u8>,
-    /// Time system, as for goref play.
-    #[arg(long, value_name = "SPEC")]
-    pub time: Option<String>,
-    /// The longest one move may take (the check waits at most 2m).
-    #[arg(long, value_name = "DURATION")]
-    pub move_timeout: Option<String>,
-    /// The deadline for every command other than a move request.
-    #[arg(long, value_name = "DURATION")]
-    pub command_timeout: Option<String>,
-    /// A game file (TOML) of the round; flags given here override it.
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub game: GameArgs,
 }
 
 #[derive(Debug, Args, Default)]
@@ -327,6 +305,27 @@ pub struct PlayArgs {
     /// bot-sgmp[:SEED] or bot-gmp[:SEED].
     #[arg(long, value_name = "SPEC")]
     pub white: Option<String>,
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Tournament name for the record (SGF EV).
+    #[arg(long, value_name = "TEXT")]
+    pub event: Option<String>,
+    /// Round for the record (SGF RO).
+    #[arg(long, value_name = "TEXT")]
+    pub round: Option<String>,
+    /// Place for the record (SGF PC).
+    #[arg(long, value_name = "TEXT")]
+    pub place: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+    #[command(flatten)]
+    pub spectators: SpectatorArgs,
+}
+
+/// The game's settings, as `play` takes them and `check` checks a program
+/// for: the rules, the board, the clock, the deadlines, a game file.
+#[derive(Debug, Args, Default, Clone)]
+pub struct GameArgs {
     /// Rules preset: kgs, cgf or usenix.
     #[arg(long, value_name = "PRESET")]
     pub rules: Option<String>,
@@ -384,19 +383,6 @@ pub struct PlayArgs {
     /// A game file (TOML); flags given here override it.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
-    /// Tournament name for the record (SGF EV).
-    #[arg(long, value_name = "TEXT")]
-    pub event: Option<String>,
-    /// Round for the record (SGF RO).
-    #[arg(long, value_name = "TEXT")]
-    pub round: Option<String>,
-    /// Place for the record (SGF PC).
-    #[arg(long, value_name = "TEXT")]
-    pub place: Option<String>,
-    #[command(flatten)]
-    pub output: OutputArgs,
-    #[command(flatten)]
-    pub spectators: SpectatorArgs,
 }
 
 #[derive(Debug, Args, Default)]

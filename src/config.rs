@@ -154,19 +154,19 @@ pub fn resolve(
     self_exe: PathBuf,
     today: Date,
 ) -> Result<DriverConfig, ConfigError> {
-    let file = match &args.config {
+    let file = match &args.game.config {
         Some(path) => GameFile::load(path)?,
         None => GameFile::default(),
     };
     let invalid = |message: String| ConfigError::Invalid(message);
     let pick = |flag: &Option<String>, key: &Option<String>| flag.clone().or_else(|| key.clone());
 
-    let preset: Preset = pick(&args.rules, &file.rules)
+    let preset: Preset = pick(&args.game.rules, &file.rules)
         .unwrap_or_else(|| "kgs".into())
         .parse()
         .map_err(invalid)?;
     let mut rules = Rules::preset(preset);
-    if let Some(komi) = args.komi.or(file.komi) {
+    if let Some(komi) = args.game.komi.or(file.komi) {
         if !komi.is_finite() || komi.abs() > MAX_KOMI {
             return Err(invalid(format!(
                 "--komi {komi}: komi must be a finite number from -{MAX_KOMI} to {MAX_KOMI}"
@@ -174,39 +174,39 @@ pub fn resolve(
         }
         rules.komi = komi;
     }
-    if let Some(time) = pick(&args.time, &file.time) {
+    if let Some(time) = pick(&args.game.time, &file.time) {
         rules.time = time
             .parse::<TimeSystem>()
             .map_err(|e| invalid(format!("--time {time}: {e}")))?;
     }
-    if let Some(ko) = pick(&args.ko, &file.ko) {
+    if let Some(ko) = pick(&args.game.ko, &file.ko) {
         rules.ko = parse_ko(&ko)?;
     }
-    if args.allow_suicide || file.allow_suicide == Some(true) {
+    if args.game.allow_suicide || file.allow_suicide == Some(true) {
         rules.suicide_allowed = true;
     }
-    if let Some(timeout) = pick(&args.move_timeout, &file.move_timeout) {
+    if let Some(timeout) = pick(&args.game.move_timeout, &file.move_timeout) {
         rules.move_timeout = duration_setting("move-timeout", &timeout, "10m")?;
     }
-    if let Some(n) = args.time_loss_before.or(file.time_loss_before) {
+    if let Some(n) = args.game.time_loss_before.or(file.time_loss_before) {
         rules.limits.time_loss_before = (n > 0).then_some(n);
     }
-    if let Some(n) = args.stop_at.or(file.stop_at) {
+    if let Some(n) = args.game.stop_at.or(file.stop_at) {
         rules.limits.stop_at = (n > 0).then_some(n);
     }
-    if let Some(count) = args.count_passes.or(file.count_passes) {
+    if let Some(count) = args.game.count_passes.or(file.count_passes) {
         rules.limits.count_passes = count;
     }
-    if let Some(n) = args.restart_crashed.or(file.restart_crashed) {
+    if let Some(n) = args.game.restart_crashed.or(file.restart_crashed) {
         rules.restart_crashed = n;
     }
-    if let Some(limit) = pick(&args.idle_limit, &file.idle_limit) {
+    if let Some(limit) = pick(&args.game.idle_limit, &file.idle_limit) {
         rules.idle_limit = match limit.trim() {
             "off" | "0" => None,
             text => Some(duration_setting("idle-limit", text, "10m")?),
         };
     }
-    if let Some(forks) = pick(&args.forks, &file.forks) {
+    if let Some(forks) = pick(&args.game.forks, &file.forks) {
         rules.forks = match forks.trim() {
             "forfeit" => ForkRule::Forfeit,
             "report" => ForkRule::Report,
@@ -217,20 +217,20 @@ pub fn resolve(
             }
         };
     }
-    let command_timeout = match pick(&args.command_timeout, &file.command_timeout) {
+    let command_timeout = match pick(&args.game.command_timeout, &file.command_timeout) {
         Some(timeout) => duration_setting("command-timeout", &timeout, "30s")?,
         None => DEFAULT_COMMAND_TIMEOUT,
     };
 
-    let size = args.size.or(file.size).unwrap_or(19);
+    let size = args.game.size.or(file.size).unwrap_or(19);
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
         return Err(invalid(format!(
             "--size {size}: the board size must be from {MIN_SIZE} to {MAX_SIZE}"
         )));
     }
     let handicap = match (
-        args.handicap.or(file.handicap),
-        pick(&args.handicap_stones, &file.handicap_stones),
+        args.game.handicap.or(file.handicap),
+        pick(&args.game.handicap_stones, &file.handicap_stones),
     ) {
         (_, Some(stones)) => Handicap::Free(parse_points(&stones, size)?),
         (Some(0) | None, None) => Handicap::None,
@@ -456,6 +456,7 @@ fn parse_points(text: &str, size: u8) -> Result<Vec<Point>, ConfigError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::GameArgs;
 
     fn args(black: &str, white: &str) -> PlayArgs {
         PlayArgs {
@@ -472,10 +473,10 @@ mod tests {
     #[test]
     fn flags_override_the_preset() {
         let mut play = args("bot", "gtp:gnugo --mode gtp");
-        play.rules = Some("cgf".into());
-        play.komi = Some(6.5);
-        play.size = Some(9);
-        play.time = Some("byoyomi:5m,30s,3".into());
+        play.game.rules = Some("cgf".into());
+        play.game.komi = Some(6.5);
+        play.game.size = Some(9);
+        play.game.time = Some("byoyomi:5m,30s,3".into());
         let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
         assert_eq!(config.game.rules.preset, Preset::Cgf);
         assert_eq!(config.game.rules.komi, 6.5);
@@ -501,8 +502,11 @@ mod tests {
         )
         .unwrap();
         let play = PlayArgs {
-            config: Some(path),
-            size: Some(19),
+            game: GameArgs {
+                config: Some(path),
+                size: Some(19),
+                ..GameArgs::default()
+            },
             ..PlayArgs::default()
         };
         let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
@@ -527,7 +531,10 @@ mod tests {
         };
         for komi in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1000.5, -2000.0] {
             let play = PlayArgs {
-                komi: Some(komi),
+                game: GameArgs {
+                    komi: Some(komi),
+                    ..GameArgs::default()
+                },
                 ..args("bot", "bot")
             };
             let error = refused(&play);
@@ -536,7 +543,10 @@ mod tests {
         }
         for komi in [-1000.0, 0.0, 1000.0] {
             let play = PlayArgs {
-                komi: Some(komi),
+                game: GameArgs {
+                    komi: Some(komi),
+                    ..GameArgs::default()
+                },
                 ..args("bot", "bot")
             };
             assert!(resolve(&play, PathBuf::from("goref"), today()).is_ok());
@@ -551,9 +561,9 @@ mod tests {
         ] {
             let mut play = args("bot", "bot");
             match flag {
-                "time" => play.time = Some(value.into()),
-                "move-timeout" => play.move_timeout = Some(value.into()),
-                _ => play.command_timeout = Some(value.into()),
+                "time" => play.game.time = Some(value.into()),
+                "move-timeout" => play.game.move_timeout = Some(value.into()),
+                _ => play.game.command_timeout = Some(value.into()),
             }
             let error = refused(&play);
             assert!(error.starts_with(&format!("--{flag} {value}: ")), "{error}");
@@ -576,7 +586,10 @@ mod tests {
             let path = dir.path().join("game.toml");
             std::fs::write(&path, format!("{line}\n")).unwrap();
             let play = PlayArgs {
-                config: Some(path),
+                game: GameArgs {
+                    config: Some(path),
+                    ..GameArgs::default()
+                },
                 ..args("bot", "bot")
             };
             let error = resolve(&play, PathBuf::from("goref"), today())
@@ -592,7 +605,10 @@ mod tests {
         let path = dir.path().join("g.toml");
         std::fs::write(&path, text).unwrap();
         let play = PlayArgs {
-            config: Some(path.clone()),
+            game: GameArgs {
+                config: Some(path.clone()),
+                ..GameArgs::default()
+            },
             ..args("bot", "bot")
         };
         let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
@@ -689,14 +705,20 @@ mod tests {
         let path = dir.path().join("game.toml");
         std::fs::write(&path, "blak = \"bot\"\n").unwrap();
         let play = PlayArgs {
-            config: Some(path),
+            game: GameArgs {
+                config: Some(path),
+                ..GameArgs::default()
+            },
             ..args("bot", "bot")
         };
         let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
         assert!(error.to_string().contains("blak"), "{error}");
 
         let missing = PlayArgs {
-            config: Some(dir.path().join("absent.toml")),
+            game: GameArgs {
+                config: Some(dir.path().join("absent.toml")),
+                ..GameArgs::default()
+            },
             ..args("bot", "bot")
         };
         let error = resolve(&missing, PathBuf::from("goref"), today()).unwrap_err();
@@ -711,11 +733,11 @@ mod tests {
         ] {
             let mut play = args("bot", "bot");
             match field {
-                "size" => play.size = Some(value.parse().unwrap()),
-                "time" => play.time = Some(value.into()),
-                "rules" => play.rules = Some(value.into()),
+                "size" => play.game.size = Some(value.parse().unwrap()),
+                "time" => play.game.time = Some(value.into()),
+                "rules" => play.game.rules = Some(value.into()),
                 "black" => play.black = Some(value.into()),
-                _ => play.handicap = Some(value.parse().unwrap()),
+                _ => play.game.handicap = Some(value.parse().unwrap()),
             }
             let error = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
             assert!(error.to_string().contains(expected), "{field}: {error}");

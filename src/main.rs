@@ -21,8 +21,8 @@ use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::bot::line::Continued;
 use goref::cli::{
-    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, OutputArgs, PlayArgs, ResumeArgs,
-    SpectatorArgs, WatchArgs,
+    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, GameArgs, OutputArgs, PlayArgs,
+    ResumeArgs, SpectatorArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -232,8 +232,11 @@ fn demo_args(args: DemoArgs) -> PlayArgs {
     PlayArgs {
         black: Some(format!("bot-sgmp:1,{options},baud=2400")),
         white: Some(format!("bot:2,{options}")),
-        size: Some(args.size),
-        time: Some(args.time),
+        game: GameArgs {
+            size: Some(args.size),
+            time: Some(args.time),
+            ..GameArgs::default()
+        },
         output: args.output,
         spectators: args.spectators,
         ..PlayArgs::default()
@@ -268,7 +271,10 @@ fn resume(args: ResumeArgs) -> Result<Outcome, String> {
     }
     let folder = GameFolder::open(&args.dir).map_err(|e| e.to_string())?;
     let play_args = PlayArgs {
-        config: Some(folder.file(journal::folder::CONFIG)),
+        game: GameArgs {
+            config: Some(folder.file(journal::folder::CONFIG)),
+            ..GameArgs::default()
+        },
         output: args.output.clone(),
         ..PlayArgs::default()
     };
@@ -313,14 +319,7 @@ fn check(args: &CheckArgs) -> Result<Outcome, String> {
     let play_args = PlayArgs {
         black: Some(black),
         white: Some(white),
-        rules: args.rules.clone(),
-        size: args.size,
-        komi: args.komi,
-        handicap: args.handicap,
-        time: args.time.clone(),
-        move_timeout: args.move_timeout.clone(),
-        command_timeout: args.command_timeout.clone(),
-        config: args.config.clone(),
+        game: args.game.clone(),
         ..PlayArgs::default()
     };
     let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));

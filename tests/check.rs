@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use common::pty::LineProgram;
-use common::{example, fake, gnugo, run_goref};
+use common::{example, fake, gnugo, run_goref, start_relay};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -202,23 +202,16 @@ fn gnugo_on_an_sgmp_line_passes_in_both_colours() {
 /// GNU Go behind the fault relay, which paces the line at `baud`; the
 /// relay's far end is the line goref checks.
 fn paced_gnugo(dir: &std::path::Path, baud: u32) -> (LineProgram, std::process::Child, String) {
-    use std::io::{BufRead, BufReader};
     let program = LineProgram::start(dir, &format!("gnugo-{baud}"), "sgmp", "black", 5);
     let line = dir.join(format!("line-{baud}"));
-    let mut relay = std::process::Command::new(example("fault_relay"))
-        .arg("--a")
-        .arg(&program.link)
-        .arg("--create-b")
-        .arg(&line)
-        .args(["--baud", &baud.to_string()])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut ready = String::new();
-    BufReader::new(relay.stdout.take().unwrap())
-        .read_line(&mut ready)
-        .unwrap();
-    assert_eq!(ready.trim(), "ready");
+    let relay = start_relay([
+        "--a".as_ref(),
+        program.link.as_os_str(),
+        "--create-b".as_ref(),
+        line.as_os_str(),
+        "--baud".as_ref(),
+        baud.to_string().as_ref(),
+    ]);
     (program, relay, format!("sgmp:{},baud=2400", line.display()))
 }
 

@@ -9,36 +9,23 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{example, goref, run_goref, sgf_file_moves, Run};
+use common::{goref, run_goref, sgf_file_moves, Run};
 
 const GAMES_PER_PROFILE: u64 = 10;
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// Starts the relay with two new virtual lines; returns once it is ready.
 fn start_relay(dir: &Path, seed: u64, faults: &[&str]) -> Child {
-    let mut relay = Command::new(example("fault_relay"))
-        .arg("--create-a")
-        .arg(dir.join("referee-end"))
-        .arg("--create-b")
-        .arg(dir.join("bot-end"))
-        .arg("--seed")
-        .arg(seed.to_string())
-        .args(faults)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut ready = String::new();
-    BufReader::new(relay.stdout.take().unwrap())
-        .read_line(&mut ready)
-        .unwrap();
-    assert_eq!(ready.trim(), "ready");
-    relay
+    let ends = [dir.join("referee-end"), dir.join("bot-end")];
+    let mut args: Vec<std::ffi::OsString> = vec!["--create-a".into(), ends[0].clone().into()];
+    args.extend(["--create-b".into(), ends[1].clone().into()]);
+    args.extend(["--seed".into(), seed.to_string().into()]);
+    args.extend(faults.iter().map(Into::into));
+    common::start_relay(args)
 }
 
 fn one_game(dir: &Path, seed: u64, faults: &[&str]) -> Run {

@@ -119,14 +119,17 @@ fn a_stalled_json_reader_delays_no_move_and_the_trace_is_complete() {
 /// Plays a game in this process, folding the host's view from the events as
 /// the driver hands them on, and the spectator's from their JSON lines.
 fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, GameView, usize) {
-    use goref::cli::PlayArgs;
+    use goref::cli::{GameArgs, PlayArgs};
     use goref::game::sgf::Date;
     use goref::referee::StampedEvent;
 
     let args = PlayArgs {
         black: Some(black.into()),
         white: Some(white.into()),
-        size: Some(size),
+        game: GameArgs {
+            size: Some(size),
+            ..GameArgs::default()
+        },
         ..PlayArgs::default()
     };
     let exe = common::goref();

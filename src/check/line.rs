@@ -21,8 +21,8 @@ use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{self, BoxedLine, LineSpec, LineTarget};
 
 use super::card::{Section, Verdict};
-use super::script::Opponent;
-use super::{millis, plural, CheckConfig};
+use super::script::{Opponent, TimedMove};
+use super::{judge_timed_moves, millis, pace_limit, plural, CheckConfig};
 
 /// Which of our relayed moves is sent twice.
 const REPEATED_MOVE: usize = 2;
@@ -238,7 +238,7 @@ impl LineRun {
         let color = config.color;
         let mut opponent = Opponent::new(&setup);
         let mut to_move = Opponent::first_to_move(&setup);
-        let mut moves: Vec<(Move, Duration)> = Vec::new();
+        let mut moves: Vec<TimedMove> = Vec::new();
         let mut relayed = 0;
         let limit = config.move_limit();
         let mut stopped: Option<String> = None;
@@ -277,7 +277,7 @@ impl LineRun {
                 .take()
                 .map(|given| arrived.saturating_duration_since(given))
                 .unwrap_or_default();
-            moves.push((mv, took));
+            moves.push(TimedMove { mv, took });
             if let Err(why) = opponent.record(color, mv) {
                 stopped = Some(format!(
                     "played {mv}, which is illegal ({why}): it would forfeit"
@@ -293,7 +293,7 @@ impl LineRun {
             }
         }
         let tried = stopped.is_none() || self.repeated.is_some();
-        judge_moves(&moves, stopped, play);
+        judge_moves(config, &moves, stopped, play);
         if tried {
             judge_repeat(&self.trace, self.repeated, self.repeat_taken_as_new, play);
         }
@@ -576,29 +576,14 @@ fn spell(expected: &[(Direction, Command, u16)]) -> String {
 }
 
 /// The program's moves: the first, and the rest.
-fn judge_moves(moves: &[(Move, Duration)], stopped: Option<String>, play: &mut Section) {
-    if let Some((mv, took)) = moves.first() {
-        play.pass(
-            "first move",
-            format!("{mv}, {} after it was given the turn", millis(*took)),
-        )
-        .timed(*took);
-    }
-    if moves.len() > 1 {
-        let rest = &moves[1..];
-        let slowest = rest.iter().map(|(_, took)| *took).max().unwrap_or_default();
-        let played: Vec<String> = rest.iter().map(|(mv, _)| mv.to_string()).collect();
-        play.pass(
-            "later moves",
-            format!(
-                "{} ({}), the slowest in {}",
-                plural(rest.len(), "move", "moves"),
-                played.join(" "),
-                millis(slowest)
-            ),
-        )
-        .timed(slowest);
-    }
+fn judge_moves(
+    config: &CheckConfig,
+    moves: &[TimedMove],
+    stopped: Option<String>,
+    play: &mut Section,
+) {
+    let pace = pace_limit(config.game.rules.time);
+    judge_timed_moves(moves, ("first move", "later moves"), pace, play);
     if let Some(why) = stopped {
         play.fail("moves", why);
     }

@@ -131,6 +131,63 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
     })
 }
 
+/// The program's moves on the card: the first as `names.0`, the rest as
+/// `names.1`; a move slower than `pace` warns.
+fn judge_timed_moves(
+    moves: &[script::TimedMove],
+    names: (&str, &str),
+    pace: Option<Duration>,
+    section: &mut Section,
+) {
+    let mut judged = |name: &str, took: Duration, text: String| {
+        match pace {
+            Some(limit) if took > limit => section.warn(
+                name,
+                format!(
+                    "{text}: longer than the {} a move its clock allows",
+                    millis(limit)
+                ),
+            ),
+            _ => section.pass(name, text),
+        }
+        .timed(took);
+    };
+    if let Some(first) = moves.first() {
+        judged(
+            names.0,
+            first.took,
+            format!("{} in {}", first.mv, millis(first.took)),
+        );
+    }
+    if let [_, rest @ ..] = moves {
+        if rest.is_empty() {
+            return;
+        }
+        let fastest = rest.iter().map(|m| m.took).min().unwrap_or_default();
+        let slowest = rest.iter().map(|m| m.took).max().unwrap_or_default();
+        let played: Vec<String> = rest.iter().map(|m| m.mv.to_string()).collect();
+        let text = format!(
+            "{} ({}) in {} to {}",
+            plural(rest.len(), "move", "moves"),
+            played.join(" "),
+            millis(fastest),
+            millis(slowest)
+        );
+        judged(names.1, slowest, text);
+    }
+}
+
+/// The longest one move may take before the clock is in danger, where the
+/// time system has a per-move measure.
+fn pace_limit(time: TimeSystem) -> Option<Duration> {
+    match time {
+        TimeSystem::ByoYomi { period, .. } => Some(period),
+        TimeSystem::Canadian { period, stones, .. } => Some(period / stones.max(1)),
+        TimeSystem::Cpu { per_move, .. } => Some(per_move),
+        TimeSystem::None | TimeSystem::Absolute { .. } | TimeSystem::Fischer { .. } => None,
+    }
+}
+
 /// `n` things in words: `1 move`, `3 moves`.
 fn plural(n: usize, one: &str, many: &str) -> String {
     match n {

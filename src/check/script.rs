@@ -174,16 +174,7 @@ impl Opponent {
 /// What the referee tells the program of its clock before each move, as
 /// at the start of the game.
 pub fn time_left(system: TimeSystem, at: Instant) -> Option<TimeLeft> {
-    let clock = Clock::new(system);
-    (system != TimeSystem::None).then(|| {
-        let (seconds, stones) = clock.gtp_time_left(at);
-        let (_, kgs_stones) = clock.kgs_time_left(at);
-        TimeLeft {
-            seconds,
-            stones,
-            kgs_stones,
-        }
-    })
+    TimeLeft::on(&Clock::new(system), at)
 }
 
 /// Asks the program for `moves` moves, the opponent answering each, as in

@@ -9,7 +9,7 @@ use crate::referee::{FailureKind, LineDirection, PlayerEvent};
 
 use super::card::Section;
 use super::script::{self, Opponent, Scripted, Stopped, Waited};
-use super::{millis, plural, CheckConfig};
+use super::{judge_timed_moves, millis, pace_limit, plural, CheckConfig};
 
 /// Checks the Usenix program started by `command`.
 pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
@@ -47,30 +47,13 @@ pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
         Some(colour) => start.pass("colour line", format!("'{colour}' sent")),
         None => start.fail("colour line", "nothing was sent"),
     };
-    if let Some(first) = exchange.moves.first() {
-        moves
-            .pass(
-                "first move",
-                format!("{} in {}", first.mv, millis(first.took)),
-            )
-            .timed(first.took);
-    }
-    if exchange.moves.len() > 1 {
-        let rest = &exchange.moves[1..];
-        let slowest = rest.iter().map(|m| m.took).max().unwrap_or_default();
-        let played: Vec<String> = rest.iter().map(|m| m.mv.to_string()).collect();
-        moves
-            .pass(
-                "later moves",
-                format!(
-                    "{} ({}), the slowest in {}",
-                    plural(rest.len(), "move", "moves"),
-                    played.join(" "),
-                    millis(slowest)
-                ),
-            )
-            .timed(slowest);
-    }
+    let pace = pace_limit(config.game.rules.time);
+    judge_timed_moves(
+        &exchange.moves,
+        ("first move", "later moves"),
+        pace,
+        &mut moves,
+    );
     judge_lines(&log, &mut moves);
     match &exchange.stopped {
         None => {}

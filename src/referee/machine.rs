@@ -288,6 +288,21 @@ pub struct TimeLeft {
     pub kgs_stones: u64,
 }
 
+impl TimeLeft {
+    /// What a program is told of `clock` at `now`; nothing when untimed.
+    pub fn on(clock: &Clock, now: Instant) -> Option<TimeLeft> {
+        (clock.system() != TimeSystem::None).then(|| {
+            let (seconds, stones) = clock.gtp_time_left(now);
+            let (_, kgs_stones) = clock.kgs_time_left(now);
+            TimeLeft {
+                seconds,
+                stones,
+                kgs_stones,
+            }
+        })
+    }
+}
+
 /// What the shell must do for the referee.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -1114,16 +1129,7 @@ impl Referee {
         if let Some(failure) = self.failed[color.index()].clone() {
             return self.forfeit(now, color, failure);
         }
-        let clock = &self.clocks[color.index()];
-        let time_left = (clock.system() != TimeSystem::None).then(|| {
-            let (seconds, stones) = clock.gtp_time_left(now);
-            let (_, kgs_stones) = clock.kgs_time_left(now);
-            TimeLeft {
-                seconds,
-                stones,
-                kgs_stones,
-            }
-        });
+        let time_left = TimeLeft::on(&self.clocks[color.index()], now);
         self.waiting = Waiting::Move { color, since: now };
         self.actions.push_back(Action::RequestMove {
             color,

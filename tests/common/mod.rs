@@ -45,6 +45,28 @@ pub fn example(name: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("example {name} is missing from {}", dir.display()))
 }
 
+/// Starts the fault relay (`examples/fault_relay.rs`) with `args`; returns
+/// once it says it is ready.
+pub fn start_relay<I, S>(args: I) -> std::process::Child
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    use std::io::{BufRead, BufReader};
+    let mut relay = Command::new(example("fault_relay"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    BufReader::new(relay.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready", "the relay did not get ready");
+    relay
+}
+
 /// GNU Go, installed by tests/run.sh.
 pub fn gnugo() -> String {
     for candidate in ["/usr/games/gnugo", "/usr/bin/gnugo"] {

@@ -10,7 +10,7 @@ use crate::referee::{LineDirection, PlayerEvent, PlayerInfo};
 
 use crate::check::card::Section;
 use crate::check::script::{Exchange, Stopped};
-use crate::check::{millis, plural, CheckConfig};
+use crate::check::{judge_timed_moves, millis, pace_limit, plural, CheckConfig};
 
 /// One command from the player's trace and what came back.
 #[derive(Debug, Clone, PartialEq)]
@@ -284,51 +284,13 @@ pub(super) fn judge_moves(
         )
         .timed(slowest);
     }
-    let pace = pace_limit(config.game.rules.time);
-    let judged = |took: Duration, text: String, game: &mut Section, name: &str| {
-        match pace {
-            Some(limit) if took > limit => game.warn(
-                name,
-                format!(
-                    "{text}: longer than the {} a move its clock allows",
-                    millis(limit)
-                ),
-            ),
-            _ => game.pass(name, text),
-        }
-        .timed(took);
+    let first_name = match (config.setup().handicap.len(), config.color) {
+        (0 | 1, Color::Black) => "genmove (empty board)",
+        (0 | 1, Color::White) => "genmove (first move)",
+        _ => "genmove (handicap)",
     };
-    if let Some(first) = moves.first() {
-        let name = match (config.setup().handicap.len(), config.color) {
-            (0 | 1, Color::Black) => "genmove (empty board)",
-            (0 | 1, Color::White) => "genmove (first move)",
-            _ => "genmove (handicap)",
-        };
-        judged(
-            first.took,
-            format!("{} in {}", first.mv, millis(first.took)),
-            game,
-            name,
-        );
-    }
-    if moves.len() > 1 {
-        let rest = &moves[1..];
-        let fastest = rest.iter().map(|m| m.took).min().unwrap_or_default();
-        let slowest = rest.iter().map(|m| m.took).max().unwrap_or_default();
-        let played: Vec<String> = rest.iter().map(|m| m.mv.to_string()).collect();
-        judged(
-            slowest,
-            format!(
-                "{} ({}) in {} to {}",
-                plural(rest.len(), "move", "moves"),
-                played.join(" "),
-                millis(fastest),
-                millis(slowest)
-            ),
-            game,
-            "genmove (mid-game)",
-        );
-    }
+    let pace = pace_limit(config.game.rules.time);
+    judge_timed_moves(moves, (first_name, "genmove (mid-game)"), pace, game);
     if let Some(stopped) = &exchange.stopped {
         let asked = exchange.moves.len() + 1;
         let (name, reason) = stopped_reason(stopped, asked);
@@ -358,17 +320,6 @@ pub(super) fn stopped_reason(stopped: &Stopped, asked: usize) -> (&'static str, 
                 asked - 1
             ),
         ),
-    }
-}
-
-/// The longest one move may take before the clock is in danger, where the
-/// time system has a per-move measure.
-fn pace_limit(time: TimeSystem) -> Option<Duration> {
-    match time {
-        TimeSystem::ByoYomi { period, .. } => Some(period),
-        TimeSystem::Canadian { period, stones, .. } => Some(period / stones.max(1)),
-        TimeSystem::Cpu { per_move, .. } => Some(per_move),
-        TimeSystem::None | TimeSystem::Absolute { .. } | TimeSystem::Fischer { .. } => None,
     }
 }
 
