@@ -136,7 +136,7 @@ impl Card {
     /// long for its line goes on under itself.
     pub fn render(&self, width: usize) -> Vec<String> {
         let width = width.max(40);
-        let mut lines = wrap(&format!("goref check {}", self.spec), width, 4);
+        let mut lines = wrap(&printable(&format!("goref check {}", self.spec)), width, 4);
         lines.extend(wrap(&format!("for {}", self.game), width, 4));
         for section in &self.sections {
             lines.push(String::new());
@@ -181,11 +181,12 @@ fn check_lines(check: &Check, width: usize) -> Vec<String> {
     let rest = width.saturating_sub(text_column).max(20);
     let first = width.saturating_sub(start.chars().count());
     let mut lines = Vec::new();
+    let reason = printable(&check.reason);
     let mut parts = if first < 10 {
         lines.push(start.trim_end().to_string());
-        fill(&check.reason, rest, rest).into_iter()
+        fill(&reason, rest, rest).into_iter()
     } else {
-        let mut parts = fill(&check.reason, first, rest).into_iter();
+        let mut parts = fill(&reason, first, rest).into_iter();
         let head = format!("{start}{}", parts.next().unwrap_or_default());
         lines.push(head.trim_end().to_string());
         parts
@@ -196,6 +197,17 @@ fn check_lines(check: &Check, width: usize) -> Vec<String> {
             .map(|part| format!("{:text_column$}{part}", "")),
     );
     lines
+}
+
+/// `text` with its control characters escaped: a program's garbage quoted
+/// in a reason must not reach the terminal as commands.
+fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| match c.is_control() {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// `text` in lines of at most `width`, those after the first indented by
@@ -306,6 +318,15 @@ mod tests {
             .last()
             .unwrap()
             .ends_with("ready for the round, with the warnings above"));
+    }
+
+    #[test]
+    fn a_reason_quoting_garbage_reaches_the_terminal_without_its_control_characters() {
+        let mut section = Section::new("Start-up");
+        section.fail("start-up", "engine sent '\u{1b}[2J\u{7}boom'");
+        let text = check_lines(&section.checks[0], 80).join("\n");
+        assert!(!text.chars().any(char::is_control), "{text:?}");
+        assert!(text.contains("\\u{1b}[2J\\u{7}boom"), "{text}");
     }
 
     #[test]
