@@ -199,6 +199,9 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// A duration as the card shows it: `41 ms`, `1.25 s`.
 fn millis(elapsed: Duration) -> String {
     let ms = elapsed.as_secs_f64() * 1e3;
+    if elapsed < Duration::from_micros(100) {
+        return "under 0.1 ms".to_string();
+    }
     match elapsed.as_millis() {
         0..10 => format!("{ms:.1} ms"),
         10..1000 => format!("{ms:.0} ms"),
