@@ -166,12 +166,15 @@ fn judge_timed_moves(
         let fastest = rest.iter().map(|m| m.took).min().unwrap_or_default();
         let slowest = rest.iter().map(|m| m.took).max().unwrap_or_default();
         let played: Vec<String> = rest.iter().map(|m| m.mv.to_string()).collect();
+        let (fast, slow) = (millis(fastest), millis(slowest));
+        let times = match fast == slow {
+            true => format!("each in {slow}"),
+            false => format!("in {fast} to {slow}"),
+        };
         let text = format!(
-            "{} ({}) in {} to {}",
+            "{} ({}) {times}",
             plural(rest.len(), "move", "moves"),
             played.join(" "),
-            millis(fastest),
-            millis(slowest)
         );
         judged(names.1, slowest, text);
     }

@@ -140,12 +140,20 @@ fn judge_rules(log: &[Report], stopped: &Option<Stopped>, rules: &mut Section) {
             _ => None,
         })
         .collect();
+    let total: Duration = charged.iter().sum();
     match charged.iter().max() {
+        Some(_) if total.is_zero() => rules.pass(
+            "CPU time",
+            format!(
+                "less than /proc's 10 ms tick of CPU over {}",
+                plural(charged.len(), "move", "moves")
+            ),
+        ),
         Some(most) => rules.pass(
             "CPU time",
             format!(
                 "{} of CPU over {}, the most for one {}",
-                millis(charged.iter().sum()),
+                millis(total),
                 plural(charged.len(), "move", "moves"),
                 millis(*most)
             ),
