@@ -34,46 +34,37 @@ pub(super) async fn play_opening(
         })
         .await;
     let mut opponent = Opponent::new(&setup);
-    let (info, exchange) = match info {
-        Waited::Got(info) => {
-            let exchange = script::exchange(
-                &mut player,
-                &setup,
-                &mut opponent,
-                config.moves,
-                config.move_limit(),
-            )
-            .await;
-            (Some(info), exchange)
-        }
-        Waited::Failed(failure) => (
-            None,
-            Exchange {
-                stopped: Some(Stopped::Failed(failure)),
-                ..Exchange::default()
-            },
-        ),
-        Waited::Silent(waited) => (
-            None,
-            Exchange {
-                stopped: Some(Stopped::Silent(waited)),
-                ..Exchange::default()
-            },
-        ),
+    let (info, set_up_failure) = match info {
+        Waited::Got(info) => (Some(info), None),
+        Waited::Failed(failure) => (None, Some(failure.reason)),
+        Waited::Silent(waited) => (None, Some(format!("not set up within {}", millis(waited)))),
     };
-    let finished = exchange.stopped.is_none();
+    let mut exchange = Exchange::default();
     let mut ending = Ending::default();
-    if let (Some(info), true) = (&info, finished) {
-        ending = play_end(config, &mut player, &mut opponent, info).await;
+    if let Some(info) = &info {
+        exchange = script::exchange(
+            &mut player,
+            &setup,
+            &mut opponent,
+            config.moves,
+            config.move_limit(),
+        )
+        .await;
+        if exchange.stopped.is_none() {
+            ending = play_end(config, &mut player, &mut opponent, info).await;
+        }
     }
     let log = player.finish(Duration::from_secs(15)).await;
     let exchanged = exchanges(&log);
     judge_setup(config, &exchanged, info.as_ref(), game);
+    if let Some(why) = set_up_failure {
+        if game.checks.iter().all(|c| c.verdict != Verdict::Fail) {
+            game.fail("set-up", why);
+        }
+    }
     judge_moves(config, &exchanged, &exchange, game);
     if let Some(info) = &info {
         judge_end(config, &exchanged, info, &ending, &opponent, end);
-    } else {
-        end.fail("end of game", "not reached: the set-up or the moves failed");
     }
     log
 }

@@ -361,12 +361,9 @@ impl Probe<'_> {
             match self.ask(name, &args, timeout).await {
                 Asked::Answer { response, .. } if response.success => {}
                 Asked::Answer { response, .. } => {
-                    protocol.fail(
+                    protocol.warn(
                         "illegal play",
-                        format!(
-                            "refused '{shown}' ({}), so it could not be tried",
-                            response.text
-                        ),
+                        format!("not tried: it refused '{shown}' ({})", response.text),
                     );
                     return true;
                 }
