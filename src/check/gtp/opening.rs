@@ -194,7 +194,7 @@ fn judge_end(
             None => end.pass(
                 "rest of a game",
                 format!(
-                    "{} told, to two passes, in {}",
+                    "{} told, to two passes, answered in {} in all",
                     plural(told.len(), "move", "moves"),
                     millis(spent)
                 ),
