@@ -669,7 +669,7 @@ fn judge_acknowledgements(run: &LineRun, handshake_len: usize, play: &mut Sectio
 /// The line's speed from the reads: the bytes of a packet that came after
 /// its first read, over the time they took.
 fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Section) {
-    let (mut bytes, mut span) = (0usize, Duration::ZERO);
+    let (mut bytes, mut span, mut packets) = (0usize, Duration::ZERO, 0usize);
     let mut packet_start: Option<(Instant, usize)> = None;
     for (at, chunk) in reads {
         for byte in chunk {
@@ -682,6 +682,7 @@ fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Se
             };
             *count += 1;
             if *count == 4 {
+                packets += 1;
                 if *at > *start {
                     span += at.saturating_duration_since(*start);
                     bytes += 3;
@@ -694,6 +695,9 @@ fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Se
         quality.pass("speed", "a TCP line: no baud rate to measure against");
         return;
     };
+    if packets == 0 {
+        return;
+    }
     if bytes == 0 || span.is_zero() {
         quality.pass(
             "speed",
@@ -795,6 +799,10 @@ mod tests {
         let mut section = Section::new("q");
         judge_speed(&slow, Some(9600), &mut section);
         assert_eq!(verdict_of(&section), Verdict::Warn);
+
+        let mut section = Section::new("q");
+        judge_speed(&[], Some(2400), &mut section);
+        assert!(section.checks.is_empty(), "nothing came: nothing to say");
 
         let whole = reads(&[
             (0, &[0x01, 0xa1, 0xa0, 0x80]),
