@@ -150,6 +150,29 @@ fn gnugo_under_the_judges_end_is_asked_its_dead_stones() {
 }
 
 #[test]
+fn a_handicap_game_places_the_stones_as_a_game_does_and_white_moves_first() {
+    let args = [
+        "--size",
+        "9",
+        "--handicap",
+        "3",
+        "--color",
+        "white",
+        "--time",
+        "canadian:10m,5m,25",
+    ];
+    let card = check(&gnugo_gtp(), &args);
+    assert!(card.ready(), "{:?}", card.failing());
+    assert_eq!(card.verdict("set_free_handicap"), "pass");
+    assert!(card
+        .reason("set_free_handicap")
+        .contains("set_free_handicap C3 G7 C7"));
+    assert_eq!(card.verdict("genmove (handicap)"), "pass");
+    assert_eq!(card.reason("clock"), "told 'time_settings 600 300 25'");
+    assert!(card.json["game"].as_str().unwrap().contains("handicap 3"));
+}
+
+#[test]
 fn gnugo_on_an_sgmp_line_passes_in_both_colours() {
     let dir = tempfile::tempdir().unwrap();
     for color in ["black", "white"] {
