@@ -359,6 +359,27 @@ fn the_sound_fake_engine_passes_and_each_faulty_mode_fails_the_check_that_catche
 }
 
 #[test]
+fn an_engine_without_known_command_is_judged_by_its_list_commands() {
+    let flags = format!("{SOUND} --fail-command known_command");
+    let card = check(
+        &fake(&flags),
+        &["--size", "9", "--time", "byoyomi:5m,30s,3"],
+    );
+    assert!(card.ready(), "{:?}", card.failing());
+    assert!(card.reason("known_command").contains("list_commands"));
+    assert!(
+        card.reason("clock")
+            .contains("is told as 'time_settings 300 30 1'"),
+        "{}",
+        card.reason("clock")
+    );
+    assert_eq!(card.verdict("time_left"), "pass");
+    assert!(card
+        .reason("time_left")
+        .starts_with("'time_left black 300 0'"));
+}
+
+#[test]
 fn usenix_programs_get_a_card_of_their_own() {
     let strict = format!("usenix:{}", example("usenix_strict").display());
     let card = check(&strict, &["--rules", "usenix"]);

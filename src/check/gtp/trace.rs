@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use crate::game::clock::TimeSystem;
 use crate::game::Color;
 use crate::players::Report;
+use crate::protocol::gtp::codec::parse_command_list;
 use crate::referee::{LineDirection, PlayerEvent, PlayerInfo};
 
 use crate::check::card::Section;
@@ -86,9 +87,18 @@ fn without_id(line: &str) -> String {
     }
 }
 
-/// The optional commands the engine said it knows, from `known_command`
-/// (or `list_commands`) in the trace.
+/// The commands the engine said it knows and does not, as the GTP player
+/// learnt them: from `known_command`, or from `list_commands` when the
+/// engine has no `known_command`.
 pub(super) fn known(exchanged: &[Exchanged]) -> (Vec<String>, Vec<String>) {
+    let asked = |e: &&Exchanged| e.name == "known_command" && e.success;
+    let listed = exchanged
+        .iter()
+        .find(|e| e.name == "list_commands" && e.success);
+    if let (false, Some(listed)) = (exchanged.iter().any(|e| asked(&e)), listed) {
+        let text = listed.answer.as_deref().unwrap_or_default().join("\n");
+        return (parse_command_list(&text), Vec::new());
+    }
     let mut yes = Vec::new();
     let mut no = Vec::new();
     for e in exchanged.iter().filter(|e| e.name == "known_command") {
