@@ -77,7 +77,7 @@ pub async fn check(
         reader,
         writer,
         trace: Vec::new(),
-        reads: Vec::new(),
+        speed: Speed::default(),
         turn_given: None,
         delivered: 0,
         repeated: None,
@@ -110,7 +110,7 @@ pub async fn check(
     let _ = run.writer.shutdown().await;
     judge_acknowledgements(&run, handshake_trace.len(), &mut play);
     let mut quality = Section::new("Line quality");
-    judge_speed(&run.reads, baud, &mut quality);
+    judge_speed(&run.speed, baud, &mut quality);
     judge_noise(&run.trace, &mut quality);
     vec![opened, handshake, play, quality]
 }
@@ -138,8 +138,8 @@ struct LineRun {
     writer: WriteHalf<BoxedLine>,
     /// Every packet and every piece of noise, when it was handled.
     trace: Vec<(Instant, TraceEntry)>,
-    /// Every read: when, and the bytes.
-    reads: Vec<(Instant, Vec<u8>)>,
+    /// The line's speed, from every read.
+    speed: Speed,
     /// When the bytes that handed the program the move were written.
     turn_given: Option<Instant>,
     /// Our moves the program has acknowledged.
@@ -215,7 +215,7 @@ impl LineRun {
                 read = self.reader.read(&mut buf) => match read {
                     Ok(n) if n > 0 => {
                         let at = now();
-                        self.reads.push((at, buf[..n].to_vec()));
+                        self.speed.read(at, &buf[..n]);
                         self.session.handle_bytes(at, &buf[..n]);
                     }
                     Ok(_) => return Drive::Closed("the line closed".into()),
@@ -666,31 +666,49 @@ fn judge_acknowledgements(run: &LineRun, handshake_len: usize, play: &mut Sectio
     }
 }
 
-/// The line's speed from the reads: the bytes of a packet that came after
-/// its first read, over the time they took.
-fn judge_speed(reads: &[(Instant, Vec<u8>)], baud: Option<u32>, quality: &mut Section) {
-    let (mut bytes, mut span, mut packets) = (0usize, Duration::ZERO, 0usize);
-    let mut packet_start: Option<(Instant, usize)> = None;
-    for (at, chunk) in reads {
+/// The line's speed, measured as the reads come: the bytes of a packet
+/// that came after its first read, over the time they took. Nothing of a
+/// read is kept, so a program that floods the line costs no memory.
+#[derive(Debug, Default)]
+struct Speed {
+    bytes: usize,
+    span: Duration,
+    packets: usize,
+    /// The packet being read: when its start byte came, and its bytes so far.
+    packet_start: Option<(Instant, usize)>,
+}
+
+impl Speed {
+    fn read(&mut self, at: Instant, chunk: &[u8]) {
         for byte in chunk {
             if *byte < 0x04 {
-                packet_start = Some((*at, 1));
+                self.packet_start = Some((at, 1));
                 continue;
             }
-            let Some((start, count)) = packet_start.as_mut() else {
+            let Some((start, count)) = self.packet_start.as_mut() else {
                 continue;
             };
             *count += 1;
             if *count == 4 {
-                packets += 1;
-                if *at > *start {
-                    span += at.saturating_duration_since(*start);
-                    bytes += 3;
+                self.packets += 1;
+                if at > *start {
+                    self.span += at.saturating_duration_since(*start);
+                    self.bytes += 3;
                 }
-                packet_start = None;
+                self.packet_start = None;
             }
         }
     }
+}
+
+/// The line's speed against its baud rate.
+fn judge_speed(speed: &Speed, baud: Option<u32>, quality: &mut Section) {
+    let Speed {
+        bytes,
+        span,
+        packets,
+        ..
+    } = *speed;
     let Some(baud) = baud else {
         quality.pass("speed", "a TCP line: no baud rate to measure against");
         return;
@@ -765,12 +783,13 @@ mod tests {
     use super::*;
     use crate::protocol::sgmp::packet::Packet;
 
-    fn reads(bytes_apart: &[(u64, &[u8])]) -> Vec<(Instant, Vec<u8>)> {
+    fn reads(bytes_apart: &[(u64, &[u8])]) -> Speed {
         let t = crate::test_support::epoch();
-        bytes_apart
-            .iter()
-            .map(|(us, bytes)| (t + Duration::from_micros(*us), bytes.to_vec()))
-            .collect()
+        let mut speed = Speed::default();
+        for (us, bytes) in bytes_apart {
+            speed.read(t + Duration::from_micros(*us), bytes);
+        }
+        speed
     }
 
     fn verdict(section: &Section) -> (Verdict, String) {
@@ -801,7 +820,7 @@ mod tests {
         assert_eq!(verdict_of(&section), Verdict::Warn);
 
         let mut section = Section::new("q");
-        judge_speed(&[], Some(2400), &mut section);
+        judge_speed(&Speed::default(), Some(2400), &mut section);
         assert!(section.checks.is_empty(), "nothing came: nothing to say");
 
         let whole = reads(&[
