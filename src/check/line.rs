@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
 
+use crate::game::board::first_to_move;
 use crate::game::score::Scoring;
 use crate::game::{Color, Move};
 use crate::players::sgmp::link_config;
@@ -237,7 +238,7 @@ impl LineRun {
         let setup = config.setup();
         let color = config.color;
         let mut opponent = Opponent::new(&setup);
-        let mut to_move = Opponent::first_to_move(&setup);
+        let mut to_move = first_to_move(&setup.handicap);
         let mut moves: Vec<TimedMove> = Vec::new();
         let mut relayed = 0;
         let limit = config.move_limit();

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use crate::bot::engine::Engine;
+use crate::game::board::first_to_move;
 use crate::game::clock::{Clock, TimeSystem};
 use crate::game::{Color, Move};
 use crate::players::{self, PlayerHandle, PlayerSetup, PlayerSpec, Report};
@@ -139,14 +140,6 @@ impl Opponent {
         }
     }
 
-    /// Who moves first: Black, or White after two or more handicap stones.
-    pub fn first_to_move(setup: &PlayerSetup) -> Color {
-        match setup.handicap.len() {
-            0 | 1 => Color::Black,
-            _ => Color::White,
-        }
-    }
-
     pub fn next_move(&mut self) -> Move {
         self.engine.genmove(self.color)
     }
@@ -188,7 +181,7 @@ pub async fn exchange(
 ) -> Exchange {
     let color = setup.color;
     let mut exchange = Exchange::default();
-    let mut to_move = Opponent::first_to_move(setup);
+    let mut to_move = first_to_move(&setup.handicap);
     while exchange.moves.len() < moves as usize {
         if to_move != color {
             let mv = opponent.next_move();

@@ -929,6 +929,15 @@ fn max_fixed_handicap(size: u8) -> u8 {
     }
 }
 
+/// Who moves first in a game with these handicap stones on the board:
+/// White once there are any, else Black.
+pub fn first_to_move(handicap: &[Point]) -> Color {
+    match handicap.is_empty() {
+        true => Color::Black,
+        false => Color::White,
+    }
+}
+
 /// The GTP `fixed_handicap` placement: corner star points first (the lower
 /// left and upper right, then upper left, lower right), then for 5, 7 and 9
 /// stones the centre, for 6 to 9 the left and right side points, for 8 and 9

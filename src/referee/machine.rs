@@ -10,7 +10,7 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
-use crate::game::board::{fixed_handicap, Board, BoardError, Illegal, KoRule};
+use crate::game::board::{first_to_move, fixed_handicap, Board, BoardError, Illegal, KoRule};
 use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::rules::{EndOfGame, Rules};
 use crate::game::score::{score, toggle_group, Score};
@@ -380,8 +380,8 @@ impl Referee {
             board
                 .place_setup(Color::Black, &stones)
                 .map_err(SetupError::Handicap)?;
-            board.set_to_move(Color::White);
         }
+        board.set_to_move(first_to_move(&stones));
         let clock = Clock::new(config.rules.time);
         Ok(Referee {
             config,
