@@ -14,7 +14,7 @@ mod probe;
 mod trace;
 
 use crate::game::rules::EndOfGame;
-use crate::players::{PlayerSpec, Report};
+use crate::players::{is_stderr_flood_notice, read_stderr_left_out, PlayerSpec, Report};
 use crate::referee::{LineDirection, PlayerEvent};
 use crate::transport::process::StderrItem;
 
@@ -121,14 +121,14 @@ impl StderrTally {
                 PlayerEvent::Line {
                     direction: LineDirection::Stderr,
                     line,
-                } => match left_out(line) {
+                } => match read_stderr_left_out(line) {
                     Some((lines, bytes)) => {
                         self.lines += lines;
                         self.bytes += bytes;
                     }
                     None => self.add(&StderrItem::Line(line.clone())),
                 },
-                PlayerEvent::Notice(notice) if notice.starts_with("floods its stderr") => {
+                PlayerEvent::Notice(notice) if is_stderr_flood_notice(notice) => {
                     self.flooded = true
                 }
                 _ => {}
@@ -164,27 +164,5 @@ impl StderrTally {
         } else {
             protocol.pass("stderr", volume);
         }
-    }
-}
-
-/// The counts of a `[goref: N stderr lines (B bytes) not shown]` line.
-fn left_out(line: &str) -> Option<(u64, u64)> {
-    let rest = line.strip_prefix("[goref: ")?;
-    let (lines, rest) = rest.split_once(" stderr lines (")?;
-    let (bytes, _) = rest.split_once(" bytes")?;
-    Some((lines.parse().ok()?, bytes.parse().ok()?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_left_out_count_is_read_back() {
-        assert_eq!(
-            left_out("[goref: 12 stderr lines (3400 bytes) not shown]"),
-            Some((12, 3400))
-        );
-        assert_eq!(left_out("ordinary stderr"), None);
     }
 }

@@ -403,9 +403,23 @@ fn stderr_flood_notice() -> String {
     )
 }
 
+/// Whether `notice` is the one [`stderr_flood_notice`] words.
+pub(crate) fn is_stderr_flood_notice(notice: &str) -> bool {
+    notice == stderr_flood_notice()
+}
+
 /// The trace line that counts the stderr lines of a flood left out.
 fn stderr_left_out(lines: u64, bytes: u64) -> String {
     format!("[goref: {lines} stderr lines ({bytes} bytes) not shown]")
+}
+
+/// The counts of a trace line [`stderr_left_out`] wrote, or `None` for any
+/// other line.
+pub(crate) fn read_stderr_left_out(line: &str) -> Option<(u64, u64)> {
+    let rest = line.strip_prefix("[goref: ")?;
+    let (lines, rest) = rest.split_once(" stderr lines (")?;
+    let (bytes, _) = rest.split_once(" bytes")?;
+    Some((lines.parse().ok()?, bytes.parse().ok()?))
 }
 
 /// What a program wrote to stderr before it exited: until its stderr closes
@@ -637,6 +651,21 @@ mod tests {
         rules.idle_limit = None;
         let mut watch = CpuWatch::new(s(0), t);
         assert_eq!(watch.observe(s(0), t + s(3600), &rules, "B"), Ok(None));
+    }
+
+    #[test]
+    fn a_left_out_count_is_read_back_and_a_flood_notice_known() {
+        assert_eq!(
+            read_stderr_left_out("[goref: 12 stderr lines (3400 bytes) not shown]"),
+            Some((12, 3400))
+        );
+        assert_eq!(
+            read_stderr_left_out(&stderr_left_out(7, 900)),
+            Some((7, 900))
+        );
+        assert_eq!(read_stderr_left_out("ordinary stderr"), None);
+        assert!(is_stderr_flood_notice(&stderr_flood_notice()));
+        assert!(!is_stderr_flood_notice("floods"));
     }
 
     #[test]
