@@ -137,6 +137,7 @@ impl StderrTally {
     }
 
     fn judge(&self, protocol: &mut Section, moves: usize) {
+        let per_move = self.bytes / moves.max(1) as u64;
         let volume = format!(
             "{} ({} KiB) over the check, {}",
             plural(self.lines as usize, "line", "lines"),
@@ -152,13 +153,13 @@ impl StderrTally {
                     crate::transport::process::STDERR_FLOOD_BYTES_PER_SECOND / 1024
                 ),
             );
-        } else if self.bytes / moves.max(1) as u64 > CHATTY_BYTES_PER_MOVE {
+        } else if per_move > CHATTY_BYTES_PER_MOVE {
             protocol.warn(
                 "stderr",
                 format!(
                     "chatty: {volume}, some {} KiB a move; every line goes to the trace and \
                      the engine log",
-                    self.bytes / moves.max(1) as u64 / 1024
+                    per_move / 1024
                 ),
             );
         } else {

@@ -23,7 +23,7 @@ use crate::transport::line::{self, BoxedLine, LineSpec, LineTarget};
 
 use super::card::{Section, Verdict};
 use super::script::{Opponent, TimedMove};
-use super::{judge_timed_moves, millis, pace_limit, plural, CheckConfig};
+use super::{judge_timed_moves, millis, plural, CheckConfig};
 
 /// Which of our relayed moves is sent twice.
 const REPEATED_MOVE: usize = 2;
@@ -100,8 +100,8 @@ pub async fn check(
         }
     ));
     let ready = run.until(now() + spec.setup_deadline(), is_ready).await;
-    let handshake_trace = run.trace.clone();
-    judge_handshake(config, profile, &handshake_trace, &ready, &mut handshake);
+    let handshake_len = run.trace.len();
+    judge_handshake(config, profile, &run.trace, &ready, &mut handshake);
     if matches!(ready, Drive::Got(_)) {
         run.exchange(config, &mut play).await;
     }
@@ -109,7 +109,7 @@ pub async fn check(
     run.session.flush_trace(now());
     run.pump().await;
     let _ = run.writer.shutdown().await;
-    judge_acknowledgements(&run, handshake_trace.len(), &mut play);
+    judge_acknowledgements(&run, handshake_len, &mut play);
     let mut quality = Section::new("Line quality");
     judge_speed(&run.speed, baud, &mut quality);
     judge_noise(&run.trace, &mut quality);
@@ -248,7 +248,7 @@ impl LineRun {
         }
         while moves.len() < config.moves as usize {
             if to_move != color {
-                let mv = opponent.next_move();
+                let mv = opponent.move_for(color.opponent());
                 self.session.relay_move(now(), mv.point());
                 relayed += 1;
                 to_move = color;
@@ -583,8 +583,12 @@ fn judge_moves(
     stopped: Option<String>,
     play: &mut Section,
 ) {
-    let pace = pace_limit(config.game.rules.time);
-    judge_timed_moves(moves, ("first move", "later moves"), pace, play);
+    judge_timed_moves(
+        moves,
+        ("first move", "later moves"),
+        config.game.rules.time,
+        play,
+    );
     if let Some(why) = stopped {
         play.fail("moves", why);
     }

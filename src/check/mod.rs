@@ -73,9 +73,6 @@ impl CheckConfig {
         )
     }
 
-    /// The card's width: it reads at 80 columns.
-    pub const CARD_WIDTH: usize = 80;
-
     /// The longest the check waits for one move.
     fn move_limit(&self) -> Duration {
         self.game.rules.move_timeout.min(MOVE_LIMIT)
@@ -132,13 +129,14 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
 }
 
 /// The program's moves on the card: the first as `names.0`, the rest as
-/// `names.1`; a move slower than `pace` warns.
+/// `names.1`; a move slower than the clock `time` allows one warns.
 fn judge_timed_moves(
     moves: &[script::TimedMove],
     names: (&str, &str),
-    pace: Option<Duration>,
+    time: TimeSystem,
     section: &mut Section,
 ) {
+    let pace = pace_limit(time);
     let mut judged = |name: &str, took: Duration, text: String| {
         match pace {
             Some(limit) if took > limit => section.warn(
@@ -159,10 +157,7 @@ fn judge_timed_moves(
             format!("{} in {}", first.mv, millis(first.took)),
         );
     }
-    if let [_, rest @ ..] = moves {
-        if rest.is_empty() {
-            return;
-        }
+    if let Some(rest) = moves.get(1..).filter(|rest| !rest.is_empty()) {
         let fastest = rest.iter().map(|m| m.took).min().unwrap_or_default();
         let slowest = rest.iter().map(|m| m.took).max().unwrap_or_default();
         let played: Vec<String> = rest.iter().map(|m| m.mv.to_string()).collect();

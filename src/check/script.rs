@@ -127,24 +127,16 @@ pub enum Stopped {
 /// The other side of the game: the built-in engine, its board the game's.
 pub struct Opponent {
     engine: Engine,
-    color: Color,
 }
 
 impl Opponent {
     pub fn new(setup: &PlayerSetup) -> Opponent {
         let mut engine = Engine::new(setup.size, 7).expect("the size was checked");
         let _ = engine.place(Color::Black, &setup.handicap);
-        Opponent {
-            engine,
-            color: setup.color.opponent(),
-        }
+        Opponent { engine }
     }
 
-    pub fn next_move(&mut self) -> Move {
-        self.engine.genmove(self.color)
-    }
-
-    /// A move for either side, played on its board: the rest of a game.
+    /// A move for `color`, played on its board.
     pub fn move_for(&mut self, color: Color) -> Move {
         self.engine.genmove(color)
     }
@@ -184,7 +176,7 @@ pub async fn exchange(
     let mut to_move = first_to_move(&setup.handicap);
     while exchange.moves.len() < moves as usize {
         if to_move != color {
-            let mv = opponent.next_move();
+            let mv = opponent.move_for(color.opponent());
             player.act(Action::TellMove {
                 to: color,
                 color: color.opponent(),

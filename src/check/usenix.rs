@@ -9,7 +9,7 @@ use crate::referee::{FailureKind, LineDirection, PlayerEvent};
 
 use super::card::Section;
 use super::script::{self, Opponent, Scripted, Stopped, Waited};
-use super::{judge_timed_moves, millis, pace_limit, plural, CheckConfig};
+use super::{judge_timed_moves, millis, plural, CheckConfig};
 
 /// Checks the Usenix program started by `command`.
 pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
@@ -47,11 +47,10 @@ pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
         Some(colour) => start.pass("colour line", format!("'{colour}' sent")),
         None => start.fail("colour line", "nothing was sent"),
     };
-    let pace = pace_limit(config.game.rules.time);
     judge_timed_moves(
         &exchange.moves,
         ("first move", "later moves"),
-        pace,
+        config.game.rules.time,
         &mut moves,
     );
     judge_lines(&log, &mut moves);

@@ -226,7 +226,9 @@ fn judge_end(
                     ),
                 ),
             };
-            check.ms = took("final_status_list").map(|t| t.as_millis() as u64);
+            if let Some(took) = took("final_status_list") {
+                check.timed(took);
+            }
         }
         Some(Err(why)) => {
             end.fail(
@@ -239,7 +241,9 @@ fn judge_end(
     match &ending.cleanup {
         Some(Ok(mv)) => {
             let check = end.pass("kgs-genmove_cleanup", format!("answered {mv}"));
-            check.ms = took("kgs-genmove_cleanup").map(|t| t.as_millis() as u64);
+            if let Some(took) = took("kgs-genmove_cleanup") {
+                check.timed(took);
+            }
         }
         Some(Err(stopped)) => {
             end.fail("kgs-genmove_cleanup", stopped_reason(stopped, 0).1);

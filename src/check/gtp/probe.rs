@@ -53,7 +53,7 @@ pub(super) async fn probe(
     };
     let timeout = config.command_timeout;
     match engine.ask("protocol_version", &[], timeout).await {
-        Asked::Answer { response, .. } => {
+        Ok(Answer { response, .. }) => {
             let took = now().saturating_duration_since(started);
             let verdict = if took > SLOW_START {
                 Verdict::Warn
@@ -83,8 +83,8 @@ pub(super) async fn probe(
                 Err(why) => start.warn("protocol_version", format!("refused: {why}")),
             };
         }
-        other => {
-            let why = other.failure("protocol_version", "its first command");
+        Err(other) => {
+            let why = other.reason("protocol_version", "its first command");
             engine.give_up(start, "start-up", why).await;
             return false;
         }
@@ -94,7 +94,7 @@ pub(super) async fn probe(
         ("version", "the record shows no version"),
     ] {
         match engine.ask(name, &[], timeout).await {
-            Asked::Answer { response, took } => {
+            Ok(Answer { response, took }) => {
                 match response.result() {
                     Ok(text) if !text.trim().is_empty() => start.pass(name, text.trim()),
                     Ok(_) => start.warn(name, format!("empty: {missing}")),
@@ -102,15 +102,15 @@ pub(super) async fn probe(
                 }
                 .timed(took);
             }
-            other => {
-                let why = other.failure(name, "an identity question");
+            Err(other) => {
+                let why = other.reason(name, "an identity question");
                 engine.give_up(start, name, why).await;
                 return false;
             }
         }
     }
     match engine.ask("list_commands", &[], timeout).await {
-        Asked::Answer { response, took } => {
+        Ok(Answer { response, took }) => {
             match response.result() {
                 Ok(text) => start.pass(
                     "list_commands",
@@ -123,8 +123,8 @@ pub(super) async fn probe(
             }
             .timed(took);
         }
-        other => {
-            let why = other.failure("list_commands", "");
+        Err(other) => {
+            let why = other.reason("list_commands", "");
             engine.give_up(start, "list_commands", why).await;
             return false;
         }
@@ -153,41 +153,42 @@ pub(super) struct Ids {
 
 impl Ids {
     pub(super) fn judge(&self, protocol: &mut Section) {
-        let ids = self;
-        if let Some(first) = ids.wrong.first() {
+        if let Some(first) = self.wrong.first() {
             protocol.fail(
                 "ids echoed",
                 format!(
                     "{} with another command's id, e.g. '{first}'",
-                    plural(ids.wrong.len(), "answer", "answers")
+                    plural(self.wrong.len(), "answer", "answers")
                 ),
             );
-        } else if ids.missing > 0 {
+        } else if self.missing > 0 {
             protocol.fail(
                 "ids echoed",
                 format!(
                     "{} of {} answers without the command's id: after a time-out a late answer \
                      would be taken for the next command's",
-                    ids.missing,
-                    ids.missing + ids.echoed
+                    self.missing,
+                    self.missing + self.echoed
                 ),
             );
         } else {
             protocol.pass(
                 "ids echoed",
-                format!("all {} answers carried their command's id", ids.echoed),
+                format!("all {} answers carried their command's id", self.echoed),
             );
         }
     }
 }
 
-/// What came of one command.
-enum Asked {
-    Answer {
-        response: Response,
-        took: Duration,
-    },
-    /// No answer within the deadline.
+/// An answer and how long it took.
+struct Answer {
+    response: Response,
+    took: Duration,
+}
+
+/// Why a command got no answer.
+enum NoAnswer {
+    /// None within the deadline.
     Silent(Duration),
     /// The engine went away; how.
     Gone(String),
@@ -195,22 +196,19 @@ enum Asked {
     Broken(String),
 }
 
-impl Asked {
-    /// The one-line reason of a command that got no answer.
-    fn failure(&self, command: &str, what: &str) -> String {
+impl NoAnswer {
+    /// The one-line reason: `command`, with `what` it was in brackets.
+    fn reason(&self, command: &str, what: &str) -> String {
         let what = match what {
             "" => String::new(),
             what => format!(" ({what})"),
         };
         match self {
-            Asked::Answer { response, .. } => {
-                format!("'{command}'{what} answered '{}'", response.text)
-            }
-            Asked::Silent(waited) => {
+            NoAnswer::Silent(waited) => {
                 format!("no answer to '{command}'{what} within {}", millis(*waited))
             }
-            Asked::Gone(how) => format!("it {how} before answering '{command}'{what}"),
-            Asked::Broken(error) => {
+            NoAnswer::Gone(how) => format!("it {how} before answering '{command}'{what}"),
+            NoAnswer::Broken(error) => {
                 format!("'{command}'{what} got an answer that is not GTP: {error}")
             }
         }
@@ -218,14 +216,19 @@ impl Asked {
 }
 
 impl Probe<'_> {
-    async fn ask(&mut self, name: &str, args: &[&str], timeout: Duration) -> Asked {
+    async fn ask(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        timeout: Duration,
+    ) -> Result<Answer, NoAnswer> {
         let Ok(bytes) = self.controller.send(now(), name, args, timeout) else {
-            return Asked::Broken("a command is still in flight".into());
+            return Err(NoAnswer::Broken("a command is still in flight".into()));
         };
         let sent_id = self.controller.in_flight().and_then(|c| c.id);
         if self.process.write(&bytes).await.is_err() {
             let status = self.process.wait_exit(Duration::from_millis(500)).await;
-            return Asked::Gone(describe_exit(status));
+            return Err(NoAnswer::Gone(describe_exit(status)));
         }
         let mut timer = Timer::default();
         loop {
@@ -240,7 +243,7 @@ impl Probe<'_> {
                                 return asked;
                             }
                             let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                            return Asked::Gone(describe_exit(status));
+                            return Err(NoAnswer::Gone(describe_exit(status)));
                         }
                     };
                     if let Some(asked) = self.settle(events, sent_id) {
@@ -252,7 +255,7 @@ impl Probe<'_> {
                     if let Some(ControllerEvent::TimedOut { waited, .. }) =
                         self.controller.handle_timeout(now())
                     {
-                        return Asked::Silent(waited);
+                        return Err(NoAnswer::Silent(waited));
                     }
                 }
             }
@@ -260,7 +263,11 @@ impl Probe<'_> {
     }
 
     /// The answer among `events`, if one came; ids are tallied.
-    fn settle(&mut self, events: Vec<ControllerEvent>, sent_id: Option<u32>) -> Option<Asked> {
+    fn settle(
+        &mut self,
+        events: Vec<ControllerEvent>,
+        sent_id: Option<u32>,
+    ) -> Option<Result<Answer, NoAnswer>> {
         for event in events {
             match event {
                 ControllerEvent::Reply {
@@ -270,19 +277,21 @@ impl Probe<'_> {
                         Some(id) if Some(id) == sent_id => self.ids.echoed += 1,
                         _ => self.ids.missing += 1,
                     }
-                    return Some(Asked::Answer {
+                    return Some(Ok(Answer {
                         response,
                         took: elapsed,
-                    });
+                    }));
                 }
                 ControllerEvent::Unexpected { response } => {
                     let id = response.id.map(|id| id.to_string()).unwrap_or_default();
                     self.ids.wrong.push(format!("={id} {}", response.text));
                 }
                 ControllerEvent::Protocol { error } => {
-                    return Some(Asked::Broken(error.to_string()))
+                    return Some(Err(NoAnswer::Broken(error.to_string())))
                 }
-                ControllerEvent::TimedOut { waited, .. } => return Some(Asked::Silent(waited)),
+                ControllerEvent::TimedOut { waited, .. } => {
+                    return Some(Err(NoAnswer::Silent(waited)))
+                }
             }
         }
         None
@@ -292,7 +301,7 @@ impl Probe<'_> {
     async fn protocol_checks(&mut self, config: &CheckConfig, protocol: &mut Section) {
         let timeout = config.command_timeout;
         match self.ask(UNKNOWN_COMMAND, &[], timeout).await {
-            Asked::Answer { response, took } => {
+            Ok(Answer { response, took }) => {
                 match response.result() {
                     Err(why) => protocol.pass("unknown command", format!("'? {why}', as GTP says")),
                     Ok(text) => protocol.fail(
@@ -306,23 +315,23 @@ impl Probe<'_> {
                 }
                 .timed(took);
             }
-            other => {
-                let why = other.failure(UNKNOWN_COMMAND, "");
+            Err(other) => {
+                let why = other.reason(UNKNOWN_COMMAND, "");
                 return self.give_up(protocol, "unknown command", why).await;
             }
         }
-        if !self.illegal_play(config, protocol).await {
-            return self.stop().await;
+        if let Err(why) = self.illegal_play(config, protocol).await {
+            return self.give_up(protocol, "illegal play", why).await;
         }
         let quit = self.ask("quit", &[], QUIT_GRACE).await;
         let asked_at = now();
         match quit {
-            Asked::Answer { .. } | Asked::Gone(_) => {
+            Ok(_) | Err(NoAnswer::Gone(_)) => {
                 match self.process.wait_exit(QUIT_GRACE).await {
                     Some(_) => protocol.pass(
                         "quit",
                         match quit {
-                            Asked::Answer { .. } => "answered and exited".to_string(),
+                            Ok(_) => "answered and exited".to_string(),
                             _ => "exited without answering, which goref takes as a goodbye"
                                 .to_string(),
                         },
@@ -337,16 +346,20 @@ impl Probe<'_> {
                 }
                 .timed(now().saturating_duration_since(asked_at));
             }
-            other => {
-                protocol.fail("quit", other.failure("quit", ""));
+            Err(other) => {
+                protocol.fail("quit", other.reason("quit", ""));
             }
         }
         self.stop().await;
     }
 
-    /// `play` on a point its opponent holds must be refused. False when the
-    /// engine stopped answering.
-    async fn illegal_play(&mut self, config: &CheckConfig, protocol: &mut Section) -> bool {
+    /// `play` on a point its opponent holds must be refused. An error, the
+    /// reason, when the engine stopped answering.
+    async fn illegal_play(
+        &mut self,
+        config: &CheckConfig,
+        protocol: &mut Section,
+    ) -> Result<(), String> {
         let timeout = config.command_timeout;
         let size = config.game.size;
         let point = Point::new(size / 2, size / 2).to_gtp();
@@ -359,23 +372,20 @@ impl Probe<'_> {
             let args: Vec<&str> = args.iter().map(String::as_str).collect();
             let shown = format!("{name} {}", args.join(" ")).trim().to_string();
             match self.ask(name, &args, timeout).await {
-                Asked::Answer { response, .. } if response.success => {}
-                Asked::Answer { response, .. } => {
+                Ok(Answer { response, .. }) if response.success => {}
+                Ok(Answer { response, .. }) => {
                     protocol.warn(
                         "illegal play",
                         format!("not tried: it refused '{shown}' ({})", response.text),
                     );
-                    return true;
+                    return Ok(());
                 }
-                other => {
-                    protocol.fail("illegal play", other.failure(&shown, ""));
-                    return false;
-                }
+                Err(other) => return Err(other.reason(&shown, "")),
             }
         }
         let shown = format!("play white {point}");
         match self.ask("play", &["white", &point], timeout).await {
-            Asked::Answer { response, took } => {
+            Ok(Answer { response, took }) => {
                 match response.result() {
                     Err(why) => protocol.pass(
                         "illegal play",
@@ -390,12 +400,9 @@ impl Probe<'_> {
                     ),
                 }
                 .timed(took);
-                true
+                Ok(())
             }
-            other => {
-                protocol.fail("illegal play", other.failure(&shown, ""));
-                false
-            }
+            Err(other) => Err(other.reason(&shown, "")),
         }
     }
 

@@ -11,7 +11,7 @@ use crate::referee::{LineDirection, PlayerEvent, PlayerInfo};
 
 use crate::check::card::Section;
 use crate::check::script::{Exchange, Stopped};
-use crate::check::{judge_timed_moves, millis, pace_limit, plural, CheckConfig};
+use crate::check::{judge_timed_moves, millis, plural, CheckConfig};
 
 /// One command from the player's trace and what came back.
 #[derive(Debug, Clone, PartialEq)]
@@ -153,8 +153,9 @@ pub(super) fn judge_setup(
         .iter()
         .position(|e| e.name == "genmove")
         .unwrap_or(exchanged.len());
+    let handicap = !config.setup().handicap.is_empty();
     for e in &exchanged[..first_genmove] {
-        let handicap_play = e.name == "play" && !config.setup().handicap.is_empty();
+        let handicap_play = handicap && e.name == "play";
         if !setup_commands.contains(&e.name.as_str()) && !handicap_play {
             continue;
         }
@@ -163,31 +164,27 @@ pub(super) fn judge_setup(
         } else {
             &e.name
         };
-        let check = match (&e.answer, e.success) {
-            (None, _) => game.fail(name, format!("'{}': no answer", e.command)),
-            (Some(_), true) => game.pass(name, format!("'{}' answered", e.command)),
-            (Some(answer), false) if optional.contains(&e.name.as_str()) => game.warn(
-                name,
-                format!(
-                    "'{}' refused ({}): the game goes on without it",
-                    e.command,
-                    answer.join(" ")
-                ),
-            ),
-            (Some(answer), false) => game.fail(
-                name,
-                format!(
-                    "'{}' refused ({}): no game can start",
-                    e.command,
-                    answer.join(" ")
-                ),
-            ),
-        };
-        check.timed(e.took);
+        judge_answer(game, name, e, optional.contains(&e.name.as_str()));
     }
     if info.is_some() {
         judge_time(config.game.rules.time, &knows, game);
     }
+}
+
+/// One command's answer on the card: answered, refused (a warning for an
+/// optional command, a failure for one no game can do without), or none.
+fn judge_answer(game: &mut Section, name: &str, e: &Exchanged, optional: bool) {
+    let refused = |answer: &[String]| format!("'{}' refused ({})", e.command, answer.join(" "));
+    match (&e.answer, e.success) {
+        (None, _) => game.fail(name, format!("'{}': no answer", e.command)),
+        (Some(_), true) => game.pass(name, format!("'{}' answered", e.command)),
+        (Some(answer), false) if optional => game.warn(
+            name,
+            format!("{}: the game goes on without it", refused(answer)),
+        ),
+        (Some(answer), false) => game.fail(name, format!("{}: no game can start", refused(answer))),
+    }
+    .timed(e.took);
 }
 
 /// Whether the engine learns the round's clock.
@@ -258,15 +255,7 @@ pub(super) fn judge_moves(
 ) {
     let moves = &exchange.moves;
     if let Some(time_left) = exchanged.iter().find(|e| e.name == "time_left") {
-        let check = match (&time_left.answer, time_left.success) {
-            (Some(_), true) => game.pass("time_left", format!("'{}' answered", time_left.command)),
-            (Some(answer), false) => game.warn(
-                "time_left",
-                format!("'{}' refused ({})", time_left.command, answer.join(" ")),
-            ),
-            (None, _) => game.fail("time_left", format!("'{}': no answer", time_left.command)),
-        };
-        check.timed(time_left.took);
+        judge_answer(game, "time_left", time_left, true);
     }
     let first = exchanged.iter().position(|e| e.name == "genmove");
     let last = exchanged.iter().rposition(|e| e.name == "genmove");
@@ -299,8 +288,8 @@ pub(super) fn judge_moves(
         (0 | 1, Color::White) => "genmove (first move)",
         _ => "genmove (handicap)",
     };
-    let pace = pace_limit(config.game.rules.time);
-    judge_timed_moves(moves, (first_name, "genmove (mid-game)"), pace, game);
+    let time = config.game.rules.time;
+    judge_timed_moves(moves, (first_name, "genmove (mid-game)"), time, game);
     if let Some(stopped) = &exchange.stopped {
         let asked = exchange.moves.len() + 1;
         let (name, reason) = stopped_reason(stopped, asked);
