@@ -21,7 +21,7 @@ use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Respons
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, Timer};
-use crate::transport::process::{describe_exit, exit_text, Process, StderrItem};
+use crate::transport::process::{Process, StderrItem};
 
 use super::{CpuWatch, PlayerSetup, Reporter};
 
@@ -408,9 +408,9 @@ impl GtpPlayer {
                 Ok(())
             }
             _ => {
-                let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                let why = format!("{} {} between moves", self.who(), describe_exit(status));
-                Err(Failure::crash(why, exit_text(status)).into())
+                let who = self.who();
+                let why = |how| format!("{who} {how} between moves");
+                Err(super::gone(&mut self.process, why).await.into())
             }
         }
     }
@@ -471,15 +471,8 @@ impl GtpPlayer {
             })?;
         let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
         self.trace(LineDirection::Sent, line.clone());
-        if let Err(e) = self.process.write(&bytes).await {
-            let status = self.process.wait_exit(Duration::from_millis(500)).await;
-            let why = format!(
-                "{} {} before '{line}' could be sent ({e})",
-                self.who(),
-                describe_exit(status)
-            );
-            return Err(Failure::crash(why, exit_text(status)).into());
-        }
+        let who = self.who();
+        super::write_line(&mut self.process, &bytes, &who, &line).await?;
         if report_thinking {
             self.reporter.send(PlayerEvent::Thinking);
         }
@@ -496,13 +489,9 @@ impl GtpPlayer {
                         Ok(bytes) if !bytes.is_empty() => bytes,
                         _ => {
                             self.controller.handle_eof(now);
-                            let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                            let why = format!(
-                                "{} {} while answering '{line}'",
-                                self.who(),
-                                describe_exit(status)
-                            );
-                            return Err(Failure::crash(why, exit_text(status)).into());
+                            let who = self.who();
+                            let why = |how| format!("{who} {how} while answering '{line}'");
+                            return Err(super::gone(&mut self.process, why).await.into());
                         }
                     };
                     for event in self.controller.handle_stdout(now, &bytes) {

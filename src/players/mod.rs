@@ -22,7 +22,8 @@ use crate::protocol::sgmp::session::{LineMemory, Profile};
 use crate::referee::{Action, Failure, PlayerEvent};
 use crate::transport::line::{LineSpec, LineTarget};
 use crate::transport::process::{
-    split_command_line, Process, StderrItem, STDERR_FLOOD_BYTES_PER_SECOND,
+    describe_exit, exit_text, split_command_line, Process, StderrItem,
+    STDERR_FLOOD_BYTES_PER_SECOND,
 };
 
 /// How a player is reached, as written on the command line.
@@ -393,6 +394,34 @@ pub(crate) fn start_program(
     let process =
         Process::spawn(&argv, stderr_tx).map_err(|e| Failure::other(format!("{color}: {e}")))?;
     Ok((process, stderr))
+}
+
+/// How long a program whose pipes broke is given to exit, so that how it
+/// ended can be told.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// The failure of a program that went away: `why` words it around how it
+/// ended (`exited with status 3`, `was killed by signal 9 (SIGKILL)`).
+async fn gone(process: &mut Process, why: impl FnOnce(String) -> String) -> Failure {
+    let status = process.wait_exit(EXIT_GRACE).await;
+    Failure::crash(why(describe_exit(status)), exit_text(status))
+}
+
+/// Writes `bytes`, the line `line`, to the program `who`; a failure says it
+/// went away before the line could be sent.
+async fn write_line(
+    process: &mut Process,
+    bytes: &[u8],
+    who: &str,
+    line: &str,
+) -> Result<(), Failure> {
+    match process.write(bytes).await {
+        Ok(()) => Ok(()),
+        Err(e) => Err(gone(process, |how| {
+            format!("{who} {how} before '{line}' could be sent ({e})")
+        })
+        .await),
+    }
 }
 
 /// What the operator is told, once, of a program that floods its stderr.

@@ -26,7 +26,7 @@ use crate::game::{Color, Move};
 use crate::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::now;
-use crate::transport::process::{describe_exit, exit_text, Process, StderrItem};
+use crate::transport::process::{Process, StderrItem};
 
 use super::{CpuWatch, PlayerSetup, Reporter};
 
@@ -229,16 +229,8 @@ impl UsenixPlayer {
     async fn send(&mut self, line: &str) -> Result<(), Stop> {
         self.trace(LineDirection::Sent, line.to_string(), None);
         let bytes = format!("{line}\n");
-        if let Err(e) = self.process.write(bytes.as_bytes()).await {
-            let status = self.process.wait_exit(Duration::from_millis(500)).await;
-            let why = format!(
-                "{} {} before '{line}' could be sent ({e})",
-                self.who(),
-                describe_exit(status)
-            );
-            return Err(Failure::crash(why, exit_text(status)));
-        }
-        Ok(())
+        let who = self.who();
+        super::write_line(&mut self.process, bytes.as_bytes(), &who, line).await
     }
 
     async fn on_output(&mut self, chunk: std::io::Result<Vec<u8>>) -> Result<(), Stop> {
@@ -248,9 +240,8 @@ impl UsenixPlayer {
                 if let Some(line) = self.splitter.finish() {
                     self.on_line(line)?;
                 }
-                let status = self.process.wait_exit(Duration::from_millis(500)).await;
-                let why = format!("{} {}", self.who(), describe_exit(status));
-                return Err(Failure::crash(why, exit_text(status)));
+                let who = self.who();
+                return Err(super::gone(&mut self.process, |how| format!("{who} {how}")).await);
             }
         };
         for line in self.splitter.push(&bytes) {
