@@ -81,9 +81,10 @@ struct UsenixPlayer {
     /// program its turn: the start of that turn.
     cpu_mark: Option<Duration>,
     turn: Option<Turn>,
-    /// The offspring already reported, by PID, and when goref last looked.
+    /// The offspring already reported, by PID, and when goref last looked
+    /// (never yet: the first move of the program is looked at).
     offspring_seen: BTreeSet<u32>,
-    offspring_looked_at: Instant,
+    offspring_looked_at: Option<Instant>,
     /// Lines that were not moves since the last move taken (the first
     /// [`IGNORED_LINES_SHOWN`] are shown), and those not shown that the
     /// trace has yet to count.
@@ -124,7 +125,7 @@ pub async fn run(
         cpu_mark: None,
         turn: None,
         offspring_seen: BTreeSet::new(),
-        offspring_looked_at: now(),
+        offspring_looked_at: None,
         ignored: 0,
         ignored_hidden: 0,
     };
@@ -248,7 +249,9 @@ impl UsenixPlayer {
             self.on_line(line)?;
         }
         if !self.written.is_empty()
-            && now().saturating_duration_since(self.offspring_looked_at) >= OFFSPRING_LOOK_AT_A_MOVE
+            && self
+                .offspring_looked_at
+                .is_none_or(|at| now().saturating_duration_since(at) >= OFFSPRING_LOOK_AT_A_MOVE)
         {
             self.watch_offspring()?;
         }
@@ -360,7 +363,7 @@ impl UsenixPlayer {
     }
 
     fn watch_offspring(&mut self) -> Result<(), Stop> {
-        self.offspring_looked_at = now();
+        self.offspring_looked_at = Some(now());
         let fresh: Vec<(u32, String)> = self
             .process
             .offspring()
