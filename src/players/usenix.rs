@@ -32,8 +32,10 @@ use super::{CpuWatch, PlayerSetup, Reporter};
 
 /// How often the program's CPU time and offspring are looked at.
 const WATCH_EVERY: Duration = Duration::from_secs(1);
-/// A move also has the offspring looked at, when the last look is this old:
-/// a fast game is looked at more often than once a second.
+/// A move also has the offspring looked at, when the last look at a move is
+/// this old: a fast game is looked at more often than once a second. The
+/// once-a-second looks do not count, so the program's first move is always
+/// looked at, however soon after a tick it comes.
 const OFFSPRING_LOOK_AT_A_MOVE: Duration = Duration::from_millis(250);
 /// How many lines that are not moves are shown between two moves taken; more are
 /// counted, not shown, so a program that writes garbage in a loop cannot
@@ -82,9 +84,9 @@ struct UsenixPlayer {
     cpu_mark: Option<Duration>,
     turn: Option<Turn>,
     /// The offspring already reported, by PID, and when goref last looked
-    /// (never yet: the first move of the program is looked at).
+    /// at them on a move (never yet: the program's first move is looked at).
     offspring_seen: BTreeSet<u32>,
-    offspring_looked_at: Option<Instant>,
+    offspring_looked_at_move: Option<Instant>,
     /// Lines that were not moves since the last move taken (the first
     /// [`IGNORED_LINES_SHOWN`] are shown), and those not shown that the
     /// trace has yet to count.
@@ -125,7 +127,7 @@ pub async fn run(
         cpu_mark: None,
         turn: None,
         offspring_seen: BTreeSet::new(),
-        offspring_looked_at: None,
+        offspring_looked_at_move: None,
         ignored: 0,
         ignored_hidden: 0,
     };
@@ -250,9 +252,10 @@ impl UsenixPlayer {
         }
         if !self.written.is_empty()
             && self
-                .offspring_looked_at
+                .offspring_looked_at_move
                 .is_none_or(|at| now().saturating_duration_since(at) >= OFFSPRING_LOOK_AT_A_MOVE)
         {
+            self.offspring_looked_at_move = Some(now());
             self.watch_offspring()?;
         }
         self.answer();
@@ -363,7 +366,6 @@ impl UsenixPlayer {
     }
 
     fn watch_offspring(&mut self) -> Result<(), Stop> {
-        self.offspring_looked_at = Some(now());
         let fresh: Vec<(u32, String)> = self
             .process
             .offspring()
