@@ -11,6 +11,10 @@
 //! randomness whatever happens to it, so for a seed and the same input the
 //! faults are the same.
 //!
+//! With `--take-repeats-as-new`, the first MOVE from side A that repeats A's
+//! last MOVE byte for byte is passed on as a new packet: side B then reads it
+//! as a new move, as a program that ignores sequence bits would.
+//!
 //! A side is an existing device (`--a PATH`, e.g. a pty made by socat) or a
 //! virtual line the relay makes itself (`--create-a LINK`): LINK is then a
 //! symlink to the far end's device, for another program to open. The relay
@@ -30,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Parser;
+use goref::protocol::sgmp::packet::{Command, Packet};
 use goref::transport::line::FlowControl;
 use goref::transport::pty::virtual_line;
 use goref::transport::serial::open_device;
@@ -85,6 +90,10 @@ struct Args {
     /// written alone, ten bits' time after the last.
     #[arg(long, value_name = "BAUD")]
     baud: Option<u32>,
+    /// Pass on the first MOVE from side A that repeats A's last MOVE exactly
+    /// as a new packet, so that side B takes it for a new move.
+    #[arg(long)]
+    take_repeats_as_new: bool,
     /// Append one line per fault to FILE (`a->b drop 03:be:b0:8b`).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -247,6 +256,58 @@ fn plan(
     })
 }
 
+/// Plays a program that ignores sequence bits, for `--take-repeats-as-new`.
+/// The first MOVE from A that repeats A's last MOVE exactly goes to B as a new
+/// packet: its sequence bit flipped, and its acknowledgement brought up to
+/// date. From then on B's idea of A's sequence bit is the opposite of A's,
+/// so every later packet is mended on its way for the link to stay whole:
+/// A's sequence bit flipped one way, B's acknowledgement the other.
+#[derive(Clone, Default)]
+struct Resequencer(Arc<Mutex<Reseq>>);
+
+#[derive(Default)]
+struct Reseq {
+    last_move: Option<[u8; 4]>,
+    shifted: bool,
+}
+
+impl Resequencer {
+    fn pass(&self, direction: &str, group: &mut [u8], log: &Log) {
+        let Ok(bytes) = <[u8; 4]>::try_from(&*group) else {
+            return;
+        };
+        let Ok(packet) = Packet::decode(bytes) else {
+            return;
+        };
+        let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let mended = match direction {
+            "a->b"
+                if !state.shifted
+                    && packet.command == Command::Move
+                    && state.last_move.replace(bytes) == Some(bytes) =>
+            {
+                state.shifted = true;
+                log.line(format!("a->b repeat taken as new {}", hex(&bytes)));
+                Packet {
+                    seq: !packet.seq,
+                    ack: !packet.ack,
+                    ..packet
+                }
+            }
+            "a->b" if state.shifted => Packet {
+                seq: !packet.seq,
+                ..packet
+            },
+            "b->a" if state.shifted => Packet {
+                ack: !packet.ack,
+                ..packet
+            },
+            _ => return,
+        };
+        group.copy_from_slice(&mended.encode());
+    }
+}
+
 /// Reads one direction and plans its groups; ends when the side closes.
 async fn read_direction(
     mut from: impl AsyncRead + Unpin,
@@ -255,6 +316,7 @@ async fn read_direction(
     mut rng: StdRng,
     direction: &'static str,
     log: Log,
+    resequencer: Option<Resequencer>,
 ) {
     let mut pending: Vec<u8> = Vec::new();
     let mut buf = [0u8; 4096];
@@ -279,7 +341,10 @@ async fn read_direction(
         };
         pending.extend_from_slice(&buf[..n]);
         while pending.len() >= 4 {
-            let group: Vec<u8> = pending.drain(..4).collect();
+            let mut group: Vec<u8> = pending.drain(..4).collect();
+            if let Some(resequencer) = &resequencer {
+                resequencer.pass(direction, &mut group, &log);
+            }
             if let Some(o) = plan(group, &faults, &mut rng, direction, &log) {
                 let _ = out.send(o);
             }
@@ -366,10 +431,27 @@ async fn run(args: Args) -> Result<(), String> {
     let byte_time = args
         .baud
         .map(|baud| Duration::from_secs_f64(10.0 / f64::from(baud.max(1))));
+    let resequencer = args.take_repeats_as_new.then(Resequencer::default);
     tokio::join!(
-        read_direction(a_read, ab_tx, faults, ab_rng, "a->b", log.clone()),
+        read_direction(
+            a_read,
+            ab_tx,
+            faults,
+            ab_rng,
+            "a->b",
+            log.clone(),
+            resequencer.clone()
+        ),
         write_direction(b_write, ab_rx, byte_time),
-        read_direction(b_read, ba_tx, faults, ba_rng, "b->a", log.clone()),
+        read_direction(
+            b_read,
+            ba_tx,
+            faults,
+            ba_rng,
+            "b->a",
+            log.clone(),
+            resequencer
+        ),
         write_direction(a_write, ba_rx, byte_time),
     );
     Ok(())

@@ -1,6 +1,7 @@
 //! `goref check`: the real binary checks GNU Go over GTP and on an SGMP
 //! pty in both colours, the scripted fake engine in each of its faulty
-//! modes, and Usenix test programs. Each card is read as JSON; the text
+//! modes, a line program that ignores sequence bits, and Usenix test
+//! programs. Each card is read as JSON; the text
 //! card must fit 80 columns.
 
 mod common;
@@ -8,7 +9,7 @@ mod common;
 use std::time::Duration;
 
 use common::pty::LineProgram;
-use common::{example, fake, gnugo, run_goref, start_relay};
+use common::{example, fake, gnugo, goref, run_goref, start_relay};
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -274,6 +275,55 @@ fn a_full_gmp_program_that_does_not_say_its_board_size_gets_a_warning() {
         .reason("its answers")
         .contains("board size: 0 (unknown)"));
     assert_eq!(card.verdict("as expected"), "pass");
+}
+
+/// A program that ignores sequence bits: the built-in engine on a line, the
+/// relay passing goref's repeated MOVE on to it as a new packet (GNU Go
+/// checks the bits, so it cannot play this part).
+#[test]
+fn a_program_that_takes_a_repeated_move_for_a_new_one_fails_the_duplicate_check() {
+    let dir = tempfile::tempdir().unwrap();
+    for color in ["black", "white"] {
+        let line = dir.path().join(format!("line-{color}"));
+        let bot_end = dir.path().join(format!("bot-{color}"));
+        let log = dir.path().join(format!("relay-{color}.log"));
+        let mut relay = start_relay([
+            "--create-a".as_ref(),
+            line.as_os_str(),
+            "--create-b".as_ref(),
+            bot_end.as_os_str(),
+            "--take-repeats-as-new".as_ref(),
+            "--log".as_ref(),
+            log.as_os_str(),
+        ]);
+        let mut bot = std::process::Command::new(goref())
+            .args(["bot", "--size", "9", "--think-ms", "0", "--color", color])
+            .arg("--sgmp")
+            .arg(&bot_end)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let spec = format!("sgmp:{}", line.display());
+        let card = check(&spec, &["--rules", "cgf", "--size", "9", "--color", color]);
+        let _ = bot.kill();
+        let _ = bot.wait();
+        let _ = relay.kill();
+        let _ = relay.wait();
+        let relayed = std::fs::read_to_string(&log).unwrap_or_default();
+        assert!(
+            relayed.contains("repeat taken as new"),
+            "{color}: {relayed}"
+        );
+        assert_eq!(card.status, 1, "{color}");
+        assert_eq!(card.verdict("as expected"), "pass", "{color}");
+        assert_eq!(card.verdict("duplicate"), "fail", "{color}");
+        assert!(
+            card.reason("duplicate")
+                .contains("took the repeat for a new move"),
+            "{color}: {}",
+            card.reason("duplicate")
+        );
+    }
 }
 
 #[test]
