@@ -263,10 +263,10 @@ fn plan(
 /// so every later packet is mended on its way for the link to stay whole:
 /// A's sequence bit flipped one way, B's acknowledgement the other.
 #[derive(Clone, Default)]
-struct Resequencer(Arc<Mutex<Reseq>>);
+struct Resequencer(Arc<Mutex<Resequencing>>);
 
 #[derive(Default)]
-struct Reseq {
+struct Resequencing {
     last_move: Option<[u8; 4]>,
     shifted: bool,
 }
