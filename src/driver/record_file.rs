@@ -205,27 +205,35 @@ mod tests {
         let path = dir.path().join("game.sgf");
         let mut record = RecordFile::create(&path, "(;)", Sync::EveryWrite).unwrap();
         let blocker = dir.path().join("game.sgf.tmp");
-        fs::create_dir(&blocker).unwrap();
-        record.save("(;C[1])".into());
-        record.save("(;C[2])".into());
         let wait_status = |record: &RecordFile| {
-            for _ in 0..500 {
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(10) {
                 if let Some(status) = record.poll_status() {
                     return status;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(2));
+                std::thread::sleep(Duration::from_millis(2));
             }
             panic!("no status");
         };
+        fs::create_dir(&blocker).unwrap();
+        record.save("(;C[1])".into());
         assert!(matches!(wait_status(&record), RecordStatus::Failing(_)));
         assert_eq!(fs::read_to_string(&path).unwrap(), "(;)");
         fs::remove_dir(&blocker).unwrap();
-        record.save("(;C[3])".into());
+        record.save("(;C[2])".into());
         assert_eq!(wait_status(&record), RecordStatus::Recovered);
         fs::create_dir(&blocker).unwrap();
-        record.save("(;C[4])".into());
+        for n in 3..6 {
+            record.save(format!("(;C[{n}])"));
+            std::thread::sleep(Duration::from_millis(5));
+        }
         assert!(record.finish().is_err());
-        assert_eq!(fs::read_to_string(&path).unwrap(), "(;C[3])");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "(;C[2])");
+        assert!(matches!(
+            record.poll_status(),
+            Some(RecordStatus::Failing(_))
+        ));
+        assert_eq!(record.poll_status(), None, "one report for many failures");
     }
 
     #[test]
