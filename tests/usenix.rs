@@ -223,6 +223,13 @@ fn a_program_that_forks_forfeits_or_is_reported_as_the_rules_say() {
     );
     assert_ended(&run, "W+F", "forfeit_fork", "(sleep, pid");
 
+    // A program that forks at start forfeits in either colour, however long
+    // its opponent takes to be ready: never a void game.
+    let run = usenix_game(&strict("--fork"), "bot", &[], None);
+    assert_ended(&run, "W+F", "forfeit_fork", "(sleep, pid");
+    let run = usenix_game("bot", &strict("--fork"), &[], None);
+    assert_ended(&run, "B+F", "forfeit_fork", "(sleep, pid");
+
     let run = usenix_game(
         &strict("--fork --burn-each-ms 30"),
         &strict("--seed 2"),

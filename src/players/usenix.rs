@@ -87,6 +87,11 @@ struct UsenixPlayer {
     /// at them on a move (never yet: the program's first move is looked at).
     offspring_seen: BTreeSet<u32>,
     offspring_looked_at_move: Option<Instant>,
+    /// Whether the referee has told the program anything of the game yet.
+    /// Its offspring are looked at only from then on, so that a program
+    /// that forks at start forfeits a game that has begun, however fast its
+    /// opponent was ready, rather than leaving no game.
+    under_way: bool,
     /// Lines that were not moves since the last move taken (the first
     /// [`IGNORED_LINES_SHOWN`] are shown), and those not shown that the
     /// trace has yet to count.
@@ -128,6 +133,7 @@ pub async fn run(
         turn: None,
         offspring_seen: BTreeSet::new(),
         offspring_looked_at_move: None,
+        under_way: false,
         ignored: 0,
         ignored_hidden: 0,
     };
@@ -181,7 +187,7 @@ impl UsenixPlayer {
         watch.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                action = self.actions.recv() => match action {
+                action = self.actions.recv() => match self.on_game_action(action)? {
                     Some(Action::RequestMove { .. }) => self.begin_turn().await?,
                     Some(Action::TellMove { mv, .. }) => {
                         self.mark_cpu();
@@ -200,6 +206,20 @@ impl UsenixPlayer {
                 _ = watch.tick() => self.watch()?,
             }
         }
+    }
+
+    /// An action from the referee, once the program's offspring have been
+    /// looked at if it is the first of the game.
+    fn on_game_action(&mut self, action: Option<Action>) -> Result<Option<Action>, Stop> {
+        let of_the_game = matches!(
+            action,
+            Some(Action::RequestMove { .. } | Action::TellMove { .. })
+        );
+        if of_the_game && !self.under_way {
+            self.under_way = true;
+            self.watch_offspring()?;
+        }
+        Ok(action)
     }
 
     /// The referee asks for a move: Black's first request is its colour line.
@@ -250,7 +270,8 @@ impl UsenixPlayer {
         for line in self.splitter.push(&bytes) {
             self.on_line(line)?;
         }
-        if !self.written.is_empty()
+        if self.under_way
+            && !self.written.is_empty()
             && self
                 .offspring_looked_at_move
                 .is_none_or(|at| now().saturating_duration_since(at) >= OFFSPRING_LOOK_AT_A_MOVE)
@@ -345,10 +366,12 @@ impl UsenixPlayer {
     }
 
     /// Once a second: the CPU time of a program to move, and any process it
-    /// started.
+    /// started once the game is under way.
     fn watch(&mut self) -> Result<(), Stop> {
         self.tell_hidden();
-        self.watch_offspring()?;
+        if self.under_way {
+            self.watch_offspring()?;
+        }
         let who = self.who();
         let Some(Turn {
             cpu: Some(watch), ..
