@@ -14,6 +14,7 @@ mod common;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -209,6 +210,7 @@ fn a_late_spectator_folds_the_hosts_view_and_draws_the_same_screen() {
 struct Relay {
     port: u16,
     open: Arc<Mutex<Vec<TcpStream>>>,
+    accepted: Arc<AtomicUsize>,
 }
 
 impl Relay {
@@ -216,7 +218,8 @@ impl Relay {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let open: Arc<Mutex<Vec<TcpStream>>> = Arc::default();
-        let kept = open.clone();
+        let accepted: Arc<AtomicUsize> = Arc::default();
+        let (kept, counted) = (open.clone(), accepted.clone());
         std::thread::spawn(move || {
             for client in listener.incoming().map_while(Result::ok) {
                 let Ok(server) = TcpStream::connect(("127.0.0.1", target)) else {
@@ -225,6 +228,7 @@ impl Relay {
                 for stream in [&client, &server] {
                     kept.lock().unwrap().push(stream.try_clone().unwrap());
                 }
+                counted.fetch_add(1, Ordering::SeqCst);
                 for (mut from, mut to) in [
                     (client.try_clone().unwrap(), server.try_clone().unwrap()),
                     (server, client),
@@ -236,7 +240,26 @@ impl Relay {
                 }
             }
         });
-        Relay { port, open }
+        Relay {
+            port,
+            open,
+            accepted,
+        }
+    }
+
+    /// Cuts the connections once the `n`th has come and had a moment to
+    /// carry some of the game.
+    fn cut_once_connected(&self, n: usize) {
+        let waiting = Instant::now();
+        while self.accepted.load(Ordering::SeqCst) < n {
+            assert!(
+                waiting.elapsed() < Duration::from_secs(30),
+                "connection {n}"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        std::thread::sleep(Duration::from_millis(500));
+        self.cut();
     }
 
     fn cut(&self) {
@@ -248,7 +271,7 @@ impl Relay {
 
 #[test]
 fn a_spectator_cut_off_twice_prints_every_event_exactly_once() {
-    let host = Host::start(GAME, &["--serve", "127.0.0.1:0"]);
+    let host = Host::start(LONG_GAME, &["--serve", "127.0.0.1:0"]);
     let relay = Relay::to(host.port);
     let mut watcher = Command::new(goref())
         .args(["--watch", &format!("127.0.0.1:{}", relay.port)])
@@ -263,9 +286,8 @@ fn a_spectator_cut_off_twice_prints_every_event_exactly_once() {
         out.read_to_string(&mut text).unwrap();
         text
     });
-    for _ in 0..2 {
-        std::thread::sleep(Duration::from_millis(1200));
-        relay.cut();
+    for n in 1..=2 {
+        relay.cut_once_connected(n);
     }
     let (lines, _, _) = host.finish();
     let status = watcher.wait().unwrap();
