@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use common::goref;
 
-/// A tmux session running one command, killed when dropped.
+/// A tmux session running one command, on a tmux server of its own (so
+/// tests in parallel, and a session killed while another starts, never share
+/// one), killed when dropped.
 struct Tmux {
     name: String,
 }
@@ -33,7 +35,7 @@ impl Tmux {
         let script = format!(
             "LANG=C.UTF-8 {command}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-*icanon'; sleep 600"
         );
-        let status = Command::new("tmux")
+        let status = tmux_on(&name)
             .args(["new-session", "-d", "-s", &name, "-x"])
             .arg(width.to_string())
             .arg("-y")
@@ -45,8 +47,13 @@ impl Tmux {
         Some(Tmux { name })
     }
 
+    fn command(&self) -> Command {
+        tmux_on(&self.name)
+    }
+
     fn screen(&self) -> String {
-        let out = Command::new("tmux")
+        let out = self
+            .command()
             .args(["capture-pane", "-p", "-t", &self.name])
             .output()
             .expect("tmux capture-pane");
@@ -55,7 +62,8 @@ impl Tmux {
 
     fn keys(&self, keys: &[&str]) {
         for key in keys {
-            let status = Command::new("tmux")
+            let status = self
+                .command()
                 .args(["send-keys", "-t", &self.name, key])
                 .status()
                 .expect("tmux send-keys");
@@ -65,7 +73,8 @@ impl Tmux {
     }
 
     fn resize(&self, width: u16, height: u16) {
-        let status = Command::new("tmux")
+        let status = self
+            .command()
             .args(["resize-window", "-t", &self.name, "-x"])
             .arg(width.to_string())
             .arg("-y")
@@ -73,6 +82,33 @@ impl Tmux {
             .status()
             .expect("tmux resize-window");
         assert!(status.success());
+    }
+
+    /// Opens the move box for `color`. A key pressed before the last move
+    /// has reached the screen opens no box, or one for the player who made
+    /// that move; then the box is closed and the key pressed again.
+    fn open_move_box(&self, color: &str) {
+        let title = format!("{color}'s move");
+        let start = Instant::now();
+        loop {
+            self.keys(&["m"]);
+            let pressed = Instant::now();
+            let mut screen = self.screen();
+            while !screen.contains("'s move") && pressed.elapsed() < Duration::from_secs(2) {
+                std::thread::sleep(Duration::from_millis(100));
+                screen = self.screen();
+            }
+            if screen.contains(&title) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no box for {title}:\n{screen}"
+            );
+            if screen.contains("'s move") {
+                self.keys(&["Escape"]);
+            }
+        }
     }
 
     /// Waits until the screen satisfies `test`, and returns it.
@@ -94,10 +130,22 @@ impl Tmux {
 
 impl Drop for Tmux {
     fn drop(&mut self) {
-        let _ = Command::new("tmux")
-            .args(["kill-session", "-t", &self.name])
-            .status();
+        let _ = self.command().arg("kill-server").status();
+        let _ = std::fs::remove_file(tmux_socket(&self.name));
     }
+}
+
+/// tmux, on the server of the session `name`, with no configuration read.
+fn tmux_on(name: &str) -> Command {
+    let mut tmux = Command::new("tmux");
+    tmux.arg("-S")
+        .arg(tmux_socket(name))
+        .args(["-f", "/dev/null"]);
+    tmux
+}
+
+fn tmux_socket(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tmux-{name}"))
 }
 
 /// A packet's bytes as the trace shows them: `01:8d:d4:b8`.
@@ -192,11 +240,8 @@ fn the_judge_marks_a_stone_dead_with_the_cursor_and_counts_the_game() {
     tmux.wait_for("Black to type a move", Duration::from_secs(20), |s| {
         s.contains("type a move")
     });
-    for mv in ["E5", "pass", "pass"] {
-        tmux.keys(&["m"]);
-        tmux.wait_for("the move box", Duration::from_secs(5), |s| {
-            s.contains("'s move")
-        });
+    for (color, mv) in [("Black", "E5"), ("White", "pass"), ("Black", "pass")] {
+        tmux.open_move_box(color);
         tmux.keys(&[mv, "Enter"]);
     }
     tmux.wait_for("the judge's call", Duration::from_secs(10), |s| {
@@ -412,7 +457,8 @@ fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
     host.wait_for("the game on screen", Duration::from_secs(20), |s| {
         s.contains("D4") && s.contains("C3")
     });
-    let status = Command::new("tmux")
+    let status = host
+        .command()
         .args(["kill-session", "-t", &host.name])
         .status()
         .unwrap();
