@@ -225,7 +225,12 @@ fn gnugo_on_an_sgmp_line_passes_in_both_colours() {
 
 /// GNU Go behind the fault relay, which paces the line at `baud`; the
 /// relay's far end is the line goref checks.
-fn paced_gnugo(dir: &std::path::Path, baud: u32) -> (LineProgram, std::process::Child, String) {
+/// GNU Go behind the relay, pacing its bytes at `baud`, on a line set to `set`.
+fn paced_gnugo(
+    dir: &std::path::Path,
+    baud: u32,
+    set: u32,
+) -> (LineProgram, std::process::Child, String) {
     let program = LineProgram::start(dir, &format!("gnugo-{baud}"), "sgmp", "black", 5);
     let line = dir.join(format!("line-{baud}"));
     let relay = start_relay([
@@ -236,14 +241,20 @@ fn paced_gnugo(dir: &std::path::Path, baud: u32) -> (LineProgram, std::process::
         "--baud".as_ref(),
         baud.to_string().as_ref(),
     ]);
-    (program, relay, format!("sgmp:{},baud=2400", line.display()))
+    (
+        program,
+        relay,
+        format!("sgmp:{},baud={set}", line.display()),
+    )
 }
 
 #[test]
 fn the_line_speed_is_measured_against_its_baud_rate() {
     let dir = tempfile::tempdir().unwrap();
-    for (baud, verdict) in [(2400, "pass"), (600, "warn")] {
-        let (_program, mut relay, spec) = paced_gnugo(dir.path(), baud);
+    // 1200 baud, not 2400: a packet's last three bytes then take 25 ms, so a
+    // late wake-up of a few ms on a loaded machine stays within the margins.
+    for (baud, verdict) in [(1200, "pass"), (300, "warn")] {
+        let (_program, mut relay, spec) = paced_gnugo(dir.path(), baud, 1200);
         let card = check(&spec, &["--rules", "cgf", "--size", "9"]);
         let _ = relay.kill();
         let _ = relay.wait();
@@ -257,7 +268,7 @@ fn the_line_speed_is_measured_against_its_baud_rate() {
             .unwrap_or_else(|| panic!("{baud}: {reason}"));
         let ratio = measured / f64::from(baud);
         assert!((0.8..1.3).contains(&ratio), "{baud}: {reason}");
-        assert!(reason.contains("2400 set"), "{reason}");
+        assert!(reason.contains("1200 set"), "{reason}");
     }
 }
 

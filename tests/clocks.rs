@@ -37,16 +37,16 @@ fn a_cpu_clock_charges_cpu_time_not_the_wall_clock() {
 
 #[test]
 fn the_same_sleeper_loses_on_a_wall_clock() {
-    let slow_sleeper = fake("--moves G3,G4,G5,pass --delay-ms 700");
-    let run = game("absolute:1s", &slow_sleeper);
+    let slow_sleeper = fake("--moves G3,G4,G5,pass --delay-ms 1200");
+    let run = game("absolute:2s", &slow_sleeper);
     assert_eq!(run.result()["result"], "B+T");
     let white_moves: Vec<_> = run
         .of_type("move")
         .into_iter()
         .filter(|m| m["color"] == "W")
         .collect();
-    assert_eq!(white_moves.len(), 1);
-    assert!(white_moves[0]["ms"].as_u64().unwrap() >= 700);
+    assert_eq!(white_moves.len(), 1, "its second move takes it past 2 s");
+    assert!(white_moves[0]["ms"].as_u64().unwrap() >= 1200);
 }
 
 #[test]

@@ -206,7 +206,7 @@ fn a_program_whose_cpu_time_stops_growing_forfeits_by_the_idle_rule() {
     let run = usenix_game(
         &strict("--sleep-from 2"),
         &strict("--seed 2"),
-        &["--idle-limit", "2s"],
+        &["--idle-limit", "3s"],
         None,
     );
     assert_ended(&run, "W+F", "forfeit_hang", "idle rule");
@@ -287,7 +287,7 @@ fn a_program_writing_garbage_in_a_loop_forfeits_without_flooding_the_stream() {
 #[test]
 fn a_gtp_engine_under_usenix_rules_is_held_to_the_idle_rule_too() {
     let hangs = common::fake("--moves D4,E5 --hang-at 2");
-    let run = usenix_game(&hangs, &strict("--seed 2"), &["--idle-limit", "2s"], None);
+    let run = usenix_game(&hangs, &strict("--seed 2"), &["--idle-limit", "3s"], None);
     assert_ended(&run, "W+F", "forfeit_hang", "idle rule");
     assert!(run.elapsed < Duration::from_secs(20), "{:?}", run.elapsed);
 }

@@ -199,7 +199,7 @@ mod tests {
 
     #[test]
     fn a_move_waits_out_the_think_time_and_other_commands_do_not() {
-        let think = std::time::Duration::from_millis(150);
+        let think = std::time::Duration::from_millis(600);
         let settings = Settings { playouts: 8, think };
         let timed = |input: &str| {
             let started = Instant::now();

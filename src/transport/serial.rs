@@ -250,7 +250,11 @@ pub(crate) mod tests {
         // The same bytes are lost if the input is flushed, so the test above
         // would see a flush on open.
         x.write_all(b"lost").await.unwrap();
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        let waiting = std::time::Instant::now();
+        while y.bytes_to_read().unwrap() < 4 {
+            assert!(waiting.elapsed() < Duration::from_secs(10), "'lost' came");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         y.clear(ClearBuffer::Input).unwrap();
         x.write_all(b"kept").await.unwrap();
         assert_eq!(read_n(&mut y, 4).await, b"kept");
