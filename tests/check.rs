@@ -461,6 +461,11 @@ fn usenix_programs_get_a_card_of_their_own() {
     let card = check(&forking, &["--rules", "usenix"]);
     assert_eq!(card.status, 1);
     assert_eq!(card.verdict("one process"), "fail");
+    assert_eq!(
+        card.reason("CPU time"),
+        "it made no move, so none was charged",
+        "seen at its first turn, before any move"
+    );
 
     let illegal = format!("{strict} --illegal-at 3");
     let card = check(&illegal, &["--rules", "usenix"]);

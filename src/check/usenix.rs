@@ -157,6 +157,9 @@ fn judge_rules(log: &[Report], stopped: &Option<Stopped>, rules: &mut Section) {
                 millis(*most)
             ),
         ),
+        None if !log.iter().any(|r| matches!(r.event, PlayerEvent::Moved(_))) => {
+            rules.warn("CPU time", "it made no move, so none was charged")
+        }
         None => rules.warn(
             "CPU time",
             "no move was charged: its CPU time could not be read",
