@@ -13,7 +13,9 @@
 //!
 //! With `--take-repeats-as-new`, the first MOVE from side A that repeats A's
 //! last MOVE byte for byte is passed on as a new packet: side B then reads it
-//! as a new move, as a program that ignores sequence bits would.
+//! as a new move, as a program that ignores sequence bits would. With
+//! `--deny-repeats`, that repeat is answered with a DENY in B's name, as a
+//! program that took it for a new move and refused it would; B never sees it.
 //!
 //! A side is an existing device (`--a PATH`, e.g. a pty made by socat) or a
 //! virtual line the relay makes itself (`--create-a LINK`): LINK is then a
@@ -92,8 +94,12 @@ struct Args {
     baud: Option<u32>,
     /// Pass on the first MOVE from side A that repeats A's last MOVE exactly
     /// as a new packet, so that side B takes it for a new move.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "deny_repeats")]
     take_repeats_as_new: bool,
+    /// Answer the first MOVE from side A that repeats A's last MOVE exactly
+    /// with a DENY in side B's name, keeping the repeat from B.
+    #[arg(long)]
+    deny_repeats: bool,
     /// Append one line per fault to FILE (`a->b drop 03:be:b0:8b`).
     #[arg(long, value_name = "FILE")]
     log: Option<PathBuf>,
@@ -256,36 +262,74 @@ fn plan(
     })
 }
 
-/// Plays a program that ignores sequence bits, for `--take-repeats-as-new`.
-/// The first MOVE from A that repeats A's last MOVE exactly goes to B as a new
-/// packet: its sequence bit flipped, and its acknowledgement brought up to
-/// date. From then on B's idea of A's sequence bit is the opposite of A's,
-/// so every later packet is mended on its way for the link to stay whole:
-/// A's sequence bit flipped one way, B's acknowledgement the other.
-#[derive(Clone, Default)]
+/// What a program that ignores sequence bits does with A's first repeated
+/// MOVE.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum RepeatFault {
+    /// Takes it for a new move: `--take-repeats-as-new`.
+    TakeAsNew,
+    /// Refuses it as a new move: `--deny-repeats`.
+    Deny,
+}
+
+/// Plays a program that ignores sequence bits, for `--take-repeats-as-new`
+/// and `--deny-repeats`.
+///
+/// - Taken as new, the repeat goes to B as a new packet: its sequence bit
+///   flipped, and its acknowledgement brought up to date. From then on B's
+///   idea of A's sequence bit is the opposite of A's, so every later packet
+///   is mended on its way for the link to stay whole: A's sequence bit
+///   flipped one way, B's acknowledgement the other.
+/// - Denied, the repeat is kept from B and A gets a DENY with B's next
+///   sequence bit. From then on A's idea of B's sequence bit is the
+///   opposite of B's: B's sequence bit is flipped one way, A's
+///   acknowledgement the other.
+#[derive(Clone)]
 struct Resequencer(Arc<Mutex<Resequencing>>);
 
-#[derive(Default)]
 struct Resequencing {
+    fault: RepeatFault,
     last_move: Option<[u8; 4]>,
+    /// B's sequence bit in its last packet, as B sent it.
+    b_seq: bool,
     shifted: bool,
 }
 
+/// What becomes of a group that went through the resequencer.
+enum Passed {
+    /// On its way, mended if need be.
+    On,
+    /// Kept back, and these bytes sent back where it came from.
+    Answered([u8; 4]),
+}
+
 impl Resequencer {
-    fn pass(&self, direction: &str, group: &mut [u8], log: &Log) {
+    fn new(fault: RepeatFault) -> Resequencer {
+        Resequencer(Arc::new(Mutex::new(Resequencing {
+            fault,
+            last_move: None,
+            b_seq: false,
+            shifted: false,
+        })))
+    }
+
+    fn pass(&self, direction: &str, group: &mut [u8], log: &Log) -> Passed {
         let Ok(bytes) = <[u8; 4]>::try_from(&*group) else {
-            return;
+            return Passed::On;
         };
         let Ok(packet) = Packet::decode(bytes) else {
-            return;
+            return Passed::On;
         };
         let mut state = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        let mended = match direction {
-            "a->b"
-                if !state.shifted
-                    && packet.command == Command::Move
-                    && state.last_move.replace(bytes) == Some(bytes) =>
-            {
+        if direction == "b->a" {
+            state.b_seq = packet.seq;
+        }
+        let repeat = direction == "a->b"
+            && !state.shifted
+            && packet.command == Command::Move
+            && state.last_move.replace(bytes) == Some(bytes);
+        let mended = match (state.fault, direction) {
+            (RepeatFault::TakeAsNew, "a->b") if repeat => {
                 state.shifted = true;
                 log.line(format!("a->b repeat taken as new {}", hex(&bytes)));
                 Packet {
@@ -294,18 +338,40 @@ impl Resequencer {
                     ..packet
                 }
             }
-            "a->b" if state.shifted => Packet {
-                seq: !packet.seq,
-                ..packet
-            },
-            "b->a" if state.shifted => Packet {
-                ack: !packet.ack,
-                ..packet
-            },
-            _ => return,
+            (RepeatFault::Deny, "a->b") if repeat => {
+                state.shifted = true;
+                let deny = Packet::new(!state.b_seq, packet.seq, Command::Deny, 0).encode();
+                log.line(format!(
+                    "a->b repeat denied {} <- {}",
+                    hex(&bytes),
+                    hex(&deny)
+                ));
+                return Passed::Answered(deny);
+            }
+            (RepeatFault::TakeAsNew, "a->b") | (RepeatFault::Deny, "b->a") if state.shifted => {
+                Packet {
+                    seq: !packet.seq,
+                    ..packet
+                }
+            }
+            (RepeatFault::TakeAsNew, "b->a") | (RepeatFault::Deny, "a->b") if state.shifted => {
+                Packet {
+                    ack: !packet.ack,
+                    ..packet
+                }
+            }
+            _ => return Passed::On,
         };
         group.copy_from_slice(&mended.encode());
+        Passed::On
     }
+}
+
+/// The resequencer as one direction sees it, with where its answers go
+/// (back the way the direction's packets came).
+struct Repeats {
+    resequencer: Resequencer,
+    answers: Option<mpsc::UnboundedSender<Out>>,
 }
 
 /// Reads one direction and plans its groups; ends when the side closes.
@@ -316,7 +382,7 @@ async fn read_direction(
     mut rng: StdRng,
     direction: &'static str,
     log: Log,
-    resequencer: Option<Resequencer>,
+    repeats: Option<Repeats>,
 ) {
     let mut pending: Vec<u8> = Vec::new();
     let mut buf = [0u8; 4096];
@@ -342,8 +408,20 @@ async fn read_direction(
         pending.extend_from_slice(&buf[..n]);
         while pending.len() >= 4 {
             let mut group: Vec<u8> = pending.drain(..4).collect();
-            if let Some(resequencer) = &resequencer {
-                resequencer.pass(direction, &mut group, &log);
+            let passed = match &repeats {
+                Some(repeats) => repeats.resequencer.pass(direction, &mut group, &log),
+                None => Passed::On,
+            };
+            if let (Passed::Answered(answer), Some(answers)) =
+                (passed, repeats.as_ref().and_then(|r| r.answers.as_ref()))
+            {
+                let _ = answers.send(Out {
+                    release: Instant::now(),
+                    bytes: answer.to_vec(),
+                    copies: 1,
+                    split: None,
+                });
+                continue;
             }
             if let Some(o) = plan(group, &faults, &mut rng, direction, &log) {
                 let _ = out.send(o);
@@ -431,7 +509,11 @@ async fn run(args: Args) -> Result<(), String> {
     let byte_time = args
         .baud
         .map(|baud| Duration::from_secs_f64(10.0 / f64::from(baud.max(1))));
-    let resequencer = args.take_repeats_as_new.then(Resequencer::default);
+    let resequencer = match (args.take_repeats_as_new, args.deny_repeats) {
+        (true, _) => Some(Resequencer::new(RepeatFault::TakeAsNew)),
+        (_, true) => Some(Resequencer::new(RepeatFault::Deny)),
+        _ => None,
+    };
     tokio::join!(
         read_direction(
             a_read,
@@ -440,7 +522,10 @@ async fn run(args: Args) -> Result<(), String> {
             ab_rng,
             "a->b",
             log.clone(),
-            resequencer.clone()
+            resequencer.clone().map(|resequencer| Repeats {
+                resequencer,
+                answers: Some(ba_tx.clone()),
+            }),
         ),
         write_direction(b_write, ab_rx, byte_time),
         read_direction(
@@ -450,7 +535,10 @@ async fn run(args: Args) -> Result<(), String> {
             ba_rng,
             "b->a",
             log.clone(),
-            resequencer
+            resequencer.map(|resequencer| Repeats {
+                resequencer,
+                answers: None,
+            }),
         ),
         write_direction(a_write, ba_rx, byte_time),
     );

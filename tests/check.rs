@@ -289,51 +289,73 @@ fn a_full_gmp_program_that_does_not_say_its_board_size_gets_a_warning() {
 }
 
 /// A program that ignores sequence bits: the built-in engine on a line, the
-/// relay passing goref's repeated MOVE on to it as a new packet (GNU Go
-/// checks the bits, so it cannot play this part).
+/// relay passing goref's repeated MOVE on to it as a new packet, or
+/// answering it with a DENY in the program's name (GNU Go checks the bits,
+/// so it cannot play this part).
 #[test]
 fn a_program_that_takes_a_repeated_move_for_a_new_one_fails_the_duplicate_check() {
     let dir = tempfile::tempdir().unwrap();
-    for color in ["black", "white"] {
-        let line = dir.path().join(format!("line-{color}"));
-        let bot_end = dir.path().join(format!("bot-{color}"));
-        let log = dir.path().join(format!("relay-{color}.log"));
-        let mut relay = start_relay([
-            "--create-a".as_ref(),
-            line.as_os_str(),
-            "--create-b".as_ref(),
-            bot_end.as_os_str(),
-            "--take-repeats-as-new".as_ref(),
-            "--log".as_ref(),
-            log.as_os_str(),
-        ]);
-        let mut bot = std::process::Command::new(goref())
-            .args(["bot", "--size", "9", "--think-ms", "0", "--color", color])
-            .arg("--sgmp")
-            .arg(&bot_end)
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let spec = format!("sgmp:{}", line.display());
-        let card = check(&spec, &["--rules", "cgf", "--size", "9", "--color", color]);
-        let _ = bot.kill();
-        let _ = bot.wait();
-        let _ = relay.kill();
-        let _ = relay.wait();
-        let relayed = std::fs::read_to_string(&log).unwrap_or_default();
-        assert!(
-            relayed.contains("repeat taken as new"),
-            "{color}: {relayed}"
-        );
-        assert_eq!(card.status, 1, "{color}");
-        assert_eq!(card.verdict("as expected"), "pass", "{color}");
-        assert_eq!(card.verdict("duplicate"), "fail", "{color}");
-        assert!(
-            card.reason("duplicate")
-                .contains("took the repeat for a new move"),
-            "{color}: {}",
-            card.reason("duplicate")
-        );
+    // Taken as new, the repeat is answered with a move and the exchange
+    // stops; denied, the link is mended and the moves go on.
+    let faults = [
+        (
+            "--take-repeats-as-new",
+            "repeat taken as new",
+            "took the repeat for a new move",
+            &["moves", "duplicate"][..],
+        ),
+        (
+            "--deny-repeats",
+            "repeat denied",
+            "it DENIED the repeat",
+            &["duplicate"][..],
+        ),
+    ];
+    for (fault, relayed_says, card_says, failing) in faults {
+        for color in ["black", "white"] {
+            let case = format!("{fault} {color}");
+            let line = dir.path().join(format!("line{fault}-{color}"));
+            let bot_end = dir.path().join(format!("bot{fault}-{color}"));
+            let log = dir.path().join(format!("relay{fault}-{color}.log"));
+            let mut relay = start_relay([
+                "--create-a".as_ref(),
+                line.as_os_str(),
+                "--create-b".as_ref(),
+                bot_end.as_os_str(),
+                fault.as_ref(),
+                "--log".as_ref(),
+                log.as_os_str(),
+            ]);
+            let mut bot = std::process::Command::new(goref())
+                .args(["bot", "--size", "9", "--think-ms", "0", "--color", color])
+                .arg("--sgmp")
+                .arg(&bot_end)
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let spec = format!("sgmp:{}", line.display());
+            let card = check(&spec, &["--rules", "cgf", "--size", "9", "--color", color]);
+            let _ = bot.kill();
+            let _ = bot.wait();
+            let _ = relay.kill();
+            let _ = relay.wait();
+            let relayed = std::fs::read_to_string(&log).unwrap_or_default();
+            assert!(relayed.contains(relayed_says), "{case}: {relayed}");
+            assert_eq!(card.status, 1, "{case}");
+            assert_eq!(card.verdict("as expected"), "pass", "{case}");
+            let failed: Vec<String> = card
+                .checks()
+                .into_iter()
+                .filter(|c| c["verdict"] == "fail")
+                .map(|c| c["name"].as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(failed, failing, "{case}: {:?}", card.failing());
+            assert!(
+                card.reason("duplicate").contains(card_says),
+                "{case}: {}",
+                card.reason("duplicate")
+            );
+        }
     }
 }
 
