@@ -221,14 +221,14 @@ fn a_program_that_forks_forfeits_or_is_reported_as_the_rules_say() {
         &[],
         None,
     );
-    assert_ended(&run, "W+F", "forfeit_fork", "(sleep, pid");
+    assert_ended(&run, "W+F", "forfeit_fork", "started another process (");
 
     // A program that forks at start forfeits in either colour, however long
     // its opponent takes to be ready: never a void game.
     let run = usenix_game(&strict("--fork"), "bot", &[], None);
-    assert_ended(&run, "W+F", "forfeit_fork", "(sleep, pid");
+    assert_ended(&run, "W+F", "forfeit_fork", "started another process (");
     let run = usenix_game("bot", &strict("--fork"), &[], None);
-    assert_ended(&run, "B+F", "forfeit_fork", "(sleep, pid");
+    assert_ended(&run, "B+F", "forfeit_fork", "started another process (");
 
     let run = usenix_game(
         &strict("--fork --burn-each-ms 30"),
