@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use common::goref;
+use common::{goref, wait_until};
 use goref::mirror::client::Spectator;
 use goref::mirror::follow::{Follow, FollowEvent, Target};
 use goref::referee::{GameView, StampedEvent};
@@ -250,14 +250,11 @@ impl Relay {
     /// Cuts the connections once the `n`th has come and had a moment to
     /// carry some of the game.
     fn cut_once_connected(&self, n: usize) {
-        let waiting = Instant::now();
-        while self.accepted.load(Ordering::SeqCst) < n {
-            assert!(
-                waiting.elapsed() < Duration::from_secs(30),
-                "connection {n}"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        wait_until(
+            Duration::from_secs(30),
+            || format!("connection {n}"),
+            || self.accepted.load(Ordering::SeqCst) >= n,
+        );
         std::thread::sleep(Duration::from_millis(500));
         self.cut();
     }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{fake, goref, run_goref, Run};
+use common::{fake, goref, run_goref, wait_for_moves, wait_until, Run};
 use goref::game::sgf;
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -140,11 +140,11 @@ fn slow_game(args: &[&str]) -> Child {
 }
 
 fn wait_for(path: &Path) {
-    let started = Instant::now();
-    while !path.exists() {
-        assert!(started.elapsed() < Duration::from_secs(10), "{path:?}");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_until(
+        Duration::from_secs(10),
+        || format!("{path:?}"),
+        || path.exists(),
+    );
 }
 
 #[test]
@@ -410,14 +410,8 @@ fn ends_on_signal(signal: &str) {
     );
     let white = fake("--moves C3,C4,C5,C6,C7 --delay-ms 200");
     let child = spawn_game(&black, &white, &["--sgf", record.to_str().unwrap()], true);
-    let waiting = Instant::now();
-    while !running(&marker) {
-        assert!(
-            waiting.elapsed() < Duration::from_secs(20),
-            "the stubborn engine runs"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let what = || "the stubborn engine to run".to_string();
+    wait_until(Duration::from_secs(20), what, || running(&marker));
     std::thread::sleep(Duration::from_millis(300));
     let killed = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
@@ -477,15 +471,7 @@ fn sighup_lets_the_game_play_on_and_the_journal_says_so() {
         folder.to_str().unwrap(),
     ];
     let child = spawn_game(&black, &white, &args, true);
-    let journal = folder.join("journal.jsonl");
-    let waiting = Instant::now();
-    while !std::fs::read_to_string(&journal)
-        .unwrap_or_default()
-        .contains(r#""type":"move""#)
-    {
-        assert!(waiting.elapsed() < Duration::from_secs(20), "a first move");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_moves(&folder, 1, |_| true);
     let hung_up = Command::new("kill")
         .args(["-HUP", &child.id().to_string()])
         .status()

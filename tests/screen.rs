@@ -14,7 +14,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::goref;
+use common::{goref, wait_until};
 
 /// A tmux session running one command, on a tmux server of its own (so
 /// tests in parallel, and a session killed while another starts, never share
@@ -477,15 +477,15 @@ fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
     attached.wait_for("attach to end", Duration::from_secs(10), |s| {
         s.contains("EXIT=0")
     });
-    let start = Instant::now();
-    while !folder.join("MANIFEST.sha256").exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(40),
-            "the game did not finish after its terminal went; the journal:\n{}",
+    let finished = || {
+        format!(
+            "the game to finish after its terminal went; the journal:\n{}",
             std::fs::read_to_string(&journal).unwrap_or_default()
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+        )
+    };
+    wait_until(Duration::from_secs(40), finished, || {
+        folder.join("MANIFEST.sha256").exists()
+    });
     let text = std::fs::read_to_string(&journal).unwrap();
     for what in ["detached", "attached", "left"] {
         assert!(
@@ -508,30 +508,14 @@ fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
         goref().display(),
         folder.display()
     );
-    let gone = Instant::now();
-    while Command::new("pgrep")
-        .args(["-f", &this_game])
-        .output()
-        .unwrap()
-        .stdout
-        .iter()
-        .any(|b| b.is_ascii_digit())
-    {
-        assert!(
-            gone.elapsed() < Duration::from_secs(15),
-            "goref did not end"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let ended = || {
+        let found = Command::new("pgrep").args(["-f", &this_game]).output();
+        !found.unwrap().stdout.iter().any(|b| b.is_ascii_digit())
+    };
+    wait_until(Duration::from_secs(15), || "goref to end".into(), ended);
     let socket = folder.join("attach.sock");
-    let going = Instant::now();
-    while socket.exists() {
-        assert!(
-            going.elapsed() < Duration::from_secs(10),
-            "the socket goes with the game"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let gone = || "the socket to go with the game".to_string();
+    wait_until(Duration::from_secs(10), gone, || !socket.exists());
 }
 
 /// A Usenix game on the same screen: the clocks pane shows the CPU time

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{fake, run_goref};
+use common::{fake, run_goref, wait_until};
 use goref::referee::GameView;
 use serde_json::Value;
 
@@ -84,17 +84,13 @@ fn a_stalled_json_reader_delays_no_move_and_the_trace_is_complete() {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    let over = loop {
+    let result = || {
         let text = std::fs::read_to_string(&trace).unwrap_or_default();
-        if text.contains(r#""type":"result""#) {
-            break started.elapsed();
-        }
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the game stalled behind its unread stdout"
-        );
-        std::thread::sleep(Duration::from_millis(20));
+        text.contains(r#""type":"result""#)
     };
+    let stalled = || "a result: the game stalled behind its unread stdout".to_string();
+    wait_until(Duration::from_secs(20), stalled, result);
+    let over = started.elapsed();
     let mut stdout = String::new();
     child
         .stdout

@@ -275,16 +275,26 @@ pub fn journal_moves(folder: &Path) -> Vec<Value> {
         .collect()
 }
 
+/// Polls `done` until it holds; after `limit`, panics saying `what` never
+/// came.
+pub fn wait_until(limit: Duration, what: impl FnOnce() -> String, mut done: impl FnMut() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        if started.elapsed() >= limit {
+            panic!("waited {limit:?} for {}", what());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 /// Waits, a minute at most, until the game in `folder` has `count` moves
 /// and `last` holds for its last one.
 pub fn wait_for_moves(folder: &Path, count: usize, last: impl Fn(&Value) -> bool) -> Vec<Value> {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let moves = journal_moves(folder);
-        if moves.len() >= count && moves.last().is_some_and(&last) {
-            return moves;
-        }
-        assert!(Instant::now() < deadline, "no {count} moves in a minute");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let mut moves = Vec::new();
+    let what = || format!("{count} moves");
+    wait_until(Duration::from_secs(60), what, || {
+        moves = journal_moves(folder);
+        moves.len() >= count && moves.last().is_some_and(&last)
+    });
+    moves
 }
