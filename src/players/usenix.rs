@@ -366,12 +366,10 @@ impl UsenixPlayer {
     }
 
     /// Once a second: the CPU time of a program to move, and any process it
-    /// started once the game is under way.
+    /// started.
     fn watch(&mut self) -> Result<(), Stop> {
         self.tell_hidden();
-        if self.under_way {
-            self.watch_offspring()?;
-        }
+        self.watch_offspring()?;
         let who = self.who();
         let Some(Turn {
             cpu: Some(watch), ..
@@ -388,7 +386,11 @@ impl UsenixPlayer {
         Ok(())
     }
 
+    /// Any process the program started, once the game is under way.
     fn watch_offspring(&mut self) -> Result<(), Stop> {
+        if !self.under_way {
+            return Ok(());
+        }
         let fresh: Vec<(u32, String)> = self
             .process
             .offspring()
