@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod pty;
+pub mod tmux;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,0 +1,137 @@
+//! The real binary in a real terminal: a tmux session of a given size, on a
+//! tmux server of its own, with keys sent and the screen captured.
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux session running one command, on a tmux server of its own (so
+/// tests in parallel, and a session killed while another starts, never share
+/// one), killed when dropped.
+pub struct Tmux {
+    pub name: String,
+}
+
+impl Tmux {
+    /// Starts `command` in a new session of `width` x `height`, in a shell
+    /// that prints the exit status and the terminal's modes once it ends.
+    pub fn start(name: &str, width: u16, height: u16, command: &str) -> Option<Tmux> {
+        if Command::new("tmux").arg("-V").output().is_err() {
+            eprintln!("tmux is not installed: skipping (tests/run.sh installs it)");
+            return None;
+        }
+        let name = format!("{name}-{}", std::process::id());
+        let script = format!(
+            "LANG=C.UTF-8 {command}; echo EXIT=$?; stty -a | tr ' ' '\\n' | grep -x -- '-*icanon'; sleep 600"
+        );
+        let status = tmux_on(&name)
+            .args(["new-session", "-d", "-s", &name, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .arg(script)
+            .status()
+            .expect("tmux runs");
+        assert!(status.success(), "tmux new-session");
+        Some(Tmux { name })
+    }
+
+    pub fn command(&self) -> Command {
+        tmux_on(&self.name)
+    }
+
+    pub fn screen(&self) -> String {
+        let out = self
+            .command()
+            .args(["capture-pane", "-p", "-t", &self.name])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn keys(&self, keys: &[&str]) {
+        for key in keys {
+            let status = self
+                .command()
+                .args(["send-keys", "-t", &self.name, key])
+                .status()
+                .expect("tmux send-keys");
+            assert!(status.success());
+            std::thread::sleep(Duration::from_millis(150));
+        }
+    }
+
+    pub fn resize(&self, width: u16, height: u16) {
+        let status = self
+            .command()
+            .args(["resize-window", "-t", &self.name, "-x"])
+            .arg(width.to_string())
+            .arg("-y")
+            .arg(height.to_string())
+            .status()
+            .expect("tmux resize-window");
+        assert!(status.success());
+    }
+
+    /// Opens the move box for `color`. A key pressed before the last move
+    /// has reached the screen opens no box, or one for the player who made
+    /// that move; then the box is closed and the key pressed again.
+    pub fn open_move_box(&self, color: &str) {
+        let title = format!("{color}'s move");
+        let start = Instant::now();
+        loop {
+            self.keys(&["m"]);
+            let pressed = Instant::now();
+            let mut screen = self.screen();
+            while !screen.contains("'s move") && pressed.elapsed() < Duration::from_secs(2) {
+                std::thread::sleep(Duration::from_millis(100));
+                screen = self.screen();
+            }
+            if screen.contains(&title) {
+                return;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no box for {title}:\n{screen}"
+            );
+            if screen.contains("'s move") {
+                self.keys(&["Escape"]);
+            }
+        }
+    }
+
+    /// Waits until the screen satisfies `test`, and returns it.
+    pub fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if test(&screen) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "waited {limit:?} for {what}; the screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.command().arg("kill-server").status();
+        let _ = std::fs::remove_file(tmux_socket(&self.name));
+    }
+}
+
+/// tmux, on the server of the session `name`, with no configuration read.
+pub fn tmux_on(name: &str) -> Command {
+    let mut tmux = Command::new("tmux");
+    tmux.arg("-S")
+        .arg(tmux_socket(name))
+        .args(["-f", "/dev/null"]);
+    tmux
+}
+
+pub fn tmux_socket(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("tmux-{name}"))
+}
