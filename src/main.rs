@@ -27,7 +27,7 @@ use goref::cli::{
 use goref::config;
 use goref::console;
 use goref::driver::signals::Signals;
-use goref::driver::{run_game_with, DriverConfig, Inputs, Resumption};
+use goref::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
 use goref::game::sgf::Date;
 use goref::game::Color;
 use goref::journal::{self, GameFolder};
@@ -248,7 +248,9 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     let config = config::resolve(&args, self_exe, today()).map_err(|e| e.to_string())?;
     let can_start_next =
         demo && config.sgf.is_none() && config.trace.is_none() && args.output.game_dir.is_none();
-    let options = screen_options(&args.output.screen)?.with_next_games(can_start_next);
+    let options = screen_options(&args.output.screen)?
+        .with_next_games(can_start_next)
+        .as_demo(demo);
     referee(config, &args.output, &args.spectators, options, None)
 }
 
@@ -423,9 +425,19 @@ fn referee(
         config.engine_stderr = false;
         config.operator_stdin = false;
         let games = move |n: u32| reseeded(&config, n);
+        let demo = options.demo;
         let live = goref::app::live::run(games, options, mirror.as_ref(), resume);
         match runtime.block_on(live)? {
-            Ending::Played(outcome) => outcome,
+            Ending::Played(outcome) => {
+                let line = closing_line(&outcome);
+                console::say(match demo {
+                    true => {
+                        format!("{line}; that was the demo: `goref play --help` starts a real game")
+                    }
+                    false => line,
+                });
+                *outcome
+            }
             Ending::Failed(message) => return Err(message),
         }
     } else {
@@ -457,6 +469,22 @@ fn referee(
         _ if !result.end.is_decided() => Outcome::Undecided,
         _ => Outcome::Done,
     })
+}
+
+/// The line printed when the screen closes: the result, how it ended, and
+/// where the game is kept.
+fn closing_line(outcome: &GameOutcome) -> String {
+    let result = &outcome.result;
+    let line = format!(
+        "goref: {} ({}): {}",
+        result.result,
+        result.end.code(),
+        result.reason
+    );
+    match &outcome.folder {
+        Some(folder) => format!("{line}; the game is in {}", folder.display()),
+        None => line,
+    }
 }
 
 /// The runtime a game runs on: one thread. The players' reports, the

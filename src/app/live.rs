@@ -32,12 +32,15 @@ pub struct ScreenOptions {
     pub keys: crate::ui::commands::KeyMap,
     /// Another game can follow (the demo): `n` starts it.
     pub can_start_next: bool,
+    /// The game is the demo, which the screen says, with how to start a
+    /// real game.
+    pub demo: bool,
 }
 
 /// How the screen ended.
 pub enum Ending {
     /// The last game played, and how it ended.
-    Played(GameOutcome),
+    Played(Box<GameOutcome>),
     /// A game could not be played; the message says why.
     Failed(String),
 }
@@ -118,6 +121,7 @@ async fn play_one(
     let mut state = UiState::new(Role::Operator);
     state.keys = options.keys.clone();
     state.can_start_next = options.can_start_next;
+    state.demo = options.demo;
     state.link = serving;
     let mut origin: Option<Instant> = None;
     let mut outcome: Option<Result<GameOutcome, String>> = None;
@@ -251,7 +255,7 @@ fn show_folder(stamped: &crate::referee::StampedEvent, state: &mut UiState) {
 
 fn ended(outcome: Option<Result<GameOutcome, String>>) -> Ending {
     match outcome {
-        Some(Ok(game)) => Ending::Played(game),
+        Some(Ok(game)) => Ending::Played(Box::new(game)),
         Some(Err(message)) => Ending::Failed(message),
         None => Ending::Failed("the game did not end".into()),
     }

@@ -33,14 +33,16 @@ pub struct Drawn {
     pub page: usize,
 }
 
-/// Lays out and draws one frame at the terminal's size; the trace's height
-/// goes into `state`, for its scrolling.
+/// Lays out and draws one frame at the terminal's size, the screen's
+/// dialogs first brought in step with the game; the trace's height goes
+/// into `state`, for its scrolling.
 pub fn draw_frame(
     screen: &mut Screen,
     view: &GameView,
     state: &mut UiState,
     theme: &Theme,
 ) -> Drawn {
+    crate::ui::control::follow_game(view, state);
     let (width, height) = screen.size();
     let laid = areas(ratatui::layout::Rect::new(0, 0, width, height), view, state);
     let mut page = 10;
@@ -73,10 +75,17 @@ pub fn screen_options(args: &ScreenArgs) -> Result<ScreenOptions, String> {
         theme,
         keys,
         can_start_next: false,
+        demo: false,
     })
 }
 
 impl ScreenOptions {
+    /// The demo: the screen says so, and how to start a real game.
+    pub fn as_demo(mut self, demo: bool) -> ScreenOptions {
+        self.demo = demo;
+        self
+    }
+
     /// Whether `n` may start another game when this one is over.
     pub fn with_next_games(mut self, can_start_next: bool) -> ScreenOptions {
         self.can_start_next = can_start_next;

@@ -33,6 +33,8 @@ use sinks::{Retold, Sinks};
 
 use crate::files::FileError;
 use crate::game::Color;
+use std::path::Path;
+
 use crate::journal::folder::SOCKET;
 use crate::journal::{FolderPlace, GameFolder};
 use crate::mirror::server::MirrorServer;
@@ -126,6 +128,8 @@ pub struct GameOutcome {
     /// One line per output file that does not hold the whole game (a full
     /// disk), e.g. `the record game.sgf is incomplete: ...`.
     pub incomplete: Vec<String>,
+    /// The game's folder, when it has one.
+    pub folder: Option<std::path::PathBuf>,
 }
 
 /// Plays one game to its result, with the operator on stdin when the
@@ -315,6 +319,7 @@ pub async fn run_game_with(
         Some(result) if sinks.game_started => Ok(GameOutcome {
             result: result.clone(),
             incomplete,
+            folder: sinks.folder().map(Path::to_path_buf),
         }),
         Some(result) => Err(DriverError::NoGame(result.reason.clone())),
         None => Err(DriverError::NoGame(

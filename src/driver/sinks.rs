@@ -447,7 +447,7 @@ impl Sinks {
             stamped.event,
             GameEvent::Error { .. } | GameEvent::Notice { .. } | GameEvent::Prompt { .. }
         );
-        if self.progress || needs_the_operator {
+        if (self.progress || needs_the_operator) && !self.said_at_exit(&stamped.event) {
             if let Some(text) = progress_line(&stamped.event) {
                 console::say(text);
             }
@@ -463,6 +463,22 @@ impl Sinks {
         for event in told {
             self.take(event);
         }
+    }
+
+    /// Whether an event's progress line would repeat the one line goref
+    /// prints when no game was played (`no game was played: REASON`): a
+    /// fault that ends the set-up, the phase and the result it gives.
+    fn said_at_exit(&self, event: &GameEvent) -> bool {
+        !self.game_started
+            && matches!(
+                event,
+                GameEvent::Error { fatal: true, .. }
+                    | GameEvent::Phase {
+                        phase: crate::referee::Phase::Over,
+                        ..
+                    }
+                    | GameEvent::Result(_)
+            )
     }
 
     /// The game changed what the records hold: they are given the new text

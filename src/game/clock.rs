@@ -725,6 +725,13 @@ impl Clock {
         self.live(now).flagged
     }
 
+    /// The reading of a clock of `system` before its first turn: all its
+    /// time left, nothing used (a clock that has not started reads the same
+    /// at any instant).
+    pub fn at_start(system: TimeSystem) -> ClockReading {
+        Clock::new(system).reading(Instant::now())
+    }
+
     pub fn reading(&self, now: Instant) -> ClockReading {
         let s = self.live(now);
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);

@@ -52,6 +52,11 @@ pub enum FolderError {
          folder for a new game"
     )]
     HoldsAGame(PathBuf),
+    #[error(
+        "{0} already holds a finished game (its record is {0}/game.sgf): give a new folder for \
+         a new game"
+    )]
+    HoldsAFinishedGame(PathBuf),
     #[error("the game folder {0} is not empty: give a new or empty folder for a new game")]
     NotEmpty(PathBuf),
     #[error("{0} holds no game: there is no {JOURNAL} in it")]
@@ -62,6 +67,15 @@ pub enum FolderError {
     Claimed { folder: PathBuf, why: String },
     #[error(transparent)]
     File(#[from] FileError),
+}
+
+/// The refusal of a folder that holds a game: `goref resume` is suggested
+/// only for a game that is not over (one that is has its manifest).
+fn holds_a_game(path: &Path) -> FolderError {
+    match path.join(MANIFEST).exists() {
+        true => FolderError::HoldsAFinishedGame(path.to_path_buf()),
+        false => FolderError::HoldsAGame(path.to_path_buf()),
+    }
 }
 
 /// Where a new game's folder goes.
@@ -91,7 +105,7 @@ impl GameFolder {
         };
         let claim = claim(&path)?;
         if path.join(JOURNAL).exists() {
-            return Err(FolderError::HoldsAGame(path));
+            return Err(holds_a_game(&path));
         }
         Ok(GameFolder { path, made, claim })
     }
@@ -176,7 +190,7 @@ fn make_or_reuse_empty(path: &Path) -> Result<bool, FolderError> {
     };
     let mut entries = fs::read_dir(path).map_err(create)?;
     if path.join(JOURNAL).exists() {
-        return Err(FolderError::HoldsAGame(path.to_path_buf()));
+        return Err(holds_a_game(path));
     }
     match entries.next() {
         None => Ok(!existed),

@@ -39,21 +39,19 @@ pub async fn run(
     }));
     let mut to_move = false;
     let mut input_closed = false;
+    let mut to_relay: Option<(Color, Move)> = None;
     loop {
         tokio::select! {
             action = actions.recv() => match action {
                 Some(Action::RequestMove { .. }) => {
                     to_move = true;
-                    reporter.send(PlayerEvent::Prompt(format!(
-                        "{color} to move: type its move (e.g. D4, pass, resign)"
-                    )));
+                    reporter.send(PlayerEvent::Prompt(move_prompt(color, to_relay.take())));
                     reporter.send(PlayerEvent::Thinking);
                 }
                 Some(Action::TellMove { color: mover, mv, .. }) => {
                     to_move = false;
-                    reporter.send(PlayerEvent::Prompt(format!(
-                        "{mover} played {mv}: enter it into {color}'s program"
-                    )));
+                    to_relay = Some((mover, mv));
+                    reporter.send(PlayerEvent::Prompt(relay_prompt(color, mover, mv)));
                 }
                 Some(Action::MainTimeUsed { .. }) => {}
                 Some(Action::RequestDeadStones { .. }) => {
@@ -74,6 +72,25 @@ pub async fn run(
                 }
             }
         }
+    }
+}
+
+/// What the operator is asked when the opponent's move must reach the
+/// program.
+fn relay_prompt(color: Color, mover: Color, mv: Move) -> String {
+    format!("{mover} played {mv}: enter it into {color}'s program")
+}
+
+/// What the operator is asked at the program's turn: the opponent's move to
+/// relay first, when there is one, stays in the prompt, which otherwise
+/// replaced it at once.
+fn move_prompt(color: Color, relayed: Option<(Color, Move)>) -> String {
+    match relayed {
+        Some((mover, mv)) => format!(
+            "{}, then type its reply (e.g. D4, pass, resign)",
+            relay_prompt(color, mover, mv)
+        ),
+        None => format!("{color} to move: type its move (e.g. D4, pass, resign)"),
     }
 }
 
@@ -113,6 +130,19 @@ mod tests {
         assert!(typed_move("D4", 9, false)
             .unwrap_err()
             .contains("no typed move is expected"));
+    }
+
+    #[test]
+    fn the_move_to_relay_stays_in_the_prompt_of_the_programs_turn() {
+        let e5 = Move::Play(Point::new(4, 4));
+        assert_eq!(
+            move_prompt(Color::Black, Some((Color::White, e5))),
+            "White played E5: enter it into Black's program, then type its reply (e.g. D4, pass, resign)"
+        );
+        assert_eq!(
+            move_prompt(Color::Black, None),
+            "Black to move: type its move (e.g. D4, pass, resign)"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::clock::ClockReading;
+use crate::game::clock::{Clock, ClockReading};
 use crate::game::score::Score;
 use crate::game::{Color, Move, Point, MAX_SIZE, MIN_SIZE};
 use crate::protocol::sgmp::link::{TraceEntry, TraceFlag};
@@ -213,6 +213,9 @@ pub struct GameView {
     #[serde(default)]
     pub prompt: Option<String>,
     pub result: Option<GameResult>,
+    /// The game's folder, as `game_start` names it.
+    #[serde(default)]
+    pub folder: Option<String>,
     /// Events, or parts of events, that did not fit and were not applied,
     /// plus one for each snapshot that had to be repaired.
     #[serde(default)]
@@ -264,6 +267,7 @@ impl Default for GameView {
             notices: VecDeque::new(),
             prompt: None,
             result: None,
+            folder: None,
             rejected: 0,
             last_seq: 0,
             last_t_ms: 0,
@@ -503,6 +507,8 @@ impl GameView {
                 player(&start.white, &self.players[1]),
             ],
             board: vec![None; size as usize * size as usize],
+            clocks: [0, 1].map(|_| start.time_settings.system().map(Clock::at_start)),
+            folder: start.folder.as_deref().map(|f| bounded_text(f, TEXT_LIMIT)),
             first_to_move: Some(start.first_to_move),
             to_move: Some(start.first_to_move),
             trace: std::mem::take(&mut self.trace),

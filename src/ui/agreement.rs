@@ -7,10 +7,13 @@
 //! only Black:   A3 A4
 //! only White:   none
 //! marked:       none
-//! next: the operator (dead VERTEX, score, adjudicate, void)
+//! next: the judge: x marks dead, S scores, a adjudicates, v voids
 //! ```
 //!
-//! Lines the game has not reached yet are left out.
+//! Lines the game has not reached yet are left out. Who acts next is said
+//! with the keys of the screen it is drawn on. Once the game is over, the
+//! result with its reason and the game's folder, whole, come first. Long
+//! lines wrap.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -25,11 +28,14 @@ use super::Theme;
 pub struct AgreementPane<'a> {
     pub view: &'a GameView,
     pub theme: &'a Theme,
+    /// What the judge does next, in this screen's keys; `None` on a screen
+    /// that has no judge's keys (a spectator's).
+    pub judge_keys: Option<String>,
 }
 
 impl AgreementPane<'_> {
-    /// The pane's lines.
-    pub fn lines(view: &GameView) -> Vec<String> {
+    /// The pane's lines, before they wrap.
+    pub fn lines(view: &GameView, judge_keys: Option<&str>) -> Vec<String> {
         let list = |stones: &[String]| {
             if stones.is_empty() {
                 "none".to_string()
@@ -70,31 +76,50 @@ impl AgreementPane<'_> {
             lines.push(format!("marked:       {}", list(&agreement.marked)));
         }
         let next = match (&view.result, view.phase) {
-            (Some(result), _) => format!("result: {} ({})", result.result, result.end.code()),
-            (None, Phase::Adjudication) => {
-                "next: the operator (dead VERTEX, score, adjudicate, void)".to_string()
-            }
+            (Some(result), _) => format!(
+                "result: {} ({}): {}",
+                result.result,
+                result.end.code(),
+                result.reason
+            ),
+            (None, Phase::Adjudication) => match judge_keys {
+                Some(keys) => format!("next: the judge: {keys}"),
+                None => "next: the judge, on the referee's screen".to_string(),
+            },
             (None, Phase::DeadStones) => "next: the programs' claims".to_string(),
             (None, _) => match view.to_move {
                 Some(color) => format!("next: {color} to move"),
                 None => "next: -".to_string(),
             },
         };
-        lines.push(next);
-        lines
+        if view.result.is_none() {
+            lines.push(next);
+            return lines;
+        }
+        let mut over = vec![next];
+        if let Some(folder) = &view.folder {
+            over.push(format!("folder: {folder}"));
+        }
+        over.extend(lines);
+        over
     }
 }
 
 impl Widget for AgreementPane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let lines = Self::lines(self.view).into_iter().map(|line| {
-            let style = if line.starts_with("only ") {
-                self.theme.disputed
-            } else {
-                Style::new()
-            };
-            (line, style)
-        });
+        let width = usize::from(area.width);
+        let lines = Self::lines(self.view, self.judge_keys.as_deref())
+            .into_iter()
+            .flat_map(|line| {
+                let style = if line.starts_with("only ") {
+                    self.theme.disputed
+                } else {
+                    Style::new()
+                };
+                super::wrap(&line, width, 2)
+                    .into_iter()
+                    .map(move |part| (part, style))
+            });
         super::draw_lines(area, buf, lines);
     }
 }
@@ -112,7 +137,7 @@ mod tests {
             reason: "two consecutive passes".into(),
         });
         assert_eq!(
-            AgreementPane::lines(&view).last().unwrap(),
+            AgreementPane::lines(&view, None).last().unwrap(),
             "next: the programs' claims"
         );
         view.apply(&GameEvent::Agreement(AgreementEvent::Claim {
@@ -134,7 +159,7 @@ mod tests {
             reason: "the dead-stone claims differ".into(),
         });
         assert_eq!(
-            AgreementPane::lines(&view),
+            AgreementPane::lines(&view, Some("x marks dead, S scores")),
             [
                 "phase: awaiting the judge (the dead-stone claims differ)",
                 "Black claims: A3 A4",
@@ -142,7 +167,26 @@ mod tests {
                 "only Black:   A3 A4",
                 "only White:   none",
                 "marked:       none",
-                "next: the operator (dead VERTEX, score, adjudicate, void)",
+                "next: the judge: x marks dead, S scores",
+            ]
+        );
+        assert_eq!(
+            AgreementPane::lines(&view, None).last().unwrap(),
+            "next: the judge, on the referee's screen"
+        );
+        view.folder = Some("games/2026-11-25-gnugo-vs-bot".into());
+        view.apply(&GameEvent::Result(crate::referee::GameResult::new(
+            "B+3.5".into(),
+            "scored by the judge".into(),
+            Some(crate::game::Color::Black),
+            crate::referee::End::ScoredByJudge,
+        )));
+        let lines = AgreementPane::lines(&view, None);
+        assert_eq!(
+            &lines[..2],
+            [
+                "result: B+3.5 (scored_by_judge): scored by the judge",
+                "folder: games/2026-11-25-gnugo-vs-bot"
             ]
         );
     }

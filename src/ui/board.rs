@@ -80,25 +80,54 @@ impl BoardPane<'_> {
         }
     }
 
+    /// What the board's marks mean, drawn with this theme's glyphs: the
+    /// help's legend.
+    pub fn legend(theme: &Theme) -> Vec<String> {
+        let g = |mark| glyph(theme, mark).0;
+        let (black, white) = (g(Mark::Stone(Color::Black)), g(Mark::Stone(Color::White)));
+        vec![
+            format!("  ({black})  the last move          [{black}]  the cursor (marking)"),
+            format!(
+                "  {} {}  stones counted dead    {black}?   dead for one side only",
+                g(Mark::Dead(Color::Black)),
+                g(Mark::Dead(Color::White))
+            ),
+            format!(
+                "  {} {}  points counted for Black and for White, once scored",
+                g(Mark::Territory(Color::Black)),
+                g(Mark::Territory(Color::White))
+            ),
+            format!(
+                "  {} {}  an empty point, a star point; {black} {white} Black's and White's stones",
+                g(Mark::Empty),
+                g(Mark::Hoshi)
+            ),
+        ]
+    }
+
     fn glyph(&self, mark: Mark) -> (char, Style) {
-        let theme = self.theme;
-        let (black, white, empty) = if theme.unicode {
-            ('●', '○', '·')
-        } else {
-            ('X', 'O', '.')
-        };
-        match mark {
-            Mark::Empty => (empty, theme.grid),
-            Mark::Hoshi => ('+', theme.hoshi),
-            Mark::Stone(Color::Black) | Mark::Disputed(Color::Black) => (black, theme.black_stone),
-            Mark::Stone(Color::White) | Mark::Disputed(Color::White) => (white, theme.white_stone),
-            Mark::Dead(Color::Black) => ('x', theme.dead),
-            Mark::Dead(Color::White) => ('o', theme.dead),
-            Mark::Territory(Color::Black) if theme.unicode => ('▪', theme.black_stone),
-            Mark::Territory(Color::White) if theme.unicode => ('▫', theme.white_stone),
-            Mark::Territory(Color::Black) => ('#', theme.black_stone),
-            Mark::Territory(Color::White) => ('-', theme.white_stone),
-        }
+        glyph(self.theme, mark)
+    }
+}
+
+/// The glyph and style of one point's mark in `theme`.
+fn glyph(theme: &Theme, mark: Mark) -> (char, Style) {
+    let (black, white, empty) = if theme.unicode {
+        ('●', '○', '·')
+    } else {
+        ('X', 'O', '.')
+    };
+    match mark {
+        Mark::Empty => (empty, theme.grid),
+        Mark::Hoshi => ('+', theme.hoshi),
+        Mark::Stone(Color::Black) | Mark::Disputed(Color::Black) => (black, theme.black_stone),
+        Mark::Stone(Color::White) | Mark::Disputed(Color::White) => (white, theme.white_stone),
+        Mark::Dead(Color::Black) => ('x', theme.dead),
+        Mark::Dead(Color::White) => ('o', theme.dead),
+        Mark::Territory(Color::Black) if theme.unicode => ('▪', theme.black_stone),
+        Mark::Territory(Color::White) if theme.unicode => ('▫', theme.white_stone),
+        Mark::Territory(Color::Black) => ('#', theme.black_stone),
+        Mark::Territory(Color::White) => ('-', theme.white_stone),
     }
 }
 

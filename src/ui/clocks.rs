@@ -28,6 +28,9 @@ use crate::referee::GameView;
 
 use super::Theme;
 
+/// The most columns a player's name takes.
+const NAME_WIDTH: usize = 24;
+
 /// Below this much time left a clock is marked low.
 const LOW_MS: u64 = 10_000;
 
@@ -102,15 +105,23 @@ impl ClocksPane<'_> {
             None => "--:--".to_string(),
         };
         let width = usize::from(width);
+        let longest = Color::BOTH
+            .iter()
+            .map(|&c| match self.view.players[c.index()].full_name() {
+                name if name.is_empty() => c.to_string().len(),
+                name => name.chars().count(),
+            })
+            .max()
+            .unwrap_or(0);
+        let wanted = longest.clamp(4, NAME_WIDTH);
+        let room = |clock: &str| width.saturating_sub(5 + 1 + clock.chars().count());
         let full = clock(false);
-        let clock = if 5 + 10 + 1 + full.chars().count() <= width {
+        let clock = if room(&full) >= wanted {
             full
         } else {
             clock(true)
         };
-        let name_width = width
-            .saturating_sub(5 + 1 + clock.chars().count())
-            .clamp(4, 18);
+        let name_width = room(&clock).clamp(4, wanted);
         let name: String = name.chars().take(name_width).collect();
         format!("{to_move} {}  {name:<name_width$} {clock}", color.letter())
     }
@@ -152,7 +163,8 @@ pub fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
 /// A clock reading in a few columns: `12:34  main  last 4.2s`, or compact,
 /// `12:34  byo 3x`.
 fn describe(reading: &ClockReading, compact: bool) -> String {
-    let last = match compact {
+    let moved = reading.used_ms > 0 || reading.last_move_ms > 0;
+    let last = match compact || !moved {
         true => String::new(),
         false => format!(" last {:.1}s", reading.last_move_ms as f64 / 1000.0),
     };

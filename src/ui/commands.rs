@@ -204,7 +204,7 @@ pub const REGISTRY: &[CommandInfo] = &[
         G::General,
         &["ctrl-c"],
         false,
-        "stop at once (a game on: void it)",
+        "quit (a game on: void it, after confirming; ctrl-c twice confirms)",
     ),
     info(
         C::NextGame,
@@ -544,6 +544,34 @@ impl Command {
             C::AdjustBlack | C::AdjustWhite => operating && ctx.phase != Phase::Setup,
             C::Mark | C::Score => ctx.marking(),
             _ => true,
+        }
+    }
+}
+
+impl Command {
+    /// Whether the hint bar offers the command now: a quick command that is
+    /// available, and adjudication only when the game waits for the judge
+    /// (the help lists it always).
+    pub fn hinted(self, ctx: &Context) -> bool {
+        self.info().quick
+            && self.available(ctx)
+            && (self != C::Adjudicate || ctx.phase == Phase::Adjudication)
+    }
+
+    /// Whether the command is what the moment asks for: such commands lead
+    /// the hint bar, before the keys that are always there.
+    pub fn urgent(self, ctx: &Context) -> bool {
+        match self {
+            C::Acknowledge
+            | C::TypeMove
+            | C::ResumeClocks
+            | C::Mark
+            | C::Score
+            | C::NextGame
+            | C::MoveBack
+            | C::MoveForward => true,
+            C::Adjudicate => ctx.phase == Phase::Adjudication,
+            _ => false,
         }
     }
 }

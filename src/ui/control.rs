@@ -5,7 +5,15 @@
 //! their keys; a spectator's keys can only ever change its own screen,
 //! because the registry gives it no operator command to produce an effect.
 //! Risky commands (resign, adjudicate, void, a clock adjustment, the count,
-//! quitting a game that is on) ask for a reason, then for `y`.
+//! quitting a game that is on) ask for a reason, then for `y`; an empty
+//! reason takes the command's default, which the box names.
+//!
+//! At a typed player's turn the move box is open on the hint bar and takes
+//! every key, so that `E5` then `enter` plays E5 and a letter that is also
+//! a key (`q`, `a`, `c`, `h`..`n`) can only ever be part of the move;
+//! `esc` closes the box for that turn and gives the keys back, `m` opens it
+//! again. On the operator's screen of a game that is on, ctrl-c asks, as `q`
+//! does; a second ctrl-c within [`INTERRUPT_AGAIN_MS`] confirms.
 
 use crate::game::{Color, Move, Point};
 use crate::referee::operator::{is_sgf_result, parse_adjustment};
@@ -25,7 +33,8 @@ pub enum Effect {
     TypedLine(String),
     /// Leave the screen; the game, if one is on, is already over.
     Quit,
-    /// Ctrl-C: a game that is on is void; then leave.
+    /// Ctrl-C, confirmed on a game that is on: the game is void; then
+    /// leave.
     Interrupt,
     NextGame,
     /// Replay: move through the recording.
@@ -46,6 +55,9 @@ pub enum Step {
 /// One edit of an input box, as tui-input names it.
 pub type Edit = tui_input::InputRequest;
 
+/// How soon a second ctrl-c confirms the first, in ms.
+pub const INTERRUPT_AGAIN_MS: u64 = 5_000;
+
 /// Handles one key. `panes` are the panes on screen now, in focus order,
 /// and `page` the rows a page scrolls.
 pub fn handle_key(
@@ -55,9 +67,10 @@ pub fn handle_key(
     panes: &[PaneId],
     page: usize,
 ) -> Vec<Effect> {
+    follow_game(view, state);
     state.message = None;
     if key == Key::Ctrl('c') {
-        return vec![Effect::Interrupt];
+        return interrupt(view, state);
     }
     if let Some(confirm) = state.confirm.take() {
         return confirmed(key, confirm, state);
@@ -88,6 +101,68 @@ pub fn handle_key(
             Vec::new()
         }
     }
+}
+
+/// Keeps the screen's dialogs in step with the game: at a typed player's
+/// turn on the operator's screen the move box opens (unless the operator
+/// closed it for this turn, or something else is open), and a move box whose
+/// turn has passed closes. Called before each frame and each key.
+pub fn follow_game(view: &GameView, state: &mut UiState) {
+    let ctx = context(view, state);
+    let turn = ctx
+        .typed_to_move
+        .filter(|_| state.role == Role::Operator && !ctx.over)
+        .map(|color| (view.moves.len(), color));
+    if let Some(InputBox {
+        purpose: InputPurpose::Move(color),
+        ..
+    }) = &state.input
+    {
+        if turn.map(|(_, c)| c) != Some(*color) {
+            state.input = None;
+        }
+        return;
+    }
+    let Some(turn) = turn else {
+        return;
+    };
+    let free = state.input.is_none()
+        && state.confirm.is_none()
+        && state.help.is_none()
+        && state.pending.is_empty();
+    if free && state.move_box_closed != Some(turn) {
+        open_input(state, InputPurpose::Move(turn.1), String::new());
+    }
+}
+
+/// ctrl-c: leaves a screen with no game to lose at once; on a game that is
+/// on, asks first, and a second ctrl-c soon after confirms.
+fn interrupt(view: &GameView, state: &mut UiState) -> Vec<Effect> {
+    let on = state.role == Role::Operator && view.result.is_none() && !state.detaches;
+    if !on {
+        return vec![Effect::Interrupt];
+    }
+    let asked = matches!(
+        state.confirm,
+        Some(Confirm {
+            command: RiskyCommand::Interrupt,
+            ..
+        })
+    );
+    let soon = state
+        .interrupted_at_ms
+        .is_some_and(|at| state.now_t_ms.saturating_sub(at) <= INTERRUPT_AGAIN_MS);
+    if asked && soon {
+        state.confirm = None;
+        return vec![Effect::Interrupt];
+    }
+    state.input = None;
+    state.interrupted_at_ms = Some(state.now_t_ms);
+    state.confirm = Some(Confirm {
+        command: RiskyCommand::Interrupt,
+        reason: "goref was interrupted (ctrl-c)".into(),
+    });
+    Vec::new()
 }
 
 fn help_scroll(key: Key, offset: u16, page: usize) -> Option<u16> {
@@ -287,7 +362,12 @@ fn typed(key: Key, view: &GameView, state: &mut UiState) -> Vec<Effect> {
     };
     let edit = match key {
         Key::Esc => {
-            state.message = Some("cancelled".into());
+            if let InputPurpose::Move(color) = input.purpose {
+                state.move_box_closed = Some((view.moves.len(), color));
+                state.message = Some("the keys are back; m types the move".into());
+            } else {
+                state.message = Some("cancelled".into());
+            }
             return Vec::new();
         }
         Key::Enter => return accept(input, view, state),
@@ -307,10 +387,22 @@ fn typed(key: Key, view: &GameView, state: &mut UiState) -> Vec<Effect> {
         editor.handle(edit);
         input.text = editor.value().to_string();
         input.cursor = editor.cursor();
-        input.problem = problem(&input.purpose, &input.text, view).err();
+        input.problem = problem(&input.purpose, &input.text, view)
+            .err()
+            .filter(|_| judged_as_typed(&input.purpose, &input.text, view));
     }
     state.input = Some(input);
     Vec::new()
+}
+
+/// Whether a problem is shown while the text is typed: a move only once it
+/// reads as one (an occupied point), since `E` on the way to `E5` is no
+/// mistake; the rest at `enter`.
+fn judged_as_typed(purpose: &InputPurpose, text: &str, view: &GameView) -> bool {
+    match purpose {
+        InputPurpose::Move(_) => Move::parse_gtp(text.trim(), view.size).is_ok(),
+        _ => true,
+    }
 }
 
 /// Why `text` cannot be used for `purpose`, checked as it is typed.
@@ -323,13 +415,11 @@ fn problem(purpose: &InputPurpose, text: &str, view: &GameView) -> Result<(), St
             }
             Ok(_) => Ok(()),
             Err(_) => Err(format!(
-                "not a move on {size}x{size}: a point such as D4, pass or resign",
+                "not a move on {size}x{size}: D4, pass, resign",
                 size = view.size
             )),
         },
-        InputPurpose::Reason(_) if text.is_empty() => {
-            Err("give a reason: it goes in the record".into())
-        }
+
         InputPurpose::Result if !is_sgf_result(text) || text == "Void" => {
             Err("a result: B+3.5, W+R, B+T, W+F, 0 or ? (v voids)".into())
         }
@@ -349,10 +439,11 @@ fn accept(mut input: InputBox, view: &GameView, state: &mut UiState) -> Vec<Effe
     match input.purpose {
         InputPurpose::Move(_) => return vec![Effect::TypedLine(text)],
         InputPurpose::Reason(command) => {
-            state.confirm = Some(Confirm {
-                command,
-                reason: text,
-            });
+            let reason = match text.is_empty() {
+                true => default_reason(&command).to_string(),
+                false => text,
+            };
+            state.confirm = Some(Confirm { command, reason });
         }
         InputPurpose::Result => ask_reason(state, RiskyCommand::Adjudicate(text)),
         InputPurpose::ClockAdjustment(color) => {
@@ -362,6 +453,21 @@ fn accept(mut input: InputBox, view: &GameView, state: &mut UiState) -> Vec<Effe
         InputPurpose::TraceFilter => state.trace.set_text(text),
     }
     Vec::new()
+}
+
+/// The reason a risky command is given when the operator gives none: what
+/// the record then says.
+pub fn default_reason(command: &RiskyCommand) -> &'static str {
+    match command {
+        RiskyCommand::Resign(_) => "its operator resigned",
+        RiskyCommand::Restart(_) => "the operator restarted it",
+        RiskyCommand::Adjudicate(_) => "adjudicated by the operator",
+        RiskyCommand::Void => "voided by the operator",
+        RiskyCommand::AdjustClock { .. } => "adjusted by the operator",
+        RiskyCommand::Score => "scored by the operator",
+        RiskyCommand::Quit => "the operator quit goref",
+        RiskyCommand::Interrupt => "goref was interrupted (ctrl-c)",
+    }
 }
 
 /// A key while a risky command waits: `y` carries it out.
@@ -385,6 +491,7 @@ fn confirmed(key: Key, confirm: Confirm, state: &mut UiState) -> Vec<Effect> {
             reason,
         },
         RiskyCommand::Score => OperatorCommand::ScoreNow,
+        RiskyCommand::Interrupt => return vec![Effect::Interrupt],
         RiskyCommand::Quit => {
             return vec![
                 Effect::Operator(OperatorCommand::Adjudicate {

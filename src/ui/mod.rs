@@ -43,3 +43,59 @@ fn draw_lines(area: Rect, buf: &mut Buffer, lines: impl IntoIterator<Item = (Str
         buf.set_stringn(area.x, area.y + row, text, usize::from(area.width), style);
     }
 }
+
+/// `text` in lines of at most `width` columns, broken where words end (a
+/// word longer than a line is broken where it must); lines after the first
+/// begin with `indent` spaces.
+fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
+    let width = width.max(indent + 8);
+    let lead = text.len() - text.trim_start_matches(' ').len();
+    let mut lines = Vec::new();
+    let mut line = " ".repeat(lead);
+    let mut used = lead;
+    for word in text[lead..].split(' ') {
+        let len = word.chars().count();
+        if used > 0 && used + 1 + len > width {
+            lines.push(std::mem::take(&mut line));
+            line = " ".repeat(indent);
+            used = indent;
+        } else if used > lead {
+            line.push(' ');
+            used += 1;
+        }
+        let mut rest: Vec<char> = word.chars().collect();
+        while used + rest.len() > width {
+            let take = width - used;
+            line.extend(rest.drain(..take));
+            lines.push(std::mem::take(&mut line));
+            line = " ".repeat(indent);
+            used = indent;
+        }
+        used += rest.len();
+        line.extend(rest);
+    }
+    lines.push(line);
+    lines
+}
+
+#[cfg(test)]
+mod wrap_tests {
+    use super::wrap;
+
+    #[test]
+    fn long_lines_break_where_words_end_and_go_on_indented() {
+        assert_eq!(wrap("short", 20, 2), ["short"]);
+        assert_eq!(wrap("  k, up   scroll", 20, 4), ["  k, up   scroll"]);
+        assert_eq!(
+            wrap("next: the judge marks dead stones, then scores", 20, 2),
+            ["next: the judge", "  marks dead stones,", "  then scores"]
+        );
+        assert_eq!(
+            wrap("folder /a/very/long/path/that/goes/on", 16, 2),
+            ["folder", "  /a/very/long/p", "  ath/that/goes/", "  on"]
+        );
+        for line in wrap("a b c d e f g h i j k l m n o p", 10, 4) {
+            assert!(line.chars().count() <= 12, "{line}");
+        }
+    }
+}

@@ -22,9 +22,10 @@ use ratatui::widgets::{Block, Borders, Clear, Widget};
 
 use crate::referee::GameView;
 
+use super::board::BoardPane;
 use super::commands::{Command, Group, REGISTRY};
 use super::screen::context;
-use super::state::{Confirm, InputBox, InputPurpose, RiskyCommand, UiState};
+use super::state::{Confirm, InputBox, InputPurpose, RiskyCommand, Role, UiState};
 use super::Theme;
 
 /// Draws whichever overlay is open; the confirmation over the input box
@@ -33,7 +34,7 @@ pub fn draw(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     if let Some(offset) = state.help {
         help(area, buf, view, state, offset, theme);
     }
-    if let Some(input) = &state.input {
+    if let Some(input) = state.input.as_ref().filter(|i| !on_hint_bar(i)) {
         input_box(area, buf, input, theme);
     }
     if let Some(confirm) = &state.confirm {
@@ -41,8 +42,15 @@ pub fn draw(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     }
 }
 
-/// The help's lines for the screen's role, with the keys in force.
-pub fn help_lines(view: &GameView, state: &UiState) -> Vec<(String, bool)> {
+/// Whether an input is typed on the hint bar rather than in a box over the
+/// panes: a typed player's move, which must leave the whole board in sight.
+pub fn on_hint_bar(input: &InputBox) -> bool {
+    matches!(input.purpose, InputPurpose::Move(_))
+}
+
+/// The help's lines for the screen's role, with the keys in force, the
+/// legend in the theme's glyphs and the game's folder, before they wrap.
+pub fn help_lines(view: &GameView, state: &UiState, theme: &Theme) -> Vec<(String, bool)> {
     let ctx = context(view, state);
     let mut lines = Vec::new();
     let mut group: Option<Group> = None;
@@ -72,13 +80,31 @@ pub fn help_lines(view: &GameView, state: &UiState) -> Vec<(String, bool)> {
         lines.push((format!("  {keys:<14} {description}{now}"), false));
     }
     lines.push(("Board".to_string(), true));
-    for text in [
-        "  (X)  the last move       x o  stones counted dead",
-        "  X?   dead for one side only    [X]  the cursor",
-        "Clocks",
-        "  > or ▶ to move   ! under 10 s   FLAG out of time",
-    ] {
-        lines.push((text.to_string(), text == "Clocks"));
+    lines.extend(BoardPane::legend(theme).into_iter().map(|l| (l, false)));
+    lines.push(("Clocks".to_string(), true));
+    let to_move = if theme.unicode { '▶' } else { '>' };
+    lines.push((
+        format!(
+            "  {to_move} to move   ! under 10 s   FLAG out of time   PAUSED stopped by the judge"
+        ),
+        false,
+    ));
+    if state.demo {
+        lines.push(("This is the demo".to_string(), true));
+        lines.push((
+            "  the built-in engine plays itself, on a virtual serial line against GTP. A real game: goref play --black SPEC --white SPEC, e.g. --black \"gtp:/usr/games/gnugo --mode gtp\" --white human (goref play --help lists every flag)".to_string(),
+            false,
+        ));
+    }
+    if let Some(folder) = &view.folder {
+        lines.push(("This game".to_string(), true));
+        lines.push((format!("  folder {folder}"), false));
+        if state.role == Role::Operator {
+            lines.push((
+                format!("  goref attach {folder} brings this screen back if the terminal goes; goref resume {folder} takes the game back if goref dies"),
+                false,
+            ));
+        }
     }
     lines
 }
@@ -105,10 +131,20 @@ fn help(
     Clear.render(rect, buf);
     let block = Block::default()
         .borders(Borders::ALL)
+        .border_set(border_set(theme))
         .title(" help: esc or ? closes, up/down scroll ");
     let inner = block.inner(rect);
     block.render(rect, buf);
-    let lines = help_lines(view, state);
+    let width = usize::from(inner.width);
+    let lines: Vec<(String, bool)> = help_lines(view, state, theme)
+        .into_iter()
+        .flat_map(|(text, heading)| {
+            let indent = if text.starts_with("  ") { 19 } else { 2 };
+            super::wrap(&text, width, indent)
+                .into_iter()
+                .map(move |part| (part, heading))
+        })
+        .collect();
     let offset = usize::from(offset).min(lines.len().saturating_sub(1));
     let shown = lines[offset..].iter().map(|(text, heading)| {
         let style = if *heading {
@@ -125,7 +161,11 @@ fn help(
 pub fn input_title(purpose: &InputPurpose) -> String {
     match purpose {
         InputPurpose::Move(color) => format!("{color}'s move: a point such as D4, pass or resign"),
-        InputPurpose::Reason(command) => format!("{}: the reason", risky_title(command)),
+        InputPurpose::Reason(command) => format!(
+            "{}: the reason (none: '{}')",
+            risky_title(command),
+            super::control::default_reason(command)
+        ),
         InputPurpose::Result => "the result: B+3.5, W+R, B+T, W+F, 0 (draw) or ?".into(),
         InputPurpose::ClockAdjustment(color) => {
             format!("{color}'s clock: +30s adds, -1m takes away")
@@ -150,10 +190,28 @@ pub fn risky_title(command: &RiskyCommand) -> String {
         }
         RiskyCommand::Score => "count the game with the stones marked dead".into(),
         RiskyCommand::Quit => "quit: the game on the board is void".into(),
+        RiskyCommand::Interrupt => "ctrl-c: void the game on the board and quit".into(),
     }
 }
 
-fn boxed(area: Rect, rows: u16, buf: &mut Buffer, title: String) -> Option<Rect> {
+/// The lines a box is drawn with: ASCII where the terminal has no UTF-8.
+pub fn border_set(theme: &Theme) -> ratatui::symbols::border::Set<'static> {
+    match theme.unicode {
+        true => ratatui::symbols::border::PLAIN,
+        false => ratatui::symbols::border::Set {
+            top_left: "+",
+            top_right: "+",
+            bottom_left: "+",
+            bottom_right: "+",
+            vertical_left: "|",
+            vertical_right: "|",
+            horizontal_top: "-",
+            horizontal_bottom: "-",
+        },
+    }
+}
+
+fn boxed(area: Rect, rows: u16, buf: &mut Buffer, title: String, theme: &Theme) -> Option<Rect> {
     let width = area.width.saturating_sub(4).min(76);
     let height = rows + 2;
     if width < 10 || area.height < height + 2 {
@@ -168,6 +226,7 @@ fn boxed(area: Rect, rows: u16, buf: &mut Buffer, title: String) -> Option<Rect>
     Clear.render(rect, buf);
     let block = Block::default()
         .borders(Borders::ALL)
+        .border_set(border_set(theme))
         .title(format!(" {title} "));
     let inner = block.inner(rect);
     block.render(rect, buf);
@@ -175,7 +234,7 @@ fn boxed(area: Rect, rows: u16, buf: &mut Buffer, title: String) -> Option<Rect>
 }
 
 fn input_box(area: Rect, buf: &mut Buffer, input: &InputBox, theme: &Theme) {
-    let Some(inner) = boxed(area, 2, buf, input_title(&input.purpose)) else {
+    let Some(inner) = boxed(area, 2, buf, input_title(&input.purpose), theme) else {
         return;
     };
     let width = usize::from(inner.width);
@@ -195,17 +254,15 @@ fn input_box(area: Rect, buf: &mut Buffer, input: &InputBox, theme: &Theme) {
 
 fn confirmation(area: Rect, buf: &mut Buffer, confirm: &Confirm, theme: &Theme) {
     let title = format!("{}?", risky_title(&confirm.command));
-    let Some(inner) = boxed(area, 2, buf, title) else {
+    let Some(inner) = boxed(area, 2, buf, title, theme) else {
         return;
     };
     let width = usize::from(inner.width);
     let reason = format!("reason: {}", confirm.reason);
     buf.set_stringn(inner.x, inner.y, reason, width, theme.text);
-    buf.set_stringn(
-        inner.x,
-        inner.y + 1,
-        "y confirms; any other key cancels",
-        width,
-        theme.key,
-    );
+    let keys = match confirm.command {
+        RiskyCommand::Interrupt => "y or ctrl-c again confirms; any other key cancels",
+        _ => "y confirms; any other key cancels",
+    };
+    buf.set_stringn(inner.x, inner.y + 1, keys, width, theme.key);
 }

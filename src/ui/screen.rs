@@ -31,7 +31,7 @@ use super::commands::{Command, Context, Lookup, REGISTRY};
 use super::layout::{self, Breakpoint};
 use super::moves::MovesPane;
 use super::overlays;
-use super::state::{PaneId, Role, UiState};
+use super::state::{InputBox, InputPurpose, PaneId, Role, UiState};
 use super::status::StatusLine;
 use super::Theme;
 
@@ -52,10 +52,12 @@ pub fn render(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, th
         too_small(area, buf, view.size, (width, height), state, theme);
         return;
     }
+    let (lead, tail) = status_extra(view, state);
     StatusLine {
         view,
         theme,
-        extra: status_extra(view, state),
+        lead,
+        tail,
         now_t_ms: (state.role != Role::Replay).then_some(state.now_t_ms),
     }
     .render(areas.status, buf);
@@ -67,6 +69,37 @@ pub fn render(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, th
         alert_banner(rect, buf, view, state, theme);
     }
     overlays::draw(area, buf, view, state, theme);
+    if !theme.unicode {
+        ascii_only(area, buf);
+    }
+}
+
+/// Without UTF-8 everything on screen is ASCII: the panes choose ASCII
+/// glyphs themselves, and this pass catches what they cannot (a player's
+/// name, an engine's line, a message): box lines become `+-|`, `…` a `~`,
+/// arrows `<>`, anything else `?`.
+fn ascii_only(area: Rect, buf: &mut Buffer) {
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &mut buf[(x, y)];
+            if cell.symbol().is_ascii() {
+                continue;
+            }
+            let plain = match cell.symbol().chars().next().unwrap_or(' ') {
+                '─' | '━' | '═' => '-',
+                '│' | '┃' | '║' => '|',
+                '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' => '+',
+                '…' => '~',
+                '→' | '▶' | '▸' | '»' => '>',
+                '←' | '◀' | '«' => '<',
+                '●' => 'X',
+                '○' => 'O',
+                '·' => '.',
+                _ => '?',
+            };
+            cell.set_char(plain);
+        }
+    }
 }
 
 /// What the commands can see of the screen now.
@@ -97,21 +130,31 @@ pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
         .count()
 }
 
-fn status_extra(view: &GameView, state: &UiState) -> String {
-    let mut extra = Vec::new();
-    if let Some(link) = &state.link {
-        extra.push(link.text.clone());
+/// What the screen adds to the status line: what must stay in sight at 80
+/// columns (paused clocks, a link in trouble, the replay's place, the
+/// spectators), and what may go past them (the folder, where the game is
+/// served, a link that is well).
+fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) {
+    let mut lead = Vec::new();
+    let mut tail = Vec::new();
+    if state.demo {
+        lead.push("DEMO (? tells how to start a real game)".to_string());
     }
     if view.clocks_paused {
-        extra.push("CLOCKS PAUSED".to_string());
+        lead.push("CLOCKS PAUSED".to_string());
+    }
+    match &state.link {
+        Some(link) if link.trouble => lead.push(link.text.clone()),
+        Some(link) => tail.push(link.text.clone()),
+        None => {}
     }
     if let Some((shown, total)) = state.replay_position {
-        extra.push(format!("replay {shown}/{total}"));
+        lead.push(format!("replay {shown}/{total}"));
     }
     if let Some(count) = view.spectators {
-        extra.push(format!("{count} watching"));
+        lead.push(format!("{count} watching"));
     }
-    extra.join(" | ")
+    (lead, tail)
 }
 
 fn draw_pane(
@@ -162,7 +205,12 @@ fn draw_pane(
         }
         .render(body, buf),
         PaneId::Moves => MovesPane { view, theme }.render(body, buf),
-        PaneId::Agreement => AgreementPane { view, theme }.render(body, buf),
+        PaneId::Agreement => AgreementPane {
+            view,
+            theme,
+            judge_keys: judge_keys(state),
+        }
+        .render(body, buf),
         PaneId::Trace => super::trace::TracePane {
             view,
             state: &state.trace,
@@ -171,6 +219,28 @@ fn draw_pane(
         .render(body, buf),
         PaneId::TimeChart => super::time_chart::TimeChartPane { view, theme }.render(body, buf),
     }
+}
+
+/// What the judge does next, in the keys of this screen: none on a
+/// spectator's.
+fn judge_keys(state: &UiState) -> Option<String> {
+    if state.role != Role::Operator {
+        return None;
+    }
+    let key = |command: Command| {
+        state
+            .keys
+            .keys_of(command)
+            .first()
+            .map_or("?".to_string(), |k| k.to_string())
+    };
+    Some(format!(
+        "{} marks dead with the cursor, {} scores, {} adjudicates, {} voids",
+        key(Command::Mark),
+        key(Command::Score),
+        key(Command::Adjudicate),
+        key(Command::Void)
+    ))
 }
 
 fn alert_banner(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, theme: &Theme) {
@@ -202,6 +272,10 @@ fn alert_banner(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, 
 /// The hint bar: the keys that do something now, or, in the middle of a
 /// chord, what can follow; the screen's last message at the end.
 fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, theme: &Theme) {
+    if let Some(input) = state.input.as_ref().filter(|i| overlays::on_hint_bar(i)) {
+        move_line(rect, buf, input, view, theme);
+        return;
+    }
     let ctx = context(view, state);
     let mut hints: Vec<(String, &str)> = Vec::new();
     if state.input.is_some() {
@@ -223,10 +297,9 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
         }
         hints.push(("esc".into(), "cancel"));
     } else {
-        for info in REGISTRY.iter().filter(|i| i.quick) {
-            if !info.command.available(&ctx) {
-                continue;
-            }
+        let mut offered: Vec<_> = REGISTRY.iter().filter(|i| i.command.hinted(&ctx)).collect();
+        offered.sort_by_key(|i| !i.command.urgent(&ctx));
+        for info in offered {
             if let Some(chord) = state.keys.keys_of(info.command).first() {
                 hints.push((chord.to_string(), short_name(info.command)));
             }
@@ -257,6 +330,57 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
         if x + 2 < end {
             buf.set_stringn(x, rect.y, message, usize::from(end - x), theme.notice);
         }
+    }
+}
+
+/// A typed player's move, typed on the hint bar: the whole board stays in
+/// sight. The opponent's move, which the operator enters into the program,
+/// comes first; what the text lacks follows it, then the keys.
+///
+/// ```text
+/// White played O4, relay it. Black's move: e5▏ enter plays  esc keys
+/// ```
+fn move_line(rect: Rect, buf: &mut Buffer, input: &InputBox, view: &GameView, theme: &Theme) {
+    let InputPurpose::Move(color) = input.purpose else {
+        return;
+    };
+    let relay = match view.moves.last() {
+        Some(last) if last.color != color => {
+            format!("{} played {}, relay it. ", last.color, last.vertex)
+        }
+        _ => String::new(),
+    };
+    let end = rect.right();
+    let (mut x, _) = buf.set_stringn(
+        rect.x,
+        rect.y,
+        format!("{relay}{color}'s move: "),
+        usize::from(rect.width),
+        theme.notice,
+    );
+    let text: String = input.text.chars().collect();
+    let (after, _) = buf.set_stringn(x, rect.y, &text, usize::from(end - x), theme.text);
+    let cursor_x = x + input.text.chars().take(input.cursor).count() as u16;
+    if cursor_x < end {
+        buf[(cursor_x, rect.y)].set_style(theme.selected);
+    }
+    x = after.max(cursor_x).saturating_add(2);
+    let mut parts = Vec::new();
+    if let Some(problem) = &input.problem {
+        parts.push((format!("{problem}  "), theme.problem));
+    }
+    parts.extend([
+        ("enter".to_string(), theme.key),
+        (" plays  ".to_string(), theme.dim),
+        ("esc".to_string(), theme.key),
+        (" keys".to_string(), theme.dim),
+    ]);
+    for (part, style) in parts {
+        if x >= end {
+            return;
+        }
+        let (next, _) = buf.set_stringn(x, rect.y, part, usize::from(end - x), style);
+        x = next;
     }
 }
 

@@ -90,9 +90,17 @@ pub struct UiState {
     pub pending: Vec<Key>,
     /// Another game follows when this one is over (the demo).
     pub can_start_next: bool,
+    /// The game is the demo: the status line and the help say so.
+    pub demo: bool,
     /// A screen attached to a running game (`goref attach`): quitting
     /// leaves the game playing, so it asks nothing and voids nothing.
     pub detaches: bool,
+    /// The typed player's turn (moves played, colour) whose move box the
+    /// operator closed with `esc`: it stays closed for that turn.
+    pub move_box_closed: Option<(usize, Color)>,
+    /// When ctrl-c asked to void the game, in stream time: a second ctrl-c
+    /// soon after confirms.
+    pub interrupted_at_ms: Option<u64>,
 }
 
 /// How a spectator's screen stands with the referee it watches.
@@ -137,9 +145,14 @@ pub enum RiskyCommand {
     Restart(Color),
     Adjudicate(String),
     Void,
-    AdjustClock { color: Color, delta_ms: i64 },
+    AdjustClock {
+        color: Color,
+        delta_ms: i64,
+    },
     Score,
     Quit,
+    /// ctrl-c on a game that is on: void it and leave.
+    Interrupt,
 }
 
 /// A risky command and its reason, waiting for `y`.
@@ -168,7 +181,10 @@ impl UiState {
             keys: KeyMap::default(),
             pending: Vec::new(),
             can_start_next: false,
+            demo: false,
             detaches: false,
+            move_box_closed: None,
+            interrupted_at_ms: None,
         }
     }
 }

@@ -1,14 +1,18 @@
-//! The status line: who plays whom, under which rules, and where the game is.
+//! The status line: where the game is, then who plays whom, under which
+//! rules, and where it is kept.
 //!
 //! ```text
-//! B GNU Go 3.8 (gtp) vs W goref-bot (sgmp, 2 resends) | move 42 | play | kgs, komi 7.5
+//! play | move 42 | CLOCKS PAUSED | 1 watching | B GNU Go 3.8 (gtp) vs W goref-bot (sgmp, 2 resends) | kgs, komi 7.5 | folder games/...
 //! ```
 //!
+//! State comes first, so that an 80-column line keeps it: the phase (after
+//! the result, the result and its end code), the move, then what the screen
+//! says first (paused clocks, a spectator's broken link, the spectators).
 //! A GMP line's resends (of the moves the view keeps) follow its protocol,
 //! and, once it has carried nothing for ten seconds, how long it has been
-//! quiet.
-//!
-//! After the result it gives the result and its end code instead of the phase.
+//! quiet. What the screen says last (the game's folder, where it is served)
+//! ends the line; the folder is shown whole in the help and the end-of-game
+//! pane.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -29,17 +33,24 @@ const NAME_WIDTH: usize = 16;
 pub struct StatusLine<'a> {
     pub view: &'a GameView,
     pub theme: &'a Theme,
-    /// What the screen adds at the end: paused clocks, the replay's
-    /// position, the spectators.
-    pub extra: String,
+    /// What the screen adds after the state: paused clocks, a broken link,
+    /// the replay's position, the spectators.
+    pub lead: Vec<String>,
+    /// What the screen adds at the end: the folder, where it is served.
+    pub tail: Vec<String>,
     /// The stream time now, to tell how long a line has been quiet.
     pub now_t_ms: Option<u64>,
 }
 
 impl StatusLine<'_> {
-    /// The line's text: the players, the move and the state first (what an
-    /// 80-column line must keep), then `extra`, then the rules.
-    pub fn text(view: &GameView, extra: &str, now_t_ms: Option<u64>) -> String {
+    /// The line's text: the state, the move and `lead` first (what an
+    /// 80-column line must keep), then the players, the rules and `tail`.
+    pub fn text(
+        view: &GameView,
+        lead: &[String],
+        tail: &[String],
+        now_t_ms: Option<u64>,
+    ) -> String {
         let player = |i: usize| {
             let info = &view.players[i];
             let name = match info.full_name() {
@@ -80,16 +91,12 @@ impl StatusLine<'_> {
         } else {
             &view.rules
         };
-        let extra = match extra {
-            "" => String::new(),
-            extra => format!(" | {extra}"),
-        };
-        format!(
-            "B {} vs W {} | move {moves} | {state}{extra} | {rules}, komi {}",
-            player(0),
-            player(1),
-            view.komi
-        )
+        let mut parts = vec![state, format!("move {moves}")];
+        parts.extend(lead.iter().cloned());
+        parts.push(format!("B {} vs W {}", player(0), player(1)));
+        parts.push(format!("{rules}, komi {}", view.komi));
+        parts.extend(tail.iter().cloned());
+        parts.join(" | ")
     }
 }
 
@@ -129,7 +136,7 @@ impl Widget for StatusLine<'_> {
         let style = self.theme.status;
         let blank = " ".repeat(usize::from(area.width));
         buf.set_string(area.x, area.y, blank, style);
-        let text = Self::text(self.view, &self.extra, self.now_t_ms);
+        let text = Self::text(self.view, &self.lead, &self.tail, self.now_t_ms);
         buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
     }
 }
@@ -156,13 +163,19 @@ mod tests {
         view.rules = "kgs".into();
         view.komi = 7.5;
         view.phase = Phase::Play;
+        let none: &[String] = &[];
         assert_eq!(
-            StatusLine::text(&view, "", None),
-            "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | move 0 | play | kgs, komi 7.5"
+            StatusLine::text(&view, none, none, None),
+            "play | move 0 | B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | kgs, komi 7.5"
         );
         assert_eq!(
-            StatusLine::text(&view, "replay 3/90", None),
-            "B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | move 0 | play | replay 3/90 | kgs, komi 7.5"
+            StatusLine::text(
+                &view,
+                &["replay 3/90".into()],
+                &["folder games/g1".into()],
+                None
+            ),
+            "play | move 0 | replay 3/90 | B GNU Go 3.8 (gtp) vs W goref-bot (sgmp) | kgs, komi 7.5 | folder games/g1"
         );
         view.result = Some(GameResult::new(
             "W+R".into(),
@@ -170,19 +183,23 @@ mod tests {
             None,
             End::Resign,
         ));
-        assert!(StatusLine::text(&view, "", None).contains("| result W+R (resign) |"));
+        assert!(
+            StatusLine::text(&view, none, none, None).starts_with("result W+R (resign) | move 0 |")
+        );
         view.pending_resends = [0, 2];
-        assert!(StatusLine::text(&view, "", None).contains("W goref-bot (sgmp, 2 resends) |"));
+        assert!(
+            StatusLine::text(&view, none, none, None).contains("W goref-bot (sgmp, 2 resends) |")
+        );
         view.result = None;
-        let quiet = StatusLine::text(&view, "", Some(12_500));
+        let quiet = StatusLine::text(&view, none, none, Some(12_500));
         assert!(
             quiet.contains("W goref-bot (sgmp, 2 resends, quiet 12s) |"),
             "{quiet}"
         );
         assert!(
-            quiet.starts_with("B GNU Go 3.8 (gtp) vs"),
+            quiet.contains("| B GNU Go 3.8 (gtp) vs"),
             "GTP has no line: {quiet}"
         );
-        assert!(!StatusLine::text(&view, "", Some(9_000)).contains("quiet"));
+        assert!(!StatusLine::text(&view, none, none, Some(9_000)).contains("quiet"));
     }
 }

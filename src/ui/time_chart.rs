@@ -204,7 +204,8 @@ impl TimeChartPane<'_> {
         lines
     }
 
-    /// `max 4.2s  █ think  ▒ wire  R resend  p pass  r resign`.
+    /// `max 4.2s  █ think  ▒ wire  R resend  p pass  r resign`: an entry
+    /// that does not fit whole is left out, with those after it.
     fn legend(&self, pen: &mut Pen, max: f64, with_referee: bool) {
         let theme = self.theme;
         let (x0, y) = (pen.area.x, pen.area.y);
@@ -218,6 +219,10 @@ impl TimeChartPane<'_> {
                 ("r", "resign", theme.dim),
             ]);
         for (glyph, word, style) in entries {
+            let wide = 2 + glyph.chars().count() + 1 + word.chars().count();
+            if usize::from(pen.area.right().saturating_sub(x)) < wide {
+                break;
+            }
             x = pen.put(x, y, "  ", theme.dim);
             x = pen.put(x, y, glyph, style);
             x = pen.put(x, y, &format!(" {word}"), theme.dim);

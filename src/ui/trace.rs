@@ -313,7 +313,7 @@ impl Widget for TracePane<'_> {
 
         for (y, row) in (area.y..).zip(&rows[shown.clone()]) {
             let is_selected = state.selected == Some(row.seq());
-            let line = self.row_line(*row, is_selected);
+            let line = self.row_line(*row, is_selected, usize::from(area.width));
             if is_selected {
                 buf.set_style(Rect::new(area.x, y, area.width, 1), self.theme.selected);
             }
@@ -342,8 +342,8 @@ impl Widget for TracePane<'_> {
 }
 
 impl TracePane<'_> {
-    /// One row of the list.
-    fn row_line(&self, row: TraceRow, selected: bool) -> Line<'static> {
+    /// One row of the list, fitted to `width` columns.
+    fn row_line(&self, row: TraceRow, selected: bool, width: usize) -> Line<'static> {
         let theme = self.theme;
         let problem = row.is_problem();
         let (glyph, style) = match row {
@@ -366,15 +366,16 @@ impl TracePane<'_> {
             if selected { self.glyph('▸') } else { ' ' },
             if problem { self.glyph('✗') } else { ' ' },
         );
+        let room = width.saturating_sub(2 + 7 + 5);
         let body = match row {
             TraceRow::Line(TraceLine {
                 line,
                 note: Some(note),
                 ..
-            }) => format!("{line}  ({note})"),
-            TraceRow::Line(line) => line.line.clone(),
-            TraceRow::Packet(packet) => packet_text(packet),
-            TraceRow::Audience(line) => format!("spectators: {}", line.text),
+            }) => cut(&format!("{line}  ({note})"), room),
+            TraceRow::Line(line) => cut(&line.line, room),
+            TraceRow::Packet(packet) => packet_text(packet, room),
+            TraceRow::Audience(line) => cut(&format!("spectators: {}", line.text), room),
         };
         let side = row.color().map_or('-', Color::letter);
         let rest = format!(" {side} {} {body}", self.glyph(glyph));
@@ -404,6 +405,7 @@ impl TracePane<'_> {
             '▼' => 'v',
             '·' => '|',
             '◎' => 'o',
+            '…' => '~',
             other => other,
         }
     }
@@ -436,23 +438,58 @@ impl TracePane<'_> {
     }
 }
 
-/// A packet's row after the direction: hex, meaning, flags, wire time,
-/// note.
-fn packet_text(packet: &PacketLine) -> String {
+/// A packet's row after the direction, in `room` columns: hex, meaning,
+/// flags, wire time, note. What does not fit goes in the order that keeps
+/// what matters: the note first, then the hex; then the meaning is cut, and
+/// the flags and the wire time stay.
+fn packet_text(packet: &PacketLine, room: usize) -> String {
     let entry = &packet.entry;
-    let mut text = format!("{:<11}  {}", entry.hex, entry.meaning);
+    let mut tail = String::new();
     for &flag in &entry.flags {
-        text.push_str("  ");
-        text.push_str(flag_word(flag));
+        tail.push_str("  ");
+        tail.push_str(flag_word(flag));
     }
     if let Some(ms) = packet.wire_ms {
-        text.push_str(&format!("  {}", wire(ms)));
+        tail.push_str(&format!("  {}", wire(ms)));
     }
-    if let Some(note) = &entry.note {
-        text.push_str("  ");
-        text.push_str(note);
+    let meaning = &entry.meaning;
+    let hex = format!("{:<11}  ", entry.hex);
+    let note = entry
+        .note
+        .as_ref()
+        .map(|n| format!("  {n}"))
+        .unwrap_or_default();
+    for text in [
+        format!("{hex}{meaning}{tail}{note}"),
+        format!("{hex}{meaning}{tail}"),
+        format!("{meaning}{tail}"),
+    ] {
+        if text.chars().count() <= room {
+            return text;
+        }
     }
-    text
+    match room.checked_sub(tail.chars().count()) {
+        Some(kept) if kept >= 8 => format!("{}{tail}", cut(meaning, kept)),
+        _ => cut(&format!("{meaning}{tail}"), room),
+    }
+}
+
+/// `text` in at most `width` columns: whole when it fits, else cut and
+/// ended with `…` (where a word ends, when one ends near the cut, so that
+/// a number is never shown in part).
+pub fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let kept: String = text.chars().take(width - 1).collect();
+    let at_word = match kept.rfind(' ') {
+        Some(space) if kept.len() - space <= 12 => kept[..space].trim_end().to_string(),
+        _ => kept,
+    };
+    format!("{at_word}…")
 }
 
 /// A wire time: `16.7ms`.

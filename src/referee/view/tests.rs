@@ -285,7 +285,14 @@ fn a_new_game_start_clears_the_game_but_keeps_the_set_up() {
     assert!(view.moves.is_empty() && view.last_move.is_none());
     assert_eq!(view.captures, [0, 0]);
     assert_eq!(view.time_used_ms, [0, 0]);
-    assert_eq!(view.clocks, [None, None]);
+    let fresh = view
+        .clocks
+        .clone()
+        .map(|c| c.expect("each side's clock from the start"));
+    assert!(
+        fresh.iter().all(|c| c.used_ms == 0 && !c.running),
+        "{fresh:?}"
+    );
     assert_eq!(view.phase, Phase::Setup);
     assert_eq!(view.trace.len(), 1, "the set-up trace is kept");
     assert_eq!(view.trace[0].line, "boardsize 5");
@@ -489,7 +496,14 @@ fn the_clocks_follow_the_clock_and_move_events() {
     let clock = view.clocks[0].as_ref().unwrap();
     assert!(clock.running);
     assert_eq!(clock.main_left_ms, 60_000);
-    assert_eq!(view.clocks[1], None);
+    let waiting = view.clocks[1]
+        .as_ref()
+        .expect("White's clock before its turn");
+    assert_eq!(
+        (waiting.main_left_ms, waiting.running, waiting.used_ms),
+        (60_000, false, 0),
+        "the side not to move shows its whole time from the start"
+    );
 
     game.now += Duration::from_millis(1500);
     game.player(Black, PlayerEvent::Moved(Move::Play(pt("C3"))));

@@ -50,11 +50,6 @@ fn resigning_for_a_side_asks_a_reason_then_a_confirmation() {
         state.input.as_ref().map(|i| &i.purpose),
         Some(InputPurpose::Reason(RiskyCommand::Resign(Color::White)))
     ));
-    assert!(
-        press("enter", &view, &mut state).is_empty(),
-        "a reason is required"
-    );
-    assert!(state.input.as_ref().unwrap().problem.is_some());
     type_text("lost on board", &view, &mut state);
     assert!(press("enter", &view, &mut state).is_empty());
     assert!(state.confirm.is_some());
@@ -145,12 +140,21 @@ fn a_typed_move_is_checked_against_the_board_before_it_is_sent() {
         referee_us: None,
     });
     let mut state = UiState::new(Role::Operator);
-    press("m", &view, &mut state);
-    assert!(matches!(
-        state.input.as_ref().map(|i| &i.purpose),
-        Some(InputPurpose::Move(Color::Black))
-    ));
-    type_text("e5", &view, &mut state);
+    follow_game(&view, &mut state);
+    assert!(
+        matches!(
+            state.input.as_ref().map(|i| &i.purpose),
+            Some(InputPurpose::Move(Color::Black))
+        ),
+        "the typed player's turn opens the move box"
+    );
+    type_text("e", &view, &mut state);
+    assert_eq!(
+        state.input.as_ref().unwrap().problem,
+        None,
+        "E on the way to E5 is no mistake"
+    );
+    type_text("5", &view, &mut state);
     assert_eq!(
         state.input.as_ref().unwrap().problem.as_deref(),
         Some("E5 is occupied")
@@ -216,7 +220,151 @@ fn quitting_a_game_that_is_on_voids_it_after_confirming() {
         crate::referee::End::Resign,
     ));
     assert_eq!(press("q", &over, &mut state), [Effect::Quit]);
+    assert_eq!(
+        press("ctrl-c", &over, &mut state),
+        [Effect::Interrupt],
+        "no game to lose: ctrl-c leaves at once"
+    );
+}
+
+#[test]
+fn ctrl_c_on_a_game_that_is_on_asks_and_a_second_soon_after_confirms() {
+    let view = view(Phase::Play);
+    let mut state = UiState::new(Role::Operator);
+    state.now_t_ms = 60_000;
+    assert!(press("ctrl-c", &view, &mut state).is_empty(), "it asks");
+    assert!(matches!(
+        state.confirm,
+        Some(Confirm {
+            command: RiskyCommand::Interrupt,
+            ..
+        })
+    ));
+    state.now_t_ms += 1_000;
     assert_eq!(press("ctrl-c", &view, &mut state), [Effect::Interrupt]);
+
+    assert!(press("ctrl-c", &view, &mut state).is_empty());
+    assert!(
+        press("x", &view, &mut state).is_empty(),
+        "any other key cancels"
+    );
+    assert!(state.confirm.is_none());
+    assert!(press("ctrl-c", &view, &mut state).is_empty());
+    assert_eq!(
+        press("y", &view, &mut state),
+        [Effect::Interrupt],
+        "y confirms"
+    );
+
+    assert!(press("ctrl-c", &view, &mut state).is_empty());
+    state.now_t_ms += INTERRUPT_AGAIN_MS + 1;
+    assert!(
+        press("ctrl-c", &view, &mut state).is_empty(),
+        "a second ctrl-c long after asks again"
+    );
+    assert!(state.confirm.is_some());
+
+    let mut attached = UiState::new(Role::Operator);
+    attached.detaches = true;
+    assert_eq!(
+        press("ctrl-c", &view, &mut attached),
+        [Effect::Interrupt],
+        "an attached screen leaves the game playing: nothing to ask"
+    );
+    let mut spectator = UiState::new(Role::Spectator);
+    assert_eq!(press("ctrl-c", &view, &mut spectator), [Effect::Interrupt]);
+}
+
+#[test]
+fn at_a_typed_players_turn_every_key_types_the_move_and_esc_gives_the_keys_back() {
+    let mut view = view(Phase::Play);
+    view.players[0].protocol = "human".into();
+    let mut state = UiState::new(Role::Operator);
+    assert!(
+        press("q", &view, &mut state).is_empty(),
+        "q is typed, not quit"
+    );
+    assert!(state.confirm.is_none());
+    assert_eq!(state.input.as_ref().unwrap().text, "q");
+    press("backspace", &view, &mut state);
+    type_text("c3", &view, &mut state);
+    assert_eq!(
+        press("enter", &view, &mut state),
+        [Effect::TypedLine("c3".into())]
+    );
+    press("esc", &view, &mut state);
+    assert!(state.input.is_none());
+    assert!(
+        state
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("m types the move"),
+        "{:?}",
+        state.message
+    );
+    follow_game(&view, &mut state);
+    assert!(state.input.is_none(), "closed for this turn");
+    assert!(press("q", &view, &mut state).is_empty());
+    assert!(state.confirm.is_some(), "the keys are back: q asks to quit");
+    press("n", &view, &mut state);
+    press("m", &view, &mut state);
+    assert!(state.input.is_some(), "m opens it again");
+    press("esc", &view, &mut state);
+
+    view.apply(&GameEvent::Move {
+        n: 1,
+        color: Color::Black,
+        vertex: "C3".into(),
+        ms: 0,
+        captures: vec![],
+        clock: crate::test_support::clock_reading(0),
+        referee_us: None,
+    });
+    follow_game(&view, &mut state);
+    assert!(state.input.is_none(), "White's turn: no box");
+    view.to_move = Some(Color::Black);
+    view.apply(&GameEvent::Move {
+        n: 2,
+        color: Color::White,
+        vertex: "D4".into(),
+        ms: 0,
+        captures: vec![],
+        clock: crate::test_support::clock_reading(0),
+        referee_us: None,
+    });
+    follow_game(&view, &mut state);
+    assert!(
+        matches!(
+            state.input.as_ref().map(|i| &i.purpose),
+            Some(InputPurpose::Move(Color::Black))
+        ),
+        "Black's next turn opens it again: {:?}",
+        view.to_move
+    );
+    let mut spectator = UiState::new(Role::Spectator);
+    follow_game(&view, &mut spectator);
+    assert!(spectator.input.is_none(), "a spectator types nothing");
+}
+
+#[test]
+fn a_risky_command_without_a_reason_takes_its_default() {
+    let view = view(Phase::Play);
+    let mut state = UiState::new(Role::Operator);
+    press("v", &view, &mut state);
+    assert_eq!(press("enter", &view, &mut state), []);
+    assert_eq!(
+        state.confirm,
+        Some(Confirm {
+            command: RiskyCommand::Void,
+            reason: "voided by the operator".into()
+        })
+    );
+    assert!(matches!(
+        &press("y", &view, &mut state)[..],
+        [Effect::Operator(OperatorCommand::Adjudicate { result, reason })]
+            if result == "Void" && reason == "voided by the operator"
+    ));
 }
 
 #[test]

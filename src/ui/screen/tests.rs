@@ -309,7 +309,7 @@ fn a_spectators_help_has_no_operator_commands() {
     let view = mid_game();
     let mut state = UiState::new(Role::Spectator);
     state.help = Some(0);
-    let lines = crate::ui::overlays::help_lines(&view, &state);
+    let lines = crate::ui::overlays::help_lines(&view, &state, &Theme::default());
     let text: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
     assert!(!text
         .iter()
