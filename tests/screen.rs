@@ -106,8 +106,8 @@ fn the_judge_marks_a_stone_dead_with_the_cursor_and_counts_the_game() {
     let Some(tmux) = Tmux::start("goref-judge", 100, 30, &command) else {
         return;
     };
-    tmux.wait_for("Black to type a move", Duration::from_secs(20), |s| {
-        s.contains("type a move")
+    tmux.wait_for("Black's move box", Duration::from_secs(20), |s| {
+        s.contains("Black's move:")
     });
     for (color, mv) in [("Black", "E5"), ("White", "pass"), ("Black", "pass")] {
         tmux.open_move_box(color);

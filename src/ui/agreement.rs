@@ -1,19 +1,19 @@
 //! The agreement pane: where the end of the game stands.
 //!
 //! ```text
+//! next: the judge: x marks dead, S scores, a adjudicates, v voids
 //! phase: awaiting the judge (the dead-stone claims differ)
 //! Black claims: A3 A4
 //! White claims: none (final_status_list failed: claims no dead stones)
 //! only Black:   A3 A4
 //! only White:   none
 //! marked:       none
-//! next: the judge: x marks dead, S scores, a adjudicates, v voids
 //! ```
 //!
-//! Lines the game has not reached yet are left out. Who acts next is said
-//! with the keys of the screen it is drawn on. Once the game is over, the
-//! result with its reason and the game's folder, whole, come first. Long
-//! lines wrap.
+//! Lines the game has not reached yet are left out. Who acts next comes
+//! first, said with the keys of the screen it is drawn on; once the game is
+//! over, the result with its reason and the game's folder, whole. Long lines
+//! wrap.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -92,16 +92,17 @@ impl AgreementPane<'_> {
                 None => "next: -".to_string(),
             },
         };
+        let mut first = vec![next];
         if view.result.is_none() {
-            lines.push(next);
-            return lines;
+            first.extend(lines);
+            return first;
         }
-        let mut over = vec![next];
+        let over = &mut first;
         if let Some(folder) = &view.folder {
             over.push(format!("folder: {folder}"));
         }
         over.extend(lines);
-        over
+        first
     }
 }
 
@@ -137,7 +138,7 @@ mod tests {
             reason: "two consecutive passes".into(),
         });
         assert_eq!(
-            AgreementPane::lines(&view, None).last().unwrap(),
+            AgreementPane::lines(&view, None)[0],
             "next: the programs' claims"
         );
         view.apply(&GameEvent::Agreement(AgreementEvent::Claim {
@@ -161,17 +162,17 @@ mod tests {
         assert_eq!(
             AgreementPane::lines(&view, Some("x marks dead, S scores")),
             [
+                "next: the judge: x marks dead, S scores",
                 "phase: awaiting the judge (the dead-stone claims differ)",
                 "Black claims: A3 A4",
                 "White claims: none (final_status_list failed: claims no dead stones)",
                 "only Black:   A3 A4",
                 "only White:   none",
                 "marked:       none",
-                "next: the judge: x marks dead, S scores",
             ]
         );
         assert_eq!(
-            AgreementPane::lines(&view, None).last().unwrap(),
+            AgreementPane::lines(&view, None)[0],
             "next: the judge, on the referee's screen"
         );
         view.folder = Some("games/2026-11-25-gnugo-vs-bot".into());

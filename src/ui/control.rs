@@ -118,10 +118,10 @@ pub fn follow_game(view: &GameView, state: &mut UiState) {
         ..
     }) = &state.input
     {
-        if turn.map(|(_, c)| c) != Some(*color) {
-            state.input = None;
+        if turn.map(|(_, c)| c) == Some(*color) {
+            return;
         }
-        return;
+        state.input = None;
     }
     let Some(turn) = turn else {
         return;

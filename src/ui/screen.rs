@@ -138,7 +138,7 @@ fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) 
     let mut lead = Vec::new();
     let mut tail = Vec::new();
     if state.demo {
-        lead.push("DEMO (? tells how to start a real game)".to_string());
+        lead.push("DEMO".to_string());
     }
     if view.clocks_paused {
         lead.push("CLOCKS PAUSED".to_string());
@@ -235,7 +235,7 @@ fn judge_keys(state: &UiState) -> Option<String> {
             .map_or("?".to_string(), |k| k.to_string())
     };
     Some(format!(
-        "{} marks dead with the cursor, {} scores, {} adjudicates, {} voids",
+        "{} marks dead, {} scores, {} adjudicates, {} voids",
         key(Command::Mark),
         key(Command::Score),
         key(Command::Adjudicate),

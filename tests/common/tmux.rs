@@ -72,20 +72,15 @@ impl Tmux {
         assert!(status.success());
     }
 
-    /// Opens the move box for `color`. A key pressed before the last move
-    /// has reached the screen opens no box, or one for the player who made
-    /// that move; then the box is closed and the key pressed again.
+    /// Waits for the move box of `color`, which a typed player's turn opens
+    /// on the hint bar; a box of the other colour (the last move has not
+    /// reached the screen yet) is waited out, and a box the operator closed
+    /// is opened again with `m`.
     pub fn open_move_box(&self, color: &str) {
-        let title = format!("{color}'s move");
+        let title = format!("{color}'s move:");
         let start = Instant::now();
         loop {
-            self.keys(&["m"]);
-            let pressed = Instant::now();
-            let mut screen = self.screen();
-            while !screen.contains("'s move") && pressed.elapsed() < Duration::from_secs(2) {
-                std::thread::sleep(Duration::from_millis(100));
-                screen = self.screen();
-            }
+            let screen = self.screen();
             if screen.contains(&title) {
                 return;
             }
@@ -93,9 +88,18 @@ impl Tmux {
                 start.elapsed() < Duration::from_secs(30),
                 "no box for {title}:\n{screen}"
             );
-            if screen.contains("'s move") {
-                self.keys(&["Escape"]);
+            let closed = |s: &str| {
+                s.lines()
+                    .rfind(|l| !l.trim().is_empty())
+                    .is_some_and(|l| l.contains("m type a move"))
+            };
+            if closed(&screen) {
+                std::thread::sleep(Duration::from_millis(500));
+                if closed(&self.screen()) {
+                    self.keys(&["m"]);
+                }
             }
+            std::thread::sleep(Duration::from_millis(100));
         }
     }
 
