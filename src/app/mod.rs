@@ -7,6 +7,7 @@
 //! is [`replay::run`].
 
 pub mod input;
+pub mod key_decoder;
 pub mod live;
 pub mod replay;
 pub mod terminal;
