@@ -78,8 +78,10 @@ impl DetachedGame {
         process_state(self.pid).is_some_and(|state| state != 'Z')
     }
 
-    /// goref's CPU time, user and system, in clock ticks.
-    fn usage(&self) -> u64 {
+    /// goref's CPU time (user and system, in clock ticks) and the page
+    /// faults of the children it has waited for: a program goref starts
+    /// and reaps, however short-lived, adds hundreds.
+    fn usage(&self) -> (u64, u64) {
         let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid))
             .unwrap_or_else(|e| panic!("goref {} is gone: {e}", self.pid));
         let fields: Vec<u64> = stat[stat.rfind(')').unwrap() + 2..]
@@ -87,22 +89,24 @@ impl DetachedGame {
             .skip(1)
             .map(|field| field.parse().unwrap_or(0))
             .collect();
-        // From the 4th field of proc(5) on: utime and stime are the 14th
-        // and 15th.
-        fields[10] + fields[11]
+        // From the 4th field of proc(5) on: cminflt is the 11th, utime and
+        // stime the 14th and 15th.
+        (fields[10] + fields[11], fields[7])
     }
 
     /// What goref spent over [`MEASURED`], after a second to settle.
     fn measure(&self) -> Spent {
         std::thread::sleep(Duration::from_secs(1));
-        let ticks_before = self.usage();
+        let (ticks_before, faults_before) = self.usage();
         let started = Instant::now();
         std::thread::sleep(MEASURED);
-        let ticks = self.usage() - ticks_before;
+        let (ticks, faults) = self.usage();
+        let ticks = ticks - ticks_before;
         let seconds = ticks as f64 / ticks_per_second();
         Spent {
             share: seconds / started.elapsed().as_secs_f64(),
             ticks,
+            children_faults: faults - faults_before,
         }
     }
 
@@ -130,10 +134,12 @@ impl Drop for DetachedGame {
     }
 }
 
-/// goref's CPU over a measure: its share of one core, and in clock ticks.
+/// goref's CPU over a measure: its share of one core, in clock ticks, and
+/// the page faults of the programs it started and reaped meanwhile.
 struct Spent {
     share: f64,
     ticks: u64,
+    children_faults: u64,
 }
 
 /// A process's state letter, `None` once it is gone.
@@ -159,9 +165,14 @@ fn a_detached_game_that_waits_on_a_human_costs_under_one_percent_of_a_core() {
         return;
     };
     assert!(game.running(), "the game goes on without its terminal");
-    let Spent { share, ticks } = game.measure();
+    let Spent {
+        share,
+        ticks,
+        children_faults,
+    } = game.measure();
     eprintln!(
-        "waiting on a human: {ticks} ticks in {MEASURED:?}, {:.2} %",
+        "waiting on a human: {ticks} ticks in {MEASURED:?}, {:.2} %, {children_faults} page \
+         faults of programs started",
         share * 100.0
     );
     assert!(game.running(), "the game goes on without its terminal");
@@ -171,7 +182,10 @@ fn a_detached_game_that_waits_on_a_human_costs_under_one_percent_of_a_core() {
          with no terminal",
         share * 100.0
     );
-
+    assert_eq!(
+        children_faults, 0,
+        "goref started programs while it waited with no terminal (tput, for its size)"
+    );
     game.terminate();
 }
 
@@ -184,7 +198,7 @@ fn a_detached_game_between_thinking_engines_stays_idle_between_moves() {
         return;
     };
     let moves_before = journal_moves(&folder).len();
-    let Spent { share, ticks } = game.measure();
+    let Spent { share, ticks, .. } = game.measure();
     let moves = journal_moves(&folder).len() - moves_before;
     eprintln!(
         "between thinking engines: {ticks} ticks in {MEASURED:?}, {:.2} %, {moves} moves",

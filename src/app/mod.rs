@@ -35,13 +35,21 @@ pub struct Drawn {
 }
 
 /// Lays out and draws one frame at the terminal's size; the trace's height
-/// goes into `state`, for its scrolling.
+/// goes into `state`, for its scrolling. A terminal that went away is not
+/// asked its size (crossterm would start `tput` to find it), and nothing is
+/// drawn: no panes are on screen.
 pub fn draw_frame(
     screen: &mut Screen,
     view: &GameView,
     state: &mut UiState,
     theme: &Theme,
 ) -> Drawn {
+    if screen.is_lost() {
+        return Drawn {
+            panes: Vec::new(),
+            page: 10,
+        };
+    }
     let (width, height) = screen.size();
     let laid = areas(ratatui::layout::Rect::new(0, 0, width, height), view, state);
     let mut page = 10;
