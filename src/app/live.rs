@@ -151,7 +151,8 @@ async fn play_one(
         let wake = if dirty {
             last_frame + FRAME_GAP
         } else {
-            let clock = (outcome.is_none() && !view.clocks_paused)
+            let shown = !screen.is_lost();
+            let clock = (shown && outcome.is_none() && !view.clocks_paused)
                 .then(|| next_change_ms(&view, state.now_t_ms))
                 .flatten();
             clock.map_or(now + Duration::from_secs(3600), |ms| {

@@ -7,6 +7,7 @@
 //! is [`replay::run`].
 
 pub mod input;
+pub mod key_decoder;
 pub mod live;
 pub mod replay;
 pub mod terminal;
@@ -35,7 +36,9 @@ pub struct Drawn {
 
 /// Lays out and draws one frame at the terminal's size, the screen's
 /// dialogs first brought in step with the game; the trace's height goes
-/// into `state`, for its scrolling.
+/// into `state`, for its scrolling. A terminal that went away is not asked
+/// its size (crossterm would start `tput` to find it), and nothing is
+/// drawn: no panes are on screen.
 pub fn draw_frame(
     screen: &mut Screen,
     view: &GameView,
@@ -43,6 +46,12 @@ pub fn draw_frame(
     theme: &Theme,
 ) -> Drawn {
     crate::ui::control::follow_game(view, state);
+    if screen.is_lost() {
+        return Drawn {
+            panes: Vec::new(),
+            page: 10,
+        };
+    }
     let (width, height) = screen.size();
     let laid = areas(ratatui::layout::Rect::new(0, 0, width, height), view, state);
     let mut page = 10;

@@ -44,27 +44,63 @@ pub fn spawn_stdin_reader(size: u8) -> mpsc::UnboundedReceiver<OperatorInput> {
     let (tx, rx) = mpsc::unbounded_channel();
     let spawned = std::thread::Builder::new()
         .name("operator".into())
-        .spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                let Some(input) = OperatorInput::from_line(&line, size) else {
-                    continue;
-                };
-                if tx.send(input).is_err() {
-                    break;
-                }
-            }
-        });
+        .spawn(move || read_lines(std::io::stdin().lock(), size, &tx));
     if let Err(e) = spawned {
         tracing::error!("cannot read the operator's input: {e}");
     }
     rx
 }
 
+/// Sends each line of `input`, read, until its end: end of file, or a read
+/// that fails (EIO from a terminal that went away), never read again. A
+/// line that is not UTF-8 is still a line, its bad bytes replaced.
+fn read_lines(mut input: impl BufRead, size: u8, tx: &mpsc::UnboundedSender<OperatorInput>) {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let line = line.strip_suffix('\n').unwrap_or(&line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let Some(input) = OperatorInput::from_line(line, size) else {
+            continue;
+        };
+        if tx.send(input).is_err() {
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::game::Point;
+
+    /// What the console sends for `typed`, until its end.
+    fn sent(typed: &[u8]) -> Vec<OperatorInput> {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        read_lines(typed, 9, &tx);
+        drop(tx);
+        std::iter::from_fn(|| rx.try_recv().ok()).collect()
+    }
+
+    /// A terminal in Latin-1, or a stray byte, is a typo: the operator is
+    /// told, and the next line is read.
+    #[test]
+    fn a_line_that_is_not_utf8_is_a_line_not_the_end_of_the_input() {
+        let sent = sent(b"caf\xe9\r\nD4\n");
+        let texts: Vec<&str> = sent
+            .iter()
+            .map(|input| match input {
+                OperatorInput::Line { text, .. } => text.as_str(),
+                OperatorInput::Command(_) => "a command",
+            })
+            .collect();
+        assert_eq!(texts, ["caf\u{fffd}", "D4"]);
+    }
 
     #[test]
     fn lines_become_commands_or_lines_for_a_typed_player() {
