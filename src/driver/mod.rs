@@ -259,6 +259,7 @@ pub async fn run_game_with(
                 Some(input) => take_operator_input(&mut referee, &mut lineup, input),
                 None => {
                     operator = None;
+                    referee.operator_left(now());
                     let typed: Vec<Color> = lineup
                         .players
                         .iter_mut()
@@ -544,7 +545,9 @@ pub fn progress_line(event: &GameEvent) -> Option<String> {
             format!("{color}: {} ({}) is ready", info.full_name(), info.protocol)
         }
         GameEvent::Prompt { message, .. } => format!("goref: {message}"),
-        GameEvent::Operator { command, reason } => format!("operator: {command} ({reason})"),
+        GameEvent::Operator {
+            command, reason, ..
+        } => format!("operator: {command} ({reason})"),
         GameEvent::Spectators { .. } => format!("spectators: {}", event.audience_text()?),
         GameEvent::Session { color, message, .. } => {
             format!("goref: {}", attributed(*color, message))

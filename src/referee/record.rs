@@ -130,7 +130,9 @@ impl Recorder {
                 message,
                 fatal: true,
             } => self.final_comments.push(attributed(*color, message)),
-            GameEvent::Operator { command, reason } => {
+            GameEvent::Operator {
+                command, reason, ..
+            } => {
                 let text = format!("Operator: {command} ({reason}).");
                 match self.moves.last_mut() {
                     Some(node) if self.start.is_some() => append_comment(node, &text),

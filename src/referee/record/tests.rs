@@ -487,9 +487,7 @@ fn each_operator_command_is_a_comment_on_the_move_it_followed() {
     assert_eq!(second.get("W"), Some("dg"), "D3 on 9x9");
     assert_eq!(
         second.get("C"),
-        Some(
-            "Operator: pause (a dispute about the line).\nOperator: resume (the clocks run again)."
-        )
+        Some("Operator: pause (a dispute about the line).\nOperator: resume (the game goes on).")
     );
     assert_eq!(
         second.values("C").map(<[String]>::len),
