@@ -385,6 +385,8 @@ pub struct Referee {
     stopped_at: Option<u32>,
     /// The operator holds the game, until `resume`.
     pause: Option<Pause>,
+    /// The operator's input has closed: nobody is left to end a pause.
+    unattended: bool,
     /// A game taken back from its journal, waiting for its players: the
     /// phase to go back to once both are ready.
     resuming: Option<ResumePoint>,
@@ -430,6 +432,7 @@ impl Referee {
             judge_reason: None,
             stopped_at: None,
             pause: None,
+            unattended: false,
             resuming: None,
             not_taken_back: None,
             moves: Vec::new(),
@@ -851,8 +854,9 @@ impl Referee {
     }
 
     /// The operator's input has closed: a pause ends, since nobody is left
-    /// to end it.
+    /// to end it, and a game taken back paused will come back running.
     pub fn operator_left(&mut self, now: Instant) {
+        self.unattended = true;
         if self.pause.is_some() && self.phase != Phase::Over {
             let why = "the operator's input closed, and nobody is left to resume the game";
             self.resume_play(now, Some(why.into()));
@@ -977,7 +981,7 @@ impl Referee {
                     Phase::Cleanup,
                     format!("resumed after move {moves}: the cleanup goes on, {to_move} to move"),
                 );
-                self.request_move(now);
+                self.go_back_to_play(now, point.paused);
             }
             Some(Phase::DeadStones) => {
                 self.phase = Phase::Play;
@@ -999,9 +1003,28 @@ impl Referee {
                     Phase::Play,
                     format!("resumed after move {moves}: {to_move} to move"),
                 );
-                self.request_move(now);
+                self.go_back_to_play(now, point.paused);
             }
         }
+    }
+
+    /// Play goes on in a resumed game. One the operator had paused stays
+    /// paused, the operator told, until `resume`; with nobody left to give
+    /// it, it goes on at once, and says why.
+    fn go_back_to_play(&mut self, now: Instant, paused: Option<String>) {
+        let Some(reason) = paused else {
+            return self.request_move(now);
+        };
+        self.pause = Some(Pause::new(now));
+        self.request_move(now);
+        let stopped = format!("the game was paused when goref stopped ({reason})");
+        if self.unattended {
+            let why = format!("{stopped}, and no operator is attached to resume it");
+            return self.resume_play(now, Some(why));
+        }
+        self.notice(format!(
+            "{stopped}: it stays paused, and no move is asked for until the operator resumes it"
+        ));
     }
 
     /// A restarted program is ready, told the position: if it was to move,

@@ -2174,6 +2174,46 @@ fn a_typed_move_held_by_a_pause_is_checked_at_the_resumption() {
     );
 }
 
+/// A 9x9 game under `absolute:10m` after "E5 C3", Black thinking since
+/// `t`, paused at `t + 5s`: its journal's resume point.
+fn paused_journal(t: Instant) -> (GameConfig, crate::referee::ResumePoint) {
+    let mut config = config(9, Preset::Kgs);
+    config.rules.time = "absolute:10m".parse().unwrap();
+    let mut original = Referee::new(config.clone()).unwrap();
+    start(&mut original, t, true, true);
+    play_line(&mut original, t, "E5 C3");
+    original.handle_player(t, Black, PlayerEvent::Thinking);
+    pause(&mut original, t + secs(5));
+    let written = journal(&events(&mut original));
+    let point = crate::referee::ResumePoint::from_events(&written, 9).unwrap();
+    assert_eq!(point.paused.as_deref(), Some("the judge reads the rules"));
+    (config, point)
+}
+
+#[test]
+fn a_game_taken_back_while_paused_comes_back_paused() {
+    let t = crate::test_support::epoch();
+    let (config, point) = paused_journal(t);
+    let later = t + secs(3600);
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    start(&mut resumed, later, true, true);
+    let told = events(&mut resumed);
+    assert!(
+        told.iter().any(|e| matches!(e,
+            GameEvent::Notice { color: None, message }
+                if message.contains("paused") && message.contains("the judge reads the rules"))),
+        "the operator is told: {told:#?}"
+    );
+    assert!(actions(&mut resumed).is_empty(), "no move asked for");
+    assert_eq!(resumed.poll_timeout(), None);
+    resumed.handle_operator(later + secs(20), OperatorCommand::ResumeClocks);
+    assert_eq!(
+        actions(&mut resumed),
+        [timed_request(Black, 595)],
+        "asked at the resumption, on the clock of the pause"
+    );
+}
+
 #[test]
 fn when_the_operator_leaves_a_pause_nobody_can_end_the_game_goes_on() {
     let t = crate::test_support::epoch();
@@ -2193,6 +2233,23 @@ fn when_the_operator_leaves_a_pause_nobody_can_end_the_game_goes_on() {
     );
     assert_eq!(moves(&told), [(1, Black, "E5".to_string(), 4_000)]);
     assert_eq!(requests(&actions(&mut referee)), [(White, false)]);
+}
+
+#[test]
+fn a_game_taken_back_paused_with_no_operator_goes_on_and_says_why() {
+    let t = crate::test_support::epoch();
+    let (config, point) = paused_journal(t);
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    resumed.operator_left(t + secs(3600));
+    start(&mut resumed, t + secs(3600), true, true);
+    let told = events(&mut resumed);
+    let resume = &told[position(&told, is_resume)];
+    assert!(
+        matches!(resume, GameEvent::Operator { reason, .. }
+            if reason.contains("paused when goref stopped") && reason.contains("no operator")),
+        "{resume:#?}"
+    );
+    assert_eq!(actions(&mut resumed), [timed_request(Black, 595)]);
 }
 
 #[test]
