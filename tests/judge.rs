@@ -375,6 +375,12 @@ fn a_move_a_line_sends_during_a_pause_is_acknowledged_held_and_relayed_at_the_re
         "the program's second of thought fell in the pause, charged to nobody: {}",
         taken[0]
     );
+    assert!(
+        taken[0]["referee_us"].as_u64().unwrap() < 250_000,
+        "the referee's share runs from the resumption, not from the MOVE's arrival before \
+         the pause: {}",
+        taken[0]
+    );
     let relayed = events[resumed_at..answered_at].iter().any(|e| {
         let line = e["line"].as_str().unwrap_or_default().to_ascii_lowercase();
         e["type"] == "gtp"

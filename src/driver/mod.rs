@@ -256,7 +256,10 @@ pub async fn run_game_with(
                 sinks.handle_timeout(now());
             }
             input = next_from(&mut operator) => match input {
-                Some(input) => take_operator_input(&mut referee, &mut lineup, input),
+                Some(input) => {
+                    sinks.arrived = Some(now());
+                    take_operator_input(&mut referee, &mut lineup, input);
+                }
                 None => {
                     operator = None;
                     referee.operator_left(now());
@@ -281,7 +284,10 @@ pub async fn run_game_with(
                 None => attach_notes = None,
             },
             input = next_from(&mut attached) => match input {
-                Some(input) => take_operator_input(&mut referee, &mut lineup, input),
+                Some(input) => {
+                    sinks.arrived = Some(now());
+                    take_operator_input(&mut referee, &mut lineup, input);
+                }
                 None => attached = None,
             },
             signal = signals.next(), if !interrupted => match signal {
