@@ -260,9 +260,13 @@ pub async fn run_game_with(
                 sinks.handle_timeout(now());
             }
             input = next_from(&mut operator) => match input {
-                Some(input) => take_operator_input(&mut referee, &mut lineup, input),
+                Some(input) => {
+                    sinks.arrived = Some(now());
+                    take_operator_input(&mut referee, &mut lineup, input);
+                }
                 None => {
                     operator = None;
+                    referee.operator_left(now());
                     let typed: Vec<Color> = lineup
                         .players
                         .iter_mut()
@@ -284,7 +288,10 @@ pub async fn run_game_with(
                 None => attach_notes = None,
             },
             input = next_from(&mut attached) => match input {
-                Some(input) => take_operator_input(&mut referee, &mut lineup, input),
+                Some(input) => {
+                    sinks.arrived = Some(now());
+                    take_operator_input(&mut referee, &mut lineup, input);
+                }
                 None => attached = None,
             },
             signal = signals.next(), if !interrupted => match signal {
@@ -549,7 +556,9 @@ pub fn progress_line(event: &GameEvent) -> Option<String> {
             format!("{color}: {} ({}) is ready", info.full_name(), info.protocol)
         }
         GameEvent::Prompt { message, .. } => format!("goref: {message}"),
-        GameEvent::Operator { command, reason } => format!("operator: {command} ({reason})"),
+        GameEvent::Operator {
+            command, reason, ..
+        } => format!("operator: {command} ({reason})"),
         GameEvent::Spectators { .. } => format!("spectators: {}", event.audience_text()?),
         GameEvent::Session { color, message, .. } => {
             format!("goref: {}", attributed(*color, message))

@@ -117,7 +117,8 @@ pub(super) struct Sinks {
     trace: Option<TraceFile>,
     stdout_told: bool,
     json_out: Option<JsonOut>,
-    /// When the report being handled arrived, for a move's referee share.
+    /// When the report or the operator's input being handled arrived, for
+    /// a move's referee share (a move held by a pause is taken at `resume`).
     pub arrived: Option<Instant>,
 }
 

@@ -537,6 +537,9 @@ pub struct Clock {
     last_move: Duration,
     /// On a CPU-time clock, the real time of the completed turns.
     wall: Duration,
+    /// The part of the turn under way charged before it was interrupted
+    /// ([`Clock::cancel`], a pause): the turn, once completed, reports it.
+    interrupted: Duration,
 }
 
 impl Clock {
@@ -583,6 +586,7 @@ impl Clock {
             used: Duration::ZERO,
             last_move: Duration::ZERO,
             wall: Duration::ZERO,
+            interrupted: Duration::ZERO,
         }
     }
 
@@ -622,11 +626,18 @@ impl Clock {
         }
     }
 
-    /// The answer arrived: charges `now - start` as one completed turn. A stop
-    /// while the clock is not running charges nothing and counts no move.
+    /// The answer arrived: charges `now - start` as one completed turn, which
+    /// reports the time charged before an interruption too. A stop while the
+    /// clock is not running charges nothing and counts no move.
     pub fn stop(&mut self, now: Instant) -> TurnOutcome {
         match self.started.take() {
-            Some(start) => self.complete(now.saturating_duration_since(start)),
+            Some(start) => {
+                let before = std::mem::take(&mut self.interrupted);
+                let mut outcome = self.complete(now.saturating_duration_since(start));
+                outcome.used = outcome.used.saturating_add(before);
+                self.last_move = outcome.used;
+                outcome
+            }
             None => TurnOutcome {
                 used: Duration::ZERO,
                 flagged: self.state.flagged,
@@ -640,6 +651,7 @@ impl Clock {
     /// time when the answer arrives.
     pub fn charge(&mut self, used: Duration) -> TurnOutcome {
         self.started = None;
+        self.interrupted = Duration::ZERO;
         self.complete(used)
     }
 
@@ -650,11 +662,12 @@ impl Clock {
         self.charge(used)
     }
 
-    /// Stops the clock without a completed move, e.g. when a request is
-    /// interrupted and will be asked again. The time counts (and may flag), but
-    /// the turn goes on when the clock starts again: no byo-yomi or per-move
-    /// period is reset, no Canadian stone is counted, no Fischer increment is
-    /// added, and `last_move_ms` keeps the last completed turn.
+    /// Stops the clock without a completed move: the operator pauses the
+    /// game. The time counts (and may flag), but the turn goes on when the
+    /// clock starts again: no byo-yomi or per-move period is reset, no
+    /// Canadian stone is counted, no Fischer increment is added, and
+    /// `last_move_ms` keeps the last completed turn until this one completes,
+    /// reporting the time before the interruption and after it.
     pub fn cancel(&mut self, now: Instant) {
         if self.counts_cpu() {
             self.wall = self.wall.saturating_add(self.elapsed(now));
@@ -665,6 +678,7 @@ impl Clock {
             let used = now.saturating_duration_since(start);
             self.state = self.project(used);
             self.used = self.used.saturating_add(used);
+            self.interrupted = self.interrupted.saturating_add(used);
         }
     }
 
@@ -944,6 +958,7 @@ impl ClockReading {
             used: Duration::ZERO,
             last_move: Duration::ZERO,
             wall: Duration::ZERO,
+            interrupted: Duration::ZERO,
         };
         let s = clock.project(elapsed);
         let to_ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);

@@ -437,9 +437,14 @@ pub enum GameEvent {
         message: String,
     },
     /// An operator command the referee accepted, e.g. `dead D4`, `void`.
+    /// A `resume` may also be goref's own, when nobody is left to give it
+    /// (the reason says so).
     Operator {
         command: String,
         reason: String,
+        /// For `resume`: how long the game was held, charged to nobody.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        paused_ms: Option<u64>,
     },
     /// Who watches through `--serve`: how many now, and who joined and left
     /// since the last such event, which comes at most about once a second.

@@ -6,6 +6,10 @@
 //! [`Action::TellMove`] is queued, so an illegal move never reaches the
 //! opponent. The end of the game follows the KGS protocol
 //! (`reference/gtp-kgs.md` §8) or, under [`EndOfGame::Judge`], the judge.
+//!
+//! The operator's pause holds the game, whatever the players' protocols: no
+//! action asks for or relays a move until the resumption, and a move that
+//! comes meanwhile is held and taken then.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
@@ -210,9 +214,11 @@ pub enum OperatorCommand {
     /// A side's program is started again (KGS lets its operator do so),
     /// told the position, its clock running on. The driver carries it out.
     Restart { color: Color, reason: String },
-    /// Stop both clocks: the judge deliberates. Moves still count.
+    /// Hold the game: the judge deliberates. No clock runs, no move is asked
+    /// for or relayed, and a move that comes meanwhile is held.
     PauseClocks { reason: String },
-    /// Start the clock of the side to move again.
+    /// The game goes on: a held move is taken, or the side to move's clock
+    /// starts again.
     ResumeClocks,
     /// Add time to a clock (`delta_ms` above zero) or take it away.
     AdjustClock {
@@ -273,7 +279,7 @@ impl OperatorCommand {
             | OperatorCommand::Restart { reason, .. }
             | OperatorCommand::PauseClocks { reason }
             | OperatorCommand::AdjustClock { reason, .. } => reason.clone(),
-            OperatorCommand::ResumeClocks => "the clocks run again".into(),
+            OperatorCommand::ResumeClocks => "the game goes on".into(),
         }
     }
 }
@@ -324,6 +330,28 @@ pub enum Action {
     GameOver { result: String },
 }
 
+/// The game as the operator's pause holds it.
+#[derive(Debug, Clone, PartialEq)]
+struct Pause {
+    since: Instant,
+    /// What came from the players meanwhile that would change the game (a
+    /// move, the CPU time reported with it), in order: taken at the
+    /// resumption.
+    held: Vec<(Color, PlayerEvent)>,
+    /// The side to move is still to be asked for its move.
+    request_due: bool,
+}
+
+impl Pause {
+    fn new(since: Instant) -> Pause {
+        Pause {
+            since,
+            held: Vec::new(),
+            request_due: false,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Waiting {
     Nothing,
@@ -355,8 +383,10 @@ pub struct Referee {
     judge_reason: Option<String>,
     /// The move limit the game stopped at, while the judge is awaited for it.
     stopped_at: Option<u32>,
-    /// The operator has stopped the clocks.
-    clocks_paused: bool,
+    /// The operator holds the game, until `resume`.
+    pause: Option<Pause>,
+    /// The operator's input has closed: nobody is left to end a pause.
+    unattended: bool,
     /// A game taken back from its journal, waiting for its players: the
     /// phase to go back to once both are ready.
     resuming: Option<ResumePoint>,
@@ -401,7 +431,8 @@ impl Referee {
             no_claim: [None, None],
             judge_reason: None,
             stopped_at: None,
-            clocks_paused: false,
+            pause: None,
+            unattended: false,
             resuming: None,
             not_taken_back: None,
             moves: Vec::new(),
@@ -534,7 +565,7 @@ impl Referee {
         let Waiting::Move { color, since } = self.waiting else {
             return None;
         };
-        if self.clocks_paused {
+        if self.pause.is_some() {
             return None;
         }
         match self.clocks[color.index()].deadline() {
@@ -547,7 +578,7 @@ impl Referee {
         let Waiting::Move { color, since } = self.waiting else {
             return;
         };
-        if self.clocks_paused {
+        if self.pause.is_some() {
             return;
         }
         match self.clocks[color.index()].deadline() {
@@ -569,6 +600,13 @@ impl Referee {
     }
 
     pub fn handle_player(&mut self, now: Instant, color: Color, event: PlayerEvent) {
+        let changes_the_game = matches!(
+            event,
+            PlayerEvent::Moved(_) | PlayerEvent::Typed(_) | PlayerEvent::CpuTime(_)
+        );
+        if changes_the_game && self.pause.is_some() && self.phase != Phase::Over {
+            return self.hold(color, event);
+        }
         match event {
             PlayerEvent::Line { direction, line } => self.events.push_back(GameEvent::Gtp {
                 color,
@@ -644,15 +682,15 @@ impl Referee {
             (OperatorCommand::Adjudicate { .. }, _) => None,
             (_, Phase::Setup) => Some("the game has not started"),
             (OperatorCommand::Resign { .. } | OperatorCommand::AdjustClock { .. }, _) => None,
-            (OperatorCommand::PauseClocks { .. }, _) if self.clocks_paused => {
-                Some("the clocks are already paused")
+            (OperatorCommand::PauseClocks { .. }, _) if self.pause.is_some() => {
+                Some("the game is already paused")
             }
             (OperatorCommand::PauseClocks { .. }, Phase::Play | Phase::Cleanup) => None,
             (OperatorCommand::PauseClocks { .. }, _) => {
                 Some("no clock runs now: the clocks run during play only")
             }
-            (OperatorCommand::ResumeClocks, _) if !self.clocks_paused => {
-                Some("the clocks are not paused")
+            (OperatorCommand::ResumeClocks, _) if self.pause.is_none() => {
+                Some("the game is not paused")
             }
             (OperatorCommand::ResumeClocks, _) => None,
             (_, _) if judging => None,
@@ -675,9 +713,13 @@ impl Referee {
             });
             return;
         }
+        if command == OperatorCommand::ResumeClocks {
+            return self.resume_play(now, None);
+        }
         self.events.push_back(GameEvent::Operator {
             command: command.to_string(),
             reason: command.reason(),
+            paused_ms: None,
         });
         match command {
             OperatorCommand::Adjudicate { result, reason } => {
@@ -702,23 +744,8 @@ impl Referee {
                 let result = self.defeat(color, "R", why, End::Resign);
                 self.finish(now, result);
             }
-            OperatorCommand::PauseClocks { .. } => {
-                self.clocks_paused = true;
-                for color in Color::BOTH {
-                    if self.clocks[color.index()].is_running() {
-                        self.clocks[color.index()].cancel(now);
-                        self.tell_clock(now, color);
-                    }
-                }
-            }
-            OperatorCommand::ResumeClocks => {
-                self.clocks_paused = false;
-                if let Waiting::Move { color, .. } = self.waiting {
-                    self.waiting = Waiting::Move { color, since: now };
-                    self.clocks[color.index()].start(now);
-                    self.tell_clock(now, color);
-                }
-            }
+            OperatorCommand::PauseClocks { .. } => self.pause_play(now),
+            OperatorCommand::ResumeClocks => {}
             OperatorCommand::AdjustClock {
                 color, delta_ms, ..
             } => {
@@ -734,6 +761,111 @@ impl Referee {
                     }));
             }
         }
+    }
+
+    /// Holds the game: the running clock stops, charged up to now.
+    fn pause_play(&mut self, now: Instant) {
+        self.pause = Some(Pause::new(now));
+        for color in Color::BOTH {
+            if self.clocks[color.index()].is_running() {
+                self.clocks[color.index()].cancel(now);
+                self.tell_clock(now, color);
+            }
+        }
+    }
+
+    /// A move (or the CPU time reported with it) that came during the pause:
+    /// kept, unchecked and untold, for the resumption.
+    fn hold(&mut self, color: Color, event: PlayerEvent) {
+        let Some(pause) = &mut self.pause else {
+            return;
+        };
+        let mv = match &event {
+            PlayerEvent::Moved(mv) | PlayerEvent::Typed(mv) => Some(*mv),
+            _ => None,
+        };
+        pause.held.push((color, event));
+        if let Some(mv) = mv {
+            self.events.push_back(GameEvent::Notice {
+                color: Some(color),
+                message: format!(
+                    "{color}'s move {mv} came during the pause: it is held, and taken when the \
+                     game resumes"
+                ),
+            });
+        }
+    }
+
+    /// Ends the pause (the operator's `resume`, or goref's own when nobody
+    /// is left to give it, `why`): what was held is taken, in the order it
+    /// came, and the side to move is asked for its move, or its clock starts
+    /// again where the request reached it before the pause.
+    fn resume_play(&mut self, now: Instant, why: Option<String>) {
+        let Some(pause) = self.pause.take() else {
+            return;
+        };
+        let paused = now.saturating_duration_since(pause.since);
+        let held: Vec<String> = pause
+            .held
+            .iter()
+            .filter_map(|(color, event)| match event {
+                PlayerEvent::Moved(mv) | PlayerEvent::Typed(mv) => Some(format!("{color}'s {mv}")),
+                _ => None,
+            })
+            .collect();
+        let goes_on = match why {
+            Some(why) => format!("{why}: it goes on"),
+            None => "the game goes on".to_string(),
+        };
+        let tenths = Duration::from_millis(paused.as_millis() as u64 / 100 * 100);
+        let mut reason = match tenths.is_zero() {
+            true => goes_on,
+            false => format!("{goes_on} after {} paused", format_duration(tenths)),
+        };
+        if !held.is_empty() {
+            reason.push_str(&format!(
+                "; {}, held since it came during the pause, is taken now",
+                held.join(", ")
+            ));
+        }
+        self.events.push_back(GameEvent::Operator {
+            command: OperatorCommand::ResumeClocks.to_string(),
+            reason,
+            paused_ms: Some(u64::try_from(paused.as_millis()).unwrap_or(u64::MAX)),
+        });
+        let turn = self.moves_played;
+        for (color, event) in pause.held {
+            self.handle_player(now, color, event);
+        }
+        let same_turn =
+            self.moves_played == turn && matches!(self.phase, Phase::Play | Phase::Cleanup);
+        let Waiting::Move { color, .. } = self.waiting else {
+            return;
+        };
+        if !same_turn || self.clocks[color.index()].is_running() {
+            return;
+        }
+        if pause.request_due {
+            return self.request_move(now);
+        }
+        self.waiting = Waiting::Move { color, since: now };
+        self.clocks[color.index()].start(now);
+        self.tell_clock(now, color);
+    }
+
+    /// The operator's input has closed: a pause ends, since nobody is left
+    /// to end it, and a game taken back paused will come back running.
+    pub fn operator_left(&mut self, now: Instant) {
+        self.unattended = true;
+        if self.pause.is_some() && self.phase != Phase::Over {
+            let why = "the operator's input closed, and nobody is left to resume the game";
+            self.resume_play(now, Some(why.into()));
+        }
+    }
+
+    /// Whether the operator holds the game.
+    pub fn is_paused(&self) -> bool {
+        self.pause.is_some()
     }
 
     /// Tells the operator something that is not a fault, e.g. why a typed
@@ -849,7 +981,7 @@ impl Referee {
                     Phase::Cleanup,
                     format!("resumed after move {moves}: the cleanup goes on, {to_move} to move"),
                 );
-                self.request_move(now);
+                self.go_back_to_play(now, point.paused);
             }
             Some(Phase::DeadStones) => {
                 self.phase = Phase::Play;
@@ -871,9 +1003,28 @@ impl Referee {
                     Phase::Play,
                     format!("resumed after move {moves}: {to_move} to move"),
                 );
-                self.request_move(now);
+                self.go_back_to_play(now, point.paused);
             }
         }
+    }
+
+    /// Play goes on in a resumed game. One the operator had paused stays
+    /// paused, the operator told, until `resume`; with nobody left to give
+    /// it, it goes on at once, and says why.
+    fn go_back_to_play(&mut self, now: Instant, paused: Option<String>) {
+        let Some(reason) = paused else {
+            return self.request_move(now);
+        };
+        self.pause = Some(Pause::new(now));
+        self.request_move(now);
+        let stopped = format!("the game was paused when goref stopped ({reason})");
+        if self.unattended {
+            let why = format!("{stopped}, and no operator is attached to resume it");
+            return self.resume_play(now, Some(why));
+        }
+        self.notice(format!(
+            "{stopped}: it stays paused, and no move is asked for until the operator resumes it"
+        ));
     }
 
     /// A restarted program is ready, told the position: if it was to move,
@@ -908,7 +1059,7 @@ impl Referee {
     fn on_cpu_so_far(&mut self, now: Instant, color: Color, used: Duration) {
         let to_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
         let clock = &mut self.clocks[color.index()];
-        if !to_move || self.clocks_paused || !clock.counts_cpu() {
+        if !to_move || self.pause.is_some() || !clock.counts_cpu() {
             return;
         }
         if clock.would_flag(used) {
@@ -919,7 +1070,7 @@ impl Referee {
     }
 
     fn on_thinking(&mut self, now: Instant, color: Color) {
-        if self.clocks_paused {
+        if self.pause.is_some() {
             return;
         }
         if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
@@ -1129,8 +1280,12 @@ impl Referee {
         if let Some(failure) = self.failed[color.index()].clone() {
             return self.forfeit(now, color, failure);
         }
-        let time_left = TimeLeft::on(&self.clocks[color.index()], now);
         self.waiting = Waiting::Move { color, since: now };
+        if let Some(pause) = &mut self.pause {
+            pause.request_due = true;
+            return;
+        }
+        let time_left = TimeLeft::on(&self.clocks[color.index()], now);
         self.actions.push_back(Action::RequestMove {
             color,
             cleanup: self.phase == Phase::Cleanup,

@@ -6,8 +6,8 @@
 //! adjudicate B+3.5 [reason]  end the game with this result
 //! void [reason]              end the game with no result
 //! resign b|w [reason]        a side resigns, as its operator says
-//! pause [reason]             stop both clocks (the judge deliberates)
-//! resume                     start the clocks again
+//! pause [reason]             hold the game: no clock, no move asked or relayed
+//! resume                     the game goes on, a move held meanwhile taken
 //! clock b|w +30s [reason]    add time to a clock (-1m takes time away)
 //! ```
 

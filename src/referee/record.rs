@@ -2,7 +2,9 @@
 //!
 //! Like [`GameView`](super::GameView), the recorder sees only [`GameEvent`]s,
 //! so what the record says is exactly what the referee decided. The shell
-//! writes [`Recorder::to_sgf`] to disk atomically after every move.
+//! writes [`Recorder::to_sgf`] to disk atomically after every move. An
+//! operator's command is a comment on the node it followed (the root before
+//! the first move): a pause and its resumption sit where the game stood.
 
 use crate::game::sgf::{self, Date, Node};
 use crate::game::{Color, Point};
@@ -130,11 +132,14 @@ impl Recorder {
                 message,
                 fatal: true,
             } => self.final_comments.push(attributed(*color, message)),
-            GameEvent::Operator { command, reason } => {
+            GameEvent::Operator {
+                command, reason, ..
+            } => {
                 let text = format!("Operator: {command} ({reason}).");
                 match self.moves.last_mut() {
-                    Some(node) if self.start.is_some() => append_comment(node, &text),
-                    _ => self.final_comments.push(text),
+                    _ if self.start.is_none() => self.final_comments.push(text),
+                    Some(node) => append_comment(node, &text),
+                    None => self.root_comments.push(text),
                 }
             }
             GameEvent::Result(result) if self.start.is_none() => self

@@ -6,7 +6,8 @@
 //! asked again, with its clock as it was when the turn began, so the time
 //! the referee was down is charged to nobody. A GMP line goes on where its
 //! link left off: its packet trace gives the sequence bits, the command
-//! still unacknowledged and the MOVEs that crossed it.
+//! still unacknowledged and the MOVEs that crossed it. A game the operator
+//! had paused comes back paused.
 
 use crate::game::clock::ClockReading;
 use crate::game::{Color, Move};
@@ -28,6 +29,8 @@ pub struct ResumePoint {
     pub phase: Option<Phase>,
     /// Why the game awaited the judge, if it did.
     pub judge_reason: Option<String>,
+    /// Why the operator had paused the game, if it was paused.
+    pub paused: Option<String>,
     /// What the packet trace says of each side's GMP line, Black's first;
     /// `None` for a side that had no line.
     pub lines: [Option<LineMemory>; 2],
@@ -88,6 +91,13 @@ impl ResumePoint {
                     point.phase = Some(*phase);
                     point.judge_reason = (*phase == Phase::Adjudication).then(|| reason.clone());
                 }
+                GameEvent::Operator {
+                    command, reason, ..
+                } => match command.as_str() {
+                    "pause" => point.paused = Some(reason.clone()),
+                    "resume" => point.paused = None,
+                    _ => {}
+                },
                 GameEvent::Result(result) => {
                     return Err(ResumeError::Over {
                         result: result.result.clone(),

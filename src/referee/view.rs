@@ -328,7 +328,9 @@ impl GameView {
             GameEvent::Prompt { message, .. } => {
                 self.prompt = Some(bounded_text(message, TEXT_LIMIT));
             }
-            GameEvent::Operator { command, reason } => {
+            GameEvent::Operator {
+                command, reason, ..
+            } => {
                 self.notice_t_ms = Some(self.last_t_ms);
                 match command.as_str() {
                     "pause" => self.clocks_paused = true,

@@ -17,6 +17,16 @@
 //! repeats what the glyphs say. In overtime the period left is shown with
 //! the periods (byo-yomi) or the stones (Canadian) still to play. The
 //! readings are the referee's, as the last clock or move event gave them.
+//!
+//! While the operator holds the game each line says so, in place of the last
+//! move's time (of the phase, where the line is short), and a third line,
+//! where the pane has one, says what the pause means:
+//!
+//! ```text
+//! ▶ B  GNU Go 3.8       12:34  byo-yomi 3x  PAUSED
+//!   W  goref-bot 0.1.0   0:07! main         PAUSED
+//! PAUSED by the operator: no move is asked for or relayed until resume
+//! ```
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -33,6 +43,9 @@ const NAME_WIDTH: usize = 24;
 
 /// Below this much time left a clock is marked low.
 const LOW_MS: u64 = 10_000;
+
+/// What a clock line says while the operator holds the game.
+const PAUSED: &str = "PAUSED";
 
 /// The clocks of a [`GameView`], as a ratatui widget.
 pub struct ClocksPane<'a> {
@@ -56,11 +69,21 @@ impl Widget for ClocksPane<'_> {
             };
             (self.line(color, reading.as_ref(), area.width), style)
         });
-        super::draw_lines(area, buf, lines);
+        let held = self.paused().then(|| {
+            let text =
+                format!("{PAUSED} by the operator: no move is asked for or relayed until resume");
+            (text, self.theme.text)
+        });
+        super::draw_lines(area, buf, lines.into_iter().chain(held));
     }
 }
 
 impl ClocksPane<'_> {
+    /// Whether the operator holds the game now.
+    fn paused(&self) -> bool {
+        self.view.clocks_paused && self.view.result.is_none()
+    }
+
     /// `color`'s clock as it stands now.
     pub fn reading(&self, color: Color) -> Option<ClockReading> {
         reading_at(self.view, color, self.now_t_ms)
@@ -85,23 +108,29 @@ impl ClocksPane<'_> {
         };
         let untimed = self.view.time_settings.kind == "none";
         let cpu = self.view.time_settings.cpu;
+        let paused = self.paused();
         let clock = |compact: bool| match reading {
             Some(reading) if cpu => {
                 let wall = reading.wall_ms.map_or_else(|| "--:--".to_string(), minutes);
                 let gap = if compact { " " } else { "  " };
                 format!(
                     "{}{gap}cpu {} wall {wall}",
-                    describe(reading, true),
+                    describe(reading, true, paused),
                     minutes(reading.used_ms)
                 )
             }
-            Some(reading) if untimed && compact => format!("{:>6} used", minutes(reading.used_ms)),
-            Some(reading) if untimed => format!(
-                "{:>6}  used, no limit last {:.1}s",
-                minutes(reading.used_ms),
-                reading.last_move_ms as f64 / 1000.0
-            ),
-            Some(reading) => describe(reading, compact),
+            Some(reading) if untimed => {
+                let used = minutes(reading.used_ms);
+                let last = reading.last_move_ms as f64 / 1000.0;
+                match (compact, paused) {
+                    (true, false) => format!("{used:>6} used"),
+                    (true, true) => format!("{used:>6} used {PAUSED}"),
+                    (false, false) => format!("{used:>6}  used, no limit last {last:.1}s"),
+                    (false, true) => format!("{used:>6}  used, no limit {PAUSED}"),
+                }
+            }
+            Some(reading) => describe(reading, compact, paused),
+            None if paused => format!("--:-- {PAUSED}"),
             None => "--:--".to_string(),
         };
         let width = usize::from(width);
@@ -161,12 +190,16 @@ pub fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
 }
 
 /// A clock reading in a few columns: `12:34  main  last 4.2s`, or compact,
-/// `12:34  byo 3x`.
-fn describe(reading: &ClockReading, compact: bool) -> String {
+/// `12:34  byo 3x`. While `paused` the last move's time gives way to
+/// `PAUSED`, and so does the phase when compact; a side that has not moved
+/// yet shows no last move.
+fn describe(reading: &ClockReading, compact: bool, paused: bool) -> String {
     let moved = reading.used_ms > 0 || reading.last_move_ms > 0;
-    let last = match compact || !moved {
-        true => String::new(),
-        false => format!(" last {:.1}s", reading.last_move_ms as f64 / 1000.0),
+    let last = match (compact, paused) {
+        (true, _) => String::new(),
+        (false, true) => format!("  {PAUSED}"),
+        (false, false) if !moved => String::new(),
+        (false, false) => format!(" last {:.1}s", reading.last_move_ms as f64 / 1000.0),
     };
     if reading.flagged {
         return format!("  FLAG{last}");
@@ -183,6 +216,11 @@ fn describe(reading: &ClockReading, compact: bool) -> String {
             (period, phase)
         }
         _ => (reading.main_left_ms, "main".to_string()),
+    };
+    let phase = if paused && compact {
+        PAUSED.to_string()
+    } else {
+        phase
     };
     let low = if is_low(reading) { "!" } else { " " };
     let phase_width = if compact { 6 } else { 12 };
@@ -230,7 +268,10 @@ mod tests {
     }
 
     fn draw(view: &GameView, theme: &Theme) -> String {
-        let area = Rect::new(0, 0, 60, 2);
+        draw_in(view, theme, Rect::new(0, 0, 60, 2))
+    }
+
+    fn draw_in(view: &GameView, theme: &Theme, area: Rect) -> String {
         let mut buf = Buffer::empty(area);
         ClocksPane {
             view,
@@ -261,6 +302,38 @@ mod tests {
 
         view.clocks[1].as_mut().unwrap().flagged = true;
         assert!(draw(&view, &Theme::mono()).contains("FLAG"));
+    }
+
+    #[test]
+    fn a_paused_game_says_so_on_each_clock_and_what_the_pause_means() {
+        let mut view = GameView::new();
+        view.players[0] = PlayerInfo {
+            name: "GNU Go".into(),
+            version: "3.8".into(),
+            ..PlayerInfo::default()
+        };
+        view.clocks = [
+            Some(reading(754_000, Some(30_000), Some(3))),
+            Some(reading(0, Some(7_500), Some(1))),
+        ];
+        view.to_move = Some(Color::White);
+        view.clocks_paused = true;
+        let wide = Rect::new(0, 0, 72, 3);
+        insta::assert_snapshot!(draw_in(&view, &Theme::default(), wide));
+
+        let narrow = draw_in(&view, &Theme::mono(), Rect::new(0, 0, 30, 2));
+        for line in narrow.lines() {
+            assert!(line.contains("PAUSED"), "short lines say it too:\n{narrow}");
+        }
+        view.time_settings.kind = "cpu".into();
+        view.time_settings.cpu = true;
+        assert_eq!(draw(&view, &Theme::mono()).matches("PAUSED").count(), 2);
+        view.time_settings = Default::default();
+        view.time_settings.kind = "none".into();
+        assert_eq!(draw(&view, &Theme::mono()).matches("PAUSED").count(), 2);
+
+        view.clocks_paused = false;
+        assert!(!draw_in(&view, &Theme::mono(), wide).contains("PAUSED"));
     }
 
     #[test]

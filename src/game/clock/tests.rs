@@ -519,6 +519,33 @@ fn cancel_charges_the_time_but_completes_no_move() {
 }
 
 #[test]
+fn a_turn_interrupted_by_a_pause_reports_the_time_before_and_after_it() {
+    let start = t0();
+    let mut byoyomi = Clock::new(parse("byoyomi:0s,30s,2"));
+    byoyomi.start(start);
+    byoyomi.cancel(start + s(20));
+    byoyomi.start(start + s(100));
+    let outcome = byoyomi.stop(start + s(105));
+    assert_eq!(outcome.used, s(25), "20 s before the pause, 5 s after");
+    let reading = byoyomi.reading(start + s(105));
+    assert_eq!(reading.last_move_ms, 25_000);
+    assert_eq!(reading.used_ms, 25_000);
+    assert_eq!(reading.period_left_ms, Some(30_000), "the period is reset");
+    assert_eq!(
+        reading.periods_left,
+        Some(2),
+        "in time: 25 s of a 30 s period"
+    );
+
+    byoyomi.start(start + s(200));
+    assert_eq!(
+        byoyomi.stop(start + s(201)).used,
+        s(1),
+        "the next turn is its own"
+    );
+}
+
+#[test]
 fn start_is_idempotent_and_a_stop_without_start_is_ignored() {
     let start = t0();
     let mut clock = Clock::new(parse("absolute:10s"));
@@ -784,11 +811,24 @@ proptest! {
         let mut clock = Clock::new(system);
         let mut total = Duration::ZERO;
         let mut last = Duration::ZERO;
+        let mut interrupted = Duration::ZERO;
         for op in ops {
             let used = apply(&mut clock, start, op);
-            total += used;
-            if !matches!(op, Op::Cancel(_)) {
-                last = used;
+            match op {
+                Op::Cancel(_) => {
+                    total += used;
+                    interrupted += used;
+                }
+                Op::Turn(_) => {
+                    prop_assert!(used >= interrupted, "a turn reports its interrupted part");
+                    total += used - std::mem::take(&mut interrupted);
+                    last = used;
+                }
+                Op::Charge(_) => {
+                    interrupted = Duration::ZERO;
+                    total += used;
+                    last = used;
+                }
             }
         }
         let reading = clock.reading(start);

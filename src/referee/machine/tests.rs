@@ -2022,6 +2022,236 @@ fn paused_clocks_charge_nothing_and_flag_nobody_until_resumed() {
     );
 }
 
+fn pause(referee: &mut Referee, at: Instant) {
+    let reason = "the judge reads the rules".to_string();
+    referee.handle_operator(at, OperatorCommand::PauseClocks { reason });
+}
+
+/// The position of the first event among `events` that `is` picks.
+fn position(events: &[GameEvent], is: impl Fn(&GameEvent) -> bool) -> usize {
+    events
+        .iter()
+        .position(is)
+        .unwrap_or_else(|| panic!("not in {events:#?}"))
+}
+
+fn is_resume(event: &GameEvent) -> bool {
+    matches!(event, GameEvent::Operator { command, .. } if command == "resume")
+}
+
+#[test]
+fn a_pause_holds_a_move_that_comes_during_it_until_the_resumption() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(60))), t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    pause(&mut referee, t + secs(4));
+    events(&mut referee);
+    referee.handle_player(t + secs(5), Black, PlayerEvent::Moved(mv("E5")));
+    let during = events(&mut referee);
+    assert!(moves(&during).is_empty(), "nothing is played: {during:#?}");
+    assert_eq!(referee.moves_played(), 0);
+    assert!(
+        actions(&mut referee).is_empty(),
+        "nothing is relayed or asked for while paused"
+    );
+    assert!(
+        during.iter().any(|e| matches!(e,
+            GameEvent::Notice { color: Some(Black), message }
+                if message.contains("E5") && message.contains("held"))),
+        "the operator is told the move is held: {during:#?}"
+    );
+
+    referee.handle_operator(t + secs(30), OperatorCommand::ResumeClocks);
+    let after = events(&mut referee);
+    assert_eq!(
+        moves(&after),
+        [(1, Black, "E5".to_string(), 4_000)],
+        "played at the resumption, charged the 4 s before the pause"
+    );
+    assert!(
+        position(&after, is_resume) < position(&after, |e| matches!(e, GameEvent::Move { .. }))
+    );
+    assert_eq!(
+        actions(&mut referee),
+        [
+            Action::TellMove {
+                to: White,
+                color: Black,
+                mv: mv("E5")
+            },
+            timed_request(White, 60)
+        ],
+        "relayed, then the next move is asked for"
+    );
+    assert_eq!(
+        referee.clock(Black).reading(t + secs(30)).main_left_ms,
+        56_000
+    );
+}
+
+#[test]
+fn a_turn_the_pause_interrupts_is_charged_the_time_before_and_after_it() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(60))), t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    pause(&mut referee, t + secs(4));
+    referee.handle_operator(t + secs(10), OperatorCommand::ResumeClocks);
+    referee.handle_player(t + secs(13), Black, PlayerEvent::Moved(mv("E5")));
+    let told = events(&mut referee);
+    assert_eq!(
+        moves(&told),
+        [(1, Black, "E5".to_string(), 7_000)],
+        "4 s before the pause and 3 s after it; the 6 s paused are nobody's"
+    );
+    let clock = move_clock(&told);
+    assert_eq!((clock.main_left_ms, clock.last_move_ms), (53_000, 7_000));
+}
+
+#[test]
+fn a_program_started_again_during_a_pause_is_asked_for_its_move_at_the_resumption() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(600))), t, true, true);
+    play_after(&mut referee, t, Black, mv("E5"), secs(10));
+    referee.handle_player(t + secs(10), White, PlayerEvent::Thinking);
+    actions(&mut referee);
+    pause(&mut referee, t + secs(20));
+    referee.restarting(White, "White exited (status 3)", 1);
+    referee.handle_player(
+        t + secs(40),
+        White,
+        PlayerEvent::Ready(info("white-bot", true)),
+    );
+    assert!(
+        actions(&mut referee).is_empty(),
+        "no move is asked for while paused"
+    );
+    referee.handle_operator(t + secs(100), OperatorCommand::ResumeClocks);
+    assert_eq!(
+        actions(&mut referee),
+        [timed_request(White, 590)],
+        "asked at the resumption, the 10 s before the pause charged"
+    );
+}
+
+#[test]
+fn a_usenix_move_held_by_a_pause_is_charged_the_cpu_time_reported_with_it() {
+    let t = crate::test_support::epoch();
+    let mut referee = usenix_referee(t, "cpu:60s,10s");
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    pause(&mut referee, t + secs(1));
+    referee.handle_player(t + secs(2), Black, PlayerEvent::CpuTime(ms(700)));
+    referee.handle_player(t + secs(2), Black, PlayerEvent::Moved(mv("C3")));
+    assert!(moves(&events(&mut referee)).is_empty());
+    referee.handle_operator(t + secs(50), OperatorCommand::ResumeClocks);
+    assert_eq!(
+        moves(&events(&mut referee)),
+        [(1, Black, "C3".to_string(), 700)]
+    );
+}
+
+#[test]
+fn a_typed_move_held_by_a_pause_is_checked_at_the_resumption() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(60))), t, false, false);
+    play_line(&mut referee, t, "E5");
+    referee.handle_player(t, White, PlayerEvent::Thinking);
+    pause(&mut referee, t + secs(2));
+    referee.handle_player(t + secs(3), White, PlayerEvent::Typed(mv("E5")));
+    events(&mut referee);
+    referee.handle_operator(t + secs(10), OperatorCommand::ResumeClocks);
+    let after = events(&mut referee);
+    assert!(moves(&after).is_empty(), "{after:#?}");
+    assert!(
+        after.iter().any(|e| matches!(e,
+            GameEvent::Notice { color: Some(White), message } if message.contains("not legal"))),
+        "{after:#?}"
+    );
+    referee.handle_player(t + secs(15), White, PlayerEvent::Typed(mv("C3")));
+    assert_eq!(
+        moves(&events(&mut referee)),
+        [(2, White, "C3".to_string(), 7_000)],
+        "2 s before the pause, 5 s from the resumption"
+    );
+}
+
+/// A 9x9 game under `absolute:10m` after "E5 C3", Black thinking since
+/// `t`, paused at `t + 5s`: its journal's resume point.
+fn paused_journal(t: Instant) -> (GameConfig, crate::referee::ResumePoint) {
+    let mut config = config(9, Preset::Kgs);
+    config.rules.time = "absolute:10m".parse().unwrap();
+    let mut original = Referee::new(config.clone()).unwrap();
+    start(&mut original, t, true, true);
+    play_line(&mut original, t, "E5 C3");
+    original.handle_player(t, Black, PlayerEvent::Thinking);
+    pause(&mut original, t + secs(5));
+    let written = journal(&events(&mut original));
+    let point = crate::referee::ResumePoint::from_events(&written, 9).unwrap();
+    assert_eq!(point.paused.as_deref(), Some("the judge reads the rules"));
+    (config, point)
+}
+
+#[test]
+fn a_game_taken_back_while_paused_comes_back_paused() {
+    let t = crate::test_support::epoch();
+    let (config, point) = paused_journal(t);
+    let later = t + secs(3600);
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    start(&mut resumed, later, true, true);
+    let told = events(&mut resumed);
+    assert!(
+        told.iter().any(|e| matches!(e,
+            GameEvent::Notice { color: None, message }
+                if message.contains("paused") && message.contains("the judge reads the rules"))),
+        "the operator is told: {told:#?}"
+    );
+    assert!(actions(&mut resumed).is_empty(), "no move asked for");
+    assert_eq!(resumed.poll_timeout(), None);
+    resumed.handle_operator(later + secs(20), OperatorCommand::ResumeClocks);
+    assert_eq!(
+        actions(&mut resumed),
+        [timed_request(Black, 595)],
+        "asked at the resumption, on the clock of the pause"
+    );
+}
+
+#[test]
+fn when_the_operator_leaves_a_pause_nobody_can_end_the_game_goes_on() {
+    let t = crate::test_support::epoch();
+    let mut referee = started(timed(9, absolute(secs(60))), t, false, false);
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    pause(&mut referee, t + secs(4));
+    referee.handle_player(t + secs(5), Black, PlayerEvent::Moved(mv("E5")));
+    events(&mut referee);
+    referee.operator_left(t + secs(9));
+    assert!(!referee.is_paused());
+    let told = events(&mut referee);
+    let resume = &told[position(&told, is_resume)];
+    assert!(
+        matches!(resume, GameEvent::Operator { reason, paused_ms: Some(5_000), .. }
+            if reason.contains("input closed") && reason.contains("Black's E5")),
+        "{resume:#?}"
+    );
+    assert_eq!(moves(&told), [(1, Black, "E5".to_string(), 4_000)]);
+    assert_eq!(requests(&actions(&mut referee)), [(White, false)]);
+}
+
+#[test]
+fn a_game_taken_back_paused_with_no_operator_goes_on_and_says_why() {
+    let t = crate::test_support::epoch();
+    let (config, point) = paused_journal(t);
+    let mut resumed = Referee::resume(config, &point).unwrap();
+    resumed.operator_left(t + secs(3600));
+    start(&mut resumed, t + secs(3600), true, true);
+    let told = events(&mut resumed);
+    let resume = &told[position(&told, is_resume)];
+    assert!(
+        matches!(resume, GameEvent::Operator { reason, .. }
+            if reason.contains("paused when goref stopped") && reason.contains("no operator")),
+        "{resume:#?}"
+    );
+    assert_eq!(actions(&mut resumed), [timed_request(Black, 595)]);
+}
+
 #[test]
 fn the_judge_adjusts_a_clock_and_the_deadline_moves_with_it() {
     let t = crate::test_support::epoch();

@@ -487,9 +487,7 @@ fn each_operator_command_is_a_comment_on_the_move_it_followed() {
     assert_eq!(second.get("W"), Some("dg"), "D3 on 9x9");
     assert_eq!(
         second.get("C"),
-        Some(
-            "Operator: pause (a dispute about the line).\nOperator: resume (the clocks run again)."
-        )
+        Some("Operator: pause (a dispute about the line).\nOperator: resume (the game goes on).")
     );
     assert_eq!(
         second.values("C").map(<[String]>::len),
@@ -507,4 +505,62 @@ fn each_operator_command_is_a_comment_on_the_move_it_followed() {
         Some(1),
         "one C value"
     );
+}
+
+#[test]
+fn a_pause_and_its_resumption_are_comments_on_the_node_where_they_happened() {
+    let mut game = Game::new(GameConfig {
+        size: 9,
+        rules: Rules::preset(Preset::Cgf),
+        handicap: Handicap::None,
+    });
+    let pause = |reason: &str| OperatorCommand::PauseClocks {
+        reason: reason.into(),
+    };
+    game.referee
+        .handle_operator(game.now, pause("the lines are checked"));
+    game.now += Duration::from_secs(1);
+    game.referee
+        .handle_operator(game.now, OperatorCommand::ResumeClocks);
+    game.play("C3");
+    game.referee
+        .handle_player(game.now, White, PlayerEvent::Thinking);
+    game.referee
+        .handle_operator(game.now, pause("a dispute about the clock"));
+    let d3 = Move::parse_gtp("D3", 9).unwrap();
+    game.referee
+        .handle_player(game.now, White, PlayerEvent::Moved(d3));
+    game.now += Duration::from_secs(2);
+    game.referee
+        .handle_operator(game.now, OperatorCommand::ResumeClocks);
+    game.play("E5");
+    game.referee.handle_operator(
+        game.now,
+        OperatorCommand::Adjudicate {
+            result: "Void".into(),
+            reason: "the hall lost power".into(),
+        },
+    );
+    game.drain();
+    let nodes = parse(&game.sgf());
+    let root = nodes[0].get("C").unwrap();
+    assert!(
+        root.ends_with(
+            "Operator: pause (the lines are checked).\nOperator: resume (the game goes on after \
+             1s paused)."
+        ),
+        "before the first move, on the root: {root}"
+    );
+    assert_eq!(nodes[1].get("B"), Some("cg"), "C3 on 9x9");
+    assert_eq!(
+        nodes[1].get("C"),
+        Some(
+            "Operator: pause (a dispute about the clock).\nOperator: resume (the game goes on \
+             after 2s paused; White's D3, held since it came during the pause, is taken now)."
+        )
+    );
+    assert_eq!(nodes[2].get("W"), Some("dg"), "the held move comes next");
+    assert_eq!(nodes[2].get("C"), None);
+    let last = nodes.last().unwrap().get("C").unwrap();
+    assert!(!last.contains("pause"), "{last}");
 }

@@ -474,7 +474,15 @@ fn event() -> impl Strategy<Value = GameEvent> {
         }),
         (proptest::option::of(color()), text())
             .prop_map(|(color, message)| GameEvent::Notice { color, message }),
-        (text(), text()).prop_map(|(command, reason)| GameEvent::Operator { command, reason }),
+        (text(), text(), proptest::option::of(any::<u64>())).prop_map(
+            |(command, reason, paused_ms)| {
+                GameEvent::Operator {
+                    command,
+                    reason,
+                    paused_ms,
+                }
+            }
+        ),
         (
             any::<u32>(),
             proptest::collection::vec(text(), 0..12),
