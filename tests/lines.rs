@@ -1,7 +1,8 @@
 //! Programs on GMP lines: GNU Go in `--mode sgmp`/`--mode gmp` on a socat
 //! pty, as Black and as White, against the built-in engine and against GNU
 //! Go over GTP. The referee's record must equal GNU Go's own `-o` record,
-//! move for move.
+//! move for move. A trace of the built-in engine's game on a line is read
+//! back by `goref decode`.
 
 mod common;
 
@@ -631,4 +632,79 @@ fn a_line_program_started_again_while_the_referee_was_down_calls_the_judge() {
     assert_eq!(run.result()["result"], "?", "{}", run.result());
     // No move was played once the referee came back.
     assert_eq!(journal_moves(&folder).len(), killed_after);
+}
+
+/// A Black program on a line moves as soon as its handshake ends: with a
+/// White engine slow to start, its first MOVE is in the trace before
+/// `game_start`. `goref decode` still reads every packet of the trace on the
+/// game's 9x9 board, as the referee read it; a capture of the same bytes,
+/// which names no size, is read on the board `--size` gives.
+#[test]
+fn decode_reads_a_move_made_before_game_start_on_the_games_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace_path = dir.path().join("trace.jsonl");
+    let trace = trace_path.to_str().unwrap();
+    let white = common::fake("--start-delay-ms 700");
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--size",
+            "9",
+            "--stop-at",
+            "4",
+            "--black",
+            "bot-sgmp:2",
+            "--white",
+            &white,
+            "--trace",
+            trace,
+        ],
+        LIMIT,
+    );
+    let events = run.events();
+    let kind = |e: &serde_json::Value| e["type"].as_str().unwrap_or_default().to_string();
+    let early = events
+        .iter()
+        .position(|e| kind(e) == "packet" && e["meaning"].as_str().unwrap().starts_with("MOVE B"));
+    let start = events.iter().position(|e| kind(e) == "game_start");
+    assert!(
+        early < start,
+        "the first move came before game_start: {early:?} {start:?}"
+    );
+    let packets = run.of_type("packet");
+    let meanings: Vec<&str> = packets
+        .iter()
+        .map(|p| p["meaning"].as_str().unwrap())
+        .collect();
+    let first_move = meanings
+        .iter()
+        .find(|m| m.starts_with("MOVE B"))
+        .unwrap()
+        .to_string();
+
+    let decoded = run_goref(&["decode", trace], LIMIT);
+    assert_eq!(decoded.status, 0, "{}", decoded.stderr);
+    let lines: Vec<&str> = decoded.stdout.lines().collect();
+    assert_eq!(lines.len(), packets.len(), "one line a packet");
+    for (line, meaning) in lines.iter().zip(&meanings) {
+        assert!(line.ends_with(meaning), "{line} is not {meaning}");
+    }
+
+    let log_path = dir.path().join("capture.log");
+    let log: String = packets
+        .iter()
+        .filter(|p| p["direction"] == "in")
+        .map(|p| format!("Read  <--    {} :\n", p["hex"].as_str().unwrap()))
+        .collect();
+    std::fs::write(&log_path, log).unwrap();
+    let log = log_path.to_str().unwrap();
+    let on_9x9 = run_goref(&["decode", "--size", "9", log], LIMIT);
+    assert!(on_9x9.stdout.contains(&first_move), "{}", on_9x9.stdout);
+    let on_19x19 = run_goref(&["decode", log], LIMIT);
+    assert!(
+        !on_19x19.stdout.contains(&first_move),
+        "{}",
+        on_19x19.stdout
+    );
 }
