@@ -6,8 +6,9 @@
 //! one whose connection is cut twice prints every event exactly once;
 //! hostile peers (a reader that never reads, garbage, an 8 MB line, a
 //! thousand connects, a wrong token, another protocol version) change no
-//! move of the game and leave the referee's memory bounded; mistakes on the
-//! command line are one-line messages.
+//! move of the game and leave the referee's memory bounded; a spectator
+//! without the token is told the game needs one; mistakes on the command
+//! line are one-line messages.
 
 mod common;
 
@@ -475,20 +476,44 @@ fn command_line_mistakes_are_one_line_messages() {
     assert_eq!(code, Some(2));
     assert!(err.contains("cannot listen there"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
 
+/// A referee with a token: a spectator that gives none is told that this
+/// game needs one and where to give it, at once; one that gives the wrong
+/// one is told so after the second's wait. Neither is asked to try again.
+#[test]
+fn a_spectator_without_the_token_is_told_the_game_needs_one() {
     let host = Host::start(GAME, &["--serve", "127.0.0.1:0", "--token", "right"]);
-    let started = Instant::now();
-    let (code, err) = run(&[
-        "--watch",
-        &host.address(),
-        "--token",
-        "wrong",
-        "--headless",
-        "--json",
-    ]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("the referee refused: wrong token"), "{err}");
-    assert!(started.elapsed() >= Duration::from_millis(900));
+    let watch = |token: &[&str]| {
+        let started = Instant::now();
+        let out = Command::new(goref())
+            .args(["--watch", &host.address(), "--headless", "--json"])
+            .args(token)
+            .env_remove("GOREF_TOKEN")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), err, started.elapsed())
+    };
+
+    let (code, err, _) = watch(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "goref: the referee refused: this game needs a token (give it with --token or \
+         GOREF_TOKEN)"
+    );
+
+    let (code, err, waited) = watch(&["--token", "wrong"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.trim_end(), "goref: the referee refused: wrong token");
+    assert!(waited >= Duration::from_millis(900), "{waited:?}");
+
+    let (_, told, _) = raw_hello(host.port, "{\"type\":\"hello\",\"version\":1}\n");
+    assert!(
+        told.contains("this game needs a token") && told.contains(r#""retry":false"#),
+        "{told}"
+    );
     host.finish();
 }
 

@@ -22,7 +22,9 @@ use crate::referee::event::StreamHeader;
 use crate::referee::GameView;
 use crate::ui::LinkStatus;
 
-use super::wire::{read_event, RefereeMessage, SpectatorMessage, WireError, VERSION};
+use super::wire::{
+    read_event, RefereeMessage, SpectatorMessage, WireError, TOKEN_NEEDED, VERSION, WRONG_TOKEN,
+};
 
 /// How often a spectator pings.
 pub const PING_EVERY: Duration = Duration::from_secs(5);
@@ -241,7 +243,14 @@ impl Spectator {
                     self.samples.push_back(ClockSample { rtt_ms, offset_ms });
                 }
             }
-            RefereeMessage::Bye { reason, retry } => update.bye = Some((reason, retry)),
+            RefereeMessage::Bye { reason, retry } => {
+                let tokenless = self.token.as_deref().is_none_or(str::is_empty);
+                let reason = match reason.as_str() {
+                    WRONG_TOKEN if tokenless => TOKEN_NEEDED.to_string(),
+                    _ => reason,
+                };
+                update.bye = Some((reason, retry));
+            }
             RefereeMessage::Unknown => {}
         }
         Ok(update)

@@ -255,3 +255,26 @@ fn an_event_of_an_unknown_type_takes_its_number_and_is_printed() {
     assert_eq!(spectator.view.last_seq, 1);
     assert_eq!(spectator.view.seq_gaps, 0);
 }
+
+#[test]
+fn an_older_referees_wrong_token_to_a_hello_without_one_says_a_token_is_needed() {
+    let t0 = epoch();
+    let bye = RefereeMessage::Bye {
+        reason: "wrong token".into(),
+        retry: false,
+    }
+    .line();
+    let mut without = Spectator::new(None, false, t0);
+    assert_eq!(
+        without.receive(&bye, t0).unwrap().bye,
+        Some((
+            "this game needs a token (give it with --token or GOREF_TOKEN)".to_string(),
+            false
+        ))
+    );
+    let mut with = Spectator::new(Some("guess".into()), false, t0);
+    assert_eq!(
+        with.receive(&bye, t0).unwrap().bye,
+        Some(("wrong token".to_string(), false))
+    );
+}
