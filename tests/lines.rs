@@ -1,8 +1,9 @@
 //! Programs on GMP lines: GNU Go in `--mode sgmp`/`--mode gmp` on a socat
 //! pty, as Black and as White, against the built-in engine and against GNU
 //! Go over GTP. The referee's record must equal GNU Go's own `-o` record,
-//! move for move. A trace of the built-in engine's game on a line is read
-//! back by `goref decode`.
+//! move for move. The built-in engine on a line shows what a program's
+//! clock is charged on a line at its baud rate and on one faster than it,
+//! and a trace of its game is read back by `goref decode`.
 
 mod common;
 
@@ -15,6 +16,7 @@ use common::{
     wait_for_moves, Run,
 };
 use goref::game::sgf;
+use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -706,5 +708,124 @@ fn decode_reads_a_move_made_before_game_start_on_the_games_board() {
         !on_19x19.stdout.contains(&first_move),
         "{}",
         on_19x19.stdout
+    );
+}
+
+/// The built-in engine on a pty, behind goref's line at its nominal 2400
+/// baud: the pty carries bytes at once, so the 33 ms two packets take at
+/// 2400 baud are not there to take off. The first answer that comes back
+/// sooner than that shows the line faster than its rate (the operator is
+/// told), and from then on the program is charged the time measured: its
+/// 50 ms of thinking, not 50 ms less 33 ms.
+#[test]
+fn a_line_faster_than_its_baud_rate_charges_the_time_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let (referee_end, bot_end) = (dir.path().join("referee-end"), dir.path().join("bot-end"));
+    let mut relay = common::start_relay([
+        "--create-a".as_ref(),
+        referee_end.as_os_str(),
+        "--create-b".as_ref(),
+        bot_end.as_os_str(),
+    ]);
+    let mut bot = std::process::Command::new(common::goref())
+        .args(["bot", "--size", "9", "--seed", "1", "--color", "black"])
+        .args(["--think-ms", "50", "--sgmp"])
+        .arg(&bot_end)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let black = format!("sgmp:{}", referee_end.display());
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--stop-at",
+            "12",
+            "--black",
+            &black,
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    let _ = bot.kill();
+    let _ = bot.wait();
+    let _ = relay.kill();
+    let _ = relay.wait();
+    assert_charged_about(&run, "B", 50);
+    let faster: Vec<Value> = run
+        .of_type("notice")
+        .into_iter()
+        .filter(|n| {
+            n["message"]
+                .as_str()
+                .unwrap()
+                .contains("faster than 2400 baud")
+        })
+        .collect();
+    assert_eq!(faster.len(), 1, "told once: {}", run.stdout);
+}
+
+/// The built-in engine on the demo's virtual line at 2400 baud, which
+/// carries bytes at that rate both ways: the wire time is on the wire, not
+/// on the program's clock, and the program is charged its 50 ms.
+#[test]
+fn a_line_at_its_baud_rate_charges_the_thinking_and_shows_the_wire_apart() {
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--stop-at",
+            "12",
+            "--black",
+            "bot-sgmp:1,think=50ms,baud=2400",
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    let notices = run.of_type("notice");
+    assert!(
+        !notices
+            .iter()
+            .any(|n| n["message"].as_str().unwrap().contains("faster than")),
+        "{notices:?}"
+    );
+    assert!(run
+        .of_type("packet")
+        .iter()
+        .all(|p| (p["wire_ms"].as_f64().unwrap() - 16.67).abs() < 0.01));
+    assert_charged_about(&run, "B", 50);
+}
+
+/// Every move of `color` was charged at least `think_ms` (the program holds
+/// each move that long once it has it), and the middle one not far above:
+/// less than the 33 ms two packets take at 2400 baud above it.
+fn assert_charged_about(run: &Run, color: &str, think_ms: u64) {
+    let mut charged: Vec<u64> = run
+        .of_type("move")
+        .iter()
+        .filter(|m| m["color"] == color)
+        .map(|m| m["ms"].as_u64().unwrap())
+        .collect();
+    assert!(charged.len() >= 5, "{}", run.stderr);
+    eprintln!("{color} charged (ms): {charged:?}");
+    assert!(
+        charged.iter().all(|&ms| ms + 1 >= think_ms),
+        "charged less than the {think_ms} ms it thought: {charged:?}"
+    );
+    charged.sort_unstable();
+    let middle = charged[charged.len() / 2];
+    assert!(
+        middle < think_ms + 25,
+        "charged far more than it thought: {charged:?}"
     );
 }
