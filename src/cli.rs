@@ -195,7 +195,8 @@ pub struct ReplayArgs {
 pub struct DecodeArgs {
     /// The file to decode.
     pub file: PathBuf,
-    /// Board size for decoding move positions (a goref trace names its own).
+    /// Board size for decoding move positions in a capture or a hex log (a
+    /// goref trace names its own, in its game_start).
     #[arg(long, default_value_t = 19)]
     pub size: u8,
 }

@@ -8,7 +8,8 @@ use std::fmt::Write;
 
 use crate::protocol::sgmp::packet::{describe, hex, parse_hex, Deframer, Frame};
 
-/// Decodes a whole file's contents for a board of `size`. A file with no
+/// Decodes a whole file's contents for a board of `size`, which a goref
+/// trace overrides with its own (its `game_start`). A file with no
 /// GMP packets in it gets one line saying what was found instead, so that an
 /// empty output never leaves the reader wondering.
 pub fn decode(contents: &[u8], size: u8) -> String {
@@ -21,12 +22,26 @@ pub fn decode(contents: &[u8], size: u8) -> String {
     }
 }
 
-/// A goref trace: each packet event is decoded again from its bytes.
-fn decode_trace(text: &str, mut size: u8) -> String {
+/// A goref trace: each packet event is decoded again from its bytes, on
+/// the board of the game it belongs to. A game's packets can come before
+/// its `game_start` (a Black program on a line moves as soon as its
+/// handshake ends, while the other player may still be starting), so the
+/// size of the first `game_start` holds from the top of the trace, and each
+/// later one from where it stands. `size` is only for a trace with none.
+fn decode_trace(text: &str, size: u8) -> String {
+    let lines: Vec<(&str, Option<serde_json::Value>)> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| (line, serde_json::from_str(line).ok()))
+        .collect();
+    let mut size = lines
+        .iter()
+        .find_map(|(_, event)| event.as_ref().and_then(game_start_size))
+        .unwrap_or(size);
     let mut out = String::new();
     let (mut events, mut packets, mut gtp_lines) = (0, 0, 0);
-    for line in text.lines().filter(|line| !line.trim().is_empty()) {
-        let Ok(event) = serde_json::from_str::<serde_json::Value>(line) else {
+    for (line, event) in &lines {
+        let Some(event) = event else {
             let _ = writeln!(out, "?   (not a trace line) {line}");
             continue;
         };
@@ -35,9 +50,7 @@ fn decode_trace(text: &str, mut size: u8) -> String {
         }
         match event["type"].as_str() {
             Some("gtp") => gtp_lines += 1,
-            Some("game_start") => {
-                size = event["size"].as_u64().map_or(size, |s| s as u8);
-            }
+            Some("game_start") => size = game_start_size(event).unwrap_or(size),
             Some("packet") => {
                 packets += 1;
                 let direction = event["direction"].as_str().unwrap_or("?");
@@ -69,6 +82,16 @@ fn decode_trace(text: &str, mut size: u8) -> String {
         );
     }
     out
+}
+
+/// The board size a `game_start` event names, when it is one.
+fn game_start_size(event: &serde_json::Value) -> Option<u8> {
+    if event["type"] != "game_start" {
+        return None;
+    }
+    event["size"]
+        .as_u64()
+        .and_then(|size| u8::try_from(size).ok())
 }
 
 /// The whole output for a file that is neither a trace nor a capture with
@@ -109,7 +132,6 @@ fn decode_text_log(text: &str, size: u8) -> String {
     out
 }
 
-/// A raw capture of one direction of a line.
 /// A raw capture of one direction of a line. Bytes that hold no packet, not
 /// even a damaged one, are not a capture: talk and stray lines for them
 /// would only dump the file.
@@ -246,5 +268,26 @@ Send     --> 02:88:87:ff :Send OK
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(text.contains("1.500 B in"), "{text}");
         assert!(text.contains("MOVE B E5 (pos 41)"), "{text}");
+    }
+
+    #[test]
+    fn a_move_before_game_start_is_decoded_on_the_games_board() {
+        let trace = [
+            r#"{"type":"stream","schema":1,"producer":"goref 0.1.0"}"#,
+            r#"{"seq":1,"t_ms":2,"type":"packet","color":"B","direction":"in","hex":"01:fa:d0:a9"}"#,
+            r#"{"seq":2,"t_ms":9,"type":"game_start","size":9}"#,
+            r#"{"seq":3,"t_ms":9,"type":"move","n":1,"color":"B","vertex":"E5"}"#,
+            r#"{"seq":4,"t_ms":20,"type":"game_start","size":13}"#,
+            r#"{"seq":5,"t_ms":21,"type":"packet","color":"B","direction":"in","hex":"01:fa:d0:a9"}"#,
+        ]
+        .join("\n");
+        let text = decode(trace.as_bytes(), 19);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].ends_with("MOVE B E5 (pos 41)"), "{text}");
+        assert!(
+            lines[1].ends_with("MOVE B B4 (pos 41)"),
+            "the next game's size: {text}"
+        );
     }
 }

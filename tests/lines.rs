@@ -1,7 +1,9 @@
 //! Programs on GMP lines: GNU Go in `--mode sgmp`/`--mode gmp` on a socat
 //! pty, as Black and as White, against the built-in engine and against GNU
 //! Go over GTP. The referee's record must equal GNU Go's own `-o` record,
-//! move for move.
+//! move for move. The built-in engine on a line shows what a program's
+//! clock is charged on a line at its baud rate and on one faster than it,
+//! and a trace of its game is read back by `goref decode`.
 
 mod common;
 
@@ -14,6 +16,7 @@ use common::{
     wait_for_moves, Run,
 };
 use goref::game::sgf;
+use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -631,4 +634,198 @@ fn a_line_program_started_again_while_the_referee_was_down_calls_the_judge() {
     assert_eq!(run.result()["result"], "?", "{}", run.result());
     // No move was played once the referee came back.
     assert_eq!(journal_moves(&folder).len(), killed_after);
+}
+
+/// A Black program on a line moves as soon as its handshake ends: with a
+/// White engine slow to start, its first MOVE is in the trace before
+/// `game_start`. `goref decode` still reads every packet of the trace on the
+/// game's 9x9 board, as the referee read it; a capture of the same bytes,
+/// which names no size, is read on the board `--size` gives.
+#[test]
+fn decode_reads_a_move_made_before_game_start_on_the_games_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace_path = dir.path().join("trace.jsonl");
+    let trace = trace_path.to_str().unwrap();
+    let white = common::fake("--start-delay-ms 700");
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--size",
+            "9",
+            "--stop-at",
+            "4",
+            "--black",
+            "bot-sgmp:2",
+            "--white",
+            &white,
+            "--trace",
+            trace,
+        ],
+        LIMIT,
+    );
+    let events = run.events();
+    let kind = |e: &serde_json::Value| e["type"].as_str().unwrap_or_default().to_string();
+    let early = events
+        .iter()
+        .position(|e| kind(e) == "packet" && e["meaning"].as_str().unwrap().starts_with("MOVE B"));
+    let start = events.iter().position(|e| kind(e) == "game_start");
+    assert!(
+        early < start,
+        "the first move came before game_start: {early:?} {start:?}"
+    );
+    let packets = run.of_type("packet");
+    let meanings: Vec<&str> = packets
+        .iter()
+        .map(|p| p["meaning"].as_str().unwrap())
+        .collect();
+    let first_move = meanings
+        .iter()
+        .find(|m| m.starts_with("MOVE B"))
+        .unwrap()
+        .to_string();
+
+    let decoded = run_goref(&["decode", trace], LIMIT);
+    assert_eq!(decoded.status, 0, "{}", decoded.stderr);
+    let lines: Vec<&str> = decoded.stdout.lines().collect();
+    assert_eq!(lines.len(), packets.len(), "one line a packet");
+    for (line, meaning) in lines.iter().zip(&meanings) {
+        assert!(line.ends_with(meaning), "{line} is not {meaning}");
+    }
+
+    let log_path = dir.path().join("capture.log");
+    let log: String = packets
+        .iter()
+        .filter(|p| p["direction"] == "in")
+        .map(|p| format!("Read  <--    {} :\n", p["hex"].as_str().unwrap()))
+        .collect();
+    std::fs::write(&log_path, log).unwrap();
+    let log = log_path.to_str().unwrap();
+    let on_9x9 = run_goref(&["decode", "--size", "9", log], LIMIT);
+    assert!(on_9x9.stdout.contains(&first_move), "{}", on_9x9.stdout);
+    let on_19x19 = run_goref(&["decode", log], LIMIT);
+    assert!(
+        !on_19x19.stdout.contains(&first_move),
+        "{}",
+        on_19x19.stdout
+    );
+}
+
+/// The built-in engine on a pty, behind goref's line at its nominal 2400
+/// baud: the pty carries bytes at once, so the 33 ms two packets take at
+/// 2400 baud are not there to take off. The first answer that comes back
+/// sooner than that shows the line faster than its rate (the operator is
+/// told), and from then on the program is charged the time measured: its
+/// 50 ms of thinking, not 50 ms less 33 ms.
+#[test]
+fn a_line_faster_than_its_baud_rate_charges_the_time_measured() {
+    let dir = tempfile::tempdir().unwrap();
+    let (referee_end, bot_end) = (dir.path().join("referee-end"), dir.path().join("bot-end"));
+    let mut relay = common::start_relay([
+        "--create-a".as_ref(),
+        referee_end.as_os_str(),
+        "--create-b".as_ref(),
+        bot_end.as_os_str(),
+    ]);
+    let mut bot = std::process::Command::new(common::goref())
+        .args(["bot", "--size", "9", "--seed", "1", "--color", "black"])
+        .args(["--think-ms", "50", "--sgmp"])
+        .arg(&bot_end)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let black = format!("sgmp:{}", referee_end.display());
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--stop-at",
+            "12",
+            "--black",
+            &black,
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    let _ = bot.kill();
+    let _ = bot.wait();
+    let _ = relay.kill();
+    let _ = relay.wait();
+    assert_charged_about(&run, "B", 50);
+    let faster: Vec<Value> = run
+        .of_type("notice")
+        .into_iter()
+        .filter(|n| {
+            n["message"]
+                .as_str()
+                .unwrap()
+                .contains("faster than 2400 baud")
+        })
+        .collect();
+    assert_eq!(faster.len(), 1, "told once: {}", run.stdout);
+}
+
+/// The built-in engine on the demo's virtual line at 2400 baud, which
+/// carries bytes at that rate both ways: the wire time is on the wire, not
+/// on the program's clock, and the program is charged its 50 ms.
+#[test]
+fn a_line_at_its_baud_rate_charges_the_thinking_and_shows_the_wire_apart() {
+    let run = run_goref(
+        &[
+            "play",
+            "--json",
+            "--rules",
+            "cgf",
+            "--size",
+            "9",
+            "--stop-at",
+            "12",
+            "--black",
+            "bot-sgmp:1,think=50ms,baud=2400",
+            "--white",
+            "bot",
+        ],
+        LIMIT,
+    );
+    let notices = run.of_type("notice");
+    assert!(
+        !notices
+            .iter()
+            .any(|n| n["message"].as_str().unwrap().contains("faster than")),
+        "{notices:?}"
+    );
+    assert!(run
+        .of_type("packet")
+        .iter()
+        .all(|p| (p["wire_ms"].as_f64().unwrap() - 16.67).abs() < 0.01));
+    assert_charged_about(&run, "B", 50);
+}
+
+/// Every move of `color` was charged at least `think_ms` (the program holds
+/// each move that long once it has it), and the middle one not far above:
+/// less than the 33 ms two packets take at 2400 baud above it.
+fn assert_charged_about(run: &Run, color: &str, think_ms: u64) {
+    let mut charged: Vec<u64> = run
+        .of_type("move")
+        .iter()
+        .filter(|m| m["color"] == color)
+        .map(|m| m["ms"].as_u64().unwrap())
+        .collect();
+    assert!(charged.len() >= 5, "{}", run.stderr);
+    eprintln!("{color} charged (ms): {charged:?}");
+    assert!(
+        charged.iter().all(|&ms| ms + 1 >= think_ms),
+        "charged less than the {think_ms} ms it thought: {charged:?}"
+    );
+    charged.sort_unstable();
+    let middle = charged[charged.len() / 2];
+    assert!(
+        middle < think_ms + 25,
+        "charged far more than it thought: {charged:?}"
+    );
 }

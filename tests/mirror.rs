@@ -6,8 +6,10 @@
 //! one whose connection is cut twice prints every event exactly once;
 //! hostile peers (a reader that never reads, garbage, an 8 MB line, a
 //! thousand connects, a wrong token, another protocol version) change no
-//! move of the game and leave the referee's memory bounded; mistakes on the
-//! command line are one-line messages.
+//! move of the game and leave the referee's memory bounded; a spectator
+//! without the token is told the game needs one; a spectator that comes
+//! before the referee waits for it, headless or on its screen; mistakes on
+//! the command line are one-line messages.
 
 mod common;
 
@@ -19,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use common::tmux::Tmux;
 use common::{goref, wait_until};
 use goref::mirror::client::Spectator;
 use goref::mirror::follow::{Follow, FollowEvent, Target};
@@ -450,16 +453,6 @@ fn command_line_mistakes_are_one_line_messages() {
     assert_eq!(code, Some(2));
     assert!(err.contains("give the referee's HOST:PORT"), "{err}");
 
-    let closed = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = closed.local_addr().unwrap().port();
-    drop(closed);
-    let (code, err) = run(&["--watch", &format!("127.0.0.1:{port}"), "--headless"]);
-    assert_eq!(code, Some(2));
-    assert!(
-        err.contains("cannot connect to 127.0.0.1:") && err.contains("refused"),
-        "{err}"
-    );
-
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();
     let (code, err) = run(&[
@@ -475,21 +468,174 @@ fn command_line_mistakes_are_one_line_messages() {
     assert_eq!(code, Some(2));
     assert!(err.contains("cannot listen there"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+}
 
+/// A referee with a token: a spectator that gives none is told that this
+/// game needs one and where to give it, at once; one that gives the wrong
+/// one is told so after the second's wait. Neither is asked to try again.
+#[test]
+fn a_spectator_without_the_token_is_told_the_game_needs_one() {
     let host = Host::start(GAME, &["--serve", "127.0.0.1:0", "--token", "right"]);
-    let started = Instant::now();
-    let (code, err) = run(&[
-        "--watch",
-        &host.address(),
-        "--token",
-        "wrong",
-        "--headless",
-        "--json",
-    ]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("the referee refused: wrong token"), "{err}");
-    assert!(started.elapsed() >= Duration::from_millis(900));
+    let watch = |token: &[&str]| {
+        let started = Instant::now();
+        let out = Command::new(goref())
+            .args(["--watch", &host.address(), "--headless", "--json"])
+            .args(token)
+            .env_remove("GOREF_TOKEN")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), err, started.elapsed())
+    };
+
+    let (code, err, _) = watch(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "goref: the referee refused: this game needs a token (give it with --token or \
+         GOREF_TOKEN)"
+    );
+
+    let (code, err, waited) = watch(&["--token", "wrong"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err.trim_end(), "goref: the referee refused: wrong token");
+    assert!(waited >= Duration::from_millis(900), "{waited:?}");
+
+    let (_, told, _) = raw_hello(host.port, "{\"type\":\"hello\",\"version\":1}\n");
+    assert!(
+        told.contains("this game needs a token") && told.contains(r#""retry":false"#),
+        "{told}"
+    );
     host.finish();
+}
+
+/// A spectator started on a free port: headless, with its output read as it
+/// comes.
+struct EarlyWatcher {
+    child: Child,
+    stdout: JoinHandle<String>,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl EarlyWatcher {
+    fn start(address: &str) -> EarlyWatcher {
+        let mut child = Command::new(goref())
+            .args(["--watch", address, "--headless", "--json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let stdout = std::thread::spawn(move || {
+            let mut text = String::new();
+            out.read_to_string(&mut text).unwrap();
+            text
+        });
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let kept = stderr.clone();
+        let err = BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            for line in err.lines().map_while(Result::ok) {
+                kept.lock().unwrap().push_str(&(line + "\n"));
+            }
+        });
+        EarlyWatcher {
+            child,
+            stdout,
+            stderr,
+        }
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+}
+
+/// A port on loopback with nothing listening on it.
+fn free_address() -> String {
+    let free = TcpListener::bind("127.0.0.1:0").unwrap();
+    free.local_addr().unwrap().to_string()
+}
+
+/// Spectators arrive before the game, and the referee is started again
+/// between games: a spectator with no referee at its address waits for one,
+/// saying so once on stderr, and follows the game of the referee that comes,
+/// printing its whole stream. A host name that does not resolve is still a
+/// one-line message at once.
+#[test]
+fn a_spectator_that_comes_before_the_referee_waits_for_it() {
+    let address = free_address();
+    let mut watcher = EarlyWatcher::start(&address);
+    let waiting = format!("goref: waiting for the referee at {address}");
+    let told = watcher.stderr.clone();
+    wait_until(
+        Duration::from_secs(10),
+        || format!("the waiting line; stderr: {}", told.lock().unwrap()),
+        || {
+            let gone = watcher.child.try_wait().unwrap();
+            assert!(gone.is_none(), "{gone:?}: {}", watcher.stderr());
+            watcher.stderr().contains(&waiting)
+        },
+    );
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(watcher.child.try_wait().unwrap().is_none(), "still waiting");
+
+    let host = Host::start(LONG_GAME, &["--serve", &address]);
+    let (lines, _, _) = host.finish();
+    let status = watcher.child.wait().unwrap();
+    let err = watcher.stderr();
+    assert!(status.success(), "{status}: {err}");
+    assert_eq!(err.matches("waiting for the referee").count(), 1, "{err}");
+    let printed: Vec<String> = watcher
+        .stdout
+        .join()
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(printed, lines, "the whole stream, line for line");
+
+    let started = Instant::now();
+    let out = Command::new(goref())
+        .args(["--watch", "nonexistent.invalid:7000", "--headless"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.starts_with("goref: cannot connect to nonexistent.invalid:7000: ")
+            && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// The spectator's screen is up while it waits for the referee, says so on
+/// its status line within 80 columns, and `q` (or ctrl-c) quits it with
+/// status 0 and the terminal given back.
+#[test]
+fn a_spectators_screen_waits_for_the_referee_and_quits_on_q() {
+    for (name, key) in [("goref-wait-q", "q"), ("goref-wait-c", "C-c")] {
+        let address = free_address();
+        let command = format!("'{}' --watch {address}", goref().display());
+        let Some(tmux) = Tmux::start(name, 80, 24, &command) else {
+            return;
+        };
+        let screen = tmux.wait_for("the waiting status", Duration::from_secs(10), |s| {
+            s.lines().next().is_some_and(|status| {
+                status.contains(&format!("waiting for the referee at {address}"))
+            })
+        });
+        assert!(!screen.contains("EXIT="), "{screen}");
+        tmux.keys(&[key]);
+        tmux.wait_for("the spectator gone", Duration::from_secs(10), |s| {
+            s.contains("EXIT=0") && s.contains("icanon") && !s.contains("-icanon")
+        });
+    }
 }
 
 #[test]

@@ -8,8 +8,11 @@
 //! role, which has no operator command: scrolling, filters, zoom and help
 //! act on this screen alone, and nothing is ever sent to the referee but
 //! hello, ping and bye. The status line says how far behind the referee the
-//! screen is, or that it is reconnecting. An attached screen has the
-//! operator's role: its commands go to the referee as `command` lines.
+//! screen is, or that it is reconnecting. A spectator may come before the
+//! referee: it waits for it (its screen up, saying so; headless, a line on
+//! stderr) until the referee lets it in or it quits. An attached screen has
+//! the operator's role: its commands go to the referee as `command` lines,
+//! and a game folder whose goref does not answer is a message at once.
 
 use std::time::Duration;
 
@@ -18,7 +21,7 @@ use tokio::time::Instant;
 use crate::console;
 use crate::driver::signals::Signals;
 use crate::driver::{next_from, progress_line};
-use crate::mirror::client::{Link, Spectator};
+use crate::mirror::client::Spectator;
 use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::referee::StampedEvent;
 use crate::shell_time::now;
@@ -30,8 +33,6 @@ use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
 use super::{draw_frame, Drawn, ScreenOptions, FRAME_GAP};
 
-/// How long the first connection may take to be welcomed.
-const WELCOME_WITHIN: Duration = Duration::from_secs(10);
 /// How often the status line is looked at (the delay, a countdown).
 const STATUS_EVERY: Duration = Duration::from_secs(1);
 
@@ -56,7 +57,10 @@ pub enum WatchEnd {
 
 /// Follows the game at `target` until the spectator quits, or, headless,
 /// until the referee goes after the result. An error is a one-line message.
-/// With [`Role::Operator`] (an attached screen) the keys command the game.
+/// A spectator waits for a referee that is not there yet; with
+/// [`Role::Operator`] (an attached screen) the keys command the game, and
+/// the game must be there: it is followed only once its goref has let the
+/// screen in.
 pub async fn run(
     target: Target,
     token: Option<String>,
@@ -66,8 +70,14 @@ pub async fn run(
 ) -> Result<WatchEnd, String> {
     let spectator = Spectator::new(token, headless == Some(Headless::Json), now());
     let mut follow = Follow::new(target, spectator, headless.is_some());
+    if role == Role::Spectator {
+        follow = follow.waiting();
+    }
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
-    let first = welcomed(&mut follow).await?;
+    let first = match role {
+        Role::Spectator => Vec::new(),
+        _ => let_in(&mut follow).await?,
+    };
     match headless {
         Some(mode) => {
             if !print(&first, mode) {
@@ -82,34 +92,16 @@ pub async fn run(
     }
 }
 
-/// Waits until the referee has welcomed this spectator, so that a wrong
-/// address or token, or a peer that is no goref referee, is a message
-/// before anything else; the lines to print that came meanwhile.
-async fn welcomed(follow: &mut Follow) -> Result<Vec<String>, String> {
+/// Waits until the referee has let this screen in, so that a goref that
+/// does not answer is a message before the screen takes the terminal; the
+/// lines to print that came meanwhile.
+async fn let_in(follow: &mut Follow) -> Result<Vec<String>, String> {
     let mut printed = Vec::new();
-    let deadline = tokio::time::sleep(WELCOME_WITHIN);
-    let mut deadline = std::pin::pin!(deadline);
-    while !matches!(follow.spectator.link(), Link::Live { .. }) {
-        tokio::select! {
-            event = follow.next() => match event {
-                FollowEvent::Update(update) => printed.extend(update.print),
-                FollowEvent::Failed(why) | FollowEvent::Finished(why) => return Err(why),
-                FollowEvent::Dropped => {
-                    return Err(format!(
-                        "{} did not let this spectator in: {}",
-                        follow.address(),
-                        follow.spectator.status(now()).text
-                    ));
-                }
-                FollowEvent::Link => {}
-            },
-            _ = &mut deadline => {
-                return Err(format!(
-                    "{} did not answer as a goref referee within {}s",
-                    follow.address(),
-                    WELCOME_WITHIN.as_secs()
-                ));
-            }
+    while !follow.spectator.ever_live() {
+        match follow.next().await {
+            FollowEvent::Update(update) => printed.extend(update.print),
+            FollowEvent::Failed(why) | FollowEvent::Finished(why) => return Err(why),
+            FollowEvent::Link | FollowEvent::Dropped => {}
         }
     }
     Ok(printed)
@@ -128,6 +120,7 @@ async fn run_headless(
     mode: Headless,
     signals: &mut Signals,
 ) -> Result<WatchEnd, String> {
+    let mut waiting_told = None;
     loop {
         tokio::select! {
             event = follow.next() => match event {
@@ -138,10 +131,17 @@ async fn run_headless(
                     }
                 }
                 FollowEvent::Link => {}
-                FollowEvent::Dropped => {
-                    let status = follow.spectator.status(now());
-                    console::say(format!("goref: {}: {}", follow.address(), status.text));
-                }
+                FollowEvent::Dropped => match follow.spectator.waiting_for_the_referee() {
+                    Some(waiting) if waiting_told.as_ref() != Some(&waiting) => {
+                        console::say(format!("goref: {waiting}"));
+                        waiting_told = Some(waiting);
+                    }
+                    Some(_) => {}
+                    None => {
+                        let status = follow.spectator.status(now());
+                        console::say(format!("goref: {}: {}", follow.address(), status.text));
+                    }
+                },
                 FollowEvent::Failed(why) => return Err(why),
                 FollowEvent::Finished(_) => return Ok(WatchEnd::Done),
             },
@@ -213,6 +213,7 @@ async fn run_screen(
             event = follow.next() => match event {
                 FollowEvent::Update(update) => dirty |= update.changed,
                 FollowEvent::Link | FollowEvent::Dropped => dirty = true,
+                FollowEvent::Failed(why) if !follow.spectator.ever_live() => return Err(why),
                 FollowEvent::Failed(why) | FollowEvent::Finished(why) => {
                     state.message = Some(why);
                     dirty = true;

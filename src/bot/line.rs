@@ -194,7 +194,9 @@ pub async fn play_on_line(
                 SessionEvent::Mismatch(message) => {
                     return Err(format!("the game on {spec} is not this one: {message}"))
                 }
-                SessionEvent::Trace(_) | SessionEvent::Delivered => false,
+                SessionEvent::Trace(_)
+                | SessionEvent::Delivered
+                | SessionEvent::Answered { .. } => false,
             };
             if reply && finished_at.is_none() && due.is_none() {
                 // Asked now: compute, then hold the move until the think

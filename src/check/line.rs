@@ -184,7 +184,7 @@ impl LineRun {
                         "the program started over: {message}"
                     )))
                 }
-                SessionEvent::Ready | SessionEvent::Move(_) => {}
+                SessionEvent::Ready | SessionEvent::Move(_) | SessionEvent::Answered { .. } => {}
             }
             if found.is_none() && wanted(&event) {
                 found = Some(Drive::Got(event));

@@ -22,7 +22,9 @@ use crate::referee::event::StreamHeader;
 use crate::referee::GameView;
 use crate::ui::LinkStatus;
 
-use super::wire::{read_event, RefereeMessage, SpectatorMessage, WireError, VERSION};
+use super::wire::{
+    read_event, RefereeMessage, SpectatorMessage, WireError, TOKEN_NEEDED, VERSION, WRONG_TOKEN,
+};
 
 /// How often a spectator pings.
 pub const PING_EVERY: Duration = Duration::from_secs(5);
@@ -76,6 +78,8 @@ struct ClockSample {
 #[derive(Debug)]
 pub struct Spectator {
     pub view: GameView,
+    /// Where the referee is, as the status line names it.
+    address: String,
     token: Option<String>,
     /// Ask for the whole stream on the first connect (`--headless --json`).
     from_the_start: bool,
@@ -103,6 +107,7 @@ impl Spectator {
     pub fn new(token: Option<String>, from_the_start: bool, epoch: Instant) -> Spectator {
         Spectator {
             view: GameView::new(),
+            address: String::new(),
             token,
             from_the_start,
             epoch,
@@ -122,6 +127,36 @@ impl Spectator {
 
     pub fn link(&self) -> &Link {
         &self.link
+    }
+
+    /// Where the referee is (`venue-host:7777`), as the status line names
+    /// it while the spectator waits for it.
+    pub fn set_address(&mut self, address: String) {
+        self.address = address;
+    }
+
+    /// Whether the referee has ever let this spectator in (welcomed it).
+    pub fn ever_live(&self) -> bool {
+        self.ever_live
+    }
+
+    /// While the referee has never let this spectator in and the next try
+    /// waits: what the spectator waits for, and why the last try failed
+    /// (`waiting for the referee at venue-host:7777 (Connection refused)`).
+    pub fn waiting_for_the_referee(&self) -> Option<String> {
+        match &self.link {
+            Link::Waiting { why, .. } if !self.ever_live => {
+                Some(format!("{} ({why})", self.waiting_words()))
+            }
+            _ => None,
+        }
+    }
+
+    fn waiting_words(&self) -> String {
+        match self.address.as_str() {
+            "" => "waiting for the referee".to_string(),
+            address => format!("waiting for the referee at {address}"),
+        }
     }
 
     /// The line to send first on a new connection.
@@ -241,7 +276,14 @@ impl Spectator {
                     self.samples.push_back(ClockSample { rtt_ms, offset_ms });
                 }
             }
-            RefereeMessage::Bye { reason, retry } => update.bye = Some((reason, retry)),
+            RefereeMessage::Bye { reason, retry } => {
+                let tokenless = self.token.as_deref().is_none_or(str::is_empty);
+                let reason = match reason.as_str() {
+                    WRONG_TOKEN if tokenless => TOKEN_NEEDED.to_string(),
+                    _ => reason,
+                };
+                update.bye = Some((reason, retry));
+            }
             RefereeMessage::Unknown => {}
         }
         Ok(update)
@@ -328,8 +370,12 @@ impl Spectator {
                 why,
             } => {
                 let wait = until.saturating_duration_since(now).as_secs_f64();
+                let waiting = match self.ever_live {
+                    true => "reconnecting…".to_string(),
+                    false => self.waiting_words(),
+                };
                 (
-                    format!("reconnecting… (try {attempt} in {wait:.0}s: {why})"),
+                    format!("{waiting} (try {attempt} in {wait:.0}s: {why})"),
                     true,
                 )
             }

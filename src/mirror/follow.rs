@@ -6,10 +6,19 @@
 //! `select!` on it beside its keys: every write is one short line written
 //! without waiting (a socket that cannot take 100 bytes is a dead link),
 //! and every wait is a deadline kept in `self`.
+//!
+//! Before the referee has let it in once, a failure ends the follow when no
+//! try can mend it: a host name that does not resolve, a refusal for good
+//! (a wrong token, another version), a peer that does not speak as a goref
+//! referee. A follow that [waits](Follow::waiting) for its referee (a
+//! spectator, who may come before the game or while the referee restarts)
+//! tries again, with the same back-off, when nobody answers at the address
+//! or the referee closes before its welcome; one that does not (an attached
+//! screen, for a game that is running) ends there too.
 
-use std::time::{Duration, Instant};
-
+use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -25,6 +34,9 @@ use super::wire::REFEREE_LINE_LIMIT;
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+/// How long a connection may take to be welcomed, until the referee has
+/// let this spectator in once.
+pub const WELCOME_WITHIN: Duration = Duration::from_secs(10);
 
 /// Where the referee serves the game.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -44,11 +56,52 @@ impl std::fmt::Display for Target {
     }
 }
 
-impl Target {
-    async fn connect(self) -> std::io::Result<Conn> {
+/// Why a connect failed.
+#[derive(Debug)]
+enum Unreachable {
+    /// The host name does not resolve: no try will mend it.
+    Name(std::io::Error),
+    /// Nobody answered at the address (refused, unreachable, too slow).
+    Connect(std::io::Error),
+}
+
+impl std::fmt::Display for Unreachable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Target::Tcp(address) => TcpStream::connect(address).await.map(Conn::Tcp),
-            Target::Unix(path) => UnixStream::connect(path).await.map(Conn::Unix),
+            Unreachable::Name(e) | Unreachable::Connect(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Target {
+    async fn connect(self) -> Result<Conn, Unreachable> {
+        match self {
+            Target::Tcp(address) => {
+                let found: Vec<SocketAddr> = tokio::net::lookup_host(address.as_str())
+                    .await
+                    .map_err(Unreachable::Name)?
+                    .collect();
+                if found.is_empty() {
+                    let none = std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        "the name has no address",
+                    );
+                    return Err(Unreachable::Name(none));
+                }
+                let connected =
+                    tokio::time::timeout(CONNECT_WITHIN, TcpStream::connect(&found[..]));
+                match connected.await {
+                    Ok(stream) => stream.map(Conn::Tcp).map_err(Unreachable::Connect),
+                    Err(_) => Err(Unreachable::Connect(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "no answer within 5s",
+                    ))),
+                }
+            }
+            Target::Unix(path) => UnixStream::connect(path)
+                .await
+                .map(Conn::Unix)
+                .map_err(Unreachable::Connect),
         }
     }
 }
@@ -62,7 +115,8 @@ pub enum FollowEvent {
     Link,
     /// The connection dropped; the spectator waits, then tries again.
     Dropped,
-    /// Nothing more will come: the first connect failed, or the referee
+    /// Nothing more will come: the referee could not be followed before it
+    /// ever let this spectator in (see the module documentation), or it
     /// refused this spectator for good (a wrong token, another version).
     Failed(String),
     /// The referee went after the game's result (`--headless` ends here).
@@ -71,11 +125,14 @@ pub enum FollowEvent {
 
 enum State {
     Waiting(Instant),
-    Connecting(JoinHandle<std::io::Result<Conn>>),
+    Connecting(JoinHandle<Result<Conn, Unreachable>>),
     Open {
         reader: LineReader<ConnRead>,
         writer: ConnWrite,
         next_ping: Instant,
+        /// Until the referee has let this spectator in once: by when its
+        /// welcome must come.
+        welcome_by: Option<Instant>,
     },
     Done,
 }
@@ -85,7 +142,8 @@ pub struct Follow {
     address: String,
     pub spectator: Spectator,
     state: State,
-    ever_open: bool,
+    /// Nobody at the address yet is a wait, not a failure.
+    waits: bool,
     /// The referee's last `bye`: why the connection is about to close.
     bye: Option<String>,
     /// After the result, a closed connection finishes (`--headless`).
@@ -95,21 +153,30 @@ pub struct Follow {
 
 impl Follow {
     /// Follows the game served at `target`.
-    pub fn new(target: Target, spectator: Spectator, finish_after_result: bool) -> Follow {
+    pub fn new(target: Target, mut spectator: Spectator, finish_after_result: bool) -> Follow {
         let seed = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64)
             ^ u64::from(std::process::id());
+        spectator.set_address(target.to_string());
         Follow {
             address: target.to_string(),
             target,
             spectator,
             state: State::Waiting(now()),
-            ever_open: false,
+            waits: false,
             bye: None,
             finish_after_result,
             random: StdRng::seed_from_u64(seed),
         }
+    }
+
+    /// Waits for a referee that is not there yet: when nobody answers at the
+    /// address, or the referee closes before its welcome, the follow tries
+    /// again with the back-off of a lost connection, until it is let in.
+    pub fn waiting(mut self) -> Follow {
+        self.waits = true;
+        self
     }
 
     pub fn address(&self) -> &str {
@@ -124,35 +191,27 @@ impl Follow {
                 State::Waiting(until) => {
                     sleep_until(Some(*until)).await;
                     let target = self.target.clone();
-                    self.state = State::Connecting(tokio::spawn(async move {
-                        match tokio::time::timeout(CONNECT_WITHIN, target.connect()).await {
-                            Ok(connected) => connected,
-                            Err(_) => Err(std::io::Error::new(
-                                std::io::ErrorKind::TimedOut,
-                                "no answer within 5s",
-                            )),
-                        }
-                    }));
+                    self.state = State::Connecting(tokio::spawn(target.connect()));
                     return FollowEvent::Link;
                 }
                 State::Connecting(handle) => {
                     let connected = match handle.await {
                         Ok(connected) => connected,
-                        Err(e) => Err(std::io::Error::other(e.to_string())),
+                        Err(e) => Err(Unreachable::Connect(std::io::Error::other(e.to_string()))),
                     };
                     return match connected {
                         Ok(stream) => self.open(stream),
-                        Err(e) if !self.ever_open => {
-                            self.state = State::Done;
-                            FollowEvent::Failed(format!("cannot connect to {}: {e}", self.address))
-                        }
-                        Err(e) => self.drop_link(e.to_string()),
+                        Err(failure) => self.unreachable(failure),
                     };
                 }
                 State::Open {
-                    reader, next_ping, ..
+                    reader,
+                    next_ping,
+                    welcome_by,
+                    ..
                 } => {
                     let ping_at = *next_ping;
+                    let welcome_by = welcome_by.filter(|_| !self.spectator.ever_live());
                     tokio::select! {
                         line = reader.next_line() => return match line {
                             Ok(Some(line)) => self.take(&line),
@@ -178,10 +237,33 @@ impl Follow {
                                 *next_ping = at + PING_EVERY;
                             }
                         }
+                        _ = sleep_until(welcome_by) => {
+                            return self.fail(format!(
+                                "{} did not answer as a goref referee within {}s",
+                                self.address,
+                                WELCOME_WITHIN.as_secs()
+                            ));
+                        }
                     }
                 }
             }
         }
+    }
+
+    /// A connect failed: a failure, or a wait before the next try.
+    fn unreachable(&mut self, failure: Unreachable) -> FollowEvent {
+        let first = !self.spectator.ever_live();
+        let lasting = matches!(failure, Unreachable::Name(_)) || !self.waits;
+        if first && lasting {
+            return self.fail(format!("cannot connect to {}: {failure}", self.address));
+        }
+        self.drop_link(failure.to_string())
+    }
+
+    /// Nothing more will come.
+    fn fail(&mut self, why: String) -> FollowEvent {
+        self.state = State::Done;
+        FollowEvent::Failed(why)
     }
 
     fn open(&mut self, conn: Conn) -> FollowEvent {
@@ -191,8 +273,8 @@ impl Follow {
             reader: LineReader::new(read, REFEREE_LINE_LIMIT),
             writer,
             next_ping: at,
+            welcome_by: Some(at + WELCOME_WITHIN),
         };
-        self.ever_open = true;
         self.bye = None;
         self.spectator.connected(at);
         let hello = self.spectator.hello();
@@ -208,13 +290,16 @@ impl Follow {
             Ok(update) => {
                 if let Some((why, retry)) = &update.bye {
                     if !retry {
-                        self.state = State::Done;
-                        return FollowEvent::Failed(format!("the referee refused: {why}"));
+                        return self.fail(format!("the referee refused: {why}"));
                     }
                     self.bye = Some(format!("the referee closed: {why}"));
                 }
                 FollowEvent::Update(update)
             }
+            Err(e) if !self.spectator.ever_live() => self.fail(format!(
+                "{} did not answer as a goref referee: it sent {e}",
+                self.address
+            )),
             Err(e) => self.drop_link(format!("the referee sent {e}")),
         }
     }
@@ -230,11 +315,17 @@ impl Follow {
         }
     }
 
-    /// The connection is gone: wait, then connect again.
+    /// The connection is gone, or never came: wait, then connect again.
     fn drop_link(&mut self, why: String) -> FollowEvent {
         if self.finish_after_result && self.spectator.game_over() {
             self.state = State::Done;
             return FollowEvent::Finished(why);
+        }
+        if !self.spectator.ever_live() && !self.waits {
+            return self.fail(format!(
+                "{} did not let this spectator in: {why}",
+                self.address
+            ));
         }
         let random = self.random.random::<f64>();
         let wait = self.spectator.lost(why, now(), random);

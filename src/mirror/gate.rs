@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
-use super::wire::VERSION;
+use super::wire::{TOKEN_NEEDED, VERSION, WRONG_TOKEN};
 
 /// The mirror's caps and timings.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,7 +62,9 @@ pub enum Refusal {
     Full(usize),
     #[error("too many connects from {0}: wait a few seconds")]
     TooFast(IpAddr),
-    #[error("wrong token")]
+    #[error("{}", TOKEN_NEEDED)]
+    TokenNeeded,
+    #[error("{}", WRONG_TOKEN)]
     WrongToken,
     #[error("{}", version_refusal(*.0))]
     Version(u32),
@@ -138,16 +140,19 @@ impl Gate {
         self.open = self.open.saturating_sub(1);
     }
 
-    /// Checks a hello's version and token.
+    /// Checks a hello's version and token. A hello with no token (or an
+    /// empty one) where one is needed is told so, apart from a wrong one.
     pub fn check_hello(&self, version: u32, token: Option<&str>) -> Result<(), Refusal> {
         if version != VERSION {
             return Err(Refusal::Version(version));
         }
-        match &self.token {
-            Some(expected) if !same_secret(expected, token.unwrap_or_default()) => {
-                Err(Refusal::WrongToken)
-            }
-            _ => Ok(()),
+        let Some(expected) = &self.token else {
+            return Ok(());
+        };
+        match token.filter(|given| !given.is_empty()) {
+            None => Err(Refusal::TokenNeeded),
+            Some(given) if !same_secret(expected, given) => Err(Refusal::WrongToken),
+            Some(_) => Ok(()),
         }
     }
 
@@ -242,13 +247,7 @@ mod tests {
     fn a_hello_needs_the_version_and_the_token() {
         let gate = Gate::new(Limits::default(), Some("s3cret".into()));
         assert_eq!(gate.check_hello(VERSION, Some("s3cret")), Ok(()));
-        for token in [
-            None,
-            Some(""),
-            Some("s3cre"),
-            Some("s3cret!"),
-            Some("S3CRET"),
-        ] {
+        for token in [Some("s3cre"), Some("s3cret!"), Some("S3CRET")] {
             assert_eq!(gate.check_hello(VERSION, token), Err(Refusal::WrongToken));
         }
         let version = gate.check_hello(VERSION + 1, Some("s3cret")).unwrap_err();
@@ -259,6 +258,21 @@ mod tests {
         );
         let open = Gate::new(Limits::default(), None);
         assert_eq!(open.check_hello(VERSION, Some("anything")), Ok(()));
+    }
+
+    #[test]
+    fn a_hello_without_the_token_is_told_the_game_needs_one() {
+        let gate = Gate::new(Limits::default(), Some("s3cret".into()));
+        for token in [None, Some("")] {
+            let refusal = gate.check_hello(VERSION, token).unwrap_err();
+            assert_eq!(
+                refusal.to_string(),
+                "this game needs a token (give it with --token or GOREF_TOKEN)"
+            );
+            assert!(!refusal.retry());
+        }
+        let wrong = gate.check_hello(VERSION, Some("s3cre")).unwrap_err();
+        assert_eq!(wrong.to_string(), "wrong token");
     }
 
     #[test]

@@ -28,6 +28,13 @@ use crate::referee::{GameView, StampedEvent};
 /// The protocol's version: the `version` of `hello` and `welcome`.
 pub const VERSION: u32 = 1;
 
+/// The `bye` reason for a hello with no token where the referee needs one.
+pub const TOKEN_NEEDED: &str = "this game needs a token (give it with --token or GOREF_TOKEN)";
+
+/// The `bye` reason for a hello with a token that is not the referee's. A
+/// referee older than [`TOKEN_NEEDED`] gives it to a hello with none too.
+pub const WRONG_TOKEN: &str = "wrong token";
+
 /// The longest line a spectator may send, newline included.
 pub const SPECTATOR_LINE_LIMIT: usize = 4096;
 

@@ -3,11 +3,12 @@
 //! The sans-IO [`Session`] speaks the protocol; this task moves bytes
 //! between it and the line and turns its events into player events. The
 //! program's clock starts when the bytes that hand it the move (the
-//! handshake OK, or the relayed MOVE) are on the wire: the instant the write
-//! completed plus their transmission time at the line's baud rate. It stops
-//! when the program's MOVE started arriving: the read instant less the
-//! packet's own transmission time. Wire time is thus never thinking time,
-//! and each packet event carries its wire time apart.
+//! handshake OK, or the relayed MOVE) are on its side of the line, and stops
+//! when its MOVE started arriving; [`LineTiming`] works both out from the
+//! instants read here and the line's baud rate, so that wire time is never
+//! thinking time, and each packet event carries its wire time apart. A line
+//! that answers sooner than its rate allows (a pty) is charged the time
+//! measured, and the operator is told once.
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +27,7 @@ use crate::protocol::sgmp::packet::{decode_move, describe, Command, Packet};
 use crate::protocol::sgmp::session::{
     LineMemory, Profile, Session, SessionConfig, SessionEvent, SetupWait,
 };
+use crate::protocol::sgmp::timing::LineTiming;
 use crate::referee::{Action, Failure, PlayerEvent, PlayerInfo};
 use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{
@@ -50,8 +52,8 @@ struct LineGame {
     /// How long the handshake may take from the moment the line is open.
     setup: Duration,
     link: LinkConfig,
-    /// Bytes a second on the wire, for lines that have a baud rate.
-    wire: Option<f64>,
+    /// The line's nominal rate, for lines that have one.
+    baud: Option<u32>,
     profile: Profile,
     spec_text: String,
 }
@@ -77,8 +79,8 @@ pub async fn run(
         place: spec.target.place(),
         setup: spec.setup_deadline(),
         link: link_config(profile, &spec),
-        wire: match &spec.target {
-            LineTarget::Device { baud, .. } => Some(bytes_per_second(*baud)),
+        baud: match &spec.target {
+            LineTarget::Device { baud, .. } => Some(*baud),
             LineTarget::Tcp { .. } => None,
         },
         profile,
@@ -167,18 +169,20 @@ pub async fn run_builtin(
             ))))
         }
     };
-    let wire = baud.map(bytes_per_second);
     let game = LineGame {
         name: format!("goref-bot {}", env!("CARGO_PKG_VERSION")),
         place: path.clone(),
         setup: DEFAULT_SETUP,
         link: profile.link_config(),
-        wire,
+        baud,
         profile,
         spec_text,
     };
-    let line: BoxedLine = match wire {
-        Some(rate) => Box::new(PacedLine::new(SerialLine::from(near), rate)),
+    let line: BoxedLine = match baud {
+        Some(baud) => Box::new(PacedLine::new(
+            SerialLine::from(near),
+            bytes_per_second(baud),
+        )),
         None => Box::new(SerialLine::from(near)),
     };
     serve(line, game, setup, actions, reporter).await;
@@ -205,10 +209,11 @@ async fn serve(
         place,
         setup: setup_time,
         link,
-        wire,
+        baud,
         profile,
         spec_text,
     } = game;
+    let mut timing = LineTiming::new(baud);
     let (mut reader, mut writer) = tokio::io::split(line);
     let config = SessionConfig {
         profile,
@@ -259,14 +264,18 @@ async fn serve(
         stops_at_double_pass: true,
     };
     let mut buf = vec![0u8; 1024];
+    // When the bytes in hand were read: a MOVE among them came whole then,
+    // however long the OK the session writes first takes.
+    let mut read_at = now();
     loop {
         while let Some(event) = session.poll_event() {
             match event {
                 SessionEvent::Transmit {
                     bytes, gives_turn, ..
                 } => {
+                    let started = now();
                     if let Err(e) = write(&mut writer, &bytes).await {
-                        report_held_trace(&mut session, &reporter, wire);
+                        report_held_trace(&mut session, &reporter, &timing);
                         if game_over_at.is_none() {
                             let why = format!("{color}: cannot write to the line {place}: {e}");
                             reporter.send(PlayerEvent::Failed(Failure::crash(why, None)));
@@ -274,7 +283,7 @@ async fn serve(
                         return;
                     }
                     if gives_turn {
-                        let at = now() + on_wire(wire, bytes.len());
+                        let at = timing.handed_over(started, now(), bytes.len());
                         if asked_to_move {
                             asked_to_move = false;
                             reporter.send_at(at, PlayerEvent::Thinking);
@@ -283,7 +292,7 @@ async fn serve(
                         }
                     }
                 }
-                SessionEvent::Trace(entry) => reporter.send(packet_event(entry, wire)),
+                SessionEvent::Trace(entry) => reporter.send(packet_event(entry, &timing)),
                 SessionEvent::Ready => {
                     setup_deadline = None;
                     if moves_when_ready {
@@ -293,10 +302,7 @@ async fn serve(
                 }
                 SessionEvent::Move(point) => {
                     let mv = point.map(Move::Play).unwrap_or(Move::Pass);
-                    let arrived = now();
-                    let sent_at = arrived
-                        .checked_sub(on_wire(wire, PACKET_BYTES))
-                        .unwrap_or(arrived);
+                    let sent_at = timing.move_began(read_at);
                     if turn_given_at.is_some() {
                         early_move = Some((sent_at, mv));
                     } else {
@@ -304,12 +310,17 @@ async fn serve(
                     }
                 }
                 SessionEvent::Delivered => {}
+                SessionEvent::Answered { round_trip } => {
+                    if timing.answered(round_trip) {
+                        reporter.send(PlayerEvent::Info(faster_notice(&timing, color, &place)));
+                    }
+                }
                 SessionEvent::Alarm(message) => reporter.send(PlayerEvent::Notice(message)),
                 SessionEvent::Restarted(message) => reporter.send(PlayerEvent::LostPosition(
                     format!("{color}'s program on {place}: {message}"),
                 )),
                 SessionEvent::Mismatch(message) => {
-                    report_held_trace(&mut session, &reporter, wire);
+                    report_held_trace(&mut session, &reporter, &timing);
                     return reporter.send(PlayerEvent::Failed(Failure::other(format!(
                         "{color}'s program on {place} is set up for another game, so the \
                          set-up stopped before any move: {message}"
@@ -321,9 +332,12 @@ async fn serve(
         let sleep = wake_for(&session, earliest(linger, setup_deadline));
         tokio::select! {
             read = reader.read(&mut buf) => match read {
-                Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
+                Ok(n) if n > 0 => {
+                    read_at = now();
+                    session.handle_bytes(read_at, &buf[..n]);
+                }
                 _ => {
-                    report_held_trace(&mut session, &reporter, wire);
+                    report_held_trace(&mut session, &reporter, &timing);
                     if game_over_at.is_none() {
                         let message = match session.setup_wait() {
                             Some(wait) => format!(
@@ -362,11 +376,11 @@ async fn serve(
             _ = sleep => {
                 let now = now();
                 if linger.is_some_and(|at| now >= at) {
-                    return report_held_trace(&mut session, &reporter, wire);
+                    return report_held_trace(&mut session, &reporter, &timing);
                 }
                 if setup_deadline.is_some_and(|at| now >= at) {
                     if let Some(wait) = session.setup_wait() {
-                        report_held_trace(&mut session, &reporter, wire);
+                        report_held_trace(&mut session, &reporter, &timing);
                         let why = setup_failure(wait, color, &place, setup_time);
                         return reporter.send(PlayerEvent::Failed(Failure::hang(why)));
                     }
@@ -477,20 +491,35 @@ impl TakenBack {
 
 /// A trace entry as a player event. Noise may be summarised, its hex
 /// showing only its first bytes: only packets carry their wire time.
-fn packet_event(entry: TraceEntry, wire: Option<f64>) -> PlayerEvent {
-    let wire_ms = wire
-        .filter(|_| !entry.is_noise())
-        .map(|rate| entry.hex.split(':').count() as f64 / rate * 1e3);
+fn packet_event(entry: TraceEntry, timing: &LineTiming) -> PlayerEvent {
+    let wire_ms = match entry.is_noise() {
+        true => None,
+        false => timing.packet_wire_ms(entry.hex.split(':').count()),
+    };
     PlayerEvent::Packet { entry, wire_ms }
+}
+
+/// What the operator is told when the line first shows itself faster than
+/// its baud rate.
+fn faster_notice(timing: &LineTiming, color: Color, place: &str) -> String {
+    let round_trip = timing.shown_faster().unwrap_or_default();
+    let baud = timing.baud().unwrap_or_default();
+    format!(
+        "the line {place} is faster than {baud} baud: an answer came back in {:.1} ms, where two \
+         packets take {:.1} ms at {baud} baud (a pty?); from now on {color}'s clock is charged \
+         the time measured, with no wire time taken off",
+        round_trip.as_secs_f64() * 1e3,
+        timing.nominal(8).as_secs_f64() * 1e3
+    )
 }
 
 /// Reports the trace the session still holds back (noise), before the
 /// line is dropped; the other events no longer matter.
-fn report_held_trace(session: &mut Session, reporter: &Reporter, wire: Option<f64>) {
+fn report_held_trace(session: &mut Session, reporter: &Reporter, timing: &LineTiming) {
     session.flush_trace(now());
     while let Some(event) = session.poll_event() {
         if let SessionEvent::Trace(entry) = event {
-            reporter.send(packet_event(entry, wire));
+            reporter.send(packet_event(entry, timing));
         }
     }
 }
@@ -567,16 +596,6 @@ pub(crate) fn link_config(profile: Profile, spec: &LineSpec) -> LinkConfig {
 /// forever when there is neither.
 pub(crate) async fn wake_for(session: &Session, other: Option<Instant>) {
     sleep_until(earliest(session.poll_timeout(), other)).await
-}
-
-/// The bytes of one GMP packet.
-const PACKET_BYTES: usize = 4;
-
-/// How long `bytes` take on a line of `rate` bytes a second; nothing on a
-/// line with no baud rate.
-fn on_wire(rate: Option<f64>, bytes: usize) -> Duration {
-    rate.map(|rate| Duration::from_secs_f64(bytes as f64 / rate))
-        .unwrap_or_default()
 }
 
 async fn write(

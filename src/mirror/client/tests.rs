@@ -179,6 +179,7 @@ fn the_referees_time_comes_from_the_quickest_pong() {
 fn back_off_doubles_with_full_jitter_up_to_its_cap_and_resets_on_welcome() {
     let t0 = epoch();
     let mut spectator = Spectator::new(None, false, t0);
+    spectator.set_address("venue:7777".into());
     let ceilings: Vec<Duration> = (0..8)
         .map(|_| spectator.lost("refused".into(), t0, 0.999_999))
         .collect();
@@ -191,7 +192,10 @@ fn back_off_doubles_with_full_jitter_up_to_its_cap_and_resets_on_welcome() {
     );
     let status = spectator.status(t0);
     assert!(status.trouble);
-    assert_eq!(status.text, "reconnecting… (try 9 in 0s: refused)");
+    assert_eq!(
+        status.text,
+        "waiting for the referee at venue:7777 (try 9 in 0s: refused)"
+    );
 
     let mut hub = Hub::new("s".into(), HistoryLimits::default());
     join(&mut spectator, &mut hub, t0);
@@ -199,6 +203,41 @@ fn back_off_doubles_with_full_jitter_up_to_its_cap_and_resets_on_welcome() {
         spectator.lost("closed".into(), t0, 0.999_999).as_millis(),
         499
     );
+    assert_eq!(
+        spectator.status(t0).text,
+        "reconnecting… (try 1 in 0s: closed)"
+    );
+}
+
+#[test]
+fn a_spectator_never_let_in_waits_for_the_referee_and_one_let_in_reconnects() {
+    let t0 = epoch();
+    let mut spectator = Spectator::new(None, true, t0);
+    spectator.set_address("venue:7777".into());
+    assert_eq!(spectator.waiting_for_the_referee(), None, "a first try");
+    spectator.lost("Connection refused".into(), t0, 0.5);
+    assert_eq!(
+        spectator.waiting_for_the_referee().as_deref(),
+        Some("waiting for the referee at venue:7777 (Connection refused)")
+    );
+    let status = spectator.status(t0);
+    assert!(status.trouble);
+    assert!(
+        status
+            .text
+            .starts_with("waiting for the referee at venue:7777 (try 1 in "),
+        "{status:?}"
+    );
+    assert!(!spectator.ever_live());
+
+    let mut hub = Hub::new("s".into(), HistoryLimits::default());
+    hub.publish(t0, &notice(1));
+    let printed = join(&mut spectator, &mut hub, t0);
+    assert_eq!(printed_seqs(&printed), vec![1], "the stream from its start");
+    assert!(spectator.ever_live());
+    spectator.lost("closed".into(), t0, 0.5);
+    assert_eq!(spectator.waiting_for_the_referee(), None);
+    assert!(spectator.status(t0).text.starts_with("reconnecting…"));
 }
 
 #[test]
@@ -254,4 +293,27 @@ fn an_event_of_an_unknown_type_takes_its_number_and_is_printed() {
     assert_eq!(update.print, [r#"{"seq":1,"t_ms":5,"type":"hologram"}"#]);
     assert_eq!(spectator.view.last_seq, 1);
     assert_eq!(spectator.view.seq_gaps, 0);
+}
+
+#[test]
+fn an_older_referees_wrong_token_to_a_hello_without_one_says_a_token_is_needed() {
+    let t0 = epoch();
+    let bye = RefereeMessage::Bye {
+        reason: "wrong token".into(),
+        retry: false,
+    }
+    .line();
+    let mut without = Spectator::new(None, false, t0);
+    assert_eq!(
+        without.receive(&bye, t0).unwrap().bye,
+        Some((
+            "this game needs a token (give it with --token or GOREF_TOKEN)".to_string(),
+            false
+        ))
+    );
+    let mut with = Spectator::new(Some("guess".into()), false, t0);
+    assert_eq!(
+        with.receive(&bye, t0).unwrap().bye,
+        Some(("wrong token".to_string(), false))
+    );
 }

@@ -32,6 +32,11 @@
 //!   [`LinkConfig::alarm_after`] resends of one packet raise an
 //!   [`LinkEvent::Alarm`].
 //!
+//! * **Round trips.** A command sent once and then acknowledged carries how
+//!   long the answer took to come ([`LinkEvent::Delivered`]): the shortest
+//!   time in which the line carried it there and an answer back, which is
+//!   how a line shows itself faster than its baud rate.
+//!
 //! Further commands wait in a FIFO queue while one is outstanding, and the
 //! next is sent as soon as the outstanding one is delivered. OK is never
 //! queued. Whether to answer a received command with OK, ANSWER or anything
@@ -184,7 +189,13 @@ pub enum LinkEvent {
     /// A new command from the peer (never a duplicate), in order.
     Received { command: Command, value: u16 },
     /// Our outstanding command was acknowledged (explicit OK or implicit).
-    Delivered { command: Command, value: u16 },
+    /// `round_trip`: how long after it was sent, when it was sent once
+    /// (an answer to a packet sent again may answer any of its sendings).
+    Delivered {
+        command: Command,
+        value: u16,
+        round_trip: Option<Duration>,
+    },
     /// Every packet in and out, and every other frame the line produced.
     Trace(TraceEntry),
     /// `resends` resends of the same packet and still no acknowledgement:
@@ -236,7 +247,26 @@ struct Outstanding {
     value: u16,
     packet: Packet,
     last_sent: Instant,
+    /// When it was sent, while it has been sent only once by this link.
+    sent_once_at: Option<Instant>,
     resends: u32,
+}
+
+impl Outstanding {
+    /// The acknowledgement of this command, come at `now`. One taken at the
+    /// instant the command was sent came in the read that made it be sent,
+    /// before it was on the line: it answers something else, and shows no
+    /// round trip.
+    fn delivered(&self, now: Instant) -> LinkEvent {
+        LinkEvent::Delivered {
+            command: self.command,
+            value: self.value,
+            round_trip: self
+                .sent_once_at
+                .map(|sent| now.saturating_duration_since(sent))
+                .filter(|round_trip| !round_trip.is_zero()),
+        }
+    }
 }
 
 /// The state machine of one line. See the module documentation.
@@ -290,6 +320,7 @@ impl Link {
                 value,
                 packet,
                 last_sent: now,
+                sent_once_at: None,
                 resends: 0,
             });
             link.transmit_again(
@@ -374,6 +405,7 @@ impl Link {
         };
         out.resends += 1;
         out.last_sent = now;
+        out.sent_once_at = None;
         let resends = out.resends;
         let packet = out.packet;
         self.transmit_again(packet, format!("resend {resends}"));
@@ -457,6 +489,7 @@ impl Link {
             value,
             packet,
             last_sent: now,
+            sent_once_at: Some(now),
             resends: 0,
         });
         self.events.push_back(LinkEvent::Trace(TraceEntry::new(
@@ -594,10 +627,7 @@ impl Link {
             let out = self.outstanding.take();
             if let Some(out) = out {
                 self.last_delivered = Some(out.packet);
-                self.events.push_back(LinkEvent::Delivered {
-                    command: out.command,
-                    value: out.value,
-                });
+                self.events.push_back(out.delivered(now));
             }
             self.accept(packet);
             self.send_next(now);
@@ -625,10 +655,7 @@ impl Link {
     fn delivered(&mut self, now: Instant) {
         if let Some(out) = self.outstanding.take() {
             self.last_delivered = Some(out.packet);
-            self.events.push_back(LinkEvent::Delivered {
-                command: out.command,
-                value: out.value,
-            });
+            self.events.push_back(out.delivered(now));
         }
         self.send_next(now);
     }

@@ -5,7 +5,9 @@
 //! finds packets among talk characters in the byte stream; [`link`] keeps one
 //! line's sequence bits, acknowledgements and resends, and traces what is not
 //! a packet through [`noise`]; [`session`] plays the referee's side of the
-//! handshake and relays moves on one line.
+//! handshake and relays moves on one line. [`timing`] says when a line
+//! program's turn starts and ends, from the line's rate and what its
+//! answers show of its speed.
 
 pub mod link;
 pub mod noise;
@@ -13,6 +15,7 @@ pub mod packet;
 pub mod session;
 #[cfg(test)]
 mod sim;
+pub mod timing;
 
 pub use link::{Direction, Link, LinkConfig, LinkEvent, LinkState, TraceEntry, TraceFlag};
 pub use packet::{

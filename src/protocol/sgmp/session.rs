@@ -48,7 +48,7 @@
 //!   which refuses the move: that raises an alarm instead.
 
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
@@ -165,6 +165,13 @@ pub enum SessionEvent {
     Move(Option<Point>),
     /// The program acknowledged the move we relayed.
     Delivered,
+    /// A command of ours, sent once, was acknowledged `round_trip` after it
+    /// was sent: the line carried it there and an answer back in that time
+    /// (how a line shows itself faster than its baud rate). Before the
+    /// acknowledgement's own effects.
+    Answered {
+        round_trip: Duration,
+    },
     /// Something needs the operator's attention.
     Alarm(String),
     /// The program was started again in the middle of the game (it sent
@@ -448,8 +455,15 @@ impl Session {
                     "no acknowledgement after {resends} resends of {pending}; still resending"
                 ));
             }
-            LinkEvent::Delivered { command, value } => {
+            LinkEvent::Delivered {
+                command,
+                value,
+                round_trip,
+            } => {
                 self.heard = true;
+                if let Some(round_trip) = round_trip {
+                    self.events.push_back(SessionEvent::Answered { round_trip });
+                }
                 if self.last_in_implicit {
                     self.held_delivery = Some((command, value));
                 } else {

@@ -84,7 +84,8 @@ fn a_command_toggles_the_sequence_bit_and_an_ok_does_not() {
         vec![
             LinkEvent::Delivered {
                 command: Command::NewGame,
-                value: 0
+                value: 0,
+                round_trip: None,
             },
             LinkEvent::Received {
                 command: Command::Query,
@@ -112,13 +113,63 @@ fn commands_queue_behind_the_outstanding_one() {
     assert_eq!(transmits(&events), ["00:d0:d0:80"]);
     assert!(events.contains(&LinkEvent::Delivered {
         command: Command::Move,
-        value: 307
+        value: 307,
+        round_trip: None,
     }));
     link.handle_bytes(t0, &bytes("00:86:87:ff"));
     assert_eq!(transmits(&drain(&mut link)), ["01:91:90:80"]);
     link.handle_bytes(t0, &bytes("02:88:87:ff"));
     drain(&mut link);
     assert!(link.is_idle());
+}
+
+#[test]
+fn an_answer_to_a_command_sent_once_says_how_long_it_took() {
+    let t0 = crate::test_support::epoch();
+    let ms = |ms: u64| Duration::from_millis(ms);
+    let round_trip = |events: Vec<LinkEvent>| {
+        events.into_iter().find_map(|e| match e {
+            LinkEvent::Delivered { round_trip, .. } => Some(round_trip),
+            _ => None,
+        })
+    };
+    let mut link = Link::new(config(), 19);
+    link.send(t0, Command::Move, 307);
+    link.send(t0, Command::Move, 0);
+    drain(&mut link);
+    // The OK of the first MOVE, 3 ms later; the second goes out then.
+    link.handle_bytes(t0 + ms(3), &bytes("02:88:87:ff"));
+    assert_eq!(round_trip(drain(&mut link)), Some(Some(ms(3))));
+    // The second, answered 40 ms after it went out, by the peer's MOVE.
+    link.handle_bytes(t0 + ms(43), &bytes("01:92:d4:bd"));
+    assert_eq!(round_trip(drain(&mut link)), Some(Some(ms(40))));
+
+    // Sent again: the answer may be to either sending, so no round trip.
+    link.send(t0 + ms(100), Command::Move, 1);
+    drain(&mut link);
+    link.handle_timeout(t0 + ms(100) + SECOND);
+    drain(&mut link);
+    link.handle_bytes(t0 + ms(100) + SECOND + ms(2), &bytes("03:89:87:ff"));
+    assert_eq!(round_trip(drain(&mut link)), Some(None));
+
+    // A command taken back on resuming was sent by a referee that died.
+    let state = LinkState {
+        my_seq: true,
+        his_seq: false,
+        outstanding: Some((Command::Move, 307)),
+    };
+    let mut resumed = Link::resumed(config(), 19, state, t0);
+    drain(&mut resumed);
+    resumed.handle_bytes(t0 + ms(1), &bytes("02:88:87:ff"));
+    assert_eq!(round_trip(drain(&mut resumed)), Some(None));
+
+    // An OK read at the instant the command was sent came in the read that
+    // made it be sent: it was on the line first, and answers another.
+    let mut stale = Link::new(config(), 19);
+    stale.send(t0, Command::Move, 307);
+    drain(&mut stale);
+    stale.handle_bytes(t0, &bytes("02:88:87:ff"));
+    assert_eq!(round_trip(drain(&mut stale)), Some(None));
 }
 
 #[test]
@@ -143,7 +194,8 @@ fn an_ok_that_acknowledges_nothing_is_ignored() {
         non_trace(drain(&mut link)),
         vec![LinkEvent::Delivered {
             command: Command::Move,
-            value: 1
+            value: 1,
+            round_trip: None,
         }]
     );
 }
@@ -494,7 +546,9 @@ fn two_links_settle_a_conflict() {
                         received[i].push((command, value));
                         link.send_ok(now);
                     }
-                    LinkEvent::Delivered { command, value } => delivered[i].push((command, value)),
+                    LinkEvent::Delivered { command, value, .. } => {
+                        delivered[i].push((command, value))
+                    }
                     _ => {}
                 }
             }
@@ -557,7 +611,9 @@ impl End {
                     self.received.push((command, value));
                     self.link.send_ok(now);
                 }
-                LinkEvent::Delivered { command, value } => self.delivered.push((command, value)),
+                LinkEvent::Delivered { command, value, .. } => {
+                    self.delivered.push((command, value))
+                }
                 LinkEvent::Trace(entry) => self.traced.observe(&entry),
                 LinkEvent::Alarm { .. } => {}
             }

@@ -51,7 +51,14 @@ fn sent(events: &[SessionEvent]) -> Vec<String> {
 fn outcomes(events: &[SessionEvent]) -> Vec<SessionEvent> {
     events
         .iter()
-        .filter(|e| !matches!(e, SessionEvent::Transmit { .. } | SessionEvent::Trace(_)))
+        .filter(|e| {
+            !matches!(
+                e,
+                SessionEvent::Transmit { .. }
+                    | SessionEvent::Trace(_)
+                    | SessionEvent::Answered { .. }
+            )
+        })
         .cloned()
         .collect()
 }
@@ -83,6 +90,38 @@ fn notes(events: &[SessionEvent]) -> Vec<String> {
             _ => None,
         })
         .collect()
+}
+
+/// The answers to the session's own commands tell how fast the line is:
+/// the program's QUERY answers our NEWGAME, its OK our MOVE, each reported
+/// with the time since our command went out, before what it does.
+#[test]
+fn answers_to_the_sessions_commands_come_with_their_round_trips() {
+    let t0 = crate::test_support::epoch();
+    let ms = |ms: u64| Duration::from_millis(ms);
+    let mut s = Session::new(config(Profile::Sgmp, Color::White), t0);
+    drain(&mut s);
+    let answered = |events: &[SessionEvent]| -> Vec<Duration> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                SessionEvent::Answered { round_trip } => Some(*round_trip),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(answered(&feed(&mut s, t0 + ms(2), "03:be:b0:8b")), [ms(2)]);
+    assert_eq!(answered(&feed(&mut s, t0 + ms(3), "00:b8:b0:88")), [ms(1)]);
+    assert_eq!(answered(&feed(&mut s, t0 + ms(4), "02:88:87:ff")), [ms(1)]);
+    s.relay_move(t0 + ms(10), Some(point("C17")));
+    drain(&mut s);
+    let events = feed(&mut s, t0 + ms(45), "00:86:87:ff");
+    assert_eq!(answered(&events), [ms(35)]);
+    let delivered = events.iter().position(|e| *e == SessionEvent::Delivered);
+    let measured = events
+        .iter()
+        .position(|e| matches!(e, SessionEvent::Answered { .. }));
+    assert!(measured < delivered, "{events:?}");
 }
 
 /// The sample trace of §11 from Black's side: the session plays Black
