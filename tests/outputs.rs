@@ -577,3 +577,75 @@ fn an_engine_that_dies_at_start_up_is_shown_with_its_last_stderr_lines() {
     assert!(last.contains("SIGABRT"), "{last}");
     assert!(last.contains("cannot open weights.bin"), "{last}");
 }
+
+#[test]
+fn an_engine_that_cannot_start_is_one_line_and_a_finished_folder_suggests_no_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("game");
+    let folder_arg = folder.to_str().unwrap();
+    let run = common::run_goref(
+        &[
+            "play",
+            "--headless",
+            "--black",
+            "gtp:/nonexistent/engine",
+            "--white",
+            "bot",
+            "--game-dir",
+            folder_arg,
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(run.status, 2, "{}", run.stderr);
+    let lines: Vec<&str> = run
+        .stderr
+        .lines()
+        .filter(|l| l.contains("cannot start"))
+        .collect();
+    assert_eq!(lines.len(), 1, "one line, not four: {}", run.stderr);
+    assert!(
+        lines[0].starts_with("goref: no game was played:"),
+        "{}",
+        run.stderr
+    );
+
+    let played = dir.path().join("played");
+    let played_arg = played.to_str().unwrap();
+    let game = common::run_goref(
+        &[
+            "play",
+            "--headless",
+            "--size",
+            "5",
+            "--black",
+            "bot:1",
+            "--white",
+            "bot:2",
+            "--game-dir",
+            played_arg,
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(played.join("MANIFEST.sha256").exists(), "{}", game.stderr);
+    let again = common::run_goref(
+        &[
+            "play",
+            "--headless",
+            "--size",
+            "5",
+            "--black",
+            "bot",
+            "--white",
+            "bot",
+            "--game-dir",
+            played_arg,
+        ],
+        Duration::from_secs(20),
+    );
+    assert_eq!(again.status, 2, "{}", again.stderr);
+    assert!(
+        again.stderr.contains("already holds a finished game") && !again.stderr.contains("resume"),
+        "a finished game cannot be resumed: {}",
+        again.stderr
+    );
+}

@@ -8,7 +8,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use super::{detail, rows, TracePane, TraceRow, TraceState};
+use super::{cut, detail, rows, TracePane, TraceRow, TraceState};
 use crate::game::{Color, Point};
 use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
 use crate::protocol::sgmp::packet::{describe, encode_move, hex, Command, Packet, OK_VALUE};
@@ -754,4 +754,25 @@ fn a_usenix_line_shows_its_note_and_is_marked_when_it_has_one() {
         1,
         "the note is searched too"
     );
+}
+
+#[test]
+fn a_line_that_does_not_fit_ends_with_an_ellipsis_where_a_word_ends() {
+    assert_eq!(
+        cut("129 time_left black 16 0", 40),
+        "129 time_left black 16 0"
+    );
+    assert_eq!(
+        cut("129 time_left black 1600 0", 21),
+        "129 time_left black…"
+    );
+    assert_eq!(cut("abcdefghijklmnopqrstuvwxyz", 10), "abcdefghi…");
+    for width in 0..30 {
+        assert!(
+            cut("= 129 time_left black 16 0 and more", width)
+                .chars()
+                .count()
+                <= width
+        );
+    }
 }
