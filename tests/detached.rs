@@ -160,7 +160,7 @@ fn a_detached_game_that_waits_on_a_human_costs_under_one_percent_of_a_core() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
     let args = "--black human --white bot --size 19 --time absolute:50m";
-    let Some(game) = DetachedGame::start("goref-detached-human", args, &folder, "Black to move")
+    let Some(game) = DetachedGame::start("goref-detached-human", args, &folder, "Black's move:")
     else {
         return;
     };

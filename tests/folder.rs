@@ -133,7 +133,12 @@ fn a_game_folder_holds_the_journal_record_configuration_and_a_manifest_that_chec
         Duration::from_secs(10),
     );
     assert_eq!(taken.status, 2);
-    assert!(taken.stderr.contains("goref resume"), "{}", taken.stderr);
+    assert!(
+        taken.stderr.contains("already holds a finished game")
+            && !taken.stderr.contains("goref resume"),
+        "a finished game is not offered to goref resume: {}",
+        taken.stderr
+    );
     let over = run_goref(
         &["resume", folder.to_str().unwrap(), "--headless"],
         Duration::from_secs(10),

@@ -740,16 +740,19 @@ impl Clock {
     }
 
     /// The reading of a clock of `system` before its first turn: all its
-    /// time left, nothing used (a clock that has not started reads the same
-    /// at any instant).
+    /// time left, nothing used.
     pub fn at_start(system: TimeSystem) -> ClockReading {
-        Clock::new(system).reading(Instant::now())
+        let clock = Clock::new(system);
+        clock.reading_of(clock.state, Duration::ZERO)
     }
 
     pub fn reading(&self, now: Instant) -> ClockReading {
-        let s = self.live(now);
+        self.reading_of(self.live(now), self.elapsed(now))
+    }
+
+    /// The reading of the state `s`, `elapsed` into the running turn.
+    fn reading_of(&self, s: State, elapsed: Duration) -> ClockReading {
         let ms = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
-        let elapsed = self.elapsed(now);
         let has_periods = self.system.has_overtime();
         ClockReading {
             main_left_ms: ms(s.main_left),

@@ -87,8 +87,7 @@ fn relay_prompt(color: Color, mover: Color, mv: Move) -> String {
 fn move_prompt(color: Color, relayed: Option<(Color, Move)>) -> String {
     match relayed {
         Some((mover, mv)) => format!(
-            "{}, then type its reply (e.g. D4, pass, resign)",
-            relay_prompt(color, mover, mv)
+            "{color} to move: {mover} played {mv}, enter it into {color}'s program, then type its reply (e.g. D4, pass, resign)"
         ),
         None => format!("{color} to move: type its move (e.g. D4, pass, resign)"),
     }
@@ -137,7 +136,7 @@ mod tests {
         let e5 = Move::Play(Point::new(4, 4));
         assert_eq!(
             move_prompt(Color::Black, Some((Color::White, e5))),
-            "White played E5: enter it into Black's program, then type its reply (e.g. D4, pass, resign)"
+            "Black to move: White played E5, enter it into Black's program, then type its reply (e.g. D4, pass, resign)"
         );
         assert_eq!(
             move_prompt(Color::Black, None),

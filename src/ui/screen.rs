@@ -151,7 +151,7 @@ fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) 
     if let Some((shown, total)) = state.replay_position {
         lead.push(format!("replay {shown}/{total}"));
     }
-    if let Some(count) = view.spectators {
+    if let Some(count) = view.spectators.filter(|&n| n > 0) {
         lead.push(format!("{count} watching"));
     }
     (lead, tail)

@@ -115,5 +115,8 @@ impl Drop for LineProgram {
     fn drop(&mut self) {
         let _ = self.socat.kill();
         let _ = self.socat.wait();
+        // A killed socat leaves its link to a pty that is gone: a program
+        // started again on the same link must not find the old one there.
+        let _ = std::fs::remove_file(&self.link);
     }
 }
