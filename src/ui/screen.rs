@@ -144,7 +144,7 @@ fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) 
         lead.push("CLOCKS PAUSED".to_string());
     }
     match &state.link {
-        Some(link) if link.trouble => lead.push(link.text.clone()),
+        Some(link) if link.trouble || state.role == Role::Spectator => lead.push(link.text.clone()),
         Some(link) => tail.push(link.text.clone()),
         None => {}
     }
