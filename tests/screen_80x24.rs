@@ -19,14 +19,19 @@ fn shell_words(path: &Path) -> String {
     format!("'{}'", path.display())
 }
 
-/// A human (Black) against the built-in engine on 19x19, its folder in `dir`.
-fn human_game(name: &str, dir: &Path, env: &str) -> Option<Tmux> {
+/// A human (Black) against the built-in engine on 19x19, its folder in
+/// `dir`, once Black's move box is on screen; with that screen.
+fn human_game(name: &str, dir: &Path, env: &str) -> Option<(Tmux, String)> {
     let command = format!(
         "{env} {} play --black human --white bot --size 19 --time absolute:50m --game-dir {}",
         shell_words(&goref()),
         shell_words(dir)
     );
-    Tmux::start(name, 80, 24, &command)
+    let tmux = Tmux::start(name, 80, 24, &command)?;
+    let screen = tmux.wait_for("Black's move box", Duration::from_secs(20), |s| {
+        s.contains("Black's move:")
+    });
+    Some((tmux, screen))
 }
 
 fn first_line(screen: &str) -> &str {
@@ -56,12 +61,9 @@ fn result_in(folder: &Path) -> Option<Value> {
 fn a_move_is_typed_straight_in_and_q_is_part_of_it_not_a_quit() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let Some(tmux) = human_game("goref-typed", &folder, "") else {
+    let Some((tmux, screen)) = human_game("goref-typed", &folder, "") else {
         return;
     };
-    let screen = tmux.wait_for("Black's move box", Duration::from_secs(20), |s| {
-        s.contains("Black's move:")
-    });
     assert!(
         last_line(&screen).contains("enter plays") && last_line(&screen).contains("esc keys"),
         "the keys of the box are in sight at 80 columns: {screen}"
@@ -108,12 +110,9 @@ fn a_move_is_typed_straight_in_and_q_is_part_of_it_not_a_quit() {
 fn the_status_line_keeps_the_state_and_ctrl_c_asks_before_it_voids() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let Some(tmux) = human_game("goref-state", &folder, "") else {
+    let Some((tmux, _)) = human_game("goref-state", &folder, "") else {
         return;
     };
-    tmux.wait_for("Black's move box", Duration::from_secs(20), |s| {
-        s.contains("Black's move:")
-    });
     tmux.keys(&["Escape", "c", "p"]);
     let screen = tmux.wait_for("the pause", Duration::from_secs(10), |s| {
         first_line(s).contains("CLOCKS PAUSED")
@@ -158,12 +157,9 @@ fn the_status_line_keeps_the_state_and_ctrl_c_asks_before_it_voids() {
 fn without_utf8_everything_on_screen_is_ascii() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let Some(tmux) = human_game("goref-ascii", &folder, "LANG=C LC_ALL=C") else {
+    let Some((tmux, _)) = human_game("goref-ascii", &folder, "LANG=C LC_ALL=C") else {
         return;
     };
-    tmux.wait_for("Black's move box", Duration::from_secs(20), |s| {
-        s.contains("Black's move:")
-    });
     tmux.keys(&["E5", "Enter"]);
     tmux.wait_for("White's answer", Duration::from_secs(20), |s| {
         s.contains("relay it.")

@@ -103,13 +103,20 @@ impl Tmux {
         }
     }
 
-    /// Waits until the screen satisfies `test`, and returns it.
+    /// Waits until the screen satisfies `test` in two captures in a row, and
+    /// returns the second: one capture can catch a frame half drawn (a
+    /// resize redraws the whole screen), which passes a test on its top
+    /// lines while its bottom lines are still blank.
     pub fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
             if test(&screen) {
-                return screen;
+                std::thread::sleep(Duration::from_millis(60));
+                let again = self.screen();
+                if test(&again) {
+                    return again;
+                }
             }
             assert!(
                 start.elapsed() < limit,
