@@ -40,7 +40,8 @@ use tokio_serial::SerialPort;
 
 use super::{PlayerSetup, Reporter};
 
-/// How long the line is still served after the game, to OK a last pass.
+/// How long the line is still served after the game at most, while a
+/// packet of ours (the opponent's last pass) waits for its acknowledgement.
 const LINGER: Duration = Duration::from_secs(2);
 
 /// How a line player's line is set up, once it is open.
@@ -327,6 +328,9 @@ async fn serve(
                     ))));
                 }
             }
+        }
+        if game_over_at.is_some() && session.is_settled() {
+            return report_held_trace(&mut session, &reporter, &timing);
         }
         let linger = game_over_at.map(|at| at + LINGER);
         let sleep = wake_for(&session, earliest(linger, setup_deadline));

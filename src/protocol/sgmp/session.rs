@@ -380,6 +380,12 @@ impl Session {
         self.game_over = true;
     }
 
+    /// Nothing of ours waits for the program's acknowledgement, and nothing
+    /// is queued behind it: a line can be closed without losing a packet.
+    pub fn is_settled(&self) -> bool {
+        self.link.is_idle()
+    }
+
     /// The handshake is complete.
     pub fn is_ready(&self) -> bool {
         self.phase == Phase::Playing
