@@ -2,16 +2,16 @@
 //!
 //! ```text
 //! next: the judge: x marks dead, S scores, a adjudicates, v voids
+//! marked:       none
 //! phase: awaiting the judge (the dead-stone claims differ)
 //! Black claims: A3 A4
 //! White claims: none (final_status_list failed: claims no dead stones)
 //! only Black:   A3 A4
 //! only White:   none
-//! marked:       none
 //! ```
 //!
 //! Lines the game has not reached yet are left out. Who acts next comes
-//! first, said with the keys of the screen it is drawn on; once the game is
+//! first, then, before the judge, what the judge has marked, said with the keys of the screen it is drawn on; once the game is
 //! over, the result with its reason and the game's folder, whole. Long lines
 //! wrap.
 
@@ -72,9 +72,8 @@ impl AgreementPane<'_> {
             lines.push(format!("only Black:   {}", list(&agreement.black_only)));
             lines.push(format!("only White:   {}", list(&agreement.white_only)));
         }
-        if view.phase == Phase::Adjudication || !agreement.marked.is_empty() {
-            lines.push(format!("marked:       {}", list(&agreement.marked)));
-        }
+        let marked = (view.phase == Phase::Adjudication || !agreement.marked.is_empty())
+            .then(|| format!("marked:       {}", list(&agreement.marked)));
         let next = match (&view.result, view.phase) {
             (Some(result), _) => format!(
                 "result: {} ({}): {}",
@@ -94,9 +93,13 @@ impl AgreementPane<'_> {
         };
         let mut first = vec![next];
         if view.result.is_none() {
+            // What the judge has marked is what the judge acts on: it comes
+            // before the claims, which can wrap over many lines.
+            first.extend(marked);
             first.extend(lines);
             return first;
         }
+        lines.extend(marked);
         let over = &mut first;
         if let Some(folder) = &view.folder {
             over.push(format!("folder: {folder}"));
@@ -163,12 +166,12 @@ mod tests {
             AgreementPane::lines(&view, Some("x marks dead, S scores")),
             [
                 "next: the judge: x marks dead, S scores",
+                "marked:       none",
                 "phase: awaiting the judge (the dead-stone claims differ)",
                 "Black claims: A3 A4",
                 "White claims: none (final_status_list failed: claims no dead stones)",
                 "only Black:   A3 A4",
                 "only White:   none",
-                "marked:       none",
             ]
         );
         assert_eq!(
