@@ -12,10 +12,13 @@
 //!   its delay behind the referee, reconnecting with back-off.
 //! - [`follow`]: the async shell around [`client`]: connecting, pinging,
 //!   reconnecting.
+//! - [`accept_trouble`]: pure. A listener that cannot accept: its
+//!   back-off, and the one message that tells the run of failures.
 //! - [`lines`]: reading a peer's lines with a cap on their length.
 //! - [`conn`]: a connection over TCP (`--serve`) or the game folder's Unix
 //!   socket (`goref attach`), where the operator's commands come in.
 
+pub mod accept_trouble;
 pub mod audience;
 pub mod client;
 pub mod conn;

@@ -29,6 +29,7 @@ use crate::driver::{next_from, OperatorInput};
 use crate::referee::{GameEvent, SessionChange, StampedEvent};
 use crate::shell_time::{now, sleep_until};
 
+use super::accept_trouble::AcceptTrouble;
 use super::audience::Audience;
 use super::conn::{Conn, ConnRead, ConnWrite};
 use super::gate::{Gate, Limits, Refusal};
@@ -333,6 +334,7 @@ async fn serve(
     let counts_spectators = config.operator.is_none();
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
+    let mut trouble = AcceptTrouble::default();
     let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     // While nobody watches, the game's events wait in their channel: the
@@ -346,14 +348,22 @@ async fn serve(
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((conn, peer, ip)) => {
+                    if let Some(message) = trouble.accepted() {
+                        tracing::info!("{message}");
+                        tell_game(&mut notes, message);
+                    }
                     if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
                         publish(&shared, first, feed.as_mut());
                     }
                     admit(conn, peer, ip, &shared)
                 }
                 Err(e) => {
-                    tracing::warn!("the mirror cannot accept: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    let failed = trouble.failed(&e.to_string());
+                    if let Some(message) = failed.tell {
+                        tracing::warn!("{message}");
+                        tell_game(&mut notes, message);
+                    }
+                    tokio::time::sleep(failed.wait).await;
                 }
             },
             event = next_from(&mut feed), if watched => match event {
@@ -395,6 +405,20 @@ async fn serve(
     let deadline = tokio::time::Instant::now() + SHUTDOWN_WAIT;
     while lock(&shared.gate).open() > 0 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// A notice in the game's stream, while the game takes them.
+fn tell_game(notes: &mut Option<mpsc::UnboundedSender<GameEvent>>, message: String) {
+    let notice = GameEvent::Notice {
+        color: None,
+        message,
+    };
+    if notes
+        .as_ref()
+        .is_some_and(|to_game| to_game.send(notice).is_err())
+    {
+        *notes = None;
     }
 }
 
