@@ -214,3 +214,25 @@ fn a_game_in_the_default_theme() {
 fn a_game_in_the_mono_theme() {
     insta::assert_snapshot!(draw(&game(), &Theme::mono(), 56, 15).join("\n"));
 }
+
+#[test]
+fn a_legend_entry_that_does_not_fit_whole_is_left_out_not_cut() {
+    let view = view(&[("D4", 4_200, 33.4, 0), ("Q16", 1_000, 33.4, 0)]);
+    let theme = Theme::default();
+    for width in 10..60 {
+        let legend = &draw(&view, &theme, width, 12)[0];
+        let legend = legend.trim_end();
+        for word in ["think", "wire", "resend", "pass", "resign"] {
+            let cut = (1..word.len()).any(|n| legend.ends_with(&format!(" {}", &word[..n])));
+            assert!(!cut, "'{word}' cut at {width} columns: '{legend}'");
+        }
+        assert!(legend.chars().count() <= usize::from(width), "{legend}");
+    }
+    let wide = &draw(&view, &theme, 60, 12)[0];
+    assert!(
+        ["think", "wire", "resend", "pass", "resign"]
+            .iter()
+            .all(|word| wide.contains(word)),
+        "{wide}"
+    );
+}
