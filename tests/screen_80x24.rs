@@ -115,10 +115,10 @@ fn the_status_line_keeps_the_state_and_ctrl_c_asks_before_it_voids() {
     };
     tmux.keys(&["Escape", "c", "p"]);
     let screen = tmux.wait_for("the pause", Duration::from_secs(10), |s| {
-        first_line(s).contains("CLOCKS PAUSED")
+        first_line(s).contains("PAUSED")
     });
     assert!(
-        first_line(&screen).starts_with("play | move 0 | CLOCKS PAUSED"),
+        first_line(&screen).starts_with("play | move 0 | PAUSED"),
         "state first: {screen}"
     );
     tmux.keys(&["c", "r"]);

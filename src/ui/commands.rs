@@ -420,7 +420,7 @@ pub const REGISTRY: &[CommandInfo] = &[
         G::Operator,
         &["c p"],
         false,
-        "stop both clocks (the judge deliberates)",
+        "hold the game: no clock runs, no move is asked for or relayed",
     ),
     info(
         C::ResumeClocks,
@@ -428,7 +428,7 @@ pub const REGISTRY: &[CommandInfo] = &[
         G::Operator,
         &["c r"],
         true,
-        "start the clocks again",
+        "let the game go on: the clocks run, a move held is taken",
     ),
     info(
         C::AdjustBlack,

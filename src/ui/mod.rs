@@ -44,6 +44,24 @@ fn draw_lines(area: Rect, buf: &mut Buffer, lines: impl IntoIterator<Item = (Str
     }
 }
 
+/// `text` in at most `width` columns: whole when it fits, else cut and
+/// ended with `…` (where a word ends, when one ends near the cut, so that
+/// a number is never shown in part).
+pub(crate) fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    if width == 0 {
+        return String::new();
+    }
+    let kept: String = text.chars().take(width - 1).collect();
+    let at_word = match kept.rfind(' ') {
+        Some(space) if kept.len() - space <= 12 => kept[..space].trim_end().to_string(),
+        _ => kept,
+    };
+    format!("{at_word}…")
+}
+
 /// `text` in lines of at most `width` columns, broken where words end (a
 /// word longer than a line is broken where it must); lines after the first
 /// begin with `indent` spaces.

@@ -33,7 +33,7 @@ use super::moves::MovesPane;
 use super::overlays;
 use super::state::{InputBox, InputPurpose, PaneId, Role, UiState};
 use super::status::StatusLine;
-use super::Theme;
+use super::{cut, Theme};
 
 /// Draws the whole screen into `frame`.
 pub fn draw(frame: &mut Frame, view: &GameView, state: &UiState, theme: &Theme) {
@@ -131,7 +131,7 @@ pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
 }
 
 /// What the screen adds to the status line: what must stay in sight at 80
-/// columns (paused clocks, a link in trouble, the replay's place, the
+/// columns (a pause, a link in trouble, the replay's place, the
 /// spectators), and what may go past them (the folder, where the game is
 /// served, a link that is well).
 fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) {
@@ -141,7 +141,7 @@ fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) 
         lead.push("DEMO".to_string());
     }
     if view.clocks_paused {
-        lead.push("CLOCKS PAUSED".to_string());
+        lead.push("PAUSED".to_string());
     }
     match &state.link {
         Some(link) if link.trouble || state.role == Role::Spectator => lead.push(link.text.clone()),
@@ -278,6 +278,8 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     }
     let ctx = context(view, state);
     let mut hints: Vec<(String, &str)> = Vec::new();
+    // The hints the game's message leaves room for, from the first.
+    let mut kept_hints = 0;
     if state.input.is_some() {
         hints.push(("enter".into(), "accept"));
         hints.push(("esc".into(), "cancel"));
@@ -302,6 +304,9 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
         for info in offered {
             if let Some(chord) = state.keys.keys_of(info.command).first() {
                 hints.push((chord.to_string(), short_name(info.command)));
+                if info.command.urgent(&ctx) || info.command == Command::Help {
+                    kept_hints += 1;
+                }
             }
         }
     }
@@ -309,22 +314,31 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     let end = rect.right();
     let idle = state.input.is_none() && state.confirm.is_none() && state.pending.is_empty();
     if let Some(told) = game_message(view, state).filter(|_| idle) {
-        let room = usize::from(rect.width / 2).max(30);
-        let told = match told.chars().count() > room {
-            true => format!("{}…", told.chars().take(room - 1).collect::<String>()),
-            false => told.to_string(),
-        };
+        // What the game says comes first; the urgent keys and the help
+        // keep their place after it.
+        let kept: usize = hints
+            .iter()
+            .take(kept_hints.max(1))
+            .map(|(key, what)| hint_width(key, what) + 2)
+            .sum();
+        let room = usize::from(rect.width)
+            .saturating_sub(kept)
+            .max(MESSAGE_ROOM);
+        let told = cut(told, room);
         let (next, _) = buf.set_stringn(x, rect.y, told, usize::from(end - x), theme.notice);
         x = next.saturating_add(2);
     }
     for (key, what) in hints {
-        for (text, style) in [(key, theme.key), (format!(" {what}  "), theme.dim)] {
-            if x >= end {
-                return;
-            }
-            let (next, _) = buf.set_stringn(x, rect.y, &text, usize::from(end - x), style);
-            x = next;
+        if usize::from(end.saturating_sub(x)) < hint_width(&key, what) {
+            break;
         }
+        let room = usize::from(end - x);
+        x = buf.set_stringn(x, rect.y, &key, room, theme.key).0;
+        let room = usize::from(end - x);
+        x = buf
+            .set_stringn(x, rect.y, format!(" {what}"), room, theme.dim)
+            .0;
+        x = x.saturating_add(2);
     }
     if let Some(message) = &state.message {
         if x + 2 < end {
@@ -401,6 +415,14 @@ fn game_message<'a>(view: &'a GameView, state: &UiState) -> Option<&'a str> {
     (fresh || view.phase == crate::referee::Phase::Setup).then_some(notice.as_str())
 }
 
+/// The fewest columns the game's message on the hint bar keeps.
+const MESSAGE_ROOM: usize = 30;
+
+/// The columns of one hint, `m type a move`: shown whole or not at all.
+fn hint_width(key: &str, what: &str) -> usize {
+    key.chars().count() + 1 + what.chars().count()
+}
+
 /// A word or two for the hint bar.
 fn short_name(command: Command) -> &'static str {
     match command {
@@ -412,7 +434,7 @@ fn short_name(command: Command) -> &'static str {
         Command::Zoom => "zoom",
         Command::TypeMove => "type a move",
         Command::Adjudicate => "adjudicate",
-        Command::ResumeClocks => "resume clocks",
+        Command::ResumeClocks => "resume",
         Command::Mark => "mark dead",
         Command::Score => "score",
         Command::MoveBack => "prev move",

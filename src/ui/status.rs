@@ -2,17 +2,20 @@
 //! rules, and where it is kept.
 //!
 //! ```text
-//! play | move 42 | CLOCKS PAUSED | 1 watching | B GNU Go 3.8 (gtp) vs W goref-bot (sgmp, 2 resends) | kgs, komi 7.5 | folder games/...
+//! play | move 42 | PAUSED | 1 watching | B GNU Go 3.8 (gtp) vs W goref-bot (sgmp, 2 resends) | kgs, komi 7.5 | folder games/...
 //! ```
 //!
 //! State comes first, so that an 80-column line keeps it: the phase (after
 //! the result, the result and its end code), the move, then what the screen
-//! says first (paused clocks, a spectator's broken link, the spectators).
+//! says first (a pause, a spectator's broken link, the spectators).
 //! A GMP line's resends (of the moves the view keeps) follow its protocol,
 //! and, once it has carried nothing for ten seconds, how long it has been
 //! quiet. What the screen says last (the game's folder, where it is served)
 //! ends the line; the folder is shown whole in the help and the end-of-game
-//! pane.
+//! pane. A line too wide for its screen keeps the state and the lead (cut
+//! with `…` only if they alone are too wide), shortens the players with `…`
+//! where a word ends, and leaves out a later part that does not fit whole:
+//! a folder's path cut in the middle is a wrong path.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -20,7 +23,7 @@ use ratatui::widgets::Widget;
 
 use crate::referee::{GameView, Phase};
 
-use super::Theme;
+use super::{cut, Theme};
 
 /// A GMP line that has carried nothing for this long is shown as quiet.
 const QUIET_AFTER_MS: u64 = 10_000;
@@ -51,6 +54,51 @@ impl StatusLine<'_> {
         tail: &[String],
         now_t_ms: Option<u64>,
     ) -> String {
+        Self::parts(view, lead, tail, now_t_ms)
+            .into_iter()
+            .map(|(part, _)| part)
+            .collect::<Vec<_>>()
+            .join(SEPARATOR)
+    }
+
+    /// The line's text in at most `width` columns (see the module's
+    /// header for what gives way).
+    pub fn fitted(
+        view: &GameView,
+        lead: &[String],
+        tail: &[String],
+        now_t_ms: Option<u64>,
+        width: usize,
+    ) -> String {
+        let mut line = String::new();
+        for (part, fit) in Self::parts(view, lead, tail, now_t_ms) {
+            let used = line.chars().count();
+            let gap = if line.is_empty() { 0 } else { SEPARATOR.len() };
+            let room = width.saturating_sub(used + gap);
+            let whole = part.chars().count() <= room;
+            let text = match fit {
+                _ if whole => part,
+                Fit::Keep => cut(&part, room),
+                Fit::Shorten if room >= MIN_SHORTENED => cut(&part, room),
+                Fit::Shorten | Fit::Whole => continue,
+            };
+            if !text.is_empty() {
+                if gap > 0 {
+                    line.push_str(SEPARATOR);
+                }
+                line.push_str(&text);
+            }
+        }
+        line
+    }
+
+    /// Each part of the line, with how it gives way to a narrow screen.
+    fn parts(
+        view: &GameView,
+        lead: &[String],
+        tail: &[String],
+        now_t_ms: Option<u64>,
+    ) -> Vec<(String, Fit)> {
         let player = |i: usize| {
             let info = &view.players[i];
             let name = match info.full_name() {
@@ -91,13 +139,29 @@ impl StatusLine<'_> {
         } else {
             &view.rules
         };
-        let mut parts = vec![state, format!("move {moves}")];
-        parts.extend(lead.iter().cloned());
-        parts.push(format!("B {} vs W {}", player(0), player(1)));
-        parts.push(format!("{rules}, komi {}", view.komi));
-        parts.extend(tail.iter().cloned());
-        parts.join(" | ")
+        let mut parts = vec![(state, Fit::Keep), (format!("move {moves}"), Fit::Keep)];
+        parts.extend(lead.iter().map(|part| (part.clone(), Fit::Keep)));
+        parts.push((format!("B {} vs W {}", player(0), player(1)), Fit::Shorten));
+        parts.push((format!("{rules}, komi {}", view.komi), Fit::Whole));
+        parts.extend(tail.iter().map(|part| (part.clone(), Fit::Whole)));
+        parts
     }
+}
+
+const SEPARATOR: &str = " | ";
+
+/// The fewest columns worth showing of a part cut short.
+const MIN_SHORTENED: usize = 12;
+
+/// How a part of the line gives way to a narrow screen.
+#[derive(Debug, Clone, Copy)]
+enum Fit {
+    /// Kept; cut only when it alone is wider than what is left.
+    Keep,
+    /// Cut short with `…` where a word ends, when enough is left to read.
+    Shorten,
+    /// Shown whole or not at all.
+    Whole,
 }
 
 /// How long a GMP line has carried nothing, from [`QUIET_AFTER_MS`] on,
@@ -136,8 +200,9 @@ impl Widget for StatusLine<'_> {
         let style = self.theme.status;
         let blank = " ".repeat(usize::from(area.width));
         buf.set_string(area.x, area.y, blank, style);
-        let text = Self::text(self.view, &self.lead, &self.tail, self.now_t_ms);
-        buf.set_stringn(area.x, area.y, text, usize::from(area.width), style);
+        let width = usize::from(area.width);
+        let text = Self::fitted(self.view, &self.lead, &self.tail, self.now_t_ms, width);
+        buf.set_stringn(area.x, area.y, text, width, style);
     }
 }
 
@@ -201,5 +266,47 @@ mod tests {
             "GTP has no line: {quiet}"
         );
         assert!(!StatusLine::text(&view, none, none, Some(9_000)).contains("quiet"));
+    }
+
+    #[test]
+    fn at_80_columns_the_state_stays_and_a_path_is_whole_or_left_out() {
+        let mut view = GameView::new();
+        view.players[0] = PlayerInfo {
+            name: "human".into(),
+            protocol: "human".into(),
+            ..PlayerInfo::default()
+        };
+        view.players[1] = PlayerInfo {
+            name: "GNU Go".into(),
+            version: "3.8".into(),
+            protocol: "gtp".into(),
+            ..PlayerInfo::default()
+        };
+        view.rules = "cgf".into();
+        view.komi = 5.5;
+        view.phase = Phase::Play;
+        let lead = ["PAUSED".to_string(), "3 watching".to_string()];
+        let tail = ["folder games/2026-11-26-r1-human-vs-gnu-go".to_string()];
+        let line = StatusLine::fitted(&view, &lead, &tail, None, 80);
+        assert_eq!(
+            line,
+            "play | move 0 | PAUSED | 3 watching | B human (human) vs W GNU Go 3.8 (gtp)"
+        );
+        let wide = StatusLine::fitted(&view, &lead, &tail, None, 200);
+        assert_eq!(wide, StatusLine::text(&view, &lead, &tail, None));
+        let narrow = StatusLine::fitted(&view, &lead, &tail, None, 60);
+        assert!(
+            narrow.starts_with("play | move 0 | PAUSED | 3 watching | B human")
+                && narrow.ends_with('…'),
+            "{narrow}"
+        );
+        for width in 0..200 {
+            let line = StatusLine::fitted(&view, &lead, &tail, None, width);
+            assert!(line.chars().count() <= width, "{width}: {line}");
+            assert!(
+                line.contains(&tail[0]) || !line.contains("folder"),
+                "{width}: a path is whole or absent: {line}"
+            );
+        }
     }
 }

@@ -41,7 +41,7 @@ use crate::referee::event::LineDirection;
 use crate::referee::view::{AudienceLine, PacketLine, TraceLine};
 use crate::referee::GameView;
 
-use super::Theme;
+use super::{cut, Theme};
 
 /// Which rows the trace shows.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -472,24 +472,6 @@ fn packet_text(packet: &PacketLine, room: usize) -> String {
         Some(kept) if kept >= 8 => format!("{}{tail}", cut(meaning, kept)),
         _ => cut(&format!("{meaning}{tail}"), room),
     }
-}
-
-/// `text` in at most `width` columns: whole when it fits, else cut and
-/// ended with `…` (where a word ends, when one ends near the cut, so that
-/// a number is never shown in part).
-pub fn cut(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    if width == 0 {
-        return String::new();
-    }
-    let kept: String = text.chars().take(width - 1).collect();
-    let at_word = match kept.rfind(' ') {
-        Some(space) if kept.len() - space <= 12 => kept[..space].trim_end().to_string(),
-        _ => kept,
-    };
-    format!("{at_word}…")
 }
 
 /// A wire time: `16.7ms`.

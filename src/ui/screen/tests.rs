@@ -427,3 +427,37 @@ fn the_game_start_ends_the_set_ups_notices_and_keys_stay_in_sight() {
         "the keys stay in sight: {with_prompt}"
     );
 }
+
+#[test]
+fn a_hint_is_whole_or_absent_and_the_prompt_keeps_the_move_to_relay() {
+    let mut view = mid_game();
+    apply(
+        &mut view,
+        GameEvent::Prompt {
+            color: Some(Black),
+            message: "Black to move: White played C16, enter it into Black's program, then \
+                      type its reply (e.g. D4, pass, resign)"
+                .into(),
+        },
+    );
+    let t = view.last_t_ms;
+    let words: Vec<&str> = crate::ui::commands::REGISTRY
+        .iter()
+        .map(|info| super::short_name(info.command))
+        .collect();
+    for width in 80..=200 {
+        let screen = draw(&view, &operator(t), &Theme::default(), width, 24);
+        let bar = screen.lines().last().unwrap().trim_end().to_string();
+        assert!(
+            bar.starts_with("Black to move: White played C16"),
+            "{width}: {bar}"
+        );
+        for word in &words {
+            let cut = (2..word.len())
+                .map(|n| &word[..n])
+                .filter(|part| !words.contains(part))
+                .any(|part| bar.ends_with(&format!(" {part}")));
+            assert!(!cut, "{width}: '{word}' cut: {bar}");
+        }
+    }
+}
