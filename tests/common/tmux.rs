@@ -128,7 +128,21 @@ impl Tmux {
 }
 
 impl Drop for Tmux {
+    /// Ends what runs in the session with SIGTERM before the session: a
+    /// goref whose terminal merely went away goes on detached, as designed,
+    /// and would outlive the test.
     fn drop(&mut self) {
+        let panes = self
+            .command()
+            .args(["list-panes", "-s", "-t", &self.name, "-F", "#{pane_pid}"])
+            .output();
+        if let Ok(panes) = panes {
+            for pid in String::from_utf8_lossy(&panes.stdout).split_whitespace() {
+                let _ = Command::new("kill")
+                    .args(["-TERM", "--", &format!("-{pid}")])
+                    .status();
+            }
+        }
         let _ = self.command().arg("kill-server").status();
         let _ = std::fs::remove_file(tmux_socket(&self.name));
     }
