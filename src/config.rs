@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::cli::PlayArgs;
 use crate::driver::DriverConfig;
 use crate::game::board::KoRule;
-use crate::game::clock::{format_duration, parse_duration, TimeSystem};
+use crate::game::clock::{parse_duration, TimeSystem};
 use crate::game::rules::{ForkRule, Preset, Rules};
 use crate::game::sgf::Date;
 use crate::game::{Point, MAX_SIZE, MIN_SIZE};
@@ -19,6 +19,7 @@ use crate::journal::folder::default_name;
 use crate::journal::FolderPlace;
 use crate::players::PlayerSpec;
 use crate::referee::{GameConfig, Handicap, RecordInfo};
+use crate::toml_errors::locate;
 use crate::transport::line::LineTarget;
 
 /// Where the default game folders go, under the current folder.
@@ -86,66 +87,6 @@ impl GameFile {
             message: locate(&text, &e),
         })
     }
-}
-
-/// One line for a TOML error: `line 3, column 8, key size: invalid type: ...`.
-/// Line and column (both from 1, the column in characters) come from the
-/// error's span; the key is the one written at the start of that line, when
-/// there is one, prefixed with the table it is in (`black_stone.fg`). The
-/// game file and theme files read their errors this way.
-pub fn locate(text: &str, error: &toml::de::Error) -> String {
-    let message = error
-        .message()
-        .lines()
-        .map(str::trim)
-        .filter(|part| !part.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ");
-    let Some(span) = error.span() else {
-        return message;
-    };
-    let (line, column) = position(text, span.start);
-    let lines: Vec<&str> = text.lines().collect();
-    let Some(line_key) = lines.get(line - 1).and_then(|l| key_of_line(l)) else {
-        return format!("line {line}, column {column}: {message}");
-    };
-    let table = lines[..line - 1]
-        .iter()
-        .rev()
-        .map(|l| l.trim())
-        .find(|l| l.starts_with('['))
-        .and_then(key_of_line);
-    let key = match table {
-        Some(table) if !lines[line - 1].trim().starts_with('[') => format!("{table}.{line_key}"),
-        _ => line_key,
-    };
-    format!("line {line}, column {column}, key {key}: {message}")
-}
-
-/// Line and column, both from 1, the column in characters, of a byte offset
-/// into `text`.
-pub fn position(text: &str, offset: usize) -> (usize, usize) {
-    let mut start = offset.min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let before = &text[..start];
-    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
-    let line = before.matches('\n').count() + 1;
-    (line, before[line_start..].chars().count() + 1)
-}
-
-/// The key a TOML line sets (`size = 9`, `"size" = 9`) or the table it opens
-/// (`[white]`).
-fn key_of_line(line: &str) -> Option<String> {
-    let line = line.trim();
-    let key = if line.starts_with('[') {
-        line.trim_start_matches('[').split(']').next()?
-    } else {
-        line.split_once('=')?.0
-    };
-    let key = key.trim().trim_matches(|c| c == '"' || c == '\'').trim();
-    (!key.is_empty() && !key.starts_with('#')).then(|| key.to_string())
 }
 
 /// Builds the driver's configuration from the flags and the optional game file.
@@ -297,78 +238,6 @@ pub fn resolve(
         subscribers: Vec::new(),
         folder: Some(folder),
     })
-}
-
-/// The resolved configuration as a game file: every setting the game is
-/// played with, preset values included, so that `goref play --config FILE`
-/// sets the same game up again and `goref resume` restarts the same players.
-/// The record's and the trace's paths are left out: a game file that named
-/// them would overwrite them.
-pub fn game_file_text(config: &DriverConfig) -> String {
-    let quote = |text: &str| toml::Value::String(text.to_string()).to_string();
-    let rules = &config.game.rules;
-    let or_zero = |n: Option<u32>| n.unwrap_or(0);
-    let mut text = format!(
-        "# The configuration goref {} played this game with, every preset value\n\
-         # written out. `goref play --config THIS_FILE` sets the same game up again.\n\
-         # Set by the rules preset and not by this file: scoring {:?}, end of game {:?}.\n",
-        env!("CARGO_PKG_VERSION"),
-        rules.scoring,
-        rules.end_of_game,
-    );
-    let mut line = |key: &str, value: String| text.push_str(&format!("{key} = {value}\n"));
-    line("black", quote(&config.black.to_string()));
-    line("white", quote(&config.white.to_string()));
-    line("rules", quote(&rules.preset.to_string()));
-    line("size", config.game.size.to_string());
-    line("komi", format!("{:?}", rules.komi));
-    match &config.game.handicap {
-        Handicap::None => line("handicap", "0".into()),
-        Handicap::Fixed(n) => line("handicap", n.to_string()),
-        Handicap::Free(points) => {
-            let points: Vec<String> = points.iter().map(|p| p.to_gtp()).collect();
-            line("handicap_stones", quote(&points.join(",")))
-        }
-    }
-    line("time", quote(&rules.time.to_string()));
-    let ko = match rules.ko {
-        KoRule::Simple => "simple",
-        KoRule::PositionalSuperko => "positional",
-        KoRule::SituationalSuperko => "situational",
-        KoRule::Lax => "lax",
-    };
-    line("ko", quote(ko));
-    line("allow_suicide", rules.suicide_allowed.to_string());
-    line("move_timeout", quote(&format_duration(rules.move_timeout)));
-    line(
-        "command_timeout",
-        quote(&format_duration(config.command_timeout)),
-    );
-    line(
-        "time_loss_before",
-        or_zero(rules.limits.time_loss_before).to_string(),
-    );
-    line("stop_at", or_zero(rules.limits.stop_at).to_string());
-    line("count_passes", rules.limits.count_passes.to_string());
-    line("restart_crashed", rules.restart_crashed.to_string());
-    let idle_limit = rules.idle_limit.map_or("off".to_string(), format_duration);
-    line("idle_limit", quote(&idle_limit));
-    let forks = match rules.forks {
-        ForkRule::Forfeit => "forfeit",
-        ForkRule::Report => "report",
-    };
-    line("forks", quote(forks));
-    line("date", quote(&config.record.date.to_string()));
-    for (key, value) in [
-        ("event", &config.record.event),
-        ("round", &config.record.round),
-        ("place", &config.record.place),
-    ] {
-        if let Some(value) = value {
-            line(key, quote(value));
-        }
-    }
-    text
 }
 
 fn player(spec: Option<String>, flag: &str) -> Result<PlayerSpec, ConfigError> {

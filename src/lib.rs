@@ -1,35 +1,53 @@
 //! goref: a terminal referee for computer Go tournaments.
 //!
-//! Module map, in the direction data flows (see DESIGN.md §1):
+//! Module map, from the ground up. A module uses only modules of lower
+//! layers, never one of its own layer or above: `tests/architecture.rs`
+//! holds the code to this list.
 //!
-//! - [`game`]: pure Go. Coordinates, the board with captures, ko and superko,
-//!   scoring, clocks and time systems, rules presets, SGF.
-//! - [`protocol`]: pure protocol machines. GTP line codec and engine
-//!   controller; GMP/SGMP packets, link (sequence bits, resends) and session.
-//! - [`referee`]: the pure game state machine. It turns player events into
-//!   [`referee::GameEvent`]s and actions, runs the KGS end-of-game protocol,
-//!   and folds events into a [`referee::GameView`].
-//! - [`bot`]: the built-in engine, spoken to over GTP like any other.
-//! - [`transport`], [`players`], [`driver`]: the async shell. Processes, the
-//!   player adapters, and the loop that moves bytes and time into the cores.
-//! - [`check`]: `goref check`, a program's conformance card, built from the
-//!   player adapters and protocol sessions a game uses.
-//! - [`cli`], [`config`]: the command line and the game file; [`decode`]:
-//!   GMP captures and traces back into readable packet lines; [`replay`]:
-//!   a trace read back through the stream validator
-//!   ([`referee::replay`]) and the reducer.
-//! - [`ui`]: the screen, as pure render functions of a
-//!   [`referee::GameView`]; the host and its spectators draw with the same ones.
-//!   [`app`]: the async shell around it: the terminal, keys, the live loop,
-//!   a spectator's screen.
-//! - [`mirror`]: the game served to read-only spectators (`--serve`) and
-//!   followed by them (`--watch`): a pure hub, gate and spectator side, and
-//!   their async shells.
-//! - [`journal`]: the game folder: the durable journal of every event, read
-//!   back by `goref resume`, and the manifest of a finished game.
-//! - [`files`]: every file goref writes is checked, claimed and replaced
-//!   atomically there; [`console`]: every line goref prints, never panicking
-//!   on a closed pipe.
+//! Layers, lowest first:
+//! 1. game, shell_time, console, files, toml_errors
+//! 2. protocol, transport
+//! 3. referee, bot
+//! 4. journal, players, ui, decode
+//! 5. mirror, check
+//! 6. driver, cli
+//! 7. config
+//! 8. app
+//! 9. replay
+//!
+//! 1. [`game`]: pure Go. Coordinates, the board with captures, ko and
+//!    superko, scoring, clocks and time systems, rules presets, SGF.
+//!    [`shell_time`]: the shell's clock and the waits its loops are made of;
+//!    [`console`]: every line goref prints, never panicking on a closed
+//!    pipe; [`files`]: every file goref writes, checked, claimed and replaced
+//!    atomically; [`toml_errors`]: a TOML file's error as one line.
+//! 2. [`protocol`]: pure protocol machines. GTP line codec and engine
+//!    controller; GMP/SGMP packets, link (sequence bits, resends) and
+//!    session. [`transport`]: processes, serial lines, ptys and TCP, the
+//!    async byte movers that know nothing of Go.
+//! 3. [`referee`]: the pure game state machine. It turns player events into
+//!    [`referee::GameEvent`]s and actions, runs the KGS end-of-game protocol,
+//!    and folds events into a [`referee::GameView`]. [`bot`]: the built-in
+//!    engine, spoken to over GTP or a line like any other program.
+//! 4. [`journal`]: the game folder: the durable journal of every event, read
+//!    back by `goref resume`, and the manifest of a finished game.
+//!    [`players`]: the player adapters, one per protocol. [`ui`]: the screen,
+//!    as pure render functions of a [`referee::GameView`]; the host and its
+//!    spectators draw with the same ones. [`decode`]: GMP captures and traces
+//!    back into readable packet lines.
+//! 5. [`mirror`]: the game served to read-only spectators (`--serve`) and
+//!    followed by them (`--watch`): a pure hub, gate and spectator side, and
+//!    their async shells. [`check`]: `goref check`, a program's conformance
+//!    card, built from the player adapters and protocol sessions a game uses.
+//! 6. [`driver`]: the loop that moves bytes and time into the referee and
+//!    its events to the folder, the outputs and the mirror. [`cli`]: the
+//!    command line.
+//! 7. [`config`]: the game file merged with the command line, into a
+//!    [`driver::DriverConfig`].
+//! 8. [`app`]: the async shell around [`ui`]: the terminal, keys, the live
+//!    loop, a spectator's screen.
+//! 9. [`replay`]: a trace read back through the stream validator
+//!    ([`referee::replay`]) and the reducer, on the screen.
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
@@ -59,5 +77,6 @@ pub mod replay;
 pub mod shell_time;
 #[cfg(test)]
 mod test_support;
+pub mod toml_errors;
 pub mod transport;
 pub mod ui;

@@ -19,7 +19,6 @@ use std::io::IsTerminal;
 use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
-use goref::bot::line::Continued;
 use goref::cli::{
     AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, GameArgs, OutputArgs, PlayArgs,
     ResumeArgs, SpectatorArgs, WatchArgs,
@@ -35,6 +34,7 @@ use goref::mirror::follow::Target;
 use goref::mirror::gate::Limits;
 use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::players::PlayerSpec;
+use goref::protocol::sgmp::continued::Continued;
 use goref::protocol::sgmp::session::Profile;
 use goref::referee::ResumePoint;
 use goref::transport::line::LineSpec;

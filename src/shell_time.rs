@@ -1,12 +1,24 @@
-//! The shell's clock. The async shell reads time from tokio, so tests can
-//! pause it, and hands it to the pure cores as `std::time::Instant`: this is
-//! the one place that does both.
+//! The shell's clock, and the waits its `select!` loops are made of. The
+//! async shell reads time from tokio, so tests can pause it, and hands it to
+//! the pure cores as `std::time::Instant`: this is the one place that does
+//! both. A wait on something that is not there (no deadline, a channel
+//! gone) waits forever, so that its `select!` branch stays quiet.
 
 use std::time::Instant;
+
+use tokio::sync::mpsc;
 
 /// Now, as the pure cores take it.
 pub fn now() -> Instant {
     tokio::time::Instant::now().into_std()
+}
+
+/// The earlier of two optional deadlines.
+pub fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// Sleeps until `deadline`, or forever when there is none.
@@ -54,5 +66,14 @@ impl Timer {
         }
         self.sleep.as_mut().await;
         self.due = None;
+    }
+}
+
+/// The next message of a channel, or never once the channel is gone
+/// (`None`): a `select!` branch that stays quiet without its input.
+pub async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+    match input {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
     }
 }

@@ -13,11 +13,10 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::driver::signals::{Received, Signals};
-use crate::driver::{
-    next_from, run_game_with, DriverConfig, GameOutcome, Inputs, OperatorInput, Resumption,
-};
+use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
 use crate::mirror::server::MirrorServer;
-use crate::referee::{GameView, OperatorCommand};
+use crate::referee::{GameView, OperatorCommand, OperatorInput};
+use crate::shell_time::next_from;
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::{LinkStatus, Role, Theme, UiState};

@@ -17,10 +17,9 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use crate::game::board::fixed_handicap;
 use crate::game::sgf::{self, Node};
 use crate::game::{Color, Move};
-use crate::players::sgmp::{link_config, wake_for};
-use crate::protocol::sgmp::link::LinkState;
+use crate::protocol::sgmp::continued::Continued;
 use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
-use crate::shell_time::now;
+use crate::shell_time::{earliest, now, sleep_until};
 use crate::transport::line::{self, LineSpec};
 
 use super::{Engine, Settings};
@@ -39,67 +38,6 @@ pub struct LineGame {
     pub settings: Settings,
 }
 
-/// A game the engine goes on with: the moves it has seen, and its link as
-/// it stood.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Continued {
-    pub moves: Vec<(Color, Move)>,
-    pub link: LinkState,
-}
-
-impl Continued {
-    /// `--moves B:D4,W:PASS` and `--link-bits 1,0` (its own bit first).
-    pub fn parse(moves: &str, bits: &str, size: u8) -> Result<Continued, String> {
-        let moves = moves
-            .split(',')
-            .filter(|m| !m.trim().is_empty())
-            .map(|text| {
-                let (color, vertex) = text
-                    .trim()
-                    .split_once(':')
-                    .ok_or_else(|| format!("--moves: '{text}' is not COLOR:VERTEX, e.g. B:D4"))?;
-                let color = match color {
-                    "B" | "b" => Color::Black,
-                    "W" | "w" => Color::White,
-                    other => return Err(format!("--moves: '{other}' is not B or W")),
-                };
-                let mv = Move::parse_gtp(vertex, size).map_err(|e| format!("--moves: {e}"))?;
-                Ok((color, mv))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        let bit = |text: &str| match text.trim() {
-            "0" => Ok(false),
-            "1" => Ok(true),
-            other => Err(format!("--link-bits: '{other}' is not 0 or 1")),
-        };
-        let (mine, his) = bits
-            .split_once(',')
-            .ok_or_else(|| format!("--link-bits: '{bits}' is not MY,HIS, e.g. 1,0"))?;
-        let link = LinkState {
-            my_seq: bit(mine)?,
-            his_seq: bit(his)?,
-            outstanding: None,
-        };
-        Ok(Continued { moves, link })
-    }
-
-    /// The flags that give it to `goref bot`.
-    pub fn args(&self) -> [String; 4] {
-        let moves: Vec<String> = self
-            .moves
-            .iter()
-            .map(|(color, mv)| format!("{}:{mv}", color.letter()))
-            .collect();
-        let bit = |b: bool| if b { "1" } else { "0" };
-        [
-            "--moves".into(),
-            moves.join(","),
-            "--link-bits".into(),
-            format!("{},{}", bit(self.link.my_seq), bit(self.link.his_seq)),
-        ]
-    }
-}
-
 /// Plays one game on the line, then returns the moves played.
 pub async fn play_on_line(
     spec: LineSpec,
@@ -116,7 +54,9 @@ pub async fn play_on_line(
     } = game;
     let line = line::open(&spec).await.map_err(|e| e.to_string())?;
     let (mut reader, mut writer) = tokio::io::split(line);
-    let link = link_config(profile, &spec);
+    let link = profile
+        .link_config()
+        .with_overrides(spec.resend_after, spec.alarm_after);
     let config = SessionConfig {
         profile,
         program_color: color.opponent(),
@@ -219,7 +159,10 @@ pub async fn play_on_line(
             continue;
         }
         let linger = finished_at.map(|at| at + LINGER);
-        let sleep = wake_for(&session, linger.or(due.map(|(at, _)| at)));
+        let sleep = sleep_until(earliest(
+            session.poll_timeout(),
+            linger.or(due.map(|(at, _)| at)),
+        ));
         tokio::select! {
             read = reader.read(&mut buf) => match read {
                 Ok(n) if n > 0 => session.handle_bytes(now(), &buf[..n]),
@@ -249,28 +192,4 @@ pub fn moves_to_sgf(size: u8, moves: &[(Color, Move)]) -> String {
         nodes.push(node);
     }
     sgf::write(&nodes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_continued_game_reads_back_the_flags_it_gives() {
-        let continued = Continued::parse("B:E5,W:pass, B:C3", "1,0", 9).unwrap();
-        assert_eq!(continued.moves.len(), 3);
-        assert_eq!(continued.moves[1], (Color::White, Move::Pass));
-        assert!(continued.link.my_seq && !continued.link.his_seq);
-        let args = continued.args();
-        assert_eq!(Continued::parse(&args[1], &args[3], 9).unwrap(), continued);
-        for (moves, bits) in [
-            ("E5", "1,0"),
-            ("X:E5", "1,0"),
-            ("B:Z9", "1,0"),
-            ("", "2,0"),
-            ("", "1"),
-        ] {
-            assert!(Continued::parse(moves, bits, 9).is_err(), "{moves} {bits}");
-        }
-    }
 }

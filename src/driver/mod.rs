@@ -11,6 +11,7 @@
 //! never stops the game; it is an event, and the [`GameOutcome`] says which
 //! files are incomplete.
 
+mod game_file;
 mod json_out;
 mod lineup;
 mod operator_input;
@@ -27,7 +28,6 @@ use tokio::task::JoinHandle;
 
 pub use crate::files::write_atomically;
 use lineup::Lineup;
-pub use operator_input::OperatorInput;
 use signals::{Received, Signals};
 use sinks::{Retold, Sinks};
 
@@ -42,12 +42,12 @@ use crate::players::{human, PlayerHandle, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
-use crate::referee::OperatorCommand;
 use crate::referee::{
     AgreementEvent, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo, Referee,
     ResumePoint, SessionChange, StampedEvent,
 };
-use crate::shell_time::{now, Timer};
+use crate::referee::{OperatorCommand, OperatorInput};
+use crate::shell_time::{next_from, now, Timer};
 
 /// How long players get to quit after the game before they are killed.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(6);
@@ -418,15 +418,6 @@ fn call_the_judge(referee: &mut Referee, operator_attached: bool) {
         return referee.prompt(prompt);
     }
     referee.without_operator(now(), None);
-}
-
-/// The next message of a channel, or never once the channel is gone
-/// (`None`): a `select!` branch that stays quiet without its input.
-pub async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
-    match input {
-        Some(rx) => rx.recv().await,
-        None => std::future::pending().await,
-    }
 }
 
 /// Lets the players say goodbye, still recording what they print, then

@@ -1,4 +1,4 @@
-//! The operator's input: typed [`OperatorInput`]s on a channel.
+//! The operator's input on stdin: typed [`OperatorInput`]s on a channel.
 //!
 //! Whatever the operator uses (the console on stdin in headless mode, the
 //! full-screen view's input box, later a remote operator) feeds the same
@@ -11,32 +11,7 @@ use std::io::BufRead;
 
 use tokio::sync::mpsc;
 
-use crate::referee::operator::parse_operator_line;
-use crate::referee::OperatorCommand;
-
-/// One thing the operator entered.
-#[derive(Debug, Clone, PartialEq)]
-pub enum OperatorInput {
-    /// A judge's command, for the referee.
-    Command(OperatorCommand),
-    /// A line that is not a command: a typed player's move, or, when no
-    /// player's moves are typed, a mistake to tell the operator about.
-    Line { text: String, not_a_command: String },
-}
-
-impl OperatorInput {
-    /// Reads one typed line; `None` for an empty one.
-    pub fn from_line(line: &str, size: u8) -> Option<OperatorInput> {
-        match parse_operator_line(line, size) {
-            Ok(Some(command)) => Some(OperatorInput::Command(command)),
-            Ok(None) => None,
-            Err(not_a_command) => Some(OperatorInput::Line {
-                text: line.to_string(),
-                not_a_command,
-            }),
-        }
-    }
-}
+use crate::referee::operator::OperatorInput;
 
 /// Starts the console: a plain thread reads stdin (a blocked read must not
 /// hold up the async runtime when the game ends) and sends each line, read.
@@ -78,6 +53,7 @@ fn read_lines(mut input: impl BufRead, size: u8, tx: &mpsc::UnboundedSender<Oper
 mod tests {
     use super::*;
     use crate::game::Point;
+    use crate::referee::OperatorCommand;
 
     /// What the console sends for `typed`, until its end.
     fn sent(typed: &[u8]) -> Vec<OperatorInput> {

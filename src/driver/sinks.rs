@@ -732,7 +732,7 @@ fn open_folder(config: &DriverConfig, folder: GameFolder) -> Result<Folder, Driv
     let config_path = folder.file(folder::CONFIG);
     let journal_path = folder.file(folder::JOURNAL);
     let opened =
-        crate::files::write_atomically(&config_path, &crate::config::game_file_text(config))
+        crate::files::write_atomically(&config_path, &super::game_file::game_file_text(config))
             .map_err(|e| cannot(&config_path, e))
             .and_then(|()| Journal::open(&journal_path).map_err(|e| cannot(&journal_path, e)));
     let journal = match opened {

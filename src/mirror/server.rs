@@ -25,9 +25,8 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, UnixListener};
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::driver::{next_from, OperatorInput};
-use crate::referee::{GameEvent, SessionChange, StampedEvent};
-use crate::shell_time::{now, sleep_until};
+use crate::referee::{GameEvent, OperatorInput, SessionChange, StampedEvent};
+use crate::shell_time::{next_from, now, sleep_until};
 
 use super::accept_trouble::AcceptTrouble;
 use super::audience::Audience;

@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use crate::bot::line::Continued;
 use crate::game::clock::format_duration;
 use crate::game::score::Scoring;
 use crate::game::Color;
 use crate::game::Move;
+use crate::protocol::sgmp::continued::Continued;
 use crate::protocol::sgmp::link::TraceEntry;
 use crate::protocol::sgmp::link::{LinkConfig, LinkState};
 use crate::protocol::sgmp::packet::Query;
@@ -29,7 +29,7 @@ use crate::protocol::sgmp::session::{
 };
 use crate::protocol::sgmp::timing::LineTiming;
 use crate::referee::{Action, Failure, PlayerEvent, PlayerInfo};
-use crate::shell_time::{now, sleep_until};
+use crate::shell_time::{earliest, now, sleep_until};
 use crate::transport::line::{
     self, bytes_per_second, BoxedLine, LineSpec, LineTarget, DEFAULT_SETUP,
 };
@@ -528,14 +528,6 @@ fn report_held_trace(session: &mut Session, reporter: &Reporter, timing: &LineTi
     }
 }
 
-/// The earlier of two optional instants.
-fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
 /// What the operator is told once, when set-up starts.
 fn setup_notice(wait: SetupWait, place: &str, setup: Duration) -> String {
     let deadline = format_duration(setup);
@@ -585,20 +577,15 @@ fn answer_to(query: Query) -> String {
 
 /// The link settings of a profile, with the line spec's overrides.
 pub(crate) fn link_config(profile: Profile, spec: &LineSpec) -> LinkConfig {
-    let mut link = profile.link_config();
-    if let Some(resend) = spec.resend_after {
-        link.resend_after = resend;
-    }
-    if let Some(alarm) = spec.alarm_after {
-        link.alarm_after = alarm;
-    }
-    link
+    profile
+        .link_config()
+        .with_overrides(spec.resend_after, spec.alarm_after)
 }
 
 /// Sleeps until the session's next timer or `other` (the end of the
 /// linger after the game, the set-up deadline), whichever comes first;
 /// forever when there is neither.
-pub(crate) async fn wake_for(session: &Session, other: Option<Instant>) {
+async fn wake_for(session: &Session, other: Option<Instant>) {
     sleep_until(earliest(session.poll_timeout(), other)).await
 }
 

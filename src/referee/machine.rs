@@ -25,7 +25,7 @@ use super::event::{
     AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
     SessionChange,
 };
-use super::operator::is_sgf_result;
+use super::operator::{is_sgf_result, OperatorCommand};
 use super::resume::ResumePoint;
 
 /// Where the handicap stones go.
@@ -196,90 +196,6 @@ impl Failure {
             FailureKind::Garbage => End::ForfeitGarbage,
             FailureKind::Other => End::ForfeitFailure,
             FailureKind::Forked => End::ForfeitFork,
-        }
-    }
-}
-
-/// Decisions the operator (the tournament judge) can make at any time.
-#[derive(Debug, Clone, PartialEq)]
-pub enum OperatorCommand {
-    /// End the game with this result (`B+3.5`, `W+`, `Void`, ...).
-    Adjudicate { result: String, reason: String },
-    /// Score the position now, with the stones currently marked dead.
-    ScoreNow,
-    /// Mark the chain at this point dead, or alive again.
-    ToggleDead(Point),
-    /// A side resigns, as its operator tells the judge.
-    Resign { color: Color, reason: String },
-    /// A side's program is started again (KGS lets its operator do so),
-    /// told the position, its clock running on. The driver carries it out.
-    Restart { color: Color, reason: String },
-    /// Hold the game: the judge deliberates. No clock runs, no move is asked
-    /// for or relayed, and a move that comes meanwhile is held.
-    PauseClocks { reason: String },
-    /// The game goes on: a held move is taken, or the side to move's clock
-    /// starts again.
-    ResumeClocks,
-    /// Add time to a clock (`delta_ms` above zero) or take it away.
-    AdjustClock {
-        color: Color,
-        delta_ms: i64,
-        reason: String,
-    },
-}
-
-impl std::fmt::Display for OperatorCommand {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            OperatorCommand::Adjudicate { result, .. } if result == "Void" => f.write_str("void"),
-            OperatorCommand::Adjudicate { result, .. } => write!(f, "adjudicate {result}"),
-            OperatorCommand::ScoreNow => f.write_str("score"),
-            OperatorCommand::ToggleDead(point) => write!(f, "dead {point}"),
-            OperatorCommand::Resign { color, .. } => write!(f, "resign {}", color.letter()),
-            OperatorCommand::Restart { color, .. } => write!(f, "restart {}", color.letter()),
-            OperatorCommand::PauseClocks { .. } => f.write_str("pause"),
-            OperatorCommand::ResumeClocks => f.write_str("resume"),
-            OperatorCommand::AdjustClock {
-                color, delta_ms, ..
-            } => {
-                let sign = if *delta_ms < 0 { '-' } else { '+' };
-                let ms = delta_ms.unsigned_abs();
-                let amount = format_duration(Duration::from_millis(ms));
-                write!(f, "clock {} {sign}{amount}", color.letter())
-            }
-        }
-    }
-}
-
-impl OperatorCommand {
-    /// The command as the operator would type it, its reason included:
-    /// how an attached screen sends it to the referee, which parses it back.
-    pub fn as_line(&self) -> String {
-        match self {
-            OperatorCommand::Adjudicate { reason, .. }
-            | OperatorCommand::Resign { reason, .. }
-            | OperatorCommand::Restart { reason, .. }
-            | OperatorCommand::PauseClocks { reason }
-            | OperatorCommand::AdjustClock { reason, .. } => format!("{self} {reason}"),
-            OperatorCommand::ScoreNow
-            | OperatorCommand::ToggleDead(_)
-            | OperatorCommand::ResumeClocks => self.to_string(),
-        }
-    }
-
-    /// Why the command was given, or what it does.
-    fn reason(&self) -> String {
-        match self {
-            OperatorCommand::Adjudicate { reason, .. } => reason.clone(),
-            OperatorCommand::ScoreNow => "count the game with the stones marked dead".into(),
-            OperatorCommand::ToggleDead(point) => {
-                format!("mark the chain at {point} dead, or alive again")
-            }
-            OperatorCommand::Resign { reason, .. }
-            | OperatorCommand::Restart { reason, .. }
-            | OperatorCommand::PauseClocks { reason }
-            | OperatorCommand::AdjustClock { reason, .. } => reason.clone(),
-            OperatorCommand::ResumeClocks => "the game goes on".into(),
         }
     }
 }

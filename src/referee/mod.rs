@@ -17,9 +17,9 @@ pub use event::{
     SessionChange, StampedEvent, StreamHeader, SCHEMA_VERSION,
 };
 pub use machine::{
-    Action, Failure, FailureKind, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee,
-    TimeLeft,
+    Action, Failure, FailureKind, GameConfig, Handicap, PlayerEvent, Referee, TimeLeft,
 };
+pub use operator::{OperatorCommand, OperatorInput};
 pub use record::{PlannedGame, RecordInfo, Recorder};
 pub use resume::{ResumeError, ResumePoint};
 pub use view::GameView;

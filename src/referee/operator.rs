@@ -11,10 +11,118 @@
 //! clock b|w +30s [reason]    add time to a clock (-1m takes time away)
 //! ```
 
-use crate::game::clock::parse_duration;
+use std::time::Duration;
+
+use crate::game::clock::{format_duration, parse_duration};
 use crate::game::{Color, Point};
 
-use super::machine::OperatorCommand;
+/// Decisions the operator (the tournament judge) can make at any time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorCommand {
+    /// End the game with this result (`B+3.5`, `W+`, `Void`, ...).
+    Adjudicate { result: String, reason: String },
+    /// Score the position now, with the stones currently marked dead.
+    ScoreNow,
+    /// Mark the chain at this point dead, or alive again.
+    ToggleDead(Point),
+    /// A side resigns, as its operator tells the judge.
+    Resign { color: Color, reason: String },
+    /// A side's program is started again (KGS lets its operator do so),
+    /// told the position, its clock running on. The driver carries it out.
+    Restart { color: Color, reason: String },
+    /// Hold the game: the judge deliberates. No clock runs, no move is asked
+    /// for or relayed, and a move that comes meanwhile is held.
+    PauseClocks { reason: String },
+    /// The game goes on: a held move is taken, or the side to move's clock
+    /// starts again.
+    ResumeClocks,
+    /// Add time to a clock (`delta_ms` above zero) or take it away.
+    AdjustClock {
+        color: Color,
+        delta_ms: i64,
+        reason: String,
+    },
+}
+
+impl std::fmt::Display for OperatorCommand {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OperatorCommand::Adjudicate { result, .. } if result == "Void" => f.write_str("void"),
+            OperatorCommand::Adjudicate { result, .. } => write!(f, "adjudicate {result}"),
+            OperatorCommand::ScoreNow => f.write_str("score"),
+            OperatorCommand::ToggleDead(point) => write!(f, "dead {point}"),
+            OperatorCommand::Resign { color, .. } => write!(f, "resign {}", color.letter()),
+            OperatorCommand::Restart { color, .. } => write!(f, "restart {}", color.letter()),
+            OperatorCommand::PauseClocks { .. } => f.write_str("pause"),
+            OperatorCommand::ResumeClocks => f.write_str("resume"),
+            OperatorCommand::AdjustClock {
+                color, delta_ms, ..
+            } => {
+                let sign = if *delta_ms < 0 { '-' } else { '+' };
+                let ms = delta_ms.unsigned_abs();
+                let amount = format_duration(Duration::from_millis(ms));
+                write!(f, "clock {} {sign}{amount}", color.letter())
+            }
+        }
+    }
+}
+
+impl OperatorCommand {
+    /// The command as the operator would type it, its reason included:
+    /// how an attached screen sends it to the referee, which parses it back.
+    pub fn as_line(&self) -> String {
+        match self {
+            OperatorCommand::Adjudicate { reason, .. }
+            | OperatorCommand::Resign { reason, .. }
+            | OperatorCommand::Restart { reason, .. }
+            | OperatorCommand::PauseClocks { reason }
+            | OperatorCommand::AdjustClock { reason, .. } => format!("{self} {reason}"),
+            OperatorCommand::ScoreNow
+            | OperatorCommand::ToggleDead(_)
+            | OperatorCommand::ResumeClocks => self.to_string(),
+        }
+    }
+
+    /// Why the command was given, or what it does.
+    pub(super) fn reason(&self) -> String {
+        match self {
+            OperatorCommand::Adjudicate { reason, .. } => reason.clone(),
+            OperatorCommand::ScoreNow => "count the game with the stones marked dead".into(),
+            OperatorCommand::ToggleDead(point) => {
+                format!("mark the chain at {point} dead, or alive again")
+            }
+            OperatorCommand::Resign { reason, .. }
+            | OperatorCommand::Restart { reason, .. }
+            | OperatorCommand::PauseClocks { reason }
+            | OperatorCommand::AdjustClock { reason, .. } => reason.clone(),
+            OperatorCommand::ResumeClocks => "the game goes on".into(),
+        }
+    }
+}
+
+/// One thing the operator entered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorInput {
+    /// A judge's command, for the referee.
+    Command(OperatorCommand),
+    /// A line that is not a command: a typed player's move, or, when no
+    /// player's moves are typed, a mistake to tell the operator about.
+    Line { text: String, not_a_command: String },
+}
+
+impl OperatorInput {
+    /// Reads one typed line; `None` for an empty one.
+    pub fn from_line(line: &str, size: u8) -> Option<OperatorInput> {
+        match parse_operator_line(line, size) {
+            Ok(Some(command)) => Some(OperatorInput::Command(command)),
+            Ok(None) => None,
+            Err(not_a_command) => Some(OperatorInput::Line {
+                text: line.to_string(),
+                not_a_command,
+            }),
+        }
+    }
+}
 
 /// What the operator can type, for the help line.
 pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason] | void [reason] \

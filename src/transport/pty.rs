@@ -8,7 +8,7 @@
 
 use tokio_serial::{DataBits, Parity, SerialPort, SerialStream, StopBits};
 
-use crate::transport::line::LineError;
+use crate::transport::line_spec::LineError;
 
 /// A connected pair of ptys: what is written to one end is read from the
 /// other, raw. Returns `(master, slave)`. Must be called within a tokio runtime.
@@ -67,7 +67,7 @@ mod tests {
 
     use tokio::io::AsyncWriteExt;
 
-    use crate::transport::line::FlowControl;
+    use crate::transport::line_spec::FlowControl;
     use crate::transport::serial::open_device;
     use crate::transport::serial::tests::{all_bytes, read_for, read_n};
 

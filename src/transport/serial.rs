@@ -14,7 +14,7 @@ use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio_serial::{DataBits, Parity, SerialPortBuilderExt, SerialStream, StopBits};
 
-use crate::transport::line::{FlowControl, LineError};
+use crate::transport::line_spec::{FlowControl, LineError};
 
 /// The flow control as tokio-serial spells it.
 pub(crate) fn serial_flow(flow: FlowControl) -> tokio_serial::FlowControl {

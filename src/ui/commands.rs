@@ -13,7 +13,7 @@ use crate::game::Color;
 use crate::referee::Phase;
 
 use super::keys::{BadKey, Chord, Key};
-use super::state::{PaneId, Role};
+use super::panes::{PaneId, Role};
 
 /// What a key can do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -699,7 +699,7 @@ impl KeyMap {
         }
         let file: File = toml::from_str(text).map_err(|e| KeyMapError::Syntax {
             origin: origin.into(),
-            message: crate::config::locate(text, &e),
+            message: crate::toml_errors::locate(text, &e),
         })?;
         let mut bindings = Vec::new();
         for (name, keys) in &file.keys {

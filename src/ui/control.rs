@@ -21,7 +21,7 @@ use crate::referee::{GameView, OperatorCommand};
 
 use super::commands::{Command, Lookup};
 use super::keys::Key;
-use super::screen::context;
+use super::state::context;
 use super::state::{Confirm, InputBox, InputPurpose, PaneId, RiskyCommand, Role, UiState};
 
 /// What the app must do for the screen.

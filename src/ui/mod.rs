@@ -15,6 +15,7 @@ pub mod keys;
 pub mod layout;
 pub mod moves;
 pub mod overlays;
+pub mod panes;
 pub mod screen;
 pub mod state;
 pub mod status;

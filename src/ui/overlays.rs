@@ -24,7 +24,7 @@ use crate::referee::GameView;
 
 use super::board::BoardPane;
 use super::commands::{Command, Group, REGISTRY};
-use super::screen::context;
+use super::state::context;
 use super::state::{Confirm, InputBox, InputPurpose, RiskyCommand, Role, UiState};
 use super::Theme;
 

@@ -27,11 +27,11 @@ use crate::referee::GameView;
 use super::agreement::AgreementPane;
 use super::board::BoardPane;
 use super::clocks::ClocksPane;
-use super::commands::{Command, Context, Lookup, REGISTRY};
+use super::commands::{Command, Lookup, REGISTRY};
 use super::layout::{self, Breakpoint};
 use super::moves::MovesPane;
 use super::overlays;
-use super::state::{InputBox, InputPurpose, PaneId, Role, UiState};
+use super::state::{context, InputBox, InputPurpose, PaneId, Role, UiState};
 use super::status::StatusLine;
 use super::{cut, Theme};
 
@@ -100,34 +100,6 @@ fn ascii_only(area: Rect, buf: &mut Buffer) {
             cell.set_char(plain);
         }
     }
-}
-
-/// What the commands can see of the screen now.
-pub fn context(view: &GameView, state: &UiState) -> Context {
-    Context {
-        role: state.role,
-        phase: view.phase,
-        over: view.result.is_some(),
-        focus: state.focus,
-        typed_to_move: view
-            .to_move
-            .filter(|c| view.players[c.index()].protocol == "human"),
-        clocks_paused: view.clocks_paused,
-        alerting: unacknowledged(view, state) > 0,
-        closable: state.help.is_some()
-            || state.zoom.is_some()
-            || state.trace.detail
-            || !state.pending.is_empty(),
-        can_start_next: state.can_start_next,
-    }
-}
-
-/// How many alerts wait for the operator.
-pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
-    view.alerts
-        .iter()
-        .filter(|a| a.n > state.alerts_acknowledged)
-        .count()
 }
 
 /// What the screen adds to the status line: what must stay in sight at 80

@@ -7,54 +7,12 @@
 //! [`GameView`](crate::referee::GameView) and draws both.
 
 use crate::game::{Color, Point};
+use crate::referee::GameView;
 
-use super::commands::KeyMap;
+use super::commands::{Context, KeyMap};
 use super::keys::Key;
+pub use super::panes::{PaneId, Role};
 use super::trace::TraceState;
-
-/// The panes, in the order `Tab` visits them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum PaneId {
-    Board,
-    Clocks,
-    Trace,
-    Moves,
-    Agreement,
-    TimeChart,
-}
-
-impl PaneId {
-    pub const ALL: [PaneId; 6] = [
-        PaneId::Board,
-        PaneId::Clocks,
-        PaneId::Trace,
-        PaneId::Moves,
-        PaneId::Agreement,
-        PaneId::TimeChart,
-    ];
-
-    pub fn title(self) -> &'static str {
-        match self {
-            PaneId::Board => "board",
-            PaneId::Clocks => "clocks",
-            PaneId::Trace => "trace",
-            PaneId::Moves => "moves",
-            PaneId::Agreement => "end of game",
-            PaneId::TimeChart => "time per move",
-        }
-    }
-}
-
-/// Who is looking, which decides the commands there are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    /// The referee's own screen: the operator's commands are there.
-    Operator,
-    /// A spectator's screen: read-only.
-    Spectator,
-    /// A recorded trace, stepped through.
-    Replay,
-}
 
 /// The state of one screen.
 #[derive(Debug, Clone, PartialEq)]
@@ -187,4 +145,32 @@ impl UiState {
             interrupted_at_ms: None,
         }
     }
+}
+
+/// What the commands can see of the screen now.
+pub fn context(view: &GameView, state: &UiState) -> Context {
+    Context {
+        role: state.role,
+        phase: view.phase,
+        over: view.result.is_some(),
+        focus: state.focus,
+        typed_to_move: view
+            .to_move
+            .filter(|c| view.players[c.index()].protocol == "human"),
+        clocks_paused: view.clocks_paused,
+        alerting: unacknowledged(view, state) > 0,
+        closable: state.help.is_some()
+            || state.zoom.is_some()
+            || state.trace.detail
+            || !state.pending.is_empty(),
+        can_start_next: state.can_start_next,
+    }
+}
+
+/// How many alerts wait for the operator.
+pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
+    view.alerts
+        .iter()
+        .filter(|a| a.n > state.alerts_acknowledged)
+        .count()
 }

@@ -292,7 +292,7 @@ impl Theme {
             message,
         };
         let file: ThemeFile =
-            toml::from_str(text).map_err(|e| invalid(crate::config::locate(text, &e)))?;
+            toml::from_str(text).map_err(|e| invalid(crate::toml_errors::locate(text, &e)))?;
         file.apply_styles(&mut theme, text).map_err(invalid)?;
         theme.name = file.name.clone().unwrap_or_else(|| origin.to_string());
         theme.unicode = file.unicode.unwrap_or(theme.unicode);

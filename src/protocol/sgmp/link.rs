@@ -61,96 +61,9 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
-
 use super::noise::Noise;
-use super::packet::{describe, hex, parse_hex, Command, Deframer, Frame, Packet, OK_VALUE};
-
-/// Which way a packet crossed the line, seen from the referee.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    In,
-    Out,
-}
-
-/// What was unusual about a trace line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TraceFlag {
-    /// Four bytes with a wrong checksum, dropped.
-    BadChecksum,
-    /// A command already accepted, re-OKed and not delivered again.
-    Duplicate,
-    /// Our outstanding packet, sent again.
-    Resend,
-    /// Continuation bytes outside a packet.
-    Stray,
-    /// Talk characters.
-    Talk,
-    /// A packet with the reserved bit set, dropped.
-    Reserved,
-    /// A partial packet abandoned for a new start byte.
-    Cut,
-    /// A packet that means nothing in the current state, dropped.
-    Ignored,
-    /// Both sides sent a command at once; both are kept.
-    Conflict,
-    /// A new command that acknowledged our outstanding one.
-    ImplicitAck,
-}
-
-/// One line of the packet trace: what crossed the line, and what it meant.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TraceEntry {
-    pub direction: Direction,
-    pub hex: String,
-    pub meaning: String,
-    pub flags: Vec<TraceFlag>,
-    pub note: Option<String>,
-}
-
-impl TraceEntry {
-    fn new(direction: Direction, bytes: &[u8], meaning: String, flags: Vec<TraceFlag>) -> Self {
-        TraceEntry {
-            direction,
-            hex: hex(bytes),
-            meaning,
-            flags,
-            note: None,
-        }
-    }
-
-    /// The entry is of bytes that are not a packet (talk, stray, cut, bad
-    /// checksum, reserved bit), perhaps summarised: its hex may show only
-    /// the first of them.
-    pub fn is_noise(&self) -> bool {
-        self.flags.iter().any(|f| {
-            matches!(
-                f,
-                TraceFlag::Stray
-                    | TraceFlag::Talk
-                    | TraceFlag::Cut
-                    | TraceFlag::BadChecksum
-                    | TraceFlag::Reserved
-            )
-        })
-    }
-
-    /// The packet this entry shows, when it is one (not noise).
-    pub fn packet(&self) -> Option<Packet> {
-        if self.is_noise() {
-            return None;
-        }
-        let bytes = <[u8; 4]>::try_from(parse_hex(&self.hex)?).ok()?;
-        Packet::decode(bytes).ok()
-    }
-
-    fn with_note(mut self, note: impl Into<String>) -> Self {
-        self.note = Some(note.into());
-        self
-    }
-}
+use super::packet::{describe, hex, Command, Deframer, Frame, Packet, OK_VALUE};
+pub use super::trace::{Direction, TraceEntry, TraceFlag};
 
 /// How patient the link is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -177,6 +90,15 @@ impl LinkConfig {
         LinkConfig {
             resend_after: Duration::from_secs(3),
             alarm_after: 20,
+        }
+    }
+
+    /// These settings with a line spec's own resend time and alarm count,
+    /// where it gives them.
+    pub fn with_overrides(self, resend_after: Option<Duration>, alarm_after: Option<u32>) -> Self {
+        LinkConfig {
+            resend_after: resend_after.unwrap_or(self.resend_after),
+            alarm_after: alarm_after.unwrap_or(self.alarm_after),
         }
     }
 }

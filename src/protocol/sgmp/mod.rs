@@ -4,11 +4,12 @@
 //! Three layers, each without IO: [`packet`] encodes the 4-byte packet and
 //! finds packets among talk characters in the byte stream; [`link`] keeps one
 //! line's sequence bits, acknowledgements and resends, and traces what is not
-//! a packet through [`noise`]; [`session`] plays the referee's side of the
+//! a packet through [`noise`], each line a [`trace`] entry; [`session`] plays the referee's side of the
 //! handshake and relays moves on one line. [`timing`] says when a line
 //! program's turn starts and ends, from the line's rate and what its
 //! answers show of its speed.
 
+pub mod continued;
 pub mod link;
 pub mod noise;
 pub mod packet;
@@ -16,6 +17,7 @@ pub mod session;
 #[cfg(test)]
 mod sim;
 pub mod timing;
+pub mod trace;
 
 pub use link::{Direction, Link, LinkConfig, LinkEvent, LinkState, TraceEntry, TraceFlag};
 pub use packet::{

@@ -22,8 +22,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::link::{Direction, TraceEntry, TraceFlag};
 use super::packet::hex;
+use super::trace::{Direction, TraceEntry, TraceFlag};
 
 /// The bytes of noise one trace entry shows in its hex.
 pub const KEPT_BYTES: usize = 16;

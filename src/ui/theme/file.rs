@@ -86,6 +86,6 @@ fn rgb(text: &str) -> Option<Color> {
 
 /// `line 3, column 8, key black_stone.fg: message`.
 fn at(text: &str, span: Range<usize>, key: &str, message: &str) -> String {
-    let (line, column) = crate::config::position(text, span.start);
+    let (line, column) = crate::toml_errors::position(text, span.start);
     format!("line {line}, column {column}, key {key}: {message}")
 }
