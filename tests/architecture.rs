@@ -137,3 +137,96 @@ fn the_screen_never_touches_a_transport_or_the_runtime() {
     }
     assert!(checked >= 3, "only {checked} files checked");
 }
+
+/// The layers of the module map in `src/lib.rs`, lowest first.
+fn layers() -> Vec<Vec<String>> {
+    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
+        .unwrap();
+    let lines: Vec<&str> = lib.lines().collect();
+    let start = lines
+        .iter()
+        .position(|l| l.trim() == "//! Layers, lowest first:")
+        .expect("src/lib.rs lists its layers");
+    lines[start + 1..]
+        .iter()
+        .map(|l| l.trim_start_matches("//!").trim())
+        .take_while(|l| !l.is_empty())
+        .enumerate()
+        .map(|(i, l)| {
+            let names = l
+                .strip_prefix(&format!("{}. ", i + 1))
+                .unwrap_or_else(|| panic!("layer {} is numbered in order: {l}", i + 1));
+            names.split(',').map(|n| n.trim().to_string()).collect()
+        })
+        .collect()
+}
+
+/// The modules `code` names with `crate::NAME`, outside comments.
+fn crate_modules_used(code: &str) -> Vec<String> {
+    let mut used = Vec::new();
+    for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        for (at, _) in line.match_indices("crate::") {
+            let name: String = line[at + "crate::".len()..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                used.push(name);
+            }
+        }
+    }
+    used
+}
+
+#[test]
+fn a_module_uses_only_the_layers_below_its_own() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let layers = layers();
+    let rank = |name: &str| layers.iter().position(|layer| layer.iter().any(|n| n == name));
+    let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap();
+    let declared: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
+        .map(|l| l.trim_end_matches(';'))
+        .filter(|name| *name != "test_support")
+        .collect();
+    assert!(declared.len() >= 15, "{declared:?}");
+    let mut broken = Vec::new();
+    for module in &declared {
+        let own = rank(module).unwrap_or_else(|| panic!("{module} is in no layer of src/lib.rs"));
+        let dir = root.join(module);
+        let files = if dir.is_dir() {
+            rust_files(&dir)
+        } else {
+            vec![root.join(format!("{module}.rs"))]
+        };
+        for file in files {
+            if file.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            for used in crate_modules_used(&production_code(&file)) {
+                if used == *module || !declared.contains(&used.as_str()) {
+                    continue;
+                }
+                let theirs = rank(&used).expect("every module has a layer");
+                if theirs >= own {
+                    broken.push(format!(
+                        "{} (layer {}) uses crate::{used} (layer {})",
+                        file.display(),
+                        own + 1,
+                        theirs + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "imports up or across:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn the_layer_check_sees_an_import_up_and_ignores_comments() {
+    let used = crate_modules_used(
+        "//! see [`crate::driver`]\nuse crate::ui::draw;\nlet x = crate::game::Color::Black;",
+    );
+    assert_eq!(used, ["ui", "game"]);
+}
