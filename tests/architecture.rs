@@ -140,8 +140,8 @@ fn the_screen_never_touches_a_transport_or_the_runtime() {
 
 /// The layers of the module map in `src/lib.rs`, lowest first.
 fn layers() -> Vec<Vec<String>> {
-    let lib = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs"))
-        .unwrap();
+    let lib =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
     let lines: Vec<&str> = lib.lines().collect();
     let start = lines
         .iter()
@@ -182,11 +182,18 @@ fn crate_modules_used(code: &str) -> Vec<String> {
 fn a_module_uses_only_the_layers_below_its_own() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let layers = layers();
-    let rank = |name: &str| layers.iter().position(|layer| layer.iter().any(|n| n == name));
+    let rank = |name: &str| {
+        layers
+            .iter()
+            .position(|layer| layer.iter().any(|n| n == name))
+    };
     let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap();
     let declared: Vec<&str> = lib
         .lines()
-        .filter_map(|l| l.strip_prefix("pub mod ").or_else(|| l.strip_prefix("mod ")))
+        .filter_map(|l| {
+            l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))
+        })
         .map(|l| l.trim_end_matches(';'))
         .filter(|name| *name != "test_support")
         .collect();
@@ -220,7 +227,11 @@ fn a_module_uses_only_the_layers_below_its_own() {
             }
         }
     }
-    assert!(broken.is_empty(), "imports up or across:\n{}", broken.join("\n"));
+    assert!(
+        broken.is_empty(),
+        "imports up or across:\n{}",
+        broken.join("\n")
+    );
 }
 
 #[test]
