@@ -387,11 +387,8 @@ async fn serve(
                 }
             },
             _ = sleep_until(audience_due) => {
-                let event = lock(&shared.audience).take(now());
-                if let (Some(event), Some(to_game)) = (event, &notes) {
-                    if to_game.send(event).is_err() {
-                        notes = None;
-                    }
+                if let Some(event) = lock(&shared.audience).take(now()) {
+                    to_the_game(&mut notes, event);
                 }
             }
             _ = heartbeat.tick(), if watched => {
@@ -407,18 +404,23 @@ async fn serve(
     }
 }
 
-/// A notice in the game's stream, while the game takes them.
+/// An event for the game's stream, while the game takes them.
+fn to_the_game(notes: &mut Option<mpsc::UnboundedSender<GameEvent>>, event: GameEvent) {
+    if notes
+        .as_ref()
+        .is_some_and(|to_game| to_game.send(event).is_err())
+    {
+        *notes = None;
+    }
+}
+
+/// A notice of the mirror's own in the game's stream.
 fn tell_game(notes: &mut Option<mpsc::UnboundedSender<GameEvent>>, message: String) {
     let notice = GameEvent::Notice {
         color: None,
         message,
     };
-    if notes
-        .as_ref()
-        .is_some_and(|to_game| to_game.send(notice).is_err())
-    {
-        *notes = None;
-    }
+    to_the_game(notes, notice);
 }
 
 /// Folds the event and those queued behind it into the hub and sends each

@@ -11,7 +11,8 @@
 //! ```
 //!
 //! Lines the game has not reached yet are left out. Who acts next comes
-//! first, then, before the judge, what the judge has marked, said with the keys of the screen it is drawn on; once the game is
+//! first, said with the keys of the screen it is drawn on; before the
+//! judge, what the judge has marked follows it at once; once the game is
 //! over, the result with its reason and the game's folder, whole. Long lines
 //! wrap.
 

@@ -250,8 +250,8 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     }
     let ctx = context(view, state);
     let mut hints: Vec<(String, &str)> = Vec::new();
-    // The hints the game's message leaves room for, from the first.
-    let mut kept_hints = 0;
+    // The columns the game's message leaves to the urgent keys and the help.
+    let mut reserved = 0;
     if state.input.is_some() {
         hints.push(("enter".into(), "accept"));
         hints.push(("esc".into(), "cancel"));
@@ -275,10 +275,11 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
         offered.sort_by_key(|i| !i.command.urgent(&ctx));
         for info in offered {
             if let Some(chord) = state.keys.keys_of(info.command).first() {
-                hints.push((chord.to_string(), short_name(info.command)));
+                let (key, what) = (chord.to_string(), short_name(info.command));
                 if info.command.urgent(&ctx) || info.command == Command::Help {
-                    kept_hints += 1;
+                    reserved += hint_width(&key, what) + 2;
                 }
+                hints.push((key, what));
             }
         }
     }
@@ -288,13 +289,8 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
     if let Some(told) = game_message(view, state).filter(|_| idle) {
         // What the game says comes first; the urgent keys and the help
         // keep their place after it.
-        let kept: usize = hints
-            .iter()
-            .take(kept_hints.max(1))
-            .map(|(key, what)| hint_width(key, what) + 2)
-            .sum();
         let room = usize::from(rect.width)
-            .saturating_sub(kept)
+            .saturating_sub(reserved)
             .max(MESSAGE_ROOM);
         let told = cut(told, room);
         let (next, _) = buf.set_stringn(x, rect.y, told, usize::from(end - x), theme.notice);

@@ -168,7 +168,7 @@ pub fn context(view: &GameView, state: &UiState) -> Context {
 }
 
 /// How many alerts wait for the operator.
-pub fn unacknowledged(view: &GameView, state: &UiState) -> usize {
+fn unacknowledged(view: &GameView, state: &UiState) -> usize {
     view.alerts
         .iter()
         .filter(|a| a.n > state.alerts_acknowledged)

@@ -46,23 +46,15 @@ pub struct StatusLine<'a> {
 }
 
 impl StatusLine<'_> {
-    /// The line's text: the state, the move and `lead` first (what an
-    /// 80-column line must keep), then the players, the rules and `tail`.
-    pub fn text(
-        view: &GameView,
-        lead: &[String],
-        tail: &[String],
-        now_t_ms: Option<u64>,
-    ) -> String {
-        Self::parts(view, lead, tail, now_t_ms)
-            .into_iter()
-            .map(|(part, _)| part)
-            .collect::<Vec<_>>()
-            .join(SEPARATOR)
+    /// The whole line's text, as wide as it is.
+    #[cfg(test)]
+    fn text(view: &GameView, lead: &[String], tail: &[String], now_t_ms: Option<u64>) -> String {
+        Self::fitted(view, lead, tail, now_t_ms, usize::MAX)
     }
 
-    /// The line's text in at most `width` columns (see the module's
-    /// header for what gives way).
+    /// The line's text in at most `width` columns: the state, the move and
+    /// `lead` first (what an 80-column line must keep), then the players,
+    /// the rules and `tail` (see the module's header for what gives way).
     pub fn fitted(
         view: &GameView,
         lead: &[String],
@@ -71,13 +63,12 @@ impl StatusLine<'_> {
         width: usize,
     ) -> String {
         let mut line = String::new();
+        let mut used = 0;
         for (part, fit) in Self::parts(view, lead, tail, now_t_ms) {
-            let used = line.chars().count();
             let gap = if line.is_empty() { 0 } else { SEPARATOR.len() };
             let room = width.saturating_sub(used + gap);
-            let whole = part.chars().count() <= room;
             let text = match fit {
-                _ if whole => part,
+                _ if part.chars().count() <= room => part,
                 Fit::Keep => cut(&part, room),
                 Fit::Shorten if room >= MIN_SHORTENED => cut(&part, room),
                 Fit::Shorten | Fit::Whole => continue,
@@ -87,6 +78,7 @@ impl StatusLine<'_> {
                     line.push_str(SEPARATOR);
                 }
                 line.push_str(&text);
+                used += gap + text.chars().count();
             }
         }
         line
