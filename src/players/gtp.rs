@@ -541,10 +541,10 @@ impl GtpPlayer {
                 }
                 Ok(Some(response))
             }
-            ControllerEvent::TimedOut { waited, .. } => Err(Failure::hang(format!(
+            ControllerEvent::TimedOut { limit, .. } => Err(Failure::hang(format!(
                 "{} gave no answer to '{line}' within {}",
                 self.who(),
-                format_duration(waited)
+                format_duration(limit)
             ))
             .into()),
             ControllerEvent::Protocol { error } => {

@@ -252,10 +252,10 @@ impl Probe<'_> {
                 }
                 Some(item) = self.stderr_rx.recv() => self.stderr.add(&item),
                 _ = timer.fired() => {
-                    if let Some(ControllerEvent::TimedOut { waited, .. }) =
+                    if let Some(ControllerEvent::TimedOut { limit, .. }) =
                         self.controller.handle_timeout(now())
                     {
-                        return Err(NoAnswer::Silent(waited));
+                        return Err(NoAnswer::Silent(limit));
                     }
                 }
             }
@@ -289,8 +289,8 @@ impl Probe<'_> {
                 ControllerEvent::Protocol { error } => {
                     return Some(Err(NoAnswer::Broken(error.to_string())))
                 }
-                ControllerEvent::TimedOut { waited, .. } => {
-                    return Some(Err(NoAnswer::Silent(waited)))
+                ControllerEvent::TimedOut { limit, .. } => {
+                    return Some(Err(NoAnswer::Silent(limit)))
                 }
             }
         }

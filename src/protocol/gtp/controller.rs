@@ -29,7 +29,8 @@ pub enum ControllerEvent {
         elapsed: Duration,
     },
     /// The deadline passed with no reply; the command is abandoned.
-    TimedOut { command: Command, waited: Duration },
+    /// `limit` is the time it was given, however late the shell noticed.
+    TimedOut { command: Command, limit: Duration },
     /// The engine's output broke the framing; the command in flight, if any,
     /// is still waiting for its reply.
     Protocol { error: GtpError },
@@ -148,7 +149,7 @@ impl Controller {
         let pending = self.pending.take()?;
         Some(ControllerEvent::TimedOut {
             command: pending.command,
-            waited: now.saturating_duration_since(pending.sent),
+            limit: deadline.saturating_duration_since(pending.sent),
         })
     }
 
@@ -284,6 +285,18 @@ mod tests {
     }
 
     #[test]
+    fn a_timeout_noticed_late_names_the_time_the_command_was_given() {
+        let t0 = crate::test_support::epoch();
+        let mut c = Controller::new();
+        c.send(t0, "protocol_version", &[], 2 * SECOND).unwrap();
+        let late = t0 + 2 * SECOND + Duration::from_micros(482_665);
+        assert!(matches!(
+            c.handle_timeout(late),
+            Some(ControllerEvent::TimedOut { limit, .. }) if limit == 2 * SECOND
+        ));
+    }
+
+    #[test]
     fn a_timeout_abandons_the_command_and_its_late_reply_is_unexpected() {
         let t0 = crate::test_support::epoch();
         let mut c = Controller::new();
@@ -294,7 +307,7 @@ mod tests {
             c.handle_timeout(t0 + SECOND),
             Some(ControllerEvent::TimedOut {
                 command: Command::new("genmove", &["b"]).with_id(1),
-                waited: SECOND,
+                limit: SECOND,
             })
         );
         assert!(!c.is_busy());
