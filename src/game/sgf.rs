@@ -65,12 +65,13 @@ fn syntax(offset: usize, message: &'static str) -> SgfError {
 
 /// Writes one game tree, one node per line: `(;GM[1]FF[4]…\n;B[dd]BL[…]\n…)\n`.
 /// Only `]` and `\` are escaped; a property without values is written `ID[]`.
-pub fn write(nodes: &[Node]) -> String {
+pub fn write<'a>(nodes: impl IntoIterator<Item = &'a Node>) -> String {
     let mut out = String::from("(");
-    if nodes.is_empty() {
+    let mut nodes = nodes.into_iter().peekable();
+    if nodes.peek().is_none() {
         out.push(';');
     }
-    for (index, node) in nodes.iter().enumerate() {
+    for (index, node) in nodes.enumerate() {
         if index > 0 {
             out.push('\n');
         }

@@ -172,32 +172,33 @@ impl Recorder {
         self.root_comments.push(text);
     }
 
+    /// The record as SGF text: the moves are written from where they are
+    /// kept, not copied, as this runs after every change.
     pub fn to_sgf(&self) -> String {
-        let mut nodes = vec![self.root()];
-        nodes.extend(self.moves.iter().cloned());
+        let root = self.root();
         let game_played = self.start.is_some();
-        if game_played && (!self.final_comments.is_empty() || self.territory.is_some()) {
-            let mut last = if self.moves.is_empty() {
-                Node::default()
-            } else {
-                nodes.pop().expect("moves are not empty")
-            };
-            if let (Some((black, white)), Some(start)) = (&self.territory, &self.start) {
-                let size = start.size;
-                let spell = |points: &[Point]| points.iter().map(|p| p.to_sgf(size)).collect();
-                if !black.is_empty() {
-                    last.push_many("TB", spell(black));
-                }
-                if !white.is_empty() {
-                    last.push_many("TW", spell(white));
-                }
-            }
-            if !self.final_comments.is_empty() {
-                append_comment(&mut last, &self.final_comments.join("\n"));
-            }
-            nodes.push(last);
+        let remarks = !self.final_comments.is_empty() || self.territory.is_some();
+        if !(game_played && remarks) {
+            return sgf::write(std::iter::once(&root).chain(&self.moves));
         }
-        sgf::write(&nodes)
+        let (mut last, before) = match self.moves.split_last() {
+            Some((last, before)) => (last.clone(), before),
+            None => (Node::default(), &[][..]),
+        };
+        if let (Some((black, white)), Some(start)) = (&self.territory, &self.start) {
+            let size = start.size;
+            let spell = |points: &[Point]| points.iter().map(|p| p.to_sgf(size)).collect();
+            if !black.is_empty() {
+                last.push_many("TB", spell(black));
+            }
+            if !white.is_empty() {
+                last.push_many("TW", spell(white));
+            }
+        }
+        if !self.final_comments.is_empty() {
+            append_comment(&mut last, &self.final_comments.join("\n"));
+        }
+        sgf::write(std::iter::once(&root).chain(before).chain([&last]))
     }
 
     fn root(&self) -> Node {
