@@ -1,4 +1,8 @@
 //! The command line (DESIGN.md §3), declared with clap.
+//!
+//! The doc comments here are the `--help` text, written for a terminal:
+//! their brackets are the flags' syntax (`gtp:CMD[,opts]`), not links.
+#![allow(rustdoc::broken_intra_doc_links)]
 
 use std::path::PathBuf;
 

@@ -30,7 +30,7 @@ pub fn say(line: impl Display) -> bool {
 }
 
 /// The full-screen view takes the terminal (`true`) or gives it back.
-pub fn screen_owns_the_terminal(owns: bool) {
+pub(crate) fn screen_owns_the_terminal(owns: bool) {
     SCREEN_OWNS_THE_TERMINAL.store(owns, Ordering::Relaxed);
 }
 

@@ -5,7 +5,7 @@
 //! which is then what gets written (a device, a directory or a pipe is
 //! refused before the game). A file that is rewritten during the game is
 //! guarded by a [`FileLock`], so two gorefs never write one record, and is
-//! replaced with [`write_atomically`], so a reader never sees half of it.
+//! replaced with `write_atomically`, so a reader never sees half of it.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{Read, Write};
@@ -86,7 +86,7 @@ pub fn resolve_output(path: &Path) -> Result<PathBuf, FileError> {
 
 /// Whether two resolved output paths name the same file: the same inode when
 /// both exist, else the same path once their folders are canonical.
-pub fn same_file(a: &Path, b: &Path) -> bool {
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
     if let (Ok(ma), Ok(mb)) = (fs::metadata(a), fs::metadata(b)) {
         return ma.dev() == mb.dev() && ma.ino() == mb.ino();
     }
@@ -102,7 +102,7 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// `path` with `suffix` added to its file name: `game.sgf` → `game.sgf.lock`.
-pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(suffix);
     PathBuf::from(name)
@@ -120,7 +120,7 @@ pub struct FileLock {
 
 impl FileLock {
     /// Claims `target` (an already resolved output path), or says who holds it.
-    pub fn acquire(target: &Path) -> Result<FileLock, FileError> {
+    pub(crate) fn acquire(target: &Path) -> Result<FileLock, FileError> {
         let path = resolve_output(&with_suffix(target, ".lock"))?;
         loop {
             let mut file = OpenOptions::new()
@@ -170,11 +170,11 @@ impl Drop for FileLock {
 /// Replaces `path` with `text`: written to `PATH.tmp` beside it, synced,
 /// and renamed over it. On failure the temporary file is removed and
 /// `path` keeps its last complete text.
-pub fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
     replace(path, text, true)
 }
 
-/// Replaces `path` with `text` as [`write_atomically`] does, syncing the
+/// Replaces `path` with `text` as `write_atomically` does, syncing the
 /// new text first only when `sync` says so: a reader never sees half a
 /// file either way, but only a synced one survives a power cut.
 ///

@@ -14,7 +14,7 @@ pub fn now() -> Instant {
 }
 
 /// The earlier of two optional deadlines.
-pub fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+pub(crate) fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
     match (a, b) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -60,7 +60,7 @@ impl Timer {
 
     /// Completes once the deadline has come, which is then cleared; never
     /// while there is none. Dropped unfinished, it changes nothing.
-    pub async fn fired(&mut self) {
+    pub(crate) async fn fired(&mut self) {
         if self.due.is_none() {
             return std::future::pending().await;
         }
@@ -71,7 +71,7 @@ impl Timer {
 
 /// The next message of a channel, or never once the channel is gone
 /// (`None`): a `select!` branch that stays quiet without its input.
-pub async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
+pub(crate) async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>) -> Option<T> {
     match input {
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,

@@ -16,7 +16,7 @@ use crate::game::Color;
 use crate::referee::event::{GameStart, PlayerInfo};
 
 /// A stopped clock reading with `main_left_ms` left and nothing else used.
-pub fn clock_reading(main_left_ms: u64) -> ClockReading {
+pub(crate) fn clock_reading(main_left_ms: u64) -> ClockReading {
     ClockReading {
         main_left_ms,
         period_left_ms: None,
@@ -53,7 +53,7 @@ pub fn game_start(size: u8, handicap: &[&str], first_to_move: Color) -> GameStar
 }
 
 /// A drawn buffer as its rows of text, each without trailing spaces.
-pub fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
+pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
     let area = buf.area;
     (area.y..area.bottom())
         .map(|y| {

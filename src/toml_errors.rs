@@ -7,7 +7,7 @@
 /// error's span; the key is the one written at the start of that line, when
 /// there is one, prefixed with the table it is in (`black_stone.fg`). The
 /// game file and theme files read their errors this way.
-pub fn locate(text: &str, error: &toml::de::Error) -> String {
+pub(crate) fn locate(text: &str, error: &toml::de::Error) -> String {
     let message = error
         .message()
         .lines()

@@ -42,7 +42,7 @@ pub enum TerminalEvent {
 
 /// Starts reading the terminal. Called within the tokio runtime, which
 /// catches the resizes.
-pub fn spawn_reader() -> mpsc::UnboundedReceiver<TerminalEvent> {
+pub(crate) fn spawn_reader() -> mpsc::UnboundedReceiver<TerminalEvent> {
     let (tx, rx) = mpsc::unbounded_channel();
     forward_resizes(tx.clone());
     let terminal = match Terminal::open() {

@@ -5,8 +5,8 @@
 //!
 //! An ESC byte begins a sequence or is the Esc key alone; only time tells
 //! which. The decoder never reads a clock: the reader waits a little when
-//! [`KeyDecoder::is_mid_sequence`] and, if no byte came, calls
-//! [`KeyDecoder::no_more_bytes`], which makes a lone ESC the Esc key.
+//! `KeyDecoder::is_mid_sequence` and, if no byte came, calls
+//! `KeyDecoder::no_more_bytes`, which makes a lone ESC the Esc key.
 //!
 //! What a key is, where terminals differ:
 //!
@@ -85,7 +85,7 @@ impl KeyDecoder {
 
     /// Whether an escape sequence is under way, so that the reader should
     /// wait a little for its rest and then call [`KeyDecoder::no_more_bytes`].
-    pub fn is_mid_sequence(&self) -> bool {
+    pub(crate) fn is_mid_sequence(&self) -> bool {
         !matches!(self.state, State::Ground | State::Utf8 { .. })
     }
 
@@ -93,7 +93,7 @@ impl KeyDecoder {
     /// or `O` is that character (alt dropped), and any other sequence cut
     /// short is dropped. A UTF-8 character begun is kept: its next byte,
     /// or the next byte that cannot be one, decides it.
-    pub fn no_more_bytes(&mut self) -> Option<Key> {
+    pub(crate) fn no_more_bytes(&mut self) -> Option<Key> {
         match std::mem::take(&mut self.state) {
             State::Escape => Some(Key::Esc),
             State::Sequence {

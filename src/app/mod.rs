@@ -39,7 +39,7 @@ pub struct Drawn {
 /// into `state`, for its scrolling. A terminal that went away is not asked
 /// its size (crossterm would start `tput` to find it), and nothing is
 /// drawn: no panes are on screen.
-pub fn draw_frame(
+pub(crate) fn draw_frame(
     screen: &mut Screen,
     view: &GameView,
     state: &mut UiState,

@@ -50,7 +50,7 @@ impl Recording {
     }
 
     /// Shows the view after the first `position` events.
-    pub fn go_to(&mut self, position: usize) {
+    pub(crate) fn go_to(&mut self, position: usize) {
         let position = position.min(self.events.len());
         if position < self.position {
             self.view = GameView::new();

@@ -67,7 +67,7 @@ impl Screen {
     }
 
     /// Stops drawing: the terminal is gone, though no write has failed yet.
-    pub fn lose(&mut self, why: &str) {
+    pub(crate) fn lose(&mut self, why: &str) {
         if !self.lost {
             tracing::warn!("{why}; the screen stops drawing");
             self.lost = true;
@@ -75,7 +75,7 @@ impl Screen {
     }
 
     /// Whether the terminal can still be drawn on.
-    pub fn is_lost(&self) -> bool {
+    pub(crate) fn is_lost(&self) -> bool {
         self.lost
     }
 
@@ -98,7 +98,7 @@ static TAKEN: AtomicBool = AtomicBool::new(false);
 /// Gives the terminal back: cooked mode, the main screen, the cursor. Only
 /// once: leaving the alternate screen twice would move the cursor back over
 /// what was printed in between (a panic's message).
-pub fn restore() {
+pub(crate) fn restore() {
     if !TAKEN.swap(false, Ordering::SeqCst) {
         return;
     }

@@ -80,7 +80,7 @@ impl Engine {
 
     /// Starts over on an empty board of `size`, with the same seed, komi
     /// and playouts.
-    pub fn reset(&mut self, size: u8) -> Result<(), BoardError> {
+    pub(crate) fn reset(&mut self, size: u8) -> Result<(), BoardError> {
         let (komi, playouts) = (self.komi, self.playouts);
         *self = Engine::new(size, self.seed)?;
         self.komi = komi;

@@ -52,7 +52,12 @@ impl Section {
         }
     }
 
-    pub fn add(&mut self, name: &str, verdict: Verdict, reason: impl Into<String>) -> &mut Check {
+    pub(crate) fn add(
+        &mut self,
+        name: &str,
+        verdict: Verdict,
+        reason: impl Into<String>,
+    ) -> &mut Check {
         self.checks.push(Check {
             name: name.to_string(),
             verdict,
@@ -77,7 +82,7 @@ impl Section {
 
 impl Check {
     /// Records how long the check's exchange took.
-    pub fn timed(&mut self, elapsed: std::time::Duration) -> &mut Check {
+    pub(crate) fn timed(&mut self, elapsed: std::time::Duration) -> &mut Check {
         self.ms = Some(elapsed.as_millis() as u64);
         self
     }
@@ -107,7 +112,7 @@ const INDENT: usize = 2;
 const LABEL: usize = 4;
 
 impl Card {
-    pub fn tally(&self) -> Tally {
+    pub(crate) fn tally(&self) -> Tally {
         let mut tally = Tally::default();
         for check in self.sections.iter().flat_map(|s| &s.checks) {
             match check.verdict {

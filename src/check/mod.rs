@@ -2,9 +2,9 @@
 //!
 //! The card is built from the pieces a game uses, so that it tells the
 //! truth about a game: a GTP engine is set up and asked for moves by the
-//! same player adapter the referee drives ([`gtp`]), a program on a GMP
+//! same player adapter the referee drives (`gtp`), a program on a GMP
 //! line meets the same protocol session on a line opened the same way
-//! ([`line`]), and a Usenix program the same adapter ([`usenix`]). The
+//! ([`line`]), and a Usenix program the same adapter (`usenix`). The
 //! built-in engine plays the other side. Each check is pass, warn or fail
 //! with a one-line reason ([`card`]).
 

@@ -42,7 +42,7 @@ impl Scripted {
         }
     }
 
-    pub fn act(&self, action: Action) {
+    pub(crate) fn act(&self, action: Action) {
         let _ = self.handle.actions.send(action);
     }
 
@@ -137,12 +137,12 @@ impl Opponent {
     }
 
     /// A move for `color`, played on its board.
-    pub fn move_for(&mut self, color: Color) -> Move {
+    pub(crate) fn move_for(&mut self, color: Color) -> Move {
         self.engine.genmove(color)
     }
 
     /// Whose move it is on the opponent's board.
-    pub fn color_to_move(&self) -> Color {
+    pub(crate) fn color_to_move(&self) -> Color {
         self.engine.board().to_move()
     }
 
@@ -214,7 +214,7 @@ pub async fn exchange(
 }
 
 /// Waits for the move just asked for, noting refused moves on the way.
-pub async fn ask_move(
+pub(crate) async fn ask_move(
     player: &mut Scripted,
     limit: Duration,
     refused: &mut Vec<String>,

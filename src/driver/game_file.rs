@@ -13,7 +13,7 @@ use super::DriverConfig;
 /// sets the same game up again and `goref resume` restarts the same players.
 /// The record's and the trace's paths are left out: a game file that named
 /// them would overwrite them.
-pub fn game_file_text(config: &DriverConfig) -> String {
+pub(crate) fn game_file_text(config: &DriverConfig) -> String {
     let quote = |text: &str| toml::Value::String(text.to_string()).to_string();
     let rules = &config.game.rules;
     let or_zero = |n: Option<u32>| n.unwrap_or(0);

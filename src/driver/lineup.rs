@@ -100,7 +100,7 @@ impl Lineup {
     /// The operator asks for `color`'s program to be started again (it
     /// hangs, it misbehaves): the running one is stopped, and a new one is
     /// told the position. Why not, when it cannot be.
-    pub fn restart_on_request(
+    pub(crate) fn restart_on_request(
         &mut self,
         referee: &mut Referee,
         color: Color,

@@ -1,7 +1,7 @@
 //! The game driver: the async loop around the pure [`Referee`].
 //!
 //! It starts both players, feeds their reports and the passing of time into
-//! the referee, hands every event to the [`sinks`] (the game folder's
+//! the referee, hands every event to the `sinks` (the game folder's
 //! journal first), and only then carries the referee's actions back to the
 //! players: a move is relayed once it is on disk.
 //!
@@ -26,7 +26,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-pub use crate::files::write_atomically;
 use lineup::Lineup;
 use signals::{Received, Signals};
 use sinks::{Retold, Sinks};
@@ -495,7 +494,7 @@ fn agreement_line(agreement: &AgreementEvent) -> String {
 }
 
 /// A plain one-line description of an event for the progress output.
-pub fn progress_line(event: &GameEvent) -> Option<String> {
+pub(crate) fn progress_line(event: &GameEvent) -> Option<String> {
     Some(match event {
         GameEvent::GameStart(start) => {
             let line = format!(

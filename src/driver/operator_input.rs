@@ -15,7 +15,7 @@ use crate::referee::operator::OperatorInput;
 
 /// Starts the console: a plain thread reads stdin (a blocked read must not
 /// hold up the async runtime when the game ends) and sends each line, read.
-pub fn spawn_stdin_reader(size: u8) -> mpsc::UnboundedReceiver<OperatorInput> {
+pub(crate) fn spawn_stdin_reader(size: u8) -> mpsc::UnboundedReceiver<OperatorInput> {
     let (tx, rx) = mpsc::unbounded_channel();
     let spawned = std::thread::Builder::new()
         .name("operator".into())

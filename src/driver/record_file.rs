@@ -83,14 +83,14 @@ impl RecordFile {
         })
     }
 
-    pub fn save(&self, text: String) {
+    pub(crate) fn save(&self, text: String) {
         if let Some(tx) = &self.tx {
             let _ = tx.send(text);
         }
     }
 
     /// The next change of status, if there is one.
-    pub fn poll_status(&self) -> Option<RecordStatus> {
+    pub(crate) fn poll_status(&self) -> Option<RecordStatus> {
         self.status.try_recv().ok()
     }
 

@@ -325,7 +325,7 @@ impl Sinks {
 
     /// Hands on every event the referee has; the journal is written at the
     /// next [`Sinks::drain`], or at once for a move or a result.
-    pub fn take_events(&mut self, referee: &mut Referee) {
+    pub(crate) fn take_events(&mut self, referee: &mut Referee) {
         while let Some(event) = referee.poll_event() {
             self.take(event);
         }
@@ -507,12 +507,12 @@ impl Sinks {
 
     /// When [`handle_timeout`](Self::handle_timeout) is next due: a change
     /// the records wait for.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         self.records_due
     }
 
     /// Gives the records the change they wait for, once it is due.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub(crate) fn handle_timeout(&mut self, now: Instant) {
         if self.records_due.is_some_and(|due| now >= due) {
             self.save_records(now);
         }
@@ -554,7 +554,7 @@ impl Sinks {
 
     /// Waits until the records' last texts are written, telling the stream
     /// whether they reached the disk.
-    pub fn finish_record(&mut self) {
+    pub(crate) fn finish_record(&mut self) {
         if self.records_due.is_some() {
             self.save_records(now());
         }

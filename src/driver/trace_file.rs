@@ -56,7 +56,7 @@ impl TraceFile {
     }
 
     /// Why the trace stopped, the first time it is asked after it did.
-    pub fn poll_failure(&self) -> Option<String> {
+    pub(crate) fn poll_failure(&self) -> Option<String> {
         self.failure.try_recv().ok()
     }
 

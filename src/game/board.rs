@@ -33,7 +33,7 @@ pub enum KoRule {
     /// Nothing is refused: an immediate recapture is played. The 1987
     /// Usenix referee only noted a ko violation in its transcript and played
     /// the move; the referee notes it the same way
-    /// ([`Board::recaptures_ko`]).
+    /// (`Board::recaptures_ko`).
     Lax,
 }
 
@@ -556,7 +556,7 @@ impl Board {
 
     /// Whether `color` playing `p` would retake a ko at once: a legal move,
     /// but for the simple ko rule. What [`KoRule::Lax`] plays and notes.
-    pub fn recaptures_ko(&self, color: Color, p: Point) -> bool {
+    pub(crate) fn recaptures_ko(&self, color: Color, p: Point) -> bool {
         self.check_under(color, p, KoRule::Simple) == Err(Illegal::Ko)
     }
 
@@ -742,7 +742,7 @@ impl Board {
     /// position becomes the initial position of the history: earlier
     /// positions are forgotten by the ko rules. The side to move, the move
     /// number and the prisoners do not change.
-    pub fn place_setup(&mut self, color: Color, stones: &[Point]) -> Result<(), Illegal> {
+    pub(crate) fn place_setup(&mut self, color: Color, stones: &[Point]) -> Result<(), Illegal> {
         let mut claimed = vec![false; self.grid.cells.len()];
         for &p in stones {
             if !p.is_on(self.size) {
@@ -772,7 +772,7 @@ impl Board {
     }
 
     /// Stones captured by `color` during play (not counting dead stones).
-    pub fn prisoners(&self, color: Color) -> u32 {
+    pub(crate) fn prisoners(&self, color: Color) -> u32 {
         self.prisoners[color.index()]
     }
 
@@ -788,7 +788,7 @@ impl Board {
     }
 
     /// The number of distinct liberties of the chain at `p` (0 if `p` is empty).
-    pub fn liberty_count(&self, p: Point) -> usize {
+    pub(crate) fn liberty_count(&self, p: Point) -> usize {
         if self.get(p).is_none() {
             return 0;
         }
@@ -831,12 +831,13 @@ impl Board {
     }
 
     /// The Zobrist hash of the stones (the side to move is not included).
-    pub fn hash(&self) -> u64 {
+    pub(crate) fn hash(&self) -> u64 {
         self.grid.hash
     }
 
     /// Plays and passes made so far.
-    pub fn move_number(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn move_number(&self) -> usize {
         self.moves
     }
 
@@ -946,7 +947,7 @@ pub fn first_to_move(handicap: &[Point]) -> Color {
 ///
 /// Defined for 2 to 9 stones on odd boards from 9x9, 2 to 4 stones on 7x7
 /// and on even boards from 8x8; any other request is an error.
-pub fn fixed_handicap(size: u8, stones: u8) -> Result<Vec<Point>, BoardError> {
+pub(crate) fn fixed_handicap(size: u8, stones: u8) -> Result<Vec<Point>, BoardError> {
     if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
         return Err(BoardError::Size(size));
     }

@@ -264,7 +264,7 @@ impl fmt::Display for TimeSystem {
 const NANOS_PER_SEC: u128 = 1_000_000_000;
 
 /// `1h30m`, `30s`, `2.5s`: a duration as the `--time` specs write it.
-pub fn format_duration(d: Duration) -> String {
+pub(crate) fn format_duration(d: Duration) -> String {
     let secs = d.as_secs();
     let nanos = d.subsec_nanos();
     let (h, m, s) = (secs / 3600, secs % 3600 / 60, secs % 60);
@@ -296,7 +296,7 @@ fn seconds_text(d: Duration) -> String {
 }
 
 /// Parses `90`, `30s`, `5m`, `1h30m`, `2.5s`, `500ms`.
-pub fn parse_duration(text: &str) -> Result<Duration, TimeSpecError> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, TimeSpecError> {
     let bad = || TimeSpecError::BadDuration(text.to_string());
     let t = text.trim().to_ascii_lowercase();
     if t.is_empty() {
@@ -383,7 +383,7 @@ fn parse_count(text: &str, what: &'static str) -> Result<u32, TimeSpecError> {
 impl TimeSystem {
     /// The SGF `TM` value: main time in whole seconds (rounded down); `None`
     /// for an untimed game.
-    pub fn sgf_main_time(&self) -> Option<u64> {
+    pub(crate) fn sgf_main_time(&self) -> Option<u64> {
         match *self {
             TimeSystem::None => None,
             TimeSystem::Absolute { main }
@@ -397,7 +397,7 @@ impl TimeSystem {
     /// The SGF `OT` text, e.g. `3x30 byo-yomi`, `25/300 Canadian`,
     /// `2 s Fischer increment`, `10 s/move after main (CPU time)`; `None` for
     /// sudden death and untimed games.
-    pub fn sgf_overtime(&self) -> Option<String> {
+    pub(crate) fn sgf_overtime(&self) -> Option<String> {
         match *self {
             TimeSystem::None | TimeSystem::Absolute { .. } => None,
             TimeSystem::ByoYomi {
@@ -425,7 +425,7 @@ impl TimeSystem {
     /// periods; CPU time is `(main, per_move, 1)`; Fischer is announced as
     /// absolute `(main, 0, 0)`, so an engine never plans on an increment it has
     /// not been credited yet, and learns of credited increments from `time_left`.
-    pub fn gtp_time_settings(&self) -> (u64, u64, u64) {
+    pub(crate) fn gtp_time_settings(&self) -> (u64, u64, u64) {
         match *self {
             TimeSystem::None => (0, 1, 0),
             TimeSystem::Absolute { main } | TimeSystem::Fischer { main, .. } => {
@@ -444,7 +444,7 @@ impl TimeSystem {
     /// Arguments for `kgs-time_settings`, in whole seconds rounded down:
     /// `none`, `absolute 3000`, `byoyomi 300 30 3`, `canadian 600 300 25`.
     /// `None` for Fischer and CPU time, which KGS cannot express.
-    pub fn kgs_time_settings(&self) -> Option<String> {
+    pub(crate) fn kgs_time_settings(&self) -> Option<String> {
         match *self {
             TimeSystem::None => Some("none".to_string()),
             TimeSystem::Absolute { main } => Some(format!("absolute {}", main.as_secs())),
@@ -471,7 +471,7 @@ impl TimeSystem {
     }
 
     /// The clock is charged CPU time (Usenix), not wall time.
-    pub fn counts_cpu(&self) -> bool {
+    pub(crate) fn counts_cpu(&self) -> bool {
         matches!(self, TimeSystem::Cpu { .. })
     }
 
@@ -598,7 +598,7 @@ impl Clock {
     /// takes its clocks back from the journal. The reading's milliseconds
     /// are the precision; what it does not show (periods of a system
     /// without them) comes from the time system.
-    pub fn restore(system: TimeSystem, reading: &ClockReading) -> Clock {
+    pub(crate) fn restore(system: TimeSystem, reading: &ClockReading) -> Clock {
         let mut clock = Clock::new(system);
         let ms = Duration::from_millis;
         clock.state.main_left = ms(reading.main_left_ms);
@@ -649,7 +649,7 @@ impl Clock {
     /// turn. If the clock was running, the wall-clock turn is discarded and the
     /// clock stops: the shell may `start` for the display and `charge` the CPU
     /// time when the answer arrives.
-    pub fn charge(&mut self, used: Duration) -> TurnOutcome {
+    pub(crate) fn charge(&mut self, used: Duration) -> TurnOutcome {
         self.started = None;
         self.interrupted = Duration::ZERO;
         self.complete(used)
@@ -657,7 +657,7 @@ impl Clock {
 
     /// Like [`Clock::charge`], at `now`: the real time the turn took since
     /// `start` is kept beside the CPU time, for the screen.
-    pub fn charge_turn(&mut self, now: Instant, used: Duration) -> TurnOutcome {
+    pub(crate) fn charge_turn(&mut self, now: Instant, used: Duration) -> TurnOutcome {
         self.wall = self.wall.saturating_add(self.elapsed(now));
         self.charge(used)
     }
@@ -668,7 +668,7 @@ impl Clock {
     /// Canadian stone is counted, no Fischer increment is added, and
     /// `last_move_ms` keeps the last completed turn until this one completes,
     /// reporting the time before the interruption and after it.
-    pub fn cancel(&mut self, now: Instant) {
+    pub(crate) fn cancel(&mut self, now: Instant) {
         if self.counts_cpu() {
             self.wall = self.wall.saturating_add(self.elapsed(now));
             self.started = None;
@@ -686,7 +686,7 @@ impl Clock {
     /// from main time while there is any, else from the current period.
     /// Never below zero, and a flagged clock stays flagged; a running turn
     /// keeps running against the new time.
-    pub fn adjust(&mut self, delta_ms: i64) {
+    pub(crate) fn adjust(&mut self, delta_ms: i64) {
         if self.state.flagged {
             return;
         }
@@ -707,17 +707,17 @@ impl Clock {
 
     /// Whether a turn that used `used` would flag: what a CPU-time clock
     /// asks while the player is still thinking.
-    pub fn would_flag(&self, used: Duration) -> bool {
+    pub(crate) fn would_flag(&self, used: Duration) -> bool {
         self.project(used).flagged
     }
 
     /// Whether the main time is gone and the player is in overtime (or
     /// flagged).
-    pub fn main_time_used_up(&self) -> bool {
+    pub(crate) fn main_time_used_up(&self) -> bool {
         self.state.main_left.is_zero()
     }
 
-    pub fn is_running(&self) -> bool {
+    pub(crate) fn is_running(&self) -> bool {
         self.started.is_some()
     }
 
@@ -735,13 +735,14 @@ impl Clock {
     }
 
     /// Whether the player has run out of time, counting the running turn up to `now`.
-    pub fn is_flagged(&self, now: Instant) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_flagged(&self, now: Instant) -> bool {
         self.live(now).flagged
     }
 
     /// The reading of a clock of `system` before its first turn: all its
     /// time left, nothing used.
-    pub fn at_start(system: TimeSystem) -> ClockReading {
+    pub(crate) fn at_start(system: TimeSystem) -> ClockReading {
         let clock = Clock::new(system);
         clock.reading_of(clock.state, Duration::ZERO)
     }
@@ -783,7 +784,7 @@ impl Clock {
     /// are never 0: engines read `0 0` as "overtime has begun". Untimed
     /// clocks read `(0, 0)`; GTP has nothing to say about them, so the caller
     /// should not send `time_left`.
-    pub fn gtp_time_left(&self, now: Instant) -> (u64, u64) {
+    pub(crate) fn gtp_time_left(&self, now: Instant) -> (u64, u64) {
         let s = self.live(now);
         match self.system {
             TimeSystem::None => (0, 0),
@@ -797,7 +798,7 @@ impl Clock {
 
     /// Like [`Clock::gtp_time_left`], for engines set up with
     /// `kgs-time_settings`: in byo-yomi the stones field carries the periods left.
-    pub fn kgs_time_left(&self, now: Instant) -> (u64, u64) {
+    pub(crate) fn kgs_time_left(&self, now: Instant) -> (u64, u64) {
         let s = self.live(now);
         match self.system {
             TimeSystem::ByoYomi { .. } if s.main_left.is_zero() => {
@@ -822,7 +823,7 @@ impl Clock {
     }
 
     /// A CPU-time clock: charged the CPU time reported, not the wall time.
-    pub fn counts_cpu(&self) -> bool {
+    pub(crate) fn counts_cpu(&self) -> bool {
         self.system.counts_cpu()
     }
 
@@ -936,7 +937,7 @@ impl ClockReading {
     /// referee's clock apply (main time, then periods or stones, then the
     /// flag). A stopped reading does not change, and neither does a CPU-time
     /// clock, which the wall clock cannot tell.
-    pub fn ticked(&self, system: TimeSystem, elapsed: Duration) -> ClockReading {
+    pub(crate) fn ticked(&self, system: TimeSystem, elapsed: Duration) -> ClockReading {
         if !self.running {
             return self.clone();
         }

@@ -50,7 +50,7 @@ impl Color {
         }
     }
 
-    pub fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }
@@ -100,16 +100,16 @@ impl Point {
         Point { col, row }
     }
 
-    pub fn is_on(self, size: u8) -> bool {
+    pub(crate) fn is_on(self, size: u8) -> bool {
         self.col < size && self.row < size
     }
 
     /// Index into a row-major array of `size * size` points.
-    pub fn index(self, size: u8) -> usize {
+    pub(crate) fn index(self, size: u8) -> usize {
         self.row as usize * size as usize + self.col as usize
     }
 
-    pub fn from_index(index: usize, size: u8) -> Point {
+    pub(crate) fn from_index(index: usize, size: u8) -> Point {
         let size = size as usize;
         Point::new((index % size) as u8, (index / size) as u8)
     }
@@ -144,14 +144,14 @@ impl Point {
     }
 
     /// The SGF point, two lower-case letters counted from the top left.
-    pub fn to_sgf(self, size: u8) -> String {
+    pub(crate) fn to_sgf(self, size: u8) -> String {
         let col = (b'a' + self.col) as char;
         let row = (b'a' + (size - 1 - self.row)) as char;
         format!("{col}{row}")
     }
 
     /// Parses an SGF point. An empty string or `tt` (on boards up to 19) is a pass and returns `None`.
-    pub fn parse_sgf(text: &str, size: u8) -> Result<Option<Point>, CoordError> {
+    pub(crate) fn parse_sgf(text: &str, size: u8) -> Result<Option<Point>, CoordError> {
         let bytes = text.as_bytes();
         if bytes.is_empty() || (text == "tt" && size <= 19) {
             return Ok(None);
@@ -172,12 +172,12 @@ impl Point {
     }
 
     /// The GMP position number: `(row-1)*size + col + 1`, so A1 = 1.
-    pub fn to_gmp(self, size: u8) -> u16 {
+    pub(crate) fn to_gmp(self, size: u8) -> u16 {
         self.row as u16 * size as u16 + self.col as u16 + 1
     }
 
     /// Decodes a GMP position number. Position 0 is a pass and returns `None`.
-    pub fn from_gmp(pos: u16, size: u8) -> Result<Option<Point>, CoordError> {
+    pub(crate) fn from_gmp(pos: u16, size: u8) -> Result<Option<Point>, CoordError> {
         if pos == 0 {
             return Ok(None);
         }

@@ -182,7 +182,7 @@ impl Rules {
         }
     }
 
-    pub fn board_rules(&self) -> BoardRules {
+    pub(crate) fn board_rules(&self) -> BoardRules {
         BoardRules {
             ko: self.ko,
             suicide_allowed: self.suicide_allowed,
@@ -190,7 +190,7 @@ impl Rules {
     }
 
     /// The SGF `RU` value.
-    pub fn sgf_name(&self) -> &'static str {
+    pub(crate) fn sgf_name(&self) -> &'static str {
         match self.scoring {
             Scoring::Area => "Chinese",
             Scoring::Territory => "Japanese",
@@ -198,7 +198,7 @@ impl Rules {
     }
 
     /// The `kgs-rules` argument for engines that understand it.
-    pub fn kgs_rules_name(&self) -> &'static str {
+    pub(crate) fn kgs_rules_name(&self) -> &'static str {
         match self.scoring {
             Scoring::Area => "chinese",
             Scoring::Territory => "japanese",

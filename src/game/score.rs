@@ -60,12 +60,17 @@ mod vertices {
 
     use crate::game::coord::{Point, MAX_SIZE};
 
-    pub fn serialize<S: Serializer>(points: &[Point], serializer: S) -> Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<S: Serializer>(
+        points: &[Point],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         let spelled: Vec<String> = points.iter().map(|p| p.to_gtp()).collect();
         spelled.serialize(serializer)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Point>, D::Error> {
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Vec<Point>, D::Error> {
         Vec::<String>::deserialize(deserializer)?
             .iter()
             .map(|v| Point::parse_gtp(v, MAX_SIZE).map_err(de::Error::custom))
@@ -159,7 +164,7 @@ pub fn score(board: &Board, dead: &BTreeSet<Point>, scoring: Scoring, komi: f64)
 
 /// Marks the whole chain at `p` dead, or alive again if `p` was marked dead.
 /// Does nothing on an empty point.
-pub fn toggle_group(board: &Board, dead: &mut BTreeSet<Point>, p: Point) {
+pub(crate) fn toggle_group(board: &Board, dead: &mut BTreeSet<Point>, p: Point) {
     let chain = board.group(p);
     if chain.is_empty() {
         return;

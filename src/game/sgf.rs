@@ -1,4 +1,4 @@
-//! SGF FF[4] (`reference/rules.md` §7): a generic main-line model, a writer
+//! SGF FF\[4\] (`reference/rules.md` §7): a generic main-line model, a writer
 //! and a tolerant reader.
 //!
 //! A game record is a list of [`Node`]s, the root first, each holding its
@@ -39,7 +39,7 @@ impl Node {
     }
 
     /// Adds values to property `id`, as [`Node::push`] does.
-    pub fn push_many(&mut self, id: &str, values: Vec<String>) {
+    pub(crate) fn push_many(&mut self, id: &str, values: Vec<String>) {
         match self.props.iter_mut().find(|(prop, _)| prop == id) {
             Some((_, existing)) => existing.extend(values),
             None => self.props.push((id.to_string(), values)),
@@ -265,33 +265,6 @@ pub fn main_line_moves(nodes: &[Node], size: u8) -> Result<Vec<SgfMove>, SgfErro
     Ok(moves)
 }
 
-/// The board size from `SZ` in the root: `SZ[19]`, or a square `SZ[9:9]`.
-/// `None` when absent (SGF's default is 19), rectangular or out of 1..=52.
-pub fn board_size(nodes: &[Node]) -> Option<u8> {
-    let text = nodes.first()?.get("SZ")?.trim();
-    let size = match text.split_once(':') {
-        Some((cols, rows)) if cols.trim() == rows.trim() => cols.trim(),
-        Some(_) => return None,
-        None => text,
-    };
-    let size: u8 = size.parse().ok()?;
-    (1..=52).contains(&size).then_some(size)
-}
-
-/// An SGF real: up to three decimals, trailing zeros trimmed: `5.5`, `0`,
-/// `-3`, `2975.2`. Non-finite numbers, which SGF cannot express, write `0`.
-pub fn format_real(x: f64) -> String {
-    if !x.is_finite() {
-        return "0".to_string();
-    }
-    let text = format!("{x:.3}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    match text {
-        "-0" | "" => "0".to_string(),
-        _ => text.to_string(),
-    }
-}
-
 /// A calendar date for `DT`, computed from days since the Unix epoch (the
 /// shell passes SystemTime in; this module never reads the clock).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -372,12 +345,12 @@ mod tests {
                 ("FF", "4"),
                 ("CA", "UTF-8"),
                 ("SZ", "9"),
-                ("KM", &format_real(5.5)),
+                ("KM", "5.5"),
                 ("RE", "W+T"),
                 ("C", "Black: over time [50 min]"),
             ]),
-            node(&[("B", "ee"), ("BL", &format_real(2975.2))]),
-            node(&[("W", "ge"), ("WL", &format_real(2990.0))]),
+            node(&[("B", "ee"), ("BL", "2975.2")]),
+            node(&[("W", "ge"), ("WL", "2990")]),
             node(&[("B", "")]),
         ];
         assert_eq!(
@@ -428,7 +401,6 @@ mod tests {
         assert_eq!(root.get("AP"), Some("GNU Go:3.8"));
         assert_eq!(root.get("KM"), Some("5.5"));
         assert_eq!(root.get("RU"), Some("Japanese"));
-        assert_eq!(board_size(&nodes), Some(9));
         let moves = main_line_moves(&nodes, 9).unwrap();
         assert_eq!(moves.len(), 13);
         assert_eq!(
@@ -551,39 +523,6 @@ mod tests {
     }
 
     #[test]
-    fn board_size_reads_sz_from_the_root() {
-        let size = |text: &str| board_size(&parse(text).unwrap());
-        assert_eq!(size("(;SZ[19])"), Some(19));
-        assert_eq!(size("(;SZ[ 9 ])"), Some(9));
-        assert_eq!(size("(;SZ[13:13])"), Some(13));
-        assert_eq!(size("(;SZ[19:13])"), None);
-        assert_eq!(size("(;SZ[0])"), None);
-        assert_eq!(size("(;SZ[x])"), None);
-        assert_eq!(size("(;GM[1];SZ[9])"), None);
-        assert_eq!(board_size(&[]), None);
-    }
-
-    #[test]
-    fn reals_keep_up_to_three_decimals() {
-        let cases = [
-            (5.5, "5.5"),
-            (7.5, "7.5"),
-            (0.0, "0"),
-            (-0.0, "0"),
-            (-3.0, "-3"),
-            (2975.2, "2975.2"),
-            (2990.0, "2990"),
-            (0.1234, "0.123"),
-            (1.0006, "1.001"),
-            (-0.0001, "0"),
-            (f64::NAN, "0"),
-        ];
-        for (x, text) in cases {
-            assert_eq!(format_real(x), text, "{x}");
-        }
-    }
-
-    #[test]
     fn dates_from_unix_seconds() {
         let date = |secs| Date::from_unix_seconds(secs).to_string();
         assert_eq!(date(0), "1970-01-01");
@@ -652,7 +591,6 @@ mod tests {
         fn parse_never_panics_on_sgf_like_text(text in "[();\\[\\]\\\\a-cA-CtT \n\r]{0,200}") {
             if let Ok(nodes) = parse(&text) {
                 let _ = main_line_moves(&nodes, 19);
-                let _ = board_size(&nodes);
             }
         }
 

@@ -26,7 +26,7 @@ pub const MANIFEST: &str = "MANIFEST.sha256";
 pub const SOCKET: &str = "attach.sock";
 
 /// The file of a player's stderr lines.
-pub fn stderr_log(color: Color) -> String {
+pub(crate) fn stderr_log(color: Color) -> String {
     format!("{}.stderr.log", color.to_string().to_ascii_lowercase())
 }
 
@@ -137,7 +137,7 @@ impl GameFolder {
     /// Takes back a new game's folder whose set-up failed, so that it
     /// neither holds a game that never was nor blocks the next try: the
     /// files goref wrote go, and the folder too if goref made it.
-    pub fn discard(self) {
+    pub(crate) fn discard(self) {
         for name in [JOURNAL, RECORD, CONFIG, SOCKET] {
             let _ = fs::remove_file(self.path.join(name));
         }
@@ -222,7 +222,7 @@ fn make_free(parent: &Path, name: &str) -> Result<PathBuf, FolderError> {
 
 /// A folder name for a game: `2026-11-22-r3-gnugo-vs-leela`, from the
 /// date, the round when there is one, and a short name for each player.
-pub fn default_name(date: &str, round: Option<&str>, black: &str, white: &str) -> String {
+pub(crate) fn default_name(date: &str, round: Option<&str>, black: &str, white: &str) -> String {
     let mut name = slug(date);
     if let Some(round) = round.map(slug).filter(|r| !r.is_empty()) {
         name.push('-');

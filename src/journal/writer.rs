@@ -3,14 +3,14 @@
 //!
 //! The game loop appends each event's line to a buffer, writes the buffer
 //! once per turn of the loop ([`Journal::flush`]), and makes it durable
-//! with `fdatasync` ([`Journal::commit`]) before a move is relayed and
+//! with `fdatasync` (`Journal::commit`) before a move is relayed and
 //! before a result is announced. A kill loses nothing that was written; a
 //! power cut loses nothing that was committed.
 //!
 //! A write that fails (a full disk) never leaves half a line behind: the
 //! file is cut back to its last whole line, the lines are kept, and every
 //! later flush tries again. The failure and the recovery are reported once
-//! each ([`Journal::poll_status`]).
+//! each (`Journal::poll_status`).
 
 use std::fs::{File, OpenOptions};
 use std::os::unix::fs::FileExt;
@@ -93,7 +93,7 @@ impl Journal {
     }
 
     /// Writes what was appended, without waiting for the disk. While the
-    /// disk refuses it, at most once every [`RETRY_EVERY`].
+    /// disk refuses it, at most once every `RETRY_EVERY`.
     pub fn flush(&mut self) {
         let resting =
             self.failing.is_some() && self.tried.is_some_and(|at| at.elapsed() < RETRY_EVERY);
@@ -112,7 +112,7 @@ impl Journal {
     }
 
     /// Writes what was appended and waits until it is on the disk.
-    pub fn commit(&mut self) {
+    pub(crate) fn commit(&mut self) {
         self.flush();
         if !self.unsynced || self.failing.is_some() {
             return;
@@ -125,7 +125,7 @@ impl Journal {
     }
 
     /// The next change of status, if there is one.
-    pub fn poll_status(&mut self) -> Option<JournalStatus> {
+    pub(crate) fn poll_status(&mut self) -> Option<JournalStatus> {
         (!self.status.is_empty()).then(|| self.status.remove(0))
     }
 

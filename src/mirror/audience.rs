@@ -57,7 +57,7 @@ impl Audience {
     }
 
     /// Tells the count again with the next event (a new game's stream).
-    pub fn retell(&mut self) {
+    pub(crate) fn retell(&mut self) {
         self.changed = true;
         self.last = None;
     }
@@ -71,7 +71,7 @@ impl Audience {
     }
 
     /// When the next event is due, seen at `now`, if anything changed.
-    pub fn due(&self, now: Instant) -> Option<Instant> {
+    pub(crate) fn due(&self, now: Instant) -> Option<Instant> {
         if !self.changed {
             return None;
         }

@@ -3,7 +3,7 @@
 //! to try again after the connection drops.
 //!
 //! The shell (`app::watch`) connects, sends [`Spectator::hello`], hands
-//! every line to [`Spectator::receive`] and pings now and then; when the
+//! every line to `Spectator::receive` and pings now and then; when the
 //! connection drops it waits [`Spectator::lost`] and connects again. A
 //! reconnect says hello with the stream and the last `seq` seen, so that
 //! the referee sends just the missed events; each event is printed (with
@@ -131,19 +131,19 @@ impl Spectator {
 
     /// Where the referee is (`venue-host:7777`), as the status line names
     /// it while the spectator waits for it.
-    pub fn set_address(&mut self, address: String) {
+    pub(crate) fn set_address(&mut self, address: String) {
         self.address = address;
     }
 
     /// Whether the referee has ever let this spectator in (welcomed it).
-    pub fn ever_live(&self) -> bool {
+    pub(crate) fn ever_live(&self) -> bool {
         self.ever_live
     }
 
     /// While the referee has never let this spectator in and the next try
     /// waits: what the spectator waits for, and why the last try failed
     /// (`waiting for the referee at venue-host:7777 (Connection refused)`).
-    pub fn waiting_for_the_referee(&self) -> Option<String> {
+    pub(crate) fn waiting_for_the_referee(&self) -> Option<String> {
         match &self.link {
             Link::Waiting { why, .. } if !self.ever_live => {
                 Some(format!("{} ({why})", self.waiting_words()))
@@ -189,7 +189,7 @@ impl Spectator {
     }
 
     /// Takes one line from the referee, received at `now`.
-    pub fn receive(&mut self, line: &str, now: Instant) -> Result<Update, WireError> {
+    pub(crate) fn receive(&mut self, line: &str, now: Instant) -> Result<Update, WireError> {
         let message = RefereeMessage::parse(line)?;
         self.last_heard = Some(now);
         let mut update = Update::default();
@@ -329,7 +329,7 @@ impl Spectator {
     }
 
     /// The referee's stream time at `now`, in ms, once known.
-    pub fn host_ms(&self, now: Instant) -> Option<f64> {
+    pub(crate) fn host_ms(&self, now: Instant) -> Option<f64> {
         let offset = self
             .samples
             .iter()
@@ -344,7 +344,7 @@ impl Spectator {
     }
 
     /// How long since the referee was last heard.
-    pub fn silent_for(&self, now: Instant) -> Duration {
+    pub(crate) fn silent_for(&self, now: Instant) -> Duration {
         self.last_heard
             .map_or(Duration::ZERO, |at| now.saturating_duration_since(at))
     }
@@ -356,7 +356,7 @@ impl Spectator {
 
     /// The game has a result: once the referee goes, there is nothing more
     /// to wait for.
-    pub fn game_over(&self) -> bool {
+    pub(crate) fn game_over(&self) -> bool {
         self.view.result.is_some()
     }
 

@@ -45,7 +45,7 @@ impl Conn {
     }
 
     /// Reads what is there without waiting, into `buf`.
-    pub fn try_read(&self, buf: &mut [u8]) -> io::Result<usize> {
+    pub(crate) fn try_read(&self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Conn::Tcp(stream) => stream.try_read(buf),
             Conn::Unix(stream) => stream.try_read(buf),
@@ -53,7 +53,7 @@ impl Conn {
     }
 
     /// Writes what the socket takes without waiting.
-    pub fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
+    pub(crate) fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             Conn::Tcp(stream) => stream.try_write(bytes),
             Conn::Unix(stream) => stream.try_write(bytes),
@@ -63,7 +63,7 @@ impl Conn {
 
 impl ConnWrite {
     /// Writes what the socket takes without waiting.
-    pub fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
+    pub(crate) fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             ConnWrite::Tcp(write) => write.try_write(bytes),
             ConnWrite::Unix(write) => write.try_write(bytes),

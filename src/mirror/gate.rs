@@ -142,7 +142,7 @@ impl Gate {
 
     /// Checks a hello's version and token. A hello with no token (or an
     /// empty one) where one is needed is told so, apart from a wrong one.
-    pub fn check_hello(&self, version: u32, token: Option<&str>) -> Result<(), Refusal> {
+    pub(crate) fn check_hello(&self, version: u32, token: Option<&str>) -> Result<(), Refusal> {
         if version != VERSION {
             return Err(Refusal::Version(version));
         }

@@ -106,7 +106,7 @@ impl Hub {
 
     /// Folds one event, handed on by the driver at `at`, into the view and
     /// the history; the line every spectator is sent.
-    pub fn publish(&mut self, at: Instant, stamped: &StampedEvent) -> Line {
+    pub(crate) fn publish(&mut self, at: Instant, stamped: &StampedEvent) -> Line {
         // The latest event sets the origin: a resumed game retells its
         // journal first, whose times are older than the moment they are told.
         self.origin = at
@@ -189,7 +189,7 @@ impl Hub {
     }
 
     /// A `heartbeat` line at `now`.
-    pub fn heartbeat(&self, now: Instant) -> Line {
+    pub(crate) fn heartbeat(&self, now: Instant) -> Line {
         RefereeMessage::Heartbeat {
             seq: self.seq(),
             host_t_ms: self.host_t_ms(now),

@@ -11,7 +11,7 @@
 //! and `bye`, and closes a connection on anything else.
 //!
 //! The same server listens on the game folder's Unix socket for `goref
-//! attach` ([`MirrorServer::start_attach`]). There, and only there, a
+//! attach` (`MirrorServer::start_attach`). There, and only there, a
 //! `command` line is the operator's and goes to the game; the socket's
 //! file permissions are the access control, and each screen that attaches
 //! or leaves is a `session` event.
@@ -144,7 +144,7 @@ impl MirrorServer {
     /// Listens on the game folder's socket at `path` for `goref attach`,
     /// readable and writable by this user only; a socket left there by a
     /// goref that died is replaced. Commands go to `operator`.
-    pub fn start_attach(
+    pub(crate) fn start_attach(
         path: &Path,
         operator: mpsc::UnboundedSender<OperatorInput>,
     ) -> Result<MirrorServer, ServeError> {

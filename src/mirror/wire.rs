@@ -184,12 +184,12 @@ impl RefereeMessage {
 
     /// The `event` line of an event already serialised as `--json` prints
     /// it, without parsing it again.
-    pub fn event_line(event_json: &str) -> String {
+    pub(crate) fn event_line(event_json: &str) -> String {
         format!("{{\"type\":\"event\",\"event\":{event_json}}}\n")
     }
 
     /// The `snapshot` line of `view` at `seq`, without cloning the view.
-    pub fn snapshot_line(stream: &str, seq: u64, view: &GameView) -> String {
+    pub(crate) fn snapshot_line(stream: &str, seq: u64, view: &GameView) -> String {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "snapshot")]
         struct SnapshotRef<'a> {
@@ -203,7 +203,7 @@ impl RefereeMessage {
 
 /// An `event`'s content: the event when this goref knows its type, and
 /// its stamp either way.
-pub fn read_event(raw: &RawEvent) -> Result<(EventStamp, Option<StampedEvent>), WireError> {
+pub(crate) fn read_event(raw: &RawEvent) -> Result<(EventStamp, Option<StampedEvent>), WireError> {
     let stamp: EventStamp = serde_json::from_str(raw.get())
         .map_err(|e| WireError::Malformed(format!("an event without seq and t_ms: {e}")))?;
     Ok((stamp, serde_json::from_str(raw.get()).ok()))

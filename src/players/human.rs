@@ -104,7 +104,7 @@ fn typed_move(line: &str, size: u8, to_move: bool) -> Result<Move, String> {
 
 /// Who should receive a typed line: the typed player whose turn it is, or
 /// the only typed player there is.
-pub fn addressee(typed: &[Color], to_move: Color) -> Option<Color> {
+pub(crate) fn addressee(typed: &[Color], to_move: Color) -> Option<Color> {
     match typed {
         [only] => Some(*only),
         _ => typed.iter().copied().find(|&c| c == to_move),

@@ -191,7 +191,7 @@ fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings, Option<u3
 impl PlayerSpec {
     /// A short name for a folder or a list: the program's file name, the
     /// line's device or port, `bot`, `human`.
-    pub fn short_name(&self) -> String {
+    pub(crate) fn short_name(&self) -> String {
         let file_name = |path: &str| {
             std::path::Path::new(path)
                 .file_name()
@@ -310,7 +310,7 @@ impl Reporter {
 
     /// Sends an event that happened at `at`, e.g. the moment a packet that
     /// handed the program its turn was written.
-    pub fn send_at(&self, at: Instant, event: PlayerEvent) {
+    pub(crate) fn send_at(&self, at: Instant, event: PlayerEvent) {
         let _ = self.tx.send(Report {
             color: self.color,
             at,
@@ -483,7 +483,7 @@ fn bot_args(settings: &Settings) -> Vec<String> {
 }
 
 /// The command line that starts the built-in engine over GTP.
-pub fn bot_command(self_exe: &std::path::Path, seed: u64, settings: &Settings) -> String {
+pub(crate) fn bot_command(self_exe: &std::path::Path, seed: u64, settings: &Settings) -> String {
     let exe = self_exe.to_string_lossy();
     let mut command = format!("'{exe}' bot --gtp --seed {seed}");
     for arg in bot_args(settings) {

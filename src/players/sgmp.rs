@@ -103,7 +103,7 @@ pub struct Builtin {
 
 /// Runs the built-in engine on a virtual line: a pty pair, with
 /// `goref bot --sgmp` on the far end as a child process.
-pub async fn run_builtin(
+pub(crate) async fn run_builtin(
     builtin: Builtin,
     spec_text: String,
     setup: PlayerSetup,

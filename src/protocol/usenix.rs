@@ -26,7 +26,7 @@ pub const MAX_LINE: usize = 256;
 pub const BYO_ROMI: &str = "byo-romi";
 
 /// The first line a program reads: the colour it plays.
-pub fn colour_line(color: Color) -> &'static str {
+pub(crate) fn colour_line(color: Color) -> &'static str {
     match color {
         Color::Black => "black",
         Color::White => "white",
@@ -35,7 +35,7 @@ pub fn colour_line(color: Color) -> &'static str {
 
 /// A move as the referee relays it: `G7`, `T19`, `pass`. A resignation is
 /// never relayed (the game is over), but reads as `resign`.
-pub fn move_line(mv: Move) -> String {
+pub(crate) fn move_line(mv: Move) -> String {
     mv.to_gtp()
 }
 
@@ -126,7 +126,7 @@ pub enum GrefReading {
     Ignored,
 }
 
-pub fn gref_reading(line: &str) -> GrefReading {
+pub(crate) fn gref_reading(line: &str) -> GrefReading {
     let kept: String = line
         .chars()
         .filter(|c| !matches!(c, ' ' | '\t'))

@@ -38,7 +38,7 @@ pub struct PlayerInfo {
 
 impl PlayerInfo {
     /// `name version`, or just the name when the version is empty.
-    pub fn full_name(&self) -> String {
+    pub(crate) fn full_name(&self) -> String {
         match (self.name.is_empty(), self.version.is_empty()) {
             (true, _) => self.spec.clone(),
             (false, true) => self.name.clone(),
@@ -500,7 +500,7 @@ pub enum SessionChange {
 
 impl GameEvent {
     /// A `spectators` event in words (see [`spectators_summary`]).
-    pub fn audience_text(&self) -> Option<String> {
+    pub(crate) fn audience_text(&self) -> Option<String> {
         let GameEvent::Spectators {
             count,
             joined,
@@ -520,7 +520,7 @@ pub const SPECTATORS_NAMED: usize = 8;
 
 /// A `spectators` event in words, e.g. `2 watching; joined 10.0.0.5:40112;
 /// left 10.0.0.7:39001 (closed); 1 refused`.
-pub fn spectators_summary(
+pub(crate) fn spectators_summary(
     count: u32,
     joined: &[String],
     left: &[String],
@@ -570,7 +570,7 @@ impl GameEvent {
 
 /// An error message with its player named once: `White: ...` unless the
 /// message already begins with the player's name.
-pub fn attributed(color: Option<Color>, message: &str) -> String {
+pub(crate) fn attributed(color: Option<Color>, message: &str) -> String {
     match color {
         Some(color) if !message.starts_with(&color.to_string()) => format!("{color}: {message}"),
         _ => message.to_string(),
@@ -601,7 +601,7 @@ pub struct StreamHeader {
 
 impl StreamHeader {
     /// The header this goref writes.
-    pub fn current() -> StreamHeader {
+    pub(crate) fn current() -> StreamHeader {
         StreamHeader {
             schema: SCHEMA_VERSION,
             producer: format!("goref {}", env!("CARGO_PKG_VERSION")),

@@ -47,7 +47,7 @@ pub struct GameConfig {
 
 impl GameConfig {
     /// The handicap stones, checked against the board size.
-    pub fn handicap_stones(&self) -> Result<Vec<Point>, BoardError> {
+    pub(crate) fn handicap_stones(&self) -> Result<Vec<Point>, BoardError> {
         match &self.handicap {
             Handicap::None => Ok(Vec::new()),
             Handicap::Fixed(n) => fixed_handicap(self.size, *n),
@@ -174,7 +174,7 @@ impl Failure {
         }
     }
 
-    pub fn forked(reason: String) -> Failure {
+    pub(crate) fn forked(reason: String) -> Failure {
         Failure {
             kind: FailureKind::Forked,
             reason,
@@ -402,7 +402,8 @@ impl Referee {
     }
 
     /// How many moves have been played, passes included.
-    pub fn moves_played(&self) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn moves_played(&self) -> u32 {
         self.moves_played
     }
 
@@ -414,7 +415,7 @@ impl Referee {
     /// Whether `color`'s program may be started again after it crashed:
     /// play goes on (a crash after play has stopped changes nothing the
     /// restart could mend).
-    pub fn can_restart(&self, color: Color) -> bool {
+    pub(crate) fn can_restart(&self, color: Color) -> bool {
         matches!(self.phase, Phase::Play | Phase::Cleanup)
             && self.players[color.index()].is_some()
             && self.result.is_none()
@@ -423,7 +424,7 @@ impl Referee {
     /// `color`'s program crashed and is being started again: its clock
     /// runs on, and once it is ready it is asked again for whatever it was
     /// asked before.
-    pub fn restarting(&mut self, color: Color, why: &str, attempt: u32) {
+    pub(crate) fn restarting(&mut self, color: Color, why: &str, attempt: u32) {
         self.restarting[color.index()] = true;
         let moves = self.moves_played;
         self.events.push_back(GameEvent::Session {
@@ -453,12 +454,12 @@ impl Referee {
         self.result.as_ref()
     }
 
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.phase == Phase::Over
     }
 
     /// Why the game awaits the judge, while it does.
-    pub fn judge_reason(&self) -> Option<&str> {
+    pub(crate) fn judge_reason(&self) -> Option<&str> {
         self.judge_reason.as_deref()
     }
 
@@ -477,7 +478,7 @@ impl Referee {
     /// The next instant at which [`Referee::handle_timeout`] must be called:
     /// the first instant the mover's clock is past its allowance or, when no
     /// clock can flag, its move timeout.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         let Waiting::Move { color, since } = self.waiting else {
             return None;
         };
@@ -490,7 +491,7 @@ impl Referee {
         }
     }
 
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub(crate) fn handle_timeout(&mut self, now: Instant) {
         let Waiting::Move { color, since } = self.waiting else {
             return;
         };
@@ -582,7 +583,7 @@ impl Referee {
         }
     }
 
-    pub fn handle_operator(&mut self, now: Instant, command: OperatorCommand) {
+    pub(crate) fn handle_operator(&mut self, now: Instant, command: OperatorCommand) {
         let judging = matches!(self.phase, Phase::Adjudication | Phase::DeadStones);
         let refusal = match (&command, self.phase) {
             (_, Phase::Over) => Some("the game is over"),
@@ -771,7 +772,7 @@ impl Referee {
 
     /// The operator's input has closed: a pause ends, since nobody is left
     /// to end it, and a game taken back paused will come back running.
-    pub fn operator_left(&mut self, now: Instant) {
+    pub(crate) fn operator_left(&mut self, now: Instant) {
         self.unattended = true;
         if self.pause.is_some() && self.phase != Phase::Over {
             let why = "the operator's input closed, and nobody is left to resume the game";
@@ -780,7 +781,8 @@ impl Referee {
     }
 
     /// Whether the operator holds the game.
-    pub fn is_paused(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_paused(&self) -> bool {
         self.pause.is_some()
     }
 
@@ -819,7 +821,7 @@ impl Referee {
     /// as `?` with the cause it went to the judge for. With `why`, a game
     /// that cannot go on without an operator (a typed player) ends so too,
     /// whatever its phase. Otherwise nothing happens.
-    pub fn without_operator(&mut self, now: Instant, why: Option<String>) {
+    pub(crate) fn without_operator(&mut self, now: Instant, why: Option<String>) {
         if self.phase == Phase::Over {
             return;
         }
@@ -1416,7 +1418,7 @@ impl Referee {
     }
 
     /// Why the game taken back from its journal could not go on, if so.
-    pub fn not_taken_back(&self) -> Option<&str> {
+    pub(crate) fn not_taken_back(&self) -> Option<&str> {
         self.not_taken_back.as_deref()
     }
 
@@ -1480,7 +1482,7 @@ impl Referee {
 }
 
 /// The SGF `RE` value and the winner for a score.
-pub fn result_of(score: &Score) -> (String, Option<Color>) {
+pub(crate) fn result_of(score: &Score) -> (String, Option<Color>) {
     let margin = score.margin();
     if margin > 0.0 {
         (format!("B+{margin}"), Some(Color::Black))

@@ -70,7 +70,7 @@ impl std::fmt::Display for OperatorCommand {
 impl OperatorCommand {
     /// The command as the operator would type it, its reason included:
     /// how an attached screen sends it to the referee, which parses it back.
-    pub fn as_line(&self) -> String {
+    pub(crate) fn as_line(&self) -> String {
         match self {
             OperatorCommand::Adjudicate { reason, .. }
             | OperatorCommand::Resign { reason, .. }
@@ -112,7 +112,7 @@ pub enum OperatorInput {
 
 impl OperatorInput {
     /// Reads one typed line; `None` for an empty one.
-    pub fn from_line(line: &str, size: u8) -> Option<OperatorInput> {
+    pub(crate) fn from_line(line: &str, size: u8) -> Option<OperatorInput> {
         match parse_operator_line(line, size) {
             Ok(Some(command)) => Some(OperatorInput::Command(command)),
             Ok(None) => None,
@@ -130,7 +130,7 @@ pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason
      | restart b|w [reason]";
 
 /// Parses one line. Empty lines are `Ok(None)`.
-pub fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorCommand>, String> {
+pub(crate) fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorCommand>, String> {
     let mut words = line.split_whitespace();
     let Some(verb) = words.next() else {
         return Ok(None);
@@ -208,7 +208,7 @@ fn parse_side(word: &str) -> Result<Color, String> {
 }
 
 /// A clock adjustment: `+30s` adds, `-1m` takes away, `45s` adds.
-pub fn parse_adjustment(text: &str) -> Result<i64, String> {
+pub(crate) fn parse_adjustment(text: &str) -> Result<i64, String> {
     let (sign, amount) = match text.as_bytes().first() {
         Some(b'-') => (-1, &text[1..]),
         Some(b'+') => (1, &text[1..]),
@@ -224,7 +224,7 @@ pub fn parse_adjustment(text: &str) -> Result<i64, String> {
 }
 
 /// Whether `text` is a result in SGF `RE` grammar.
-pub fn is_sgf_result(text: &str) -> bool {
+pub(crate) fn is_sgf_result(text: &str) -> bool {
     match text {
         "0" | "Draw" | "Void" | "?" => return true,
         _ => {}

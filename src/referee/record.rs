@@ -1,8 +1,8 @@
-//! The game record: an SGF FF[4] text folded from the event stream.
+//! The game record: an SGF FF\[4\] text folded from the event stream.
 //!
 //! Like [`GameView`](super::GameView), the recorder sees only [`GameEvent`]s,
 //! so what the record says is exactly what the referee decided. The shell
-//! writes [`Recorder::to_sgf`] to disk atomically after every move. An
+//! writes `Recorder::to_sgf` to disk atomically after every move. An
 //! operator's command is a comment on the node it followed (the root before
 //! the first move): a pause and its resumption sit where the game stood.
 
@@ -68,7 +68,8 @@ impl Recorder {
     }
 
     /// The number of moves recorded, passes included.
-    pub fn move_count(&self) -> usize {
+    #[cfg(test)]
+    pub(crate) fn move_count(&self) -> usize {
         self.moves.len()
     }
 
@@ -174,7 +175,7 @@ impl Recorder {
 
     /// The record as SGF text: the moves are written from where they are
     /// kept, not copied, as this runs after every change.
-    pub fn to_sgf(&self) -> String {
+    pub(crate) fn to_sgf(&self) -> String {
         let root = self.root();
         let game_played = self.start.is_some();
         let remarks = !self.final_comments.is_empty() || self.territory.is_some();

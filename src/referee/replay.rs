@@ -191,12 +191,12 @@ impl Validator {
     }
 
     /// Whether the header has been read.
-    pub fn has_header(&self) -> bool {
+    pub(crate) fn has_header(&self) -> bool {
         self.header
     }
 
     /// The line the result is on, once read.
-    pub fn result_line(&self) -> Option<usize> {
+    pub(crate) fn result_line(&self) -> Option<usize> {
         self.result_line
     }
 

@@ -10,7 +10,7 @@
 //!   a point that holds no opponent stone) is not applied and is counted in
 //!   `rejected`. A snapshot whose shape is wrong (a board of the wrong length,
 //!   a size out of range, lists over their capacity) is repaired first; a
-//!   spectator calls [`GameView::repair`] once on a snapshot it receives to
+//!   spectator calls `GameView::repair` once on a snapshot it receives to
 //!   bound its texts too.
 //! - [`GameView::apply_stamped`] also checks the stream's `seq`: a duplicate
 //!   or out-of-order event is rejected, a gap is applied and counted.
@@ -156,7 +156,7 @@ pub struct GameView {
     #[serde(default)]
     pub time_settings: TimeSettings,
     pub players: [PlayerInfo; 2],
-    /// Row-major from A1, indexed by [`Point::index`]; `size * size` long.
+    /// Row-major from A1, indexed by `Point::index`; `size * size` long.
     pub board: Vec<Option<Color>>,
     pub last_move: Option<MoveLine>,
     pub first_to_move: Option<Color>,
@@ -308,7 +308,7 @@ impl GameView {
     /// Takes the number of an event this goref cannot read (a newer
     /// producer's type) without applying it, as [`GameView::apply_stamped`]
     /// would take its number.
-    pub fn pass_over(&mut self, seq: u64, t_ms: u64) {
+    pub(crate) fn pass_over(&mut self, seq: u64, t_ms: u64) {
         if seq <= self.last_seq {
             return self.reject(1);
         }
@@ -738,7 +738,8 @@ impl GameView {
     /// as its bounds go: a size in range, a board of `size * size` points,
     /// lists within their capacities, texts within their limits, vertices on
     /// the board. Clones the view to find out.
-    pub fn is_consistent(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_consistent(&self) -> bool {
         !self.clone().repair_quietly()
     }
 
@@ -747,7 +748,7 @@ impl GameView {
     /// newest kept), texts cut to their limits, vertices off the board
     /// dropped. Returns whether anything changed; a repair counts one in
     /// `rejected`. A view built by `apply` needs none.
-    pub fn repair(&mut self) -> bool {
+    pub(crate) fn repair(&mut self) -> bool {
         let changed = self.repair_quietly();
         if changed {
             self.reject(1);
@@ -848,7 +849,7 @@ fn neighbors(p: Point, size: u8) -> impl Iterator<Item = Point> {
 /// space, the others by `�`) so a terminal only ever draws text, and cut
 /// after at most `limit` bytes with a marker `… [cut, N bytes]` that gives
 /// the whole text's length.
-pub fn bounded_text(text: &str, limit: usize) -> String {
+pub(crate) fn bounded_text(text: &str, limit: usize) -> String {
     if text.len() <= limit && !text.chars().any(char::is_control) {
         return text.to_string();
     }

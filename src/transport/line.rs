@@ -33,7 +33,7 @@ pub async fn open(spec: &LineSpec) -> Result<BoxedLine, LineError> {
 
 /// Bytes per second of a line at this baud with 8N1 framing (10 bits a
 /// byte: start, eight data, stop), for the wire-time figure.
-pub fn bytes_per_second(baud: u32) -> f64 {
+pub(crate) fn bytes_per_second(baud: u32) -> f64 {
     f64::from(baud) / 10.0
 }
 

@@ -145,7 +145,7 @@ impl LineSpec {
     /// Parses what follows `sgmp-tcp:`/`gmp-tcp:`
     /// (`host:port[,resend=20s][,retries=9][,setup=3m][,name=NAME]`).
     /// An IPv6 host is written in brackets: `[::1]:4001`.
-    pub fn parse_tcp(text: &str) -> Result<LineSpec, LineError> {
+    pub(crate) fn parse_tcp(text: &str) -> Result<LineSpec, LineError> {
         let mut parts = text.split(',');
         let address = parts.next().unwrap_or("").trim();
         let (host, port) = split_host_port(address)?;
@@ -154,12 +154,12 @@ impl LineSpec {
     }
 
     /// The set-up deadline: the spec's, or [`DEFAULT_SETUP`].
-    pub fn setup_deadline(&self) -> Duration {
+    pub(crate) fn setup_deadline(&self) -> Duration {
         self.setup.unwrap_or(DEFAULT_SETUP)
     }
 
     /// The program's name: `name=` when given, else the line's description.
-    pub fn player_name(&self) -> String {
+    pub(crate) fn player_name(&self) -> String {
         self.name.clone().unwrap_or_else(|| self.to_string())
     }
 }

@@ -71,7 +71,7 @@ pub struct Process {
 }
 
 /// Splits a command line on whitespace, honouring single and double quotes.
-pub fn split_command_line(line: &str) -> Result<Vec<String>, ProcessError> {
+pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>, ProcessError> {
     let mut words = Vec::new();
     let mut word = String::new();
     let mut in_word = false;
@@ -157,7 +157,7 @@ impl Process {
 
     /// The user CPU time the program has used so far (Linux `/proc`), as the
     /// Usenix rules count it. `None` where it cannot be read.
-    pub fn user_cpu_time(&self) -> Option<Duration> {
+    pub(crate) fn user_cpu_time(&self) -> Option<Duration> {
         let pid = self.child.id()?;
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
         user_time_from_stat(&stat)
@@ -166,7 +166,7 @@ impl Process {
     /// The processes the program has started that are still running: its
     /// children, and anything else left in its process group. Read from
     /// `/proc`, each as its PID and command name.
-    pub fn offspring(&self) -> Vec<(u32, String)> {
+    pub(crate) fn offspring(&self) -> Vec<(u32, String)> {
         let (Some(pid), Some(group)) = (self.child.id(), self.group) else {
             return Vec::new();
         };
@@ -198,14 +198,9 @@ impl Process {
         found
     }
 
-    /// The exit status, if the program has exited.
-    pub fn try_status(&mut self) -> Option<ExitStatus> {
-        self.child.try_wait().ok().flatten()
-    }
-
     /// Waits up to `grace` for the program to exit, then kills it and
     /// whatever else is left in its process group.
-    pub async fn shut_down(&mut self, grace: Duration) -> Option<ExitStatus> {
+    pub(crate) async fn shut_down(&mut self, grace: Duration) -> Option<ExitStatus> {
         self.stdin.take();
         let status = match tokio::time::timeout(grace, self.child.wait()).await {
             Ok(status) => status.ok(),
@@ -231,7 +226,7 @@ impl Process {
     }
 
     /// Waits for the program to exit, up to `grace`, without closing stdin.
-    pub async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
+    pub(crate) async fn wait_exit(&mut self, grace: Duration) -> Option<ExitStatus> {
         tokio::time::timeout(grace, self.child.wait())
             .await
             .ok()
@@ -281,7 +276,7 @@ fn kin_from_stat(stat: &str) -> Option<Kin> {
 }
 
 /// Describes an exit status for a person: `exited with status 3`, `was killed by signal 9`.
-pub fn describe_exit(status: Option<ExitStatus>) -> String {
+pub(crate) fn describe_exit(status: Option<ExitStatus>) -> String {
     match (status, exit_text(status)) {
         (Some(status), Some(text)) if status.code().is_some() => format!("exited with {text}"),
         (Some(_), Some(text)) => format!("was killed by {text}"),
@@ -291,7 +286,7 @@ pub fn describe_exit(status: Option<ExitStatus>) -> String {
 }
 
 /// An exit status in a few words: `status 3`, `signal 6 (SIGABRT)`.
-pub fn exit_text(status: Option<ExitStatus>) -> Option<String> {
+pub(crate) fn exit_text(status: Option<ExitStatus>) -> Option<String> {
     use std::os::unix::process::ExitStatusExt;
     let status = status?;
     match (status.code(), status.signal()) {

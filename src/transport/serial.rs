@@ -84,7 +84,8 @@ impl SerialLine {
     }
 
     /// The port beneath, for its settings.
-    pub fn get_ref(&self) -> &SerialStream {
+    #[cfg(test)]
+    pub(crate) fn get_ref(&self) -> &SerialStream {
         &self.stream
     }
 }

@@ -63,7 +63,7 @@ enum Mark {
 
 impl BoardPane<'_> {
     /// The columns and rows the board needs with its coordinates.
-    pub fn size_needed(size: u8) -> (u16, u16) {
+    pub(crate) fn size_needed(size: u8) -> (u16, u16) {
         let size = u16::from(size);
         (2 * size + 6, size + 2)
     }
@@ -82,7 +82,7 @@ impl BoardPane<'_> {
 
     /// What the board's marks mean, drawn with this theme's glyphs: the
     /// help's legend.
-    pub fn legend(theme: &Theme) -> Vec<String> {
+    pub(crate) fn legend(theme: &Theme) -> Vec<String> {
         let g = |mark| glyph(theme, mark).0;
         let (black, white) = (g(Mark::Stone(Color::Black)), g(Mark::Stone(Color::White)));
         vec![

@@ -158,7 +158,11 @@ impl ClocksPane<'_> {
 
 /// `color`'s clock at the stream time `now_t_ms`: its last reading ticked
 /// on by the game's time system; the reading as it is without a time.
-pub fn reading_at(view: &GameView, color: Color, now_t_ms: Option<u64>) -> Option<ClockReading> {
+pub(crate) fn reading_at(
+    view: &GameView,
+    color: Color,
+    now_t_ms: Option<u64>,
+) -> Option<ClockReading> {
     let reading = view.clocks[color.index()].as_ref()?;
     let (Some(now), Some(system)) = (now_t_ms, view.time_settings.system()) else {
         return Some(reading.clone());
@@ -170,7 +174,7 @@ pub fn reading_at(view: &GameView, color: Color, now_t_ms: Option<u64>) -> Optio
 /// How long until a running clock on screen shows another second: the app
 /// sleeps that long and draws again, instead of ticking at a fixed rate.
 /// `None` while no clock runs.
-pub fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
+pub(crate) fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
     let untimed = view.time_settings.kind == "none";
     Color::BOTH
         .into_iter()

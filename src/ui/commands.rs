@@ -4,7 +4,7 @@
 //! One table drives the key map, the hint bar and the help, so they cannot
 //! disagree. Availability depends on the role (a spectator has no operator
 //! commands at all), the phase and what is on screen. Keys can be changed in
-//! a TOML file (see [`KeyMap::from_toml`]), which is checked for keys bound
+//! a TOML file (see `KeyMap::from_toml`), which is checked for keys bound
 //! twice where both commands could apply.
 
 use std::collections::BTreeMap;
@@ -106,7 +106,7 @@ pub struct Context {
 
 impl Context {
     /// The operator is marking dead stones on the board.
-    pub fn marking(&self) -> bool {
+    pub(crate) fn marking(&self) -> bool {
         self.role == Role::Operator
             && matches!(self.phase, Phase::Adjudication | Phase::DeadStones)
             && !self.over
@@ -134,7 +134,7 @@ pub struct CommandInfo {
 impl CommandInfo {
     /// What the command does on a screen of `role`: quitting a spectator's
     /// or a replay's screen ends nothing but that screen.
-    pub fn description_for(&self, role: Role) -> &'static str {
+    pub(crate) fn description_for(&self, role: Role) -> &'static str {
         match (self.command, role) {
             (Command::Quit, Role::Spectator | Role::Replay) => "quit",
             (Command::Interrupt, Role::Spectator | Role::Replay) => "quit at once",
@@ -505,7 +505,7 @@ impl Command {
     }
 
     /// The roles that have the command at all.
-    pub fn roles(self) -> &'static [Role] {
+    pub(crate) fn roles(self) -> &'static [Role] {
         const ALL: &[Role] = &[Role::Operator, Role::Spectator, Role::Replay];
         match self.info().group {
             G::Operator | G::Scoring => &[Role::Operator],
@@ -516,7 +516,7 @@ impl Command {
     }
 
     /// Whether the command does something now.
-    pub fn available(self, ctx: &Context) -> bool {
+    pub(crate) fn available(self, ctx: &Context) -> bool {
         if !self.roles().contains(&ctx.role) {
             return false;
         }
@@ -552,7 +552,7 @@ impl Command {
     /// Whether the hint bar offers the command now: a quick command that is
     /// available, and adjudication only when the game waits for the judge
     /// (the help lists it always).
-    pub fn hinted(self, ctx: &Context) -> bool {
+    pub(crate) fn hinted(self, ctx: &Context) -> bool {
         self.info().quick
             && self.available(ctx)
             && (self != C::Adjudicate || ctx.phase == Phase::Adjudication)
@@ -560,7 +560,7 @@ impl Command {
 
     /// Whether the command is what the moment asks for: such commands lead
     /// the hint bar, before the keys that are always there.
-    pub fn urgent(self, ctx: &Context) -> bool {
+    pub(crate) fn urgent(self, ctx: &Context) -> bool {
         match self {
             C::Acknowledge
             | C::TypeMove
@@ -690,7 +690,7 @@ impl KeyMap {
     /// ```
     ///
     /// A command named in the file has exactly the keys the file gives.
-    pub fn from_toml(text: &str, origin: &str) -> Result<KeyMap, KeyMapError> {
+    pub(crate) fn from_toml(text: &str, origin: &str) -> Result<KeyMap, KeyMapError> {
         #[derive(serde::Deserialize)]
         #[serde(deny_unknown_fields)]
         struct File {
@@ -734,7 +734,7 @@ impl KeyMap {
     }
 
     /// What `keys` mean now: a command, the beginning of chords, or nothing.
-    pub fn lookup(&self, keys: &[Key], ctx: &Context) -> Lookup {
+    pub(crate) fn lookup(&self, keys: &[Key], ctx: &Context) -> Lookup {
         let chord = Chord(keys.to_vec());
         if let Some(commands) = self.chords.get(&chord) {
             if let Some(&command) = commands.iter().find(|c| c.available(ctx)) {
@@ -757,7 +757,7 @@ impl KeyMap {
     }
 
     /// The keys of a command, as the help and the hint bar print them.
-    pub fn keys_of(&self, command: Command) -> Vec<&Chord> {
+    pub(crate) fn keys_of(&self, command: Command) -> Vec<&Chord> {
         self.chords
             .iter()
             .filter(|(_, commands)| commands.contains(&command))

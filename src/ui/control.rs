@@ -60,7 +60,7 @@ pub const INTERRUPT_AGAIN_MS: u64 = 5_000;
 
 /// Handles one key. `panes` are the panes on screen now, in focus order,
 /// and `page` the rows a page scrolls.
-pub fn handle_key(
+pub(crate) fn handle_key(
     key: Key,
     view: &GameView,
     state: &mut UiState,
@@ -107,7 +107,7 @@ pub fn handle_key(
 /// turn on the operator's screen the move box opens (unless the operator
 /// closed it for this turn, or something else is open), and a move box whose
 /// turn has passed closes. Called before each frame and each key.
-pub fn follow_game(view: &GameView, state: &mut UiState) {
+pub(crate) fn follow_game(view: &GameView, state: &mut UiState) {
     let ctx = context(view, state);
     let turn = ctx
         .typed_to_move
@@ -457,7 +457,7 @@ fn accept(mut input: InputBox, view: &GameView, state: &mut UiState) -> Vec<Effe
 
 /// The reason a risky command is given when the operator gives none: what
 /// the record then says.
-pub fn default_reason(command: &RiskyCommand) -> &'static str {
+pub(crate) fn default_reason(command: &RiskyCommand) -> &'static str {
     match command {
         RiskyCommand::Resign(_) => "its operator resigned",
         RiskyCommand::Restart(_) => "the operator restarted it",

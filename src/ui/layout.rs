@@ -65,13 +65,13 @@ impl Areas {
 
 /// The smallest screen the board of `size` fits, with the status and hint
 /// rows and the board's title.
-pub fn minimum_size(size: u8) -> (u16, u16) {
+pub(crate) fn minimum_size(size: u8) -> (u16, u16) {
     let (width, height) = BoardPane::size_needed(size);
     (width, height + 3)
 }
 
 /// Lays out a frame of `area`.
-pub fn areas(area: Rect, view: &GameView, state: &UiState) -> Areas {
+pub(crate) fn areas(area: Rect, view: &GameView, state: &UiState) -> Areas {
     let (min_width, min_height) = minimum_size(view.size);
     let status = Rect { height: 1, ..area };
     let hints = Rect {

@@ -44,13 +44,13 @@ pub fn draw(area: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
 
 /// Whether an input is typed on the hint bar rather than in a box over the
 /// panes: a typed player's move, which must leave the whole board in sight.
-pub fn on_hint_bar(input: &InputBox) -> bool {
+pub(crate) fn on_hint_bar(input: &InputBox) -> bool {
     matches!(input.purpose, InputPurpose::Move(_))
 }
 
 /// The help's lines for the screen's role, with the keys in force, the
 /// legend in the theme's glyphs and the game's folder, before they wrap.
-pub fn help_lines(view: &GameView, state: &UiState, theme: &Theme) -> Vec<(String, bool)> {
+pub(crate) fn help_lines(view: &GameView, state: &UiState, theme: &Theme) -> Vec<(String, bool)> {
     let ctx = context(view, state);
     let mut lines = Vec::new();
     let mut group: Option<Group> = None;
@@ -158,7 +158,7 @@ fn help(
 }
 
 /// What an input box asks for.
-pub fn input_title(purpose: &InputPurpose) -> String {
+pub(crate) fn input_title(purpose: &InputPurpose) -> String {
     match purpose {
         InputPurpose::Move(color) => format!("{color}'s move: a point such as D4, pass or resign"),
         InputPurpose::Reason(command) => format!(
@@ -175,7 +175,7 @@ pub fn input_title(purpose: &InputPurpose) -> String {
 }
 
 /// A risky command as a question.
-pub fn risky_title(command: &RiskyCommand) -> String {
+pub(crate) fn risky_title(command: &RiskyCommand) -> String {
     match command {
         RiskyCommand::Resign(color) => format!("{color} resigns"),
         RiskyCommand::Restart(color) => format!("{color}'s program is started again"),
@@ -195,7 +195,7 @@ pub fn risky_title(command: &RiskyCommand) -> String {
 }
 
 /// The lines a box is drawn with: ASCII where the terminal has no UTF-8.
-pub fn border_set(theme: &Theme) -> ratatui::symbols::border::Set<'static> {
+pub(crate) fn border_set(theme: &Theme) -> ratatui::symbols::border::Set<'static> {
     match theme.unicode {
         true => ratatui::symbols::border::PLAIN,
         false => ratatui::symbols::border::Set {

@@ -4,7 +4,7 @@
 //! board cursor, the open dialog and the alerts acknowledged are local: the
 //! host's keys never change a spectator's screen, and a spectator's never
 //! reach the game. [`super::draw`] reads this with the
-//! [`GameView`](crate::referee::GameView) and draws both.
+//! [`GameView`] and draws both.
 
 use crate::game::{Color, Point};
 use crate::referee::GameView;

@@ -79,7 +79,8 @@ macro_rules! theme {
 
         impl Theme {
             /// Every style, by its key in a theme file.
-            pub fn styles(&self) -> Vec<(&'static str, Style)> {
+            #[cfg(test)]
+            pub(crate) fn styles(&self) -> Vec<(&'static str, Style)> {
                 vec![$((stringify!($field), self.$field),)*]
             }
 
@@ -196,14 +197,14 @@ pub struct Environment {
 }
 
 impl Environment {
-    pub fn from_process() -> Environment {
+    pub(crate) fn from_process() -> Environment {
         Environment::from_vars(|name| std::env::var_os(name))
     }
 
     /// Reads `NO_COLOR`, and the first of `LC_ALL`, `LC_CTYPE` and `LANG`
     /// that is set and not empty (the one that decides the character set);
     /// with none, the locale is `C`, which is not UTF-8.
-    pub fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Environment {
+    pub(crate) fn from_vars(var: impl Fn(&str) -> Option<OsString>) -> Environment {
         let set = |name: &str| var(name).filter(|value| !value.is_empty());
         let unicode = ["LC_ALL", "LC_CTYPE", "LANG"]
             .iter()
@@ -221,22 +222,22 @@ impl Environment {
 
 impl Theme {
     /// The default: colours on a dark terminal, Unicode stones.
-    pub fn default_dark() -> Theme {
+    pub(crate) fn default_dark() -> Theme {
         Theme::builtin("default").expect("the built-in themes parse")
     }
 
     /// No colour at all (`NO_COLOR`): attributes only, ASCII stones.
-    pub fn mono() -> Theme {
+    pub(crate) fn mono() -> Theme {
         Theme::builtin("mono").expect("the built-in themes parse")
     }
 
-    pub fn builtin_names() -> &'static [&'static str] {
+    pub(crate) fn builtin_names() -> &'static [&'static str] {
         BUILTIN_NAMES
     }
 
     /// A built-in theme by name. The default theme is laid over a blank one,
     /// the others over the default.
-    pub fn builtin(name: &str) -> Option<Theme> {
+    pub(crate) fn builtin(name: &str) -> Option<Theme> {
         let text = builtin_text(name)?;
         let base = if name == "default" {
             Theme::blank()
@@ -269,7 +270,7 @@ impl Theme {
 
     /// A theme file's text laid over the default theme; `origin` (a path or
     /// a name) names the theme in errors and when the file has no `name`.
-    pub fn from_toml(text: &str, origin: &str) -> Result<Theme, ThemeError> {
+    pub(crate) fn from_toml(text: &str, origin: &str) -> Result<Theme, ThemeError> {
         Theme::parse(Theme::default_dark(), text, origin)
     }
 

@@ -143,7 +143,7 @@ impl TraceRow<'_> {
     /// The row shows a fault: a packet resent, repeated, cut, garbled or
     /// clashing, a GTP error reply (`? ...`), or a line with a note (a
     /// Usenix line ignored or one a 1987 referee would have misread).
-    pub fn is_problem(self) -> bool {
+    pub(crate) fn is_problem(self) -> bool {
         match self {
             TraceRow::Line(line) => {
                 (line.direction == LineDirection::Received && line.line.starts_with('?'))
@@ -216,7 +216,7 @@ fn flag_word(flag: TraceFlag) -> &'static str {
 /// The rows the pane shows, oldest first: the view's GTP and stderr lines,
 /// its packets and its lines about spectators merged by `seq`, those the
 /// filter lets through, none after the pause.
-pub fn rows<'a>(view: &'a GameView, state: &TraceState) -> Vec<TraceRow<'a>> {
+pub(crate) fn rows<'a>(view: &'a GameView, state: &TraceState) -> Vec<TraceRow<'a>> {
     let mut rows = filtered(view, &state.filter);
     if let Some(at) = state.paused_at {
         rows.retain(|row| row.seq() <= at);

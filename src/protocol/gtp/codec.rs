@@ -7,8 +7,8 @@
 //! Engine side: [`parse_command_line`] and [`format_response`] are what the
 //! built-in bot and the fake test engine need to speak GTP themselves.
 //!
-//! Reply helpers: [`parse_vertex_list`], [`parse_bool`] and
-//! [`parse_command_list`] read the results of `final_status_list`,
+//! Reply helpers: `parse_vertex_list`, `parse_bool` and
+//! `parse_command_list` read the results of `final_status_list`,
 //! `known_command` and `list_commands`.
 
 use std::fmt;
@@ -127,7 +127,7 @@ impl ResponseReader {
     }
 
     /// Whether a response has started but not yet ended.
-    pub fn in_response(&self) -> bool {
+    pub(crate) fn in_response(&self) -> bool {
         self.partial.is_some() || self.discard_response
     }
 
@@ -288,7 +288,7 @@ impl Command {
         }
     }
 
-    pub fn with_id(self, id: u32) -> Self {
+    pub(crate) fn with_id(self, id: u32) -> Self {
         Command {
             id: Some(id),
             ..self
@@ -378,26 +378,14 @@ pub fn format_response(id: Option<u32>, result: Result<&str, &str>) -> String {
 
 /// Parses a list of vertices separated by any whitespace, as
 /// `final_status_list` answers. Empty text is an empty list; `pass` is an error.
-pub fn parse_vertex_list(text: &str, size: u8) -> Result<Vec<Point>, CoordError> {
+pub(crate) fn parse_vertex_list(text: &str, size: u8) -> Result<Vec<Point>, CoordError> {
     text.split_whitespace()
         .map(|word| Point::parse_gtp(word, size))
         .collect()
 }
 
-/// Parses a GTP boolean, `true` or `false` in any case.
-pub fn parse_bool(text: &str) -> Option<bool> {
-    let word = text.trim();
-    if word.eq_ignore_ascii_case("true") {
-        Some(true)
-    } else if word.eq_ignore_ascii_case("false") {
-        Some(false)
-    } else {
-        None
-    }
-}
-
 /// Parses a `list_commands` answer: one name per line, blank lines skipped.
-pub fn parse_command_list(text: &str) -> Vec<String> {
+pub(crate) fn parse_command_list(text: &str) -> Vec<String> {
     text.lines()
         .map(str::trim)
         .filter(|l| !l.is_empty())
@@ -714,9 +702,6 @@ mod tests {
         assert_eq!(parse_vertex_list(" \n ", 19), Ok(vec![]));
         assert!(parse_vertex_list("C5 pass", 19).is_err());
         assert!(parse_vertex_list("K5", 9).is_err());
-        assert_eq!(parse_bool("true"), Some(true));
-        assert_eq!(parse_bool(" FALSE "), Some(false));
-        assert_eq!(parse_bool("yes"), None);
         assert_eq!(
             parse_command_list("protocol_version\n name \n\nkgs-genmove_cleanup"),
             vec!["protocol_version", "name", "kgs-genmove_cleanup"]

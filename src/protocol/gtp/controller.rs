@@ -2,9 +2,9 @@
 //!
 //! The caller writes the bytes [`Controller::send`] returns to the engine's
 //! stdin, hands everything read from its stdout to
-//! [`Controller::handle_stdout`], calls [`Controller::handle_eof`] when stdout
-//! closes, and calls [`Controller::handle_timeout`] once the instant from
-//! [`Controller::poll_timeout`] has come. The controller never reads the clock.
+//! `Controller::handle_stdout`, calls `Controller::handle_eof` when stdout
+//! closes, and calls `Controller::handle_timeout` once the instant from
+//! `Controller::poll_timeout` has come. The controller never reads the clock.
 //!
 //! Every command gets an id, counting up from 1. A reply carrying the id of
 //! the command in flight, or carrying no id at all (some engines drop ids),
@@ -77,12 +77,13 @@ impl Controller {
     }
 
     /// Whether a command is waiting for its reply.
-    pub fn is_busy(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_busy(&self) -> bool {
         self.pending.is_some()
     }
 
     /// The command waiting for its reply, if any.
-    pub fn in_flight(&self) -> Option<&Command> {
+    pub(crate) fn in_flight(&self) -> Option<&Command> {
         self.pending.as_ref().map(|p| &p.command)
     }
 
@@ -114,7 +115,7 @@ impl Controller {
     /// Takes bytes from the engine's stdout. Replies are matched by content
     /// alone: a reply read after the deadline but before `handle_timeout`
     /// was called still completes its command, with an `elapsed` that shows it.
-    pub fn handle_stdout(&mut self, now: Instant, bytes: &[u8]) -> Vec<ControllerEvent> {
+    pub(crate) fn handle_stdout(&mut self, now: Instant, bytes: &[u8]) -> Vec<ControllerEvent> {
         self.reader.feed(bytes);
         let mut events = Vec::new();
         while let Some(item) = self.reader.next() {
@@ -126,7 +127,7 @@ impl Controller {
     /// The engine closed its stdout: a response cut short by the end (missing
     /// its empty line) is delivered as it stands. A command still in flight
     /// afterwards stays in flight, for the caller to report.
-    pub fn handle_eof(&mut self, now: Instant) -> Vec<ControllerEvent> {
+    pub(crate) fn handle_eof(&mut self, now: Instant) -> Vec<ControllerEvent> {
         let mut events = Vec::new();
         while let Some(item) = self.reader.next() {
             events.push(self.event(now, item));
@@ -141,7 +142,7 @@ impl Controller {
     }
 
     /// Abandons the command in flight if its deadline has come.
-    pub fn handle_timeout(&mut self, now: Instant) -> Option<ControllerEvent> {
+    pub(crate) fn handle_timeout(&mut self, now: Instant) -> Option<ControllerEvent> {
         let deadline = self.pending.as_ref()?.deadline?;
         if now < deadline {
             return None;
@@ -154,7 +155,7 @@ impl Controller {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         self.pending.as_ref()?.deadline
     }
 

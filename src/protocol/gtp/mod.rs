@@ -8,7 +8,7 @@ pub mod codec;
 pub mod controller;
 
 pub use codec::{
-    format_response, parse_bool, parse_command_line, parse_command_list, parse_vertex_list,
-    Command, GtpError, Response, ResponseReader, MAX_LINE, MAX_RESPONSE,
+    format_response, parse_command_line, Command, GtpError, Response, ResponseReader, MAX_LINE,
+    MAX_RESPONSE,
 };
 pub use controller::{Busy, Controller, ControllerEvent};

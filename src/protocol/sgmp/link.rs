@@ -2,8 +2,8 @@
 //! (`reference/sgmp.md` §8), without IO.
 //!
 //! The caller writes every [`LinkEvent::Transmit`] to the line, hands what it
-//! reads to [`Link::handle_bytes`], and calls [`Link::handle_timeout`] once
-//! the instant from [`Link::poll_timeout`] has come. The link never reads the
+//! reads to `Link::handle_bytes`, and calls `Link::handle_timeout` once
+//! the instant from `Link::poll_timeout` has come. The link never reads the
 //! clock.
 //!
 //! Receiving follows the reference algorithm of §8.2 (GNU Go and CGoban),
@@ -52,7 +52,7 @@
 //! carried it, and that command's trace is flagged
 //! [`TraceFlag::ImplicitAck`].
 //!
-//! A link can be taken back from its trace: [`LinkState::observe`] folds
+//! A link can be taken back from its trace: `LinkState::observe` folds
 //! the trace entries a journal kept into the sequence bits and the
 //! outstanding command, and [`Link::resumed`] goes on from them, so a
 //! program that kept running while its referee was down finds the link as
@@ -95,7 +95,11 @@ impl LinkConfig {
 
     /// These settings with a line spec's own resend time and alarm count,
     /// where it gives them.
-    pub fn with_overrides(self, resend_after: Option<Duration>, alarm_after: Option<u32>) -> Self {
+    pub(crate) fn with_overrides(
+        self,
+        resend_after: Option<Duration>,
+        alarm_after: Option<u32>,
+    ) -> Self {
         LinkConfig {
             resend_after: resend_after.unwrap_or(self.resend_after),
             alarm_after: alarm_after.unwrap_or(self.alarm_after),
@@ -140,7 +144,7 @@ impl LinkState {
     /// Takes in one trace entry of the link, in order. Noise, resends,
     /// duplicates and ignored packets change nothing; commands queued but
     /// never sent are not in a trace and are not known.
-    pub fn observe(&mut self, entry: &TraceEntry) {
+    pub(crate) fn observe(&mut self, entry: &TraceEntry) {
         let Some(packet) = entry.packet() else {
             return;
         };
@@ -264,7 +268,7 @@ impl Link {
 
     /// Sends a non-OK command: at once when nothing is outstanding, else
     /// after the commands queued before it. An OK passed here is sent as
-    /// [`send_ok`](Self::send_ok) would.
+    /// `send_ok` would.
     pub fn send(&mut self, now: Instant, command: Command, value: u16) {
         if command == Command::Ok {
             self.send_ok(now);
@@ -277,7 +281,7 @@ impl Link {
 
     /// Sends one OK (value 0x3FF) with the current bits. It is never
     /// acknowledged and never resent by the timer.
-    pub fn send_ok(&mut self, _now: Instant) {
+    pub(crate) fn send_ok(&mut self, _now: Instant) {
         self.transmit_ok(Vec::new(), None);
     }
 
@@ -285,7 +289,8 @@ impl Link {
     /// answers what it receives should use
     /// [`handle_some_bytes`](Self::handle_some_bytes) instead, so that its
     /// answer to one packet goes out before the next packet is looked at.
-    pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
+    #[cfg(test)]
+    pub(crate) fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
         let mut rest = bytes;
         while !rest.is_empty() {
             let taken = self.handle_some_bytes(now, rest);
@@ -298,7 +303,7 @@ impl Link {
     /// events, then calls again with the rest, as the reference
     /// implementations handle one packet completely before the next. The
     /// noise of one read is traced once the read is used up.
-    pub fn handle_some_bytes(&mut self, now: Instant, bytes: &[u8]) -> usize {
+    pub(crate) fn handle_some_bytes(&mut self, now: Instant, bytes: &[u8]) -> usize {
         let (frames, taken) = self.deframer.push_to_packet(bytes);
         for frame in frames {
             self.frame(now, frame);
@@ -311,7 +316,7 @@ impl Link {
 
     /// Resends the outstanding packet if `resend_after` has passed since it
     /// was last written, and traces held noise when its time has come.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub(crate) fn handle_timeout(&mut self, now: Instant) {
         if self.noise.due().is_some_and(|due| now >= due) {
             self.flush_noise(now, false);
         }
@@ -345,7 +350,7 @@ impl Link {
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called:
     /// `None` while nothing is outstanding and no noise is held.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         match (self.resend_due(), self.noise.due()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -364,7 +369,7 @@ impl Link {
 
     /// Traces held noise at once, whatever the rate: the line is about to
     /// be dropped, and the trace must account for everything read.
-    pub fn flush_trace(&mut self, now: Instant) {
+    pub(crate) fn flush_trace(&mut self, now: Instant) {
         self.flush_noise(now, true);
     }
 
@@ -381,7 +386,7 @@ impl Link {
     /// ignore it (§8.2), never take it as new. Nothing is sent, and false
     /// returned, while a command is outstanding or before any was
     /// acknowledged.
-    pub fn repeat_delivered(&mut self) -> bool {
+    pub(crate) fn repeat_delivered(&mut self) -> bool {
         let Some(packet) = self.last_delivered.filter(|_| self.outstanding.is_none()) else {
             return false;
         };
@@ -393,12 +398,12 @@ impl Link {
     }
 
     /// Nothing outstanding and nothing queued.
-    pub fn is_idle(&self) -> bool {
+    pub(crate) fn is_idle(&self) -> bool {
         self.outstanding.is_none() && self.queue.is_empty()
     }
 
     /// The command waiting for its acknowledgement, if any.
-    pub fn outstanding(&self) -> Option<(Command, u16)> {
+    pub(crate) fn outstanding(&self) -> Option<(Command, u16)> {
         self.outstanding.as_ref().map(|o| (o.command, o.value))
     }
 

@@ -21,7 +21,6 @@ pub mod trace;
 
 pub use link::{Direction, Link, LinkConfig, LinkEvent, LinkState, TraceEntry, TraceFlag};
 pub use packet::{
-    decode_move, describe, encode_move, hex, parse_hex, Command, Deframer, Frame, Packet,
-    PacketError, Query, MAX_VALUE, OK_VALUE,
+    describe, hex, Command, Deframer, Frame, Packet, PacketError, Query, MAX_VALUE, OK_VALUE,
 };
 pub use session::{LineMemory, Profile, Session, SessionConfig, SessionEvent, SetupWait};

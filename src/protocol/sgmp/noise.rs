@@ -13,7 +13,7 @@
 //!   always did (`stray bytes`, `talk "..."`, `bad checksum`).
 //! * An entry goes out when the bytes that make it have been read, if the
 //!   last one is at least [`MIN_INTERVAL`] old; otherwise the noise is held,
-//!   gathers what follows, and goes out at [`Noise::due`]: at most four
+//!   gathers what follows, and goes out at `Noise::due`: at most four
 //!   entries a second, however fast the noise comes.
 //! * Held noise goes out before the next good packet, whatever the rate, so
 //!   the trace keeps the order of the line.
@@ -60,7 +60,7 @@ impl Noise {
 
     /// Adds one frame of noise: its bytes, its kind and its meaning as a
     /// trace entry of its own would give it.
-    pub fn add(&mut self, now: Instant, bytes: &[u8], flag: TraceFlag, meaning: String) {
+    pub(crate) fn add(&mut self, now: Instant, bytes: &[u8], flag: TraceFlag, meaning: String) {
         let pending = self.pending.get_or_insert_with(|| Pending {
             kept: Vec::with_capacity(KEPT_BYTES),
             bytes: 0,
@@ -79,7 +79,7 @@ impl Noise {
     }
 
     /// The entry for the noise gathered so far, if the rate allows one now;
-    /// otherwise the noise stays held until [`due`](Self::due).
+    /// otherwise the noise stays held until `due`.
     pub fn flush(&mut self, now: Instant) -> Option<TraceEntry> {
         let allowed = self
             .last_entry
@@ -93,14 +93,14 @@ impl Noise {
 
     /// The entry for the noise gathered so far, whatever the rate: a packet
     /// follows, and the trace must keep the order of the line.
-    pub fn flush_now(&mut self, now: Instant) -> Option<TraceEntry> {
+    pub(crate) fn flush_now(&mut self, now: Instant) -> Option<TraceEntry> {
         let pending = self.pending.take()?;
         self.last_entry = Some(now);
         Some(entry(pending, now))
     }
 
     /// When held noise may go out: `None` when nothing is held.
-    pub fn due(&self) -> Option<Instant> {
+    pub(crate) fn due(&self) -> Option<Instant> {
         self.pending.as_ref()?;
         Some(self.last_entry? + MIN_INTERVAL)
     }

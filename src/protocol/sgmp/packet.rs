@@ -59,7 +59,7 @@ impl Command {
     }
 
     /// The command with this number; only the low three bits count.
-    pub fn from_number(number: u8) -> Command {
+    pub(crate) fn from_number(number: u8) -> Command {
         Command::ALL[(number & 0x07) as usize]
     }
 
@@ -110,7 +110,7 @@ pub struct Packet {
 }
 
 /// The checksum byte for b0, b2 and b3 (§4).
-pub fn checksum(b0: u8, b2: u8, b3: u8) -> u8 {
+pub(crate) fn checksum(b0: u8, b2: u8, b3: u8) -> u8 {
     0x80 | (b0.wrapping_add(b2).wrapping_add(b3) & 0x7F)
 }
 
@@ -209,7 +209,7 @@ impl Query {
 
     /// The query a QUERY value asks, if it is one of the thirteen (an
     /// extended query, bit 9 set, is none of them).
-    pub fn from_number(number: u16) -> Option<Query> {
+    pub(crate) fn from_number(number: u16) -> Option<Query> {
         Query::ALL.get(usize::from(number)).copied()
     }
 
@@ -234,7 +234,7 @@ impl Query {
 }
 
 /// The MOVE value for a stone of `color` at `point`, or a pass (§6).
-pub fn encode_move(color: Color, point: Option<Point>, size: u8) -> u16 {
+pub(crate) fn encode_move(color: Color, point: Option<Point>, size: u8) -> u16 {
     let colour = match color {
         Color::Black => 0,
         Color::White => WHITE_BIT,
@@ -244,7 +244,7 @@ pub fn encode_move(color: Color, point: Option<Point>, size: u8) -> u16 {
 
 /// The colour and point of a MOVE value (`None` = pass). Fails when the
 /// position is off a `size` x `size` board.
-pub fn decode_move(value: u16, size: u8) -> Result<(Color, Option<Point>), CoordError> {
+pub(crate) fn decode_move(value: u16, size: u8) -> Result<(Color, Option<Point>), CoordError> {
     let color = if value & WHITE_BIT != 0 {
         Color::White
     } else {
@@ -294,7 +294,7 @@ pub fn hex(bytes: &[u8]) -> String {
 /// The inverse of [`hex`]: pairs of hex digits, in either case, separated by
 /// `:` and/or white space, or run together (`01a1a080`). `None` when any
 /// group is not an even number of hex digits.
-pub fn parse_hex(text: &str) -> Option<Vec<u8>> {
+pub(crate) fn parse_hex(text: &str) -> Option<Vec<u8>> {
     let mut bytes = Vec::new();
     for group in text
         .split(|c: char| c == ':' || c.is_whitespace())
@@ -375,7 +375,7 @@ impl Deframer {
     /// completes a group of four (a packet, good or bad), so that the caller
     /// can act on it before reading on. Returns the frames and how many bytes
     /// were taken; the frames of successive calls are those of one `push`.
-    pub fn push_to_packet(&mut self, bytes: &[u8]) -> (Vec<Frame>, usize) {
+    pub(crate) fn push_to_packet(&mut self, bytes: &[u8]) -> (Vec<Frame>, usize) {
         let mut frames = Vec::new();
         let mut run = Run::None;
         for (i, &b) in bytes.iter().enumerate() {

@@ -20,8 +20,8 @@
 //! During play every MOVE of the program is OKed at once (the
 //! [`SessionEvent::Move`] comes after the OK is queued); a MOVE with the
 //! wrong colour bit or off the board is denied and raised as an
-//! [`SessionEvent::Alarm`], never delivered. [`Session::relay_move`] sends
-//! the opponent's move. After [`Session::game_over`] any MOVE (GNU Go sends
+//! [`SessionEvent::Alarm`], never delivered. `Session::relay_move` sends
+//! the opponent's move. After `Session::game_over` any MOVE (GNU Go sends
 //! one extra pass) is OKed and ignored. UNDO and EXTENDED are denied with an
 //! alarm (§5.2); a DENY is OKed with an alarm; a repeated NEWGAME is OKed,
 //! as CgfGoBan does.
@@ -68,7 +68,7 @@ pub enum Profile {
 
 impl Profile {
     /// The profile's resend timing: 20 s for the CGF rule, 3 s for full GMP.
-    pub fn link_config(self) -> LinkConfig {
+    pub(crate) fn link_config(self) -> LinkConfig {
         match self {
             Profile::Sgmp => LinkConfig::sgmp(),
             Profile::Gmp => LinkConfig::gmp(),
@@ -218,7 +218,7 @@ pub struct LineMemory {
 
 impl LineMemory {
     /// Takes in one trace entry of the line, in order.
-    pub fn observe(&mut self, entry: &TraceEntry) {
+    pub(crate) fn observe(&mut self, entry: &TraceEntry) {
         self.link.observe(entry);
         let Some(packet) = entry.packet().filter(|p| p.command == Command::Move) else {
             return;
@@ -318,7 +318,7 @@ impl Session {
     }
 
     /// Takes bytes read from the line.
-    pub fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
+    pub(crate) fn handle_bytes(&mut self, now: Instant, bytes: &[u8]) {
         let mut rest = bytes;
         while !rest.is_empty() {
             self.last_in_trace = None;
@@ -329,14 +329,14 @@ impl Session {
     }
 
     /// Resends what is due.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub(crate) fn handle_timeout(&mut self, now: Instant) {
         self.last_in_trace = None;
         self.link.handle_timeout(now);
         self.pump(now);
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
         self.link.poll_timeout()
     }
 
@@ -348,7 +348,7 @@ impl Session {
     /// Call it only once the session [`is_ready`](Self::is_ready): in SGMP
     /// a White program gives up on anything but ANSWERs before its OK. A
     /// stopped session sends nothing.
-    pub fn relay_move(&mut self, now: Instant, point: Option<Point>) {
+    pub(crate) fn relay_move(&mut self, now: Instant, point: Option<Point>) {
         if self.phase == Phase::Stopped {
             return;
         }
@@ -360,7 +360,7 @@ impl Session {
     /// Sends our last acknowledged command again, identical: a duplicate,
     /// for `goref check` to see the program OK it or ignore it. See
     /// [`Link::repeat_delivered`].
-    pub fn repeat_delivered(&mut self, now: Instant) -> bool {
+    pub(crate) fn repeat_delivered(&mut self, now: Instant) -> bool {
         self.last_in_trace = None;
         let sent = self.link.repeat_delivered();
         self.pump(now);
@@ -369,31 +369,32 @@ impl Session {
 
     /// Traces what the link holds back (noise, see
     /// [`noise`](super::noise)) at once, before the line is dropped.
-    pub fn flush_trace(&mut self, now: Instant) {
+    pub(crate) fn flush_trace(&mut self, now: Instant) {
         self.last_in_trace = None;
         self.link.flush_trace(now);
         self.pump(now);
     }
 
     /// The game has ended: from now on every MOVE is OKed and ignored.
-    pub fn game_over(&mut self) {
+    pub(crate) fn game_over(&mut self) {
         self.game_over = true;
     }
 
     /// Nothing of ours waits for the program's acknowledgement, and nothing
     /// is queued behind it: a line can be closed without losing a packet.
-    pub fn is_settled(&self) -> bool {
+    pub(crate) fn is_settled(&self) -> bool {
         self.link.is_idle()
     }
 
     /// The handshake is complete.
-    pub fn is_ready(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_ready(&self) -> bool {
         self.phase == Phase::Playing
     }
 
     /// What the handshake waits for; `None` once it is complete, or once a
     /// mismatch has stopped it.
-    pub fn setup_wait(&self) -> Option<SetupWait> {
+    pub(crate) fn setup_wait(&self) -> Option<SetupWait> {
         match self.phase {
             Phase::AwaitNewGame => Some(SetupWait::NewGame),
             Phase::AskColor => Some(SetupWait::Answer(Query::Color)),

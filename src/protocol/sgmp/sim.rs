@@ -18,7 +18,7 @@ pub enum Fault {
     Delay { ms: u64 },
 }
 
-pub fn arb_fault() -> impl Strategy<Value = Fault> {
+pub(crate) fn arb_fault() -> impl Strategy<Value = Fault> {
     prop_oneof![
         3 => Just(Fault::Pass),
         2 => Just(Fault::Drop),
@@ -46,7 +46,7 @@ impl Wire {
     }
 
     /// Writes one transmission, damaged as `fault` says.
-    pub fn transmit(&mut self, now: Instant, mut bytes: Vec<u8>, fault: Option<Fault>) {
+    pub(crate) fn transmit(&mut self, now: Instant, mut bytes: Vec<u8>, fault: Option<Fault>) {
         let latency = Duration::from_millis(5);
         match fault.unwrap_or(Fault::Pass) {
             Fault::Pass => self.put(now + latency, bytes),
@@ -69,12 +69,12 @@ impl Wire {
         }
     }
 
-    pub fn next_at(&self) -> Option<Instant> {
+    pub(crate) fn next_at(&self) -> Option<Instant> {
         self.queue.front().map(|(at, _)| *at)
     }
 
     /// Everything due by `now`.
-    pub fn take_due(&mut self, now: Instant) -> Vec<u8> {
+    pub(crate) fn take_due(&mut self, now: Instant) -> Vec<u8> {
         let mut out = Vec::new();
         while self.next_at().is_some_and(|at| at <= now) {
             out.extend(self.queue.pop_front().map(|(_, b)| b).unwrap_or_default());

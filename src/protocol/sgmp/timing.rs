@@ -64,7 +64,7 @@ impl LineTiming {
 
     /// The wire time taken off a program's clock for `bytes`: their nominal
     /// time until the line has shown itself faster, nothing after.
-    pub fn wire_time(&self, bytes: usize) -> Duration {
+    pub(crate) fn wire_time(&self, bytes: usize) -> Duration {
         match self.faster {
             None => self.nominal(bytes),
             Some(_) => Duration::ZERO,
@@ -74,7 +74,7 @@ impl LineTiming {
     /// A packet of ours was answered `round_trip` after it went out. True
     /// when this is the answer that first shows the line faster than its
     /// rate: the two packets would take longer at that rate (by more than
-    /// the [`PRECISION`] of the instants).
+    /// the `PRECISION` of the instants).
     pub fn answered(&mut self, round_trip: Duration) -> bool {
         let at_the_rate = self.nominal(2 * PACKET_BYTES);
         if self.faster.is_some() || self.baud.is_none() || round_trip + PRECISION >= at_the_rate {
@@ -85,19 +85,19 @@ impl LineTiming {
     }
 
     /// The round trip that showed the line faster than its rate, if one did.
-    pub fn shown_faster(&self) -> Option<Duration> {
+    pub(crate) fn shown_faster(&self) -> Option<Duration> {
         self.faster
     }
 
     /// When `bytes` written from `started` to `done` are on the program's
     /// side: the program's turn starts then, if they hand it the move.
-    pub fn handed_over(&self, started: Instant, done: Instant, bytes: usize) -> Instant {
+    pub(crate) fn handed_over(&self, started: Instant, done: Instant, bytes: usize) -> Instant {
         done.max(started + self.wire_time(bytes))
     }
 
     /// When a MOVE that had come whole at `arrived` began to come: the
     /// program's turn ends then.
-    pub fn move_began(&self, arrived: Instant) -> Instant {
+    pub(crate) fn move_began(&self, arrived: Instant) -> Instant {
         arrived
             .checked_sub(self.wire_time(PACKET_BYTES))
             .unwrap_or(arrived)
@@ -105,7 +105,7 @@ impl LineTiming {
 
     /// The wire time a packet event shows, in ms: none for noise, none once
     /// the line has shown itself faster than its rate.
-    pub fn packet_wire_ms(&self, bytes: usize) -> Option<f64> {
+    pub(crate) fn packet_wire_ms(&self, bytes: usize) -> Option<f64> {
         (self.baud.is_some() && self.faster.is_none())
             .then(|| self.nominal(bytes).as_secs_f64() * 1e3)
     }

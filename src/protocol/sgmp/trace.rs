@@ -70,7 +70,7 @@ impl TraceEntry {
     /// The entry is of bytes that are not a packet (talk, stray, cut, bad
     /// checksum, reserved bit), perhaps summarised: its hex may show only
     /// the first of them.
-    pub fn is_noise(&self) -> bool {
+    pub(crate) fn is_noise(&self) -> bool {
         self.flags.iter().any(|f| {
             matches!(
                 f,

@@ -194,7 +194,7 @@ fn the_record_reads_back_as_the_moves_played() {
     let game = agreed_game();
     let text = game.sgf();
     let nodes = parse(&text);
-    assert_eq!(sgf::board_size(&nodes), Some(9));
+    assert_eq!(nodes[0].get("SZ"), Some("9"));
     let moves = sgf::main_line_moves(&nodes, 9).unwrap();
     assert_eq!(moves.len(), 22);
     assert_eq!(moves, game.moves());

@@ -34,7 +34,7 @@ impl TraceState {
 
     /// Scrolls `n` rows towards the oldest and stops following, unless all
     /// the rows fit the pane already.
-    pub fn scroll_up(&mut self, view: &GameView, n: usize) {
+    pub(crate) fn scroll_up(&mut self, view: &GameView, n: usize) {
         let rows = rows(view, self);
         let Some(bottom) = bottom_index(&rows, self) else {
             return;
@@ -44,7 +44,7 @@ impl TraceState {
     }
 
     /// Scrolls `n` rows towards the newest; reaching it follows again.
-    pub fn scroll_down(&mut self, view: &GameView, n: usize) {
+    pub(crate) fn scroll_down(&mut self, view: &GameView, n: usize) {
         let rows = rows(view, self);
         match bottom_index(&rows, self) {
             Some(bottom) => self.set_bottom(&rows, bottom.saturating_add(n)),
@@ -53,13 +53,13 @@ impl TraceState {
     }
 
     /// Shows the newest rows as they come.
-    pub fn follow_tail(&mut self) {
+    pub(crate) fn follow_tail(&mut self) {
         self.follow = true;
         self.anchor = None;
     }
 
     /// Pauses at the newest row of the view, or resumes.
-    pub fn toggle_pause(&mut self, view: &GameView) {
+    pub(crate) fn toggle_pause(&mut self, view: &GameView) {
         self.paused_at = match self.paused_at {
             Some(_) => None,
             None => {
@@ -71,7 +71,7 @@ impl TraceState {
     }
 
     /// Both sides, then Black only, then White only.
-    pub fn cycle_side(&mut self) {
+    pub(crate) fn cycle_side(&mut self) {
         self.filter.side = match self.filter.side {
             None => Some(Color::Black),
             Some(Color::Black) => Some(Color::White),
@@ -79,32 +79,32 @@ impl TraceState {
         };
     }
 
-    pub fn toggle_packets(&mut self) {
+    pub(crate) fn toggle_packets(&mut self) {
         self.filter.packets = !self.filter.packets;
     }
 
-    pub fn toggle_gtp(&mut self) {
+    pub(crate) fn toggle_gtp(&mut self) {
         self.filter.gtp = !self.filter.gtp;
     }
 
-    pub fn toggle_stderr(&mut self) {
+    pub(crate) fn toggle_stderr(&mut self) {
         self.filter.stderr = !self.filter.stderr;
     }
 
     /// Shows only the rows that contain `text` in any case; empty for all.
-    pub fn set_text(&mut self, text: String) {
+    pub(crate) fn set_text(&mut self, text: String) {
         self.filter.text = text;
     }
 
     /// Selects the row above the selected one (the bottom row when none
     /// is), scrolling to keep it in view.
-    pub fn select_up(&mut self, view: &GameView) {
+    pub(crate) fn select_up(&mut self, view: &GameView) {
         self.select_step(view, false);
     }
 
     /// Selects the row below the selected one (the bottom row when none
     /// is), scrolling to keep it in view.
-    pub fn select_down(&mut self, view: &GameView) {
+    pub(crate) fn select_down(&mut self, view: &GameView) {
         self.select_step(view, true);
     }
 
@@ -131,13 +131,13 @@ impl TraceState {
     }
 
     /// Opens or closes the detail of the selected row.
-    pub fn toggle_detail(&mut self) {
+    pub(crate) fn toggle_detail(&mut self) {
         self.detail = !self.detail;
     }
 
     /// The filter in a few words: `all`, or e.g.
     /// `B only, packets+gtp, "genmove"`.
-    pub fn describe_filter(&self) -> String {
+    pub(crate) fn describe_filter(&self) -> String {
         let filter = &self.filter;
         let mut parts = Vec::new();
         if let Some(side) = filter.side {
