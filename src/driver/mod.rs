@@ -164,7 +164,7 @@ pub async fn run_game_with(
         mut notes,
         resume,
     } = inputs;
-    let setup_error = |e: crate::referee::machine::SetupError| DriverError::Setup(e.to_string());
+    let setup_error = |e: crate::referee::SetupError| DriverError::Setup(e.to_string());
     let (mut referee, position, lines) = match &resume {
         Some(resume) => (
             Referee::resume(config.game.clone(), &resume.point).map_err(setup_error)?,

@@ -5,10 +5,12 @@
 //! an SGF record.
 
 pub mod event;
+pub mod game_config;
 pub mod machine;
 pub mod operator;
 pub mod record;
 pub mod replay;
+pub mod report;
 pub mod resume;
 pub mod view;
 
@@ -16,10 +18,10 @@ pub use event::{
     AgreementEvent, End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
     SessionChange, StampedEvent, StreamHeader, SCHEMA_VERSION,
 };
-pub use machine::{
-    Action, Failure, FailureKind, GameConfig, Handicap, PlayerEvent, Referee, TimeLeft,
-};
+pub use game_config::{GameConfig, Handicap, SetupError};
+pub use machine::Referee;
 pub use operator::{OperatorCommand, OperatorInput};
 pub use record::{PlannedGame, RecordInfo, Recorder};
+pub use report::{Action, Failure, FailureKind, PlayerEvent, TimeLeft};
 pub use resume::{ResumeError, ResumePoint};
 pub use view::GameView;

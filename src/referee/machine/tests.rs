@@ -5,9 +5,6 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
-use super::{
-    Action, Failure, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft,
-};
 use crate::game::board::Illegal;
 use crate::game::clock::{parse_duration, TimeSystem};
 use crate::game::rules::{Preset, Rules};
@@ -15,6 +12,9 @@ use crate::game::score::Scoring;
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{
     AgreementEvent, End, GameEvent, GameResult, LineDirection, Phase, PlayerInfo,
+};
+use crate::referee::{
+    Action, Failure, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft,
 };
 
 use Color::{Black, White};

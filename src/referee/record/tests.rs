@@ -9,8 +9,8 @@ use crate::game::rules::{Preset, Rules};
 use crate::game::sgf::{self, Date, Node, SgfMove};
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{GameEvent, PlayerInfo};
-use crate::referee::machine::{GameConfig, Handicap, PlayerEvent, Referee};
 use crate::referee::OperatorCommand;
+use crate::referee::{GameConfig, Handicap, PlayerEvent, Referee};
 
 use Color::{Black, White};
 

@@ -11,8 +11,8 @@ use crate::game::clock::{ClockReading, TimeSystem};
 use crate::game::rules::{Preset, Rules};
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo};
-use crate::referee::machine::{Failure, GameConfig, Handicap, PlayerEvent, Referee};
 use crate::referee::OperatorCommand;
+use crate::referee::{Failure, GameConfig, Handicap, PlayerEvent, Referee};
 
 use Color::{Black, White};
 
