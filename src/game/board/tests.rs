@@ -1,6 +1,8 @@
 //! Tests of the board: captures, legality, ko and superko, handicap, and a
 //! property test against a plain model of the rules.
 
+use super::grid::key;
+use super::handicap::max_fixed_handicap;
 use super::*;
 use proptest::prelude::*;
 use proptest::sample::Index;
