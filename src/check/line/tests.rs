@@ -1,3 +1,6 @@
+//! Tests of the line card: the speed measured from bytes that come apart,
+//! the judged repeat, and the answers told in words.
+
 use super::judge::{answers, judge_repeat};
 use super::*;
 use crate::check::card::Verdict;
