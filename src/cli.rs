@@ -121,6 +121,36 @@ pub enum Command {
     /// role the colour implies; the built-in engine plays the other side.
     /// Exit status 0 when nothing fails, 1 when something does.
     Check(Box<CheckArgs>),
+    /// Rank an event's games: the crosstable with the tie-breaks.
+    ///
+    /// Reads a plain list of games, `round,black,white,result` (results as
+    /// SGF writes them: B+R, W+3.5, B+T, W+F, B+, 0 for jigo, Void; BYE as
+    /// the white player of a bye), and prints the crosstable fitted to the
+    /// terminal: rank (`3=` when shared), number, name, a cell per round
+    /// (`2w+R`: number 2's opponent, as White, won by resignation), the
+    /// score and each tie-break.
+    Standings(StandingsArgs),
+}
+
+#[derive(Debug, Args, Default)]
+pub struct StandingsArgs {
+    /// The list of games, as CSV: round,black,white,result.
+    #[arg(long, value_name = "FILE.csv")]
+    pub games: PathBuf,
+    /// The tie-breaks after the score: cgf (SOS, SODOS, trimmed SODOS,
+    /// head-to-head, pairing number), kgs (SOS, SODOS), or a list of wins,
+    /// sos, sosos, sodos, trimmed_sodos, head_to_head, pairing_number.
+    #[arg(long, value_name = "cgf|kgs|LIST", default_value = "kgs")]
+    pub tie_breaks: String,
+    /// What a bye scores for its taker, in points (a multiple of 0.5).
+    #[arg(long, value_name = "N", default_value_t = 1.0)]
+    pub bye_score: f64,
+    /// Print the standings as JSON.
+    #[arg(long, conflicts_with = "csv")]
+    pub json: bool,
+    /// Print the standings as CSV.
+    #[arg(long)]
+    pub csv: bool,
 }
 
 #[derive(Debug, Args, Default)]

@@ -5,7 +5,7 @@
 //! holds the code to this list.
 //!
 //! Layers, lowest first:
-//! 1. game, shell_time, console, files, toml_errors
+//! 1. game, shell_time, console, files, toml_errors, tournament
 //! 2. protocol, transport
 //! 3. referee, bot
 //! 4. journal, players, ui, decode
@@ -20,7 +20,8 @@
 //!    [`shell_time`]: the shell's clock and the waits its loops are made of;
 //!    [`console`]: every line goref prints, never panicking on a closed
 //!    pipe; [`files`]: every file goref writes, checked, claimed and replaced
-//!    atomically; [`toml_errors`]: a TOML file's error as one line.
+//!    atomically; [`toml_errors`]: a TOML file's error as one line;
+//!    [`tournament`]: an event's games, standings and crosstable, pure.
 //! 2. [`protocol`]: pure protocol machines. GTP line codec and engine
 //!    controller; GMP/SGMP packets, link (sequence bits, resends) and
 //!    session. [`transport`]: processes, serial lines, ptys and TCP, the
@@ -78,5 +79,6 @@ pub mod shell_time;
 #[cfg(test)]
 mod test_support;
 pub mod toml_errors;
+pub mod tournament;
 pub mod transport;
 pub mod ui;

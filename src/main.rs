@@ -21,7 +21,7 @@ use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
     AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, GameArgs, OutputArgs, PlayArgs,
-    ResumeArgs, SpectatorArgs, WatchArgs,
+    ResumeArgs, SpectatorArgs, StandingsArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -92,6 +92,7 @@ fn main() -> ExitCode {
         Command::Resume(args) => resume(*args),
         Command::Attach(args) => attach(&args).map(|()| Outcome::Done),
         Command::Check(args) => check(&args),
+        Command::Standings(args) => standings(&args).map(|()| Outcome::Done),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -104,6 +105,45 @@ fn main() -> ExitCode {
         }
         Err(message) => fail(&message),
     }
+}
+
+/// `goref standings --games FILE`: the crosstable of a list of games.
+fn standings(args: &StandingsArgs) -> Result<(), String> {
+    use goref::tournament::{crosstable, games, standings};
+    let shown = args.games.display();
+    let text =
+        std::fs::read_to_string(&args.games).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let played = games::parse_games(&text).map_err(|e| format!("{shown}, {e}"))?;
+    if played.is_empty() {
+        return Err(format!(
+            "{shown} holds no game: round,black,white,result, one a line"
+        ));
+    }
+    let chain = standings::TieBreak::parse_chain(&args.tie_breaks)
+        .map_err(|e| format!("--tie-breaks: {e}"))?;
+    let bye = args.bye_score * 2.0;
+    if !(bye >= 0.0 && bye.fract() == 0.0 && bye <= 1e6) {
+        return Err(format!(
+            "--bye-score {}: a number of points, a multiple of 0.5",
+            args.bye_score
+        ));
+    }
+    let entrants = standings::entrants_in(&played);
+    let table = standings::standings(&entrants, &played, &chain, bye as u64)?;
+    if args.json {
+        console::out(crosstable::json(&table).to_string());
+    } else if args.csv {
+        console::out(crosstable::csv(&table).trim_end());
+    } else {
+        let width = match std::io::stdout().is_terminal() {
+            true => crossterm::terminal::size().map_or(80, |(columns, _)| columns as usize),
+            false => 80,
+        };
+        for line in crosstable::table(&table, width) {
+            console::out(line);
+        }
+    }
+    Ok(())
 }
 
 /// The built-in engine: GTP on stdin and stdout, or one game on a line.

@@ -1,0 +1,259 @@
+//! The standings written out: a crosstable fitted to a terminal's width,
+//! CSV for a spreadsheet, and JSON for scripts.
+//!
+//! A cell tells one game from the row's side: the opponent's number, the
+//! row's colour, `+` `-` `=` for a win, a loss or a jigo, and how it ended
+//! (`3w+R`); `V` marks a void game and `bye` a bye. When the table is wider
+//! than the terminal the cells lose their "how" first, then the columns
+//! close up, then the names are shortened (to six characters at least); an
+//! event whose rounds alone are wider runs past the width rather than lose
+//! a game.
+
+use serde_json::{json, Value};
+
+use super::standings::{Cell, Halves, Mark, Row, Standings};
+
+/// Half points as text: `2`, `2½`, `½`.
+pub fn halves_text(halves: Halves) -> String {
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".to_string(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+fn halves_number(halves: Halves) -> Value {
+    if halves.is_multiple_of(2) {
+        json!(halves / 2)
+    } else {
+        json!(halves as f64 / 2.0)
+    }
+}
+
+fn cell_text(cell: &Cell, numbers: &[usize], with_how: bool) -> String {
+    let Some(opponent) = cell.opponent else {
+        return "bye".to_string();
+    };
+    let side = cell.side.map(|s| s.to_string()).unwrap_or_default();
+    let mark = match cell.mark {
+        Mark::Win => "+",
+        Mark::Loss => "-",
+        Mark::Jigo => "=",
+        Mark::Void => "V",
+        Mark::Bye => "",
+    };
+    let how = match (with_how, cell.mark) {
+        (true, Mark::Win | Mark::Loss) => cell.how.as_str(),
+        _ => "",
+    };
+    format!("{}{side}{mark}{how}", numbers[opponent])
+}
+
+/// The text of each round's column for a row: games of a round joined by
+/// `/`, `-` for a round without one.
+fn round_cells(row: &Row, rounds: u32, numbers: &[usize], with_how: bool) -> Vec<String> {
+    (1..=rounds)
+        .map(|round| {
+            let texts: Vec<String> = row
+                .cells
+                .iter()
+                .filter(|c| c.round == round)
+                .map(|c| cell_text(c, numbers, with_how))
+                .collect();
+            match texts.is_empty() {
+                true => "-".to_string(),
+                false => texts.join("/"),
+            }
+        })
+        .collect()
+}
+
+/// The pairing number of each entrant, by its index.
+fn numbers(standings: &Standings) -> Vec<usize> {
+    let mut numbers = vec![0; standings.rows.len()];
+    for row in &standings.rows {
+        numbers[row.number - 1] = row.number;
+    }
+    numbers
+}
+
+fn rank_text(row: &Row) -> String {
+    match row.tied {
+        true => format!("{}=", row.rank),
+        false => row.rank.to_string(),
+    }
+}
+
+/// The crosstable as lines of at most `width` columns where it can be:
+/// rank, number, name, a column per round, the score, and each tie-break
+/// that is a value of the row's own.
+pub fn table(standings: &Standings, width: usize) -> Vec<String> {
+    let numbers = numbers(standings);
+    let columns: Vec<_> = standings
+        .tie_breaks
+        .iter()
+        .filter(|t| t.is_column())
+        .collect();
+    let mut heading: Vec<String> = vec!["#".into(), "no".into(), "name".into()];
+    heading.extend((1..=standings.rounds).map(|r| format!("r{r}")));
+    heading.push("pts".into());
+    heading.extend(columns.iter().map(|t| t.heading().to_string()));
+    let lines_with = |with_how: bool| -> Vec<Vec<String>> {
+        let mut lines = vec![heading.clone()];
+        for row in &standings.rows {
+            let mut line = vec![rank_text(row), row.number.to_string(), row.name.clone()];
+            line.extend(round_cells(row, standings.rounds, &numbers, with_how));
+            line.push(halves_text(row.score));
+            line.extend(row.values.iter().map(|(_, v)| halves_text(*v)));
+            lines.push(line);
+        }
+        lines
+    };
+    let widths = |lines: &[Vec<String>]| -> Vec<usize> {
+        (0..heading.len())
+            .map(|c| {
+                lines
+                    .iter()
+                    .map(|l| l[c].chars().count())
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect()
+    };
+    let total =
+        |widths: &[usize], gap: usize| widths.iter().sum::<usize>() + gap * (widths.len() - 1);
+    let mut lines = lines_with(true);
+    let mut column_widths = widths(&lines);
+    let mut gap = 2;
+    if total(&column_widths, gap) > width {
+        lines = lines_with(false);
+        column_widths = widths(&lines);
+    }
+    if total(&column_widths, gap) > width {
+        gap = 1;
+    }
+    let over = total(&column_widths, gap).saturating_sub(width);
+    const NAME: usize = 2;
+    column_widths[NAME] = column_widths[NAME].saturating_sub(over).max(6);
+    lines
+        .iter()
+        .map(|line| {
+            let cells: Vec<String> = line
+                .iter()
+                .enumerate()
+                .map(|(c, text)| {
+                    let w = column_widths[c];
+                    let text = shorten(text, w);
+                    match c == NAME {
+                        true => format!("{text:<w$}"),
+                        false => format!("{text:>w$}"),
+                    }
+                })
+                .collect();
+            cells.join(&" ".repeat(gap)).trim_end().to_string()
+        })
+        .collect()
+}
+
+fn shorten(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
+    format!("{kept}…")
+}
+
+/// The standings as CSV: a header, then a row per entrant by rank.
+pub fn csv(standings: &Standings) -> String {
+    let numbers = numbers(standings);
+    let mut header = vec!["rank".to_string(), "tied".into(), "number".into()];
+    header.push("name".into());
+    header.push("score".into());
+    header.extend(
+        standings
+            .tie_breaks
+            .iter()
+            .filter(|t| t.is_column())
+            .map(|t| t.name().to_string()),
+    );
+    header.extend((1..=standings.rounds).map(|r| format!("r{r}")));
+    let mut out = header.join(",") + "\n";
+    for row in &standings.rows {
+        let mut fields = vec![
+            row.rank.to_string(),
+            row.tied.to_string(),
+            row.number.to_string(),
+            csv_field(&row.name),
+            (row.score as f64 / 2.0).to_string(),
+        ];
+        fields.extend(
+            row.values
+                .iter()
+                .map(|(_, v)| (*v as f64 / 2.0).to_string()),
+        );
+        fields.extend(round_cells(row, standings.rounds, &numbers, true));
+        out.push_str(&fields.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+fn csv_field(text: &str) -> String {
+    match text.contains([',', '"', '\n']) {
+        true => format!("\"{}\"", text.replace('"', "\"\"")),
+        false => text.to_string(),
+    }
+}
+
+/// The standings as one JSON document: the chain, then a row per entrant
+/// with each tie-break under its name and every game.
+pub fn json(standings: &Standings) -> Value {
+    let names: Vec<&str> = {
+        let mut names = vec![""; standings.rows.len()];
+        for row in &standings.rows {
+            names[row.number - 1] = &row.name;
+        }
+        names
+    };
+    let rows: Vec<Value> = standings
+        .rows
+        .iter()
+        .map(|row| {
+            let mut object = json!({
+                "rank": row.rank,
+                "tied": row.tied,
+                "number": row.number,
+                "name": row.name,
+                "score": halves_number(row.score),
+            });
+            for (tie_break, value) in &row.values {
+                object[tie_break.name()] = halves_number(*value);
+            }
+            object["games"] = row
+                .cells
+                .iter()
+                .map(|cell| {
+                    json!({
+                        "round": cell.round,
+                        "opponent": cell.opponent.map(|o| names[o]),
+                        "color": cell.side.map(|s| match s {
+                            super::games::Side::Black => "black",
+                            super::games::Side::White => "white",
+                        }),
+                        "result": match cell.mark {
+                            Mark::Win => "win",
+                            Mark::Loss => "loss",
+                            Mark::Jigo => "jigo",
+                            Mark::Void => "void",
+                            Mark::Bye => "bye",
+                        },
+                        "how": cell.how,
+                    })
+                })
+                .collect();
+            object
+        })
+        .collect();
+    let chain: Vec<&str> = standings.tie_breaks.iter().map(|t| t.name()).collect();
+    json!({ "tie_breaks": chain, "rows": rows })
+}

@@ -1,0 +1,16 @@
+//! The tournament's pure core: an event's games, its standings with the
+//! rules' tie-breaks, and the crosstable they print as.
+//!
+//! - [`games`]: the list of games (`round,black,white,result`) and the SGF
+//!   results it holds.
+//! - [`standings`]: score, SOS, SOSOS, SODOS, trimmed SODOS, head-to-head
+//!   and the pairing number, ranked by a chain of them.
+//! - [`crosstable`]: the standings as a table fitted to a width, CSV and
+//!   JSON.
+
+pub mod crosstable;
+pub mod games;
+pub mod standings;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,150 @@
+//! The standings of small events checked by hand.
+
+use super::crosstable::{csv, halves_text, json};
+use super::games::parse_games;
+use super::standings::{entrants_in, standings, Standings, TieBreak};
+
+/// Four entrants, three rounds: alpha 1, beta 2½, gamma 1, delta 1½.
+///
+/// - SOS: alpha 2½+1+1½ = 5, beta 1+1½+1 = 3½, gamma 1½+1+2½ = 5, delta
+///   1+2½+1 = 4½.
+/// - SODOS: alpha beat gamma: 1; beta beat alpha and gamma: 2; gamma beat
+///   delta: 1½; delta beat alpha: 1.
+/// - SOSOS of alpha: beta's 3½ + gamma's 5 + delta's 4½ = 13.
+const FOUR: &str = "round,black,white,result
+1,alpha,beta,W+R
+1,gamma,delta,B+3.5
+2,alpha,gamma,B+T
+2,beta,delta,0
+3,alpha,delta,W+F
+3,beta,gamma,B+R
+";
+
+fn ranked(games: &str, chain: &str) -> Standings {
+    let games = parse_games(games).unwrap();
+    let chain = TieBreak::parse_chain(chain).unwrap();
+    standings(&entrants_in(&games), &games, &chain, 2).unwrap()
+}
+
+fn order(standings: &Standings) -> Vec<(String, usize, bool)> {
+    standings
+        .rows
+        .iter()
+        .map(|r| (r.name.clone(), r.rank, r.tied))
+        .collect()
+}
+
+fn value(standings: &Standings, name: &str, tie_break: TieBreak) -> String {
+    let row = standings.rows.iter().find(|r| r.name == name).unwrap();
+    let (_, v) = row.values.iter().find(|(t, _)| *t == tie_break).unwrap();
+    halves_text(*v)
+}
+
+#[test]
+fn the_kgs_chain_ranks_by_score_then_sos_then_sodos() {
+    let table = ranked(FOUR, "kgs");
+    let names: Vec<String> = order(&table).into_iter().map(|(n, _, _)| n).collect();
+    assert_eq!(names, ["beta", "delta", "gamma", "alpha"]);
+    assert_eq!(halves_text(table.rows[0].score), "2½");
+    assert_eq!(value(&table, "alpha", TieBreak::Sos), "5");
+    assert_eq!(value(&table, "beta", TieBreak::Sos), "3½");
+    assert_eq!(value(&table, "delta", TieBreak::Sos), "4½");
+    assert_eq!(value(&table, "gamma", TieBreak::Sodos), "1½");
+    assert_eq!(value(&table, "beta", TieBreak::Sodos), "2");
+    assert!(table.rows.iter().all(|r| !r.tied));
+}
+
+#[test]
+fn a_tie_the_chain_leaves_is_an_equal_rank_and_head_to_head_or_number_breaks_it() {
+    let sos_only = ranked(FOUR, "sos");
+    assert_eq!(
+        order(&sos_only)[2..],
+        [("alpha".into(), 3, true), ("gamma".into(), 3, true)]
+    );
+    let head_to_head = ranked(FOUR, "sos,head-to-head");
+    assert_eq!(order(&head_to_head)[2].0, "alpha", "alpha beat gamma");
+    let numbers = ranked(FOUR, "pairing_number");
+    assert_eq!(
+        order(&numbers)[2..],
+        [("alpha".into(), 3, false), ("gamma".into(), 4, false)]
+    );
+    let sosos = ranked(FOUR, "sosos");
+    assert_eq!(value(&sosos, "alpha", TieBreak::Sosos), "13");
+}
+
+#[test]
+fn trimmed_sodos_leaves_out_the_highest_and_lowest_beaten() {
+    let games = "1,x,a,B+R\n2,x,b,B+R\n3,x,c,B+R\n4,x,d,B+R\n5,b,a,B+R\n6,c,a,B+R\n\
+                 7,c,b,B+R\n8,d,a,B+R\n9,d,b,B+R\n10,d,c,B+R\n";
+    let table = ranked(games, "cgf");
+    assert_eq!(value(&table, "x", TieBreak::Sodos), "6", "0 + 1 + 2 + 3");
+    assert_eq!(value(&table, "x", TieBreak::TrimmedSodos), "3", "1 + 2");
+    assert_eq!(value(&table, "c", TieBreak::TrimmedSodos), "0", "two wins");
+}
+
+#[test]
+fn a_bye_scores_for_its_taker_and_nothing_for_any_sum_and_a_void_game_not_at_all() {
+    let games = "1,a,b,B+R\n1,c,BYE,\n2,a,c,Void\n2,b,BYE,\n";
+    let table = ranked(games, "kgs");
+    let row = |name: &str| table.rows.iter().find(|r| r.name == name).unwrap();
+    assert_eq!(row("c").score, 2);
+    assert_eq!(value(&table, "c", TieBreak::Sos), "0");
+    assert_eq!(
+        value(&table, "a", TieBreak::Sos),
+        "1",
+        "b's bye, not c's void"
+    );
+    assert_eq!(value(&table, "b", TieBreak::Sos), "1");
+}
+
+#[test]
+fn the_crosstable_fits_80_columns_and_tells_each_game() {
+    let table = ranked(FOUR, "cgf");
+    let lines = super::crosstable::table(&table, 80);
+    assert!(lines.iter().all(|l| l.chars().count() <= 80), "{lines:#?}");
+    assert!(lines[0].starts_with("#  no  name"), "{}", lines[0]);
+    let beta = lines.iter().find(|l| l.contains("beta")).unwrap();
+    assert!(
+        beta.contains("1w+R") && beta.contains("4b=") && beta.contains("3b+R"),
+        "{beta}"
+    );
+    let many: String = (1..=12)
+        .map(|r| format!("{r},a-long-entrant-name,b-long-entrant-name,B+12.5\n"))
+        .collect();
+    let lines = super::crosstable::table(&ranked(&many, "cgf"), 80);
+    assert!(lines.iter().all(|l| l.chars().count() <= 80), "{lines:#?}");
+}
+
+#[test]
+fn json_and_csv_name_each_tie_break() {
+    let table = ranked(FOUR, "kgs");
+    let value = json(&table);
+    assert_eq!(value["tie_breaks"], serde_json::json!(["sos", "sodos"]));
+    assert_eq!(value["rows"][0]["name"], "beta");
+    assert_eq!(value["rows"][0]["score"], 2.5);
+    assert_eq!(value["rows"][0]["sos"], 3.5);
+    assert_eq!(value["rows"][0]["games"][0]["result"], "win");
+    let text = csv(&table);
+    assert!(
+        text.starts_with("rank,tied,number,name,score,sos,sodos,r1,r2,r3\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1,false,2,beta,2.5,3.5,2,1w+R,4b=,3b+R\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_chain_names_known_tie_breaks_once() {
+    assert!(TieBreak::parse_chain("sos,mms")
+        .unwrap_err()
+        .contains("mms"));
+    assert!(TieBreak::parse_chain("sos,sos")
+        .unwrap_err()
+        .contains("twice"));
+    assert_eq!(
+        TieBreak::parse_chain("kgs").unwrap(),
+        [TieBreak::Sos, TieBreak::Sodos]
+    );
+}
