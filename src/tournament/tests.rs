@@ -148,3 +148,142 @@ fn a_chain_names_known_tie_breaks_once() {
         [TieBreak::Sos, TieBreak::Sodos]
     );
 }
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::super::games::{Game, Outcome, Side};
+    use super::super::standings::{standings, Mark, TieBreak};
+
+    /// A random event: `n` entrants, rounds of random pairs, results of
+    /// every kind, byes for whoever is left out.
+    fn event() -> impl Strategy<Value = (usize, Vec<Game>)> {
+        (2usize..=16, 1usize..=6)
+            .prop_flat_map(|(n, rounds)| {
+                let round = (Just(n), proptest::collection::vec(0u8..7, n), any::<u64>());
+                (Just(n), proptest::collection::vec(round, rounds))
+            })
+            .prop_map(|(n, rounds)| {
+                let mut games = Vec::new();
+                for (r, (n, results, seed)) in rounds.into_iter().enumerate() {
+                    let round = r as u32 + 1;
+                    let mut order: Vec<usize> = (0..n).collect();
+                    let mut state = seed | 1;
+                    for i in (1..n).rev() {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        order.swap(i, (state % (i as u64 + 1)) as usize);
+                    }
+                    for (k, pair) in order.chunks(2).enumerate() {
+                        let name = |i: usize| format!("e{i}");
+                        if let [b, w] = pair {
+                            let outcome = match results[k] {
+                                0 => Outcome::Jigo,
+                                1 => Outcome::Void,
+                                even if even % 2 == 0 => Outcome::Win {
+                                    winner: Side::Black,
+                                    how: "R".into(),
+                                },
+                                _ => Outcome::Win {
+                                    winner: Side::White,
+                                    how: "3.5".into(),
+                                },
+                            };
+                            games.push(Game::Played {
+                                round,
+                                black: name(*b),
+                                white: name(*w),
+                                outcome,
+                            });
+                        } else {
+                            games.push(Game::Bye {
+                                round,
+                                taker: name(pair[0]),
+                            });
+                        }
+                    }
+                }
+                (n, games)
+            })
+    }
+
+    fn chain() -> impl Strategy<Value = Vec<TieBreak>> {
+        proptest::sample::subsequence(TieBreak::ALL.to_vec(), 0..=7).prop_shuffle()
+    }
+
+    proptest! {
+        #[test]
+        fn scores_sums_and_ranks_agree_with_the_games((n, games) in event(), chain in chain(), bye in 0u64..=2) {
+            let entrants: Vec<String> = (0..n).map(|i| format!("e{i}")).collect();
+            let table = standings(&entrants, &games, &chain, bye).unwrap();
+            prop_assert_eq!(table.rows.len(), n);
+            let counted: u64 = games.iter().map(|g| match g {
+                Game::Played { outcome: Outcome::Void, .. } => 0,
+                Game::Played { .. } => 2,
+                Game::Bye { .. } => bye,
+            }).sum();
+            prop_assert_eq!(table.rows.iter().map(|r| r.score).sum::<u64>(), counted, "every game gives out one point");
+            for row in &table.rows {
+                let wins = row.cells.iter().filter(|c| c.mark == Mark::Win).count() as u64;
+                let jigos = row.cells.iter().filter(|c| c.mark == Mark::Jigo).count() as u64;
+                let byes = row.cells.iter().filter(|c| c.mark == Mark::Bye).count() as u64;
+                prop_assert_eq!(row.score, 2 * wins + jigos + bye * byes);
+                let score_of = |i: usize| table.rows.iter().find(|r| r.number == i + 1).unwrap().score;
+                let mut beaten: Vec<u64> = row.cells.iter()
+                    .filter(|c| c.mark == Mark::Win)
+                    .filter_map(|c| c.opponent.map(score_of))
+                    .collect();
+                beaten.sort_unstable();
+                let sodos: u64 = beaten.iter().sum();
+                let trimmed = match beaten.len() {
+                    0..=2 => 0,
+                    _ => sodos - beaten[0] - beaten[beaten.len() - 1],
+                };
+                for (tie_break, value) in &row.values {
+                    match tie_break {
+                        TieBreak::Sodos => prop_assert_eq!(*value, sodos),
+                        TieBreak::TrimmedSodos => prop_assert_eq!(*value, trimmed),
+                        TieBreak::Wins => prop_assert_eq!(*value, 2 * wins),
+                        _ => {}
+                    }
+                }
+            }
+            let mut rank = 1;
+            for (i, row) in table.rows.iter().enumerate() {
+                if i > 0 && table.rows[i - 1].rank != row.rank {
+                    rank = i + 1;
+                }
+                prop_assert_eq!(row.rank, rank, "a rank is the place of its first holder");
+                let shared = table.rows.iter().filter(|r| r.rank == row.rank).count() > 1;
+                prop_assert_eq!(row.tied, shared);
+                if i > 0 {
+                    let above = &table.rows[i - 1];
+                    prop_assert!(above.score >= row.score, "the score comes first");
+                    if above.score == row.score && above.rank != row.rank {
+                        let first_difference = above.values.iter().zip(&row.values).find(|(a, b)| a.1 != b.1);
+                        if let Some((a, b)) = first_difference {
+                            let before = chain.iter().position(|t| *t == a.0).unwrap();
+                            let decided_earlier = chain[..before].iter().any(|t| !t.is_column());
+                            prop_assert!(a.1 > b.1 || decided_earlier, "the first column that differs ranks them");
+                        }
+                    }
+                    if above.rank == row.rank {
+                        prop_assert!(!chain.contains(&TieBreak::PairingNumber), "the pairing number leaves no tie");
+                        prop_assert_eq!(above.score, row.score);
+                        prop_assert_eq!(&above.values, &row.values, "a shared rank shares every value");
+                    }
+                }
+            }
+            let sos: u64 = table.rows.iter().filter_map(|r| r.values.iter().find(|(t, _)| *t == TieBreak::Sos)).map(|(_, v)| v).sum();
+            if chain.contains(&TieBreak::Sos) {
+                let score = |name: &str| table.rows.iter().find(|r| r.name == name).unwrap().score;
+                let expected: u64 = games.iter().map(|g| match g {
+                    Game::Played { outcome: Outcome::Void, .. } | Game::Bye { .. } => 0,
+                    Game::Played { black, white, .. } => score(black) + score(white),
+                }).sum();
+                prop_assert_eq!(sos, expected, "each game adds both players' scores to the sum of SOS");
+            }
+        }
+    }
+}
