@@ -7,9 +7,11 @@
 //!   and the pairing number, ranked by a chain of them.
 //! - [`crosstable`]: the standings as a table fitted to a width, CSV and
 //!   JSON.
+//! - [`round_robin`]: the Berger tables.
 
 pub mod crosstable;
 pub mod games;
+pub mod round_robin;
 pub mod standings;
 
 #[cfg(test)]
