@@ -8,11 +8,13 @@
 //! - [`crosstable`]: the standings as a table fitted to a width, CSV and
 //!   JSON.
 //! - [`round_robin`]: the Berger tables.
+//! - [`swiss`]: the next round of a Swiss from the standings so far.
 
 pub mod crosstable;
 pub mod games;
 pub mod round_robin;
 pub mod standings;
+pub mod swiss;
 
 #[cfg(test)]
 mod tests;
