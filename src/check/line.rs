@@ -27,6 +27,12 @@ use super::card::Section;
 use super::script::{Opponent, TimedMove};
 use super::{millis, CheckConfig};
 
+mod judge;
+mod speed;
+
+use judge::{judge_acknowledgements, judge_handshake, judge_moves, judge_noise, judge_repeat};
+use speed::{judge_speed, Speed};
+
 /// Which of our relayed moves is sent twice.
 const REPEATED_MOVE: usize = 2;
 /// How long the line is watched after the repeat before the next move.
@@ -321,12 +327,6 @@ impl LineRun {
         }
     }
 }
-
-mod judge;
-mod speed;
-
-use judge::{judge_acknowledgements, judge_handshake, judge_moves, judge_noise, judge_repeat};
-use speed::{judge_speed, Speed};
 
 #[cfg(test)]
 mod tests;

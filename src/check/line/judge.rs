@@ -211,7 +211,7 @@ pub(super) fn answers(packets: &[&TraceEntry]) -> Vec<String> {
     found
 }
 
-pub(super) fn query_name(query: u16) -> String {
+fn query_name(query: u16) -> String {
     Query::ALL
         .into_iter()
         .find(|q| q.number() == query)
@@ -219,7 +219,7 @@ pub(super) fn query_name(query: u16) -> String {
 }
 
 /// An ANSWER's value in words (`reference/sgmp.md` §7).
-pub(super) fn answer_words(query: u16, value: u16) -> String {
+fn answer_words(query: u16, value: u16) -> String {
     match (query, value) {
         (_, 0) => "unknown".to_string(),
         (7, 1) => "Japanese rules".to_string(),
@@ -235,7 +235,7 @@ pub(super) fn answer_words(query: u16, value: u16) -> String {
 
 /// The CGF fixed handshake in the program's colour; `None` in full GMP,
 /// where the program chooses its queries.
-pub(super) fn expected_handshake(
+fn expected_handshake(
     config: &CheckConfig,
     profile: Profile,
 ) -> Option<Vec<(Direction, Command, u16)>> {
@@ -258,7 +258,7 @@ pub(super) fn expected_handshake(
     ])
 }
 
-pub(super) fn spell(expected: &[(Direction, Command, u16)]) -> String {
+fn spell(expected: &[(Direction, Command, u16)]) -> String {
     let words: Vec<String> = expected
         .iter()
         .map(|(_, command, value)| match command {
