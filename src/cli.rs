@@ -130,6 +130,24 @@ pub enum Command {
     /// (`2w+R`: number 2's opponent, as White, won by resignation), the
     /// score and each tie-break.
     Standings(StandingsArgs),
+    /// A tournament in one folder.
+    Event(EventArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct EventArgs {
+    #[command(subcommand)]
+    pub action: EventAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EventAction {
+    /// Write DIR/event.toml, commented, for the director to fill in: the
+    /// event, its system and tie-breaks, the game settings and the entrants.
+    Init {
+        /// The event's folder (created if missing).
+        dir: PathBuf,
+    },
 }
 
 #[derive(Debug, Args, Default)]

@@ -12,7 +12,7 @@
 //! 5. mirror, check
 //! 6. driver, cli
 //! 7. config
-//! 8. app
+//! 8. app, event
 //! 9. replay
 //!
 //! 1. [`game`]: pure Go. Coordinates, the board with captures, ko and
@@ -46,7 +46,8 @@
 //! 7. [`config`]: the game file merged with the command line, into a
 //!    [`driver::DriverConfig`].
 //! 8. [`app`]: the async shell around [`ui`]: the terminal, keys, the live
-//!    loop, a spectator's screen.
+//!    loop, a spectator's screen. [`event`]: a tournament in one folder,
+//!    from its event file.
 //! 9. [`replay`]: a trace read back through the stream validator
 //!    ([`referee::replay`]) and the reducer, on the screen.
 //!
@@ -67,6 +68,7 @@ pub mod config;
 pub mod console;
 pub mod decode;
 pub mod driver;
+pub mod event;
 pub mod files;
 pub mod game;
 pub mod journal;

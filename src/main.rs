@@ -20,8 +20,8 @@ use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
-    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, GameArgs, OutputArgs, PlayArgs,
-    ResumeArgs, SpectatorArgs, StandingsArgs, WatchArgs,
+    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, EventAction, GameArgs, OutputArgs,
+    PlayArgs, ResumeArgs, SpectatorArgs, StandingsArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -93,6 +93,15 @@ fn main() -> ExitCode {
         Command::Attach(args) => attach(&args).map(|()| Outcome::Done),
         Command::Check(args) => check(&args),
         Command::Standings(args) => standings(&args).map(|()| Outcome::Done),
+        Command::Event(args) => match args.action {
+            EventAction::Init { dir } => goref::event::init(&dir).map(|path| {
+                console::out(format!(
+                    "wrote {}: fill in the event and its entrants",
+                    path.display()
+                ));
+                Outcome::Done
+            }),
+        },
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,

@@ -1,0 +1,334 @@
+//! The event file, `DIR/event.toml`: what a tournament director writes
+//! once, read and checked before anything is played, and the commented
+//! template `goref event init` starts from.
+//!
+//! Unknown keys are errors, and an error is one line naming its line,
+//! column and key, as the game file's are. The `[game]` table takes every
+//! key of a game file but the players, which the entrants give.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::config::GameFile;
+use crate::players::PlayerSpec;
+use crate::toml_errors::locate;
+use crate::tournament::standings::TieBreak;
+
+/// The file's name in an event's folder.
+pub const EVENT_FILE: &str = "event.toml";
+
+/// How rounds are paired.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum System {
+    Swiss,
+    RoundRobin,
+    DoubleRoundRobin,
+}
+
+/// How colours are given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Colours {
+    /// Drawn for each game from the event's seed, and recorded.
+    #[default]
+    Nigiri,
+    /// Balanced over the event, as the pairing gives them.
+    Balanced,
+}
+
+/// What a program that crashes costs its game.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OnCrash {
+    /// Restarted as the game's `restart_crashed` allows, then forfeited.
+    #[default]
+    RestartThenForfeit,
+    /// The game is void and played again.
+    VoidAndReplay,
+}
+
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entrant {
+    pub name: String,
+    /// A player spec, exactly as `--black` takes it.
+    pub player: String,
+    /// Who sits at the program's keyboard, for the record.
+    pub operator: Option<String>,
+    pub division: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEventFile {
+    name: String,
+    place: Option<String>,
+    dates: Option<String>,
+    system: System,
+    rounds: Option<u32>,
+    #[serde(default)]
+    colours: Colours,
+    seed: Option<u64>,
+    bye_score: Option<f64>,
+    filler: Option<String>,
+    tie_breaks: Option<String>,
+    boards: Option<u32>,
+    #[serde(default)]
+    on_crash: OnCrash,
+    #[serde(default)]
+    game: GameFile,
+    #[serde(default, rename = "entrant")]
+    entrants: Vec<Entrant>,
+}
+
+/// An event file, read and checked.
+#[derive(Debug)]
+pub struct EventFile {
+    pub name: String,
+    pub place: Option<String>,
+    pub dates: Option<String>,
+    pub system: System,
+    /// The rounds to play: as written for a Swiss, from the field for a
+    /// round robin.
+    pub rounds: u32,
+    pub colours: Colours,
+    pub seed: u64,
+    /// In half points.
+    pub bye_score: u64,
+    /// The entrant who fills an odd field instead of a bye: its games count
+    /// for its opponents, and it is not ranked.
+    pub filler: Option<String>,
+    pub tie_breaks: Vec<TieBreak>,
+    /// How many boards play at once; all of a round when not set.
+    pub boards: Option<u32>,
+    pub on_crash: OnCrash,
+    pub game: GameFile,
+    pub entrants: Vec<Entrant>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EventFileError {
+    #[error("cannot read the event file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the event file {path} is not valid: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// Reads and checks `DIR/event.toml`.
+pub fn load(dir: &Path) -> Result<EventFile, EventFileError> {
+    let path = dir.join(EVENT_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|source| EventFileError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    parse(&text).map_err(|message| EventFileError::Invalid { path, message })
+}
+
+/// Reads and checks an event file's text.
+pub fn parse(text: &str) -> Result<EventFile, String> {
+    let raw: RawEventFile = toml::from_str(text).map_err(|e| locate(text, &e))?;
+    if raw.name.trim().is_empty() {
+        return Err("name: the event needs a name".into());
+    }
+    if raw.game.black.is_some() || raw.game.white.is_some() {
+        return Err("[game]: black and white are the entrants' to give, not the game's".into());
+    }
+    let mut names = HashSet::new();
+    for (index, entrant) in raw.entrants.iter().enumerate() {
+        let at = format!("entrant {} ({})", index + 1, entrant.name);
+        let name = entrant.name.trim();
+        if name.is_empty() || name != entrant.name || name.contains(',') {
+            return Err(format!(
+                "{at}: a name is not empty, has no comma and no space around it"
+            ));
+        }
+        if name.eq_ignore_ascii_case("bye") {
+            return Err(format!("{at}: BYE marks a bye in the games list"));
+        }
+        if !names.insert(name.to_string()) {
+            return Err(format!("{at}: the name is taken by an earlier entrant"));
+        }
+        entrant
+            .player
+            .parse::<PlayerSpec>()
+            .map_err(|e| format!("{at}: player: {e}"))?;
+    }
+    if raw.entrants.len() < 2 {
+        return Err("an event needs two [[entrant]] tables at least".into());
+    }
+    if let Some(filler) = &raw.filler {
+        if !names.contains(filler) {
+            return Err(format!("filler: {filler} is not an entrant"));
+        }
+    }
+    let ranked = raw.entrants.len() - usize::from(raw.filler.is_some());
+    let field = ranked + ranked % 2;
+    let rounds = match (raw.system, raw.rounds) {
+        (System::Swiss, None | Some(0)) => {
+            return Err("rounds: a Swiss needs its number of rounds".into())
+        }
+        (System::Swiss, Some(rounds)) => rounds,
+        (System::RoundRobin, _) => field as u32 - 1,
+        (System::DoubleRoundRobin, _) => 2 * (field as u32 - 1),
+    };
+    let bye = raw.bye_score.unwrap_or(1.0) * 2.0;
+    if !(bye >= 0.0 && bye.fract() == 0.0 && bye <= 1e6) {
+        return Err("bye_score: a number of points, a multiple of 0.5".into());
+    }
+    let tie_breaks = TieBreak::parse_chain(raw.tie_breaks.as_deref().unwrap_or("kgs"))
+        .map_err(|e| format!("tie_breaks: {e}"))?;
+    if raw.boards == Some(0) {
+        return Err("boards: at least one board plays at a time".into());
+    }
+    Ok(EventFile {
+        name: raw.name,
+        place: raw.place,
+        dates: raw.dates,
+        system: raw.system,
+        rounds,
+        colours: raw.colours,
+        seed: raw.seed.unwrap_or(1),
+        bye_score: bye as u64,
+        filler: raw.filler,
+        tie_breaks,
+        boards: raw.boards,
+        on_crash: raw.on_crash,
+        game: raw.game,
+        entrants: raw.entrants,
+    })
+}
+
+/// The commented file `goref event init` writes: a 4-entrant Swiss of the
+/// built-in engine and GNU Go that plays as it stands.
+pub const TEMPLATE: &str = r#"# The event file of a goref tournament folder: the event, its system, its
+# tie-breaks, the games' settings and the entrants. Every key is described
+# here; an unknown key is an error.
+
+name = "club championship"
+# place = "the venue"
+# dates = "2026-12-05"
+
+# How rounds are paired: "swiss", "round-robin" or "double-round-robin".
+system = "swiss"
+# The rounds of a Swiss (a round robin counts its own).
+rounds = 3
+
+# Colours: "nigiri" (drawn from the seed for each game, and recorded) or
+# "balanced" (as the pairing gives them).
+colours = "nigiri"
+# The seed of the draw: the same folder and seed pair the same way.
+seed = 1
+
+# An odd field: a bye worth bye_score points (default 1), or a named filler
+# entrant whose games count for its opponents and who is not ranked.
+bye_score = 1
+# filler = "gnugo-filler"
+
+# The tie-breaks after the score: "kgs" (SOS, SODOS), "cgf" (SOS, SODOS,
+# trimmed SODOS, head-to-head, pairing number), or a list of wins, sos,
+# sosos, sodos, trimmed_sodos, head_to_head, pairing_number.
+tie_breaks = "kgs"
+
+# How many boards play at once (default: all of a round).
+# boards = 4
+
+# A program that crashes: "restart-then-forfeit" (as the game's
+# restart_crashed allows) or "void-and-replay".
+on_crash = "restart-then-forfeit"
+
+# Every game of the event: any key of a game file but black and white.
+[game]
+rules = "kgs"
+size = 9
+time = "absolute:10m"
+
+# One table per entrant, in the order of the pairing table: a name, and a
+# player exactly as --black takes it; an operator and a division if wanted.
+[[entrant]]
+name = "alpha"
+player = "bot"
+
+[[entrant]]
+name = "beta"
+player = "bot:1"
+
+[[entrant]]
+name = "gamma"
+player = "gtp:/usr/games/gnugo --mode gtp --level 0"
+
+[[entrant]]
+name = "delta"
+player = "gtp:/usr/games/gnugo --mode gtp --level 1"
+# operator = "the author"
+# division = "open"
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_reads_back_as_a_four_entrant_swiss() {
+        let event = parse(TEMPLATE).unwrap();
+        assert_eq!(event.system, System::Swiss);
+        assert_eq!((event.rounds, event.entrants.len()), (3, 4));
+        assert_eq!(event.tie_breaks, [TieBreak::Sos, TieBreak::Sodos]);
+        assert_eq!(event.bye_score, 2);
+        assert_eq!(event.game.size, Some(9));
+    }
+
+    #[test]
+    fn the_smallest_file_of_the_issue_reads() {
+        let text = "name = \"club championship\"\nsystem = \"swiss\"\nrounds = 3\n[game]\n\
+                    rules = \"kgs\"\nsize = 9\n[[entrant]]\nname = \"alpha\"\n\
+                    player = \"gtp:/usr/games/gnugo --mode gtp --level 1\"\n[[entrant]]\n\
+                    name = \"beta\"\nplayer = \"bot:2\"\n";
+        let event = parse(text).unwrap();
+        assert_eq!(event.entrants[1].name, "beta");
+        assert_eq!(event.colours, Colours::Nigiri);
+    }
+
+    #[test]
+    fn a_round_robin_counts_its_rounds_from_the_field() {
+        let entrants: String = (1..=5)
+            .map(|i| format!("[[entrant]]\nname = \"e{i}\"\nplayer = \"bot\"\n"))
+            .collect();
+        let file = |system: &str| format!("name = \"x\"\nsystem = \"{system}\"\n{entrants}");
+        assert_eq!(parse(&file("round-robin")).unwrap().rounds, 5);
+        assert_eq!(parse(&file("double-round-robin")).unwrap().rounds, 10);
+    }
+
+    #[test]
+    fn a_wrong_file_is_one_line_that_names_the_place() {
+        let wrong = |text: &str| parse(text).unwrap_err();
+        let typo = wrong("name = \"x\"\nsystem = \"swiss\"\nrounds = 3\nround = 4\n");
+        assert!(typo.contains("line 4") && typo.contains("round"), "{typo}");
+        let system = wrong("name = \"x\"\nsystem = \"knockout\"\n");
+        assert!(
+            system.contains("line 2") && system.contains("system"),
+            "{system}"
+        );
+        let two = "[[entrant]]\nname = \"a\"\nplayer = \"bot\"\n[[entrant]]\nname = \"b\"\nplayer = \"bot\"\n";
+        let base = |head: &str| format!("name = \"x\"\nsystem = \"swiss\"\n{head}\n{two}");
+        assert!(wrong(&base("")).contains("rounds"));
+        assert!(wrong(&base("rounds = 2\ntie_breaks = \"lottery\"")).contains("tie_breaks"));
+        assert!(wrong(&base("rounds = 2\nfiller = \"zeta\"")).contains("zeta"));
+        assert!(wrong(&base("rounds = 2\nbye_score = 0.3")).contains("bye_score"));
+        assert!(wrong(&base("rounds = 2\n[game]\nblack = \"bot\"")).contains("entrants"));
+        let same = format!(
+            "name = \"x\"\nsystem = \"swiss\"\nrounds = 1\n{two}{}",
+            "[[entrant]]\nname = \"a\"\nplayer = \"bot\"\n"
+        );
+        assert!(wrong(&same).contains("taken"));
+        let bad_player =
+            "name = \"x\"\nsystem = \"swiss\"\nrounds = 1\n[[entrant]]\nname = \"a\"\n\
+                          player = \"telnet:x\"\n[[entrant]]\nname = \"b\"\nplayer = \"bot\"\n";
+        assert!(wrong(bad_player).contains("entrant 1 (a): player"));
+    }
+}
