@@ -5,8 +5,8 @@
 //! holds the code to this list.
 //!
 //! Layers, lowest first:
-//! 1. game, shell_time, console, files, toml_errors, tournament
-//! 2. protocol, transport
+//! 1. game, shell_time, console, files, toml_errors
+//! 2. protocol, transport, tournament
 //! 3. referee, bot
 //! 4. journal, players, ui, decode
 //! 5. mirror, check
@@ -20,12 +20,12 @@
 //!    [`shell_time`]: the shell's clock and the waits its loops are made of;
 //!    [`console`]: every line goref prints, never panicking on a closed
 //!    pipe; [`files`]: every file goref writes, checked, claimed and replaced
-//!    atomically; [`toml_errors`]: a TOML file's error as one line;
-//!    [`tournament`]: an event's games, standings and crosstable, pure.
+//!    atomically; [`toml_errors`]: a TOML file's error as one line.
 //! 2. [`protocol`]: pure protocol machines. GTP line codec and engine
 //!    controller; GMP/SGMP packets, link (sequence bits, resends) and
 //!    session. [`transport`]: processes, serial lines, ptys and TCP, the
-//!    async byte movers that know nothing of Go.
+//!    async byte movers that know nothing of Go. [`tournament`]: an event's
+//!    games, standings, pairings and crosstable, pure.
 //! 3. [`referee`]: the pure game state machine. It turns player events into
 //!    [`referee::GameEvent`]s and actions, runs the KGS end-of-game protocol,
 //!    and folds events into a [`referee::GameView`]. [`bot`]: the built-in

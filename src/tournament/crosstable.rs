@@ -34,7 +34,10 @@ fn cell_text(cell: &Cell, numbers: &[usize], with_how: bool) -> String {
     let Some(opponent) = cell.opponent else {
         return "bye".to_string();
     };
-    let side = cell.side.map(|s| s.to_string()).unwrap_or_default();
+    let side = cell
+        .side
+        .map(|c| c.letter().to_ascii_lowercase().to_string())
+        .unwrap_or_default();
     let mark = match cell.mark {
         Mark::Win => "+",
         Mark::Loss => "-",
@@ -236,10 +239,7 @@ pub fn json(standings: &Standings) -> Value {
                     json!({
                         "round": cell.round,
                         "opponent": cell.opponent.map(|o| names[o]),
-                        "color": cell.side.map(|s| match s {
-                            super::games::Side::Black => "black",
-                            super::games::Side::White => "white",
-                        }),
+                        "color": cell.side.map(|c| c.to_string().to_lowercase()),
                         "result": match cell.mark {
                             Mark::Win => "win",
                             Mark::Loss => "loss",

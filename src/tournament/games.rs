@@ -7,7 +7,7 @@
 //! game that does not count. `BYE` as the white player makes a bye for the
 //! black one.
 
-use std::fmt;
+use crate::game::Color;
 
 /// How a game ended, from the first-named player's point of view.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,18 +15,12 @@ pub enum Outcome {
     /// One side won; `how` is the SGF text after `+` (`R`, `T`, `F`, a
     /// margin, or empty).
     Win {
-        winner: Side,
+        winner: Color,
         how: String,
     },
     Jigo,
     /// Played or not, the game does not count: no score, no opponent.
     Void,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Black,
-    White,
 }
 
 /// One line of the list: a game, or a bye.
@@ -68,8 +62,8 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
         _ => {}
     }
     let winner = match text.get(..2) {
-        Some("B+") | Some("b+") => Side::Black,
-        Some("W+") | Some("w+") => Side::White,
+        Some("B+") | Some("b+") => Color::Black,
+        Some("W+") | Some("w+") => Color::White,
         _ => {
             return Err(format!(
                 "'{text}' is not a result: write B+R, W+3.5, B+T, W+F, B+, 0 (jigo) or Void"
@@ -145,15 +139,6 @@ pub fn parse_games(text: &str) -> Result<Vec<Game>, GamesError> {
     Ok(games)
 }
 
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Black => "b",
-            Side::White => "w",
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,10 +151,10 @@ mod tests {
                 how: how.into(),
             })
         };
-        assert_eq!(parse_outcome("B+R"), win(Side::Black, "R"));
-        assert_eq!(parse_outcome("W+3.5"), win(Side::White, "3.5"));
-        assert_eq!(parse_outcome("w+Time"), win(Side::White, "T"));
-        assert_eq!(parse_outcome("B+"), win(Side::Black, ""));
+        assert_eq!(parse_outcome("B+R"), win(Color::Black, "R"));
+        assert_eq!(parse_outcome("W+3.5"), win(Color::White, "3.5"));
+        assert_eq!(parse_outcome("w+Time"), win(Color::White, "T"));
+        assert_eq!(parse_outcome("B+"), win(Color::Black, ""));
         assert_eq!(parse_outcome("0"), Ok(Outcome::Jigo));
         assert_eq!(parse_outcome("Draw"), Ok(Outcome::Jigo));
         assert_eq!(parse_outcome("Void"), Ok(Outcome::Void));

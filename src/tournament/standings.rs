@@ -17,7 +17,8 @@
 
 use std::collections::HashMap;
 
-use super::games::{Game, Outcome, Side};
+use super::games::{Game, Outcome};
+use crate::game::Color;
 
 /// Half points: scores and sums of scores are whole or half.
 pub type Halves = u64;
@@ -135,7 +136,7 @@ pub struct Cell {
     pub round: u32,
     /// The opponent's index in the entrants; none for a bye.
     pub opponent: Option<usize>,
-    pub side: Option<Side>,
+    pub side: Option<Color>,
     pub mark: Mark,
     /// `R`, `T`, `F`, a margin, or empty.
     pub how: String,
@@ -221,7 +222,7 @@ pub fn standings(
             } => {
                 let (b, w) = (find(black)?, find(white)?);
                 let (black_mark, white_mark, how) = match outcome {
-                    Outcome::Win { winner, how } if *winner == Side::Black => {
+                    Outcome::Win { winner, how } if *winner == Color::Black => {
                         (Mark::Win, Mark::Loss, how.clone())
                     }
                     Outcome::Win { how, .. } => (Mark::Loss, Mark::Win, how.clone()),
@@ -235,8 +236,8 @@ pub fn standings(
                     mark,
                     how: how.clone(),
                 };
-                cells[b].push(cell(w, Side::Black, black_mark));
-                cells[w].push(cell(b, Side::White, white_mark));
+                cells[b].push(cell(w, Color::Black, black_mark));
+                cells[w].push(cell(b, Color::White, white_mark));
             }
         }
     }

@@ -17,9 +17,9 @@
 //! one who had White last; then the seed decides, so that the same event
 //! and seed pair the same way every time.
 
-use super::games::Side;
 use super::round_robin::RoundPairing;
 use super::standings::Halves;
+use crate::game::Color;
 
 /// What the pairing needs to know of an entrant.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct Record {
     /// The entrants met, by index, once per game.
     pub met: Vec<usize>,
     /// The colours played, in order.
-    pub colours: Vec<Side>,
+    pub colours: Vec<Color>,
     pub had_bye: bool,
 }
 
@@ -143,18 +143,18 @@ fn preferred(remaining: &[usize], records: &[Record], rematches: bool) -> Vec<us
 
 /// `(black, white)` for a pair.
 fn colour(a: usize, b: usize, records: &[Record], seed: u64) -> (usize, usize) {
-    let third_running = |i: usize, side: Side| {
+    let third_running = |i: usize, side: Color| {
         let colours = &records[i].colours;
         colours.len() >= 2 && colours[colours.len() - 2..].iter().all(|&c| c == side)
     };
     let whites_over_blacks = |i: usize| {
         let colours = &records[i].colours;
-        let whites = colours.iter().filter(|&&c| c == Side::White).count() as i64;
+        let whites = colours.iter().filter(|&&c| c == Color::White).count() as i64;
         whites - (colours.len() as i64 - whites)
     };
     let a_black = match (
-        third_running(a, Side::Black) || third_running(b, Side::White),
-        third_running(a, Side::White) || third_running(b, Side::Black),
+        third_running(a, Color::Black) || third_running(b, Color::White),
+        third_running(a, Color::White) || third_running(b, Color::Black),
     ) {
         (true, false) => false,
         (false, true) => true,
@@ -163,8 +163,8 @@ fn colour(a: usize, b: usize, records: &[Record], seed: u64) -> (usize, usize) {
             std::cmp::Ordering::Less => false,
             std::cmp::Ordering::Equal => {
                 match (records[a].colours.last(), records[b].colours.last()) {
-                    (Some(Side::White), Some(Side::Black) | None) => true,
-                    (Some(Side::Black) | None, Some(Side::White)) => false,
+                    (Some(Color::White), Some(Color::Black) | None) => true,
+                    (Some(Color::Black) | None, Some(Color::White)) => false,
                     _ => mix(seed ^ ((a as u64) << 32) ^ b as u64).is_multiple_of(2),
                 }
             }

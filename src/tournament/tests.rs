@@ -152,8 +152,9 @@ fn a_chain_names_known_tie_breaks_once() {
 mod properties {
     use proptest::prelude::*;
 
-    use super::super::games::{Game, Outcome, Side};
+    use super::super::games::{Game, Outcome};
     use super::super::standings::{standings, Mark, TieBreak};
+    use crate::game::Color;
 
     /// A random event: `n` entrants, rounds of random pairs, results of
     /// every kind, byes for whoever is left out.
@@ -182,11 +183,11 @@ mod properties {
                                 0 => Outcome::Jigo,
                                 1 => Outcome::Void,
                                 even if even % 2 == 0 => Outcome::Win {
-                                    winner: Side::Black,
+                                    winner: Color::Black,
                                     how: "R".into(),
                                 },
                                 _ => Outcome::Win {
-                                    winner: Side::White,
+                                    winner: Color::White,
                                     how: "3.5".into(),
                                 },
                             };

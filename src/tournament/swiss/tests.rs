@@ -46,11 +46,11 @@ fn a_rematch_is_avoided_by_moving_down_and_the_bye_goes_to_the_lowest_without_on
 #[test]
 fn colours_alternate_and_never_run_three_when_the_other_can_take_it() {
     let mut records = fresh(2);
-    records[0].colours = vec![Side::Black, Side::Black];
-    records[1].colours = vec![Side::Black, Side::White];
+    records[0].colours = vec![Color::Black, Color::Black];
+    records[1].colours = vec![Color::Black, Color::White];
     assert_eq!(pair(&[0, 1], &records, 0).pairs, [(1, 0)]);
-    records[0].colours = vec![Side::White];
-    records[1].colours = vec![Side::Black];
+    records[0].colours = vec![Color::White];
+    records[1].colours = vec![Color::Black];
     assert_eq!(pair(&[0, 1], &records, 0).pairs, [(0, 1)]);
 }
 
@@ -100,19 +100,19 @@ proptest! {
                 }
             }
             for &(b, w) in &pairing.pairs {
-                let last_two = |i: usize, side: Side| {
+                let last_two = |i: usize, side: Color| {
                     let c = &records[i].colours;
                     c.len() >= 2 && c[c.len() - 2..].iter().all(|&x| x == side)
                 };
-                let given = u8::from(last_two(b, Side::Black)) + u8::from(last_two(w, Side::White));
-                let swapped = u8::from(last_two(w, Side::Black)) + u8::from(last_two(b, Side::White));
+                let given = u8::from(last_two(b, Color::Black)) + u8::from(last_two(w, Color::White));
+                let swapped = u8::from(last_two(w, Color::Black)) + u8::from(last_two(b, Color::White));
                 prop_assert!(given <= swapped, "a third colour running for {} or {} that the swap avoids", b, w);
             }
             for (b, w) in pairing.pairs {
                 records[b].met.push(w);
                 records[w].met.push(b);
-                records[b].colours.push(Side::Black);
-                records[w].colours.push(Side::White);
+                records[b].colours.push(Color::Black);
+                records[w].colours.push(Color::White);
                 match results.next().unwrap_or(0) {
                     0 => records[b].score += 2,
                     1 => records[w].score += 2,
