@@ -130,15 +130,9 @@ fn standings(args: &StandingsArgs) -> Result<(), String> {
     }
     let chain = standings::TieBreak::parse_chain(&args.tie_breaks)
         .map_err(|e| format!("--tie-breaks: {e}"))?;
-    let bye = args.bye_score * 2.0;
-    if !(bye >= 0.0 && bye.fract() == 0.0 && bye <= 1e6) {
-        return Err(format!(
-            "--bye-score {}: a number of points, a multiple of 0.5",
-            args.bye_score
-        ));
-    }
+    let bye = standings::bye_halves(args.bye_score).map_err(|e| format!("--bye-score {e}"))?;
     let entrants = standings::entrants_in(&played);
-    let table = standings::standings(&entrants, &played, &chain, bye as u64)?;
+    let table = standings::standings(&entrants, &played, &chain, bye)?;
     if args.json {
         console::out(crosstable::json(&table).to_string());
     } else if args.csv {

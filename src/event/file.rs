@@ -14,7 +14,7 @@ use serde::Deserialize;
 use crate::config::GameFile;
 use crate::players::PlayerSpec;
 use crate::toml_errors::locate;
-use crate::tournament::standings::TieBreak;
+use crate::tournament::standings::{bye_halves, TieBreak};
 
 /// The file's name in an event's folder.
 pub const EVENT_FILE: &str = "event.toml";
@@ -177,10 +177,8 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         (System::RoundRobin, _) => field as u32 - 1,
         (System::DoubleRoundRobin, _) => 2 * (field as u32 - 1),
     };
-    let bye = raw.bye_score.unwrap_or(1.0) * 2.0;
-    if !(bye >= 0.0 && bye.fract() == 0.0 && bye <= 1e6) {
-        return Err("bye_score: a number of points, a multiple of 0.5".into());
-    }
+    let bye_score =
+        bye_halves(raw.bye_score.unwrap_or(1.0)).map_err(|e| format!("bye_score: {e}"))?;
     let tie_breaks = TieBreak::parse_chain(raw.tie_breaks.as_deref().unwrap_or("kgs"))
         .map_err(|e| format!("tie_breaks: {e}"))?;
     if raw.boards == Some(0) {
@@ -194,7 +192,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         rounds,
         colours: raw.colours,
         seed: raw.seed.unwrap_or(1),
-        bye_score: bye as u64,
+        bye_score,
         filler: raw.filler,
         tie_breaks,
         boards: raw.boards,

@@ -30,7 +30,7 @@ fn halves_number(halves: Halves) -> Value {
     }
 }
 
-fn cell_text(cell: &Cell, numbers: &[usize], with_how: bool) -> String {
+fn cell_text(cell: &Cell, with_how: bool) -> String {
     let Some(opponent) = cell.opponent else {
         return "bye".to_string();
     };
@@ -49,19 +49,19 @@ fn cell_text(cell: &Cell, numbers: &[usize], with_how: bool) -> String {
         (true, Mark::Win | Mark::Loss) => cell.how.as_str(),
         _ => "",
     };
-    format!("{}{side}{mark}{how}", numbers[opponent])
+    format!("{}{side}{mark}{how}", opponent + 1)
 }
 
 /// The text of each round's column for a row: games of a round joined by
 /// `/`, `-` for a round without one.
-fn round_cells(row: &Row, rounds: u32, numbers: &[usize], with_how: bool) -> Vec<String> {
+fn round_cells(row: &Row, rounds: u32, with_how: bool) -> Vec<String> {
     (1..=rounds)
         .map(|round| {
             let texts: Vec<String> = row
                 .cells
                 .iter()
                 .filter(|c| c.round == round)
-                .map(|c| cell_text(c, numbers, with_how))
+                .map(|c| cell_text(c, with_how))
                 .collect();
             match texts.is_empty() {
                 true => "-".to_string(),
@@ -69,15 +69,6 @@ fn round_cells(row: &Row, rounds: u32, numbers: &[usize], with_how: bool) -> Vec
             }
         })
         .collect()
-}
-
-/// The pairing number of each entrant, by its index.
-fn numbers(standings: &Standings) -> Vec<usize> {
-    let mut numbers = vec![0; standings.rows.len()];
-    for row in &standings.rows {
-        numbers[row.number - 1] = row.number;
-    }
-    numbers
 }
 
 fn rank_text(row: &Row) -> String {
@@ -91,7 +82,6 @@ fn rank_text(row: &Row) -> String {
 /// rank, number, name, a column per round, the score, and each tie-break
 /// that is a value of the row's own.
 pub fn table(standings: &Standings, width: usize) -> Vec<String> {
-    let numbers = numbers(standings);
     let columns: Vec<_> = standings
         .tie_breaks
         .iter()
@@ -105,7 +95,7 @@ pub fn table(standings: &Standings, width: usize) -> Vec<String> {
         let mut lines = vec![heading.clone()];
         for row in &standings.rows {
             let mut line = vec![rank_text(row), row.number.to_string(), row.name.clone()];
-            line.extend(round_cells(row, standings.rounds, &numbers, with_how));
+            line.extend(round_cells(row, standings.rounds, with_how));
             line.push(halves_text(row.score));
             line.extend(row.values.iter().map(|(_, v)| halves_text(*v)));
             lines.push(line);
@@ -168,7 +158,6 @@ fn shorten(text: &str, width: usize) -> String {
 
 /// The standings as CSV: a header, then a row per entrant by rank.
 pub fn csv(standings: &Standings) -> String {
-    let numbers = numbers(standings);
     let mut header = vec!["rank".to_string(), "tied".into(), "number".into()];
     header.push("name".into());
     header.push("score".into());
@@ -194,7 +183,7 @@ pub fn csv(standings: &Standings) -> String {
                 .iter()
                 .map(|(_, v)| (*v as f64 / 2.0).to_string()),
         );
-        fields.extend(round_cells(row, standings.rounds, &numbers, true));
+        fields.extend(round_cells(row, standings.rounds, true));
         out.push_str(&fields.join(","));
         out.push('\n');
     }

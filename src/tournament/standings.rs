@@ -165,6 +165,16 @@ pub struct Standings {
     pub rows: Vec<Row>,
 }
 
+/// A bye's score given in points, as half points: a multiple of ½ from 0
+/// up to half a million.
+pub fn bye_halves(points: f64) -> Result<Halves, String> {
+    let halves = points * 2.0;
+    match halves >= 0.0 && halves.fract() == 0.0 && halves <= 1e6 {
+        true => Ok(halves as Halves),
+        false => Err(format!("{points}: a number of points, a multiple of 0.5")),
+    }
+}
+
 /// The entrants a list of games names, in the order they first appear: the
 /// pairing numbers of an event known only by its games.
 pub fn entrants_in(games: &[Game]) -> Vec<String> {
