@@ -38,37 +38,47 @@ const SEARCH_LIMIT: usize = 200_000;
 /// Pairs `order` (indices into `records`, best ranked first; withdrawn
 /// entrants left out) for the next round.
 pub fn pair(order: &[usize], records: &[Record], seed: u64) -> RoundPairing {
-    let mut bye = None;
-    let mut field: Vec<usize> = order.to_vec();
-    if field.len() % 2 == 1 {
-        let mut candidates: Vec<usize> = field
-            .iter()
-            .rev()
-            .copied()
-            .filter(|&i| !records[i].had_bye)
-            .collect();
-        if candidates.is_empty() {
-            candidates = field.iter().rev().copied().collect();
+    let (bye, pairs) = match order.len() % 2 {
+        0 => (None, pair_field(order, records)),
+        _ => {
+            let (bye, pairs) = pair_with_bye(order, records);
+            (Some(bye), pairs)
         }
-        let chosen = candidates
-            .iter()
-            .copied()
-            .find(|&c| {
-                let rest: Vec<usize> = field.iter().copied().filter(|&i| i != c).collect();
-                search(&rest, records, false).is_some()
-            })
-            .unwrap_or(candidates[0]);
-        field.retain(|&i| i != chosen);
-        bye = Some(chosen);
-    }
-    let pairs = search(&field, records, false)
-        .or_else(|| search(&field, records, true))
-        .unwrap_or_default();
+    };
     let pairs = pairs
         .into_iter()
         .map(|(a, b)| colour(a, b, records, seed))
         .collect();
     RoundPairing { pairs, bye }
+}
+
+/// The bye of an odd field and the pairing of the rest: the lowest-ranked
+/// entrant without a bye (anyone, when all have had one) whose absence
+/// leaves a pairing without a rematch, else the lowest-ranked of them.
+fn pair_with_bye(order: &[usize], records: &[Record]) -> (usize, Vec<(usize, usize)>) {
+    let mut candidates: Vec<usize> = order
+        .iter()
+        .rev()
+        .copied()
+        .filter(|&i| !records[i].had_bye)
+        .collect();
+    if candidates.is_empty() {
+        candidates = order.iter().rev().copied().collect();
+    }
+    let without =
+        |bye: usize| -> Vec<usize> { order.iter().copied().filter(|&i| i != bye).collect() };
+    candidates
+        .iter()
+        .find_map(|&bye| search(&without(bye), records, false).map(|pairs| (bye, pairs)))
+        .unwrap_or_else(|| (candidates[0], pair_field(&without(candidates[0]), records)))
+}
+
+/// A pairing of an even field: without a rematch if the search finds one,
+/// else with the fewest it meets first.
+fn pair_field(field: &[usize], records: &[Record]) -> Vec<(usize, usize)> {
+    search(field, records, false)
+        .or_else(|| search(field, records, true))
+        .unwrap_or_default()
 }
 
 /// A pairing of `field` (in rank order), rematches allowed or not.
