@@ -92,7 +92,7 @@ fn main() -> ExitCode {
         Command::Resume(args) => resume(*args),
         Command::Attach(args) => attach(&args).map(|()| Outcome::Done),
         Command::Check(args) => check(&args),
-        Command::Standings(args) => standings(&args).map(|()| Outcome::Done),
+        Command::Standings(args) => standings(&args),
         Command::Event(args) => match args.action {
             EventAction::Init { dir } => goref::event::init(&dir).map(|path| {
                 console::out(format!(
@@ -117,11 +117,23 @@ fn main() -> ExitCode {
 }
 
 /// `goref standings --games FILE`: the crosstable of a list of games.
-fn standings(args: &StandingsArgs) -> Result<(), String> {
+fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
     use goref::tournament::{crosstable, games, standings};
+    use std::io::Read;
     let shown = args.games.display();
-    let text =
-        std::fs::read_to_string(&args.games).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let cannot = |e: std::io::Error| format!("cannot read {shown}: {e}");
+    let mut bytes = Vec::new();
+    std::fs::File::open(&args.games)
+        .and_then(|file| file.take(games::MAX_GAMES_FILE + 1).read_to_end(&mut bytes))
+        .map_err(cannot)?;
+    if bytes.len() as u64 > games::MAX_GAMES_FILE {
+        return Err(format!(
+            "{shown} is longer than {} MiB: not a list of games",
+            games::MAX_GAMES_FILE >> 20
+        ));
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|_| format!("cannot read {shown}: it is not UTF-8 text"))?;
     let played = games::parse_games(&text).map_err(|e| format!("{shown}, {e}"))?;
     if played.is_empty() {
         return Err(format!(
@@ -146,7 +158,12 @@ fn standings(args: &StandingsArgs) -> Result<(), String> {
             console::out(line);
         }
     }
-    Ok(())
+    if console::stdout_closed() {
+        return Ok(Outcome::Incomplete(vec![
+            "stdout did not take the whole standings (closed, or the disk is full)".into(),
+        ]));
+    }
+    Ok(Outcome::Done)
 }
 
 /// The built-in engine: GTP on stdin and stdout, or one game on a line.

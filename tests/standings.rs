@@ -80,3 +80,24 @@ fn a_bad_list_is_refused_with_its_line() {
     let (ok, _, err) = standings(FOUR, &["--tie-breaks", "sos,lottery"]);
     assert!(!ok && err.contains("lottery"), "{err}");
 }
+
+#[test]
+fn a_device_is_refused_and_a_full_stdout_is_an_incomplete_run() {
+    let zero = Command::new(common::goref())
+        .args(["standings", "--games", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert_eq!(zero.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&zero.stderr).contains("longer than 64 MiB"));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.csv");
+    std::fs::write(&file, FOUR).unwrap();
+    let full = Command::new(common::goref())
+        .args(["standings", "--games"])
+        .arg(&file)
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(full.status.code(), Some(3), "{full:?}");
+    assert!(String::from_utf8_lossy(&full.stderr).contains("did not take the whole standings"));
+}

@@ -46,6 +46,10 @@ impl Game {
     }
 }
 
+/// The longest list of games read: a million games is well under it, and
+/// a device or a wrong file is refused rather than read without end.
+pub const MAX_GAMES_FILE: u64 = 64 << 20;
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {why}")]
 pub struct GamesError {
