@@ -127,7 +127,7 @@ pub enum Command {
     /// SGF writes them: B+R, W+3.5, B+T, W+F, B+, 0 for jigo, Void; BYE as
     /// the white player of a bye), and prints the crosstable fitted to the
     /// terminal: rank (`3=` when shared), number, name, a cell per round
-    /// (`2w+R`: number 2's opponent, as White, won by resignation), the
+    /// (`2w+R`: against number 2, as White, won by resignation), the
     /// score and each tie-break.
     Standings(StandingsArgs),
     /// A tournament in one folder.
