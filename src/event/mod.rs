@@ -3,9 +3,15 @@
 //!
 //! - [`file`](mod@file): `DIR/event.toml`, read and checked, and its commented
 //!   template.
+//! - [`log`]: `DIR/event.jsonl`, the event's journal and stream.
+//! - [`state`]: the event as the file and the journal say it stands.
+//! - [`pairing`]: the next round's pairing, proposed.
 //! - [`init`]: `goref event init DIR`.
 
 pub mod file;
+pub mod log;
+pub mod pairing;
+pub mod state;
 
 use std::path::Path;
 

@@ -348,6 +348,27 @@ pub fn standings(
     })
 }
 
+impl Standings {
+    /// The standings without `name`'s row (an event's filler, whose games
+    /// count for its opponents but who is not ranked), ranks closed up.
+    pub fn without(mut self, name: &str) -> Standings {
+        self.rows.retain(|row| row.name != name);
+        let mut rank = 1;
+        let mut at = 0;
+        while at < self.rows.len() {
+            let old = self.rows[at].rank;
+            let end = at + self.rows[at..].iter().take_while(|r| r.rank == old).count();
+            for row in &mut self.rows[at..end] {
+                row.rank = rank;
+                row.tied = end - at > 1;
+            }
+            rank += end - at;
+            at = end;
+        }
+        self
+    }
+}
+
 /// What a game's mark is worth, in half points.
 fn points(mark: Mark, bye_score: Halves) -> Halves {
     match mark {

@@ -1,0 +1,297 @@
+//! The next round's pairing, proposed from the event file and the state:
+//! who plays whom on which board, with which colours, and who has the bye.
+//!
+//! - The field: the entrants not withdrawn, the filler joining only to
+//!   make an odd field even (then there is no bye).
+//! - Swiss: [`crate::tournament::swiss::pair`] over the field in the order
+//!   of the standings so far (the filler last). Round robin: the Berger
+//!   tables over the file's entrants, whose numbers stay fixed; a game
+//!   against a withdrawn entrant is not played.
+//! - Colours: `nigiri` draws each board's from the seed, the round and the
+//!   board; `balanced` keeps the pairing's. The director's swaps come last.
+//!
+//! The same file, journal and seed give the same proposal every time, so
+//! a pairing proposed before a kill is proposed again after it.
+
+use std::collections::HashMap;
+
+use super::file::{Colours, EventFile, System};
+use super::log::Pair;
+use super::state::EventState;
+use crate::tournament::round_robin::{self, RoundPairing};
+use crate::tournament::swiss;
+
+/// A round's pairing before the director confirms it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposal {
+    pub round: u32,
+    pub boards: Vec<Pair>,
+    pub bye: Option<String>,
+}
+
+/// Proposes round `round` (from 1).
+pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
+    let names: Vec<&str> = state.entrants.iter().map(|e| e.name.as_str()).collect();
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
+    let field = field(state, round);
+    let pairing = match file.system {
+        System::Swiss => swiss_pairing(file, state, &field, &index, round),
+        System::RoundRobin | System::DoubleRoundRobin => {
+            robin_pairing(file, state, &field, &index, round)
+        }
+    };
+    let mut boards: Vec<Pair> = pairing
+        .pairs
+        .iter()
+        .enumerate()
+        .map(|(at, &(black, white))| {
+            let board = at as u32 + 1;
+            let (black, white) = match file.colours {
+                Colours::Nigiri if nigiri(file.seed, round, board) => (white, black),
+                _ => (black, white),
+            };
+            Pair {
+                board,
+                black: names[black].to_string(),
+                white: names[white].to_string(),
+            }
+        })
+        .collect();
+    for &(_, board) in state.swaps.iter().filter(|(r, _)| *r == round) {
+        if let Some(pair) = boards.iter_mut().find(|p| p.board == board) {
+            std::mem::swap(&mut pair.black, &mut pair.white);
+        }
+    }
+    Proposal {
+        round,
+        boards,
+        bye: pairing.bye.map(|i| names[i].to_string()),
+    }
+}
+
+/// The names that play `round`: the active entrants, the filler only when
+/// the rest are odd.
+fn field(state: &EventState, round: u32) -> Vec<&str> {
+    let filler = state.filler.as_deref();
+    let ranked: Vec<&str> = state
+        .active_in(round)
+        .into_iter()
+        .map(|e| e.name.as_str())
+        .filter(|&n| Some(n) != filler)
+        .collect();
+    let filler_plays = ranked.len() % 2 == 1
+        && filler.is_some_and(|f| state.active_in(round).iter().any(|e| e.name == f));
+    let mut field = ranked;
+    if filler_plays {
+        field.extend(filler);
+    }
+    field
+}
+
+fn swiss_pairing(
+    file: &EventFile,
+    state: &EventState,
+    field: &[&str],
+    index: &HashMap<&str, usize>,
+    round: u32,
+) -> RoundPairing {
+    let rank: HashMap<String, usize> = state
+        .standings(file)
+        .map(|table| table.rows.into_iter().map(|r| (r.name, r.rank)).collect())
+        .unwrap_or_default();
+    let mut order: Vec<usize> = field.iter().map(|n| index[n]).collect();
+    order.sort_by_key(|&i| {
+        let name = state.entrants[i].name.as_str();
+        (rank.get(name).copied().unwrap_or(usize::MAX), i)
+    });
+    let records = state.records(file);
+    swiss::pair(&order, &records, mix(file.seed, round as u64))
+}
+
+fn robin_pairing(
+    file: &EventFile,
+    state: &EventState,
+    field: &[&str],
+    index: &HashMap<&str, usize>,
+    round: u32,
+) -> RoundPairing {
+    let filler = state.filler.as_deref();
+    let table: Vec<usize> = file
+        .entrants
+        .iter()
+        .filter(|e| Some(e.name.as_str()) != filler)
+        .map(|e| index[e.name.as_str()])
+        .chain(filler.filter(|f| field.contains(f)).map(|f| index[f]))
+        .collect();
+    let berger = round_robin::pairing(table.len(), round as usize - 1);
+    let plays = |i: usize| field.contains(&state.entrants[i].name.as_str());
+    RoundPairing {
+        pairs: berger
+            .pairs
+            .iter()
+            .map(|&(b, w)| (table[b], table[w]))
+            .filter(|&(b, w)| plays(b) && plays(w))
+            .collect(),
+        bye: berger.bye.map(|b| table[b]).filter(|&b| plays(b)),
+    }
+}
+
+/// Whether nigiri gives this board's first-named entrant White.
+fn nigiri(seed: u64, round: u32, board: u32) -> bool {
+    mix(seed, ((round as u64) << 32) | board as u64) & 1 == 1
+}
+
+/// A fixed mix of the seed and a number (SplitMix64's finaliser), so that
+/// nearby rounds and boards draw unrelated stones.
+fn mix(seed: u64, n: u64) -> u64 {
+    let mut z = seed ^ n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::file::parse;
+    use crate::event::log::EventLine;
+
+    fn file(head: &str, names: &[&str]) -> EventFile {
+        let entrants: String = names
+            .iter()
+            .map(|n| format!("[[entrant]]\nname = \"{n}\"\nplayer = \"bot\"\n"))
+            .collect();
+        parse(&format!("name = \"x\"\n{head}\n{entrants}")).unwrap()
+    }
+
+    fn confirm(proposal: &Proposal) -> EventLine {
+        EventLine::Pairing {
+            round: proposal.round,
+            boards: proposal.boards.clone(),
+            bye: proposal.bye.clone(),
+            confirmed_by: "--yes".into(),
+        }
+    }
+
+    fn decide_all(proposal: &Proposal, lines: &mut Vec<EventLine>) {
+        for pair in &proposal.boards {
+            lines.push(EventLine::Result {
+                round: proposal.round,
+                black: pair.black.clone(),
+                white: pair.white.clone(),
+                result: "B+R".into(),
+                reason: "test".into(),
+            });
+        }
+    }
+
+    fn unordered(pair: &Pair) -> (String, String) {
+        let (a, b) = (pair.black.clone(), pair.white.clone());
+        if a < b {
+            (a, b)
+        } else {
+            (b, a)
+        }
+    }
+
+    #[test]
+    fn the_same_folder_and_seed_propose_the_same_and_another_seed_may_not() {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let one = file("system = \"swiss\"\nrounds = 3\nseed = 7", &names);
+        let state = EventState::fold(&one, &[]);
+        assert_eq!(propose(&one, &state, 1), propose(&one, &state, 1));
+        let draws: Vec<Vec<Pair>> = (1..=8)
+            .map(|seed| {
+                let other = file(
+                    &format!("system = \"swiss\"\nrounds = 3\nseed = {seed}"),
+                    &names,
+                );
+                propose(&other, &EventState::fold(&other, &[]), 1).boards
+            })
+            .collect();
+        assert!(draws.iter().any(|d| d != &draws[0]), "nigiri never varies");
+    }
+
+    #[test]
+    fn a_swiss_of_six_plays_three_rounds_without_a_rematch() {
+        let names = ["a", "b", "c", "d", "e", "f"];
+        let event = file("system = \"swiss\"\nrounds = 3", &names);
+        let mut lines = Vec::new();
+        let mut met = std::collections::HashSet::new();
+        for round in 1..=3 {
+            let proposal = propose(&event, &EventState::fold(&event, &lines), round);
+            assert_eq!(proposal.boards.len(), 3);
+            assert_eq!(proposal.bye, None);
+            for pair in &proposal.boards {
+                let key = unordered(pair);
+                assert!(met.insert(key), "round {round}: a rematch");
+            }
+            lines.push(confirm(&proposal));
+            decide_all(&proposal, &mut lines);
+        }
+    }
+
+    #[test]
+    fn the_filler_plays_only_when_the_field_is_odd() {
+        let names = ["a", "b", "c", "filler"];
+        let event = file(
+            "system = \"swiss\"\nrounds = 2\nfiller = \"filler\"",
+            &names,
+        );
+        let proposal = propose(&event, &EventState::fold(&event, &[]), 1);
+        assert_eq!(proposal.bye, None);
+        let seated: Vec<&str> = proposal
+            .boards
+            .iter()
+            .flat_map(|p| [p.black.as_str(), p.white.as_str()])
+            .collect();
+        assert!(seated.contains(&"filler"));
+        let lines = vec![EventLine::Add {
+            name: "d".into(),
+            player: "bot".into(),
+            from_round: 1,
+        }];
+        let proposal = propose(&event, &EventState::fold(&event, &lines), 1);
+        assert!(proposal
+            .boards
+            .iter()
+            .all(|p| p.black != "filler" && p.white != "filler"));
+    }
+
+    #[test]
+    fn a_round_robin_meets_everyone_once_and_a_withdrawal_leaves_its_games_unplayed() {
+        let names = ["a", "b", "c", "d", "e"];
+        let event = file("system = \"round-robin\"\ncolours = \"balanced\"", &names);
+        let mut met = std::collections::HashSet::new();
+        let mut lines = Vec::new();
+        for round in 1..=event.rounds {
+            let proposal = propose(&event, &EventState::fold(&event, &lines), round);
+            assert!(proposal.bye.is_some());
+            for pair in &proposal.boards {
+                assert!(met.insert(unordered(pair)));
+            }
+            lines.push(confirm(&proposal));
+        }
+        assert_eq!(met.len(), 10);
+        lines.push(EventLine::Withdraw {
+            name: "c".into(),
+            from_round: 1,
+            reason: "test".into(),
+        });
+        let state = EventState::fold(&event, &lines);
+        let proposal = propose(&event, &state, 1);
+        assert!(proposal
+            .boards
+            .iter()
+            .all(|p| p.black != "c" && p.white != "c"));
+    }
+
+    #[test]
+    fn a_swap_asked_before_confirming_is_in_the_proposal() {
+        let event = file("system = \"swiss\"\nrounds = 1", &["a", "b"]);
+        let before = propose(&event, &EventState::fold(&event, &[]), 1);
+        let lines = vec![EventLine::SwapColours { round: 1, board: 1 }];
+        let after = propose(&event, &EventState::fold(&event, &lines), 1);
+        assert_eq!(before.boards[0].black, after.boards[0].white);
+    }
+}

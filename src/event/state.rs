@@ -1,0 +1,502 @@
+//! The event as its file and journal say it stands: the field, each
+//! round's pairing and boards, the results, folded from the lines of
+//! `event.jsonl` every time rather than kept, so that nothing can drift.
+//!
+//! Pure: the results of boards whose journal line is missing (the event
+//! was killed as a game ended) are handed in by the caller, read from
+//! their folders.
+
+use std::collections::HashMap;
+
+use super::file::{Entrant, EventFile};
+use super::log::{EventLine, Pair};
+use crate::game::Color;
+use crate::tournament::games::{parse_outcome, Game, Outcome};
+use crate::tournament::standings::{standings, Standings};
+use crate::tournament::swiss::Record;
+
+/// One board of a confirmed round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board {
+    pub pair: Pair,
+    /// The game folders it was played in, relative to the event's: more
+    /// than one when a void game was played again.
+    pub dirs: Vec<String>,
+    /// The result of its last game, as read from the folder.
+    pub played: Option<BoardResult>,
+    /// The director's result, which stands over the board's.
+    pub set: Option<String>,
+    /// What went wrong with its goref, if it ended without a result.
+    pub trouble: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BoardResult {
+    pub result: String,
+    pub end: String,
+}
+
+impl Board {
+    /// The result that counts: the director's, else a decided one of the
+    /// board's (`?` waits for the judge).
+    pub fn result(&self) -> Option<&str> {
+        self.set
+            .as_deref()
+            .or_else(|| self.played.as_ref().map(|p| p.result.as_str()))
+            .filter(|r| *r != "?")
+    }
+}
+
+/// A confirmed round.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Round {
+    pub number: u32,
+    pub boards: Vec<Board>,
+    pub bye: Option<String>,
+}
+
+impl Round {
+    pub fn is_over(&self) -> bool {
+        self.boards.iter().all(|b| b.result().is_some())
+    }
+}
+
+/// A result the director set for a game of no board.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElsewhereGame {
+    pub round: u32,
+    pub black: String,
+    pub white: String,
+    pub result: String,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventState {
+    /// Everyone who entered, in pairing-table order: the file's entrants,
+    /// then the late ones.
+    pub entrants: Vec<Entrant>,
+    /// The round each withdrawn entrant left from.
+    pub withdrawn: HashMap<String, u32>,
+    pub rounds: Vec<Round>,
+    /// Colour swaps asked for a round not confirmed yet.
+    pub swaps: Vec<(u32, u32)>,
+    pub elsewhere: Vec<ElsewhereGame>,
+    pub filler: Option<String>,
+}
+
+impl EventState {
+    /// Folds the file and the journal's lines.
+    pub fn fold(file: &EventFile, lines: &[EventLine]) -> EventState {
+        let mut state = EventState {
+            entrants: file.entrants.clone(),
+            withdrawn: HashMap::new(),
+            rounds: Vec::new(),
+            swaps: Vec::new(),
+            elsewhere: Vec::new(),
+            filler: file.filler.clone(),
+        };
+        for line in lines {
+            state.apply(line);
+        }
+        state
+    }
+
+    fn apply(&mut self, line: &EventLine) {
+        match line {
+            EventLine::Pairing {
+                round, boards, bye, ..
+            } => {
+                self.rounds.retain(|r| r.number != *round);
+                self.rounds.push(Round {
+                    number: *round,
+                    boards: boards
+                        .iter()
+                        .map(|pair| Board {
+                            pair: pair.clone(),
+                            dirs: Vec::new(),
+                            played: None,
+                            set: None,
+                            trouble: None,
+                        })
+                        .collect(),
+                    bye: bye.clone(),
+                });
+                self.rounds.sort_by_key(|r| r.number);
+            }
+            EventLine::BoardStart {
+                round, board, dir, ..
+            } => {
+                if let Some(board) = self.board_mut(*round, *board) {
+                    if !board.dirs.contains(dir) {
+                        board.dirs.push(dir.clone());
+                    }
+                    board.trouble = None;
+                }
+            }
+            EventLine::BoardEnd {
+                round,
+                board,
+                result,
+                end,
+                ..
+            } => {
+                if let Some(board) = self.board_mut(*round, *board) {
+                    board.played = Some(BoardResult {
+                        result: result.clone(),
+                        end: end.clone(),
+                    });
+                }
+            }
+            EventLine::BoardTrouble {
+                round, board, what, ..
+            } => {
+                if let Some(board) = self.board_mut(*round, *board) {
+                    board.trouble = Some(what.clone());
+                }
+            }
+            EventLine::Result {
+                round,
+                black,
+                white,
+                result,
+                ..
+            } => self.set_result(*round, black, white, result),
+            EventLine::SwapColours { round, board } => self.swaps.push((*round, *board)),
+            EventLine::Withdraw {
+                name, from_round, ..
+            } => {
+                self.withdrawn.insert(name.clone(), *from_round);
+            }
+            EventLine::Add { name, player, .. } => {
+                if !self.entrants.iter().any(|e| &e.name == name) {
+                    self.entrants.push(Entrant {
+                        name: name.clone(),
+                        player: player.clone(),
+                        operator: None,
+                        division: None,
+                    });
+                }
+                self.withdrawn.remove(name);
+            }
+            EventLine::Standings { .. } => {}
+        }
+    }
+
+    fn set_result(&mut self, round: u32, black: &str, white: &str, result: &str) {
+        let on_board = self
+            .rounds
+            .iter_mut()
+            .filter(|r| r.number == round)
+            .flat_map(|r| r.boards.iter_mut())
+            .find(|b| {
+                (b.pair.black == black && b.pair.white == white)
+                    || (b.pair.black == white && b.pair.white == black)
+            });
+        match on_board {
+            Some(board) if board.pair.black == black => board.set = Some(result.to_string()),
+            Some(board) => board.set = Some(swap_result(result)),
+            None => {
+                self.elsewhere
+                    .retain(|g| !(g.round == round && g.black == black && g.white == white));
+                self.elsewhere.push(ElsewhereGame {
+                    round,
+                    black: black.into(),
+                    white: white.into(),
+                    result: result.into(),
+                });
+            }
+        }
+    }
+
+    pub fn board_mut(&mut self, round: u32, board: u32) -> Option<&mut Board> {
+        self.rounds
+            .iter_mut()
+            .find(|r| r.number == round)
+            .and_then(|r| r.boards.iter_mut().find(|b| b.pair.board == board))
+    }
+
+    /// The last confirmed round, and whether it is over.
+    pub fn current(&self) -> Option<&Round> {
+        self.rounds.last()
+    }
+
+    /// The entrants who play in `round`, in pairing-table order: not
+    /// withdrawn before it.
+    pub fn active_in(&self, round: u32) -> Vec<&Entrant> {
+        self.entrants
+            .iter()
+            .filter(|e| self.withdrawn.get(&e.name).is_none_or(|&from| from > round))
+            .collect()
+    }
+
+    /// Every game with a result, and every bye, for the standings.
+    pub fn games(&self) -> Vec<Game> {
+        let mut games = Vec::new();
+        for round in &self.rounds {
+            if let Some(taker) = &round.bye {
+                games.push(Game::Bye {
+                    round: round.number,
+                    taker: taker.clone(),
+                });
+            }
+            for board in &round.boards {
+                if let Some(outcome) = board.result().and_then(|r| parse_outcome(r).ok()) {
+                    games.push(Game::Played {
+                        round: round.number,
+                        black: board.pair.black.clone(),
+                        white: board.pair.white.clone(),
+                        outcome,
+                    });
+                }
+            }
+        }
+        for game in &self.elsewhere {
+            if let Ok(outcome) = parse_outcome(&game.result) {
+                games.push(Game::Played {
+                    round: game.round,
+                    black: game.black.clone(),
+                    white: game.white.clone(),
+                    outcome,
+                });
+            }
+        }
+        games
+    }
+
+    /// The standings: every entrant but the filler ranked, the filler's
+    /// games counting for its opponents.
+    pub fn standings(&self, file: &EventFile) -> Result<Standings, String> {
+        let names: Vec<String> = self.entrants.iter().map(|e| e.name.clone()).collect();
+        let table = standings(&names, &self.games(), &file.tie_breaks, file.bye_score)?;
+        Ok(match &self.filler {
+            Some(filler) => table.without(filler),
+            None => table,
+        })
+    }
+
+    /// What the Swiss pairing needs of each entrant, by index.
+    pub fn records(&self, file: &EventFile) -> Vec<Record> {
+        let index: HashMap<&str, usize> = self
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.name.as_str(), i))
+            .collect();
+        let mut records = vec![Record::default(); self.entrants.len()];
+        for game in self.games() {
+            match game {
+                Game::Bye { taker, .. } => {
+                    if let Some(&i) = index.get(taker.as_str()) {
+                        records[i].had_bye = true;
+                        records[i].score += file.bye_score;
+                    }
+                }
+                Game::Played {
+                    black,
+                    white,
+                    outcome,
+                    ..
+                } => {
+                    let (Some(&b), Some(&w)) =
+                        (index.get(black.as_str()), index.get(white.as_str()))
+                    else {
+                        continue;
+                    };
+                    records[b].met.push(w);
+                    records[w].met.push(b);
+                    records[b].colours.push(Color::Black);
+                    records[w].colours.push(Color::White);
+                    let (to_black, to_white) = match outcome {
+                        Outcome::Win {
+                            winner: Color::Black,
+                            ..
+                        } => (2, 0),
+                        Outcome::Win { .. } => (0, 2),
+                        Outcome::Jigo => (1, 1),
+                        Outcome::Void => (0, 0),
+                    };
+                    records[b].score += to_black;
+                    records[w].score += to_white;
+                }
+            }
+        }
+        records
+    }
+}
+
+/// A result told from the other side's colour: `B+R` for `W+R`.
+fn swap_result(result: &str) -> String {
+    match result.split_once('+') {
+        Some(("B", how)) => format!("W+{how}"),
+        Some(("W", how)) => format!("B+{how}"),
+        _ => result.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::file::parse;
+
+    fn file(extra: &str) -> EventFile {
+        let entrants: String = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| format!("[[entrant]]\nname = \"{n}\"\nplayer = \"bot\"\n"))
+            .collect();
+        parse(&format!(
+            "name = \"x\"\nsystem = \"swiss\"\nrounds = 3\n{extra}\n{entrants}"
+        ))
+        .unwrap()
+    }
+
+    fn pair(board: u32, black: &str, white: &str) -> Pair {
+        Pair {
+            board,
+            black: black.into(),
+            white: white.into(),
+        }
+    }
+
+    fn round_one() -> Vec<EventLine> {
+        vec![
+            EventLine::Pairing {
+                round: 1,
+                boards: vec![pair(1, "a", "b"), pair(2, "c", "d")],
+                bye: None,
+                confirmed_by: "--yes".into(),
+            },
+            EventLine::BoardEnd {
+                round: 1,
+                board: 1,
+                black: "a".into(),
+                white: "b".into(),
+                dir: "round-1/board-1".into(),
+                result: "B+R".into(),
+                end: "resign".into(),
+                reason: String::new(),
+            },
+        ]
+    }
+
+    #[test]
+    fn a_round_is_over_when_every_board_has_a_result_its_own_or_the_directors() {
+        let file = file("");
+        let mut lines = round_one();
+        let state = EventState::fold(&file, &lines);
+        assert!(!state.current().unwrap().is_over());
+        lines.push(EventLine::Result {
+            round: 1,
+            black: "d".into(),
+            white: "c".into(),
+            result: "B+F".into(),
+            reason: "c did not come".into(),
+        });
+        let state = EventState::fold(&file, &lines);
+        let round = state.current().unwrap();
+        assert!(round.is_over());
+        assert_eq!(
+            round.boards[1].result(),
+            Some("W+F"),
+            "told from c's colour"
+        );
+        let table = state.standings(&file).unwrap();
+        let top: Vec<&str> = table.rows[..2].iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(top, ["a", "d"]);
+    }
+
+    #[test]
+    fn a_game_waiting_for_the_judge_has_no_result() {
+        let file = file("");
+        let mut lines = round_one();
+        lines.push(EventLine::BoardEnd {
+            round: 1,
+            board: 2,
+            black: "c".into(),
+            white: "d".into(),
+            dir: "round-1/board-2".into(),
+            result: "?".into(),
+            end: "move_limit".into(),
+            reason: String::new(),
+        });
+        assert!(!EventState::fold(&file, &lines).current().unwrap().is_over());
+    }
+
+    #[test]
+    fn records_count_scores_opponents_colours_and_byes() {
+        let file = file("");
+        let mut lines = round_one();
+        lines[0] = EventLine::Pairing {
+            round: 1,
+            boards: vec![pair(1, "a", "b")],
+            bye: Some("c".into()),
+            confirmed_by: "director".into(),
+        };
+        let records = EventState::fold(&file, &lines).records(&file);
+        assert_eq!(records[0].score, 2);
+        assert_eq!(records[0].met, [1]);
+        assert_eq!(records[1].colours, [Color::White]);
+        assert!(records[2].had_bye && records[2].score == 2);
+        assert_eq!(records[3], Record::default());
+    }
+
+    #[test]
+    fn withdrawn_and_late_entrants_play_from_their_round() {
+        let file = file("");
+        let lines = vec![
+            EventLine::Withdraw {
+                name: "b".into(),
+                from_round: 2,
+                reason: "its author left".into(),
+            },
+            EventLine::Add {
+                name: "e".into(),
+                player: "bot:5".into(),
+                from_round: 2,
+            },
+        ];
+        let state = EventState::fold(&file, &lines);
+        let names = |round| -> Vec<String> {
+            state
+                .active_in(round)
+                .iter()
+                .map(|e| e.name.clone())
+                .collect()
+        };
+        assert_eq!(names(1), ["a", "b", "c", "d", "e"]);
+        assert_eq!(names(2), ["a", "c", "d", "e"]);
+    }
+
+    #[test]
+    fn the_filler_is_not_ranked_but_its_games_count_for_its_opponents() {
+        let file = file("filler = \"d\"");
+        let lines = vec![
+            EventLine::Pairing {
+                round: 1,
+                boards: vec![pair(1, "a", "b"), pair(2, "c", "d")],
+                bye: None,
+                confirmed_by: "--yes".into(),
+            },
+            EventLine::Result {
+                round: 1,
+                black: "a".into(),
+                white: "b".into(),
+                result: "W+R".into(),
+                reason: "set".into(),
+            },
+            EventLine::Result {
+                round: 1,
+                black: "c".into(),
+                white: "d".into(),
+                result: "B+3.5".into(),
+                reason: "set".into(),
+            },
+        ];
+        let table = EventState::fold(&file, &lines).standings(&file).unwrap();
+        let ranked: Vec<(&str, usize, bool)> = table
+            .rows
+            .iter()
+            .map(|r| (r.name.as_str(), r.rank, r.tied))
+            .collect();
+        assert_eq!(ranked, [("b", 1, true), ("c", 1, true), ("a", 3, false)]);
+    }
+}
