@@ -123,7 +123,7 @@ pub enum Command {
     Check(Box<CheckArgs>),
     /// Rank an event's games: the crosstable with the tie-breaks.
     ///
-    /// Reads a plain list of games, `round,black,white,result` (results as
+    /// Ranks an event's folder (goref standings DIR), or reads a plain list of games, `round,black,white,result` (results as
     /// SGF writes them: B+R, W+3.5, B+T, W+F, B+, 0 for jigo, Void; BYE as
     /// the white player of a bye), and prints the crosstable fitted to the
     /// terminal: rank (`3=` when shared), number, name, a cell per round
@@ -134,10 +134,26 @@ pub enum Command {
     Event(EventArgs),
 }
 
+/// `goref event DIR [--headless] [--yes] [--json]`, `goref event init DIR`,
+/// `goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT`.
 #[derive(Debug, Args)]
 pub struct EventArgs {
+    /// The event's folder, with its event.toml (goref event init writes one).
+    pub dir: Option<PathBuf>,
+    /// No screen: progress lines on stderr (the only way this version runs
+    /// an event).
+    #[arg(long)]
+    pub headless: bool,
+    /// Confirm each round's pairing without asking.
+    #[arg(long)]
+    pub yes: bool,
+    /// The event's stream on stdout as JSON lines: its own lines (pairing,
+    /// board_start, board_end, standings, ...) and every board's events,
+    /// each tagged with its round and board.
+    #[arg(long)]
+    pub json: bool,
     #[command(subcommand)]
-    pub action: EventAction,
+    pub action: Option<EventAction>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -148,19 +164,41 @@ pub enum EventAction {
         /// The event's folder (created if missing).
         dir: PathBuf,
     },
+    /// Set a game's result by hand (goref event DIR result ...): a board
+    /// that cannot finish, or a game played without goref. A running event
+    /// takes it in at once.
+    Result {
+        /// The round, from 1.
+        round: u32,
+        /// Black's entrant name.
+        black: String,
+        /// White's entrant name.
+        white: String,
+        /// As SGF writes it: B+R, W+3.5, B+T, W+F, 0 for jigo, Void.
+        result: String,
+        /// Why: it is kept in the event's journal.
+        #[arg(long, value_name = "TEXT")]
+        reason: String,
+    },
 }
 
 #[derive(Debug, Args, Default)]
 pub struct StandingsArgs {
+    /// An event's folder: its standings from its journal and its games'
+    /// folders, ranked by its event file's tie-breaks.
+    #[arg(required_unless_present = "games", conflicts_with_all = ["games", "tie_breaks", "bye_score"])]
+    pub dir: Option<PathBuf>,
     /// The list of games, as CSV: round,black,white,result.
     #[arg(long, value_name = "FILE.csv")]
-    pub games: PathBuf,
-    /// The tie-breaks after the score: cgf (SOS, SODOS, trimmed SODOS,
-    /// head-to-head, pairing number), kgs (SOS, SODOS), or a list of wins,
-    /// sos, sosos, sodos, trimmed_sodos, head_to_head, pairing_number.
+    pub games: Option<PathBuf>,
+    /// With --games: the tie-breaks after the score: cgf (SOS, SODOS,
+    /// trimmed SODOS, head-to-head, pairing number), kgs (SOS, SODOS), or
+    /// a list of wins, sos, sosos, sodos, trimmed_sodos, head_to_head,
+    /// pairing_number.
     #[arg(long, value_name = "cgf|kgs|LIST", default_value = "kgs")]
     pub tie_breaks: String,
-    /// What a bye scores for its taker, in points (a multiple of 0.5).
+    /// With --games: what a bye scores for its taker, in points (a
+    /// multiple of 0.5).
     #[arg(long, value_name = "N", default_value_t = 1.0)]
     pub bye_score: f64,
     /// Print the standings as JSON.

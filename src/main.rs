@@ -20,8 +20,8 @@ use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
-    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, EventAction, GameArgs, OutputArgs,
-    PlayArgs, ResumeArgs, SpectatorArgs, StandingsArgs, WatchArgs,
+    AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, EventAction, EventArgs, GameArgs,
+    OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs, StandingsArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -93,15 +93,7 @@ fn main() -> ExitCode {
         Command::Attach(args) => attach(&args).map(|()| Outcome::Done),
         Command::Check(args) => check(&args),
         Command::Standings(args) => standings(&args),
-        Command::Event(args) => match args.action {
-            EventAction::Init { dir } => goref::event::init(&dir).map(|path| {
-                console::out(format!(
-                    "wrote {}: fill in the event and its entrants",
-                    path.display()
-                ));
-                Outcome::Done
-            }),
-        },
+        Command::Event(args) => event(args),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -116,14 +108,96 @@ fn main() -> ExitCode {
     }
 }
 
-/// `goref standings --games FILE`: the crosstable of a list of games.
+/// `goref event ...`: a tournament in one folder.
+fn event(args: EventArgs) -> Result<Outcome, String> {
+    let needs_dir = |what: &str| {
+        args.dir
+            .clone()
+            .ok_or_else(|| format!("goref event DIR {what}: give the event's folder"))
+    };
+    match args.action {
+        Some(EventAction::Init { dir }) => goref::event::init(&dir).map(|path| {
+            console::out(format!(
+                "wrote {}: fill in the event and its entrants",
+                path.display()
+            ));
+            Outcome::Done
+        }),
+        Some(EventAction::Result {
+            round,
+            black,
+            white,
+            result,
+            reason,
+        }) => {
+            let dir = needs_dir("result")?;
+            goref::event::set_result(&dir, round, &black, &white, &result, &reason)?;
+            console::out(format!(
+                "round {round}: {black} - {white} {result}, set by the director ({reason})"
+            ));
+            Ok(Outcome::Done)
+        }
+        None => {
+            let dir = needs_dir("")?;
+            let options = goref::event::run::EventOptions {
+                yes: args.yes,
+                json: args.json,
+            };
+            match goref::event::run::run(&dir, &options)? {
+                goref::event::run::EventEnd::Finished { .. } => Ok(Outcome::Done),
+                goref::event::run::EventEnd::Stopped(why) => {
+                    console::say(format!("goref: {why}"));
+                    Ok(Outcome::Undecided)
+                }
+            }
+        }
+    }
+}
+
+/// `goref standings DIR` or `goref standings --games FILE`: the crosstable
+/// of an event's folder or of a list of games.
 fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
-    use goref::tournament::{crosstable, games, standings};
+    use goref::tournament::crosstable;
+    let table = match (&args.dir, &args.games) {
+        (Some(dir), None) => {
+            let (file, state) = goref::event::standings(dir)?;
+            state.standings(&file)?
+        }
+        (None, Some(games)) => standings_of_games(games, args)?,
+        _ => return Err("goref standings DIR, or goref standings --games FILE.csv".into()),
+    };
+    if args.json {
+        console::out(crosstable::json(&table).to_string());
+    } else if args.csv {
+        console::out(crosstable::csv(&table).trim_end());
+    } else {
+        let width = match std::io::stdout().is_terminal() {
+            true => crossterm::terminal::size().map_or(80, |(columns, _)| columns as usize),
+            false => 80,
+        };
+        for line in crosstable::table(&table, width) {
+            console::out(line);
+        }
+    }
+    if console::stdout_closed() {
+        return Ok(Outcome::Incomplete(vec![
+            "stdout did not take the whole standings (closed, or the disk is full)".into(),
+        ]));
+    }
+    Ok(Outcome::Done)
+}
+
+/// The standings of a plain list of games, `round,black,white,result`.
+fn standings_of_games(
+    path: &std::path::Path,
+    args: &StandingsArgs,
+) -> Result<goref::tournament::standings::Standings, String> {
+    use goref::tournament::{games, standings};
     use std::io::Read;
-    let shown = args.games.display();
+    let shown = path.display();
     let cannot = |e: std::io::Error| format!("cannot read {shown}: {e}");
     let mut bytes = Vec::new();
-    std::fs::File::open(&args.games)
+    std::fs::File::open(path)
         .and_then(|file| file.take(games::MAX_GAMES_FILE + 1).read_to_end(&mut bytes))
         .map_err(cannot)?;
     if bytes.len() as u64 > games::MAX_GAMES_FILE {
@@ -144,26 +218,7 @@ fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
         .map_err(|e| format!("--tie-breaks: {e}"))?;
     let bye = standings::bye_halves(args.bye_score).map_err(|e| format!("--bye-score {e}"))?;
     let entrants = standings::entrants_in(&played);
-    let table = standings::standings(&entrants, &played, &chain, bye)?;
-    if args.json {
-        console::out(crosstable::json(&table).to_string());
-    } else if args.csv {
-        console::out(crosstable::csv(&table).trim_end());
-    } else {
-        let width = match std::io::stdout().is_terminal() {
-            true => crossterm::terminal::size().map_or(80, |(columns, _)| columns as usize),
-            false => 80,
-        };
-        for line in crosstable::table(&table, width) {
-            console::out(line);
-        }
-    }
-    if console::stdout_closed() {
-        return Ok(Outcome::Incomplete(vec![
-            "stdout did not take the whole standings (closed, or the disk is full)".into(),
-        ]));
-    }
-    Ok(Outcome::Done)
+    standings::standings(&entrants, &played, &chain, bye)
 }
 
 /// The built-in engine: GTP on stdin and stdout, or one game on a line.

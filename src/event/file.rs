@@ -130,6 +130,26 @@ pub fn load(dir: &Path) -> Result<EventFile, EventFileError> {
     parse(&text).map_err(|message| EventFileError::Invalid { path, message })
 }
 
+/// The `[game]` table of `DIR/event.toml` as written, for a board's game
+/// file: every key a game file takes, passed on untouched.
+pub fn game_table(dir: &Path) -> Result<toml::Table, EventFileError> {
+    let path = dir.join(EVENT_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|source| EventFileError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let mut whole: toml::Table =
+        text.parse()
+            .map_err(|e: toml::de::Error| EventFileError::Invalid {
+                path: path.clone(),
+                message: e.message().to_string(),
+            })?;
+    Ok(match whole.remove("game") {
+        Some(toml::Value::Table(table)) => table,
+        _ => toml::Table::new(),
+    })
+}
+
 /// Reads and checks an event file's text.
 pub fn parse(text: &str) -> Result<EventFile, String> {
     let raw: RawEventFile = toml::from_str(text).map_err(|e| locate(text, &e))?;

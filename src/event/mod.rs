@@ -5,17 +5,28 @@
 //!   template.
 //! - [`log`]: `DIR/event.jsonl`, the event's journal and stream.
 //! - [`state`]: the event as the file and the journal say it stands.
-//! - [`pairing`]: the next round's pairing, proposed.
-//! - [`init`]: `goref event init DIR`.
+//! - [`pairing`]: the next round's pairing, proposed; [`prompt`]: the
+//!   director's answers to it.
+//! - [`board`]: one board's goref process, and what its folder says.
+//! - [`run`]: `goref event DIR`, the rounds one after another.
+//! - [`html`] writes `DIR/standings.html`.
+//! - [`init`], [`standings`], [`set_result`]: `goref event init DIR`,
+//!   `goref standings DIR` and `goref event DIR result`.
 
+pub mod board;
 pub mod file;
+pub mod html;
 pub mod log;
 pub mod pairing;
+pub mod prompt;
+pub mod run;
 pub mod state;
 
 use std::path::Path;
 
-use file::{EVENT_FILE, TEMPLATE};
+use file::{EventFile, EVENT_FILE, TEMPLATE};
+use log::{EventLine, EVENT_LOG};
+use state::{BoardResult, EventState};
 
 /// Writes the commented event file into `dir`, creating the folder; an
 /// event file already there is left alone.
@@ -31,4 +42,69 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
     crate::files::write_atomically(&path, TEMPLATE)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(path)
+}
+
+/// The event in `dir` as it stands: its file, and its state from the
+/// journal and, for boards the journal has no result for yet, from their
+/// folders. Nothing is written.
+pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
+    let file = file::load(dir).map_err(|e| e.to_string())?;
+    let lines = log::read(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
+    let mut state = EventState::fold(&file, &lines);
+    for round in &mut state.rounds {
+        for board in round.boards.iter_mut().filter(|b| b.played.is_none()) {
+            let Some(folder) = board.dirs.last() else {
+                continue;
+            };
+            if let board::FolderState::Finished { result, end, .. } =
+                board::folder_state(&dir.join(folder))
+            {
+                board.played = Some(BoardResult { result, end });
+            }
+        }
+    }
+    Ok((file, state))
+}
+
+/// `goref event DIR result`: a game's result set by the director, for a
+/// board of the event or a game played elsewhere, written to the journal
+/// (a running event takes it in within a second). Returns the line.
+pub fn set_result(
+    dir: &Path,
+    round: u32,
+    black: &str,
+    white: &str,
+    result: &str,
+    reason: &str,
+) -> Result<String, String> {
+    let (file, state) = standings(dir)?;
+    crate::tournament::games::parse_outcome(result)?;
+    if round == 0 || round > file.rounds {
+        return Err(format!(
+            "round {round}: the event has rounds 1 to {}",
+            file.rounds
+        ));
+    }
+    for name in [black, white] {
+        if !state.entrants.iter().any(|e| e.name == name) {
+            return Err(format!("{name} is not an entrant of {}", file.name));
+        }
+    }
+    if black == white {
+        return Err(format!("{black} cannot play itself"));
+    }
+    if reason.trim().is_empty() {
+        return Err("--reason: say why the director sets this result".into());
+    }
+    log::append_to(
+        &dir.join(EVENT_LOG),
+        &EventLine::Result {
+            round,
+            black: black.into(),
+            white: white.into(),
+            result: result.into(),
+            reason: reason.into(),
+        },
+    )
+    .map_err(|e| e.to_string())
 }

@@ -1,8 +1,9 @@
 //! The next round's pairing, proposed from the event file and the state:
 //! who plays whom on which board, with which colours, and who has the bye.
 //!
-//! - The field: the entrants not withdrawn, the filler joining only to
-//!   make an odd field even (then there is no bye).
+//! - The field: the entrants not withdrawn and without a game of the round
+//!   the director already decided, the filler joining only to make an odd
+//!   field even (then there is no bye).
 //! - Swiss: [`crate::tournament::swiss::pair`] over the field in the order
 //!   of the standings so far (the filler last). Round robin: the Berger
 //!   tables over the file's entrants, whose numbers stay fixed; a game
@@ -73,11 +74,17 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
 /// the rest are odd.
 fn field(state: &EventState, round: u32) -> Vec<&str> {
     let filler = state.filler.as_deref();
+    let decided_elsewhere = |name: &str| {
+        state
+            .elsewhere
+            .iter()
+            .any(|g| g.round == round && (g.black == name || g.white == name))
+    };
     let ranked: Vec<&str> = state
         .active_in(round)
         .into_iter()
         .map(|e| e.name.as_str())
-        .filter(|&n| Some(n) != filler)
+        .filter(|&n| Some(n) != filler && !decided_elsewhere(n))
         .collect();
     let filler_plays = ranked.len() % 2 == 1
         && filler.is_some_and(|f| state.active_in(round).iter().any(|e| e.name == f));

@@ -129,6 +129,7 @@ impl EventState {
                 if let Some(board) = self.board_mut(*round, *board) {
                     if !board.dirs.contains(dir) {
                         board.dirs.push(dir.clone());
+                        board.played = None;
                     }
                     board.trouble = None;
                 }

@@ -30,7 +30,7 @@ fn halves_number(halves: Halves) -> Value {
     }
 }
 
-fn cell_text(cell: &Cell, with_how: bool) -> String {
+pub(crate) fn cell_text(cell: &Cell, with_how: bool) -> String {
     let Some(opponent) = cell.opponent else {
         return "bye".to_string();
     };
@@ -71,7 +71,7 @@ fn round_cells(row: &Row, rounds: u32, with_how: bool) -> Vec<String> {
         .collect()
 }
 
-fn rank_text(row: &Row) -> String {
+pub(crate) fn rank_text(row: &Row) -> String {
     match row.tied {
         true => format!("{}=", row.rank),
         false => row.rank.to_string(),

@@ -1,0 +1,744 @@
+//! `goref event DIR`: the rounds, one after another. Each round is
+//! proposed, confirmed (by the director, or by `--yes`), written to the
+//! event's journal, and played with every board in its own goref; the next
+//! round is paired only when every board of this one has a result.
+//!
+//! Run again after a kill or a reboot, it picks up where the journal and
+//! the folders say the event stands: finished boards keep their results,
+//! boards still played by a goref are followed, boards whose goref died
+//! are resumed, and the confirmed pairing stands, so no game is played
+//! twice. Ctrl-C or SIGTERM stops the event, never a board: the boards play
+//! on in their own gorefs, and the next `goref event DIR` follows them.
+//! SIGHUP (the director's SSH session dropped) is ignored.
+
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::board::{self, BoardNews, BoardRun, FolderState};
+use super::file::{self, EventFile, OnCrash};
+use super::log::{EventLine, EventLog, EVENT_LOG};
+use super::pairing::{propose, Proposal};
+use super::state::{Board, EventState};
+use super::{html, prompt};
+use crate::console;
+use crate::files::FileLock;
+use crate::tournament::crosstable;
+
+/// How `goref event DIR` runs.
+#[derive(Debug, Clone, Default)]
+pub struct EventOptions {
+    /// Confirm each pairing without asking.
+    pub yes: bool,
+    /// Every line of the event's stream, the boards' tagged, on stdout.
+    pub json: bool,
+}
+
+/// How the event run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventEnd {
+    /// Every round is played.
+    Finished { standings_html: PathBuf },
+    /// The director or a signal stopped it; the boards play on.
+    Stopped(String),
+}
+
+/// How many times a board whose goref died without a result is resumed
+/// before the director is asked for its result.
+const MAX_RESUMES: u32 = 3;
+
+/// How many times a game voided by a crash is played again before the
+/// crash's forfeit stands.
+const MAX_REPLAYS: usize = 2;
+
+/// How often the event looks at the journal for results set beside it and
+/// at the folders of boards another goref plays.
+const TICK: Duration = Duration::from_millis(500);
+
+static STOP: AtomicBool = AtomicBool::new(false);
+static STOP_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+extern "C" fn on_stop(signal: libc::c_int) {
+    STOP_SIGNAL.store(signal, Ordering::Relaxed);
+    STOP.store(true, Ordering::Relaxed);
+}
+
+fn install_signals() {
+    // SAFETY: the handler only stores to atomics, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGHUP, libc::SIG_IGN);
+        libc::signal(libc::SIGINT, on_stop as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, on_stop as *const () as libc::sighandler_t);
+    }
+}
+
+/// Runs the event in `dir` until it is over or stopped.
+pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
+    let file = file::load(dir).map_err(|e| e.to_string())?;
+    let log_path = dir.join(EVENT_LOG);
+    let _claim = FileLock::acquire(&log_path).map_err(|e| match e {
+        crate::files::FileError::Locked { holder, .. } => format!(
+            "the event in {} is being run by another goref (PID {holder})",
+            dir.display()
+        ),
+        other => other.to_string(),
+    })?;
+    let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
+    install_signals();
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
+    let (news_tx, news) = mpsc::channel();
+    let mut runner = Runner {
+        dir: dir.to_path_buf(),
+        file,
+        log,
+        lines,
+        options: options.clone(),
+        exe,
+        news_tx,
+        news,
+        running: HashMap::new(),
+        resumes: HashMap::new(),
+        waiting_said: false,
+    };
+    runner.go()
+}
+
+/// A board's goref this event started, by (round, board).
+struct Running {
+    pid: u32,
+    /// Another goref plays it (found live in its folder): followed by
+    /// looking at the folder.
+    adopted: bool,
+}
+
+struct Runner {
+    dir: PathBuf,
+    file: EventFile,
+    log: EventLog,
+    lines: Vec<EventLine>,
+    options: EventOptions,
+    exe: PathBuf,
+    news_tx: mpsc::Sender<BoardNews>,
+    news: mpsc::Receiver<BoardNews>,
+    running: HashMap<(u32, u32), Running>,
+    resumes: HashMap<(u32, u32), u32>,
+    waiting_said: bool,
+}
+
+impl Runner {
+    fn go(&mut self) -> Result<EventEnd, String> {
+        self.say(format!(
+            "{}: {} entrants, {} rounds; its folder is {}",
+            self.file.name,
+            self.file.entrants.len(),
+            self.file.rounds,
+            self.dir.display()
+        ));
+        loop {
+            if let Some(end) = self.stopped() {
+                return Ok(end);
+            }
+            self.reconcile()?;
+            let state = self.state();
+            match state.current() {
+                Some(round) if !round.is_over() => {
+                    let number = round.number;
+                    if let Some(end) = self.play_round(number)? {
+                        return Ok(end);
+                    }
+                }
+                done => {
+                    let played = done.map_or(0, |r| r.number);
+                    if played > 0 {
+                        self.close_round(played)?;
+                    }
+                    if played >= self.file.rounds {
+                        let standings_html = html::write(&self.dir, &self.file, &self.state())?;
+                        self.say(format!(
+                            "{} is over: the standings are in {}",
+                            self.file.name,
+                            standings_html.display()
+                        ));
+                        return Ok(EventEnd::Finished { standings_html });
+                    }
+                    match self.confirm(played + 1)? {
+                        Some(proposal) => self.record(EventLine::Pairing {
+                            round: proposal.round,
+                            boards: proposal.boards,
+                            bye: proposal.bye,
+                            confirmed_by: match self.options.yes {
+                                true => "--yes".into(),
+                                false => "director".into(),
+                            },
+                        })?,
+                        None => return Ok(EventEnd::Stopped("the director quit".into())),
+                    }
+                }
+            }
+        }
+    }
+
+    fn state(&self) -> EventState {
+        EventState::fold(&self.file, &self.lines)
+    }
+
+    fn stopped(&self) -> Option<EventEnd> {
+        STOP.load(Ordering::Relaxed).then(|| {
+            let signal = match STOP_SIGNAL.load(Ordering::Relaxed) {
+                libc::SIGTERM => "SIGTERM",
+                _ => "SIGINT (Ctrl-C)",
+            };
+            let playing = self.running.len();
+            EventEnd::Stopped(format!(
+                "goref received {signal}: the event stops; {playing} board(s) play on in their own \
+                 gorefs, and `goref event {}` follows them again",
+                self.dir.display()
+            ))
+        })
+    }
+
+    /// Writes `line` to the journal (synced), shows it, and takes in every
+    /// line written since, its own and others'.
+    fn record(&mut self, line: EventLine) -> Result<(), String> {
+        let text = self.log.append(&line).map_err(|e| e.to_string())?;
+        if self.options.json {
+            console::out(&text);
+        } else if let Some(progress) = progress(&line, &self.dir) {
+            self.say(progress);
+        }
+        self.take_new()
+    }
+
+    fn take_new(&mut self) -> Result<(), String> {
+        let new = self.log.read_new().map_err(|e| e.to_string())?;
+        self.lines.extend(new);
+        Ok(())
+    }
+
+    fn say(&self, line: String) {
+        if !self.options.json {
+            console::say(line);
+        }
+    }
+
+    /// Writes the results of boards that ended while no event was
+    /// watching (it was killed) from their folders into the journal.
+    fn reconcile(&mut self) -> Result<(), String> {
+        let state = self.state();
+        for round in &state.rounds {
+            for board in round.boards.iter().filter(|b| b.played.is_none()) {
+                let Some(dir) = board.dirs.last() else {
+                    continue;
+                };
+                if let FolderState::Finished {
+                    result,
+                    end,
+                    reason,
+                } = board::folder_state(&self.dir.join(dir))
+                {
+                    self.record(EventLine::BoardEnd {
+                        round: round.number,
+                        board: board.pair.board,
+                        black: board.pair.black.clone(),
+                        white: board.pair.white.clone(),
+                        dir: dir.clone(),
+                        result,
+                        end,
+                        reason,
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The standings after `round`, in the journal once and on the page.
+    fn close_round(&mut self, round: u32) -> Result<(), String> {
+        let told = self
+            .lines
+            .iter()
+            .any(|l| matches!(l, EventLine::Standings { round: r, .. } if *r == round));
+        if told {
+            return Ok(());
+        }
+        let state = self.state();
+        let table = state.standings(&self.file)?;
+        if !self.options.json {
+            self.say(format!("standings after round {round}:"));
+            for line in crosstable::table(&table, 80) {
+                self.say(line);
+            }
+        }
+        self.record(EventLine::Standings {
+            round,
+            standings: crosstable::json(&table),
+        })?;
+        html::write(&self.dir, &self.file, &self.state())?;
+        Ok(())
+    }
+
+    /// The next round's pairing, as the director leaves it; none when the
+    /// director quits.
+    fn confirm(&mut self, round: u32) -> Result<Option<Proposal>, String> {
+        loop {
+            let proposal = propose(&self.file, &self.state(), round);
+            if proposal.boards.is_empty() {
+                return Err(format!(
+                    "round {round} has no game to play: fewer than two entrants are left"
+                ));
+            }
+            if self.options.yes {
+                return Ok(Some(proposal));
+            }
+            let table = self.state().standings(&self.file)?;
+            for line in crosstable::table(&table, 80) {
+                console::say(line);
+            }
+            for line in prompt::show(&proposal) {
+                console::say(line);
+            }
+            let Some(answer) = read_answer() else {
+                return Ok(None);
+            };
+            match prompt::decide(&answer, &proposal, &self.state()) {
+                Ok(prompt::Decision::Confirm) => return Ok(Some(proposal)),
+                Ok(prompt::Decision::Quit) => return Ok(None),
+                Ok(prompt::Decision::Record(line)) => self.record(line)?,
+                Ok(prompt::Decision::Again) => {}
+                Err(why) => {
+                    console::say(format!("goref: {why}"));
+                }
+            }
+        }
+    }
+
+    /// Plays round `number` until every board has a result; an end when
+    /// the event stops first.
+    fn play_round(&mut self, number: u32) -> Result<Option<EventEnd>, String> {
+        self.waiting_said = false;
+        loop {
+            if let Some(end) = self.stopped() {
+                return Ok(Some(end));
+            }
+            let state = self.state();
+            let round = state
+                .rounds
+                .iter()
+                .find(|r| r.number == number)
+                .expect("the round is confirmed");
+            if round.is_over() {
+                return Ok(None);
+            }
+            self.stop_boards_the_director_decided(round);
+            let limit = self.file.boards.map_or(usize::MAX, |n| n as usize);
+            let waiting: Vec<Board> = round
+                .boards
+                .iter()
+                .filter(|b| b.result().is_none() && b.trouble.is_none())
+                .filter(|b| !self.running.contains_key(&(number, b.pair.board)))
+                .cloned()
+                .collect();
+            for board in waiting {
+                if self.running.len() >= limit {
+                    break;
+                }
+                self.start_board(number, &board)?;
+            }
+            self.tell_what_waits(round);
+            match self.news.recv_timeout(TICK) {
+                Ok(news) => self.hear(news)?,
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("the event holds a sender")
+                }
+            }
+            self.follow_adopted()?;
+            self.take_new()?;
+        }
+    }
+
+    /// The folder a board plays in now, relative to the event's.
+    fn board_dir(number: u32, board: &Board) -> String {
+        board
+            .dirs
+            .last()
+            .cloned()
+            .unwrap_or_else(|| format!("round-{number}/board-{}", board.pair.board))
+    }
+
+    fn start_board(&mut self, number: u32, board: &Board) -> Result<(), String> {
+        let relative = Self::board_dir(number, board);
+        let dir = self.dir.join(&relative);
+        let key = (number, board.pair.board);
+        let resume = match board::folder_state(&dir) {
+            FolderState::Finished {
+                result,
+                end,
+                reason,
+            } => {
+                return self.record(EventLine::BoardEnd {
+                    round: number,
+                    board: board.pair.board,
+                    black: board.pair.black.clone(),
+                    white: board.pair.white.clone(),
+                    dir: relative,
+                    result,
+                    end,
+                    reason,
+                });
+            }
+            FolderState::Live => {
+                self.say(format!(
+                    "round {number} board {}: a goref still plays it; the event follows its folder",
+                    board.pair.board
+                ));
+                self.running.insert(
+                    key,
+                    Running {
+                        pid: 0,
+                        adopted: true,
+                    },
+                );
+                return Ok(());
+            }
+            FolderState::Unreadable(why) => {
+                return self.record(EventLine::BoardTrouble {
+                    round: number,
+                    board: board.pair.board,
+                    dir: relative,
+                    what: why,
+                })
+            }
+            FolderState::Unfinished => true,
+            FolderState::Empty => false,
+        };
+        let config = dir.with_extension("toml");
+        if !resume {
+            let text = self.game_file(number, board)?;
+            std::fs::create_dir_all(config.parent().expect("a board folder has a parent"))
+                .and_then(|()| crate::files::write_atomically(&config, &text))
+                .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+        }
+        let run = BoardRun {
+            round: number,
+            board: board.pair.board,
+            dir,
+            config,
+            resume,
+        };
+        let pid = board::start(&self.exe, &run, self.options.json, self.news_tx.clone())
+            .map_err(|e| format!("cannot start goref for board {}: {e}", board.pair.board))?;
+        self.running.insert(
+            key,
+            Running {
+                pid,
+                adopted: false,
+            },
+        );
+        self.record(EventLine::BoardStart {
+            round: number,
+            board: board.pair.board,
+            black: board.pair.black.clone(),
+            white: board.pair.white.clone(),
+            dir: relative,
+            resumed: resume,
+        })
+    }
+
+    /// The board's game file: the event's `[game]` table with the
+    /// entrants' players and the record's event, round and place.
+    fn game_file(&self, number: u32, board: &Board) -> Result<String, String> {
+        let state = self.state();
+        let player = |name: &str| {
+            state
+                .entrants
+                .iter()
+                .find(|e| e.name == name)
+                .map(|e| e.player.clone())
+                .ok_or_else(|| format!("{name} is not an entrant"))
+        };
+        let mut table = file::game_table(&self.dir).map_err(|e| e.to_string())?;
+        table.insert("black".into(), player(&board.pair.black)?.into());
+        table.insert("white".into(), player(&board.pair.white)?.into());
+        table.insert("event".into(), self.file.name.clone().into());
+        table.insert("round".into(), number.to_string().into());
+        if let Some(place) = &self.file.place {
+            table.insert("place".into(), place.clone().into());
+        }
+        let header = format!(
+            "# Board {} of round {number} of {}: {} (Black) against {} (White),\n\
+             # written by goref event from the [game] table of event.toml.\n",
+            board.pair.board, self.file.name, board.pair.black, board.pair.white
+        );
+        Ok(header + &toml::to_string(&table).expect("a TOML table serializes"))
+    }
+
+    fn hear(&mut self, news: BoardNews) -> Result<(), String> {
+        match news {
+            BoardNews::Line { round, board, text } => {
+                match self.options.json {
+                    true => console::out(text),
+                    false => console::say(format!("round {round} board {board}: {text}")),
+                };
+                Ok(())
+            }
+            BoardNews::Exited {
+                round,
+                board,
+                how,
+                stderr,
+            } => {
+                self.running.remove(&(round, board));
+                self.board_exited(round, board, &how, &stderr)
+            }
+        }
+    }
+
+    fn board_exited(
+        &mut self,
+        number: u32,
+        board_number: u32,
+        how: &str,
+        stderr: &[String],
+    ) -> Result<(), String> {
+        let state = self.state();
+        let Some(board) = state
+            .rounds
+            .iter()
+            .find(|r| r.number == number)
+            .and_then(|r| r.boards.iter().find(|b| b.pair.board == board_number))
+        else {
+            return Ok(());
+        };
+        let relative = Self::board_dir(number, board);
+        let trouble = |what: String| EventLine::BoardTrouble {
+            round: number,
+            board: board_number,
+            dir: relative.clone(),
+            what,
+        };
+        let last_words = stderr.last().cloned().unwrap_or_default();
+        match board::folder_state(&self.dir.join(&relative)) {
+            FolderState::Finished {
+                result,
+                end,
+                reason,
+            } => {
+                let replay = self.file.on_crash == OnCrash::VoidAndReplay
+                    && end == "forfeit_crash"
+                    && board.dirs.len() <= MAX_REPLAYS
+                    && board.set.is_none();
+                self.record(EventLine::BoardEnd {
+                    round: number,
+                    board: board_number,
+                    black: board.pair.black.clone(),
+                    white: board.pair.white.clone(),
+                    dir: relative.clone(),
+                    result: match replay {
+                        true => "Void".into(),
+                        false => result,
+                    },
+                    end: end.clone(),
+                    reason: match replay {
+                        true => format!("{reason}; void under on_crash = \"void-and-replay\""),
+                        false => reason,
+                    },
+                })?;
+                if replay {
+                    let again = format!(
+                        "round-{number}/board-{board_number}-{}",
+                        board.dirs.len() + 1
+                    );
+                    let mut next = board.clone();
+                    next.dirs.push(again);
+                    self.start_board(number, &next)?;
+                }
+                Ok(())
+            }
+            FolderState::Unfinished => {
+                let tries = self.resumes.entry((number, board_number)).or_insert(0);
+                *tries += 1;
+                if *tries > MAX_RESUMES {
+                    return self.record(trouble(format!(
+                        "its goref ended ({how}) without a result {MAX_RESUMES} times: {last_words}"
+                    )));
+                }
+                self.say(format!(
+                    "round {number} board {board_number}: its goref ended ({how}) before a \
+                     result; resuming it: {last_words}"
+                ));
+                Ok(())
+            }
+            FolderState::Empty => self.record(trouble(format!(
+                "its game could not start ({how}): {last_words}"
+            ))),
+            FolderState::Live => {
+                self.running.insert(
+                    (number, board_number),
+                    Running {
+                        pid: 0,
+                        adopted: true,
+                    },
+                );
+                Ok(())
+            }
+            FolderState::Unreadable(why) => self.record(trouble(why)),
+        }
+    }
+
+    /// Looks at the folders of boards another goref plays.
+    fn follow_adopted(&mut self) -> Result<(), String> {
+        let adopted: Vec<(u32, u32)> = self
+            .running
+            .iter()
+            .filter(|(_, r)| r.adopted)
+            .map(|(&k, _)| k)
+            .collect();
+        let state = self.state();
+        for (number, board_number) in adopted {
+            let Some(board) = state
+                .rounds
+                .iter()
+                .find(|r| r.number == number)
+                .and_then(|r| r.boards.iter().find(|b| b.pair.board == board_number))
+            else {
+                continue;
+            };
+            let dir = self.dir.join(Self::board_dir(number, board));
+            if board::folder_state(&dir) != FolderState::Live {
+                self.running.remove(&(number, board_number));
+                self.board_exited(number, board_number, "its goref ended", &[])?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stops the goref of a board whose result the director set while it
+    /// played: its game ends void in its folder, the director's result
+    /// stands.
+    fn stop_boards_the_director_decided(&mut self, round: &super::state::Round) {
+        for board in round.boards.iter().filter(|b| b.set.is_some()) {
+            if let Some(running) = self.running.get(&(round.number, board.pair.board)) {
+                if running.pid != 0 {
+                    // SAFETY: kill(2) on a pid this event started and has not reaped.
+                    unsafe {
+                        libc::kill(running.pid as libc::pid_t, libc::SIGTERM);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Says once a round that it waits for the director, and why.
+    fn tell_what_waits(&mut self, round: &super::state::Round) {
+        let stuck: Vec<&Board> = round
+            .boards
+            .iter()
+            .filter(|b| b.result().is_none())
+            .filter(|b| b.trouble.is_some() || b.played.as_ref().is_some_and(|p| p.result == "?"))
+            .collect();
+        let all_else_done = round
+            .boards
+            .iter()
+            .all(|b| b.result().is_some() || stuck.iter().any(|s| s.pair == b.pair));
+        if stuck.is_empty() || !all_else_done || self.waiting_said {
+            return;
+        }
+        self.waiting_said = true;
+        for board in stuck {
+            let why = board
+                .trouble
+                .clone()
+                .unwrap_or_else(|| "the game waits for the judge".into());
+            self.say(format!(
+                "round {} waits for the director: board {} ({} against {}): {why}; set its result \
+                 with `goref event {} result {} {} {} RESULT --reason TEXT`",
+                round.number,
+                board.pair.board,
+                board.pair.black,
+                board.pair.white,
+                self.dir.display(),
+                round.number,
+                board.pair.black,
+                board.pair.white
+            ));
+        }
+    }
+}
+
+/// One line of the director's answer; none at the end of input.
+fn read_answer() -> Option<String> {
+    let mut line = String::new();
+    match std::io::stdin().lock().read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim().to_string()),
+    }
+}
+
+/// The progress line of a journal line.
+fn progress(line: &EventLine, dir: &Path) -> Option<String> {
+    Some(match line {
+        EventLine::Pairing {
+            round, boards, bye, ..
+        } => {
+            let mut text = format!("round {round} pairing:");
+            for pair in boards {
+                text.push_str(&format!(
+                    " board {} {} (B) - {} (W);",
+                    pair.board, pair.black, pair.white
+                ));
+            }
+            if let Some(bye) = bye {
+                text.push_str(&format!(" bye: {bye}"));
+            }
+            text.trim_end_matches(';').to_string()
+        }
+        EventLine::BoardStart {
+            round,
+            board,
+            black,
+            white,
+            dir: folder,
+            resumed,
+        } => format!(
+            "round {round} board {board}: {black} (B) against {white} (W) {} in {}",
+            match resumed {
+                true => "resumed",
+                false => "started",
+            },
+            dir.join(folder).display()
+        ),
+        EventLine::BoardEnd {
+            round,
+            board,
+            black,
+            white,
+            result,
+            reason,
+            ..
+        } => format!("round {round} board {board}: {black} - {white} {result} ({reason})"),
+        EventLine::BoardTrouble {
+            round, board, what, ..
+        } => format!("round {round} board {board}: {what}"),
+        EventLine::Result {
+            round,
+            black,
+            white,
+            result,
+            reason,
+        } => format!("round {round}: {black} - {white} {result}, set by the director ({reason})"),
+        EventLine::SwapColours { round, board } => {
+            format!("round {round} board {board}: colours swapped")
+        }
+        EventLine::Withdraw {
+            name, from_round, ..
+        } => format!("{name} withdraws from round {from_round} on"),
+        EventLine::Add {
+            name, from_round, ..
+        } => format!("{name} joins from round {from_round} on"),
+        EventLine::Standings { .. } => return None,
+    })
+}
