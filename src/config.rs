@@ -99,6 +99,18 @@ pub fn resolve(
         Some(path) => GameFile::load(path)?,
         None => GameFile::default(),
     };
+    resolve_file(args, file, self_exe, today)
+}
+
+/// Builds the driver's configuration from the flags and a game file
+/// already read (an event's `[game]` table, checked before its first
+/// round).
+pub fn resolve_file(
+    args: &PlayArgs,
+    file: GameFile,
+    self_exe: PathBuf,
+    today: Date,
+) -> Result<DriverConfig, ConfigError> {
     let invalid = |message: String| ConfigError::Invalid(message);
     let pick = |flag: &Option<String>, key: &Option<String>| flag.clone().or_else(|| key.clone());
 

@@ -1,9 +1,17 @@
-//! `goref event init`: the real binary writes a commented event file that
-//! reads back, and never overwrites one.
+//! `goref event`: the real binary writes a commented event file that reads
+//! back; runs a Swiss of real engines, each board in its own goref, to its
+//! crosstable; survives a kill in the middle of a round; waits for the
+//! director when a board cannot finish; and streams every board tagged.
 
 mod common;
 
-use std::process::Command;
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
 
 fn init(dir: &std::path::Path) -> std::process::Output {
     Command::new(common::goref())
@@ -32,4 +40,394 @@ fn init_writes_a_file_that_reads_back_and_keeps_an_edited_one() {
     );
     let error = goref::event::file::load(&dir).unwrap_err().to_string();
     assert!(error.contains("system"), "{error}");
+}
+
+/// Writes `DIR/event.toml`: a Swiss of `rounds` over `entrants` (name,
+/// player), 9x9 under the KGS rules, with `extra` keys at the top.
+fn event_folder(dir: &Path, rounds: u32, entrants: &[(&str, String)], extra: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut text = format!(
+        "name = \"test cup\"\nsystem = \"swiss\"\nrounds = {rounds}\n{extra}\n\
+         [game]\nrules = \"kgs\"\nsize = 9\ntime = \"absolute:10m\"\n"
+    );
+    for (name, player) in entrants {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"{name}\"\nplayer = \"{player}\"\n"
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+}
+
+/// The built-in engine as a GTP program that thinks `think_ms` a move.
+fn bot(seed: u32, think_ms: u32) -> String {
+    format!(
+        "gtp:{} bot --seed {seed} --think-ms {think_ms}",
+        common::goref().display()
+    )
+}
+
+fn six_bots(think_ms: u32) -> Vec<(&'static str, String)> {
+    ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+        .into_iter()
+        .zip(1..)
+        .map(|(name, seed)| (name, bot(seed, think_ms)))
+        .collect()
+}
+
+fn event_lines(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("event.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+fn of_type(lines: &[Value], kind: &str) -> Vec<Value> {
+    lines
+        .iter()
+        .filter(|l| l["type"] == kind)
+        .cloned()
+        .collect()
+}
+
+fn run_event(dir: &Path, extra: &[&str]) -> std::process::Output {
+    Command::new(common::goref())
+        .arg("event")
+        .arg(dir)
+        .args(["--headless", "--yes"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// Checks a finished event: every round paired once, no pair met twice,
+/// one result for every board, each in its own folder with its record,
+/// and the standings from the folder agreeing with the games.
+fn assert_played_once_each(dir: &Path, rounds: usize, entrants: usize) {
+    let lines = event_lines(dir);
+    let pairings = of_type(&lines, "pairing");
+    assert_eq!(pairings.len(), rounds, "one pairing a round");
+    let mut met = HashSet::new();
+    let mut boards = 0;
+    for pairing in &pairings {
+        for board in pairing["boards"].as_array().unwrap() {
+            let (b, w) = (
+                board["black"].as_str().unwrap(),
+                board["white"].as_str().unwrap(),
+            );
+            assert!(
+                met.insert(if b < w { (b, w) } else { (w, b) }),
+                "{b} and {w} met twice"
+            );
+            boards += 1;
+        }
+    }
+    assert_eq!(boards, rounds * entrants / 2);
+    let ends = of_type(&lines, "board_end");
+    let mut ended = HashSet::new();
+    for end in &ends {
+        assert!(
+            ended.insert((end["round"].as_u64(), end["board"].as_u64())),
+            "a board ended twice: {end}"
+        );
+        let folder = dir.join(end["dir"].as_str().unwrap());
+        let sgf = std::fs::read_to_string(folder.join("game.sgf")).unwrap();
+        assert!(sgf.contains(&format!("RE[{}]", end["result"].as_str().unwrap())));
+        assert!(folder.join("MANIFEST.sha256").exists());
+    }
+    assert_eq!(ends.len(), boards);
+    assert_eq!(of_type(&lines, "standings").len(), rounds);
+    let json = Command::new(common::goref())
+        .arg("standings")
+        .arg(dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(json.status.success(), "{json:?}");
+    let table: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), entrants);
+    let points: f64 = rows.iter().map(|r| r["score"].as_f64().unwrap()).sum();
+    assert_eq!(points, boards as f64, "a point a game");
+    for row in rows {
+        assert_eq!(row["games"].as_array().unwrap().len(), rounds, "{row}");
+    }
+}
+
+#[test]
+fn a_six_entrant_swiss_of_the_built_in_engine_runs_headless_to_its_crosstable() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 3, &six_bots(0), "");
+    let run = run_event(&dir, &[]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(stderr.contains("round 3 pairing: board 1"), "{stderr}");
+    assert!(stderr.contains("standings after round 3"), "{stderr}");
+    assert!(stderr.contains("test cup is over"), "{stderr}");
+    assert_played_once_each(&dir, 3, 6);
+    let table = Command::new(common::goref())
+        .arg("standings")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert_eq!(text.lines().count(), 7, "{text}");
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    let page = std::fs::read_to_string(dir.join("standings.html")).unwrap();
+    let links: Vec<&str> = page
+        .split("<a href=\"")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap())
+        .collect();
+    assert_eq!(links.len(), 18, "a link from each side of each game");
+    for link in links {
+        assert!(dir.join(link).is_file(), "{link} is not a record");
+    }
+    let again = run_event(&dir, &[]);
+    assert!(again.status.success());
+    assert_eq!(
+        of_type(&event_lines(&dir), "board_start").len(),
+        9,
+        "nothing replayed"
+    );
+}
+
+/// The pids of the processes whose command line contains `text`.
+fn pids_running(text: &str) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|bytes| {
+                String::from_utf8_lossy(&bytes)
+                    .replace('\0', " ")
+                    .contains(text)
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_kill_in_round_two_and_a_rerun_finish_the_event_with_every_pair_played_once() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 3, &six_bots(40), "");
+    let mut event = Command::new(common::goref())
+        .arg("event")
+        .arg(&dir)
+        .args(["--headless", "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let board_one = dir.join("round-2").join("board-1");
+    common::wait_until(
+        Duration::from_secs(120),
+        || "round 2 under way".into(),
+        || common::journal_moves(&board_one).len() >= 6,
+    );
+    event.kill().unwrap();
+    event.wait().unwrap();
+    for pid in pids_running(&format!("{}", board_one.display())) {
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    let run = run_event(&dir, &[]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("round 2 board 1: ") && stderr.contains("resumed in"),
+        "the killed board is resumed: {stderr}"
+    );
+    assert_played_once_each(&dir, 3, 6);
+    let lines = event_lines(&dir);
+    let round_two = of_type(&lines, "pairing")
+        .into_iter()
+        .filter(|p| p["round"] == 2)
+        .count();
+    assert_eq!(round_two, 1, "round 2 paired once");
+    let journal = common::journal(&board_one);
+    let moves: Vec<u64> = journal
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .map(|e| e["n"].as_u64().unwrap())
+        .collect();
+    assert!(
+        moves.windows(2).all(|w| w[1] == w[0] + 1),
+        "one game, no move twice"
+    );
+}
+
+#[test]
+fn a_board_that_cannot_start_waits_for_the_director_and_her_result_lets_the_event_finish() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    let entrants = [
+        ("solid", bot(1, 0)),
+        ("missing", "gtp:/nonexistent/engine --mode gtp".to_string()),
+    ];
+    event_folder(&dir, 1, &entrants, "");
+    let event = Command::new(common::goref())
+        .arg("event")
+        .arg(&dir)
+        .args(["--headless", "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    common::wait_until(
+        Duration::from_secs(30),
+        || "the board's end without a game in event.jsonl".into(),
+        || {
+            of_type(&event_lines(&dir), "board_end")
+                .iter()
+                .any(|end| end["end"] == "no_game")
+        },
+    );
+    let pairing = &of_type(&event_lines(&dir), "pairing")[0]["boards"][0];
+    let (black, white) = (
+        pairing["black"].as_str().unwrap().to_string(),
+        pairing["white"].as_str().unwrap().to_string(),
+    );
+    let wrong = Command::new(common::goref())
+        .arg("event")
+        .arg(&dir)
+        .args(["result", "1", &black, &white, "X+1"])
+        .args(["--reason", "typo"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    let winner = if black == "solid" { "B+F" } else { "W+F" };
+    let set = Command::new(common::goref())
+        .arg("event")
+        .arg(&dir)
+        .args(["result", "1", &black, &white, winner])
+        .args(["--reason", "missing's engine is not on the venue machine"])
+        .output()
+        .unwrap();
+    assert!(set.status.success(), "{set:?}");
+    let done = event.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "{stderr}");
+    assert!(stderr.contains("waits for the director"), "{stderr}");
+    assert!(stderr.contains("its game never started"), "{stderr}");
+    let table = Command::new(common::goref())
+        .arg("standings")
+        .arg(&dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let table: Value = serde_json::from_slice(&table.stdout).unwrap();
+    assert_eq!(table["rows"][0]["name"], "solid");
+    assert_eq!(table["rows"][0]["score"], 1);
+}
+
+#[test]
+fn the_json_stream_carries_the_events_lines_and_every_boards_tagged() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 1, &six_bots(0)[..4], "");
+    let run = run_event(&dir, &["--json"]);
+    assert!(run.status.success());
+    let lines: Vec<Value> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}")))
+        .collect();
+    for kind in ["pairing", "board_start", "board_end", "standings"] {
+        assert!(lines.iter().any(|l| l["type"] == kind), "no {kind}");
+    }
+    for board in [1, 2] {
+        let moves = lines
+            .iter()
+            .filter(|l| l["type"] == "move" && l["board"] == board && l["round"] == 1)
+            .count();
+        assert!(moves > 10, "board {board}: {moves} moves");
+    }
+    assert!(
+        String::from_utf8_lossy(&run.stderr).is_empty(),
+        "with --json, nothing on stderr"
+    );
+}
+
+#[test]
+fn at_the_prompt_the_director_swaps_colours_then_confirms_and_each_decision_is_journalled() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 1, &six_bots(0)[..2], "");
+    let answer = |input: &str| {
+        let mut event = Command::new(common::goref())
+            .arg("event")
+            .arg(&dir)
+            .arg("--headless")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        event
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        event.wait_with_output().unwrap()
+    };
+    let quit = answer("swap 1\nswap 7\nq\n");
+    let said = String::from_utf8_lossy(&quit.stderr);
+    assert_eq!(quit.status.code(), Some(1), "{said}");
+    assert!(said.contains("round 1 has no board 7"), "{said}");
+    assert!(said.contains("round 1 proposed:"), "{said}");
+    let lines = event_lines(&dir);
+    assert_eq!(of_type(&lines, "swap_colours").len(), 1);
+    assert!(
+        of_type(&lines, "pairing").is_empty(),
+        "quit confirms nothing"
+    );
+    let shown: Vec<&str> = said.lines().filter(|l| l.contains("board  1")).collect();
+    assert_ne!(shown.first(), shown.last(), "the swap changes the proposal");
+    let proposed = shown.last().unwrap().to_string();
+    let done = answer("y\n");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let pairing = &of_type(&event_lines(&dir), "pairing")[0];
+    assert_eq!(pairing["confirmed_by"], "director");
+    let black = pairing["boards"][0]["black"].as_str().unwrap();
+    assert!(
+        proposed.contains(&format!("{black} (B)")),
+        "the swap asked before quitting still stands: {proposed}"
+    );
+}
+
+#[test]
+fn a_gnu_go_event_of_four_entrants_runs() {
+    let gnugo = common::gnugo();
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    let entrants: Vec<(&str, String)> = ["ga", "gb", "gc", "gd"]
+        .into_iter()
+        .zip(1..)
+        .map(|(name, seed)| {
+            (
+                name,
+                format!("gtp:{gnugo} --mode gtp --level 0 --seed {seed}"),
+            )
+        })
+        .collect();
+    event_folder(&dir, 2, &entrants, "tie_breaks = \"cgf\"");
+    let run = run_event(&dir, &[]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_played_once_each(&dir, 2, 4);
+    let sgf = std::fs::read_to_string(dir.join("round-1/board-1/game.sgf")).unwrap();
+    assert!(sgf.contains("GNU Go"), "the record names the engine: {sgf}");
+    assert!(sgf.contains("EV[test cup]") && sgf.contains("RO[1]"));
 }

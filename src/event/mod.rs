@@ -56,10 +56,17 @@ pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
             let Some(folder) = board.dirs.last() else {
                 continue;
             };
-            if let board::FolderState::Finished { result, end, .. } =
-                board::folder_state(&dir.join(folder))
+            if let board::FolderState::Finished {
+                result,
+                end,
+                reason,
+            } = board::folder_state(&dir.join(folder))
             {
-                board.played = Some(BoardResult { result, end });
+                board.played = Some(BoardResult {
+                    result,
+                    end,
+                    reason,
+                });
             }
         }
     }

@@ -86,9 +86,10 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
         ),
         other => other.to_string(),
     })?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
+    check_game(dir, &exe)?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
     install_signals();
-    let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     let (news_tx, news) = mpsc::channel();
     let mut runner = Runner {
         dir: dir.to_path_buf(),
@@ -104,6 +105,22 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
         waiting_said: false,
     };
     runner.go()
+}
+
+/// Checks the `[game]` table as a game would take it (with the built-in
+/// engine on both sides), so that a wrong value stops the event before its
+/// first board rather than on every board.
+fn check_game(dir: &Path, exe: &Path) -> Result<(), String> {
+    let mut table = file::game_table(dir).map_err(|e| e.to_string())?;
+    table.insert("black".into(), "bot".into());
+    table.insert("white".into(), "bot".into());
+    let game: crate::config::GameFile = table
+        .try_into()
+        .map_err(|e: toml::de::Error| format!("[game]: {}", e.message()))?;
+    let today = crate::game::sgf::Date::from_unix_seconds(0);
+    crate::config::resolve_file(&Default::default(), game, exe.to_path_buf(), today)
+        .map(|_| ())
+        .map_err(|e| format!("{}: [game]: {e}", dir.join(file::EVENT_FILE).display()))
 }
 
 /// A board's goref this event started, by (round, board).
@@ -337,7 +354,7 @@ impl Runner {
             let waiting: Vec<Board> = round
                 .boards
                 .iter()
-                .filter(|b| b.result().is_none() && b.trouble.is_none())
+                .filter(|b| b.result().is_none() && b.needs_director().is_none())
                 .filter(|b| !self.running.contains_key(&(number, b.pair.board)))
                 .cloned()
                 .collect();
@@ -634,25 +651,18 @@ impl Runner {
 
     /// Says once a round that it waits for the director, and why.
     fn tell_what_waits(&mut self, round: &super::state::Round) {
-        let stuck: Vec<&Board> = round
+        let stuck: Vec<(&Board, String)> = round
             .boards
             .iter()
-            .filter(|b| b.result().is_none())
-            .filter(|b| b.trouble.is_some() || b.played.as_ref().is_some_and(|p| p.result == "?"))
+            .filter_map(|b| b.needs_director().map(|why| (b, why)))
             .collect();
-        let all_else_done = round
-            .boards
-            .iter()
-            .all(|b| b.result().is_some() || stuck.iter().any(|s| s.pair == b.pair));
+        let all_else_done = round.boards.len()
+            == stuck.len() + round.boards.iter().filter(|b| b.result().is_some()).count();
         if stuck.is_empty() || !all_else_done || self.waiting_said {
             return;
         }
         self.waiting_said = true;
-        for board in stuck {
-            let why = board
-                .trouble
-                .clone()
-                .unwrap_or_else(|| "the game waits for the judge".into());
+        for (board, why) in stuck {
             self.say(format!(
                 "round {} waits for the director: board {} ({} against {}): {why}; set its result \
                  with `goref event {} result {} {} {} RESULT --reason TEXT`",

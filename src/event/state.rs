@@ -34,16 +34,38 @@ pub struct Board {
 pub struct BoardResult {
     pub result: String,
     pub end: String,
+    pub reason: String,
 }
+
+/// The end code of a game whose players could not be set up.
+const NO_GAME: &str = "no_game";
 
 impl Board {
     /// The result that counts: the director's, else a decided one of the
-    /// board's (`?` waits for the judge).
+    /// board's. A game waiting for the judge (`?`) and one that never
+    /// started (a program that cannot be run) wait for the director.
     pub fn result(&self) -> Option<&str> {
-        self.set
-            .as_deref()
-            .or_else(|| self.played.as_ref().map(|p| p.result.as_str()))
-            .filter(|r| *r != "?")
+        self.set.as_deref().or_else(|| {
+            self.played
+                .as_ref()
+                .filter(|p| p.result != "?" && p.end != NO_GAME)
+                .map(|p| p.result.as_str())
+        })
+    }
+
+    /// Why the board waits for the director, if it does.
+    pub fn needs_director(&self) -> Option<String> {
+        if self.result().is_some() {
+            return None;
+        }
+        match (&self.trouble, &self.played) {
+            (Some(trouble), _) => Some(trouble.clone()),
+            (None, Some(played)) if played.result == "?" => {
+                Some("the game waits for the judge".into())
+            }
+            (None, Some(played)) => Some(format!("its game never started: {}", played.reason)),
+            (None, None) => None,
+        }
     }
 }
 
@@ -139,12 +161,14 @@ impl EventState {
                 board,
                 result,
                 end,
+                reason,
                 ..
             } => {
                 if let Some(board) = self.board_mut(*round, *board) {
                     board.played = Some(BoardResult {
                         result: result.clone(),
                         end: end.clone(),
+                        reason: reason.clone(),
                     });
                 }
             }
