@@ -42,11 +42,8 @@ pub fn show(proposal: &Proposal) -> Vec<String> {
     if let Some(bye) = &proposal.bye {
         lines.push(format!("  bye       {bye}"));
     }
-    lines.push(
-        "y: confirm and start   swap N   withdraw NAME [REASON]   add NAME PLAYER   \
-         result BLACK WHITE RESULT REASON   q: quit"
-            .into(),
-    );
+    lines.push("y: confirm and start   swap N   withdraw NAME [REASON]   q: quit".into());
+    lines.push("add NAME PLAYER   result BLACK WHITE RESULT REASON".into());
     lines
 }
 
@@ -164,6 +161,16 @@ mod tests {
             panic!("not an addition");
         };
         assert_eq!(player, "gtp:/usr/games/gnugo --mode gtp");
+    }
+
+    #[test]
+    fn the_proposal_and_its_answers_fit_80_columns() {
+        let (proposal, _) = setting();
+        let lines = show(&proposal);
+        assert!(lines.iter().all(|l| l.chars().count() <= 80), "{lines:#?}");
+        assert!(lines
+            .iter()
+            .any(|l| l.contains("board  1  a (B)  -  b (W)")));
     }
 
     #[test]

@@ -66,12 +66,21 @@ extern "C" fn on_stop(signal: libc::c_int) {
     STOP.store(true, Ordering::Relaxed);
 }
 
-fn install_signals() {
+/// While boards play, Ctrl-C and SIGTERM ask the event to stop at its next
+/// look (`true`); at the director's prompt, where nothing plays, they end
+/// it at once as they end any program (`false`), since a read of the
+/// terminal would not be woken by a caught signal. SIGHUP is ignored
+/// throughout.
+fn catch_stop_signals(catch: bool) {
+    let handler = match catch {
+        true => on_stop as *const () as libc::sighandler_t,
+        false => libc::SIG_DFL,
+    };
     // SAFETY: the handler only stores to atomics, which is async-signal-safe.
     unsafe {
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
-        libc::signal(libc::SIGINT, on_stop as *const () as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, on_stop as *const () as libc::sighandler_t);
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
     }
 }
 
@@ -89,7 +98,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     check_game(dir, &exe)?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
-    install_signals();
+    catch_stop_signals(true);
     let (news_tx, news) = mpsc::channel();
     let mut runner = Runner {
         dir: dir.to_path_buf(),
@@ -317,12 +326,22 @@ impl Runner {
             for line in prompt::show(&proposal) {
                 console::say(line);
             }
-            let Some(answer) = read_answer() else {
+            catch_stop_signals(false);
+            let answer = read_answer();
+            catch_stop_signals(true);
+            let Some(answer) = answer else {
                 return Ok(None);
             };
             match prompt::decide(&answer, &proposal, &self.state()) {
                 Ok(prompt::Decision::Confirm) => return Ok(Some(proposal)),
                 Ok(prompt::Decision::Quit) => return Ok(None),
+                Ok(prompt::Decision::Record(EventLine::Add { .. }))
+                    if self.file.system != super::file::System::Swiss =>
+                {
+                    console::say(
+                        "goref: a round robin's field is its event file's: add is for a Swiss",
+                    );
+                }
                 Ok(prompt::Decision::Record(line)) => self.record(line)?,
                 Ok(prompt::Decision::Again) => {}
                 Err(why) => {
