@@ -53,15 +53,15 @@ pub enum BoardNews {
     },
 }
 
-/// The stream's event types a progress line is printed for.
-const TOLD: [&str; 7] = [
+/// The stream's event types a progress line is printed for (the result
+/// is told by the event itself, once read from the folder).
+const TOLD: [&str; 6] = [
     "game_start",
     "phase",
     "illegal",
     "error",
     "notice",
     "prompt",
-    "result",
 ];
 
 /// How many of a board's last stderr lines are kept to say why it failed.
@@ -144,10 +144,7 @@ fn told(line: &str) -> Option<String> {
         return None;
     }
     let event: StampedEvent = serde_json::from_str(line).ok()?;
-    match &event.event {
-        GameEvent::Result(result) => Some(format!("{} ({})", result.result, result.reason)),
-        other => progress_line(other),
-    }
+    progress_line(&event.event)
 }
 
 fn last_lines(stderr: impl Read) -> Vec<String> {
@@ -224,14 +221,21 @@ mod tests {
     }
 
     #[test]
-    fn moves_and_protocol_lines_are_not_told_and_a_result_is() {
+    fn moves_protocol_lines_and_the_result_are_not_told_and_a_phase_is() {
         let mv = r#"{"seq":9,"t_ms":1,"type":"move","n":1,"color":"B","vertex":"D4","ms":3}"#;
         assert_eq!(told(mv), None);
         let gtp =
             r#"{"seq":1,"t_ms":0,"type":"gtp","color":"B","direction":"sent","line":"1 name"}"#;
         assert_eq!(told(gtp), None);
+        let phase =
+            r#"{"seq":98,"t_ms":9,"type":"phase","phase":"dead_stones","reason":"two passes"}"#;
+        assert_eq!(told(phase).unwrap(), "phase dead_stones: two passes");
         let result = r#"{"seq":99,"t_ms":9,"type":"result","result":"W+R","reason":"Black resigned","winner":"W","score":null,"end":"resign"}"#;
-        assert_eq!(told(result).unwrap(), "W+R (Black resigned)");
+        assert_eq!(
+            told(result),
+            None,
+            "the event tells the result from the folder"
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@
 //!   tables over the file's entrants, whose numbers stay fixed; a game
 //!   against a withdrawn entrant is not played.
 //! - Colours: `nigiri` draws each board's from the seed, the round and the
-//!   board; `balanced` keeps the pairing's. The director's swaps come last.
+//!   board; `balanced` keeps the pairing's. Either way nobody is given a
+//!   colour a third time running when the other way round avoids it. The
+//!   director's swaps come last.
 //!
 //! The same file, journal and seed give the same proposal every time, so
 //! a pairing proposed before a kill is proposed again after it.
@@ -19,6 +21,7 @@ use std::collections::HashMap;
 use super::file::{Colours, EventFile, System};
 use super::log::Pair;
 use super::state::EventState;
+use crate::game::Color;
 use crate::tournament::round_robin::{self, RoundPairing};
 use crate::tournament::swiss;
 
@@ -41,6 +44,15 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
             robin_pairing(file, state, &field, &index, round)
         }
     };
+    let records = state.records(file);
+    let third_running = |i: usize, side: Color| {
+        let colours = &records[i].colours;
+        colours.len() >= 2 && colours[colours.len() - 2..].iter().all(|&c| c == side)
+    };
+    let avoidable = |black: usize, white: usize| {
+        let breaks = |b, w| third_running(b, Color::Black) || third_running(w, Color::White);
+        breaks(black, white) && !breaks(white, black)
+    };
     let mut boards: Vec<Pair> = pairing
         .pairs
         .iter()
@@ -50,6 +62,10 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
             let (black, white) = match file.colours {
                 Colours::Nigiri if nigiri(file.seed, round, board) => (white, black),
                 _ => (black, white),
+            };
+            let (black, white) = match avoidable(black, white) {
+                true => (white, black),
+                false => (black, white),
             };
             Pair {
                 board,
@@ -263,6 +279,39 @@ mod tests {
             .boards
             .iter()
             .all(|p| p.black != "filler" && p.white != "filler"));
+    }
+
+    #[test]
+    fn nigiri_never_gives_a_colour_a_third_time_running_when_avoidable() {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        for seed in 1..=20 {
+            let event = file(
+                &format!("system = \"swiss\"\nrounds = 6\nseed = {seed}"),
+                &names,
+            );
+            let mut lines = Vec::new();
+            for round in 1..=6 {
+                let state = EventState::fold(&event, &lines);
+                let records = state.records(&event);
+                let last_two = |name: &str, side: Color| {
+                    let i = names.iter().position(|n| *n == name).unwrap();
+                    let c = &records[i].colours;
+                    c.len() >= 2 && c[c.len() - 2..].iter().all(|&x| x == side)
+                };
+                let proposal = propose(&event, &state, round);
+                for pair in &proposal.boards {
+                    let (b, w) = (pair.black.as_str(), pair.white.as_str());
+                    let breaks = last_two(b, Color::Black) || last_two(w, Color::White);
+                    let reverse_breaks = last_two(w, Color::Black) || last_two(b, Color::White);
+                    assert!(
+                        !breaks || reverse_breaks,
+                        "seed {seed} round {round}: {b} (B) - {w} (W) gives a colour a third time"
+                    );
+                }
+                lines.push(confirm(&proposal));
+                decide_all(&proposal, &mut lines);
+            }
+        }
     }
 
     #[test]
