@@ -129,6 +129,9 @@ pub enum Command {
     /// terminal: rank (`3=` when shared), number, name, a cell per round
     /// (`2w+R`: against number 2, as White, won by resignation), the
     /// score and each tie-break.
+    #[command(override_usage = "goref standings DIR [--json|--csv]\n       \
+                                goref standings --games FILE.csv [--tie-breaks cgf|kgs|LIST] \
+                                [--bye-score N] [--json|--csv]")]
     Standings(StandingsArgs),
     /// A tournament in one folder.
     Event(EventArgs),
@@ -167,6 +170,7 @@ pub enum EventAction {
     /// Set a game's result by hand (goref event DIR result ...): a board
     /// that cannot finish, or a game played without goref. A running event
     /// takes it in at once.
+    #[command(override_usage = "goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT")]
     Result {
         /// The round, from 1.
         round: u32,

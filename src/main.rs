@@ -110,10 +110,10 @@ fn main() -> ExitCode {
 
 /// `goref event ...`: a tournament in one folder.
 fn event(args: EventArgs) -> Result<Outcome, String> {
-    let needs_dir = |what: &str| {
-        args.dir
-            .clone()
-            .ok_or_else(|| format!("goref event DIR {what}: give the event's folder"))
+    let needs_dir = |command: &str| {
+        args.dir.clone().ok_or_else(|| {
+            format!("{command}: give the event's folder (goref event init DIR writes one)")
+        })
     };
     match args.action {
         Some(EventAction::Init { dir }) => goref::event::init(&dir).map(|path| {
@@ -130,7 +130,7 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
             result,
             reason,
         }) => {
-            let dir = needs_dir("result")?;
+            let dir = needs_dir("goref event DIR result")?;
             goref::event::set_result(&dir, round, &black, &white, &result, &reason)?;
             console::out(format!(
                 "round {round}: {black} - {white} {result}, set by the director ({reason})"
@@ -138,7 +138,7 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
             Ok(Outcome::Done)
         }
         None => {
-            let dir = needs_dir("")?;
+            let dir = needs_dir("goref event DIR")?;
             let options = goref::event::run::EventOptions {
                 yes: args.yes,
                 json: args.json,

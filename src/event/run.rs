@@ -112,6 +112,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
         running: HashMap::new(),
         resumes: HashMap::new(),
         waiting_said: false,
+        standings_shown: false,
     };
     runner.go()
 }
@@ -152,6 +153,8 @@ struct Runner {
     running: HashMap<(u32, u32), Running>,
     resumes: HashMap<(u32, u32), u32>,
     waiting_said: bool,
+    /// The standings are on the director's screen since the last round.
+    standings_shown: bool,
 }
 
 impl Runner {
@@ -200,7 +203,14 @@ impl Runner {
                                 false => "director".into(),
                             },
                         })?,
-                        None => return Ok(EventEnd::Stopped("the director quit".into())),
+                        None => {
+                            return Ok(EventEnd::Stopped(format!(
+                                "the event stops before round {} is confirmed; `goref event {}` \
+                                 proposes it again",
+                                played + 1,
+                                self.dir.display()
+                            )))
+                        }
                     }
                 }
             }
@@ -297,6 +307,7 @@ impl Runner {
             for line in crosstable::table(&table, 80) {
                 self.say(line);
             }
+            self.standings_shown = true;
         }
         self.record(EventLine::Standings {
             round,
@@ -319,9 +330,11 @@ impl Runner {
             if self.options.yes {
                 return Ok(Some(proposal));
             }
-            let table = self.state().standings(&self.file)?;
-            for line in crosstable::table(&table, 80) {
-                console::say(line);
+            if !std::mem::replace(&mut self.standings_shown, true) {
+                let table = self.state().standings(&self.file)?;
+                for line in crosstable::table(&table, 80) {
+                    console::say(line);
+                }
             }
             for line in prompt::show(&proposal) {
                 console::say(line);
@@ -333,7 +346,10 @@ impl Runner {
                 return Ok(None);
             };
             match prompt::decide(&answer, &proposal, &self.state()) {
-                Ok(prompt::Decision::Confirm) => return Ok(Some(proposal)),
+                Ok(prompt::Decision::Confirm) => {
+                    self.standings_shown = false;
+                    return Ok(Some(proposal));
+                }
                 Ok(prompt::Decision::Quit) => return Ok(None),
                 Ok(prompt::Decision::Record(EventLine::Add { .. }))
                     if self.file.system != super::file::System::Swiss =>
