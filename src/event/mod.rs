@@ -22,6 +22,9 @@ pub mod prompt;
 pub mod run;
 pub mod state;
 
+#[cfg(test)]
+mod proptests;
+
 use std::path::Path;
 
 use file::{EventFile, EVENT_FILE, TEMPLATE};

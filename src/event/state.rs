@@ -299,7 +299,9 @@ impl EventState {
         })
     }
 
-    /// What the Swiss pairing needs of each entrant, by index.
+    /// What the Swiss pairing needs of each entrant, by index. A void game
+    /// counts for nothing: not a meeting, not a colour, as in the
+    /// standings.
     pub fn records(&self, file: &EventFile) -> Vec<Record> {
         let index: HashMap<&str, usize> = self
             .entrants
@@ -327,6 +329,9 @@ impl EventState {
                     else {
                         continue;
                     };
+                    if outcome == Outcome::Void {
+                        continue;
+                    }
                     records[b].met.push(w);
                     records[w].met.push(b);
                     records[b].colours.push(Color::Black);
