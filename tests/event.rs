@@ -431,3 +431,73 @@ fn a_gnu_go_event_of_four_entrants_runs() {
     assert!(sgf.contains("GNU Go"), "the record names the engine: {sgf}");
     assert!(sgf.contains("EV[test cup]") && sgf.contains("RO[1]"));
 }
+
+#[test]
+fn under_void_and_replay_a_crash_voids_the_game_and_replays_it_twice_then_the_forfeit_stands() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    let entrants = [
+        ("steady", bot(1, 0)),
+        ("crashy", common::fake("--crash-at 1")),
+    ];
+    event_folder(&dir, 1, &entrants, "on_crash = \"void-and-replay\"");
+    let text = std::fs::read_to_string(dir.join("event.toml")).unwrap();
+    let text = text.replace("[game]\n", "[game]\nrestart_crashed = 0\n");
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let run = run_event(&dir, &[]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let ends = of_type(&event_lines(&dir), "board_end");
+    let told: Vec<(&str, &str)> = ends
+        .iter()
+        .map(|e| (e["dir"].as_str().unwrap(), e["result"].as_str().unwrap()))
+        .collect();
+    assert_eq!(told.len(), 3, "{told:?}");
+    assert_eq!(told[0], ("round-1/board-1", "Void"));
+    assert_eq!(told[1], ("round-1/board-1-2", "Void"));
+    assert_eq!(told[2].0, "round-1/board-1-3");
+    assert!(told[2].1.ends_with("+F"), "{told:?}");
+    assert!(ends.iter().all(|e| e["end"] == "forfeit_crash"));
+    let json = Command::new(common::goref())
+        .arg("standings")
+        .arg(&dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let table: Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(table["rows"][0]["name"], "steady");
+    assert_eq!(table["rows"][0]["score"], 1);
+    assert_eq!(table["rows"][0]["games"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn with_boards_one_the_round_plays_one_board_at_a_time() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 1, &six_bots(0), "boards = 1");
+    let run = run_event(&dir, &[]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let order: Vec<String> = event_lines(&dir)
+        .iter()
+        .filter(|l| l["type"] == "board_start" || l["type"] == "board_end")
+        .map(|l| format!("{} {}", l["type"].as_str().unwrap(), l["board"]))
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "board_start 1",
+            "board_end 1",
+            "board_start 2",
+            "board_end 2",
+            "board_start 3",
+            "board_end 3"
+        ]
+    );
+}
