@@ -97,9 +97,7 @@ pub fn page(file: &EventFile, state: &EventState) -> Result<String, String> {
 /// The record of `name`'s game in `round`, relative to the event's folder.
 fn record_of(state: &EventState, name: &str, round: u32) -> Option<String> {
     state
-        .rounds
-        .iter()
-        .find(|r| r.number == round)?
+        .round(round)?
         .boards
         .iter()
         .find(|b| b.pair.black == name || b.pair.white == name)?

@@ -376,11 +376,7 @@ impl Runner {
                 return Ok(Some(end));
             }
             let state = self.state();
-            let round = state
-                .rounds
-                .iter()
-                .find(|r| r.number == number)
-                .expect("the round is confirmed");
+            let round = state.round(number).expect("the round is confirmed");
             if round.is_over() {
                 return Ok(None);
             }
@@ -557,12 +553,7 @@ impl Runner {
         stderr: &[String],
     ) -> Result<(), String> {
         let state = self.state();
-        let Some(board) = state
-            .rounds
-            .iter()
-            .find(|r| r.number == number)
-            .and_then(|r| r.boards.iter().find(|b| b.pair.board == board_number))
-        else {
+        let Some(board) = state.board(number, board_number) else {
             return Ok(());
         };
         let relative = Self::board_dir(number, board);
@@ -651,12 +642,7 @@ impl Runner {
             .collect();
         let state = self.state();
         for (number, board_number) in adopted {
-            let Some(board) = state
-                .rounds
-                .iter()
-                .find(|r| r.number == number)
-                .and_then(|r| r.boards.iter().find(|b| b.pair.board == board_number))
-            else {
+            let Some(board) = state.board(number, board_number) else {
                 continue;
             };
             let dir = self.dir.join(Self::board_dir(number, board));

@@ -233,7 +233,18 @@ impl EventState {
         }
     }
 
-    pub fn board_mut(&mut self, round: u32, board: u32) -> Option<&mut Board> {
+    /// Round `number`, if it is confirmed.
+    pub fn round(&self, number: u32) -> Option<&Round> {
+        self.rounds.iter().find(|r| r.number == number)
+    }
+
+    /// Board `board` of round `round`.
+    pub fn board(&self, round: u32, board: u32) -> Option<&Board> {
+        self.round(round)
+            .and_then(|r| r.boards.iter().find(|b| b.pair.board == board))
+    }
+
+    fn board_mut(&mut self, round: u32, board: u32) -> Option<&mut Board> {
         self.rounds
             .iter_mut()
             .find(|r| r.number == round)
