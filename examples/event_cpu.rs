@@ -156,7 +156,7 @@ fn standings_speed(goref: &Path, root: &Path) -> Result<(), String> {
         let mut new = vec![EventLine::Pairing {
             round,
             boards: proposal.boards.clone(),
-            bye: proposal.bye.clone(),
+            byes: proposal.byes.clone(),
             confirmed_by: "--yes".into(),
         }];
         for (at, pair) in proposal.boards.iter().enumerate() {

@@ -157,25 +157,25 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
 /// `goref standings DIR` or `goref standings --games FILE`: the crosstable
 /// of an event's folder or of a list of games.
 fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
-    use goref::tournament::crosstable;
-    let table = match (&args.dir, &args.games) {
+    use goref::event::{standings_csv, standings_json, standings_text};
+    let divisions = match (&args.dir, &args.games) {
         (Some(dir), None) => {
             let (file, state) = goref::event::standings(dir)?;
-            state.standings(&file)?
+            state.division_standings(&file)?
         }
-        (None, Some(games)) => standings_of_games(games, args)?,
+        (None, Some(games)) => vec![(None, standings_of_games(games, args)?)],
         _ => return Err("goref standings DIR, or goref standings --games FILE.csv".into()),
     };
     if args.json {
-        console::out(crosstable::json(&table).to_string());
+        console::out(standings_json(&divisions).to_string());
     } else if args.csv {
-        console::out(crosstable::csv(&table).trim_end());
+        console::out(standings_csv(&divisions).trim_end());
     } else {
         let width = match std::io::stdout().is_terminal() {
             true => crossterm::terminal::size().map_or(80, |(columns, _)| columns as usize),
             false => 80,
         };
-        for line in crosstable::table(&table, width) {
+        for line in standings_text(&divisions, width) {
             console::out(line);
         }
     }

@@ -501,3 +501,50 @@ fn with_boards_one_the_round_plays_one_board_at_a_time() {
         ]
     );
 }
+
+#[test]
+fn two_divisions_play_the_same_rounds_apart_and_are_ranked_apart() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 2, &six_bots(0), "");
+    let text = std::fs::read_to_string(dir.join("event.toml")).unwrap();
+    let mut divided = String::new();
+    for (at, table) in text.split("[[entrant]]").enumerate() {
+        if at > 0 {
+            let division = if at <= 4 { "open" } else { "kyu" };
+            divided.push_str(&format!("[[entrant]]{table}division = \"{division}\"\n"));
+        } else {
+            divided.push_str(table);
+        }
+    }
+    std::fs::write(dir.join("event.toml"), divided).unwrap();
+    let run = run_event(&dir, &[]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("division open:") && stderr.contains("division kyu:"),
+        "{stderr}"
+    );
+    let kyu = ["epsilon", "zeta"];
+    for pairing in of_type(&event_lines(&dir), "pairing") {
+        for board in pairing["boards"].as_array().unwrap() {
+            let black = kyu.contains(&board["black"].as_str().unwrap());
+            let white = kyu.contains(&board["white"].as_str().unwrap());
+            assert_eq!(black, white, "a game across divisions: {board}");
+        }
+    }
+    let json = Command::new(common::goref())
+        .arg("standings")
+        .arg(&dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let table: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let divisions = table["divisions"].as_array().unwrap();
+    assert_eq!(divisions[0]["division"], "open");
+    assert_eq!(divisions[0]["rows"].as_array().unwrap().len(), 4);
+    assert_eq!(divisions[1]["rows"].as_array().unwrap().len(), 2);
+    assert_eq!(divisions[1]["rows"][0]["rank"], 1);
+    let page = std::fs::read_to_string(dir.join("standings.html")).unwrap();
+    assert!(page.contains("<h2>open</h2>") && page.contains("<h2>kyu</h2>"));
+}

@@ -187,8 +187,38 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
             return Err(format!("filler: {filler} is not an entrant"));
         }
     }
-    let ranked = raw.entrants.len() - usize::from(raw.filler.is_some());
-    let field = ranked + ranked % 2;
+    let mut divisions: Vec<Option<&str>> = Vec::new();
+    for entrant in &raw.entrants {
+        if !divisions.contains(&entrant.division.as_deref()) {
+            divisions.push(entrant.division.as_deref());
+        }
+    }
+    let field = divisions
+        .iter()
+        .map(|&division| {
+            let ranked = raw
+                .entrants
+                .iter()
+                .filter(|e| e.division.as_deref() == division)
+                .filter(|e| Some(&e.name) != raw.filler.as_ref())
+                .count();
+            ranked + ranked % 2
+        })
+        .max()
+        .unwrap_or(2);
+    if let Some((division, 1)) = divisions.iter().find_map(|&division| {
+        let members = raw
+            .entrants
+            .iter()
+            .filter(|e| e.division.as_deref() == division)
+            .count();
+        (members < 2).then_some((division, members))
+    }) {
+        return Err(format!(
+            "division {}: a division needs two entrants at least",
+            division.unwrap_or("(none)")
+        ));
+    }
     let rounds = match (raw.system, raw.rounds) {
         (System::Swiss, None | Some(0)) => {
             return Err("rounds: a Swiss needs its number of rounds".into())
@@ -320,6 +350,22 @@ mod tests {
         let file = |system: &str| format!("name = \"x\"\nsystem = \"{system}\"\n{entrants}");
         assert_eq!(parse(&file("round-robin")).unwrap().rounds, 5);
         assert_eq!(parse(&file("double-round-robin")).unwrap().rounds, 10);
+    }
+
+    #[test]
+    fn a_round_robin_of_divisions_counts_the_rounds_of_the_largest() {
+        let entrant = |name: &str, division: &str| {
+            format!("[[entrant]]\nname = \"{name}\"\nplayer = \"bot\"\ndivision = \"{division}\"\n")
+        };
+        let entrants: String = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| entrant(n, "open"))
+            .chain(["e", "f"].iter().map(|n| entrant(n, "kyu")))
+            .collect();
+        let text = format!("name = \"x\"\nsystem = \"round-robin\"\n{entrants}");
+        assert_eq!(parse(&text).unwrap().rounds, 3);
+        let lonely = format!("{text}{}", entrant("g", "dan"));
+        assert!(parse(&lonely).unwrap_err().contains("division dan"));
     }
 
     #[test]

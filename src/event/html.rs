@@ -8,6 +8,7 @@ use super::file::EventFile;
 use super::state::EventState;
 use crate::journal::folder::RECORD;
 use crate::tournament::crosstable::{cell_text, halves_text, rank_text};
+use crate::tournament::standings::Standings;
 
 /// The page's name in the event's folder.
 pub const STANDINGS_PAGE: &str = "standings.html";
@@ -23,7 +24,7 @@ pub fn write(dir: &Path, file: &EventFile, state: &EventState) -> Result<PathBuf
 
 /// The page's text.
 pub fn page(file: &EventFile, state: &EventState) -> Result<String, String> {
-    let table = state.standings(file)?;
+    let divisions = state.division_standings(file)?;
     let mut html = String::new();
     let title = escape(&file.name);
     html.push_str(&format!(
@@ -47,9 +48,22 @@ pub fn page(file: &EventFile, state: &EventState) -> Result<String, String> {
     html.push_str(&format!(
         "<p>After {played} of {} rounds. A cell is the opponent's number, the colour \
          (b or w), + - = for a win, a loss or a jigo, and how the game ended; it links \
-         to the game's record.</p>\n<table>\n<tr><th>Rank</th><th>No</th><th>Name</th>",
+         to the game's record.</p>\n",
         file.rounds
     ));
+    for (division, table) in &divisions {
+        if let Some(name) = division.as_deref().filter(|_| divisions.len() > 1) {
+            html.push_str(&format!("<h2>{}</h2>\n", escape(name)));
+        }
+        html.push_str(&table_html(table, state));
+    }
+    html.push_str("</body>\n</html>\n");
+    Ok(html)
+}
+
+/// One table of the page.
+fn table_html(table: &Standings, state: &EventState) -> String {
+    let mut html = String::from("<table>\n<tr><th>Rank</th><th>No</th><th>Name</th>");
     for round in 1..=table.rounds {
         html.push_str(&format!("<th>{round}</th>"));
     }
@@ -90,8 +104,8 @@ pub fn page(file: &EventFile, state: &EventState) -> Result<String, String> {
         }
         html.push_str("</tr>\n");
     }
-    html.push_str("</table>\n</body>\n</html>\n");
-    Ok(html)
+    html.push_str("</table>\n");
+    html
 }
 
 /// The record of `name`'s game in `round`, relative to the event's folder.
@@ -134,7 +148,7 @@ mod tests {
                     black: "a&b".into(),
                     white: "c".into(),
                 }],
-                bye: None,
+                byes: Vec::new(),
                 confirmed_by: "--yes".into(),
             },
             EventLine::BoardStart {

@@ -31,8 +31,9 @@ pub enum EventLine {
     Pairing {
         round: u32,
         boards: Vec<Pair>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        bye: Option<String>,
+        /// Who sits the round out: one per odd division.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        byes: Vec<String>,
         /// `director` or `--yes`.
         confirmed_by: String,
     },
@@ -257,7 +258,7 @@ mod tests {
                 black: "a".into(),
                 white: "b".into(),
             }],
-            bye: Some("c".into()),
+            byes: vec!["c".into()],
             confirmed_by: "--yes".into(),
         }
     }

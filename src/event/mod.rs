@@ -27,6 +27,8 @@ mod proptests;
 
 use std::path::Path;
 
+use crate::tournament::crosstable;
+use crate::tournament::standings::Standings;
 use file::{EventFile, EVENT_FILE, TEMPLATE};
 use log::{EventLine, EVENT_LOG};
 use state::{BoardResult, EventState};
@@ -74,6 +76,51 @@ pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
         }
     }
     Ok((file, state))
+}
+
+/// The standings of each division as text fitted to `width`, each table
+/// under its division's name when there are several.
+pub fn standings_text(divisions: &[(Option<String>, Standings)], width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (division, table) in divisions {
+        if let Some(name) = division.as_deref().filter(|_| divisions.len() > 1) {
+            lines.push(format!("division {name}:"));
+        }
+        lines.extend(crosstable::table(table, width));
+    }
+    lines
+}
+
+/// The standings as JSON: `{"tie_breaks": [...], "rows": [...]}` for an
+/// event without divisions, `{"divisions": [{"division": NAME, "tie_breaks":
+/// [...], "rows": [...]}, ...]}` for one with several.
+pub fn standings_json(divisions: &[(Option<String>, Standings)]) -> serde_json::Value {
+    match divisions {
+        [(_, table)] => crosstable::json(table),
+        _ => serde_json::json!({
+            "divisions": divisions
+                .iter()
+                .map(|(division, table)| {
+                    let mut value = crosstable::json(table);
+                    value["division"] = serde_json::json!(division);
+                    value
+                })
+                .collect::<Vec<_>>()
+        }),
+    }
+}
+
+/// The standings as CSV, each division's table after a `division,NAME`
+/// line when there are several.
+pub fn standings_csv(divisions: &[(Option<String>, Standings)]) -> String {
+    let mut text = String::new();
+    for (division, table) in divisions {
+        if let Some(name) = division.as_deref().filter(|_| divisions.len() > 1) {
+            text.push_str(&format!("division,{name}\n"));
+        }
+        text.push_str(&crosstable::csv(table));
+    }
+    text
 }
 
 /// `goref event DIR result`: a game's result set by the director, for a

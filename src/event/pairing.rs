@@ -4,6 +4,8 @@
 //! - The field: the entrants not withdrawn and without a game of the round
 //!   the director already decided, the filler joining only to make an odd
 //!   field even (then there is no bye).
+//! - Divisions: each is paired on its own in the same round, its boards
+//!   numbered on from the last division's; the filler fills its own.
 //! - Swiss: [`crate::tournament::swiss::pair`] over the field in the order
 //!   of the standings so far (the filler last). Round robin: the Berger
 //!   tables over the file's entrants, whose numbers stay fixed; a game
@@ -30,20 +32,30 @@ use crate::tournament::swiss;
 pub struct Proposal {
     pub round: u32,
     pub boards: Vec<Pair>,
-    pub bye: Option<String>,
+    /// Who sits the round out, one per odd division at most.
+    pub byes: Vec<String>,
 }
 
 /// Proposes round `round` (from 1).
 pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
     let names: Vec<&str> = state.entrants.iter().map(|e| e.name.as_str()).collect();
     let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
-    let field = field(state, round);
-    let pairing = match file.system {
-        System::Swiss => swiss_pairing(file, state, &field, &index, round),
-        System::RoundRobin | System::DoubleRoundRobin => {
-            robin_pairing(file, state, &field, &index, round)
-        }
+    let mut pairing = RoundPairing {
+        pairs: Vec::new(),
+        bye: None,
     };
+    let mut byes = Vec::new();
+    for division in state.divisions() {
+        let field = field(state, round, division);
+        let division_pairing = match file.system {
+            System::Swiss => swiss_pairing(file, state, &field, &index, round),
+            System::RoundRobin | System::DoubleRoundRobin => {
+                robin_pairing(file, state, &field, &index, round, division)
+            }
+        };
+        pairing.pairs.extend(division_pairing.pairs);
+        byes.extend(division_pairing.bye.map(|i| names[i].to_string()));
+    }
     let records = state.records(file);
     let third_running = |i: usize, side: Color| {
         let colours = &records[i].colours;
@@ -82,14 +94,19 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
     Proposal {
         round,
         boards,
-        bye: pairing.bye.map(|i| names[i].to_string()),
+        byes,
     }
 }
 
-/// The names that play `round`: the active entrants, the filler only when
-/// the rest are odd.
-fn field(state: &EventState, round: u32) -> Vec<&str> {
-    let filler = state.filler.as_deref();
+/// The names of `division` that play `round`: its active entrants, the
+/// filler (when it is of the division) only when the rest are odd.
+fn field<'a>(state: &'a EventState, round: u32, division: Option<&str>) -> Vec<&'a str> {
+    let filler = state.filler.as_deref().filter(|f| {
+        state
+            .entrants
+            .iter()
+            .any(|e| e.name == *f && e.division.as_deref() == division)
+    });
     let decided_elsewhere = |name: &str| {
         state
             .elsewhere
@@ -99,6 +116,7 @@ fn field(state: &EventState, round: u32) -> Vec<&str> {
     let ranked: Vec<&str> = state
         .active_in(round)
         .into_iter()
+        .filter(|e| e.division.as_deref() == division)
         .map(|e| e.name.as_str())
         .filter(|&n| Some(n) != filler && !decided_elsewhere(n))
         .collect();
@@ -137,12 +155,13 @@ fn robin_pairing(
     field: &[&str],
     index: &HashMap<&str, usize>,
     round: u32,
+    division: Option<&str>,
 ) -> RoundPairing {
     let filler = state.filler.as_deref();
     let table: Vec<usize> = file
         .entrants
         .iter()
-        .filter(|e| Some(e.name.as_str()) != filler)
+        .filter(|e| Some(e.name.as_str()) != filler && e.division.as_deref() == division)
         .map(|e| index[e.name.as_str()])
         .chain(filler.filter(|f| field.contains(f)).map(|f| index[f]))
         .collect();
@@ -191,7 +210,7 @@ mod tests {
         EventLine::Pairing {
             round: proposal.round,
             boards: proposal.boards.clone(),
-            bye: proposal.bye.clone(),
+            byes: proposal.byes.clone(),
             confirmed_by: "--yes".into(),
         }
     }
@@ -244,7 +263,7 @@ mod tests {
         for round in 1..=3 {
             let proposal = propose(&event, &EventState::fold(&event, &lines), round);
             assert_eq!(proposal.boards.len(), 3);
-            assert_eq!(proposal.bye, None);
+            assert!(proposal.byes.is_empty());
             for pair in &proposal.boards {
                 let key = unordered(pair);
                 assert!(met.insert(key), "round {round}: a rematch");
@@ -262,7 +281,7 @@ mod tests {
             &names,
         );
         let proposal = propose(&event, &EventState::fold(&event, &[]), 1);
-        assert_eq!(proposal.bye, None);
+        assert!(proposal.byes.is_empty());
         let seated: Vec<&str> = proposal
             .boards
             .iter()
@@ -322,7 +341,7 @@ mod tests {
         let mut lines = Vec::new();
         for round in 1..=event.rounds {
             let proposal = propose(&event, &EventState::fold(&event, &lines), round);
-            assert!(proposal.bye.is_some());
+            assert_eq!(proposal.byes.len(), 1);
             for pair in &proposal.boards {
                 assert!(met.insert(unordered(pair)));
             }
@@ -340,6 +359,35 @@ mod tests {
             .boards
             .iter()
             .all(|p| p.black != "c" && p.white != "c"));
+    }
+
+    #[test]
+    fn divisions_are_paired_apart_in_one_round_with_a_bye_each_when_odd() {
+        let entrant = |name: &str, division: &str| {
+            format!("[[entrant]]\nname = \"{name}\"\nplayer = \"bot\"\ndivision = \"{division}\"\n")
+        };
+        let entrants: String = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| entrant(n, "open"))
+            .chain(["e", "f", "g"].iter().map(|n| entrant(n, "kyu")))
+            .collect();
+        let event = parse(&format!(
+            "name = \"x\"\nsystem = \"swiss\"\nrounds = 2\n{entrants}"
+        ))
+        .unwrap();
+        let proposal = propose(&event, &EventState::fold(&event, &[]), 1);
+        let open = |name: &str| ["a", "b", "c", "d"].contains(&name);
+        assert_eq!(proposal.boards.len(), 3);
+        assert!(proposal
+            .boards
+            .iter()
+            .all(|p| open(&p.black) == open(&p.white)));
+        assert_eq!(
+            proposal.boards.iter().map(|p| p.board).collect::<Vec<_>>(),
+            [1, 2, 3]
+        );
+        assert_eq!(proposal.byes.len(), 1);
+        assert!(!open(&proposal.byes[0]));
     }
 
     #[test]

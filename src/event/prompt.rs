@@ -39,7 +39,7 @@ pub fn show(proposal: &Proposal) -> Vec<String> {
             pair.board, pair.black, pair.white
         ));
     }
-    if let Some(bye) = &proposal.bye {
+    for bye in &proposal.byes {
         lines.push(format!("  bye       {bye}"));
     }
     lines.push("y: confirm and start   swap N   withdraw NAME [REASON]   q: quit".into());
@@ -134,7 +134,7 @@ mod tests {
                 black: "a".into(),
                 white: "b".into(),
             }],
-            bye: None,
+            byes: Vec::new(),
         };
         (proposal, EventState::fold(&file, &[]))
     }

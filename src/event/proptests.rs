@@ -77,7 +77,7 @@ proptest! {
                 .boards
                 .iter()
                 .flat_map(|p| [p.black.as_str(), p.white.as_str()])
-                .chain(proposal.bye.as_deref())
+                .chain(proposal.byes.iter().map(String::as_str))
                 .collect();
             let filler_played = filler.as_deref().is_some_and(|f| seated.contains(&f));
             let filler_active = filler
@@ -97,7 +97,7 @@ proptest! {
             prop_assert_eq!(boards, (1..=proposal.boards.len() as u32).collect::<Vec<_>>());
             let records = state.records(&file);
             let index = |name: &str| names.iter().position(|n| n == name).unwrap();
-            if let Some(bye) = &proposal.bye {
+            for bye in &proposal.byes {
                 let someone_without = active.iter().any(|&a| !records[index(a)].had_bye);
                 prop_assert!(!someone_without || !records[index(bye)].had_bye, "a second bye while others had none");
             }
@@ -123,7 +123,7 @@ proptest! {
             lines.push(EventLine::Pairing {
                 round,
                 boards: proposal.boards.clone(),
-                bye: proposal.bye.clone(),
+                byes: proposal.byes.clone(),
                 confirmed_by: "--yes".into(),
             });
             for pair in &proposal.boards {

@@ -26,7 +26,6 @@ use super::state::{Board, EventState};
 use super::{html, prompt};
 use crate::console;
 use crate::files::FileLock;
-use crate::tournament::crosstable;
 
 /// How `goref event DIR` runs.
 #[derive(Debug, Clone, Default)]
@@ -197,7 +196,7 @@ impl Runner {
                         Some(proposal) => self.record(EventLine::Pairing {
                             round: proposal.round,
                             boards: proposal.boards,
-                            bye: proposal.bye,
+                            byes: proposal.byes,
                             confirmed_by: match self.options.yes {
                                 true => "--yes".into(),
                                 false => "director".into(),
@@ -300,18 +299,17 @@ impl Runner {
         if told {
             return Ok(());
         }
-        let state = self.state();
-        let table = state.standings(&self.file)?;
+        let divisions = self.state().division_standings(&self.file)?;
         if !self.options.json {
             self.say(format!("standings after round {round}:"));
-            for line in crosstable::table(&table, 80) {
+            for line in super::standings_text(&divisions, 80) {
                 self.say(line);
             }
             self.standings_shown = true;
         }
         self.record(EventLine::Standings {
             round,
-            standings: crosstable::json(&table),
+            standings: super::standings_json(&divisions),
         })?;
         html::write(&self.dir, &self.file, &self.state())?;
         Ok(())
@@ -331,8 +329,8 @@ impl Runner {
                 return Ok(Some(proposal));
             }
             if !std::mem::replace(&mut self.standings_shown, true) {
-                let table = self.state().standings(&self.file)?;
-                for line in crosstable::table(&table, 80) {
+                let divisions = self.state().division_standings(&self.file)?;
+                for line in super::standings_text(&divisions, 80) {
                     console::say(line);
                 }
             }
@@ -713,7 +711,10 @@ fn read_answer() -> Option<String> {
 fn progress(line: &EventLine, dir: &Path) -> Option<String> {
     Some(match line {
         EventLine::Pairing {
-            round, boards, bye, ..
+            round,
+            boards,
+            byes,
+            ..
         } => {
             let mut text = format!("round {round} pairing:");
             for pair in boards {
@@ -722,8 +723,8 @@ fn progress(line: &EventLine, dir: &Path) -> Option<String> {
                     pair.board, pair.black, pair.white
                 ));
             }
-            if let Some(bye) = bye {
-                text.push_str(&format!(" bye: {bye}"));
+            for bye in byes {
+                text.push_str(&format!(" bye: {bye};"));
             }
             text.trim_end_matches(';').to_string()
         }

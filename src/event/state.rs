@@ -74,7 +74,7 @@ impl Board {
 pub struct Round {
     pub number: u32,
     pub boards: Vec<Board>,
-    pub bye: Option<String>,
+    pub byes: Vec<String>,
 }
 
 impl Round {
@@ -126,7 +126,10 @@ impl EventState {
     fn apply(&mut self, line: &EventLine) {
         match line {
             EventLine::Pairing {
-                round, boards, bye, ..
+                round,
+                boards,
+                byes,
+                ..
             } => {
                 self.rounds.retain(|r| r.number != *round);
                 self.rounds.push(Round {
@@ -141,7 +144,7 @@ impl EventState {
                             trouble: None,
                         })
                         .collect(),
-                    bye: bye.clone(),
+                    byes: byes.clone(),
                 });
                 self.rounds.sort_by_key(|r| r.number);
             }
@@ -269,7 +272,7 @@ impl EventState {
     pub fn games(&self) -> Vec<Game> {
         let mut games = Vec::new();
         for round in &self.rounds {
-            if let Some(taker) = &round.bye {
+            for taker in &round.byes {
                 games.push(Game::Bye {
                     round: round.number,
                     taker: taker.clone(),
@@ -299,15 +302,53 @@ impl EventState {
         games
     }
 
+    /// The divisions, in the order their first entrants appear; `None` is
+    /// the event without one (or its entrants who have none).
+    pub fn divisions(&self) -> Vec<Option<&str>> {
+        let mut divisions: Vec<Option<&str>> = Vec::new();
+        for entrant in &self.entrants {
+            if !divisions.contains(&entrant.division.as_deref()) {
+                divisions.push(entrant.division.as_deref());
+            }
+        }
+        divisions
+    }
+
     /// The standings: every entrant but the filler ranked, the filler's
     /// games counting for its opponents.
     pub fn standings(&self, file: &EventFile) -> Result<Standings, String> {
         let names: Vec<String> = self.entrants.iter().map(|e| e.name.clone()).collect();
         let table = standings(&names, &self.games(), &file.tie_breaks, file.bye_score)?;
         Ok(match &self.filler {
-            Some(filler) => table.without(filler),
+            Some(filler) => table.without(|name| name == filler),
             None => table,
         })
+    }
+
+    /// The standings of each division, ranked apart; one table, unnamed,
+    /// for an event without divisions.
+    pub fn division_standings(
+        &self,
+        file: &EventFile,
+    ) -> Result<Vec<(Option<String>, Standings)>, String> {
+        let table = self.standings(file)?;
+        let divisions = self.divisions();
+        if divisions.len() == 1 {
+            return Ok(vec![(divisions[0].map(str::to_string), table)]);
+        }
+        let division_of = |name: &str| {
+            self.entrants
+                .iter()
+                .find(|e| e.name == name)
+                .and_then(|e| e.division.as_deref())
+        };
+        Ok(divisions
+            .into_iter()
+            .map(|division| {
+                let only = table.clone().without(|name| division_of(name) != division);
+                (division.map(str::to_string), only)
+            })
+            .collect())
     }
 
     /// What the Swiss pairing needs of each entrant, by index. A void game
@@ -403,7 +444,7 @@ mod tests {
             EventLine::Pairing {
                 round: 1,
                 boards: vec![pair(1, "a", "b"), pair(2, "c", "d")],
-                bye: None,
+                byes: Vec::new(),
                 confirmed_by: "--yes".into(),
             },
             EventLine::BoardEnd {
@@ -469,7 +510,7 @@ mod tests {
         lines[0] = EventLine::Pairing {
             round: 1,
             boards: vec![pair(1, "a", "b")],
-            bye: Some("c".into()),
+            byes: vec!["c".into()],
             confirmed_by: "director".into(),
         };
         let records = EventState::fold(&file, &lines).records(&file);
@@ -514,7 +555,7 @@ mod tests {
             EventLine::Pairing {
                 round: 1,
                 boards: vec![pair(1, "a", "b"), pair(2, "c", "d")],
-                bye: None,
+                byes: Vec::new(),
                 confirmed_by: "--yes".into(),
             },
             EventLine::Result {
@@ -539,5 +580,7 @@ mod tests {
             .map(|r| (r.name.as_str(), r.rank, r.tied))
             .collect();
         assert_eq!(ranked, [("b", 1, true), ("c", 1, true), ("a", 3, false)]);
+        let json = crate::tournament::crosstable::json(&table);
+        assert_eq!(json["rows"][1]["games"][0]["opponent"], "d", "{json}");
     }
 }

@@ -200,13 +200,6 @@ fn csv_field(text: &str) -> String {
 /// The standings as one JSON document: the chain, then a row per entrant
 /// with each tie-break under its name and every game.
 pub fn json(standings: &Standings) -> Value {
-    let names: Vec<&str> = {
-        let mut names = vec![""; standings.rows.len()];
-        for row in &standings.rows {
-            names[row.number - 1] = &row.name;
-        }
-        names
-    };
     let rows: Vec<Value> = standings
         .rows
         .iter()
@@ -227,7 +220,7 @@ pub fn json(standings: &Standings) -> Value {
                 .map(|cell| {
                     json!({
                         "round": cell.round,
-                        "opponent": cell.opponent.map(|o| names[o]),
+                        "opponent": cell.opponent.map(|o| &standings.names[o]),
                         "color": cell.side.map(|c| c.to_string().to_lowercase()),
                         "result": match cell.mark {
                             Mark::Win => "win",

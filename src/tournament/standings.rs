@@ -161,6 +161,9 @@ pub struct Row {
 pub struct Standings {
     pub tie_breaks: Vec<TieBreak>,
     pub rounds: u32,
+    /// Every entrant's name by number, ranked or not (an opponent's name
+    /// when its row is left out).
+    pub names: Vec<String>,
     /// By rank, then by number.
     pub rows: Vec<Row>,
 }
@@ -344,15 +347,17 @@ pub fn standings(
     Ok(Standings {
         tie_breaks: chain.to_vec(),
         rounds,
+        names: entrants.to_vec(),
         rows,
     })
 }
 
 impl Standings {
-    /// The standings without `name`'s row (an event's filler, whose games
-    /// count for its opponents but who is not ranked), ranks closed up.
-    pub fn without(mut self, name: &str) -> Standings {
-        self.rows.retain(|row| row.name != name);
+    /// The standings without the rows whose names `leave_out` picks (an
+    /// event's filler, whose games count for its opponents but who is not
+    /// ranked; another division), ranks closed up.
+    pub fn without(mut self, leave_out: impl Fn(&str) -> bool) -> Standings {
+        self.rows.retain(|row| !leave_out(&row.name));
         let mut rank = 1;
         let mut at = 0;
         while at < self.rows.len() {
