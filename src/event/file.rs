@@ -206,18 +206,18 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         })
         .max()
         .unwrap_or(2);
-    if let Some((division, 1)) = divisions.iter().find_map(|&division| {
+    for &division in &divisions {
         let members = raw
             .entrants
             .iter()
             .filter(|e| e.division.as_deref() == division)
             .count();
-        (members < 2).then_some((division, members))
-    }) {
-        return Err(format!(
-            "division {}: a division needs two entrants at least",
-            division.unwrap_or("(none)")
-        ));
+        if members < 2 {
+            return Err(format!(
+                "division {}: a division needs two entrants at least",
+                division.unwrap_or("(none)")
+            ));
+        }
     }
     let rounds = match (raw.system, raw.rounds) {
         (System::Swiss, None | Some(0)) => {
