@@ -4,10 +4,11 @@
 //!
 //! Each board runs in a process group of its own: Ctrl-C or a hangup at the
 //! director's terminal reaches the event, never a board's game. Two threads
-//! per board read its stream and its stderr; they pass on only what the
-//! event shows (every line, tagged with the round and the board, for
-//! `--json`; the phases, alerts and result otherwise) and, at the end, how
-//! the process ended.
+//! per board read what it says and pass on what the event shows: for
+//! `--json`, its stream on stdout, every line tagged with the round and the
+//! board; otherwise its progress lines on stderr but the moves (it runs
+//! without `--json` then, so that a move costs the board one line written,
+//! not one per event). At the end they say how the process ended.
 //!
 //! A finished board's result is read from its folder's journal, the
 //! game's own truth, never from the stream.
@@ -18,9 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::Sender;
 
-use crate::driver::progress_line;
 use crate::journal::folder::JOURNAL;
-use crate::referee::{GameEvent, StampedEvent};
+use crate::referee::GameEvent;
 
 /// What the event asks of a board's goref.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,17 +53,6 @@ pub enum BoardNews {
     },
 }
 
-/// The stream's event types a progress line is printed for (the result
-/// is told by the event itself, once read from the folder).
-const TOLD: [&str; 6] = [
-    "game_start",
-    "phase",
-    "illegal",
-    "error",
-    "notice",
-    "prompt",
-];
-
 /// How many of a board's last stderr lines are kept to say why it failed.
 const STDERR_KEPT: usize = 6;
 
@@ -85,29 +74,38 @@ pub fn start(
             .arg(&run.dir),
     };
     command
-        .args(["--headless", "--json"])
+        .arg("--headless")
+        .args(every_line.then_some("--json"))
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(match every_line {
+            true => Stdio::piped(),
+            false => Stdio::null(),
+        })
         .stderr(Stdio::piped())
         .process_group(0);
     let mut child = command.spawn()?;
     let pid = child.id();
-    let stdout = child.stdout.take().expect("stdout is piped");
+    let stdout = child.stdout.take();
     let stderr = child.stderr.take().expect("stderr is piped");
     let (round, board) = (run.round, run.board);
+    let progress = (!every_line).then(|| news.clone());
     std::thread::Builder::new()
         .name(format!("board-{round}-{board}"))
         .spawn(move || {
-            let tail = std::thread::spawn(move || last_lines(stderr));
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let text = match every_line {
-                    true => Some(tagged(&line, round, board)),
-                    false => told(&line),
-                };
-                if let Some(text) = text {
+            let tell = move |text: &str| {
+                if let Some(news) = &progress {
+                    let text = text.to_string();
                     let _ = news.send(BoardNews::Line { round, board, text });
                 }
+            };
+            let tail = std::thread::spawn(move || last_lines(stderr, tell));
+            for line in stdout
+                .into_iter()
+                .flat_map(|out| BufReader::new(out).lines())
+            {
+                let Ok(line) = line else { break };
+                let text = tagged(&line, round, board);
+                let _ = news.send(BoardNews::Line { round, board, text });
             }
             let stderr = tail.join().unwrap_or_default();
             let how = match child.wait() {
@@ -137,26 +135,32 @@ fn tagged(line: &str, round: u32, board: u32) -> String {
     }
 }
 
-/// The progress line of a stream line the event tells, if it is one.
-fn told(line: &str) -> Option<String> {
-    let kind = line.split("\"type\":\"").nth(1)?.split('"').next()?;
-    if !TOLD.contains(&kind) {
-        return None;
-    }
-    let event: StampedEvent = serde_json::from_str(line).ok()?;
-    progress_line(&event.event)
-}
-
-fn last_lines(stderr: impl Read) -> Vec<String> {
+/// Reads a board's stderr to its end: its progress lines are told but the
+/// moves' and the result's (the event tells the result it reads from the
+/// folder), and the last few are kept to say why it failed.
+fn last_lines(stderr: impl Read, tell: impl Fn(&str)) -> Vec<String> {
     let mut kept: Vec<String> = Vec::new();
     for line in BufReader::new(stderr).lines() {
         let Ok(line) = line else { break };
+        if !is_move_line(&line) && !line.starts_with("result ") {
+            tell(&line);
+        }
         if kept.len() == STDERR_KEPT {
             kept.remove(0);
         }
         kept.push(line.chars().take(300).collect());
     }
     kept
+}
+
+/// A game's progress line for a move (`  12 W D4      1.250s`), which the
+/// event does not repeat: the boards' moves are in their folders.
+fn is_move_line(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    matches!(
+        (words.next(), words.next()),
+        (Some(n), Some("B" | "W")) if n.parse::<u32>().is_ok()
+    )
 }
 
 /// What a game folder says of its game.
@@ -221,21 +225,21 @@ mod tests {
     }
 
     #[test]
-    fn moves_protocol_lines_and_the_result_are_not_told_and_a_phase_is() {
-        let mv = r#"{"seq":9,"t_ms":1,"type":"move","n":1,"color":"B","vertex":"D4","ms":3}"#;
-        assert_eq!(told(mv), None);
-        let gtp =
-            r#"{"seq":1,"t_ms":0,"type":"gtp","color":"B","direction":"sent","line":"1 name"}"#;
-        assert_eq!(told(gtp), None);
-        let phase =
-            r#"{"seq":98,"t_ms":9,"type":"phase","phase":"dead_stones","reason":"two passes"}"#;
-        assert_eq!(told(phase).unwrap(), "phase dead_stones: two passes");
-        let result = r#"{"seq":99,"t_ms":9,"type":"result","result":"W+R","reason":"Black resigned","winner":"W","score":null,"end":"resign"}"#;
-        assert_eq!(
-            told(result),
-            None,
-            "the event tells the result from the folder"
-        );
+    fn the_moves_progress_lines_are_not_told_and_the_others_are() {
+        assert!(is_move_line("   1 B A1        0.000s"));
+        assert!(is_move_line(" 212 W pass     12.500s"));
+        assert!(!is_move_line("phase play: both players are ready"));
+        assert!(!is_move_line("White: goref-bot 0.1.0 (gtp) is ready"));
+        assert!(!is_move_line(
+            "9x9 game, kgs rules, komi 7.5, time none: Black B vs White W"
+        ));
+        let told = std::cell::RefCell::new(Vec::new());
+        let text = "   1 B A1   0.000s\nphase play: ready\n   2 W B2   0.001s\nresult B+R: White resigned\n";
+        let kept = last_lines(text.as_bytes(), |line| {
+            told.borrow_mut().push(line.to_string())
+        });
+        assert_eq!(told.into_inner(), ["phase play: ready"]);
+        assert_eq!(kept.len(), 4);
     }
 
     #[test]
