@@ -149,7 +149,8 @@ fn standings_speed(goref: &Path, root: &Path) -> Result<(), String> {
     }
     fs::write(dir.join("event.toml"), &text).map_err(|e| e.to_string())?;
     let file = goref::event::file::load(&dir).map_err(|e| e.to_string())?;
-    let (mut log, mut lines) = EventLog::open(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
+    let (mut log, _) = EventLog::open(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
+    let mut lines: Vec<EventLine> = Vec::new();
     let paired = Instant::now();
     for round in 1..=12 {
         let proposal = propose(&file, &EventState::fold(&file, &lines), round);

@@ -548,3 +548,30 @@ fn two_divisions_play_the_same_rounds_apart_and_are_ranked_apart() {
     let page = std::fs::read_to_string(dir.join("standings.html")).unwrap();
     assert!(page.contains("<h2>open</h2>") && page.contains("<h2>kyu</h2>"));
 }
+
+#[test]
+fn the_rest_between_games_holds_the_next_round_and_a_rerun_waits_only_what_is_left() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 2, &six_bots(0)[..2], "rest = \"2s\"");
+    let run = run_event(&dir, &[]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("round 2 starts in 2s: the rest between games"),
+        "{stderr}"
+    );
+    let lines = event_lines(&dir);
+    let at = |kind: &str, round: u64| {
+        lines
+            .iter()
+            .find(|l| l["type"] == kind && l["round"] == round)
+            .unwrap()["at_ms"]
+            .as_u64()
+            .unwrap()
+    };
+    let rested = at("board_start", 2) - at("standings", 1);
+    assert!((2000..3500).contains(&rested), "rested {rested} ms");
+    let again = run_event(&dir, &[]);
+    assert!(!String::from_utf8_lossy(&again.stderr).contains("starts in"));
+}

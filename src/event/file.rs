@@ -76,6 +76,7 @@ struct RawEventFile {
     filler: Option<String>,
     tie_breaks: Option<String>,
     boards: Option<u32>,
+    rest: Option<String>,
     #[serde(default)]
     on_crash: OnCrash,
     #[serde(default)]
@@ -104,6 +105,8 @@ pub struct EventFile {
     pub tie_breaks: Vec<TieBreak>,
     /// How many boards play at once; all of a round when not set.
     pub boards: Option<u32>,
+    /// The rest between a round's end and the next one's first board.
+    pub rest: Option<std::time::Duration>,
     pub on_crash: OnCrash,
     pub game: GameFile,
     pub entrants: Vec<Entrant>,
@@ -246,6 +249,12 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         filler: raw.filler,
         tie_breaks,
         boards: raw.boards,
+        rest: raw
+            .rest
+            .as_deref()
+            .map(crate::game::clock::parse_duration)
+            .transpose()
+            .map_err(|e| format!("rest: {e}"))?,
         on_crash: raw.on_crash,
         game: raw.game,
         entrants: raw.entrants,
@@ -285,6 +294,10 @@ tie_breaks = "kgs"
 
 # How many boards play at once (default: all of a round).
 # boards = 4
+
+# The rest between games: the next round's boards start this long after
+# the last game of a round ended (CGF'99 gives 10 minutes).
+# rest = "10m"
 
 # A program that crashes: "restart-then-forfeit" (as the game's
 # restart_crashed allows) or "void-and-replay".
@@ -384,6 +397,7 @@ mod tests {
         assert!(wrong(&base("rounds = 2\ntie_breaks = \"lottery\"")).contains("tie_breaks"));
         assert!(wrong(&base("rounds = 2\nfiller = \"zeta\"")).contains("zeta"));
         assert!(wrong(&base("rounds = 2\nbye_score = 0.3")).contains("bye_score"));
+        assert!(wrong(&base("rounds = 2\nrest = \"a while\"")).contains("rest"));
         assert!(wrong(&base("rounds = 2\n[game]\nblack = \"bot\"")).contains("entrants"));
         let same = format!(
             "name = \"x\"\nsystem = \"swiss\"\nrounds = 1\n{two}{}",

@@ -23,6 +23,17 @@ pub struct Pair {
     pub white: String,
 }
 
+/// A line as the journal holds it: what happened, and when it was written
+/// (milliseconds since the Unix epoch), so that every standing can be
+/// traced in time too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Logged {
+    #[serde(flatten)]
+    pub line: EventLine,
+    #[serde(default)]
+    pub at_ms: u64,
+}
+
 /// One line of the event's journal.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -117,7 +128,7 @@ pub enum LogError {
 }
 
 /// Reads every whole line of the log at `path`; no file is no lines.
-pub fn read(path: &Path) -> Result<Vec<EventLine>, LogError> {
+pub fn read(path: &Path) -> Result<Vec<Logged>, LogError> {
     let text = match std::fs::read(path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -137,7 +148,7 @@ pub fn read(path: &Path) -> Result<Vec<EventLine>, LogError> {
 
 /// The whole lines of `bytes`, parsed; a last line without its newline is
 /// left out.
-fn parse(bytes: &[u8]) -> Result<Vec<EventLine>, (usize, String)> {
+fn parse(bytes: &[u8]) -> Result<Vec<Logged>, (usize, String)> {
     let whole = bytes
         .iter()
         .rposition(|&b| b == b'\n')
@@ -162,7 +173,7 @@ pub struct EventLog {
 impl EventLog {
     /// Opens (or creates) the log, cuts a last line cut short, and returns
     /// it with the lines it holds.
-    pub fn open(path: &Path) -> Result<(EventLog, Vec<EventLine>), LogError> {
+    pub fn open(path: &Path) -> Result<(EventLog, Vec<Logged>), LogError> {
         let read_error = |source| LogError::Read {
             path: path.to_path_buf(),
             source,
@@ -202,7 +213,14 @@ impl EventLog {
 
     /// Appends `line` and syncs it; returns the JSON text written.
     pub fn append(&mut self, line: &EventLine) -> Result<String, LogError> {
-        let text = serde_json::to_string(line).expect("event lines serialize");
+        let at_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let logged = Logged {
+            line: line.clone(),
+            at_ms,
+        };
+        let text = serde_json::to_string(&logged).expect("event lines serialize");
         let write_error = |source| LogError::Write {
             path: self.path.clone(),
             source,
@@ -216,7 +234,7 @@ impl EventLog {
 
     /// The lines others appended since the last look (`goref event DIR
     /// result` while the event runs), and this log's own since then.
-    pub fn read_new(&mut self) -> Result<Vec<EventLine>, LogError> {
+    pub fn read_new(&mut self) -> Result<Vec<Logged>, LogError> {
         let read_error = |source| LogError::Read {
             path: self.path.clone(),
             source,
@@ -274,7 +292,7 @@ mod tests {
             text.starts_with("{\"type\":\"pairing\",\"round\":1"),
             "{text}"
         );
-        assert_eq!(read(&path).unwrap(), [pairing()]);
+        assert_eq!(read(&path).unwrap()[0].line, pairing());
     }
 
     #[test]
@@ -289,7 +307,7 @@ mod tests {
         log.append(&EventLine::SwapColours { round: 2, board: 1 })
             .unwrap();
         let lines = read(&path).unwrap();
-        assert_eq!(lines[1], EventLine::SwapColours { round: 2, board: 1 });
+        assert_eq!(lines[1].line, EventLine::SwapColours { round: 2, board: 1 });
     }
 
     #[test]
@@ -298,7 +316,7 @@ mod tests {
         let path = dir.path().join(EVENT_LOG);
         let (mut log, _) = EventLog::open(&path).unwrap();
         log.append(&pairing()).unwrap();
-        assert_eq!(log.read_new().unwrap(), [pairing()]);
+        assert_eq!(log.read_new().unwrap()[0].line, pairing());
         let result = EventLine::Result {
             round: 1,
             black: "a".into(),
@@ -307,7 +325,7 @@ mod tests {
             reason: "alpha's operator went home".into(),
         };
         append_to(&path, &result).unwrap();
-        assert_eq!(log.read_new().unwrap(), [result]);
+        assert_eq!(log.read_new().unwrap()[0].line, result);
         assert!(log.read_new().unwrap().is_empty());
     }
 

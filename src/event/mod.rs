@@ -55,7 +55,7 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
 pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let lines = log::read(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
-    let mut state = EventState::fold(&file, &lines);
+    let mut state = EventState::fold(&file, lines.iter().map(|l| &l.line));
     for round in &mut state.rounds {
         for board in round.boards.iter_mut().filter(|b| b.played.is_none()) {
             let Some(folder) = board.dirs.last() else {

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use super::board::{self, BoardNews, BoardRun, FolderState};
 use super::file::{self, EventFile, OnCrash};
-use super::log::{EventLine, EventLog, EVENT_LOG};
+use super::log::{EventLine, EventLog, Logged, EVENT_LOG};
 use super::pairing::{propose, Proposal};
 use super::state::{Board, EventState};
 use super::{html, prompt};
@@ -144,7 +144,7 @@ struct Runner {
     dir: PathBuf,
     file: EventFile,
     log: EventLog,
-    lines: Vec<EventLine>,
+    lines: Vec<Logged>,
     options: EventOptions,
     exe: PathBuf,
     news_tx: mpsc::Sender<BoardNews>,
@@ -217,7 +217,7 @@ impl Runner {
     }
 
     fn state(&self) -> EventState {
-        EventState::fold(&self.file, &self.lines)
+        EventState::fold(&self.file, self.lines.iter().map(|l| &l.line))
     }
 
     fn stopped(&self) -> Option<EventEnd> {
@@ -295,7 +295,7 @@ impl Runner {
         let told = self
             .lines
             .iter()
-            .any(|l| matches!(l, EventLine::Standings { round: r, .. } if *r == round));
+            .any(|l| matches!(l.line, EventLine::Standings { round: r, .. } if r == round));
         if told {
             return Ok(());
         }
@@ -369,6 +369,9 @@ impl Runner {
     /// the event stops first.
     fn play_round(&mut self, number: u32) -> Result<Option<EventEnd>, String> {
         self.waiting_said = false;
+        if let Some(end) = self.rest_before(number) {
+            return Ok(Some(end));
+        }
         loop {
             if let Some(end) = self.stopped() {
                 return Ok(Some(end));
@@ -404,6 +407,45 @@ impl Runner {
             self.follow_adopted()?;
             self.take_new()?;
         }
+    }
+
+    /// Waits out the event's rest between games before round `number`'s
+    /// first board starts, counted from when the round before ended (its
+    /// standings line), so that a run started again in the middle of the
+    /// rest waits only what is left of it. An end if the event is stopped
+    /// meanwhile.
+    fn rest_before(&mut self, number: u32) -> Option<EventEnd> {
+        let rest = self.file.rest?;
+        let started = self
+            .lines
+            .iter()
+            .any(|l| matches!(l.line, EventLine::BoardStart { round, .. } if round == number));
+        let ended_ms = self.lines.iter().find_map(|l| match l.line {
+            EventLine::Standings { round, .. } if round + 1 == number => Some(l.at_ms),
+            _ => None,
+        })?;
+        if started {
+            return None;
+        }
+        let now_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64);
+        let until_ms = ended_ms + rest.as_millis() as u64;
+        if now_ms >= until_ms {
+            return None;
+        }
+        self.say(format!(
+            "round {number} starts in {}s: the rest between games",
+            (until_ms - now_ms).div_ceil(1000)
+        ));
+        let until = std::time::Instant::now() + Duration::from_millis(until_ms - now_ms);
+        while std::time::Instant::now() < until {
+            if let Some(end) = self.stopped() {
+                return Some(end);
+            }
+            std::thread::sleep(TICK.min(until - std::time::Instant::now()));
+        }
+        None
     }
 
     /// The folder a board plays in now, relative to the event's.

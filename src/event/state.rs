@@ -108,7 +108,10 @@ pub struct EventState {
 
 impl EventState {
     /// Folds the file and the journal's lines.
-    pub fn fold(file: &EventFile, lines: &[EventLine]) -> EventState {
+    pub fn fold<'a>(
+        file: &EventFile,
+        lines: impl IntoIterator<Item = &'a EventLine>,
+    ) -> EventState {
         let mut state = EventState {
             entrants: file.entrants.clone(),
             withdrawn: HashMap::new(),
