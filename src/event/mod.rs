@@ -8,7 +8,8 @@
 //! - [`pairing`]: the next round's pairing, proposed; [`prompt`]: the
 //!   director's answers to it.
 //! - [`board`]: one board's goref process, and what its folder says.
-//! - [`run`]: `goref event DIR`, the rounds one after another.
+//! - [`run`]: `goref event DIR`, the rounds one after another;
+//!   [`progress`]: its lines for the director.
 //! - [`html`] writes `DIR/standings.html`.
 //! - [`init`], [`standings`], [`set_result`]: `goref event init DIR`,
 //!   `goref standings DIR` and `goref event DIR result`.
@@ -18,6 +19,7 @@ pub mod file;
 pub mod html;
 pub mod log;
 pub mod pairing;
+pub mod progress;
 pub mod prompt;
 pub mod run;
 pub mod state;

@@ -22,6 +22,7 @@ use super::board::{self, BoardNews, BoardRun, FolderState};
 use super::file::{self, EventFile, OnCrash};
 use super::log::{EventLine, EventLog, Logged, EVENT_LOG};
 use super::pairing::{propose, Proposal};
+use super::progress::progress;
 use super::state::{Board, EventState};
 use super::{html, prompt};
 use crate::console;
@@ -747,72 +748,4 @@ fn read_answer() -> Option<String> {
         Ok(0) | Err(_) => None,
         Ok(_) => Some(line.trim().to_string()),
     }
-}
-
-/// The progress line of a journal line.
-fn progress(line: &EventLine, dir: &Path) -> Option<String> {
-    Some(match line {
-        EventLine::Pairing {
-            round,
-            boards,
-            byes,
-            ..
-        } => {
-            let mut text = format!("round {round} pairing:");
-            for pair in boards {
-                text.push_str(&format!(
-                    " board {} {} (B) - {} (W);",
-                    pair.board, pair.black, pair.white
-                ));
-            }
-            for bye in byes {
-                text.push_str(&format!(" bye: {bye};"));
-            }
-            text.trim_end_matches(';').to_string()
-        }
-        EventLine::BoardStart {
-            round,
-            board,
-            black,
-            white,
-            dir: folder,
-            resumed,
-        } => format!(
-            "round {round} board {board}: {black} (B) against {white} (W) {} in {}",
-            match resumed {
-                true => "resumed",
-                false => "started",
-            },
-            dir.join(folder).display()
-        ),
-        EventLine::BoardEnd {
-            round,
-            board,
-            black,
-            white,
-            result,
-            reason,
-            ..
-        } => format!("round {round} board {board}: {black} - {white} {result} ({reason})"),
-        EventLine::BoardTrouble {
-            round, board, what, ..
-        } => format!("round {round} board {board}: {what}"),
-        EventLine::Result {
-            round,
-            black,
-            white,
-            result,
-            reason,
-        } => format!("round {round}: {black} - {white} {result}, set by the director ({reason})"),
-        EventLine::SwapColours { round, board } => {
-            format!("round {round} board {board}: colours swapped")
-        }
-        EventLine::Withdraw {
-            name, from_round, ..
-        } => format!("{name} withdraws from round {from_round} on"),
-        EventLine::Add {
-            name, from_round, ..
-        } => format!("{name} joins from round {from_round} on"),
-        EventLine::Standings { .. } => return None,
-    })
 }
