@@ -72,6 +72,9 @@ pub struct GameFile {
     pub event: Option<String>,
     pub round: Option<String>,
     pub place: Option<String>,
+    /// The game's name for the record (SGF GN); an event names its boards
+    /// with it: `round 1 board 2: alpha (B) - beta (W)`.
+    pub game_name: Option<String>,
     /// The game's date for the record, `YYYY-MM-DD` (default: today).
     pub date: Option<String>,
 }
@@ -230,7 +233,7 @@ pub fn resolve_file(
         event: pick(&args.event, &file.event),
         place: pick(&args.place, &file.place),
         round: pick(&args.round, &file.round),
-        game_name: None,
+        game_name: file.game_name.clone(),
         main_time: game.rules.time.sgf_main_time(),
         overtime: game.rules.time.sgf_overtime(),
     };

@@ -430,6 +430,13 @@ fn a_gnu_go_event_of_four_entrants_runs() {
     let sgf = std::fs::read_to_string(dir.join("round-1/board-1/game.sgf")).unwrap();
     assert!(sgf.contains("GNU Go"), "the record names the engine: {sgf}");
     assert!(sgf.contains("EV[test cup]") && sgf.contains("RO[1]"));
+    let board = &of_type(&event_lines(&dir), "pairing")[0]["boards"][0];
+    let named = format!(
+        "GN[round 1 board 1: {} (B) - {} (W)]",
+        board["black"].as_str().unwrap(),
+        board["white"].as_str().unwrap()
+    );
+    assert!(sgf.contains(&named), "the record names the entrants: {sgf}");
 }
 
 #[test]

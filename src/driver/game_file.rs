@@ -72,6 +72,7 @@ pub(crate) fn game_file_text(config: &DriverConfig) -> String {
         ("event", &config.record.event),
         ("round", &config.record.round),
         ("place", &config.record.place),
+        ("game_name", &config.record.game_name),
     ] {
         if let Some(value) = value {
             line(key, quote(value));

@@ -554,6 +554,14 @@ impl Runner {
         table.insert("white".into(), player(&board.pair.white)?.into());
         table.insert("event".into(), self.file.name.clone().into());
         table.insert("round".into(), number.to_string().into());
+        table.insert(
+            "game_name".into(),
+            format!(
+                "round {number} board {}: {} (B) - {} (W)",
+                board.pair.board, board.pair.black, board.pair.white
+            )
+            .into(),
+        );
         if let Some(place) = &self.file.place {
             table.insert("place".into(), place.clone().into());
         }
