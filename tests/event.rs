@@ -90,15 +90,38 @@ fn of_type(lines: &[Value], kind: &str) -> Vec<Value> {
         .collect()
 }
 
+/// `goref event DIR --headless --yes EXTRA`, killed (and the test failed)
+/// if it has not ended within two minutes, so that an event that waits
+/// for a director nobody plays fails the test instead of hanging it.
 fn run_event(dir: &Path, extra: &[&str]) -> std::process::Output {
-    Command::new(common::goref())
+    let mut child = Command::new(common::goref())
         .arg("event")
         .arg(dir)
         .args(["--headless", "--yes"])
         .args(extra)
         .stdin(Stdio::null())
-        .output()
-        .unwrap()
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id() as i32;
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if finished.recv_timeout(Duration::from_secs(120)).is_err() {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            return true;
+        }
+        false
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    assert!(
+        !watchdog.join().unwrap(),
+        "goref event {} did not end within two minutes: {}",
+        dir.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
 }
 
 /// Checks a finished event: every round paired once, no pair met twice,
@@ -581,4 +604,50 @@ fn the_rest_between_games_holds_the_next_round_and_a_rerun_waits_only_what_is_le
     assert!((2000..3500).contains(&rested), "rested {rested} ms");
     let again = run_event(&dir, &[]);
     assert!(!String::from_utf8_lossy(&again.stderr).contains("starts in"));
+}
+
+#[test]
+fn a_board_whose_program_was_missing_plays_when_the_director_fixes_the_file_and_runs_again() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    let missing = "gtp:/nonexistent/engine --mode gtp".to_string();
+    event_folder(
+        &dir,
+        1,
+        &[("solid", bot(1, 0)), ("late", missing.clone())],
+        "",
+    );
+    let mut event = Command::new(common::goref())
+        .arg("event")
+        .arg(&dir)
+        .args(["--headless", "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    common::wait_until(
+        Duration::from_secs(30),
+        || "the board's end without a game".into(),
+        || {
+            of_type(&event_lines(&dir), "board_end")
+                .iter()
+                .any(|end| end["end"] == "no_game")
+        },
+    );
+    event.kill().unwrap();
+    event.wait().unwrap();
+    let text = std::fs::read_to_string(dir.join("event.toml")).unwrap();
+    std::fs::write(dir.join("event.toml"), text.replace(&missing, &bot(2, 0))).unwrap();
+    let run = run_event(&dir, &[]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let ends = of_type(&event_lines(&dir), "board_end");
+    assert_eq!(ends.len(), 2, "{ends:?}");
+    assert_eq!(ends[1]["dir"], "round-1/board-1-2");
+    assert_ne!(ends[1]["end"], "no_game");
+    assert!(dir.join("round-1/board-1-2/game.sgf").is_file());
 }

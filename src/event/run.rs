@@ -23,7 +23,7 @@ use super::file::{self, EventFile, OnCrash};
 use super::log::{EventLine, EventLog, Logged, EVENT_LOG};
 use super::pairing::{propose, Proposal};
 use super::progress::progress;
-use super::state::{Board, EventState};
+use super::state::{Board, EventState, NO_GAME};
 use super::{html, prompt};
 use crate::console;
 use crate::files::FileLock;
@@ -111,6 +111,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
         news,
         running: HashMap::new(),
         resumes: HashMap::new(),
+        tried: std::collections::HashSet::new(),
         waiting_said: false,
         standings_shown: false,
     };
@@ -152,6 +153,8 @@ struct Runner {
     news: mpsc::Receiver<BoardNews>,
     running: HashMap<(u32, u32), Running>,
     resumes: HashMap<(u32, u32), u32>,
+    /// The boards this run has started, by (round, board).
+    tried: std::collections::HashSet<(u32, u32)>,
     waiting_said: bool,
     /// The standings are on the director's screen since the last round.
     standings_shown: bool,
@@ -387,13 +390,22 @@ impl Runner {
             let waiting: Vec<Board> = round
                 .boards
                 .iter()
-                .filter(|b| b.result().is_none() && b.needs_director().is_none())
+                .filter(|b| b.result().is_none() && self.may_start(number, b))
                 .filter(|b| !self.running.contains_key(&(number, b.pair.board)))
                 .cloned()
                 .collect();
-            for board in waiting {
+            for mut board in waiting {
                 if self.running.len() >= limit {
                     break;
+                }
+                self.tried.insert((number, board.pair.board));
+                if board.played.as_ref().is_some_and(|p| p.end == NO_GAME) {
+                    let again = format!(
+                        "round-{number}/board-{}-{}",
+                        board.pair.board,
+                        board.dirs.len() + 1
+                    );
+                    board.dirs.push(again);
                 }
                 self.start_board(number, &board)?;
             }
@@ -447,6 +459,20 @@ impl Runner {
             std::thread::sleep(TICK.min(until - std::time::Instant::now()));
         }
         None
+    }
+
+    /// Whether the event may start (or resume) a board without a result: one
+    /// that needs nobody, or, once a run, one that waits for the director
+    /// because its goref failed or its game never started, since what
+    /// failed it (a full disk, a missing program) may have been put right
+    /// before the event was run again. One waiting for the judge is the
+    /// director's alone.
+    fn may_start(&self, number: u32, board: &Board) -> bool {
+        let waits_for_the_judge = board.played.as_ref().is_some_and(|p| p.result == "?");
+        match board.needs_director() {
+            None => true,
+            Some(_) => !waits_for_the_judge && !self.tried.contains(&(number, board.pair.board)),
+        }
     }
 
     /// The folder a board plays in now, relative to the event's.

@@ -38,7 +38,7 @@ pub struct BoardResult {
 }
 
 /// The end code of a game whose players could not be set up.
-const NO_GAME: &str = "no_game";
+pub const NO_GAME: &str = "no_game";
 
 impl Board {
     /// The result that counts: the director's, else a decided one of the
