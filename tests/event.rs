@@ -94,7 +94,7 @@ fn of_type(lines: &[Value], kind: &str) -> Vec<Value> {
 /// if it has not ended within two minutes, so that an event that waits
 /// for a director nobody plays fails the test instead of hanging it.
 fn run_event(dir: &Path, extra: &[&str]) -> std::process::Output {
-    let mut child = Command::new(common::goref())
+    let child = Command::new(common::goref())
         .arg("event")
         .arg(dir)
         .args(["--headless", "--yes"])
