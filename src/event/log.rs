@@ -88,6 +88,9 @@ pub enum EventLine {
     },
     /// The director swapped the colours of a board before confirming.
     SwapColours { round: u32, board: u32 },
+    /// The director had the round paired again by the rules alone, the
+    /// swaps asked for it dropped.
+    Repair { round: u32 },
     /// An entrant leaves the event from this round on.
     Withdraw {
         name: String,

@@ -397,5 +397,9 @@ mod tests {
         let lines = vec![EventLine::SwapColours { round: 1, board: 1 }];
         let after = propose(&event, &EventState::fold(&event, &lines), 1);
         assert_eq!(before.boards[0].black, after.boards[0].white);
+        let mut lines = lines;
+        lines.push(EventLine::Repair { round: 1 });
+        let again = propose(&event, &EventState::fold(&event, &lines), 1);
+        assert_eq!(again, before, "repair drops the swap");
     }
 }

@@ -64,6 +64,9 @@ pub fn progress(line: &EventLine, dir: &Path) -> Option<String> {
         EventLine::SwapColours { round, board } => {
             format!("round {round} board {board}: colours swapped")
         }
+        EventLine::Repair { round } => {
+            format!("round {round}: paired again by the rules, the swaps dropped")
+        }
         EventLine::Withdraw {
             name, from_round, ..
         } => format!("{name} withdraws from round {from_round} on"),

@@ -5,6 +5,8 @@
 //! ```text
 //! y                          confirm the pairing and start the round
 //! swap N                     swap the colours of board N
+//! repair                     pair the round again by the rules alone
+//!                            (the swaps asked for it dropped)
 //! withdraw NAME [REASON]     NAME plays no more, from this round on
 //! add NAME PLAYER            a late entrant (PLAYER as --black takes it)
 //! result BLACK WHITE RESULT REASON
@@ -42,7 +44,7 @@ pub fn show(proposal: &Proposal) -> Vec<String> {
     for bye in &proposal.byes {
         lines.push(format!("  bye       {bye}"));
     }
-    lines.push("y: confirm and start   swap N   withdraw NAME [REASON]   q: quit".into());
+    lines.push("y: confirm and start   swap N   repair   withdraw NAME [REASON]   q: quit".into());
     lines.push("add NAME PLAYER   result BLACK WHITE RESULT REASON".into());
     lines
 }
@@ -64,6 +66,7 @@ pub fn decide(answer: &str, proposal: &Proposal, state: &EventState) -> Result<D
         [] => Ok(Decision::Again),
         ["y" | "yes"] => Ok(Decision::Confirm),
         ["q" | "quit"] => Ok(Decision::Quit),
+        ["repair" | "re-pair"] => Ok(Decision::Record(EventLine::Repair { round })),
         ["swap", board] => {
             let board: u32 = board
                 .parse()
@@ -110,7 +113,7 @@ pub fn decide(answer: &str, proposal: &Proposal, state: &EventState) -> Result<D
         }
         ["result", ..] => Err("result BLACK WHITE RESULT REASON: the reason is needed".into()),
         _ => Err(format!(
-            "{answer}: not an answer; y, swap, withdraw, add, result or q"
+            "{answer}: not an answer; y, swap, repair, withdraw, add, result or q"
         )),
     }
 }
@@ -145,6 +148,10 @@ mod tests {
         let decide = |answer: &str| decide(answer, &proposal, &state);
         assert_eq!(decide("y").unwrap(), Decision::Confirm);
         assert_eq!(decide("q").unwrap(), Decision::Quit);
+        assert_eq!(
+            decide("repair").unwrap(),
+            Decision::Record(EventLine::Repair { round: 1 })
+        );
         assert_eq!(
             decide("swap 1").unwrap(),
             Decision::Record(EventLine::SwapColours { round: 1, board: 1 })

@@ -193,6 +193,7 @@ impl EventState {
                 ..
             } => self.set_result(*round, black, white, result),
             EventLine::SwapColours { round, board } => self.swaps.push((*round, *board)),
+            EventLine::Repair { round } => self.swaps.retain(|(r, _)| r != round),
             EventLine::Withdraw {
                 name, from_round, ..
             } => {
