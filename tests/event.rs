@@ -124,6 +124,45 @@ fn run_event(dir: &Path, extra: &[&str]) -> std::process::Output {
     output
 }
 
+/// `goref event DIR --headless --yes` started and not waited for, its
+/// stderr as given.
+fn spawn_event(dir: &Path, stderr: Stdio) -> std::process::Child {
+    Command::new(common::goref())
+        .arg("event")
+        .arg(dir)
+        .args(["--headless", "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the event's journal holds a board whose game never started.
+fn wait_for_a_game_that_never_started(dir: &Path) {
+    common::wait_until(
+        Duration::from_secs(30),
+        || "a board's end without a game in event.jsonl".into(),
+        || {
+            of_type(&event_lines(dir), "board_end")
+                .iter()
+                .any(|end| end["end"] == "no_game")
+        },
+    );
+}
+
+/// `goref standings DIR --json`, read.
+fn standings_json(dir: &Path) -> Value {
+    let json = Command::new(common::goref())
+        .arg("standings")
+        .arg(dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(json.status.success(), "{json:?}");
+    serde_json::from_slice(&json.stdout).unwrap()
+}
+
 /// Checks a finished event: every round paired once, no pair met twice,
 /// one result for every board, each in its own folder with its record,
 /// and the standings from the folder agreeing with the games.
@@ -161,14 +200,7 @@ fn assert_played_once_each(dir: &Path, rounds: usize, entrants: usize) {
     }
     assert_eq!(ends.len(), boards);
     assert_eq!(of_type(&lines, "standings").len(), rounds);
-    let json = Command::new(common::goref())
-        .arg("standings")
-        .arg(dir)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(json.status.success(), "{json:?}");
-    let table: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let table = standings_json(dir);
     let rows = table["rows"].as_array().unwrap();
     assert_eq!(rows.len(), entrants);
     let points: f64 = rows.iter().map(|r| r["score"].as_f64().unwrap()).sum();
@@ -237,15 +269,7 @@ fn a_kill_in_round_two_and_a_rerun_finish_the_event_with_every_pair_played_once(
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("cup");
     event_folder(&dir, 3, &six_bots(40), "");
-    let mut event = Command::new(common::goref())
-        .arg("event")
-        .arg(&dir)
-        .args(["--headless", "--yes"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut event = spawn_event(&dir, Stdio::null());
     let board_one = dir.join("round-2").join("board-1");
     common::wait_until(
         Duration::from_secs(120),
@@ -292,24 +316,8 @@ fn a_board_that_cannot_start_waits_for_the_director_and_her_result_lets_the_even
         ("missing", "gtp:/nonexistent/engine --mode gtp".to_string()),
     ];
     event_folder(&dir, 1, &entrants, "");
-    let event = Command::new(common::goref())
-        .arg("event")
-        .arg(&dir)
-        .args(["--headless", "--yes"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    common::wait_until(
-        Duration::from_secs(30),
-        || "the board's end without a game in event.jsonl".into(),
-        || {
-            of_type(&event_lines(&dir), "board_end")
-                .iter()
-                .any(|end| end["end"] == "no_game")
-        },
-    );
+    let event = spawn_event(&dir, Stdio::piped());
+    wait_for_a_game_that_never_started(&dir);
     let pairing = &of_type(&event_lines(&dir), "pairing")[0]["boards"][0];
     let (black, white) = (
         pairing["black"].as_str().unwrap().to_string(),
@@ -337,13 +345,7 @@ fn a_board_that_cannot_start_waits_for_the_director_and_her_result_lets_the_even
     assert!(done.status.success(), "{stderr}");
     assert!(stderr.contains("waits for the director"), "{stderr}");
     assert!(stderr.contains("its game never started"), "{stderr}");
-    let table = Command::new(common::goref())
-        .arg("standings")
-        .arg(&dir)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let table: Value = serde_json::from_slice(&table.stdout).unwrap();
+    let table = standings_json(&dir);
     assert_eq!(table["rows"][0]["name"], "solid");
     assert_eq!(table["rows"][0]["score"], 1);
 }
@@ -491,13 +493,7 @@ fn under_void_and_replay_a_crash_voids_the_game_and_replays_it_twice_then_the_fo
     assert_eq!(told[2].0, "round-1/board-1-3");
     assert!(told[2].1.ends_with("+F"), "{told:?}");
     assert!(ends.iter().all(|e| e["end"] == "forfeit_crash"));
-    let json = Command::new(common::goref())
-        .arg("standings")
-        .arg(&dir)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let table: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let table = standings_json(&dir);
     assert_eq!(table["rows"][0]["name"], "steady");
     assert_eq!(table["rows"][0]["score"], 1);
     assert_eq!(table["rows"][0]["games"].as_array().unwrap().len(), 1);
@@ -563,13 +559,7 @@ fn two_divisions_play_the_same_rounds_apart_and_are_ranked_apart() {
             assert_eq!(black, white, "a game across divisions: {board}");
         }
     }
-    let json = Command::new(common::goref())
-        .arg("standings")
-        .arg(&dir)
-        .arg("--json")
-        .output()
-        .unwrap();
-    let table: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let table = standings_json(&dir);
     let divisions = table["divisions"].as_array().unwrap();
     assert_eq!(divisions[0]["division"], "open");
     assert_eq!(divisions[0]["rows"].as_array().unwrap().len(), 4);
@@ -617,24 +607,8 @@ fn a_board_whose_program_was_missing_plays_when_the_director_fixes_the_file_and_
         &[("solid", bot(1, 0)), ("late", missing.clone())],
         "",
     );
-    let mut event = Command::new(common::goref())
-        .arg("event")
-        .arg(&dir)
-        .args(["--headless", "--yes"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    common::wait_until(
-        Duration::from_secs(30),
-        || "the board's end without a game".into(),
-        || {
-            of_type(&event_lines(&dir), "board_end")
-                .iter()
-                .any(|end| end["end"] == "no_game")
-        },
-    );
+    let mut event = spawn_event(&dir, Stdio::null());
+    wait_for_a_game_that_never_started(&dir);
     event.kill().unwrap();
     event.wait().unwrap();
     let text = std::fs::read_to_string(dir.join("event.toml")).unwrap();
