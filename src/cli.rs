@@ -133,7 +133,19 @@ pub enum Command {
                                 goref standings --games FILE.csv [--tie-breaks cgf|kgs|LIST] \
                                 [--bye-score N] [--json|--csv]")]
     Standings(StandingsArgs),
-    /// A tournament in one folder.
+    /// A tournament in one folder: the rounds, every board its own goref.
+    ///
+    /// Before each round it shows the standings and the proposed pairing
+    /// and waits for the director's answer (y, swap N, repair, withdraw,
+    /// add, result, q), or confirms it with --yes; then every board of the
+    /// round plays at once, each in its own game folder under
+    /// DIR/round-N/. Every decision and every board's start and end go to
+    /// DIR/event.jsonl; run it again after a kill and it goes on where the
+    /// event stands. The standings are in DIR/standings.html after each
+    /// round, and goref standings DIR prints them.
+    #[command(override_usage = "goref event init DIR\n       \
+                                goref event DIR [--headless] [--yes] [--json]\n       \
+                                goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT")]
     Event(EventArgs),
 }
 

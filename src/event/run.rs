@@ -162,11 +162,15 @@ struct Runner {
 
 impl Runner {
     fn go(&mut self) -> Result<EventEnd, String> {
+        let plural = |n: usize, one: &str| match n {
+            1 => format!("1 {one}"),
+            n => format!("{n} {one}s"),
+        };
         self.say(format!(
-            "{}: {} entrants, {} rounds; its folder is {}",
+            "{}: {}, {}; its folder is {}",
             self.file.name,
-            self.file.entrants.len(),
-            self.file.rounds,
+            plural(self.file.entrants.len(), "entrant"),
+            plural(self.file.rounds as usize, "round"),
             self.dir.display()
         ));
         loop {
