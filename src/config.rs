@@ -46,7 +46,7 @@ pub enum ConfigError {
 }
 
 /// The game file. Every key is optional.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameFile {
     pub black: Option<String>,

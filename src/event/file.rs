@@ -109,6 +109,9 @@ pub struct EventFile {
     pub rest: Option<std::time::Duration>,
     pub on_crash: OnCrash,
     pub game: GameFile,
+    /// The `[game]` table as written, for the boards' game files: every
+    /// key a game file takes, passed on untouched.
+    pub game_table: toml::Table,
     pub entrants: Vec<Entrant>,
 }
 
@@ -133,29 +136,25 @@ pub fn load(dir: &Path) -> Result<EventFile, EventFileError> {
     parse(&text).map_err(|message| EventFileError::Invalid { path, message })
 }
 
-/// The `[game]` table of `DIR/event.toml` as written, for a board's game
-/// file: every key a game file takes, passed on untouched.
-pub fn game_table(dir: &Path) -> Result<toml::Table, EventFileError> {
-    let path = dir.join(EVENT_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|source| EventFileError::Read {
-        path: path.clone(),
-        source,
-    })?;
-    let mut whole: toml::Table =
-        text.parse()
-            .map_err(|e: toml::de::Error| EventFileError::Invalid {
-                path: path.clone(),
-                message: e.message().to_string(),
-            })?;
-    Ok(match whole.remove("game") {
-        Some(toml::Value::Table(table)) => table,
-        _ => toml::Table::new(),
-    })
+/// Whether `name` may name an entrant: not empty, no comma and no space
+/// around it (the games list is CSV), and not BYE (which marks a bye there).
+pub fn check_name(name: &str) -> Result<(), String> {
+    if name.trim().is_empty() || name.trim() != name || name.contains(',') {
+        return Err("a name is not empty, has no comma and no space around it".into());
+    }
+    if name.eq_ignore_ascii_case("bye") {
+        return Err("BYE marks a bye in the games list".into());
+    }
+    Ok(())
 }
 
 /// Reads and checks an event file's text.
 pub fn parse(text: &str) -> Result<EventFile, String> {
     let raw: RawEventFile = toml::from_str(text).map_err(|e| locate(text, &e))?;
+    let game_table = match text.parse::<toml::Table>().map(|mut t| t.remove("game")) {
+        Ok(Some(toml::Value::Table(table))) => table,
+        _ => toml::Table::new(),
+    };
     if raw.name.trim().is_empty() {
         return Err("name: the event needs a name".into());
     }
@@ -165,15 +164,8 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
     let mut names = HashSet::new();
     for (index, entrant) in raw.entrants.iter().enumerate() {
         let at = format!("entrant {} ({})", index + 1, entrant.name);
-        let name = entrant.name.trim();
-        if name.is_empty() || name != entrant.name || name.contains(',') {
-            return Err(format!(
-                "{at}: a name is not empty, has no comma and no space around it"
-            ));
-        }
-        if name.eq_ignore_ascii_case("bye") {
-            return Err(format!("{at}: BYE marks a bye in the games list"));
-        }
+        check_name(&entrant.name).map_err(|why| format!("{at}: {why}"))?;
+        let name = entrant.name.as_str();
         if !names.insert(name.to_string()) {
             return Err(format!("{at}: the name is taken by an earlier entrant"));
         }
@@ -257,6 +249,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
             .map_err(|e| format!("rest: {e}"))?,
         on_crash: raw.on_crash,
         game: raw.game,
+        game_table,
         entrants: raw.entrants,
     })
 }

@@ -33,7 +33,7 @@ use crate::tournament::crosstable;
 use crate::tournament::standings::Standings;
 use file::{EventFile, EVENT_FILE, TEMPLATE};
 use log::{EventLine, EVENT_LOG};
-use state::{BoardResult, EventState};
+use state::EventState;
 
 /// Writes the commented event file into `dir`, creating the folder; an
 /// event file already there is left alone.
@@ -57,9 +57,18 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
 pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let lines = log::read(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
-    let mut state = EventState::fold(&file, lines.iter().map(|l| &l.line));
-    for round in &mut state.rounds {
-        for board in round.boards.iter_mut().filter(|b| b.played.is_none()) {
+    let journalled = EventState::fold(&file, lines.iter().map(|l| &l.line));
+    let ends = ends_in_folders(dir, &journalled);
+    let state = EventState::fold(&file, lines.iter().map(|l| &l.line).chain(&ends));
+    Ok((file, state))
+}
+
+/// The `board_end` lines the journal lacks: boards whose last folder holds
+/// a result (the event was not watching as they ended, or was killed).
+pub(crate) fn ends_in_folders(dir: &Path, state: &EventState) -> Vec<EventLine> {
+    let mut ends = Vec::new();
+    for round in &state.rounds {
+        for board in round.boards.iter().filter(|b| b.played.is_none()) {
             let Some(folder) = board.dirs.last() else {
                 continue;
             };
@@ -69,7 +78,12 @@ pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
                 reason,
             } = board::folder_state(&dir.join(folder))
             {
-                board.played = Some(BoardResult {
+                ends.push(EventLine::BoardEnd {
+                    round: round.number,
+                    board: board.pair.board,
+                    black: board.pair.black.clone(),
+                    white: board.pair.white.clone(),
+                    dir: folder.clone(),
                     result,
                     end,
                     reason,
@@ -77,7 +91,7 @@ pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
             }
         }
     }
-    Ok((file, state))
+    ends
 }
 
 /// The standings of each division as text fitted to `width`, each table

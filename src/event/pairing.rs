@@ -57,10 +57,7 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
         byes.extend(division_pairing.bye.map(|i| names[i].to_string()));
     }
     let records = state.records(file);
-    let third_running = |i: usize, side: Color| {
-        let colours = &records[i].colours;
-        colours.len() >= 2 && colours[colours.len() - 2..].iter().all(|&c| c == side)
-    };
+    let third_running = |i: usize, side: Color| swiss::third_running(&records[i], side);
     let avoidable = |black: usize, white: usize| {
         let breaks = |b, w| third_running(b, Color::Black) || third_running(w, Color::White);
         breaks(black, white) && !breaks(white, black)

@@ -89,9 +89,7 @@ pub fn decide(answer: &str, proposal: &Proposal, state: &EventState) -> Result<D
             if state.entrants.iter().any(|e| e.name == *name) {
                 return Err(format!("{name} is already an entrant"));
             }
-            if name.eq_ignore_ascii_case("bye") || name.contains(',') {
-                return Err(format!("{name}: a name is not BYE and has no comma"));
-            }
+            super::file::check_name(name).map_err(|why| format!("{name}: {why}"))?;
             player
                 .parse::<PlayerSpec>()
                 .map_err(|e| format!("{player}: {e}"))?;

@@ -96,7 +96,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
         other => other.to_string(),
     })?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
-    check_game(dir, &exe)?;
+    check_game(dir, &file, &exe)?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
     catch_stop_signals(true);
     let (news_tx, news) = mpsc::channel();
@@ -121,25 +121,14 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
 /// Checks the `[game]` table as a game would take it (with the built-in
 /// engine on both sides), so that a wrong value stops the event before its
 /// first board rather than on every board.
-fn check_game(dir: &Path, exe: &Path) -> Result<(), String> {
-    let mut table = file::game_table(dir).map_err(|e| e.to_string())?;
-    table.insert("black".into(), "bot".into());
-    table.insert("white".into(), "bot".into());
-    let game: crate::config::GameFile = table
-        .try_into()
-        .map_err(|e: toml::de::Error| format!("[game]: {}", e.message()))?;
+fn check_game(dir: &Path, event: &EventFile, exe: &Path) -> Result<(), String> {
+    let mut game = event.game.clone();
+    game.black = Some("bot".into());
+    game.white = Some("bot".into());
     let today = crate::game::sgf::Date::from_unix_seconds(0);
     crate::config::resolve_file(&Default::default(), game, exe.to_path_buf(), today)
         .map(|_| ())
         .map_err(|e| format!("{}: [game]: {e}", dir.join(file::EVENT_FILE).display()))
-}
-
-/// A board's goref this event started, by (round, board).
-struct Running {
-    pid: u32,
-    /// Another goref plays it (found live in its folder): followed by
-    /// looking at the folder.
-    adopted: bool,
 }
 
 struct Runner {
@@ -151,7 +140,10 @@ struct Runner {
     exe: PathBuf,
     news_tx: mpsc::Sender<BoardNews>,
     news: mpsc::Receiver<BoardNews>,
-    running: HashMap<(u32, u32), Running>,
+    /// The boards playing now, by (round, board): the pid of the goref
+    /// this event started, or none for one another goref plays (found live
+    /// in its folder after a restart), followed by looking at its folder.
+    running: HashMap<(u32, u32), Option<u32>>,
     resumes: HashMap<(u32, u32), u32>,
     /// The boards this run has started, by (round, board).
     tried: std::collections::HashSet<(u32, u32)>,
@@ -270,30 +262,8 @@ impl Runner {
     /// Writes the results of boards that ended while no event was
     /// watching (it was killed) from their folders into the journal.
     fn reconcile(&mut self) -> Result<(), String> {
-        let state = self.state();
-        for round in &state.rounds {
-            for board in round.boards.iter().filter(|b| b.played.is_none()) {
-                let Some(dir) = board.dirs.last() else {
-                    continue;
-                };
-                if let FolderState::Finished {
-                    result,
-                    end,
-                    reason,
-                } = board::folder_state(&self.dir.join(dir))
-                {
-                    self.record(EventLine::BoardEnd {
-                        round: round.number,
-                        board: board.pair.board,
-                        black: board.pair.black.clone(),
-                        white: board.pair.white.clone(),
-                        dir: dir.clone(),
-                        result,
-                        end,
-                        reason,
-                    })?;
-                }
-            }
+        for end in super::ends_in_folders(&self.dir, &self.state()) {
+            self.record(end)?;
         }
         Ok(())
     }
@@ -404,12 +374,7 @@ impl Runner {
                 }
                 self.tried.insert((number, board.pair.board));
                 if board.played.as_ref().is_some_and(|p| p.end == NO_GAME) {
-                    let again = format!(
-                        "round-{number}/board-{}-{}",
-                        board.pair.board,
-                        board.dirs.len() + 1
-                    );
-                    board.dirs.push(again);
+                    board = Self::played_again(number, &board);
                 }
                 self.start_board(number, &board)?;
             }
@@ -479,6 +444,18 @@ impl Runner {
         }
     }
 
+    /// The board with a new folder for its game played again:
+    /// `round-N/board-B-2`, `-3`, ...
+    fn played_again(number: u32, board: &Board) -> Board {
+        let mut again = board.clone();
+        again.dirs.push(format!(
+            "round-{number}/board-{}-{}",
+            board.pair.board,
+            board.dirs.len() + 1
+        ));
+        again
+    }
+
     /// The folder a board plays in now, relative to the event's.
     fn board_dir(number: u32, board: &Board) -> String {
         board
@@ -514,13 +491,7 @@ impl Runner {
                     "round {number} board {}: a goref still plays it; the event follows its folder",
                     board.pair.board
                 ));
-                self.running.insert(
-                    key,
-                    Running {
-                        pid: 0,
-                        adopted: true,
-                    },
-                );
+                self.running.insert(key, None);
                 return Ok(());
             }
             FolderState::Unreadable(why) => {
@@ -550,13 +521,7 @@ impl Runner {
         };
         let pid = board::start(&self.exe, &run, self.options.json, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for board {}: {e}", board.pair.board))?;
-        self.running.insert(
-            key,
-            Running {
-                pid,
-                adopted: false,
-            },
-        );
+        self.running.insert(key, Some(pid));
         self.record(EventLine::BoardStart {
             round: number,
             board: board.pair.board,
@@ -579,7 +544,7 @@ impl Runner {
                 .map(|e| e.player.clone())
                 .ok_or_else(|| format!("{name} is not an entrant"))
         };
-        let mut table = file::game_table(&self.dir).map_err(|e| e.to_string())?;
+        let mut table = self.file.game_table.clone();
         table.insert("black".into(), player(&board.pair.black)?.into());
         table.insert("white".into(), player(&board.pair.white)?.into());
         table.insert("event".into(), self.file.name.clone().into());
@@ -670,13 +635,7 @@ impl Runner {
                     },
                 })?;
                 if replay {
-                    let again = format!(
-                        "round-{number}/board-{board_number}-{}",
-                        board.dirs.len() + 1
-                    );
-                    let mut next = board.clone();
-                    next.dirs.push(again);
-                    self.start_board(number, &next)?;
+                    self.start_board(number, &Self::played_again(number, board))?;
                 }
                 Ok(())
             }
@@ -698,13 +657,7 @@ impl Runner {
                 "its game could not start ({how}): {last_words}"
             ))),
             FolderState::Live => {
-                self.running.insert(
-                    (number, board_number),
-                    Running {
-                        pid: 0,
-                        adopted: true,
-                    },
-                );
+                self.running.insert((number, board_number), None);
                 Ok(())
             }
             FolderState::Unreadable(why) => self.record(trouble(why)),
@@ -716,7 +669,7 @@ impl Runner {
         let adopted: Vec<(u32, u32)> = self
             .running
             .iter()
-            .filter(|(_, r)| r.adopted)
+            .filter(|(_, pid)| pid.is_none())
             .map(|(&k, _)| k)
             .collect();
         let state = self.state();
@@ -738,12 +691,10 @@ impl Runner {
     /// stands.
     fn stop_boards_the_director_decided(&mut self, round: &super::state::Round) {
         for board in round.boards.iter().filter(|b| b.set.is_some()) {
-            if let Some(running) = self.running.get(&(round.number, board.pair.board)) {
-                if running.pid != 0 {
-                    // SAFETY: kill(2) on a pid this event started and has not reaped.
-                    unsafe {
-                        libc::kill(running.pid as libc::pid_t, libc::SIGTERM);
-                    }
+            if let Some(Some(pid)) = self.running.get(&(round.number, board.pair.board)) {
+                // SAFETY: kill(2) on a pid this event started and has not reaped.
+                unsafe {
+                    libc::kill(*pid as libc::pid_t, libc::SIGTERM);
                 }
             }
         }

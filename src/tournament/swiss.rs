@@ -153,10 +153,7 @@ fn preferred(remaining: &[usize], records: &[Record], rematches: bool) -> Vec<us
 
 /// `(black, white)` for a pair.
 fn colour(a: usize, b: usize, records: &[Record], seed: u64) -> (usize, usize) {
-    let third_running = |i: usize, side: Color| {
-        let colours = &records[i].colours;
-        colours.len() >= 2 && colours[colours.len() - 2..].iter().all(|&c| c == side)
-    };
+    let third_running = |i: usize, side: Color| third_running(&records[i], side);
     let whites_over_blacks = |i: usize| {
         let colours = &records[i].colours;
         let whites = colours.iter().filter(|&&c| c == Color::White).count() as i64;
@@ -184,6 +181,12 @@ fn colour(a: usize, b: usize, records: &[Record], seed: u64) -> (usize, usize) {
         true => (a, b),
         false => (b, a),
     }
+}
+
+/// Whether `side` would be the entrant's colour a third time running.
+pub(crate) fn third_running(record: &Record, side: Color) -> bool {
+    let colours = &record.colours;
+    colours.len() >= 2 && colours[colours.len() - 2..].iter().all(|&c| c == side)
 }
 
 /// A well-spread function of a number (splitmix64's finaliser).
