@@ -625,3 +625,21 @@ fn a_board_whose_program_was_missing_plays_when_the_director_fixes_the_file_and_
     assert_ne!(ends[1]["end"], "no_game");
     assert!(dir.join("round-1/board-1-2/game.sgf").is_file());
 }
+
+#[test]
+fn a_journal_or_a_page_that_is_a_device_is_refused_before_anything_plays() {
+    for file in ["event.jsonl", "standings.html"] {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("cup");
+        event_folder(&dir, 1, &six_bots(0)[..2], "");
+        std::os::unix::fs::symlink("/dev/full", dir.join(file)).unwrap();
+        let run = run_event(&dir, &[]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("a character device, not a regular file"),
+            "{stderr}"
+        );
+        assert!(!dir.join("round-1").exists(), "{file}: a board started");
+    }
+}

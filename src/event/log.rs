@@ -128,6 +128,8 @@ pub enum LogError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    NotAFile(#[from] crate::files::FileError),
 }
 
 /// Reads every whole line of the log at `path`; no file is no lines.
@@ -177,6 +179,7 @@ impl EventLog {
     /// Opens (or creates) the log, cuts a last line cut short, and returns
     /// it with the lines it holds.
     pub fn open(path: &Path) -> Result<(EventLog, Vec<Logged>), LogError> {
+        let path = &crate::files::resolve_output(path)?;
         let read_error = |source| LogError::Read {
             path: path.to_path_buf(),
             source,

@@ -46,8 +46,7 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
         ));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    crate::files::write_atomically(&path, TEMPLATE)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    crate::files::write_output(&path, TEMPLATE).map_err(|e| e.to_string())?;
     Ok(path)
 }
 

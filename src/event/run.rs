@@ -97,6 +97,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
     })?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     check_game(dir, &file, &exe)?;
+    crate::files::resolve_output(&dir.join(html::STANDINGS_PAGE)).map_err(|e| e.to_string())?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
     catch_stop_signals(true);
     let (news_tx, news) = mpsc::channel();
