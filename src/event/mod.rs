@@ -9,7 +9,8 @@
 //!   director's answers to it.
 //! - [`board`]: one board's goref process, and what its folder says.
 //! - [`run`]: `goref event DIR`, the rounds one after another;
-//!   [`progress`]: its lines for the director.
+//!   [`progress`]: its lines for the director; [`picture`]: the event as
+//!   the hall shows it.
 //! - [`html`] writes `DIR/standings.html`.
 //! - [`init`], [`standings`], [`set_result`]: `goref event init DIR`,
 //!   `goref standings DIR` and `goref event DIR result`.
@@ -19,6 +20,7 @@ pub mod file;
 pub mod html;
 pub mod log;
 pub mod pairing;
+pub mod picture;
 pub mod progress;
 pub mod prompt;
 pub mod run;

@@ -10,6 +10,10 @@
 //! twice. Ctrl-C or SIGTERM stops the event, never a board: the boards play
 //! on in their own gorefs, and the next `goref event DIR` follows them.
 //! SIGHUP (the director's SSH session dropped) is ignored.
+//!
+//! What the event says and asks goes through a [`Desk`]: the terminal's
+//! lines and prompt ([`run`]), or the hall screen, which is also shown the
+//! event's [`EventPicture`] each time it changes ([`run_at`]).
 
 use std::collections::HashMap;
 use std::io::BufRead;
@@ -24,9 +28,51 @@ use super::log::{EventLine, EventLog, Logged, EVENT_LOG};
 use super::pairing::{propose, Proposal};
 use super::progress::progress;
 use super::state::{Board, EventState, NO_GAME};
-use super::{html, prompt};
+use super::{html, picture, prompt};
 use crate::console;
 use crate::files::FileLock;
+use crate::tournament::hall::{EventPicture, Stage};
+
+/// Where the event tells the director what happens and asks what to do.
+pub trait Desk: Send {
+    /// A line for the director.
+    fn say(&self, line: String);
+    /// The standings between rounds, as lines of text.
+    fn standings(&self, lines: Vec<String>) {
+        for line in lines {
+            self.say(line);
+        }
+    }
+    /// Whether this desk is shown the event's picture.
+    fn wants_pictures(&self) -> bool {
+        false
+    }
+    /// The event as it stands now, whenever it changed.
+    fn show(&self, _picture: &EventPicture) {}
+    /// The director's answer to the proposal, whose lines are `shown`
+    /// (see [`prompt`]); none to stop the event.
+    fn ask(&self, shown: Vec<String>) -> Option<String>;
+}
+
+/// The director at the terminal: progress lines on stderr, the prompt on
+/// stdin.
+struct Terminal;
+
+impl Desk for Terminal {
+    fn say(&self, line: String) {
+        console::say(line);
+    }
+
+    fn ask(&self, shown: Vec<String>) -> Option<String> {
+        for line in shown {
+            console::say(line);
+        }
+        catch_stop_signals(false);
+        let answer = read_answer();
+        catch_stop_signals(true);
+        answer
+    }
+}
 
 /// How `goref event DIR` runs.
 #[derive(Debug, Clone, Default)]
@@ -61,9 +107,15 @@ const TICK: Duration = Duration::from_millis(500);
 static STOP: AtomicBool = AtomicBool::new(false);
 static STOP_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
-extern "C" fn on_stop(signal: libc::c_int) {
+/// Asks a running event to stop at its next look, as Ctrl-C does: the
+/// boards play on. `signal` names why (0: the director asked).
+pub fn stop(signal: libc::c_int) {
     STOP_SIGNAL.store(signal, Ordering::Relaxed);
     STOP.store(true, Ordering::Relaxed);
+}
+
+extern "C" fn on_stop(signal: libc::c_int) {
+    stop(signal);
 }
 
 /// While boards play, Ctrl-C and SIGTERM ask the event to stop at its next
@@ -84,8 +136,20 @@ fn catch_stop_signals(catch: bool) {
     }
 }
 
-/// Runs the event in `dir` until it is over or stopped.
+/// Runs the event in `dir` until it is over or stopped, at the terminal:
+/// Ctrl-C and SIGTERM stop it, SIGHUP is ignored.
 pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
+    run_at(dir, options, Box::new(Terminal), true)
+}
+
+/// Runs the event in `dir` at `desk` until it is over or stopped; with
+/// `signals`, Ctrl-C and SIGTERM stop it (else [`stop`] does).
+pub fn run_at(
+    dir: &Path,
+    options: &EventOptions,
+    desk: Box<dyn Desk>,
+    signals: bool,
+) -> Result<EventEnd, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let log_path = dir.join(EVENT_LOG);
     let _claim = FileLock::acquire(&log_path).map_err(|e| match e {
@@ -99,7 +163,9 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
     check_game(dir, &file, &exe)?;
     crate::files::resolve_output(&dir.join(html::STANDINGS_PAGE)).map_err(|e| e.to_string())?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
-    catch_stop_signals(true);
+    if signals {
+        catch_stop_signals(true);
+    }
     let (news_tx, news) = mpsc::channel();
     let mut runner = Runner {
         dir: dir.to_path_buf(),
@@ -115,8 +181,20 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
         tried: std::collections::HashSet::new(),
         waiting_said: false,
         standings_shown: false,
+        desk,
+        stage: Stage::Starting,
+        shown_round: 0,
+        shown: None,
     };
-    runner.go()
+    let end = runner.go();
+    runner.stage = match &end {
+        Ok(EventEnd::Finished { standings_html }) => Stage::Over {
+            standings_html: standings_html.display().to_string(),
+        },
+        Ok(EventEnd::Stopped(why)) | Err(why) => Stage::Stopped { why: why.clone() },
+    };
+    runner.show();
+    end
 }
 
 /// Checks the `[game]` table as a game would take it (with the built-in
@@ -151,6 +229,12 @@ struct Runner {
     waiting_said: bool,
     /// The standings are on the director's screen since the last round.
     standings_shown: bool,
+    desk: Box<dyn Desk>,
+    /// What the event is doing, and the round whose boards it shows.
+    stage: Stage,
+    shown_round: u32,
+    /// The picture the desk was last shown.
+    shown: Option<EventPicture>,
 }
 
 impl Runner {
@@ -223,14 +307,16 @@ impl Runner {
 
     fn stopped(&self) -> Option<EventEnd> {
         STOP.load(Ordering::Relaxed).then(|| {
-            let signal = match STOP_SIGNAL.load(Ordering::Relaxed) {
-                libc::SIGTERM => "SIGTERM",
-                _ => "SIGINT (Ctrl-C)",
+            let why = match STOP_SIGNAL.load(Ordering::Relaxed) {
+                libc::SIGTERM => "goref received SIGTERM",
+                libc::SIGINT => "goref received SIGINT (Ctrl-C)",
+                libc::SIGHUP => "the director's terminal went away",
+                _ => "the director left the hall",
             };
             let playing = self.running.len();
             EventEnd::Stopped(format!(
-                "goref received {signal}: the event stops; {playing} board(s) play on in their own \
-                 gorefs, and `goref event {}` follows them again",
+                "{why}: the event stops; {playing} board(s) play on in their own gorefs, and \
+                 `goref event {}` follows them again",
                 self.dir.display()
             ))
         })
@@ -245,7 +331,9 @@ impl Runner {
         } else if let Some(progress) = progress(&line, &self.dir) {
             self.say(progress);
         }
-        self.take_new()
+        self.take_new()?;
+        self.show();
+        Ok(())
     }
 
     fn take_new(&mut self) -> Result<(), String> {
@@ -256,7 +344,32 @@ impl Runner {
 
     fn say(&self, line: String) {
         if !self.options.json {
-            console::say(line);
+            self.desk.say(line);
+        }
+    }
+
+    /// Shows the desk the event as it stands, when it wants pictures and
+    /// something changed.
+    fn show(&mut self) {
+        if !self.desk.wants_pictures() {
+            return;
+        }
+        let running = &self.running;
+        let round = self.shown_round;
+        let drawn = picture::draw(
+            &self.file,
+            &self.state(),
+            round,
+            self.stage.clone(),
+            |board| running.contains_key(&(round, board)),
+        );
+        match drawn {
+            Ok(picture) if self.shown.as_ref() != Some(&picture) => {
+                self.desk.show(&picture);
+                self.shown = Some(picture);
+            }
+            Ok(_) => {}
+            Err(why) => self.desk.say(format!("goref: the standings: {why}")),
         }
     }
 
@@ -280,10 +393,9 @@ impl Runner {
         }
         let divisions = self.state().division_standings(&self.file)?;
         if !self.options.json {
-            self.say(format!("standings after round {round}:"));
-            for line in super::standings_text(&divisions, 80) {
-                self.say(line);
-            }
+            let mut lines = vec![format!("standings after round {round}:")];
+            lines.extend(super::standings_text(&divisions, 80));
+            self.desk.standings(lines);
             self.standings_shown = true;
         }
         self.record(EventLine::Standings {
@@ -309,17 +421,12 @@ impl Runner {
             }
             if !std::mem::replace(&mut self.standings_shown, true) {
                 let divisions = self.state().division_standings(&self.file)?;
-                for line in super::standings_text(&divisions, 80) {
-                    console::say(line);
-                }
+                self.desk.standings(super::standings_text(&divisions, 80));
             }
-            for line in prompt::show(&proposal) {
-                console::say(line);
-            }
-            catch_stop_signals(false);
-            let answer = read_answer();
-            catch_stop_signals(true);
-            let Some(answer) = answer else {
+            self.shown_round = round - 1;
+            self.stage = picture::pairing(&proposal);
+            self.show();
+            let Some(answer) = self.desk.ask(prompt::show(&proposal)) else {
                 return Ok(None);
             };
             match prompt::decide(&answer, &proposal, &self.state()) {
@@ -331,15 +438,14 @@ impl Runner {
                 Ok(prompt::Decision::Record(EventLine::Add { .. }))
                     if self.file.system != super::file::System::Swiss =>
                 {
-                    console::say(
-                        "goref: a round robin's field is its event file's: add is for a Swiss",
+                    self.desk.say(
+                        "goref: a round robin's field is its event file's: add is for a Swiss"
+                            .into(),
                     );
                 }
                 Ok(prompt::Decision::Record(line)) => self.record(line)?,
                 Ok(prompt::Decision::Again) => {}
-                Err(why) => {
-                    console::say(format!("goref: {why}"));
-                }
+                Err(why) => self.desk.say(format!("goref: {why}")),
             }
         }
     }
@@ -348,6 +454,9 @@ impl Runner {
     /// the event stops first.
     fn play_round(&mut self, number: u32) -> Result<Option<EventEnd>, String> {
         self.waiting_said = false;
+        self.shown_round = number;
+        self.stage = Stage::Playing;
+        self.show();
         if let Some(end) = self.rest_before(number) {
             return Ok(Some(end));
         }
@@ -389,6 +498,7 @@ impl Runner {
             }
             self.follow_adopted()?;
             self.take_new()?;
+            self.show();
         }
     }
 
@@ -573,9 +683,11 @@ impl Runner {
         match news {
             BoardNews::Line { round, board, text } => {
                 match self.options.json {
-                    true => console::out(text),
-                    false => console::say(format!("round {round} board {board}: {text}")),
-                };
+                    true => drop(console::out(text)),
+                    false => self
+                        .desk
+                        .say(format!("round {round} board {board}: {text}")),
+                }
                 Ok(())
             }
             BoardNews::Exited {

@@ -9,9 +9,11 @@
 //!   JSON.
 //! - [`round_robin`]: the Berger tables.
 //! - [`swiss`]: the next round of a Swiss from the standings so far.
+//! - [`hall`]: the event as the hall screen and its spectators see it.
 
 pub mod crosstable;
 pub mod games;
+pub mod hall;
 pub mod round_robin;
 pub mod standings;
 pub mod swiss;

@@ -17,6 +17,8 @@
 
 use std::collections::HashMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::games::{Game, Outcome};
 use crate::game::Color;
 
@@ -24,7 +26,7 @@ use crate::game::Color;
 pub type Halves = u64;
 
 /// One criterion of the chain, after the score.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum TieBreak {
     Wins,
     Sos,
@@ -121,7 +123,7 @@ pub const CGF: [TieBreak; 5] = [
 pub const KGS: [TieBreak; 2] = [TieBreak::Sos, TieBreak::Sodos];
 
 /// How an entrant's game ended, for the entrant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mark {
     Win,
     Loss,
@@ -131,7 +133,7 @@ pub enum Mark {
 }
 
 /// One game of an entrant, as its crosstable cell tells it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cell {
     pub round: u32,
     /// The opponent's index in the entrants; none for a bye.
@@ -143,7 +145,7 @@ pub struct Cell {
 }
 
 /// One entrant's line of the standings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Row {
     /// The entrant's place in the event's list, from 1.
     pub number: usize,
@@ -157,7 +159,7 @@ pub struct Row {
     pub cells: Vec<Cell>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Standings {
     pub tie_breaks: Vec<TieBreak>,
     pub rounds: u32,

@@ -1,0 +1,83 @@
+//! The event as the hall shows it: the round under way, each of its
+//! boards with its pair, its folder and where it stands, the director's
+//! stage (a pairing to confirm, a round playing, the event over) and the
+//! standings.
+//!
+//! The event runner draws this picture from its journal whenever the event
+//! changes; the hall screen draws tiles from it and from each board's own
+//! game view, and a spectator of the hall is sent it as it is. Pure data:
+//! nothing here reads a folder or a clock.
+
+use serde::{Deserialize, Serialize};
+
+use super::standings::Standings;
+
+/// The whole event, as the hall shows it now.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EventPicture {
+    pub name: String,
+    /// How many rounds the event has.
+    pub rounds: u32,
+    /// The round the boards belong to: the one playing, or the one just
+    /// played while the next is being paired; 0 before the first.
+    pub round: u32,
+    pub stage: Stage,
+    /// The round's boards, by number.
+    pub boards: Vec<BoardPicture>,
+    /// Who sits the round out.
+    pub byes: Vec<String>,
+    /// The standings of each division (one, unnamed, for most events).
+    pub standings: Vec<(Option<String>, Standings)>,
+}
+
+/// What the event is doing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "stage", rename_all = "snake_case")]
+pub enum Stage {
+    /// Starting: the journal is being read.
+    #[default]
+    Starting,
+    /// The boards of `round` are playing.
+    Playing,
+    /// The next round's pairing waits for the director: its boards (none
+    /// started) and byes as proposed.
+    Pairing {
+        round: u32,
+        boards: Vec<BoardPicture>,
+        byes: Vec<String>,
+    },
+    /// Every round is played: the standings page.
+    Over { standings_html: String },
+    /// The runner stopped: why.
+    Stopped { why: String },
+}
+
+/// One board of the round.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardPicture {
+    pub board: u32,
+    pub black: String,
+    pub white: String,
+    /// The folder its game is played in, relative to the event's; none
+    /// before it starts.
+    pub dir: Option<String>,
+    /// A goref plays it now.
+    pub playing: bool,
+    /// The result that counts, with why, once there is one.
+    pub result: Option<String>,
+    pub reason: Option<String>,
+    /// Why the board waits for the director, if it does.
+    pub needs_director: Option<String>,
+}
+
+impl EventPicture {
+    /// The board numbered `board`, if the round has it.
+    pub fn board(&self, board: u32) -> Option<&BoardPicture> {
+        self.boards.iter().find(|b| b.board == board)
+    }
+
+    /// Whether every board of the round has its result.
+    pub fn round_is_over(&self) -> bool {
+        !self.boards.is_empty() && self.boards.iter().all(|b| b.result.is_some())
+    }
+}
