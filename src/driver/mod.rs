@@ -224,6 +224,7 @@ pub async fn run_game_with(
     let mut interrupted = false;
     let mut detached = false;
     let mut judge_called = false;
+    let mut screens_attached = 0u32;
     let mut timer = Timer::default();
 
     loop {
@@ -236,7 +237,7 @@ pub async fn run_game_with(
         }
         if referee.phase() == Phase::Adjudication && !judge_called {
             judge_called = true;
-            call_the_judge(&mut referee, operator.is_some());
+            call_the_judge(&mut referee, operator.is_some() || screens_attached > 0);
             continue;
         }
         if referee.phase() != Phase::Adjudication {
@@ -283,7 +284,21 @@ pub async fn run_game_with(
                 None => notes = None,
             },
             note = next_from(&mut attach_notes) => match note {
-                Some(note) => sinks.take(note),
+                Some(note) => {
+                    match &note {
+                        GameEvent::Session { what: SessionChange::Attached, .. } => {
+                            screens_attached += 1;
+                        }
+                        GameEvent::Session { what: SessionChange::Left, .. } => {
+                            screens_attached = screens_attached.saturating_sub(1);
+                        }
+                        _ => {}
+                    }
+                    sinks.take(note);
+                    if judge_called && operator.is_none() && screens_attached == 0 {
+                        call_the_judge(&mut referee, false);
+                    }
+                }
                 None => attach_notes = None,
             },
             input = next_from(&mut attached) => match input {

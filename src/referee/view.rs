@@ -36,7 +36,7 @@ use crate::protocol::sgmp::link::TraceFlag;
 
 use super::event::{
     attributed, AgreementEvent, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo,
-    StampedEvent, TimeSettings,
+    SessionChange, StampedEvent, TimeSettings,
 };
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -358,6 +358,13 @@ impl GameView {
                 );
             }
             GameEvent::Notice { color, message } | GameEvent::Session { color, message, .. } => {
+                if let GameEvent::Session {
+                    what: SessionChange::Restarted,
+                    ..
+                } = event
+                {
+                    self.alert(attributed(*color, message));
+                }
                 self.notice_t_ms = Some(self.last_t_ms);
                 push_bounded(
                     &mut self.notices,
