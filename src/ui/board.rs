@@ -110,6 +110,12 @@ impl BoardPane<'_> {
     }
 }
 
+/// The glyph and style of a point of a small board (the hall's tiles):
+/// a stone, or empty.
+pub(crate) fn point_glyph(theme: &Theme, stone: Option<Color>) -> (char, Style) {
+    glyph(theme, stone.map_or(Mark::Empty, Mark::Stone))
+}
+
 /// The glyph and style of one point's mark in `theme`.
 fn glyph(theme: &Theme, mark: Mark) -> (char, Style) {
     let (black, white, empty) = if theme.unicode {

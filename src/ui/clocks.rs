@@ -197,7 +197,7 @@ pub(crate) fn next_change_ms(view: &GameView, now_t_ms: u64) -> Option<u64> {
 /// `12:34  byo 3x`. While `paused` the last move's time gives way to
 /// `PAUSED`, and so does the phase when compact; a side that has not moved
 /// yet shows no last move.
-fn describe(reading: &ClockReading, compact: bool, paused: bool) -> String {
+pub(crate) fn describe(reading: &ClockReading, compact: bool, paused: bool) -> String {
     let moved = reading.used_ms > 0 || reading.last_move_ms > 0;
     let last = match (compact, paused) {
         (true, _) => String::new(),

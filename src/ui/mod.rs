@@ -11,6 +11,7 @@ pub mod board;
 pub mod clocks;
 pub mod commands;
 pub mod control;
+pub mod hall;
 pub mod keys;
 pub mod layout;
 pub mod moves;
@@ -66,7 +67,7 @@ pub(crate) fn cut(text: &str, width: usize) -> String {
 /// `text` in lines of at most `width` columns, broken where words end (a
 /// word longer than a line is broken where it must); lines after the first
 /// begin with `indent` spaces.
-fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
+pub(crate) fn wrap(text: &str, width: usize, indent: usize) -> Vec<String> {
     let width = width.max(indent + 8);
     let lead = text.len() - text.trim_start_matches(' ').len();
     let mut lines = Vec::new();

@@ -1,0 +1,604 @@
+//! The hall's frame: the status line, the boards (as tiles when every
+//! board of the round fits as one, else as two lines each, scrolled to the
+//! board selected), the standings, the pairing between rounds, the
+//! event's newest line and the hint bar.
+//!
+//! ```text
+//! Cup 2026 | round 2 of 5 | 6 boards: 4 playing, 1 over, 1 needs you
+//! ┌! board 4 ────────────────────────┐┌ board 1 ─────────────────────────┐
+//! │● alpha              12:04  ·····●│ ...
+//! │○ beta          ▶     9:58  ··○···│
+//! │move 37: W D4           ·········│
+//! │awaits the judge                  │
+//! │! the judge is called: ...        │
+//! └──────────────────────────────────┘
+//! round 2 board 3: alpha - beta W+R (Black resigned)
+//! ! board 4 needs you: the judge is called   enter open  s standings  q quit
+//! ```
+//!
+//! A tile shows a small board (one column a point) on its right when the
+//! tile has the room. No state rests on colour: a board that needs the
+//! director is marked `!`, the board selected `>`, the side to move `▶`.
+
+use std::time::Instant;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+
+use crate::game::{Color, Move, Point};
+use crate::referee::GameView;
+use crate::tournament::crosstable;
+use crate::tournament::hall::{BoardPicture, Stage};
+
+use super::super::board::point_glyph;
+use super::super::clocks::{describe, reading_at};
+use super::super::{cut, Theme};
+use super::{board_state, HallState, HallView, Mode};
+
+/// The least size of a tile, its frame included.
+const TILE_WIDTH: u16 = 36;
+const TILE_HEIGHT: u16 = 7;
+/// The columns a tile's text keeps beside its small board.
+const TEXT_WIDTH: u16 = 24;
+
+/// What the frame drawn tells the keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Laid {
+    /// How many boards a row of tiles holds (1 as a list).
+    pub columns: usize,
+}
+
+/// Draws the hall in `area` at `now`.
+pub fn draw(
+    area: Rect,
+    buf: &mut Buffer,
+    hall: &HallView,
+    state: &mut HallState,
+    theme: &Theme,
+    now: Instant,
+) -> Laid {
+    if area.height < 4 || area.width < 20 {
+        buf.set_stringn(
+            area.x,
+            area.y,
+            "the hall needs 20x4",
+            usize::from(area.width),
+            theme.text,
+        );
+        return Laid { columns: 1 };
+    }
+    let width = usize::from(area.width);
+    let row = |n: u16| Rect::new(area.x, area.y + n, area.width, 1);
+    let status = cut(&status_text(hall, state), width);
+    buf.set_stringn(
+        area.x,
+        area.y,
+        format!("{status:<width$}"),
+        width,
+        theme.status,
+    );
+    let body = Rect::new(area.x, area.y + 1, area.width, area.height - 3);
+    let laid = match (state.mode, &hall.picture.stage) {
+        (Mode::Standings, _) => {
+            let lines = standings_lines(hall, width);
+            text(body, buf, &lines, state, theme);
+            Laid { columns: 1 }
+        }
+        (_, Stage::Playing | Stage::Starting) => boards(body, buf, hall, state, theme, now),
+        _ => {
+            let lines = between_rounds(hall, width);
+            text(body, buf, &lines, state, theme);
+            Laid { columns: 1 }
+        }
+    };
+    let news = hall.news.last().map_or("", String::as_str);
+    buf.set_stringn(
+        area.x,
+        row(area.height - 2).y,
+        cut(news, width),
+        width,
+        theme.dim,
+    );
+    hint_bar(row(area.height - 1), buf, hall, state, theme);
+    laid
+}
+
+fn status_text(hall: &HallView, state: &HallState) -> String {
+    let picture = &hall.picture;
+    let mut parts = vec![picture.name.clone()];
+    if picture.round > 0 {
+        parts.push(format!("round {} of {}", picture.round, picture.rounds));
+    }
+    let boards = &picture.boards;
+    let over = boards.iter().filter(|b| b.result.is_some()).count();
+    let needs = boards
+        .iter()
+        .filter(|b| hall.needs(b, state).is_some())
+        .count();
+    let playing = boards.len() - over - needs;
+    let mut counts = format!("{} boards: {playing} playing, {over} over", boards.len());
+    if needs > 0 {
+        counts.push_str(&format!(", {needs} need you"));
+    }
+    if !boards.is_empty() {
+        parts.push(counts);
+    }
+    parts.push(match &picture.stage {
+        Stage::Starting => "starting".into(),
+        Stage::Playing => "playing".into(),
+        Stage::Pairing { round, .. } => format!("round {round} to confirm"),
+        Stage::Over { .. } => "the event is over".into(),
+        Stage::Stopped { .. } => "stopped".into(),
+    });
+    if !state.director {
+        parts.push("watching".into());
+    }
+    parts.join(" | ")
+}
+
+/// The round's boards, as tiles or as a list.
+fn boards(
+    area: Rect,
+    buf: &mut Buffer,
+    hall: &HallView,
+    state: &mut HallState,
+    theme: &Theme,
+    now: Instant,
+) -> Laid {
+    let order = hall.order(state);
+    if state.selected.is_none_or(|b| !order.contains(&b)) {
+        state.selected = order.first().copied();
+    }
+    if order.is_empty() {
+        let text = "no board is playing yet";
+        buf.set_stringn(area.x, area.y, text, usize::from(area.width), theme.dim);
+        return Laid { columns: 1 };
+    }
+    let count = order.len() as u16;
+    let columns = (area.width / TILE_WIDTH).clamp(1, count);
+    let rows = count.div_ceil(columns);
+    if rows * TILE_HEIGHT > area.height {
+        list(area, buf, hall, state, theme, now, &order);
+        return Laid { columns: 1 };
+    }
+    let tile_width = area.width / columns;
+    let tile_height = area.height / rows;
+    for (i, &board) in order.iter().enumerate() {
+        let (col, row) = (i as u16 % columns, i as u16 / columns);
+        let tile = Rect::new(
+            area.x + col * tile_width,
+            area.y + row * tile_height,
+            tile_width,
+            tile_height,
+        );
+        if let Some(picture) = hall.picture.board(board) {
+            self::tile(tile, buf, hall, picture, state, theme, now);
+        }
+    }
+    Laid {
+        columns: usize::from(columns),
+    }
+}
+
+/// One board's tile: its frame titled with its number, the players and
+/// their clocks, the last move, where it stands, what it needs, and a
+/// small board when there is room.
+fn tile(
+    area: Rect,
+    buf: &mut Buffer,
+    hall: &HallView,
+    board: &BoardPicture,
+    state: &HallState,
+    theme: &Theme,
+    now: Instant,
+) {
+    let needs = hall.needs(board, state);
+    let selected = state.selected == Some(board.board);
+    let frame_style = match (&needs, selected) {
+        (Some(_), _) => theme.alert,
+        (None, true) => theme.title_focused,
+        (None, false) => theme.dim,
+    };
+    frame(area, buf, frame_style, theme.unicode);
+    let title = format!(
+        "{}{}board {} ",
+        if selected { ">" } else { " " },
+        if needs.is_some() { "! " } else { " " },
+        board.board
+    );
+    let title_width = usize::from(area.width.saturating_sub(2));
+    buf.set_stringn(area.x + 1, area.y, title, title_width, frame_style);
+    let inner = Rect::new(
+        area.x + 1,
+        area.y + 1,
+        area.width.saturating_sub(2),
+        area.height.saturating_sub(2),
+    );
+    let game = hall.game(board.board);
+    let view = game.map(|g| g.view.as_ref());
+    let size = view.map_or(0, |v| u16::from(v.size));
+    let small_board = size > 0 && inner.height >= size && inner.width > TEXT_WIDTH + size;
+    let text_width = match small_board {
+        true => inner.width - size - 1,
+        false => inner.width,
+    };
+    let now_t_ms = hall.now_t_ms(board.board, now);
+    let mut lines = players(board, view, now_t_ms, usize::from(text_width), theme);
+    lines.push((last_move(view), theme.text));
+    let mut said = vec![(board_state(board, game), theme.text)];
+    if let Some(trouble) = game.and_then(|g| g.trouble.as_ref()) {
+        said.push((format!("? {trouble}"), theme.problem));
+    }
+    if let Some(why) = needs {
+        said.push((format!("! {why}"), theme.alert));
+    }
+    let room = usize::from(inner.height).saturating_sub(lines.len());
+    lines.extend(wrapped(&said, room, usize::from(text_width)));
+    for (row, (text, style)) in (0..inner.height).zip(lines) {
+        let text = cut(&text, usize::from(text_width));
+        buf.set_stringn(inner.x, inner.y + row, text, usize::from(text_width), style);
+    }
+    if let (true, Some(view)) = (small_board, view) {
+        let at = Rect::new(inner.x + inner.width - size, inner.y, size, size);
+        small(at, buf, view, theme);
+    }
+}
+
+/// Texts wrapped into at most `rows` lines of `width`, each text on a
+/// line of its own; the last line shown ends with `…` when more is left.
+fn wrapped(texts: &[(String, Style)], rows: usize, width: usize) -> Vec<(String, Style)> {
+    let mut lines: Vec<(String, Style)> = texts
+        .iter()
+        .flat_map(|(text, style)| {
+            super::super::wrap(text, width, 2)
+                .into_iter()
+                .map(move |line| (line, *style))
+        })
+        .collect();
+    if lines.len() > rows && rows > 0 {
+        lines.truncate(rows);
+        let last = &mut lines[rows - 1].0;
+        *last = cut(&format!("{last} …"), width);
+        if !last.ends_with('…') {
+            last.push('…');
+        }
+    }
+    lines
+}
+
+/// The players' lines: colour, name, the side to move, the clock.
+fn players(
+    board: &BoardPicture,
+    view: Option<&GameView>,
+    now_t_ms: Option<u64>,
+    width: usize,
+    theme: &Theme,
+) -> Vec<(String, Style)> {
+    Color::BOTH
+        .iter()
+        .map(|&color| {
+            let name = match color {
+                Color::Black => &board.black,
+                Color::White => &board.white,
+            };
+            let (clock, to_move) = match view {
+                Some(view) => (
+                    clock(view, color, now_t_ms),
+                    view.to_move == Some(color) && view.result.is_none(),
+                ),
+                None => ("--:--".into(), false),
+            };
+            let stone = point_glyph(theme, Some(color)).0;
+            let mover = match (to_move, theme.unicode) {
+                (true, true) => '▶',
+                (true, false) => '>',
+                (false, _) => ' ',
+            };
+            let room = width.saturating_sub(4 + clock.chars().count());
+            let name = cut(name, room);
+            let style = match to_move {
+                true => theme.to_move,
+                false => theme.text,
+            };
+            (format!("{stone} {name:<room$} {mover}{clock}"), style)
+        })
+        .collect()
+}
+
+/// A side's clock in a few columns, ticking.
+fn clock(view: &GameView, color: Color, now_t_ms: Option<u64>) -> String {
+    let paused = view.clocks_paused && view.result.is_none();
+    match reading_at(view, color, now_t_ms) {
+        Some(reading) if view.time_settings.kind == "none" => {
+            describe(&reading, true, paused).trim().to_string()
+        }
+        Some(reading) => describe(&reading, true, paused)
+            .trim()
+            .trim_end_matches("main")
+            .trim()
+            .to_string(),
+        None => "--:--".into(),
+    }
+}
+
+fn last_move(view: Option<&GameView>) -> String {
+    match view.and_then(|v| v.last_move.as_ref()) {
+        Some(mv) => format!("move {}: {} {}", mv.n, mv.color.letter(), mv.vertex),
+        None => "no move yet".into(),
+    }
+}
+
+/// The position, one column a point, the last move in its style.
+fn small(area: Rect, buf: &mut Buffer, view: &GameView, theme: &Theme) {
+    let size = view.size;
+    let last = view
+        .last_move
+        .as_ref()
+        .and_then(|m| Move::parse_gtp(&m.vertex, size).ok());
+    for row in 0..size {
+        for col in 0..size {
+            let point = Point::new(col, size - 1 - row);
+            let (glyph, mut style) = point_glyph(theme, view.stone(point));
+            if last == Some(Move::Play(point)) {
+                style = style.patch(theme.last_move);
+            }
+            let cell = (area.x + u16::from(col), area.y + u16::from(row));
+            if let Some(cell) = buf.cell_mut(cell) {
+                cell.set_char(glyph).set_style(style);
+            }
+        }
+    }
+}
+
+/// The boards as a list, two lines each, scrolled to keep the board
+/// selected on screen.
+#[allow(clippy::too_many_arguments)]
+fn list(
+    area: Rect,
+    buf: &mut Buffer,
+    hall: &HallView,
+    state: &mut HallState,
+    theme: &Theme,
+    now: Instant,
+    order: &[u32],
+) {
+    let shown = usize::from(area.height / 2).max(1);
+    let at = state
+        .selected
+        .and_then(|b| order.iter().position(|&o| o == b))
+        .unwrap_or(0);
+    state.scroll = state.scroll.min(at).max((at + 1).saturating_sub(shown));
+    let width = usize::from(area.width);
+    for (i, &number) in order.iter().enumerate().skip(state.scroll).take(shown) {
+        let Some(board) = hall.picture.board(number) else {
+            continue;
+        };
+        let y = area.y + 2 * (i - state.scroll) as u16;
+        let needs = hall.needs(board, state);
+        let game = hall.game(number);
+        let view = game.map(|g| g.view.as_ref());
+        let mark = format!(
+            "{}{}{number:>3} ",
+            if state.selected == Some(number) {
+                '>'
+            } else {
+                ' '
+            },
+            if needs.is_some() { '!' } else { ' ' },
+        );
+        let half = (width.saturating_sub(mark.len() + 2)) / 2;
+        let players = players(board, view, hall.now_t_ms(number, now), half, theme);
+        let style = match (&needs, state.selected == Some(number)) {
+            (Some(_), _) => theme.alert,
+            (None, true) => theme.selected,
+            (None, false) => theme.text,
+        };
+        buf.set_stringn(area.x, y, &mark, width, style);
+        let mut x = area.x + mark.len() as u16;
+        for (text, style) in players {
+            buf.set_stringn(x, y, &text, half, style);
+            x += half as u16 + 2;
+        }
+        let mut second = format!("      {}  {}", last_move(view), board_state(board, game));
+        if let Some(why) = &needs {
+            second.push_str(&format!("  ! {why}"));
+        }
+        let second_style = match needs {
+            Some(_) => theme.alert,
+            None => theme.dim,
+        };
+        buf.set_stringn(area.x, y + 1, cut(&second, width), width, second_style);
+    }
+    if order.len() > shown {
+        let more = format!(
+            " {}-{} of {} boards ",
+            state.scroll + 1,
+            (state.scroll + shown).min(order.len()),
+            order.len()
+        );
+        let x = area.x + area.width.saturating_sub(more.len() as u16);
+        buf.set_stringn(x, area.y + area.height - 1, more, width, theme.dim);
+    }
+}
+
+/// The standings of each division, fitted to `width`.
+fn standings_lines(hall: &HallView, width: usize) -> Vec<(String, bool)> {
+    let standings = &hall.picture.standings;
+    let mut lines = vec![(
+        format!("standings after round {}", hall.picture.round),
+        true,
+    )];
+    for (division, table) in standings {
+        if let Some(name) = division.as_deref().filter(|_| standings.len() > 1) {
+            lines.push((format!("division {name}:"), true));
+        }
+        lines.extend(
+            crosstable::table(table, width)
+                .into_iter()
+                .map(|l| (l, false)),
+        );
+    }
+    lines
+}
+
+/// Between rounds: what comes next (the proposed pairing, or the
+/// event's end), the round just played, and the standings.
+fn between_rounds(hall: &HallView, width: usize) -> Vec<(String, bool)> {
+    let picture = &hall.picture;
+    let pair = |board: u32, black: &str, white: &str| {
+        format!("  board {board:>2}  {black} (B) - {white} (W)")
+    };
+    let mut lines = Vec::new();
+    match &picture.stage {
+        Stage::Pairing {
+            round,
+            boards,
+            byes,
+        } => {
+            lines.push((
+                format!("round {round} of {}, proposed:", picture.rounds),
+                true,
+            ));
+            for board in boards {
+                lines.push((pair(board.board, &board.black, &board.white), false));
+            }
+            for bye in byes {
+                lines.push((format!("  bye       {bye}"), false));
+            }
+        }
+        Stage::Over { standings_html } => lines.push((
+            format!("the event is over: the standings are in {standings_html}"),
+            true,
+        )),
+        Stage::Stopped { why } => lines.push((format!("the event stopped: {why}"), true)),
+        Stage::Playing | Stage::Starting => {}
+    }
+    if picture.round > 0 {
+        lines.push((String::new(), false));
+        lines.push((format!("round {} results:", picture.round), true));
+        for board in &picture.boards {
+            let state = board_state(board, None);
+            lines.push((
+                format!("{}  {state}", pair(board.board, &board.black, &board.white)),
+                false,
+            ));
+        }
+        for bye in &picture.byes {
+            lines.push((format!("  bye       {bye}"), false));
+        }
+        lines.push((String::new(), false));
+        lines.extend(standings_lines(hall, width));
+    }
+    lines
+}
+
+/// Lines of text, headings in the title style, scrolled.
+fn text(
+    area: Rect,
+    buf: &mut Buffer,
+    lines: &[(String, bool)],
+    state: &mut HallState,
+    theme: &Theme,
+) {
+    let room = usize::from(area.height);
+    state.scroll = state.scroll.min(lines.len().saturating_sub(room));
+    let width = usize::from(area.width);
+    for (row, (line, heading)) in lines.iter().skip(state.scroll).take(room).enumerate() {
+        let style = match heading {
+            true => theme.title,
+            false => theme.text,
+        };
+        buf.set_stringn(area.x, area.y + row as u16, cut(line, width), width, style);
+    }
+}
+
+/// The hint bar: the box being typed in, the question asked, what needs
+/// the director, or the keys.
+fn hint_bar(area: Rect, buf: &mut Buffer, hall: &HallView, state: &HallState, theme: &Theme) {
+    let width = usize::from(area.width);
+    let (text, style) = if let Some(input) = &state.input {
+        let problem = state
+            .message
+            .as_deref()
+            .map(|m| format!("  ({m})"))
+            .unwrap_or_default();
+        (
+            format!("{}: {}▏{problem}", input.label, input.text),
+            theme.key,
+        )
+    } else if let Some((question, _)) = &state.confirm {
+        (format!("{question}  y: yes, any other key: no"), theme.key)
+    } else {
+        let needs = hall.order(state).into_iter().find_map(|n| {
+            let board = hall.picture.board(n)?;
+            hall.needs(board, state).map(|why| (n, why))
+        });
+        let keys = keys_text(hall, state);
+        let lead = match (&state.message, needs) {
+            (Some(message), _) => message.clone(),
+            (None, Some((n, why))) if state.director => {
+                format!("! board {n} needs you: {why}  (enter {n} opens it)")
+            }
+            (None, _) => String::new(),
+        };
+        let text = match lead.is_empty() {
+            true => keys,
+            false => format!("{lead}   {keys}"),
+        };
+        let style = match lead.starts_with('!') {
+            true => theme.alert,
+            false => theme.key,
+        };
+        (text, style)
+    };
+    buf.set_stringn(area.x, area.y, cut(&text, width), width, style);
+}
+
+fn keys_text(hall: &HallView, state: &HallState) -> String {
+    let pairing = matches!(hall.picture.stage, Stage::Pairing { .. });
+    match (state.mode, pairing && state.director) {
+        (Mode::Standings, _) => "s, esc: the boards  j/k scroll  q quit".into(),
+        (_, true) => {
+            "y start  c swap  w withdraw  a add  r re-pair  R result  j/k scroll  q quit".into()
+        }
+        _ if !state.director => "enter open  arrows select  s standings  q quit".into(),
+        _ => "enter open  arrows select  R result  s standings  q quit".into(),
+    }
+}
+
+/// A tile's frame.
+fn frame(area: Rect, buf: &mut Buffer, style: Style, unicode: bool) {
+    if area.width < 2 || area.height < 2 {
+        return;
+    }
+    let (h, v, corners) = match unicode {
+        true => ('─', '│', ['┌', '┐', '└', '┘']),
+        false => ('-', '|', ['+', '+', '+', '+']),
+    };
+    let (left, right) = (area.x, area.x + area.width - 1);
+    let (top, bottom) = (area.y, area.y + area.height - 1);
+    for x in left..=right {
+        for y in [top, bottom] {
+            if let Some(cell) = buf.cell_mut((x, y)) {
+                cell.set_char(h).set_style(style);
+            }
+        }
+    }
+    for y in top..=bottom {
+        for x in [left, right] {
+            if let Some(cell) = buf.cell_mut((x, y)) {
+                cell.set_char(v).set_style(style);
+            }
+        }
+    }
+    for (corner, at) in
+        corners
+            .into_iter()
+            .zip([(left, top), (right, top), (left, bottom), (right, bottom)])
+    {
+        if let Some(cell) = buf.cell_mut(at) {
+            cell.set_char(corner).set_style(style);
+        }
+    }
+}

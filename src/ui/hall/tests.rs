@@ -1,0 +1,336 @@
+//! The hall drawn at 80x24 and 200x60, and its keys: every board of a
+//! six-board round as a tile, a board that needs the director marked and
+//! sorted first, at least eight boards' lines at 80x24 with the rest
+//! scrolled, small boards when the tiles have room, and the pairing
+//! answered only once confirmed.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+
+use super::keys::{handle, HallEffect};
+use super::{draw, BoardGame, HallState, HallView, Mode};
+use crate::game::clock::ClockReading;
+use crate::game::Color::{Black, White};
+use crate::referee::event::{GameEvent, StampedEvent};
+use crate::referee::{GameView, Phase};
+use crate::test_support::{buffer_lines, game_start};
+use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
+use crate::ui::keys::Key;
+use crate::ui::Theme;
+
+fn clock(main_left_ms: u64, running: bool) -> ClockReading {
+    ClockReading {
+        main_left_ms,
+        period_left_ms: None,
+        periods_left: None,
+        stones_left: None,
+        in_overtime: false,
+        running,
+        flagged: false,
+        used_ms: 600_000 - main_left_ms,
+        last_move_ms: 1_000,
+        wall_ms: None,
+    }
+}
+
+/// A 9x9 game of board `n`, `n + 2` moves in.
+fn game(n: u32) -> GameView {
+    let mut view = GameView::new();
+    let mut start = game_start(9, &[], Black);
+    start.time = "absolute:10m".into();
+    let mut seq = 0;
+    let mut apply = |view: &mut GameView, event: GameEvent| {
+        seq += 1;
+        view.apply_stamped(&StampedEvent {
+            seq,
+            t_ms: seq * 1000,
+            after_result: false,
+            event,
+        });
+    };
+    apply(&mut view, GameEvent::GameStart(Box::new(start)));
+    let play = GameEvent::Phase {
+        phase: Phase::Play,
+        reason: "both players are ready".into(),
+    };
+    apply(&mut view, play);
+    let vertices = ["E5", "C3", "G7", "C7", "G3", "E3", "E7", "A1", "J9", "B2"];
+    for (i, vertex) in vertices.iter().take(n as usize + 2).enumerate() {
+        let color = if i % 2 == 0 { Black } else { White };
+        let event = GameEvent::Move {
+            n: i as u32 + 1,
+            color,
+            vertex: vertex.to_string(),
+            ms: 1_000,
+            captures: Vec::new(),
+            clock: clock(590_000 - 1_000 * i as u64, false),
+            referee_us: None,
+        };
+        apply(&mut view, event);
+    }
+    view
+}
+
+fn board(n: u32) -> BoardPicture {
+    BoardPicture {
+        board: n,
+        black: format!("black{n}"),
+        white: format!("white{n}"),
+        dir: Some(format!("round-1/board-{n}")),
+        playing: true,
+        result: None,
+        reason: None,
+        needs_director: None,
+    }
+}
+
+/// A round of `boards` boards, each followed.
+fn hall(boards: u32) -> HallView {
+    let mut hall = HallView {
+        picture: EventPicture {
+            name: "Cup".into(),
+            rounds: 3,
+            round: 1,
+            stage: Stage::Playing,
+            boards: (1..=boards).map(board).collect(),
+            ..EventPicture::default()
+        },
+        folder: "cup".into(),
+        ..HallView::default()
+    };
+    for n in 1..=boards {
+        let game = BoardGame {
+            view: Arc::new(game(n % 8)),
+            ..BoardGame::default()
+        };
+        hall.games.insert(n, game);
+    }
+    hall
+}
+
+/// Board `n`'s program crashed: an alert.
+fn crash(hall: &mut HallView, n: u32) {
+    let game = hall.games.get_mut(&n).unwrap();
+    let mut view = (*game.view).clone();
+    let seq = view.last_seq + 1;
+    view.apply_stamped(&StampedEvent {
+        seq,
+        t_ms: seq * 1000,
+        after_result: false,
+        event: GameEvent::Error {
+            color: Some(White),
+            message: "the engine exited with status 3".into(),
+            fatal: false,
+        },
+    });
+    game.view = Arc::new(view);
+}
+
+fn drawn(hall: &HallView, state: &mut HallState, width: u16, height: u16) -> Vec<String> {
+    let area = Rect::new(0, 0, width, height);
+    let mut buf = Buffer::empty(area);
+    draw(
+        area,
+        &mut buf,
+        hall,
+        state,
+        &Theme::default(),
+        Instant::now(),
+    );
+    buffer_lines(&buf)
+}
+
+#[test]
+fn six_boards_are_six_tiles_at_80x24_with_names_clocks_and_moves() {
+    let hall = hall(6);
+    let lines = drawn(&hall, &mut HallState::new(true), 80, 24);
+    let screen = lines.join("\n");
+    assert!(
+        lines[0].starts_with("Cup | round 1 of 3 | 6 boards: 6 playing"),
+        "{screen}"
+    );
+    for n in 1..=6 {
+        assert!(
+            screen.contains(&format!("board {n} ")),
+            "board {n}:\n{screen}"
+        );
+        assert!(screen.contains(&format!("● black{n}")), "{screen}");
+        assert!(screen.contains(&format!("○ white{n}")), "{screen}");
+    }
+    assert!(screen.contains("move 3: B G7"), "{screen}");
+    assert!(
+        screen.contains("9:48"),
+        "Black's clock after the third move:\n{screen}"
+    );
+    assert!(screen.contains("playing"), "{screen}");
+    assert!(lines[23].contains("enter open"), "{screen}");
+}
+
+#[test]
+fn a_board_that_needs_the_director_is_marked_sorted_first_and_named_on_the_hint_bar() {
+    let mut hall = hall(6);
+    crash(&mut hall, 4);
+    let mut state = HallState::new(true);
+    assert_eq!(hall.order(&state), [4, 1, 2, 3, 5, 6]);
+    let lines = drawn(&hall, &mut state, 80, 24);
+    let screen = lines.join("\n");
+    assert!(lines[1].contains("! board 4"), "the first tile:\n{screen}");
+    assert!(screen.contains("1 need you"), "{screen}");
+    assert!(
+        lines[23].starts_with("! board 4 needs you: White: the engine exited"),
+        "{screen}"
+    );
+    state
+        .seen
+        .insert(4, hall.games[&4].view.alerts.back().unwrap().n);
+    assert_eq!(
+        hall.order(&state),
+        [1, 2, 3, 4, 5, 6],
+        "seen, it sorts back"
+    );
+    let seen = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(!seen.contains("! board 4"), "{seen}");
+}
+
+#[test]
+fn at_80x24_at_least_eight_boards_show_and_the_rest_scroll_to_the_selection() {
+    let hall = hall(12);
+    let mut state = HallState::new(true);
+    let lines = drawn(&hall, &mut state, 80, 24);
+    let screen = lines.join("\n");
+    let shown: Vec<u32> = (1..=12)
+        .filter(|n| screen.contains(&format!("● black{n} ")))
+        .collect();
+    assert!(shown.len() >= 8, "{shown:?}\n{screen}");
+    assert!(screen.contains("of 12 boards"), "{screen}");
+    for _ in 0..11 {
+        handle(Key::Down, &hall, &mut state, 1);
+    }
+    assert_eq!(state.selected, Some(12));
+    let scrolled = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(scrolled.contains(">  12"), "{scrolled}");
+    assert!(!scrolled.contains("● black1 "), "{scrolled}");
+    for line in drawn(&hall, &mut state, 80, 24) {
+        assert!(line.chars().count() <= 80, "{line}");
+    }
+}
+
+#[test]
+fn sixteen_boards_at_200x60_are_tiles_each_with_its_small_board() {
+    let hall = hall(16);
+    let mut state = HallState::new(true);
+    let lines = drawn(&hall, &mut state, 200, 60);
+    let screen = lines.join("\n");
+    for n in 1..=16 {
+        assert!(
+            screen.contains(&format!("board {n} ")),
+            "board {n}:\n{screen}"
+        );
+    }
+    let small_boards = lines.iter().filter(|l| l.contains("·●·")).count()
+        + lines.iter().filter(|l| l.contains("○")).count();
+    assert!(small_boards > 0, "{screen}");
+    let with_stones = lines.iter().filter(|l| l.matches('·').count() >= 8).count();
+    assert!(with_stones >= 16, "rows of small boards:\n{screen}");
+}
+
+#[test]
+fn a_board_number_then_enter_opens_it_and_an_unknown_one_says_so() {
+    let hall = hall(6);
+    let mut state = HallState::new(true);
+    assert!(handle(Key::Char('4'), &hall, &mut state, 2).is_empty());
+    assert_eq!(
+        handle(Key::Enter, &hall, &mut state, 2),
+        [HallEffect::Open(4)]
+    );
+    handle(Key::Char('9'), &hall, &mut state, 2);
+    assert!(handle(Key::Enter, &hall, &mut state, 2).is_empty());
+    assert_eq!(state.message.as_deref(), Some("round 1 has no board 9"));
+    handle(Key::Char('s'), &hall, &mut state, 2);
+    assert_eq!(state.mode, Mode::Standings);
+    handle(Key::Esc, &hall, &mut state, 2);
+    assert_eq!(state.mode, Mode::Boards);
+    assert_eq!(
+        handle(Key::Char('q'), &hall, &mut state, 2),
+        [HallEffect::Quit]
+    );
+}
+
+#[test]
+fn a_pairing_change_is_sent_only_once_confirmed_and_y_starts_the_round() {
+    let mut hall = hall(2);
+    hall.picture.stage = Stage::Pairing {
+        round: 2,
+        boards: vec![board(1), board(2)],
+        byes: Vec::new(),
+    };
+    let mut state = HallState::new(true);
+    let screen = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(screen.contains("round 2 of 3, proposed:"), "{screen}");
+    assert!(
+        screen.contains("board  2  black2 (B) - white2 (W)"),
+        "{screen}"
+    );
+    assert!(screen.contains("y start  c swap"), "{screen}");
+    handle(Key::Char('c'), &hall, &mut state, 1);
+    for key in [Key::Char('2'), Key::Enter] {
+        assert!(handle(key, &hall, &mut state, 1).is_empty());
+    }
+    assert_eq!(state.confirm.as_ref().unwrap().0, "swap 2?");
+    assert!(handle(Key::Char('n'), &hall, &mut state, 1).is_empty());
+    assert_eq!(state.message.as_deref(), Some("nothing changed"));
+    handle(Key::Char('r'), &hall, &mut state, 1);
+    assert_eq!(
+        handle(Key::Char('y'), &hall, &mut state, 1),
+        [HallEffect::Answer("repair".into())]
+    );
+    assert_eq!(
+        handle(Key::Char('y'), &hall, &mut state, 1),
+        [HallEffect::Answer("y".into())]
+    );
+}
+
+#[test]
+fn a_result_for_a_board_needs_a_valid_result_and_a_reason() {
+    let hall = hall(3);
+    let mut state = HallState::new(true);
+    state.selected = Some(3);
+    handle(Key::Char('R'), &hall, &mut state, 1);
+    for c in "B+X".chars() {
+        handle(Key::Char(c), &hall, &mut state, 1);
+    }
+    handle(Key::Enter, &hall, &mut state, 1);
+    assert!(state.confirm.is_none());
+    assert!(state.message.is_some(), "an unreadable result is refused");
+    let input = state.input.as_mut().unwrap();
+    input.text = "W+F".into();
+    handle(Key::Enter, &hall, &mut state, 1);
+    assert!(state.message.as_deref().unwrap().contains("say why"));
+    state.input.as_mut().unwrap().text = "W+F black's program hangs".into();
+    handle(Key::Enter, &hall, &mut state, 1);
+    assert_eq!(
+        handle(Key::Char('y'), &hall, &mut state, 1),
+        [HallEffect::SetResult {
+            board: 3,
+            result: "W+F".into(),
+            reason: "black's program hangs".into()
+        }]
+    );
+}
+
+#[test]
+fn a_spectator_has_no_director_keys() {
+    let mut hall = hall(2);
+    hall.picture.stage = Stage::Pairing {
+        round: 2,
+        boards: vec![board(1)],
+        byes: Vec::new(),
+    };
+    let mut state = HallState::new(false);
+    assert!(handle(Key::Char('y'), &hall, &mut state, 1).is_empty());
+    assert!(handle(Key::Char('R'), &hall, &mut state, 1).is_empty());
+    assert!(state.input.is_none());
+}
