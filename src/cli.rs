@@ -155,8 +155,7 @@ pub enum Command {
 pub struct EventArgs {
     /// The event's folder, with its event.toml (goref event init writes one).
     pub dir: Option<PathBuf>,
-    /// No screen: progress lines on stderr (the only way this version runs
-    /// an event).
+    /// No hall: progress lines on stderr, the pairing asked on stdin.
     #[arg(long)]
     pub headless: bool,
     /// Confirm each round's pairing without asking.
@@ -167,6 +166,8 @@ pub struct EventArgs {
     /// each tagged with its round and board.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
     #[command(subcommand)]
     pub action: Option<EventAction>,
 }

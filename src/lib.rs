@@ -13,7 +13,7 @@
 //! 6. driver, cli
 //! 7. config
 //! 8. app, event
-//! 9. replay
+//! 9. replay, hall
 //!
 //! 1. [`game`]: pure Go. Coordinates, the board with captures, ko and
 //!    superko, scoring, clocks and time systems, rules presets, SGF.
@@ -49,15 +49,16 @@
 //!    loop, a spectator's screen. [`event`]: a tournament in one folder,
 //!    from its event file.
 //! 9. [`replay`]: a trace read back through the stream validator
-//!    ([`referee::replay`]) and the reducer, on the screen.
+//!    ([`referee::replay`]) and the reducer, on the screen. [`hall`]: `goref
+//!    event DIR` on a terminal, every board of the round on one screen.
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
 //! - `game`, `referee` and `protocol` use no tokio, crossterm or ratatui, and
 //!   never read the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
-//! - Only `app`, `players`, `transport`, `driver`, `mirror` and `check` are
-//!   async;
+//! - Only `app`, `players`, `transport`, `driver`, `mirror`, `check` and
+//!   `hall` are async;
 //!   they read time through [`shell_time`], tokio's clock as std instants.
 
 pub mod app;
@@ -71,6 +72,7 @@ pub mod driver;
 pub mod event;
 pub mod files;
 pub mod game;
+pub mod hall;
 pub mod journal;
 pub mod mirror;
 pub mod players;

@@ -143,8 +143,29 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
                 yes: args.yes,
                 json: args.json,
             };
-            match goref::event::run::run(&dir, &options)? {
-                goref::event::run::EventEnd::Finished { .. } => Ok(Outcome::Done),
+            let mut hall = !args.headless && !args.json;
+            if hall && !std::io::stdout().is_terminal() {
+                console::say("goref: stdout is not a terminal, so no hall: progress lines instead");
+                hall = false;
+            }
+            let end = match hall {
+                true => {
+                    let screen = screen_options(&args.screen)?;
+                    let runtime = game_runtime()?;
+                    runtime.block_on(goref::hall::run(&dir, &options, screen))?
+                }
+                false => goref::event::run::run(&dir, &options)?,
+            };
+            match end {
+                goref::event::run::EventEnd::Finished { standings_html } => {
+                    if hall {
+                        console::say(format!(
+                            "goref: the event is over: the standings are in {}",
+                            standings_html.display()
+                        ));
+                    }
+                    Ok(Outcome::Done)
+                }
                 goref::event::run::EventEnd::Stopped(why) => {
                     console::say(format!("goref: {why}"));
                     Ok(Outcome::Undecided)

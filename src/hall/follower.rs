@@ -1,0 +1,146 @@
+//! One board followed by the hall: a task that attaches to the board's
+//! goref through its folder's socket, as `goref attach` does, folds its
+//! stream into the board's view, hands the hall a copy of the view when it
+//! changed (at most every [`COALESCE`], so that a burst of events is one
+//! copy), and carries the director's commands to the board.
+//!
+//! While the hall follows a board, the board's goref counts the hall as an
+//! attached screen: when its game calls the judge, it waits for the
+//! director instead of ending without a result.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::Instant;
+
+use crate::mirror::client::{Link, Spectator};
+use crate::mirror::follow::{Follow, FollowEvent, Target};
+use crate::referee::GameView;
+use crate::shell_time::now;
+
+/// The least time between two copies of a board's view.
+const COALESCE: Duration = Duration::from_millis(30);
+
+/// What a followed board tells the hall.
+#[derive(Debug)]
+pub enum BoardNote {
+    /// Its view changed: the view, its stream time at a local instant, and
+    /// why the hall cannot follow it now, if it cannot.
+    View {
+        view: Arc<GameView>,
+        clock: Option<(std::time::Instant, f64)>,
+        trouble: Option<String>,
+    },
+    /// A command was not sent: why.
+    Refused(String),
+    /// The hall follows it no more: its game is over, or its goref went.
+    Gone(String),
+}
+
+/// A board the hall follows: the task, and where its commands go.
+pub struct Follower {
+    pub round: u32,
+    pub dir: PathBuf,
+    commands: mpsc::UnboundedSender<String>,
+    task: JoinHandle<()>,
+}
+
+impl Follower {
+    /// Starts following the board whose game is played in `dir`.
+    pub fn start(
+        round: u32,
+        board: u32,
+        dir: PathBuf,
+        notes: mpsc::UnboundedSender<(u32, BoardNote)>,
+    ) -> Follower {
+        let (commands, commands_rx) = mpsc::unbounded_channel();
+        let socket = dir.join(crate::journal::folder::SOCKET);
+        let task = tokio::spawn(follow(board, socket, notes, commands_rx));
+        Follower {
+            round,
+            dir,
+            commands,
+            task,
+        }
+    }
+
+    /// Sends an operator's line to the board's goref; false once the hall
+    /// follows it no more.
+    pub fn command(&self, line: String) -> bool {
+        self.commands.send(line).is_ok()
+    }
+}
+
+impl Drop for Follower {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+async fn follow(
+    board: u32,
+    socket: PathBuf,
+    notes: mpsc::UnboundedSender<(u32, BoardNote)>,
+    mut commands: mpsc::UnboundedReceiver<String>,
+) {
+    let spectator = Spectator::new(None, false, now());
+    let mut follow = Follow::new(Target::Unix(socket), spectator, true).waiting();
+    let mut due: Option<Instant> = None;
+    let tell = |note| notes.send((board, note)).is_ok();
+    loop {
+        let wake = due.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+        tokio::select! {
+            event = follow.next() => match event {
+                FollowEvent::Update(update) => {
+                    if update.changed && due.is_none() {
+                        due = Some(Instant::now() + COALESCE);
+                    }
+                }
+                FollowEvent::Link | FollowEvent::Dropped => {
+                    due.get_or_insert_with(|| Instant::now() + COALESCE);
+                }
+                FollowEvent::Failed(why) | FollowEvent::Finished(why) => {
+                    tell(view_note(&follow));
+                    tell(BoardNote::Gone(why));
+                    return;
+                }
+            },
+            line = commands.recv() => match line {
+                Some(line) => {
+                    if let Some(why) = follow.command(&line) {
+                        tell(BoardNote::Refused(format!("'{line}' was not sent: {why}")));
+                    }
+                }
+                None => {
+                    follow.leave();
+                    return;
+                }
+            },
+            _ = tokio::time::sleep_until(wake), if due.is_some() => {
+                due = None;
+                if !tell(view_note(&follow)) {
+                    follow.leave();
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// A copy of the board's view as it stands.
+fn view_note(follow: &Follow) -> BoardNote {
+    let spectator = &follow.spectator;
+    let at = now();
+    let trouble = match spectator.link() {
+        Link::Live { .. } => None,
+        _ => Some(spectator.status(at).text),
+    };
+    BoardNote::View {
+        view: Arc::new(spectator.view.clone()),
+        clock: spectator.host_ms(at).map(|ms| (at, ms)),
+        trouble,
+    }
+}
