@@ -1,0 +1,162 @@
+//! The hall, as a director sees it: the real binary in tmux at 80x24 and
+//! 200x60 running a six-board round of the built-in engine. The pairing is
+//! confirmed on screen; every board is a tile; the engine that crashes on
+//! board 4 marks that tile and sorts it first; the board opens with its
+//! number and `enter`, `a` adjudicates it through its own goref, `esc`
+//! comes back; at 200x60 each tile shows its board; and when the round is
+//! over the hall shows the results, the standings and where the page is.
+
+mod common;
+
+use std::path::Path;
+use std::time::Duration;
+
+use common::tmux::Tmux;
+use common::{goref, journal};
+
+/// A player that crashes at its third move and, started again, never
+/// answers: a board that needs the director.
+fn crasher(dir: &Path) -> String {
+    let script = dir.join("crasher.sh");
+    let fake = common::fake_gtp();
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\n\
+             if [ -e '{marker}' ]; then exec '{fake}' --board --hang-at 1; fi\n\
+             touch '{marker}'\n\
+             exec '{fake}' --board --crash-at 3\n",
+            marker = dir.join("crashed-once").display(),
+            fake = fake.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    format!("gtp:{}", script.display())
+}
+
+/// A one-round Swiss of twelve entrants on 9x9: the built-in engine,
+/// thinking `think_ms` a move, but the fourth, which plays board 4.
+fn event_folder(dir: &Path, think_ms: u32) {
+    std::fs::create_dir_all(dir).unwrap();
+    let mut text = "name = \"hall cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\n\
+                    rules = \"kgs\"\nsize = 9\ntime = \"absolute:10m\"\nrestart_crashed = 1\n"
+        .to_string();
+    for n in 1..=12 {
+        let player = match n {
+            4 => crasher(dir),
+            n => format!(
+                "gtp:{} bot --seed {n} --think-ms {think_ms}",
+                goref().display()
+            ),
+        };
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"bot{n:02}\"\nplayer = \"{player}\"\n"
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+}
+
+fn last_line(screen: &str) -> &str {
+    screen
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_needs_it() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 300);
+    let command = format!(
+        "cd '{}' && '{}' event cup",
+        root.path().display(),
+        goref().display()
+    );
+    let Some(tmux) = Tmux::start("hall", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(30);
+    let pairing = tmux.wait_for("the pairing", limit, |s| s.contains("proposed:"));
+    assert!(pairing.contains("round 1 of 1, proposed:"), "{pairing}");
+    assert!(
+        pairing.contains("board  4  bot10 (B) - bot04 (W)"),
+        "{pairing}"
+    );
+    assert!(last_line(&pairing).starts_with("y start"), "{pairing}");
+    assert!(!dir.join("round-1").exists(), "nothing starts before y");
+    tmux.keys(&["y"]);
+
+    let tiles = tmux.wait_for("six tiles", limit, |s| {
+        (1..=6).all(|n| s.contains(&format!("board {n} "))) && s.contains("move ")
+    });
+    for line in tiles.lines() {
+        assert!(line.chars().count() <= 80, "{line}");
+    }
+    assert!(
+        tiles.starts_with("hall cup | round 1 of 1 | 6 boards:"),
+        "{tiles}"
+    );
+
+    let marked = tmux.wait_for("board 4 marked", limit, |s| s.contains("! board 4"));
+    let first_tiles = marked.lines().nth(1).unwrap_or_default();
+    assert!(
+        first_tiles.contains("! board 4"),
+        "board 4 sorted first:\n{marked}"
+    );
+    assert!(
+        last_line(&marked).starts_with("! board 4 needs you"),
+        "{marked}"
+    );
+    assert!(marked.contains("crasher.sh"), "what happened:\n{marked}");
+
+    tmux.resize(200, 60);
+    let wide = tmux.wait_for("small boards", limit, |s| {
+        s.lines().filter(|l| l.matches('·').count() >= 12).count() >= 9
+    });
+    assert!(
+        (1..=6).all(|n| wide.contains(&format!("board {n} "))),
+        "{wide}"
+    );
+    tmux.resize(80, 24);
+
+    tmux.keys(&["4", "Enter"]);
+    let board = tmux.wait_for("board 4 on the whole screen", limit, |s| {
+        last_line(s).starts_with("round 1 board 4: bot10 (B) - bot04 (W)")
+    });
+    assert!(board.contains("Fake"), "board 4's players:\n{board}");
+    tmux.keys(&["a"]);
+    tmux.wait_for("the result box", limit, |s| s.contains("result"));
+    tmux.keys(&["B+F", "Enter"]);
+    tmux.wait_for("the reason box", limit, |s| s.contains("the reason"));
+    tmux.keys(&["crashed then silent", "Enter"]);
+    tmux.wait_for("the confirmation", limit, |s| s.contains("y confirm"));
+    tmux.keys(&["y"]);
+    tmux.wait_for("the result on board 4", limit, |s| s.contains("result B+F"));
+    tmux.keys(&["Escape"]);
+    let back = tmux.wait_for("the hall again", limit, |s| s.starts_with("hall cup"));
+    assert!(
+        !back.contains("! board 4"),
+        "settled, board 4 needs nothing:\n{back}"
+    );
+
+    let result = journal(&dir.join("round-1/board-4"))
+        .into_iter()
+        .find(|e| e["type"] == "result")
+        .expect("board 4 has its result");
+    assert_eq!(result["result"], "B+F");
+    assert_eq!(result["end"], "adjudicated");
+
+    let over = tmux.wait_for("the event's end", Duration::from_secs(120), |s| {
+        s.contains("the event is over")
+    });
+    assert!(over.contains("standings.html"), "{over}");
+    assert!(over.contains("round 1 results:"), "{over}");
+    assert!(over.contains("bot10 (B) - bot04 (W)  B+F"), "{over}");
+    assert!(over.contains("SOS"), "the standings:\n{over}");
+    tmux.keys(&["q"]);
+    let left = tmux.wait_for("goref to end", limit, |s| s.contains("EXIT="));
+    assert!(left.contains("EXIT=0"), "{left}");
+    assert!(left.contains("the standings are in"), "{left}");
+}
