@@ -69,6 +69,15 @@ pub struct WatchArgs {
         requires = "watch"
     )]
     pub keys: Option<PathBuf>,
+    /// With --watch of an event's hall: open board N at once (esc: the
+    /// hall).
+    #[arg(
+        long = "board",
+        id = "watch_board",
+        value_name = "N",
+        requires = "watch"
+    )]
+    pub board: Option<u32>,
 }
 
 impl WatchArgs {
@@ -168,6 +177,8 @@ pub struct EventArgs {
     pub json: bool,
     #[command(flatten)]
     pub screen: ScreenArgs,
+    #[command(flatten)]
+    pub spectators: SpectatorArgs,
     #[command(subcommand)]
     pub action: Option<EventAction>,
 }

@@ -148,11 +148,20 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
                 console::say("goref: stdout is not a terminal, so no hall: progress lines instead");
                 hall = false;
             }
+            if args.spectators.serve.is_some() && !hall {
+                return Err(
+                    "--serve serves the hall: run goref event DIR on a terminal, \
+                            without --headless or --json"
+                        .into(),
+                );
+            }
             let end = match hall {
                 true => {
                     let screen = screen_options(&args.screen)?;
+                    let mirror = serve(&args.spectators)?;
                     let runtime = game_runtime()?;
-                    runtime.block_on(goref::hall::run(&dir, &options, screen))?
+                    let hall = goref::hall::run(&dir, &options, screen, mirror.as_ref());
+                    runtime.block_on(hall)?
                 }
                 false => goref::event::run::run(&dir, &options)?,
             };
@@ -313,6 +322,7 @@ fn watch(address: &str, args: &WatchArgs) -> Result<WatchEnd, String> {
         headless,
         options,
         Role::Spectator,
+        args.board,
     ))
 }
 
@@ -533,7 +543,7 @@ fn attach(args: &AttachArgs) -> Result<(), String> {
     let options = screen_options(&args.screen)?;
     let runtime = game_runtime()?;
     let target = Target::Unix(socket);
-    let attached = goref::app::watch::run(target, None, None, options, Role::Operator);
+    let attached = goref::app::watch::run(target, None, None, options, Role::Operator, None);
     runtime
         .block_on(attached)
         .map(drop)

@@ -3,8 +3,10 @@
 //! confirmed on screen; every board is a tile; the engine that crashes on
 //! board 4 marks that tile and sorts it first; the board opens with its
 //! number and `enter`, `a` adjudicates it through its own goref, `esc`
-//! comes back; at 200x60 each tile shows its board; and when the round is
-//! over the hall shows the results, the standings and where the page is.
+//! comes back; at 200x60 each tile shows its board; a spectator of the
+//! hall at 80x24 (`--serve`) opens a board and sees the host's position;
+//! and when the round is over the hall shows the results, the standings
+//! and where the page is.
 
 mod common;
 
@@ -69,8 +71,13 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("cup");
     event_folder(&dir, 300);
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let command = format!(
-        "cd '{}' && '{}' event cup",
+        "cd '{}' && '{}' event cup --serve 127.0.0.1:{port}",
         root.path().display(),
         goref().display()
     );
@@ -97,6 +104,15 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
     assert!(
         tiles.starts_with("hall cup | round 1 of 1 | 6 boards:"),
         "{tiles}"
+    );
+    let watch = format!("'{}' --watch 127.0.0.1:{port}", goref().display());
+    let spectator = Tmux::start("hall-watch", 80, 24, &watch).unwrap();
+    let watching = spectator.wait_for("the spectator's hall", limit, |s| {
+        s.starts_with("hall cup | round 1 of 1") && s.contains("board 6 ")
+    });
+    assert!(
+        watching.lines().next().unwrap().contains("watching"),
+        "{watching}"
     );
 
     let marked = tmux.wait_for("board 4 marked", limit, |s| s.contains("! board 4"));
@@ -140,6 +156,31 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
         !back.contains("! board 4"),
         "settled, board 4 needs nothing:\n{back}"
     );
+
+    for screen in [&spectator, &tmux] {
+        screen.keys(&["1", "Enter"]);
+    }
+    let over = |s: &str| s.starts_with("result ");
+    let host = tmux.wait_for("board 1's end on the host", Duration::from_secs(90), over);
+    let seen = spectator.wait_for("board 1's end for the spectator", limit, over);
+    let position = |screen: &str| -> Vec<String> {
+        screen
+            .lines()
+            .skip(2)
+            .take(11)
+            .map(|l| l.chars().take(24).collect())
+            .collect()
+    };
+    assert_eq!(
+        position(&host),
+        position(&seen),
+        "host:\n{host}\nspectator:\n{seen}"
+    );
+    let result = |screen: &str| screen.split(" | ").next().unwrap_or_default().to_string();
+    assert_eq!(result(&host), result(&seen), "the same result");
+    for screen in [&spectator, &tmux] {
+        screen.keys(&["Escape"]);
+    }
 
     let result = journal(&dir.join("round-1/board-4"))
         .into_iter()

@@ -6,6 +6,7 @@
 //! operator's commands to it. A live game is [`live::run`]; a recorded one
 //! is [`replay::run`].
 
+pub mod hall_screen;
 pub mod input;
 pub mod key_decoder;
 pub mod live;

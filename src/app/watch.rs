@@ -13,6 +13,10 @@
 //! stderr) until the referee lets it in or it quits. An attached screen has
 //! the operator's role: its commands go to the referee as `command` lines,
 //! and a game folder whose goref does not answer is a message at once.
+//!
+//! A referee that serves an event's hall (`goref event DIR --serve`) is
+//! watched on the hall's screen ([`HallScreen`]): every board, any one
+//! opened and left, and with `--board N` that board opened from the start.
 
 use std::time::Duration;
 
@@ -29,9 +33,11 @@ use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::{Role, UiState};
 
+use super::hall_screen::{Action, HallScreen};
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
 use super::{draw_frame, Drawn, ScreenOptions, FRAME_GAP};
+use crate::ui::hall::keys::HallEffect;
 
 /// How often the status line is looked at (the delay, a countdown).
 const STATUS_EVERY: Duration = Duration::from_secs(1);
@@ -67,6 +73,7 @@ pub async fn run(
     headless: Option<Headless>,
     options: ScreenOptions,
     role: Role,
+    board: Option<u32>,
 ) -> Result<WatchEnd, String> {
     let spectator = Spectator::new(token, headless == Some(Headless::Json), now());
     let mut follow = Follow::new(target, spectator, headless.is_some());
@@ -86,7 +93,7 @@ pub async fn run(
             }
             run_headless(&mut follow, mode, &mut signals).await
         }
-        None => run_screen(&mut follow, options, &mut signals, role)
+        None => run_screen(&mut follow, options, &mut signals, role, board)
             .await
             .map(|()| WatchEnd::Done),
     }
@@ -153,10 +160,19 @@ async fn run_headless(
     }
 }
 
-/// The progress line of a printed event line, if it is one.
+/// The progress line of a printed event line, if it is one; a hall's
+/// board's, after its number.
 fn progress_text(line: &str) -> Option<String> {
     let stamped: StampedEvent = serde_json::from_str(line).ok()?;
-    progress_line(&stamped.event)
+    let text = progress_line(&stamped.event)?;
+    let board = line
+        .strip_prefix("{\"board\":")
+        .and_then(|rest| rest.split(',').next())
+        .and_then(|n| n.parse::<u32>().ok());
+    Some(match board {
+        Some(board) => format!("board {board}: {text}"),
+        None => text,
+    })
 }
 
 async fn run_screen(
@@ -164,6 +180,7 @@ async fn run_screen(
     options: ScreenOptions,
     signals: &mut Signals,
     role: Role,
+    mut board: Option<u32>,
 ) -> Result<(), String> {
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
@@ -177,7 +194,21 @@ async fn run_screen(
         panes: Vec::new(),
         page: 10,
     };
+    let mut hall_screen = HallScreen::new(Role::Spectator, options.keys.clone());
+    let mut hall_round = None;
     loop {
+        if let Some(hall) = &follow.spectator.hall {
+            if hall_round.replace(hall.picture.round) != Some(hall.picture.round) {
+                hall_screen.new_round();
+            }
+            if let Some(wanted) = board.filter(|b| hall.games.contains_key(b)) {
+                hall_screen.open(hall, wanted);
+                board = None;
+            }
+            if let Some(opened) = hall_screen.opened() {
+                hall_screen.see(hall, opened);
+            }
+        }
         let at = Instant::now();
         let host_ms = follow.spectator.host_ms(at.into_std());
         state.now_t_ms = host_ms.map_or(follow.spectator.view.last_t_ms, |ms| ms.max(0.0) as u64);
@@ -187,12 +218,20 @@ async fn run_screen(
             dirty = true;
         }
         if dirty && at >= last_frame + FRAME_GAP {
-            drawn = draw_frame(
-                &mut screen,
-                &follow.spectator.view,
-                &mut state,
-                &options.theme,
-            );
+            match &follow.spectator.hall {
+                Some(hall) => {
+                    let link = state.link.as_ref();
+                    hall_screen.draw(&mut screen, hall, &options.theme, link);
+                }
+                None => {
+                    drawn = draw_frame(
+                        &mut screen,
+                        &follow.spectator.view,
+                        &mut state,
+                        &options.theme,
+                    );
+                }
+            }
             last_frame = at;
             dirty = false;
         }
@@ -205,6 +244,10 @@ async fn run_screen(
             .then(|| next_change_ms(view, state.now_t_ms))
             .flatten()
             .map(|ms| at + Duration::from_millis(ms));
+        let clock = match &follow.spectator.hall {
+            Some(hall) => Some(hall_screen.next_tick(hall)),
+            None => clock,
+        };
         let wake = match dirty {
             true => last_frame + FRAME_GAP,
             false => clock.map_or(next_status, |c| c.min(next_status)),
@@ -220,6 +263,15 @@ async fn run_screen(
                 }
             },
             input = next_from(&mut keys) => match input {
+                Some(TerminalEvent::Key(key)) if follow.spectator.hall.is_some() => {
+                    let hall = follow.spectator.hall.as_ref().expect("a hall");
+                    let quit = Action::Hall(HallEffect::Quit);
+                    if hall_screen.key(hall, key).contains(&quit) {
+                        follow.leave();
+                        return Ok(());
+                    }
+                    dirty = true;
+                }
                 Some(TerminalEvent::Key(key)) => {
                     let view = &follow.spectator.view;
                     for effect in handle_key(key, view, &mut state, &drawn.panes, drawn.page) {

@@ -4,6 +4,10 @@
 //! changed (at most every [`COALESCE`], so that a burst of events is one
 //! copy), and carries the director's commands to the board.
 //!
+//! When the hall is served to spectators, the follower also hands the
+//! mirror every event of the board's stream and, whenever it starts the
+//! board afresh, the board's whole view.
+//!
 //! While the hall follows a board, the board's goref counts the hall as an
 //! attached screen: when its game calls the judge, it waits for the
 //! director instead of ending without a result.
@@ -18,6 +22,8 @@ use tokio::time::Instant;
 
 use crate::mirror::client::{Link, Spectator};
 use crate::mirror::follow::{Follow, FollowEvent, Target};
+use crate::mirror::hall_hub::HallItem;
+use crate::mirror::server::HallFeed;
 use crate::referee::GameView;
 use crate::shell_time::now;
 
@@ -55,10 +61,11 @@ impl Follower {
         board: u32,
         dir: PathBuf,
         notes: mpsc::UnboundedSender<(u32, BoardNote)>,
+        relay: Option<HallFeed>,
     ) -> Follower {
         let (commands, commands_rx) = mpsc::unbounded_channel();
         let socket = dir.join(crate::journal::folder::SOCKET);
-        let task = tokio::spawn(follow(board, socket, notes, commands_rx));
+        let task = tokio::spawn(follow(board, socket, notes, commands_rx, relay));
         Follower {
             round,
             dir,
@@ -85,6 +92,7 @@ async fn follow(
     socket: PathBuf,
     notes: mpsc::UnboundedSender<(u32, BoardNote)>,
     mut commands: mpsc::UnboundedReceiver<String>,
+    relay: Option<HallFeed>,
 ) {
     let spectator = Spectator::new(None, false, now());
     let mut follow = Follow::new(Target::Unix(socket), spectator, true).waiting();
@@ -95,6 +103,9 @@ async fn follow(
         tokio::select! {
             event = follow.next() => match event {
                 FollowEvent::Update(update) => {
+                    if let Some(feed) = &relay {
+                        pass_on(board, &update.print, &follow, feed);
+                    }
                     if update.changed && due.is_none() {
                         due = Some(Instant::now() + COALESCE);
                     }
@@ -127,6 +138,25 @@ async fn follow(
                 }
             }
         }
+    }
+}
+
+/// Hands the mirror what a line from the board brought: its events, or,
+/// when the board's stream starts afresh (a header, a gap), its whole view.
+fn pass_on(board: u32, printed: &[String], follow: &Follow, feed: &HallFeed) {
+    let mut afresh = false;
+    for line in printed {
+        match line.starts_with("{\"seq\":") {
+            true => {
+                let json = line.clone();
+                let _ = feed.send(HallItem::Event { board, json });
+            }
+            false => afresh = true,
+        }
+    }
+    if afresh {
+        let view = Arc::new(follow.spectator.view.clone());
+        let _ = feed.send(HallItem::Snapshot { board, view });
     }
 }
 

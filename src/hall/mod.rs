@@ -10,32 +10,33 @@
 //! the operator's keys of `goref attach`. `q` leaves the hall and stops
 //! the runner; the boards play on, and the next `goref event DIR` follows
 //! them again. A terminal that goes away does the same.
+//!
+//! With `--serve`, the hall is served to spectators as it is drawn: the
+//! picture, and each board's stream as its follower hears it.
 
 pub mod follower;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc as std_mpsc, Mutex};
-use std::time::Duration;
 
-use ratatui::layout::Rect;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::app::hall_screen::{Action, HallScreen};
 use crate::app::input::{spawn_reader, TerminalEvent};
 use crate::app::terminal::Screen;
 use crate::app::{ScreenOptions, FRAME_GAP};
 use crate::driver::signals::{Received, Signals};
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
+use crate::mirror::hall_hub::HallItem;
+use crate::mirror::server::{HallFeed, MirrorServer};
 use crate::shell_time::next_from;
 use crate::tournament::hall::EventPicture;
-use crate::ui::clocks::next_change_ms;
-use crate::ui::control::{follow_game, handle_key, Effect};
-use crate::ui::hall::keys::{self, HallEffect};
-use crate::ui::hall::{BoardGame, HallState, HallView, Laid, Mode};
+use crate::ui::hall::keys::HallEffect;
+use crate::ui::hall::{BoardGame, HallView};
 use crate::ui::keys::Key;
-use crate::ui::layout::areas;
-use crate::ui::{PaneId, Role, UiState};
+use crate::ui::{Role, Theme};
 
 use follower::{BoardNote, Follower};
 
@@ -84,6 +85,7 @@ pub async fn run(
     dir: &Path,
     options: &EventOptions,
     screen_options: ScreenOptions,
+    mirror: Option<&MirrorServer>,
 ) -> Result<EventEnd, String> {
     let (notes_tx, mut notes) = mpsc::unbounded_channel();
     let (answers_tx, answers) = std_mpsc::channel();
@@ -108,14 +110,12 @@ pub async fn run(
             folder: dir.display().to_string(),
             ..HallView::default()
         },
-        state: HallState::new(true),
-        screens: HashMap::new(),
+        screen: HallScreen::new(Role::Operator, screen_options.keys.clone()),
+        theme: screen_options.theme,
         followers: HashMap::new(),
         answers: Some(answers_tx),
-        options: screen_options,
-        laid: Laid { columns: 1 },
-        board_panes: (Vec::new(), 10),
         leaving: false,
+        relay: mirror.map(MirrorServer::attach_hall),
     };
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     let mut keys = Some(spawn_reader());
@@ -124,7 +124,7 @@ pub async fn run(
     let mut ended: Option<Result<EventEnd, String>> = None;
     loop {
         if dirty && Instant::now() >= last_frame + FRAME_GAP {
-            hall.draw(&mut screen);
+            hall.screen.draw(&mut screen, &hall.view, &hall.theme, None);
             last_frame = Instant::now();
             dirty = false;
         }
@@ -138,7 +138,7 @@ pub async fn run(
         }
         let wake = match dirty {
             true => last_frame + FRAME_GAP,
-            false => hall.next_tick(),
+            false => hall.screen.next_tick(&hall.view),
         };
         tokio::select! {
             note = notes.recv() => match note {
@@ -175,22 +175,19 @@ pub async fn run(
     ended.unwrap_or_else(|| Err("the event's runner went away".into()))
 }
 
-/// The hall's shell state: the view, the screen's own state, the boards
-/// followed and where the director's answers go.
+/// The director's hall: the view, the screen, the boards followed and
+/// where the director's answers go.
 struct Hall {
     dir: PathBuf,
     view: HallView,
-    state: HallState,
-    /// Each board's full screen, kept while the round lasts.
-    screens: HashMap<u32, UiState>,
+    screen: HallScreen,
+    theme: Theme,
     followers: HashMap<u32, Follower>,
     answers: Option<std_mpsc::Sender<String>>,
-    options: ScreenOptions,
-    laid: Laid,
-    /// The panes of the board screen drawn last, and its page.
-    board_panes: (Vec<PaneId>, usize),
     /// The director left: the runner is stopping.
     leaving: bool,
+    /// Where the hall is served to spectators, with `--serve`.
+    relay: Option<HallFeed>,
 }
 
 impl Hall {
@@ -207,11 +204,7 @@ impl Hall {
         if picture.round != self.view.picture.round {
             self.followers.clear();
             self.view.games.clear();
-            self.screens.clear();
-            self.state.seen.clear();
-            if let Mode::Board(_) = self.state.mode {
-                self.state.mode = Mode::Boards;
-            }
+            self.screen.new_round();
         }
         for board in &picture.boards {
             let Some(dir) = &board.dir else { continue };
@@ -219,10 +212,18 @@ impl Hall {
             let followed = self.followers.get(&board.board);
             let same = followed.is_some_and(|f| f.dir == dir && f.round == picture.round);
             if board.playing && !same {
-                let follower =
-                    Follower::start(picture.round, board.board, dir.clone(), notes.clone());
+                let follower = Follower::start(
+                    picture.round,
+                    board.board,
+                    dir.clone(),
+                    notes.clone(),
+                    self.relay.clone(),
+                );
                 self.followers.insert(board.board, follower);
             }
+        }
+        if let Some(relay) = &self.relay {
+            let _ = relay.send(HallItem::Picture(Box::new(picture.clone())));
         }
         self.view.picture = picture;
     }
@@ -234,23 +235,17 @@ impl Hall {
                 clock,
                 trouble,
             } => {
-                self.view.games.insert(
-                    board,
-                    BoardGame {
-                        view,
-                        clock,
-                        trouble,
-                    },
-                );
-                if self.state.mode == Mode::Board(board) {
-                    self.see(board);
+                let game = BoardGame {
+                    view,
+                    clock,
+                    trouble,
+                };
+                self.view.games.insert(board, game);
+                if self.screen.opened() == Some(board) {
+                    self.screen.see(&self.view, board);
                 }
             }
-            BoardNote::Refused(why) => {
-                if let Some(screen) = self.screens.get_mut(&board) {
-                    screen.message = Some(why);
-                }
-            }
+            BoardNote::Refused(why) => self.screen.tell_board(board, why),
             BoardNote::Gone(why) => {
                 self.followers.remove(&board);
                 if let Some(game) = self.view.games.get_mut(&board) {
@@ -262,97 +257,33 @@ impl Hall {
         }
     }
 
-    /// Marks board `board`'s alerts seen: the director has it on screen.
-    fn see(&mut self, board: u32) {
-        if let Some(game) = self.view.games.get(&board) {
-            let last = game.view.alerts.back().map_or(0, |a| a.n);
-            self.state.seen.insert(board, last);
-        }
-    }
-
     fn key(&mut self, key: Key) {
-        if let Mode::Board(board) = self.state.mode {
-            return self.board_key(board, key);
-        }
-        for effect in keys::handle(key, &self.view, &mut self.state, self.laid.columns) {
-            match effect {
-                HallEffect::Open(board) => self.open(board),
-                HallEffect::Quit => self.leave(0),
-                HallEffect::Answer(line) => {
+        for action in self.screen.key(&self.view, key) {
+            match action {
+                Action::Hall(HallEffect::Quit) => self.leave(0),
+                Action::Hall(HallEffect::Answer(line)) => {
                     if let Some(answers) = &self.answers {
                         let _ = answers.send(line);
                     }
                 }
-                HallEffect::SetResult {
+                Action::Hall(HallEffect::SetResult {
                     board,
                     result,
                     reason,
-                } => self.set_result(board, &result, &reason),
-            }
-        }
-    }
-
-    fn open(&mut self, board: u32) {
-        let Some(game) = self.view.games.get(&board) else {
-            let state = self
-                .view
-                .picture
-                .board(board)
-                .map(|b| crate::ui::hall::board_state(b, None))
-                .unwrap_or_default();
-            self.state.message = Some(format!("board {board} has no game to show: {state}"));
-            return;
-        };
-        let last_alert = game.view.alerts.back().map_or(0, |a| a.n);
-        let screen = self.screens.entry(board).or_insert_with(|| {
-            let mut screen = UiState::new(Role::Operator);
-            screen.detaches = true;
-            screen.keys = self.options.keys.clone();
-            screen
-        });
-        screen.alerts_acknowledged = screen.alerts_acknowledged.max(last_alert);
-        self.state.mode = Mode::Board(board);
-        self.see(board);
-    }
-
-    /// A key on a board's full screen: `esc` with nothing open, or `q`,
-    /// goes back to the hall; the rest are the board screen's keys, its
-    /// commands sent to the board's goref.
-    fn board_key(&mut self, board: u32, key: Key) {
-        let (Some(game), Some(screen)) =
-            (self.view.games.get(&board), self.screens.get_mut(&board))
-        else {
-            self.state.mode = Mode::Boards;
-            return;
-        };
-        let idle = screen.input.is_none()
-            && screen.confirm.is_none()
-            && screen.help.is_none()
-            && screen.zoom.is_none()
-            && screen.pending.is_empty();
-        if key == Key::Esc && idle {
-            self.state.mode = Mode::Boards;
-            return;
-        }
-        let (panes, page) = &self.board_panes;
-        for effect in handle_key(key, &game.view, screen, panes, *page) {
-            let line = match effect {
-                Effect::Quit | Effect::Interrupt => {
-                    self.state.mode = Mode::Boards;
-                    return;
+                }) => self.set_result(board, &result, &reason),
+                Action::Hall(HallEffect::Open(_)) => {}
+                Action::Board { board, line } => {
+                    let sent = self
+                        .followers
+                        .get(&board)
+                        .is_some_and(|f| f.command(line.clone()));
+                    if !sent {
+                        let why = format!(
+                            "'{line}' was not sent: the hall follows board {board} no more"
+                        );
+                        self.screen.tell_board(board, why);
+                    }
                 }
-                Effect::Operator(command) => command.as_line(),
-                Effect::TypedLine(text) => text,
-                Effect::NextGame | Effect::Step(_) => continue,
-            };
-            let sent = self
-                .followers
-                .get(&board)
-                .is_some_and(|f| f.command(line.clone()));
-            if !sent {
-                screen.message = Some(format!(
-                    "'{line}' was not sent: the hall follows board {board} no more"
-                ));
             }
         }
     }
@@ -370,7 +301,7 @@ impl Hall {
             result,
             reason,
         );
-        self.state.message = Some(match set {
+        self.screen.state.message = Some(match set {
             Ok(_) => format!("board {board}: {result} set by the director"),
             Err(why) => format!("board {board}: {why}"),
         });
@@ -383,95 +314,5 @@ impl Hall {
         crate::event::run::stop(signal);
         self.answers = None;
         self.followers.clear();
-    }
-
-    /// When a clock on screen shows another second next.
-    fn next_tick(&self) -> Instant {
-        let now = std::time::Instant::now();
-        let soonest = self
-            .view
-            .games
-            .iter()
-            .filter(|(_, g)| g.view.result.is_none() && !g.view.clocks_paused)
-            .filter_map(|(&board, g)| next_change_ms(&g.view, self.view.now_t_ms(board, now)?))
-            .min()
-            .unwrap_or(60_000);
-        Instant::now() + Duration::from_millis(soonest)
-    }
-
-    fn draw(&mut self, screen: &mut Screen) {
-        if screen.is_lost() {
-            return;
-        }
-        let (width, height) = screen.size();
-        let area = Rect::new(0, 0, width, height);
-        let now = std::time::Instant::now();
-        let theme = &self.options.theme;
-        if let Mode::Board(board) = self.state.mode {
-            let line = self.hall_line(board, width);
-            let (Some(game), Some(ui)) =
-                (self.view.games.get(&board), self.screens.get_mut(&board))
-            else {
-                self.state.mode = Mode::Boards;
-                return self.draw(screen);
-            };
-            ui.now_t_ms = self
-                .view
-                .now_t_ms(board, now)
-                .unwrap_or(game.view.last_t_ms);
-            ui.link = game.trouble.clone().map(|text| crate::ui::LinkStatus {
-                text,
-                trouble: true,
-            });
-            follow_game(&game.view, ui);
-            let board_area = Rect::new(0, 0, width, height.saturating_sub(1));
-            let laid = areas(board_area, &game.view, ui);
-            let page = laid
-                .pane(PaneId::Trace)
-                .map_or(10, |t| usize::from(t.height.saturating_sub(3).max(1)));
-            if let Some(trace) = laid.pane(PaneId::Trace) {
-                ui.trace.pane_rows = trace.height.saturating_sub(2);
-            }
-            self.board_panes = (laid.panes.iter().map(|(p, _)| *p).collect(), page);
-            screen.draw(|frame| {
-                crate::ui::render(board_area, frame.buffer_mut(), &game.view, ui, theme);
-                let y = height.saturating_sub(1);
-                frame
-                    .buffer_mut()
-                    .set_stringn(0, y, &line.0, usize::from(width), line.1);
-            });
-            return;
-        }
-        let mut laid = Laid { columns: 1 };
-        let (view, state) = (&self.view, &mut self.state);
-        screen.draw(|frame| {
-            laid = crate::ui::hall::draw(area, frame.buffer_mut(), view, state, theme, now);
-        });
-        self.laid = laid;
-    }
-
-    /// The line under a board's screen: the hall's word on the other
-    /// boards, and the way back.
-    fn hall_line(&self, shown: u32, width: u16) -> (String, ratatui::style::Style) {
-        let theme = &self.options.theme;
-        let other = self.view.order(&self.state).into_iter().find_map(|n| {
-            let board = self.view.picture.board(n).filter(|_| n != shown)?;
-            self.view.needs(board, &self.state).map(|why| (n, why))
-        });
-        let (text, style) = match other {
-            Some((n, why)) => (format!("! board {n} needs you: {why}"), theme.alert),
-            None => {
-                let pair = self
-                    .view
-                    .picture
-                    .board(shown)
-                    .map(|b| format!(": {} (B) - {} (W)", b.black, b.white))
-                    .unwrap_or_default();
-                let round = self.view.picture.round;
-                (format!("round {round} board {shown}{pair}"), theme.status)
-            }
-        };
-        let text = format!("{text}  |  esc: the hall");
-        (crate::ui::cut(&text, usize::from(width)), style)
     }
 }

@@ -16,14 +16,17 @@
 //! arrived, in the referee's time, less its `t_ms`.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::referee::event::StreamHeader;
 use crate::referee::GameView;
+use crate::ui::hall::{BoardGame, HallView};
 use crate::ui::LinkStatus;
 
 use super::wire::{
-    read_event, RefereeMessage, SpectatorMessage, WireError, TOKEN_NEEDED, VERSION, WRONG_TOKEN,
+    read_event, RawEvent, RefereeMessage, SpectatorMessage, WireError, TOKEN_NEEDED, VERSION,
+    WRONG_TOKEN,
 };
 
 /// How often a spectator pings.
@@ -78,6 +81,9 @@ struct ClockSample {
 #[derive(Debug)]
 pub struct Spectator {
     pub view: GameView,
+    /// An event's hall, once the referee's welcome says it serves one:
+    /// the event's picture and each board's game.
+    pub hall: Option<HallView>,
     /// Where the referee is, as the status line names it.
     address: String,
     token: Option<String>,
@@ -107,6 +113,7 @@ impl Spectator {
     pub fn new(token: Option<String>, from_the_start: bool, epoch: Instant) -> Spectator {
         Spectator {
             view: GameView::new(),
+            hall: None,
             address: String::new(),
             token,
             from_the_start,
@@ -200,8 +207,12 @@ impl Spectator {
                 stream,
                 host_t_ms,
                 resume,
+                hall,
                 ..
             } => {
+                if hall {
+                    self.hall.get_or_insert_with(HallView::default);
+                }
                 if version != VERSION {
                     let why = format!(
                         "the referee speaks mirror protocol {version} ({producer}) and this \
@@ -223,7 +234,29 @@ impl Spectator {
                 self.attempt = 0;
                 self.snapshot_due = !resume;
             }
-            RefereeMessage::Snapshot { stream, seq, view } => {
+            RefereeMessage::Snapshot {
+                seq,
+                view,
+                board: Some(board),
+                ..
+            } => self.board_snapshot(board, seq, *view, now, &mut update),
+            RefereeMessage::Event {
+                event,
+                board: Some(board),
+            } => self.board_event(board, &event, now, &mut update)?,
+            RefereeMessage::Hall { picture } => {
+                let line = serde_json::json!({"type": "hall", "picture": &picture});
+                update.print.push(line.to_string());
+                let hall = self.hall.get_or_insert_with(HallView::default);
+                if hall.picture.round != picture.round {
+                    hall.games.clear();
+                }
+                hall.picture = *picture;
+                update.changed = true;
+            }
+            RefereeMessage::Snapshot {
+                stream, seq, view, ..
+            } => {
                 self.enter_stream(&stream, &mut update);
                 let mut view = *view;
                 view.repair();
@@ -245,7 +278,7 @@ impl Spectator {
                     }
                 }
             }
-            RefereeMessage::Event { event } => {
+            RefereeMessage::Event { event, .. } => {
                 let (stamp, known) = read_event(&event)?;
                 if stamp.seq > self.view.last_seq {
                     match &known {
@@ -287,6 +320,65 @@ impl Spectator {
             RefereeMessage::Unknown => {}
         }
         Ok(update)
+    }
+
+    /// A hall's board, whole: its game starts afresh from `view`.
+    fn board_snapshot(
+        &mut self,
+        board: u32,
+        seq: u64,
+        mut view: GameView,
+        now: Instant,
+        update: &mut Update,
+    ) {
+        view.repair();
+        view.last_seq = seq;
+        if seq > 0 {
+            update.print.push(format!(
+                r#"{{"board":{board},"type":"stream_gap","first_seq":1,"last_seq":{seq}}}"#
+            ));
+        }
+        let clock = Some((now, view.last_t_ms as f64));
+        let game = BoardGame {
+            view: Arc::new(view),
+            clock,
+            trouble: None,
+        };
+        self.hall
+            .get_or_insert_with(HallView::default)
+            .games
+            .insert(board, game);
+        update.changed = true;
+    }
+
+    /// An event of a hall's board, folded into its game and printed
+    /// tagged with the board.
+    fn board_event(
+        &mut self,
+        board: u32,
+        event: &RawEvent,
+        now: Instant,
+        update: &mut Update,
+    ) -> Result<(), WireError> {
+        let (stamp, known) = read_event(event)?;
+        let hall = self.hall.get_or_insert_with(HallView::default);
+        let game = hall.games.entry(board).or_default();
+        if stamp.seq <= game.view.last_seq {
+            return Ok(());
+        }
+        let view = Arc::make_mut(&mut game.view);
+        match &known {
+            Some(stamped) => view.apply_stamped(stamped),
+            None => view.pass_over(stamp.seq, stamp.t_ms),
+        }
+        game.clock = Some((now, stamp.t_ms as f64));
+        let json = event.get();
+        update.print.push(format!(
+            "{{\"board\":{board},{}",
+            json.strip_prefix('{').unwrap_or(json)
+        ));
+        update.changed = true;
+        Ok(())
     }
 
     /// A new stream (a new game, a restarted referee) starts afresh: its

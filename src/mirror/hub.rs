@@ -134,7 +134,7 @@ impl Hub {
             Some((at, line)) if *at == seq => line.clone(),
             _ => {
                 let line: Line =
-                    RefereeMessage::snapshot_line(&self.stream, seq, &self.view).into();
+                    RefereeMessage::snapshot_line(&self.stream, seq, &self.view, None).into();
                 self.snapshot = Some((seq, line.clone()));
                 line
             }
@@ -158,6 +158,7 @@ impl Hub {
             seq: self.seq(),
             host_t_ms: self.host_t_ms(now),
             resume,
+            hall: false,
         }
         .line();
         let catch_up = match missed {

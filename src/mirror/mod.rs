@@ -5,7 +5,8 @@
 //! - [`wire`]: the protocol, versioned JSON lines.
 //! - [`hub`], [`gate`], [`audience`]: pure. The served stream with its
 //!   history and snapshot; who may connect; who watches, coalesced into
-//!   `spectators` events.
+//!   `spectators` events. [`hall_hub`]: pure, an event's hall served
+//!   (`goref event DIR --serve`): its picture and every board's game.
 //! - [`server`]: the async shell on a thread of its own, at a lower
 //!   priority than the referee, which it never waits for and never slows.
 //! - [`client`]: pure. A spectator's side: the view, the stream it follows,
@@ -24,6 +25,7 @@ pub mod client;
 pub mod conn;
 pub mod follow;
 pub mod gate;
+pub mod hall_hub;
 pub mod hub;
 pub mod lines;
 pub mod server;

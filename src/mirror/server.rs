@@ -32,7 +32,8 @@ use super::accept_trouble::AcceptTrouble;
 use super::audience::Audience;
 use super::conn::{Conn, ConnRead, ConnWrite};
 use super::gate::{Gate, Limits, Refusal};
-use super::hub::{CatchUp, HistoryLimits, Hub, Line};
+use super::hall_hub::{HallHub, HallItem};
+use super::hub::{CatchUp, HistoryLimits, Hub, Join, Line};
 use super::lines::{LineError, LineReader};
 use super::wire::{RefereeMessage, SpectatorMessage, SPECTATOR_LINE_LIMIT};
 
@@ -68,6 +69,9 @@ pub enum ServeError {
 /// The feed of one game's events, with the instant each was handed on.
 pub type Feed = mpsc::UnboundedSender<(Instant, StampedEvent)>;
 
+/// The feed of an event's hall.
+pub type HallFeed = mpsc::UnboundedSender<HallItem>;
+
 enum Control {
     /// A new game: its events come on `feed`; `spectators` events go to
     /// `notes`, for the game to put into its stream.
@@ -75,7 +79,55 @@ enum Control {
         feed: mpsc::UnboundedReceiver<(Instant, StampedEvent)>,
         notes: mpsc::UnboundedSender<GameEvent>,
     },
+    /// An event's hall, from now on: its items come on `feed`.
+    Hall {
+        feed: mpsc::UnboundedReceiver<HallItem>,
+    },
     Shutdown,
+}
+
+/// What the mirror serves: one game, or an event's hall.
+enum Source {
+    Game(Box<Hub>),
+    Hall(HallHub),
+}
+
+impl Source {
+    fn snapshot(&mut self) -> Line {
+        match self {
+            Source::Game(hub) => hub.snapshot(),
+            Source::Hall(hall) => hall.snapshot(),
+        }
+    }
+
+    fn join(&mut self, stream: Option<&str>, since_seq: Option<u64>, now: Instant) -> Join {
+        match self {
+            Source::Game(hub) => hub.join(stream, since_seq, now),
+            Source::Hall(hall) => hall.join(now),
+        }
+    }
+
+    fn heartbeat(&self, now: Instant) -> Line {
+        match self {
+            Source::Game(hub) => hub.heartbeat(now),
+            Source::Hall(hall) => hall.heartbeat(now),
+        }
+    }
+
+    fn host_t_ms(&self, now: Instant) -> u64 {
+        match self {
+            Source::Game(hub) => hub.host_t_ms(now),
+            Source::Hall(hall) => hall.host_t_ms(now),
+        }
+    }
+
+    /// The board size typed moves are read for.
+    fn size(&self) -> u8 {
+        match self {
+            Source::Game(hub) => hub.size(),
+            Source::Hall(_) => crate::game::MAX_SIZE,
+        }
+    }
 }
 
 /// The running mirror. Dropping it shuts it down.
@@ -221,6 +273,13 @@ impl MirrorServer {
         (feed, notes)
     }
 
+    /// Serves an event's hall from now on: the feed to hand its items to.
+    pub fn attach_hall(&self) -> HallFeed {
+        let (feed, feed_rx) = mpsc::unbounded_channel();
+        let _ = self.control.send(Control::Hall { feed: feed_rx });
+        feed
+    }
+
     /// Tells every spectator the referee is going and closes, waiting a
     /// second at most.
     pub fn shutdown(mut self) {
@@ -257,7 +316,7 @@ fn lower_priority() {
 
 /// What every connection shares.
 struct Shared {
-    hub: Mutex<Hub>,
+    hub: Mutex<Source>,
     gate: Mutex<Gate>,
     audience: Mutex<Audience>,
     events: broadcast::Sender<Line>,
@@ -321,7 +380,10 @@ async fn serve(
     let (shutdown_tx, shutdown) = watch::channel(false);
     let (events, _) = broadcast::channel(config.limits.queue.max(1));
     let shared = Arc::new(Shared {
-        hub: Mutex::new(Hub::new(new_stream_name(), config.history)),
+        hub: Mutex::new(Source::Game(Box::new(Hub::new(
+            new_stream_name(),
+            config.history,
+        )))),
         gate: Mutex::new(Gate::new(config.limits.clone(), config.token.clone())),
         audience: Mutex::new(Audience::new()),
         events,
@@ -332,6 +394,7 @@ async fn serve(
     });
     let counts_spectators = config.operator.is_none();
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
+    let mut hall_feed: Option<mpsc::UnboundedReceiver<HallItem>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
     let mut trouble = AcceptTrouble::default();
     let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
@@ -369,10 +432,18 @@ async fn serve(
                 Some(first) => publish(&shared, first, feed.as_mut()),
                 None => feed = None,
             },
+            item = next_from(&mut hall_feed) => match item {
+                Some(first) => publish_hall(&shared, first, hall_feed.as_mut()),
+                None => hall_feed = None,
+            },
             message = control.recv() => match message {
+                Some(Control::Hall { feed: items }) => {
+                    *lock(&shared.hub) = Source::Hall(HallHub::new(new_stream_name(), now()));
+                    hall_feed = Some(items);
+                }
                 Some(Control::Game { feed: game, notes: to_game }) => {
                     let mut hub = lock(&shared.hub);
-                    *hub = Hub::new(new_stream_name(), config.history);
+                    *hub = Source::Game(Box::new(Hub::new(new_stream_name(), config.history)));
                     let _ = shared.events.send(hub.snapshot());
                     feed = Some(game);
                     *lock(&shared.notes) = Some(to_game.clone());
@@ -430,12 +501,39 @@ fn publish(
     first: (Instant, StampedEvent),
     feed: Option<&mut mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
 ) {
-    let mut hub = lock(&shared.hub);
+    let mut source = lock(&shared.hub);
+    let Source::Game(hub) = &mut *source else {
+        return;
+    };
     let (at, stamped) = first;
     let _ = shared.events.send(hub.publish(at, &stamped));
     if let Some(feed) = feed {
         while let Ok((at, stamped)) = feed.try_recv() {
             let _ = shared.events.send(hub.publish(at, &stamped));
+        }
+    }
+}
+
+/// Folds the hall's item and those queued behind it into the hall and
+/// sends each line to every spectator.
+fn publish_hall(
+    shared: &Shared,
+    first: HallItem,
+    feed: Option<&mut mpsc::UnboundedReceiver<HallItem>>,
+) {
+    let mut source = lock(&shared.hub);
+    let Source::Hall(hall) = &mut *source else {
+        return;
+    };
+    let mut send = |item: &HallItem| {
+        if let Some(line) = hall.publish(item) {
+            let _ = shared.events.send(line);
+        }
+    };
+    send(&first);
+    if let Some(feed) = feed {
+        while let Ok(item) = feed.try_recv() {
+            send(&item);
         }
     }
 }

@@ -19,11 +19,18 @@
 //! Both sides skip fields they do not know; a spectator skips message types
 //! it does not know. An `event` carries the event exactly as `--json` prints
 //! it, so that `goref --watch … --headless --json` prints the same lines.
+//!
+//! An event's hall (`goref event DIR --serve`) speaks the same wire: its
+//! welcome says `"hall":true`, a `hall` message carries the event's picture
+//! (its round, its boards, the standings), and each board's `snapshot` and
+//! `event` carry the board's number. A late joiner gets the picture and a
+//! snapshot of every board.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use crate::referee::{GameView, StampedEvent};
+use crate::tournament::hall::EventPicture;
 
 /// The protocol's version: the `version` of `hello` and `welcome`.
 pub const VERSION: u32 = 1;
@@ -81,6 +88,9 @@ pub enum RefereeMessage {
         /// The referee's stream time now, in ms.
         host_t_ms: u64,
         resume: bool,
+        /// The stream is an event's hall: a picture and many boards.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        hall: bool,
     },
     /// The whole view at `seq` of `stream`: the spectator starts afresh
     /// from it. Also sent when a new game starts and to a spectator that
@@ -89,9 +99,19 @@ pub enum RefereeMessage {
         stream: String,
         seq: u64,
         view: Box<GameView>,
+        /// In a hall: the board whose game this is.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        board: Option<u32>,
     },
     /// One event of the stream, as `--json` prints it.
-    Event { event: RawEvent },
+    Event {
+        event: RawEvent,
+        /// In a hall: the board whose game it is of.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        board: Option<u32>,
+    },
+    /// In a hall: the event as it stands now.
+    Hall { picture: Box<EventPicture> },
     /// Sent every few seconds, so a quiet game is told from a dead link.
     Heartbeat { seq: u64, host_t_ms: u64 },
     /// The answer to `ping`, with the spectator's `t_ms` back.
@@ -167,6 +187,8 @@ impl RefereeMessage {
         #[derive(Deserialize)]
         struct Envelope {
             event: RawEvent,
+            #[serde(default)]
+            board: Option<u32>,
         }
         let is_event = matches!(
             parse_capped::<Kind>(line, REFEREE_LINE_LIMIT),
@@ -176,6 +198,7 @@ impl RefereeMessage {
             true => parse_capped::<Envelope>(line, REFEREE_LINE_LIMIT).map(|envelope| {
                 RefereeMessage::Event {
                     event: envelope.event,
+                    board: envelope.board,
                 }
             }),
             false => parse_capped(line, REFEREE_LINE_LIMIT),
@@ -188,16 +211,34 @@ impl RefereeMessage {
         format!("{{\"type\":\"event\",\"event\":{event_json}}}\n")
     }
 
-    /// The `snapshot` line of `view` at `seq`, without cloning the view.
-    pub(crate) fn snapshot_line(stream: &str, seq: u64, view: &GameView) -> String {
+    /// The `event` line of board `board` of a hall.
+    pub(crate) fn board_event_line(board: u32, event_json: &str) -> String {
+        format!("{{\"type\":\"event\",\"board\":{board},\"event\":{event_json}}}\n")
+    }
+
+    /// The `snapshot` line of `view` at `seq`, without cloning the view;
+    /// in a hall, of board `board`.
+    pub(crate) fn snapshot_line(
+        stream: &str,
+        seq: u64,
+        view: &GameView,
+        board: Option<u32>,
+    ) -> String {
         #[derive(Serialize)]
         #[serde(tag = "type", rename = "snapshot")]
         struct SnapshotRef<'a> {
             stream: &'a str,
             seq: u64,
             view: &'a GameView,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            board: Option<u32>,
         }
-        line_of(&SnapshotRef { stream, seq, view })
+        line_of(&SnapshotRef {
+            stream,
+            seq,
+            view,
+            board,
+        })
     }
 }
 

@@ -275,6 +275,7 @@ fn a_referee_of_another_protocol_version_is_told_apart_and_not_retried() {
         seq: 0,
         host_t_ms: 0,
         resume: false,
+        hall: false,
     };
     let update = spectator.receive(&welcome.line(), t0).unwrap();
     let (why, retry) = update.bye.unwrap();

@@ -33,7 +33,7 @@ fn seqs(lines: &[Line]) -> Vec<u64> {
     lines
         .iter()
         .map(|line| match RefereeMessage::parse(line).unwrap() {
-            RefereeMessage::Event { event } => read_event(&event).unwrap().0.seq,
+            RefereeMessage::Event { event, .. } => read_event(&event).unwrap().0.seq,
             other => panic!("not an event: {other:?}"),
         })
         .collect()
@@ -60,6 +60,7 @@ fn a_spectator_that_resumes_gets_exactly_the_events_it_missed() {
             seq: 10,
             host_t_ms: 150,
             resume: true,
+            hall: false,
         }
     );
     let join = hub.join(Some("s1"), Some(10), start);
@@ -74,7 +75,10 @@ fn a_new_spectator_or_another_streams_gets_a_snapshot_equal_to_the_view() {
         let CatchUp::Snapshot(line) = &join.catch_up else {
             panic!("{stream:?} {since:?} resumed: {join:?}");
         };
-        let Ok(RefereeMessage::Snapshot { stream, seq, view }) = RefereeMessage::parse(line) else {
+        let Ok(RefereeMessage::Snapshot {
+            stream, seq, view, ..
+        }) = RefereeMessage::parse(line)
+        else {
             panic!("not a snapshot: {line}");
         };
         assert_eq!((stream.as_str(), seq), ("s1", 5));

@@ -80,7 +80,7 @@ fn a_spectator_skips_message_types_and_fields_it_does_not_know() {
 fn an_event_line_carries_the_json_line_as_it_is() {
     let json = r#"{"seq":4,"t_ms":120,"type":"notice","color":null,"message":"hello"}"#;
     let line = RefereeMessage::event_line(json);
-    let RefereeMessage::Event { event } = RefereeMessage::parse(&line).unwrap() else {
+    let RefereeMessage::Event { event, .. } = RefereeMessage::parse(&line).unwrap() else {
         panic!("not an event: {line}");
     };
     assert_eq!(event.get(), json);
@@ -95,14 +95,14 @@ fn an_event_line_carries_the_json_line_as_it_is() {
 #[test]
 fn an_event_of_an_unknown_type_keeps_its_stamp() {
     let line = RefereeMessage::event_line(r#"{"seq":9,"t_ms":5,"type":"hologram","x":1}"#);
-    let RefereeMessage::Event { event } = RefereeMessage::parse(&line).unwrap() else {
+    let RefereeMessage::Event { event, .. } = RefereeMessage::parse(&line).unwrap() else {
         panic!("not an event");
     };
     assert_eq!(
         read_event(&event).unwrap(),
         (EventStamp { seq: 9, t_ms: 5 }, None)
     );
-    let RefereeMessage::Event { event } =
+    let RefereeMessage::Event { event, .. } =
         RefereeMessage::parse(&RefereeMessage::event_line(r#"{"type":"move"}"#)).unwrap()
     else {
         panic!("not an event");
@@ -118,13 +118,14 @@ fn a_snapshot_line_reads_back_as_the_same_view() {
         message: "ready".into(),
     });
     view.pending_wire_ms = [16.666666666666668, 0.1 + 0.2];
-    let line = RefereeMessage::snapshot_line("ab12", 7, &view);
+    let line = RefereeMessage::snapshot_line("ab12", 7, &view, None);
     assert_eq!(
         RefereeMessage::parse(&line),
         Ok(RefereeMessage::Snapshot {
             stream: "ab12".into(),
             seq: 7,
             view: Box::new(view),
+            board: None,
         })
     );
 }
@@ -146,7 +147,7 @@ proptest! {
     fn floats_in_a_view_survive_the_wire_bit_for_bit(a in any::<f64>(), b in 0.0f64..1e9) {
         let mut view = GameView::new();
         view.pending_wire_ms = [if a.is_finite() { a.abs() } else { 0.0 }, b];
-        let line = RefereeMessage::snapshot_line("s", 1, &view);
+        let line = RefereeMessage::snapshot_line("s", 1, &view, None);
         let Ok(RefereeMessage::Snapshot { view: back, .. }) = RefereeMessage::parse(&line) else {
             panic!("no snapshot");
         };

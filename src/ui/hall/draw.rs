@@ -119,7 +119,12 @@ fn status_text(hall: &HallView, state: &HallState) -> String {
     let playing = boards.len() - over - needs;
     let mut counts = format!("{} boards: {playing} playing, {over} over", boards.len());
     if needs > 0 {
-        counts.push_str(&format!(", {needs} need you"));
+        let who = if state.director {
+            "you"
+        } else {
+            "the director"
+        };
+        counts.push_str(&format!(", {needs} need {who}"));
     }
     if !boards.is_empty() {
         parts.push(counts);
@@ -245,10 +250,10 @@ fn tile(
     }
 }
 
-/// Texts wrapped into at most `rows` lines of `width`, each text on a
-/// line of its own; the last line shown ends with `…` when more is left.
+/// Texts in at most `rows` lines of `width`, each text on lines of its
+/// own: wrapped when they all fit so, else each cut to one line.
 fn wrapped(texts: &[(String, Style)], rows: usize, width: usize) -> Vec<(String, Style)> {
-    let mut lines: Vec<(String, Style)> = texts
+    let lines: Vec<(String, Style)> = texts
         .iter()
         .flat_map(|(text, style)| {
             super::super::wrap(text, width, 2)
@@ -256,15 +261,14 @@ fn wrapped(texts: &[(String, Style)], rows: usize, width: usize) -> Vec<(String,
                 .map(move |line| (line, *style))
         })
         .collect();
-    if lines.len() > rows && rows > 0 {
-        lines.truncate(rows);
-        let last = &mut lines[rows - 1].0;
-        *last = cut(&format!("{last} …"), width);
-        if !last.ends_with('…') {
-            last.push('…');
-        }
+    match lines.len() <= rows {
+        true => lines,
+        false => texts
+            .iter()
+            .take(rows)
+            .map(|(text, style)| (cut(text, width), *style))
+            .collect(),
     }
-    lines
 }
 
 /// The players' lines: colour, name, the side to move, the clock.

@@ -1,0 +1,292 @@
+//! An event's hall as the mirror serves it (`goref event DIR --serve`): the
+//! event's picture and each board's game, folded from what the hall hears
+//! from the boards, so that a spectator who joins late is sent the whole
+//! hall at once. Pure, like [`super::hub::Hub`]: the server's shell feeds
+//! it and asks it what a joining spectator is sent.
+//!
+//! Each line is serialised once, here. A spectator of the hall is always
+//! sent the whole hall when it joins or falls behind: a hall's history is
+//! many streams, and its snapshot is small beside it.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::referee::{GameView, StampedEvent};
+use crate::tournament::hall::EventPicture;
+
+use super::hub::{CatchUp, Join, Line};
+use super::wire::{RefereeMessage, VERSION};
+
+/// What the hall hands the mirror.
+#[derive(Debug, Clone)]
+pub enum HallItem {
+    /// The event as it stands.
+    Picture(Box<EventPicture>),
+    /// Board `board`'s game, whole: the hall joined it, or joined it again.
+    Snapshot { board: u32, view: Arc<GameView> },
+    /// One event of board `board`'s game, as `--json` prints it.
+    Event { board: u32, json: String },
+}
+
+/// The hall as served.
+#[derive(Debug)]
+pub struct HallHub {
+    stream: String,
+    producer: String,
+    origin: Instant,
+    picture: Option<(u32, Line)>,
+    boards: BTreeMap<u32, GameView>,
+    /// Lines sent, for the heartbeat's `seq`.
+    sent: u64,
+}
+
+impl HallHub {
+    pub fn new(stream: String, now: Instant) -> HallHub {
+        HallHub {
+            stream,
+            producer: format!("goref {}", env!("CARGO_PKG_VERSION")),
+            origin: now,
+            picture: None,
+            boards: BTreeMap::new(),
+            sent: 0,
+        }
+    }
+
+    /// Folds one item; the line every spectator is sent, if any (an event
+    /// of a board not followed, or one already folded, sends none).
+    pub fn publish(&mut self, item: &HallItem) -> Option<Line> {
+        let line: Line = match item {
+            HallItem::Picture(picture) => {
+                if self
+                    .picture
+                    .as_ref()
+                    .is_some_and(|(r, _)| *r != picture.round)
+                {
+                    self.boards.clear();
+                }
+                let line: Line = RefereeMessage::Hall {
+                    picture: picture.clone(),
+                }
+                .line()
+                .into();
+                self.picture = Some((picture.round, line.clone()));
+                line
+            }
+            HallItem::Snapshot { board, view } => {
+                self.boards.insert(*board, (**view).clone());
+                self.board_snapshot(*board)?
+            }
+            HallItem::Event { board, json } => {
+                let view = self.boards.get_mut(board)?;
+                let stamped: StampedEvent = serde_json::from_str(json).ok()?;
+                if stamped.seq <= view.last_seq {
+                    return None;
+                }
+                view.apply_stamped(&stamped);
+                RefereeMessage::board_event_line(*board, json).into()
+            }
+        };
+        self.sent += 1;
+        Some(line)
+    }
+
+    fn board_snapshot(&self, board: u32) -> Option<Line> {
+        let view = self.boards.get(&board)?;
+        let line = RefereeMessage::snapshot_line(&self.stream, view.last_seq, view, Some(board));
+        Some(line.into())
+    }
+
+    /// The whole hall: the picture, then every board's game.
+    pub fn snapshot(&mut self) -> Line {
+        let mut text = String::new();
+        if let Some((_, picture)) = &self.picture {
+            text.push_str(picture);
+        }
+        for board in self.boards.keys() {
+            if let Some(line) = self.board_snapshot(*board) {
+                text.push_str(&line);
+            }
+        }
+        text.into()
+    }
+
+    /// What a spectator that said hello at `now` is sent: the welcome and
+    /// the whole hall.
+    pub fn join(&mut self, now: Instant) -> Join {
+        let welcome = RefereeMessage::Welcome {
+            version: VERSION,
+            producer: self.producer.clone(),
+            stream: self.stream.clone(),
+            seq: self.sent,
+            host_t_ms: self.host_t_ms(now),
+            resume: false,
+            hall: true,
+        }
+        .line();
+        Join {
+            welcome,
+            catch_up: CatchUp::Snapshot(self.snapshot()),
+        }
+    }
+
+    /// The hall's time at `now`, in ms.
+    pub fn host_t_ms(&self, now: Instant) -> u64 {
+        now.saturating_duration_since(self.origin).as_millis() as u64
+    }
+
+    /// A `heartbeat` line at `now`.
+    pub(crate) fn heartbeat(&self, now: Instant) -> Line {
+        RefereeMessage::Heartbeat {
+            seq: self.sent,
+            host_t_ms: self.host_t_ms(now),
+        }
+        .line()
+        .into()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mirror::client::Spectator;
+    use crate::referee::event::GameEvent;
+    use crate::tournament::hall::{BoardPicture, Stage};
+
+    fn picture(round: u32, boards: &[u32]) -> Box<EventPicture> {
+        Box::new(EventPicture {
+            name: "cup".into(),
+            rounds: 2,
+            round,
+            stage: Stage::Playing,
+            boards: boards
+                .iter()
+                .map(|&board| BoardPicture {
+                    board,
+                    black: format!("b{board}"),
+                    white: format!("w{board}"),
+                    dir: None,
+                    playing: true,
+                    result: None,
+                    reason: None,
+                    needs_director: None,
+                })
+                .collect(),
+            ..EventPicture::default()
+        })
+    }
+
+    fn notice(seq: u64, text: &str) -> String {
+        let stamped = StampedEvent {
+            seq,
+            t_ms: seq * 10,
+            after_result: false,
+            event: GameEvent::Notice {
+                color: None,
+                message: text.into(),
+            },
+        };
+        serde_json::to_string(&stamped).unwrap()
+    }
+
+    fn board(view_seq: u64) -> Arc<GameView> {
+        let mut view = GameView::new();
+        view.last_seq = view_seq;
+        Arc::new(view)
+    }
+
+    /// A spectator that took every line of `lines`, at `now`.
+    fn spectator_of(lines: &[&str], now: Instant) -> Spectator {
+        let mut spectator = Spectator::new(None, true, now);
+        for text in lines {
+            for line in text.lines() {
+                spectator.receive(line, now).unwrap();
+            }
+        }
+        spectator
+    }
+
+    #[test]
+    fn a_late_joiner_gets_the_picture_and_every_board_and_folds_the_rest_tagged() {
+        let now = Instant::now();
+        let mut hub = HallHub::new("s".into(), now);
+        hub.publish(&HallItem::Picture(picture(1, &[1, 2])))
+            .unwrap();
+        for n in [1, 2] {
+            let item = HallItem::Snapshot {
+                board: n,
+                view: board(0),
+            };
+            hub.publish(&item).unwrap();
+        }
+        let first = HallItem::Event {
+            board: 2,
+            json: notice(1, "first"),
+        };
+        let line = hub.publish(&first).unwrap();
+        assert!(
+            line.starts_with(r#"{"type":"event","board":2,"event":{"seq":1"#),
+            "{line}"
+        );
+        assert!(hub.publish(&first).is_none(), "an event folded once");
+        let stray = HallItem::Event {
+            board: 9,
+            json: notice(1, "stray"),
+        };
+        assert!(hub.publish(&stray).is_none(), "a board not followed");
+
+        let join = hub.join(now);
+        assert!(join.welcome.contains(r#""hall":true"#), "{}", join.welcome);
+        let CatchUp::Snapshot(all) = &join.catch_up else {
+            panic!("a hall is joined from its snapshot")
+        };
+        let mut spectator = spectator_of(&[&join.welcome, all], now);
+        let hall = spectator.hall.as_ref().expect("the welcome says hall");
+        assert_eq!(hall.picture.boards.len(), 2);
+        assert_eq!(hall.games[&2].view.last_seq, 1);
+        assert_eq!(hall.games[&2].view.notices.back().unwrap(), "first");
+
+        let second = hub
+            .publish(&HallItem::Event {
+                board: 2,
+                json: notice(2, "second"),
+            })
+            .unwrap();
+        let update = spectator.receive(&second, now).unwrap();
+        assert_eq!(update.print.len(), 1);
+        assert!(
+            update.print[0].starts_with(r#"{"board":2,"seq":2"#),
+            "{:?}",
+            update.print
+        );
+        let hall = spectator.hall.as_ref().unwrap();
+        assert_eq!(hall.games[&2].view.notices.back().unwrap(), "second");
+        assert_eq!(hall.games[&1].view.last_seq, 0, "board 1 untouched");
+    }
+
+    #[test]
+    fn a_new_round_drops_the_boards_of_the_last() {
+        let now = Instant::now();
+        let mut hub = HallHub::new("s".into(), now);
+        hub.publish(&HallItem::Picture(picture(1, &[1]))).unwrap();
+        hub.publish(&HallItem::Snapshot {
+            board: 1,
+            view: board(5),
+        });
+        let old = hub.join(now);
+        let next = hub.publish(&HallItem::Picture(picture(2, &[1]))).unwrap();
+        let CatchUp::Snapshot(all) = hub.join(now).catch_up else {
+            panic!("a snapshot")
+        };
+        assert_eq!(all.lines().count(), 1, "only the picture: {all}");
+        let CatchUp::Snapshot(before) = &old.catch_up else {
+            panic!("a snapshot")
+        };
+        let mut spectator = spectator_of(&[&old.welcome, before], now);
+        assert_eq!(spectator.hall.as_ref().unwrap().games.len(), 1);
+        spectator.receive(&next, now).unwrap();
+        let hall = spectator.hall.as_ref().unwrap();
+        assert_eq!(hall.picture.round, 2);
+        assert!(hall.games.is_empty(), "the spectator drops them too");
+    }
+}
