@@ -5,6 +5,10 @@
 //! buffer, as the host and each spectator draw it; then the same frame with
 //! ratatui's diff against the previous one, which is what a terminal
 //! update costs on top.
+//!
+//! The hall (issue 28: a frame of 16 boards at 200x60 under 1 ms): sixteen
+//! 9x9 games drawn as tiles each with its small board, and sixteen of the
+//! 19x19 games above as tiles of text, each with a running clock.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ratatui::buffer::Buffer;
@@ -17,7 +21,10 @@ use goref::game::{Color, Move};
 use goref::protocol::sgmp::link::{Direction, TraceEntry};
 use goref::referee::event::{GameStart, LineDirection, Phase, PlayerInfo};
 use goref::referee::{GameEvent, GameView, StampedEvent};
+use goref::tournament::hall::{BoardPicture, EventPicture, Stage};
+use goref::ui::hall::{draw, BoardGame, HallState, HallView};
 use goref::ui::{render, Role, Theme, UiState};
+use std::sync::Arc;
 
 fn clock(main_left_ms: u64, running: bool) -> ClockReading {
     ClockReading {
@@ -34,10 +41,11 @@ fn clock(main_left_ms: u64, running: bool) -> ClockReading {
     }
 }
 
-/// A long 19x19 game on a GMP line against a GTP engine.
-fn busy_view() -> GameView {
+/// A long game on a GMP line against a GTP engine: `moves` moves on
+/// `size`x`size`.
+fn busy_view(size: u8, moves: u32) -> GameView {
     let start = GameStart {
-        size: 19,
+        size,
         komi: 7.5,
         rules: "kgs".into(),
         ruleset: "Chinese".into(),
@@ -73,13 +81,13 @@ fn busy_view() -> GameView {
             reason: "both players are ready".into(),
         },
     ];
-    let mut engine = Engine::new(19, 7).unwrap();
+    let mut engine = Engine::new(size, 7).unwrap();
     let rules = BoardRules {
         ko: KoRule::PositionalSuperko,
         suicide_allowed: false,
     };
-    let mut board = Board::new(19, rules).unwrap();
-    for n in 1..=240u32 {
+    let mut board = Board::new(size, rules).unwrap();
+    for n in 1..=moves {
         let color = board.to_move();
         let mv = engine.genmove(color);
         let captures = match mv {
@@ -134,7 +142,7 @@ fn busy_view() -> GameView {
 }
 
 fn frame(c: &mut Criterion) {
-    let view = busy_view();
+    let view = busy_view(19, 240);
     assert!(view.moves.len() >= 200, "{} moves", view.moves.len());
     let mut state = UiState::new(Role::Operator);
     state.now_t_ms = view.last_t_ms + 1_234;
@@ -161,5 +169,66 @@ fn frame(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, frame);
+/// A round of 16 boards, each `view`, every one followed.
+fn hall_of(view: &GameView) -> HallView {
+    let shared = Arc::new(view.clone());
+    let boards = (1..=16)
+        .map(|board| BoardPicture {
+            board,
+            black: format!("entrant {board}"),
+            white: format!("entrant {}", board + 16),
+            dir: Some(format!("round-3/board-{board}")),
+            playing: true,
+            result: None,
+            reason: None,
+            needs_director: None,
+        })
+        .collect();
+    let mut hall = HallView {
+        picture: EventPicture {
+            name: "Cup".into(),
+            rounds: 5,
+            round: 3,
+            stage: Stage::Playing,
+            boards,
+            ..EventPicture::default()
+        },
+        ..HallView::default()
+    };
+    let now = std::time::Instant::now();
+    for board in 1..=16 {
+        let game = BoardGame {
+            view: shared.clone(),
+            clock: Some((now, view.last_t_ms as f64)),
+            trouble: None,
+        };
+        hall.games.insert(board, game);
+    }
+    hall
+}
+
+fn hall_frame(c: &mut Criterion) {
+    let theme = Theme::default();
+    let area = Rect::new(0, 0, 200, 60);
+    for (name, view) in [
+        (
+            "hall 200x60, 16 boards of 9x9 with their small boards",
+            busy_view(9, 50),
+        ),
+        ("hall 200x60, 16 boards of 19x19", busy_view(19, 240)),
+    ] {
+        let hall = hall_of(&view);
+        let mut state = HallState::new(true);
+        let now = std::time::Instant::now();
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let mut buf = Buffer::empty(area);
+                draw(area, &mut buf, &hall, &mut state, &theme, now);
+                buf
+            })
+        });
+    }
+}
+
+criterion_group!(benches, frame, hall_frame);
 criterion_main!(benches);

@@ -245,8 +245,10 @@ impl Spectator {
                 board: Some(board),
             } => self.board_event(board, &event, now, &mut update)?,
             RefereeMessage::Hall { picture } => {
-                let line = serde_json::json!({"type": "hall", "picture": &picture});
-                update.print.push(line.to_string());
+                let json = serde_json::to_string(&picture).expect("pictures serialise");
+                update
+                    .print
+                    .push(format!(r#"{{"type":"hall","picture":{json}}}"#));
                 let hall = self.hall.get_or_insert_with(HallView::default);
                 if hall.picture.round != picture.round {
                     hall.games.clear();
