@@ -7,8 +7,15 @@
 //! and otherwise sleeps. Reads goref's own user and system CPU time from
 //! `/proc` over the given seconds and prints it as a share of one core.
 //!
+//! With `hall`, the same for the event's hall (issue 28: under 1 % of a
+//! core): `goref event` at 200x60 with eight boards whose players never
+//! answer (every engine thinking, every clock running), each board followed
+//! through its socket; the event's own process is measured, not its
+//! boards'.
+//!
 //! ```text
-//! cargo run --release --example idle_cpu -- [SECONDS]
+//! cargo build --release --examples
+//! target/release/examples/idle_cpu [SECONDS] [hall]
 //! ```
 
 use std::process::Command;
@@ -24,11 +31,20 @@ fn main() -> Result<(), String> {
         .and_then(|examples| examples.parent())
         .map(|release| release.join("goref"))
         .ok_or("cannot find the goref binary beside the example")?;
+    let hall = std::env::args().nth(2).is_some_and(|a| a == "hall");
     let session = format!("goref-idle-{}", std::process::id());
-    let command = format!(
-        "LANG=C.UTF-8 exec '{}' play --size 19 --black human --white human --time absolute:30m",
-        goref.display()
-    );
+    let folder = std::env::temp_dir().join(format!("goref-idle-hall-{}", std::process::id()));
+    let (command, size) = match hall {
+        true => (hall_command(&goref, &folder)?, ("200", "60")),
+        false => (
+            format!(
+                "LANG=C.UTF-8 exec '{}' play --size 19 --black human --white human --time \
+                 absolute:30m",
+                goref.display()
+            ),
+            ("120", "40"),
+        ),
+    };
     let started = Command::new("tmux")
         .args([
             "new-session",
@@ -36,9 +52,9 @@ fn main() -> Result<(), String> {
             "-s",
             &session,
             "-x",
-            "120",
+            size.0,
             "-y",
-            "40",
+            size.1,
             &command,
         ])
         .status()
@@ -50,7 +66,24 @@ fn main() -> Result<(), String> {
     let _ = Command::new("tmux")
         .args(["kill-session", "-t", &session])
         .status();
+    if hall {
+        let _ = Command::new("pkill")
+            .arg("-f")
+            .arg(folder.display().to_string())
+            .status();
+        let _ = std::fs::remove_dir_all(&folder);
+    }
     let (cpu, wall) = result?;
+    if hall {
+        println!(
+            "the hall watched 8 boards whose players never answer for {:.1} s (clocks running, \
+             200x60): {:.3} s of CPU, {:.3} % of one core",
+            wall.as_secs_f64(),
+            cpu.as_secs_f64(),
+            100.0 * cpu.as_secs_f64() / wall.as_secs_f64()
+        );
+        return Ok(());
+    }
     println!(
         "goref waited {:.1} s on a player that does not move (clock running, 120x40): \
          {:.3} s of CPU, {:.3} % of one core",
@@ -59,6 +92,31 @@ fn main() -> Result<(), String> {
         100.0 * cpu.as_secs_f64() / wall.as_secs_f64()
     );
     Ok(())
+}
+
+/// `goref event` on a one-round Swiss of sixteen entrants that never
+/// answer a move, in `folder`.
+fn hall_command(goref: &std::path::Path, folder: &std::path::Path) -> Result<String, String> {
+    let fake = goref.with_file_name("examples").join("fake_gtp");
+    if !fake.exists() {
+        return Err(format!("{} is missing: cargo build --release --examples", fake.display()));
+    }
+    let mut text = "name = \"idle\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\nsize = 19\n\
+                    time = \"absolute:30m\"\n"
+        .to_string();
+    for n in 1..=16 {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"silent{n}\"\nplayer = \"gtp:{} --hang-at 1\"\n",
+            fake.display()
+        ));
+    }
+    std::fs::create_dir_all(folder).map_err(|e| e.to_string())?;
+    std::fs::write(folder.join("event.toml"), text).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "LANG=C.UTF-8 exec '{}' event '{}' --yes",
+        goref.display(),
+        folder.display()
+    ))
 }
 
 fn measure(session: &str, seconds: u64) -> Result<(Duration, Duration), String> {

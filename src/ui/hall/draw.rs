@@ -17,7 +17,8 @@
 //! ```
 //!
 //! A tile shows a small board (one column a point) on its right when the
-//! tile has the room. No state rests on colour: a board that needs the
+//! tile has the room; the tiles are laid out as few to a row as lets every
+//! one show its board. No state rests on colour: a board that needs the
 //! director is marked `!`, the board selected `>`, the side to move `▶`.
 
 use std::time::Instant;
@@ -161,12 +162,20 @@ fn boards(
         return Laid { columns: 1 };
     }
     let count = order.len() as u16;
-    let columns = (area.width / TILE_WIDTH).clamp(1, count);
-    let rows = count.div_ceil(columns);
-    if rows * TILE_HEIGHT > area.height {
+    let most = (area.width / TILE_WIDTH).clamp(1, count);
+    if count.div_ceil(most) * TILE_HEIGHT > area.height {
         list(area, buf, hall, state, theme, now, &order);
         return Laid { columns: 1 };
     }
+    let size = hall.games.values().map(|g| u16::from(g.view.size)).max();
+    let columns = (1..=most)
+        .filter(|&columns| count.div_ceil(columns) * TILE_HEIGHT <= area.height)
+        .find(|&columns| {
+            let (width, height) = (area.width / columns, area.height / count.div_ceil(columns));
+            size.is_some_and(|size| width > TEXT_WIDTH + size + 2 && height >= size + 2)
+        })
+        .unwrap_or(most);
+    let rows = count.div_ceil(columns);
     let tile_width = area.width / columns;
     let tile_height = area.height / rows;
     for (i, &board) in order.iter().enumerate() {
