@@ -99,7 +99,10 @@ fn main() -> Result<(), String> {
 fn hall_command(goref: &std::path::Path, folder: &std::path::Path) -> Result<String, String> {
     let fake = goref.with_file_name("examples").join("fake_gtp");
     if !fake.exists() {
-        return Err(format!("{} is missing: cargo build --release --examples", fake.display()));
+        return Err(format!(
+            "{} is missing: cargo build --release --examples",
+            fake.display()
+        ));
     }
     let mut text = "name = \"idle\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\nsize = 19\n\
                     time = \"absolute:30m\"\n"

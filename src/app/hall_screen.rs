@@ -25,6 +25,11 @@ use crate::ui::layout::areas;
 use crate::ui::{LinkStatus, PaneId, Role, Theme, UiState};
 
 use super::terminal::Screen;
+use super::FRAME_GAP;
+
+/// The least time between two frames of the hall's tiles: boards that move
+/// together are one frame, and ten a second is more than a clock needs.
+pub const HALL_FRAME_GAP: Duration = Duration::from_millis(100);
 
 /// What a key asks of the caller.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,6 +168,15 @@ impl HallScreen {
             actions.push(Action::Board { board, line });
         }
         actions
+    }
+
+    /// The least time between two frames: a board opened is drawn as its
+    /// own screen is, the tiles less often.
+    pub fn frame_gap(&self) -> Duration {
+        match self.state.mode {
+            Mode::Board(_) => FRAME_GAP,
+            _ => HALL_FRAME_GAP,
+        }
     }
 
     /// When a clock on screen shows another second next.

@@ -4,7 +4,8 @@
 //! terminal (raw mode, the alternate screen, restoring it on any exit), reads
 //! the keys, runs the game's driver beside the screen and carries the
 //! operator's commands to it. A live game is [`live::run`]; a recorded one
-//! is [`replay::run`].
+//! is [`replay::run`]; an event's hall on the terminal is
+//! [`hall_screen::HallScreen`].
 
 pub mod hall_screen;
 pub mod input;

@@ -217,7 +217,11 @@ async fn run_screen(
             state.link = Some(status);
             dirty = true;
         }
-        if dirty && at >= last_frame + FRAME_GAP {
+        let gap = match follow.spectator.hall {
+            Some(_) => hall_screen.frame_gap(),
+            None => FRAME_GAP,
+        };
+        if dirty && at >= last_frame + gap {
             match &follow.spectator.hall {
                 Some(hall) => {
                     let link = state.link.as_ref();
@@ -249,7 +253,7 @@ async fn run_screen(
             None => clock,
         };
         let wake = match dirty {
-            true => last_frame + FRAME_GAP,
+            true => last_frame + gap,
             false => clock.map_or(next_status, |c| c.min(next_status)),
         };
         tokio::select! {

@@ -8,7 +8,8 @@
 //! - [`pairing`]: the next round's pairing, proposed; [`prompt`]: the
 //!   director's answers to it.
 //! - [`board`]: one board's goref process, and what its folder says.
-//! - [`run`]: `goref event DIR`, the rounds one after another;
+//! - [`run`]: `goref event DIR`, the rounds one after another, told to
+//!   the director's [`desk`];
 //!   [`progress`]: its lines for the director; [`picture`]: the event as
 //!   the hall shows it.
 //! - [`html`] writes `DIR/standings.html`.
@@ -16,6 +17,7 @@
 //!   `goref standings DIR` and `goref event DIR result`.
 
 pub mod board;
+pub mod desk;
 pub mod file;
 pub mod html;
 pub mod log;

@@ -16,13 +16,13 @@
 //! event's [`EventPicture`] each time it changes ([`run_at`]).
 
 use std::collections::HashMap;
-use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+
 use std::sync::mpsc;
 use std::time::Duration;
 
 use super::board::{self, BoardNews, BoardRun, FolderState};
+use super::desk::{catch_stop_signals, stop_asked, Terminal};
 use super::file::{self, EventFile, OnCrash};
 use super::log::{EventLine, EventLog, Logged, EVENT_LOG};
 use super::pairing::{propose, Proposal};
@@ -33,46 +33,7 @@ use crate::console;
 use crate::files::FileLock;
 use crate::tournament::hall::{EventPicture, Stage};
 
-/// Where the event tells the director what happens and asks what to do.
-pub trait Desk: Send {
-    /// A line for the director.
-    fn say(&self, line: String);
-    /// The standings between rounds, as lines of text.
-    fn standings(&self, lines: Vec<String>) {
-        for line in lines {
-            self.say(line);
-        }
-    }
-    /// Whether this desk is shown the event's picture.
-    fn wants_pictures(&self) -> bool {
-        false
-    }
-    /// The event as it stands now, whenever it changed.
-    fn show(&self, _picture: &EventPicture) {}
-    /// The director's answer to the proposal, whose lines are `shown`
-    /// (see [`prompt`]); none to stop the event.
-    fn ask(&self, shown: Vec<String>) -> Option<String>;
-}
-
-/// The director at the terminal: progress lines on stderr, the prompt on
-/// stdin.
-struct Terminal;
-
-impl Desk for Terminal {
-    fn say(&self, line: String) {
-        console::say(line);
-    }
-
-    fn ask(&self, shown: Vec<String>) -> Option<String> {
-        for line in shown {
-            console::say(line);
-        }
-        catch_stop_signals(false);
-        let answer = read_answer();
-        catch_stop_signals(true);
-        answer
-    }
-}
+pub use super::desk::{stop, Desk};
 
 /// How `goref event DIR` runs.
 #[derive(Debug, Clone, Default)]
@@ -103,38 +64,6 @@ const MAX_REPLAYS: usize = 2;
 /// How often the event looks at the journal for results set beside it and
 /// at the folders of boards another goref plays.
 const TICK: Duration = Duration::from_millis(500);
-
-static STOP: AtomicBool = AtomicBool::new(false);
-static STOP_SIGNAL: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
-
-/// Asks a running event to stop at its next look, as Ctrl-C does: the
-/// boards play on. `signal` names why (0: the director asked).
-pub fn stop(signal: libc::c_int) {
-    STOP_SIGNAL.store(signal, Ordering::Relaxed);
-    STOP.store(true, Ordering::Relaxed);
-}
-
-extern "C" fn on_stop(signal: libc::c_int) {
-    stop(signal);
-}
-
-/// While boards play, Ctrl-C and SIGTERM ask the event to stop at its next
-/// look (`true`); at the director's prompt, where nothing plays, they end
-/// it at once as they end any program (`false`), since a read of the
-/// terminal would not be woken by a caught signal. SIGHUP is ignored
-/// throughout.
-fn catch_stop_signals(catch: bool) {
-    let handler = match catch {
-        true => on_stop as *const () as libc::sighandler_t,
-        false => libc::SIG_DFL,
-    };
-    // SAFETY: the handler only stores to atomics, which is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGHUP, libc::SIG_IGN);
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-    }
-}
 
 /// Runs the event in `dir` until it is over or stopped, at the terminal:
 /// Ctrl-C and SIGTERM stop it, SIGHUP is ignored.
@@ -306,8 +235,8 @@ impl Runner {
     }
 
     fn stopped(&self) -> Option<EventEnd> {
-        STOP.load(Ordering::Relaxed).then(|| {
-            let why = match STOP_SIGNAL.load(Ordering::Relaxed) {
+        stop_asked().map(|signal| {
+            let why = match signal {
                 libc::SIGTERM => "goref received SIGTERM",
                 libc::SIGINT => "goref received SIGINT (Ctrl-C)",
                 libc::SIGHUP => "the director's terminal went away",
@@ -840,14 +769,5 @@ impl Runner {
                 board.pair.white
             ));
         }
-    }
-}
-
-/// One line of the director's answer; none at the end of input.
-fn read_answer() -> Option<String> {
-    let mut line = String::new();
-    match std::io::stdin().lock().read_line(&mut line) {
-        Ok(0) | Err(_) => None,
-        Ok(_) => Some(line.trim().to_string()),
     }
 }

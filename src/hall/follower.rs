@@ -1,7 +1,7 @@
 //! One board followed by the hall: a task that attaches to the board's
 //! goref through its folder's socket, as `goref attach` does, folds its
 //! stream into the board's view, hands the hall a copy of the view when it
-//! changed (at most every [`COALESCE`], so that a burst of events is one
+//! changed (at most every 30 ms, so that a burst of events is one
 //! copy), and carries the director's commands to the board.
 //!
 //! When the hall is served to spectators, the follower also hands the

@@ -123,7 +123,8 @@ pub async fn run(
     let mut last_frame = Instant::now() - FRAME_GAP;
     let mut ended: Option<Result<EventEnd, String>> = None;
     loop {
-        if dirty && Instant::now() >= last_frame + FRAME_GAP {
+        let gap = hall.screen.frame_gap();
+        if dirty && Instant::now() >= last_frame + gap {
             hall.screen.draw(&mut screen, &hall.view, &hall.theme, None);
             last_frame = Instant::now();
             dirty = false;
@@ -137,7 +138,7 @@ pub async fn run(
             }
         }
         let wake = match dirty {
-            true => last_frame + FRAME_GAP,
+            true => last_frame + gap,
             false => hall.screen.next_tick(&hall.view),
         };
         tokio::select! {

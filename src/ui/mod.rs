@@ -5,6 +5,8 @@
 //! each spectator's draw the same view with the same functions, so their
 //! screens are equal by construction. Meaning never rests on colour alone:
 //! every state has its own glyph, and the [`Theme`] only adds colour.
+//! [`hall`] draws an event's round the same way, a tile per board from each
+//! board's view.
 
 pub mod agreement;
 pub mod board;

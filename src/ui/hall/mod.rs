@@ -4,7 +4,7 @@
 //! Pure, like the single-board screen: the director's hall and a
 //! spectator's draw the same [`HallView`] with the same functions. The hall
 //! offers the view ([`HallView`]), what one screen adds to it
-//! ([`HallState`]), the frame ([`draw`]), the keys ([`keys::handle`]) and
+//! ([`HallState`]), the frame ([`draw()`]), the keys ([`keys::handle`]) and
 //! where a board stands in words ([`board_state`]). A board that needs the
 //! director (an alert not yet seen, the judge called, a result only the
 //! director can give) is marked `!` and sorted to the top.
