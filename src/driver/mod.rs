@@ -228,10 +228,11 @@ pub async fn run_game_with(
     let mut timer = Timer::default();
 
     loop {
-        sinks.drain(&mut referee);
+        sinks.drain_holding(&mut referee);
         while let Some(action) = referee.poll_action() {
             lineup.send(&action);
         }
+        sinks.hand_on_held();
         if referee.is_over() {
             break;
         }

@@ -105,6 +105,10 @@ pub(super) struct Sinks {
     engine_stderr: bool,
     recorder: Recorder,
     subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    /// Events for the subscribers, held until the move they belong to has
+    /// been relayed ([`Sinks::hand_on_held`]): waking a subscriber's thread
+    /// is never on a move's path.
+    held: Vec<(Instant, StampedEvent)>,
     folder: Option<Folder>,
     records: Vec<Record>,
     /// The records are derived from the journal: a change is handed to
@@ -245,6 +249,7 @@ impl Sinks {
             engine_stderr: config.engine_stderr,
             recorder,
             subscribers: config.subscribers.clone(),
+            held: Vec::new(),
             folder,
             records,
             derived_records: sync == Sync::AtTheEnd,
@@ -299,14 +304,24 @@ impl Sinks {
         sent
     }
 
-    /// Hands an event to every subscriber.
-    fn hand_on(&self, stamped: StampedEvent) {
+    /// Holds an event for every subscriber.
+    fn hand_on(&mut self, stamped: StampedEvent) {
+        if !self.subscribers.is_empty() {
+            self.held.push((now(), stamped));
+        }
+    }
+
+    /// Hands every event held to every subscriber.
+    pub fn hand_on_held(&mut self) {
         if let Some((last, others)) = self.subscribers.split_last() {
-            let now = now();
-            for subscriber in others {
-                let _ = subscriber.send((now, stamped.clone()));
+            for held in &self.held {
+                for subscriber in others {
+                    let _ = subscriber.send(held.clone());
+                }
             }
-            let _ = last.send((now, stamped));
+            for held in self.held.drain(..) {
+                let _ = last.send(held);
+            }
         }
     }
 
@@ -317,6 +332,13 @@ impl Sinks {
 
     /// Hands on every event the referee has, and writes the journal.
     pub fn drain(&mut self, referee: &mut Referee) {
+        self.drain_holding(referee);
+        self.hand_on_held();
+    }
+
+    /// [`Sinks::drain`], but the subscribers' events are held, for
+    /// [`Sinks::hand_on_held`] once what the referee asked is sent.
+    pub fn drain_holding(&mut self, referee: &mut Referee) {
         self.take_events(referee);
         self.flush_folder();
         self.take_record_status();
@@ -583,6 +605,7 @@ impl Sinks {
     /// files are incomplete. The folder's manifest is written last, over
     /// the files as they stay.
     pub fn finish(&mut self) -> Vec<String> {
+        self.hand_on_held();
         self.finish_record();
         self.flush_folder();
         let mut incomplete = Vec::new();
