@@ -53,9 +53,11 @@ impl HallHub {
         }
     }
 
-    /// Folds one item; the line every spectator is sent, if any (an event
-    /// of a board not followed, or one already folded, sends none).
-    pub fn publish(&mut self, item: &HallItem) -> Option<Line> {
+    /// Folds one item, handed on at `now`; the line every spectator is
+    /// sent, if any (an event of a board not followed, or one already
+    /// folded, sends none). A board's event carries the hall's time it was
+    /// sent at (`at`), for a spectator to tell how far behind it is.
+    pub fn publish(&mut self, item: &HallItem, now: Instant) -> Option<Line> {
         let line: Line = match item {
             HallItem::Picture(picture) => {
                 if self
@@ -84,7 +86,7 @@ impl HallHub {
                     return None;
                 }
                 view.apply_stamped(&stamped);
-                RefereeMessage::board_event_line(*board, json).into()
+                RefereeMessage::board_event_line(*board, self.host_t_ms(now), json).into()
             }
         };
         self.sent += 1;
@@ -210,30 +212,30 @@ mod tests {
     fn a_late_joiner_gets_the_picture_and_every_board_and_folds_the_rest_tagged() {
         let now = Instant::now();
         let mut hub = HallHub::new("s".into(), now);
-        hub.publish(&HallItem::Picture(picture(1, &[1, 2])))
+        hub.publish(&HallItem::Picture(picture(1, &[1, 2])), now)
             .unwrap();
         for n in [1, 2] {
             let item = HallItem::Snapshot {
                 board: n,
                 view: board(0),
             };
-            hub.publish(&item).unwrap();
+            hub.publish(&item, now).unwrap();
         }
         let first = HallItem::Event {
             board: 2,
             json: notice(1, "first"),
         };
-        let line = hub.publish(&first).unwrap();
+        let line = hub.publish(&first, now).unwrap();
         assert!(
-            line.starts_with(r#"{"type":"event","board":2,"event":{"seq":1"#),
+            line.starts_with(r#"{"type":"event","board":2,"at":0,"event":{"seq":1"#),
             "{line}"
         );
-        assert!(hub.publish(&first).is_none(), "an event folded once");
+        assert!(hub.publish(&first, now).is_none(), "an event folded once");
         let stray = HallItem::Event {
             board: 9,
             json: notice(1, "stray"),
         };
-        assert!(hub.publish(&stray).is_none(), "a board not followed");
+        assert!(hub.publish(&stray, now).is_none(), "a board not followed");
 
         let join = hub.join(now);
         assert!(join.welcome.contains(r#""hall":true"#), "{}", join.welcome);
@@ -247,10 +249,13 @@ mod tests {
         assert_eq!(hall.games[&2].view.notices.back().unwrap(), "first");
 
         let second = hub
-            .publish(&HallItem::Event {
-                board: 2,
-                json: notice(2, "second"),
-            })
+            .publish(
+                &HallItem::Event {
+                    board: 2,
+                    json: notice(2, "second"),
+                },
+                now,
+            )
             .unwrap();
         let update = spectator.receive(&second, now).unwrap();
         assert_eq!(update.print.len(), 1);
@@ -268,13 +273,17 @@ mod tests {
     fn a_new_round_drops_the_boards_of_the_last() {
         let now = Instant::now();
         let mut hub = HallHub::new("s".into(), now);
-        hub.publish(&HallItem::Picture(picture(1, &[1]))).unwrap();
-        hub.publish(&HallItem::Snapshot {
+        hub.publish(&HallItem::Picture(picture(1, &[1])), now)
+            .unwrap();
+        let snapshot = HallItem::Snapshot {
             board: 1,
             view: board(5),
-        });
+        };
+        hub.publish(&snapshot, now);
         let old = hub.join(now);
-        let next = hub.publish(&HallItem::Picture(picture(2, &[1]))).unwrap();
+        let next = hub
+            .publish(&HallItem::Picture(picture(2, &[1])), now)
+            .unwrap();
         let CatchUp::Snapshot(all) = hub.join(now).catch_up else {
             panic!("a snapshot")
         };

@@ -525,8 +525,9 @@ fn publish_hall(
     let Source::Hall(hall) = &mut *source else {
         return;
     };
+    let at = now();
     let mut send = |item: &HallItem| {
-        if let Some(line) = hall.publish(item) {
+        if let Some(line) = hall.publish(item, at) {
             let _ = shared.events.send(line);
         }
     };

@@ -23,8 +23,9 @@
 //! An event's hall (`goref event DIR --serve`) speaks the same wire: its
 //! welcome says `"hall":true`, a `hall` message carries the event's picture
 //! (its round, its boards, the standings), and each board's `snapshot` and
-//! `event` carry the board's number. A late joiner gets the picture and a
-//! snapshot of every board.
+//! `event` carry the board's number (an event also the hall's time it was
+//! sent at, `at`, in ms). A late joiner gets the picture and a snapshot of
+//! every board.
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -211,9 +212,10 @@ impl RefereeMessage {
         format!("{{\"type\":\"event\",\"event\":{event_json}}}\n")
     }
 
-    /// The `event` line of board `board` of a hall.
-    pub(crate) fn board_event_line(board: u32, event_json: &str) -> String {
-        format!("{{\"type\":\"event\",\"board\":{board},\"event\":{event_json}}}\n")
+    /// The `event` line of board `board` of a hall, sent at the hall's time
+    /// `at_ms`.
+    pub(crate) fn board_event_line(board: u32, at_ms: u64, event_json: &str) -> String {
+        format!("{{\"type\":\"event\",\"board\":{board},\"at\":{at_ms},\"event\":{event_json}}}\n")
     }
 
     /// The `snapshot` line of `view` at `seq`, without cloning the view;
