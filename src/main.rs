@@ -148,22 +148,22 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
                 console::say("goref: stdout is not a terminal, so no hall: progress lines instead");
                 hall = false;
             }
-            if args.spectators.serve.is_some() && !hall {
-                return Err(
-                    "--serve serves the hall: run goref event DIR on a terminal, \
-                            without --headless or --json"
-                        .into(),
-                );
-            }
-            let end = match hall {
-                true => {
-                    let screen = screen_options(&args.screen)?;
-                    let mirror = serve(&args.spectators)?;
+            let screen = match hall {
+                true => Some(screen_options(&args.screen)?),
+                false => None,
+            };
+            let mirror = serve(&args.spectators)?;
+            let end = match (screen, &mirror) {
+                (Some(screen), mirror) => {
                     let runtime = game_runtime()?;
                     let hall = goref::hall::run(&dir, &options, screen, mirror.as_ref());
                     runtime.block_on(hall)?
                 }
-                false => goref::event::run::run(&dir, &options)?,
+                (None, Some(mirror)) => {
+                    let runtime = game_runtime()?;
+                    runtime.block_on(goref::hall::serve_headless(&dir, &options, mirror))?
+                }
+                (None, None) => goref::event::run::run(&dir, &options)?,
             };
             match end {
                 goref::event::run::EventEnd::Finished { standings_html } => {

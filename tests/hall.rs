@@ -201,3 +201,83 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
     assert!(left.contains("EXIT=0"), "{left}");
     assert!(left.contains("the standings are in"), "{left}");
 }
+
+/// A headless event serves its hall as well: a spectator's `--headless
+/// --json` gets the event's picture and every board's events tagged with
+/// the board, down to each board's result as its journal has it.
+#[test]
+fn a_headless_event_serves_its_hall_and_a_spectator_prints_every_board_tagged() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = "name = \"served cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\n\
+                    rules = \"kgs\"\nsize = 9\ntime = \"absolute:10m\"\n"
+        .to_string();
+    for n in 1..=4 {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"bot{n}\"\nplayer = \"gtp:{} bot --seed {n} --think-ms 100\"\n",
+            goref().display()
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = format!("127.0.0.1:{port}");
+    let mut watcher = std::process::Command::new(goref())
+        .args(["--watch", &address, "--headless", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = watcher.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead;
+        std::io::BufReader::new(stdout)
+            .lines()
+            .map_while(Result::ok)
+            .collect::<Vec<String>>()
+    });
+    let event = std::process::Command::new(goref())
+        .arg("event")
+        .arg(&dir)
+        .args(["--headless", "--yes", "--serve", &address])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&event.stderr);
+    assert!(event.status.success(), "{stderr}");
+    assert!(stderr.contains("serving spectators on"), "{stderr}");
+    assert!(stderr.contains("served cup is over"), "{stderr}");
+    std::thread::sleep(Duration::from_millis(500));
+    watcher.kill().unwrap();
+    let _ = watcher.wait();
+    let lines = reader.join().unwrap();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(r#"{"type":"hall","picture":"#)),
+        "{lines:?}"
+    );
+    for board in 1..=2 {
+        let tag = format!("{{\"board\":{board},");
+        let result = lines
+            .iter()
+            .rfind(|l| l.starts_with(&tag) && l.contains(r#""type":"result""#))
+            .unwrap_or_else(|| panic!("no result of board {board}: {lines:?}"));
+        let streamed: serde_json::Value = serde_json::from_str(result).unwrap();
+        let recorded = journal(&dir.join(format!("round-1/board-{board}")))
+            .into_iter()
+            .find(|e| e["type"] == "result")
+            .unwrap();
+        assert_eq!(streamed["result"], recorded["result"], "board {board}");
+        assert_eq!(streamed["seq"], recorded["seq"], "board {board}");
+        let moves = lines
+            .iter()
+            .filter(|l| l.starts_with(&tag) && l.contains(r#""type":"move""#))
+            .count();
+        assert!(moves > 0, "board {board}'s moves come through");
+    }
+}

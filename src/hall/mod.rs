@@ -12,7 +12,9 @@
 //! them again. A terminal that goes away does the same.
 //!
 //! With `--serve`, the hall is served to spectators as it is drawn: the
-//! picture, and each board's stream as its follower hears it.
+//! picture, and each board's stream as its follower hears it. A headless
+//! event with `--serve` ([`serve_headless`]) follows its boards the same
+//! way, for its spectators alone.
 
 pub mod follower;
 
@@ -28,6 +30,7 @@ use crate::app::input::{spawn_reader, TerminalEvent};
 use crate::app::terminal::Screen;
 use crate::app::{ScreenOptions, FRAME_GAP};
 use crate::driver::signals::{Received, Signals};
+use crate::event::desk::Terminal;
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
 use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::{HallFeed, MirrorServer};
@@ -76,6 +79,78 @@ impl Desk for HallDesk {
     fn ask(&self, _shown: Vec<String>) -> Option<String> {
         let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         answers.recv().ok()
+    }
+}
+
+/// The headless event's desk when the hall is served: the terminal's lines
+/// and prompt, and the pictures for the hall.
+struct ServedDesk {
+    notes: mpsc::UnboundedSender<RunnerNote>,
+}
+
+impl Desk for ServedDesk {
+    fn say(&self, line: String) {
+        Terminal.say(line);
+    }
+
+    fn wants_pictures(&self) -> bool {
+        true
+    }
+
+    fn show(&self, picture: &EventPicture) {
+        let _ = self
+            .notes
+            .send(RunnerNote::Picture(Box::new(picture.clone())));
+    }
+
+    fn ask(&self, shown: Vec<String>) -> Option<String> {
+        Terminal.ask(shown)
+    }
+}
+
+/// Runs the event in `dir` headless, as `goref event DIR --headless` does
+/// (progress lines, the pairing asked on stdin, Ctrl-C and SIGTERM stop
+/// it), with its hall served to spectators by `mirror` as the screen would
+/// show it.
+pub async fn serve_headless(
+    dir: &Path,
+    options: &EventOptions,
+    mirror: &MirrorServer,
+) -> Result<EventEnd, String> {
+    let (notes_tx, mut notes) = mpsc::unbounded_channel();
+    let desk = ServedDesk {
+        notes: notes_tx.clone(),
+    };
+    let runner_dir = dir.to_path_buf();
+    let runner_options = options.clone();
+    std::thread::Builder::new()
+        .name("event".into())
+        .spawn(move || {
+            let end = run_at(&runner_dir, &runner_options, Box::new(desk), true);
+            let _ = notes_tx.send(RunnerNote::Ended(end));
+        })
+        .map_err(|e| format!("cannot start the event: {e}"))?;
+    let mut hall = Hall {
+        dir: dir.to_path_buf(),
+        view: HallView::default(),
+        screen: HallScreen::new(Role::Operator, Default::default()),
+        theme: Theme::default(),
+        followers: HashMap::new(),
+        answers: None,
+        leaving: false,
+        relay: Some(mirror.attach_hall()),
+    };
+    let (board_tx, mut board_notes) = mpsc::unbounded_channel();
+    loop {
+        tokio::select! {
+            note = notes.recv() => match note {
+                Some(RunnerNote::Picture(picture)) => hall.picture(*picture, &board_tx),
+                Some(RunnerNote::Said(_)) => {}
+                Some(RunnerNote::Ended(end)) => return end,
+                None => return Err("the event's runner went away".into()),
+            },
+            Some((board, note)) = board_notes.recv() => hall.board_note(board, note),
+        }
     }
 }
 
