@@ -71,15 +71,38 @@ impl Desk for HallDesk {
     }
 
     fn show(&self, picture: &EventPicture) {
-        let _ = self
-            .notes
-            .send(RunnerNote::Picture(Box::new(picture.clone())));
+        show(&self.notes, picture);
     }
 
     fn ask(&self, _shown: Vec<String>) -> Option<String> {
         let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         answers.recv().ok()
     }
+}
+
+/// Hands the hall a picture of the event.
+fn show(notes: &mpsc::UnboundedSender<RunnerNote>, picture: &EventPicture) {
+    let _ = notes.send(RunnerNote::Picture(Box::new(picture.clone())));
+}
+
+/// Runs the event on a thread of its own, at `desk`; its end comes to
+/// `notes`.
+fn start_runner(
+    dir: &Path,
+    options: &EventOptions,
+    desk: Box<dyn Desk>,
+    signals: bool,
+    notes: mpsc::UnboundedSender<RunnerNote>,
+) -> Result<(), String> {
+    let (dir, options) = (dir.to_path_buf(), options.clone());
+    std::thread::Builder::new()
+        .name("event".into())
+        .spawn(move || {
+            let end = run_at(&dir, &options, desk, signals);
+            let _ = notes.send(RunnerNote::Ended(end));
+        })
+        .map(drop)
+        .map_err(|e| format!("cannot start the event: {e}"))
 }
 
 /// The headless event's desk when the hall is served: the terminal's lines
@@ -98,9 +121,7 @@ impl Desk for ServedDesk {
     }
 
     fn show(&self, picture: &EventPicture) {
-        let _ = self
-            .notes
-            .send(RunnerNote::Picture(Box::new(picture.clone())));
+        show(&self.notes, picture);
     }
 
     fn ask(&self, shown: Vec<String>) -> Option<String> {
@@ -121,15 +142,7 @@ pub async fn serve_headless(
     let desk = ServedDesk {
         notes: notes_tx.clone(),
     };
-    let runner_dir = dir.to_path_buf();
-    let runner_options = options.clone();
-    std::thread::Builder::new()
-        .name("event".into())
-        .spawn(move || {
-            let end = run_at(&runner_dir, &runner_options, Box::new(desk), true);
-            let _ = notes_tx.send(RunnerNote::Ended(end));
-        })
-        .map_err(|e| format!("cannot start the event: {e}"))?;
+    start_runner(dir, options, Box::new(desk), true, notes_tx)?;
     let mut hall = Hall {
         dir: dir.to_path_buf(),
         view: HallView::default(),
@@ -168,15 +181,7 @@ pub async fn run(
         notes: notes_tx.clone(),
         answers: Mutex::new(answers),
     };
-    let runner_dir = dir.to_path_buf();
-    let runner_options = options.clone();
-    std::thread::Builder::new()
-        .name("event".into())
-        .spawn(move || {
-            let end = run_at(&runner_dir, &runner_options, Box::new(desk), false);
-            let _ = notes_tx.send(RunnerNote::Ended(end));
-        })
-        .map_err(|e| format!("cannot start the event: {e}"))?;
+    start_runner(dir, options, Box::new(desk), false, notes_tx)?;
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut hall = Hall {
