@@ -152,7 +152,7 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
                 true => Some(screen_options(&args.screen)?),
                 false => None,
             };
-            let mirror = serve(&args.spectators)?;
+            let mirror = serve(&args.spectators, goref::mirror::hall_hub::HALL_QUEUE)?;
             let end = match (screen, &mirror) {
                 (Some(screen), mirror) => {
                     let runtime = game_runtime()?;
@@ -333,7 +333,7 @@ fn token_from_environment() -> Option<String> {
 
 /// `--serve`: the mirror, listening before the game starts so that a busy
 /// port is a message, not a game without its spectators.
-fn serve(args: &SpectatorArgs) -> Result<Option<MirrorServer>, String> {
+fn serve(args: &SpectatorArgs, queue: usize) -> Result<Option<MirrorServer>, String> {
     let Some(address) = &args.serve else {
         return Ok(None);
     };
@@ -348,6 +348,7 @@ fn serve(args: &SpectatorArgs) -> Result<Option<MirrorServer>, String> {
         address: address.clone(),
         token: token.clone(),
         limits: Limits {
+            queue,
             max_spectators: args.max_spectators,
             connect_rate: args.connect_rate,
             connect_burst: (2.0 * args.connect_rate).max(1.0),
@@ -564,7 +565,7 @@ fn referee(
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
         screen = false;
     }
-    let mirror = serve(spectators)?;
+    let mirror = serve(spectators, Limits::default().queue)?;
     let runtime = game_runtime()?;
     let outcome = if screen {
         config.progress = false;

@@ -4,9 +4,11 @@
 //! hall at once. Pure, like [`super::hub::Hub`]: the server's shell feeds
 //! it and asks it what a joining spectator is sent.
 //!
-//! Each line is serialised once, here. A spectator of the hall is always
-//! sent the whole hall when it joins or falls behind: a hall's history is
-//! many streams, and its snapshot is small beside it.
+//! Each line is serialised once, here, and each board's snapshot once for
+//! every change of that board, however many spectators join meanwhile. A
+//! spectator of the hall is always sent the whole hall when it joins or
+//! falls behind: a hall's history is many streams, and its snapshot is
+//! small beside it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,6 +19,11 @@ use crate::tournament::hall::EventPicture;
 
 use super::hub::{CatchUp, Join, Line};
 use super::wire::{RefereeMessage, VERSION};
+
+/// How many lines a spectator of a hall may fall behind before it is sent
+/// the whole hall again: a game's queue for each of eight boards, so that
+/// it holds as long a time of a busy round as a game's does of one game.
+pub const HALL_QUEUE: usize = 8 * 1024;
 
 /// What the hall hands the mirror.
 #[derive(Debug, Clone)]
@@ -36,7 +43,8 @@ pub struct HallHub {
     producer: String,
     origin: Instant,
     picture: Option<(u32, Line)>,
-    boards: BTreeMap<u32, GameView>,
+    /// Each board's game, and its snapshot line once made for this view.
+    boards: BTreeMap<u32, (GameView, Option<Line>)>,
     /// Lines sent, for the heartbeat's `seq`.
     sent: u64,
 }
@@ -76,16 +84,17 @@ impl HallHub {
                 line
             }
             HallItem::Snapshot { board, view } => {
-                self.boards.insert(*board, (**view).clone());
+                self.boards.insert(*board, ((**view).clone(), None));
                 self.board_snapshot(*board)?
             }
             HallItem::Event { board, json } => {
-                let view = self.boards.get_mut(board)?;
+                let (view, snapshot) = self.boards.get_mut(board)?;
                 let stamped: StampedEvent = serde_json::from_str(json).ok()?;
                 if stamped.seq <= view.last_seq {
                     return None;
                 }
                 view.apply_stamped(&stamped);
+                *snapshot = None;
                 RefereeMessage::board_event_line(*board, self.host_t_ms(now), json).into()
             }
         };
@@ -93,28 +102,32 @@ impl HallHub {
         Some(line)
     }
 
-    fn board_snapshot(&self, board: u32) -> Option<Line> {
-        let view = self.boards.get(&board)?;
-        let line = RefereeMessage::snapshot_line(&self.stream, view.last_seq, view, Some(board));
-        Some(line.into())
+    /// Board `board`'s snapshot line, made once for each change.
+    fn board_snapshot(&mut self, board: u32) -> Option<Line> {
+        let stream = &self.stream;
+        let (view, snapshot) = self.boards.get_mut(&board)?;
+        let line = snapshot.get_or_insert_with(|| {
+            RefereeMessage::snapshot_line(stream, view.last_seq, view, Some(board)).into()
+        });
+        Some(line.clone())
     }
 
-    /// The whole hall: the picture, then every board's game.
+    /// The whole hall, line by line: the picture, then every board's game.
+    fn whole(&mut self) -> Vec<Line> {
+        let mut lines: Vec<Line> = self.picture.iter().map(|(_, l)| l.clone()).collect();
+        let boards: Vec<u32> = self.boards.keys().copied().collect();
+        lines.extend(boards.into_iter().filter_map(|b| self.board_snapshot(b)));
+        lines
+    }
+
+    /// The whole hall as one text, for a spectator that fell behind.
     pub fn snapshot(&mut self) -> Line {
-        let mut text = String::new();
-        if let Some((_, picture)) = &self.picture {
-            text.push_str(picture);
-        }
-        for board in self.boards.keys() {
-            if let Some(line) = self.board_snapshot(*board) {
-                text.push_str(&line);
-            }
-        }
-        text.into()
+        self.whole().concat().into()
     }
 
     /// What a spectator that said hello at `now` is sent: the welcome and
-    /// the whole hall.
+    /// the whole hall, its lines shared with every spectator joining before
+    /// they change.
     pub fn join(&mut self, now: Instant) -> Join {
         let welcome = RefereeMessage::Welcome {
             version: VERSION,
@@ -128,7 +141,7 @@ impl HallHub {
         .line();
         Join {
             welcome,
-            catch_up: CatchUp::Snapshot(self.snapshot()),
+            catch_up: CatchUp::Events(self.whole()),
         }
     }
 
@@ -239,10 +252,18 @@ mod tests {
 
         let join = hub.join(now);
         assert!(join.welcome.contains(r#""hall":true"#), "{}", join.welcome);
-        let CatchUp::Snapshot(all) = &join.catch_up else {
-            panic!("a hall is joined from its snapshot")
+        let CatchUp::Events(all) = &join.catch_up else {
+            panic!("a hall is joined from the whole hall")
         };
-        let mut spectator = spectator_of(&[&join.welcome, all], now);
+        let CatchUp::Events(again) = hub.join(now).catch_up else {
+            panic!("the whole hall")
+        };
+        assert!(
+            all.iter().zip(&again).all(|(a, b)| Arc::ptr_eq(a, b)),
+            "a second joiner shares the lines made for the first"
+        );
+        let all = all.concat();
+        let mut spectator = spectator_of(&[&join.welcome, &all], now);
         let hall = spectator.hall.as_ref().expect("the welcome says hall");
         assert_eq!(hall.picture.boards.len(), 2);
         assert_eq!(hall.games[&2].view.last_seq, 1);
@@ -284,14 +305,16 @@ mod tests {
         let next = hub
             .publish(&HallItem::Picture(picture(2, &[1])), now)
             .unwrap();
-        let CatchUp::Snapshot(all) = hub.join(now).catch_up else {
-            panic!("a snapshot")
+        let CatchUp::Events(all) = hub.join(now).catch_up else {
+            panic!("the whole hall")
         };
-        assert_eq!(all.lines().count(), 1, "only the picture: {all}");
-        let CatchUp::Snapshot(before) = &old.catch_up else {
-            panic!("a snapshot")
+        assert_eq!(all.len(), 1, "only the picture: {all:?}");
+        assert_eq!(hub.snapshot().lines().count(), 1);
+        let CatchUp::Events(before) = &old.catch_up else {
+            panic!("the whole hall")
         };
-        let mut spectator = spectator_of(&[&old.welcome, before], now);
+        let before = before.concat();
+        let mut spectator = spectator_of(&[&old.welcome, &before], now);
         assert_eq!(spectator.hall.as_ref().unwrap().games.len(), 1);
         spectator.receive(&next, now).unwrap();
         let hall = spectator.hall.as_ref().unwrap();
