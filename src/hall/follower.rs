@@ -20,7 +20,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::mirror::client::{Link, Spectator};
+use crate::mirror::client::{Link, Spectator, Update};
 use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::HallFeed;
@@ -104,7 +104,7 @@ async fn follow(
             event = follow.next() => match event {
                 FollowEvent::Update(update) => {
                     if let Some(feed) = &relay {
-                        pass_on(board, &update.print, &follow, feed);
+                        pass_on(board, &update, &follow, feed);
                     }
                     if update.changed && due.is_none() {
                         due = Some(Instant::now() + COALESCE);
@@ -142,21 +142,17 @@ async fn follow(
 }
 
 /// Hands the mirror what a line from the board brought: its events, or,
-/// when the board's stream starts afresh (a header, a gap), its whole view.
-fn pass_on(board: u32, printed: &[String], follow: &Follow, feed: &HallFeed) {
-    let mut afresh = false;
-    for line in printed {
-        match line.starts_with("{\"seq\":") {
-            true => {
-                let json = line.clone();
-                let _ = feed.send(HallItem::Event { board, json });
-            }
-            false => afresh = true,
-        }
-    }
-    if afresh {
+/// when the board's stream starts afresh (a snapshot, a new stream), its
+/// whole view.
+fn pass_on(board: u32, update: &Update, follow: &Follow, feed: &HallFeed) {
+    if update.afresh {
         let view = Arc::new(follow.spectator.view.clone());
         let _ = feed.send(HallItem::Snapshot { board, view });
+        return;
+    }
+    for json in &update.print {
+        let json = json.clone();
+        let _ = feed.send(HallItem::Event { board, json });
     }
 }
 

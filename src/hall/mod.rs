@@ -186,10 +186,7 @@ pub async fn run(
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut hall = Hall {
         dir: dir.to_path_buf(),
-        view: HallView {
-            folder: dir.display().to_string(),
-            ..HallView::default()
-        },
+        view: HallView::default(),
         screen: HallScreen::new(Role::Operator, screen_options.keys.clone()),
         theme: screen_options.theme,
         followers: HashMap::new(),

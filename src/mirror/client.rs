@@ -69,6 +69,10 @@ pub struct Update {
     pub changed: bool,
     /// The referee is closing the connection: why, and whether to try again.
     pub bye: Option<(String, bool)>,
+    /// The view starts afresh: a snapshot replaced it, or a new stream
+    /// began. Its lines to print are then the stream's header or gap, not
+    /// events.
+    pub afresh: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -272,6 +276,7 @@ impl Spectator {
                 self.printed = self.printed.max(seq);
                 self.view = view;
                 update.changed = true;
+                update.afresh = true;
                 let joining = std::mem::take(&mut self.snapshot_due);
                 if let (Link::Live { how, since }, false) = (&mut self.link, joining) {
                     if seq > 0 {
@@ -395,6 +400,7 @@ impl Spectator {
             update.changed = true;
         }
         self.stream = Some(stream.to_string());
+        update.afresh = true;
         self.printed = 0;
         self.samples.clear();
         let mut header = StreamHeader::current();

@@ -39,8 +39,6 @@ pub struct HallView {
     pub games: BTreeMap<u32, BoardGame>,
     /// The event's newest lines (the runner's progress), newest last.
     pub news: Vec<String>,
-    /// The event's own folder, as the director names it.
-    pub folder: String,
 }
 
 /// What the hall shows.

@@ -98,7 +98,6 @@ fn hall(boards: u32) -> HallView {
             boards: (1..=boards).map(board).collect(),
             ..EventPicture::default()
         },
-        folder: "cup".into(),
         ..HallView::default()
     };
     for n in 1..=boards {
