@@ -1,7 +1,7 @@
 //! Test support shared by the pure cores' tests: the one place their tests
 //! take a starting instant, so that `game`, `referee` and `protocol` never
-//! read the clock, not even in tests; and the screen's tests' reading of a
-//! drawn buffer.
+//! read the clock, not even in tests; the screen's tests' reading of a
+//! drawn buffer; and the mirror's tests' plain event.
 
 use std::time::Instant;
 
@@ -63,4 +63,17 @@ pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
             line.trim_end().to_string()
         })
         .collect()
+}
+
+/// A notice, the plainest event, at `seq` (stamped `seq * 10` ms).
+pub(crate) fn notice(seq: u64, text: &str) -> crate::referee::StampedEvent {
+    crate::referee::StampedEvent {
+        seq,
+        t_ms: seq * 10,
+        after_result: false,
+        event: crate::referee::GameEvent::Notice {
+            color: None,
+            message: text.into(),
+        },
+    }
 }

@@ -165,7 +165,6 @@ impl HallHub {
 mod tests {
     use super::*;
     use crate::mirror::client::Spectator;
-    use crate::referee::event::GameEvent;
     use crate::tournament::hall::{BoardPicture, Stage};
 
     fn picture(round: u32, boards: &[u32]) -> Box<EventPicture> {
@@ -192,16 +191,7 @@ mod tests {
     }
 
     fn notice(seq: u64, text: &str) -> String {
-        let stamped = StampedEvent {
-            seq,
-            t_ms: seq * 10,
-            after_result: false,
-            event: GameEvent::Notice {
-                color: None,
-                message: text.into(),
-            },
-        };
-        serde_json::to_string(&stamped).unwrap()
+        serde_json::to_string(&crate::test_support::notice(seq, text)).unwrap()
     }
 
     fn board(view_seq: u64) -> Arc<GameView> {

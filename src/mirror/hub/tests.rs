@@ -5,20 +5,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::mirror::wire::{read_event, RefereeMessage};
-use crate::referee::GameEvent;
-use crate::test_support::epoch;
-
-fn notice(seq: u64, text: &str) -> StampedEvent {
-    StampedEvent {
-        seq,
-        t_ms: seq * 10,
-        after_result: false,
-        event: GameEvent::Notice {
-            color: None,
-            message: text.into(),
-        },
-    }
-}
+use crate::test_support::{epoch, notice};
 
 fn hub_with(events: u64, limits: HistoryLimits) -> (Hub, Instant) {
     let start = epoch();
