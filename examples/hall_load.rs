@@ -26,22 +26,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use goref::mirror::lines::LineReader;
-use goref::mirror::wire::{RefereeMessage, SpectatorMessage, REFEREE_LINE_LIMIT, VERSION};
+mod support;
+
+use goref::mirror::wire::{RefereeMessage, SpectatorMessage};
+use support::{join, local_ms};
 use tokio::io::AsyncWriteExt;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 
 fn main() -> Result<(), String> {
     let mut args = std::env::args().skip(1);
     let spectators: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(500);
     let think_ms: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(50);
-    let goref = std::env::current_exe()
-        .map_err(|e| e.to_string())?
-        .parent()
-        .and_then(|examples| examples.parent())
-        .map(|release| release.join("goref"))
-        .ok_or("cannot find the goref binary beside the example")?;
+    let goref = support::goref_beside()?;
     let folder = std::env::temp_dir().join(format!("goref-hall-load-{}", std::process::id()));
     event_folder(&goref, &folder, think_ms)?;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -210,10 +206,6 @@ fn peak_kib(pid: &str) -> Option<u64> {
 static SNAPSHOTS: AtomicU64 = AtomicU64::new(0);
 static BYES: AtomicU64 = AtomicU64::new(0);
 
-fn local_ms(epoch: Instant) -> f64 {
-    epoch.elapsed().as_secs_f64() * 1000.0
-}
-
 /// One spectator of the hall: every board event's `at` against the hall's
 /// time; a ping every five seconds, as `goref --watch` sends.
 async fn spectate(
@@ -267,18 +259,6 @@ fn sent_at(line: &str) -> Option<u64> {
     let digits = &rest[at..];
     let end = digits.find(|c: char| !c.is_ascii_digit())?;
     digits[..end].parse().ok()
-}
-
-async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, OwnedWriteHalf)> {
-    let (read, mut write) = stream.into_split();
-    let hello = SpectatorMessage::Hello {
-        version: VERSION,
-        token: None,
-        stream: None,
-        since_seq: None,
-    };
-    write.write_all(hello.line().as_bytes()).await.ok()?;
-    Some((LineReader::new(read, REFEREE_LINE_LIMIT), write))
 }
 
 /// Pings the hall and keeps the offset of the quickest round trip.

@@ -14,6 +14,8 @@
 //! target/release/examples/hall_move_time [SIZE]
 //! ```
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -127,12 +129,7 @@ fn main() -> Result<(), String> {
     let size: u8 = std::env::args()
         .nth(1)
         .map_or(Ok(9), |a| a.parse().map_err(|_| format!("not a size: {a}")))?;
-    let goref = std::env::current_exe()
-        .map_err(|e| e.to_string())?
-        .parent()
-        .and_then(|examples| examples.parent())
-        .map(|release| release.join("goref"))
-        .ok_or("cannot find the goref binary beside the example")?;
+    let goref = support::goref_beside()?;
     let root = std::env::temp_dir().join(format!("goref-hall-time-{}", std::process::id()));
     let alone = event_folder(&root, "headless", size)?;
     let watched = event_folder(&root, "hall", size)?;

@@ -18,6 +18,8 @@
 //! target/release/examples/idle_cpu [SECONDS] [hall]
 //! ```
 
+mod support;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -25,12 +27,7 @@ fn main() -> Result<(), String> {
     let seconds: u64 = std::env::args().nth(1).map_or(Ok(60), |a| {
         a.parse().map_err(|_| format!("not a number: {a}"))
     })?;
-    let goref = std::env::current_exe()
-        .map_err(|e| e.to_string())?
-        .parent()
-        .and_then(|examples| examples.parent())
-        .map(|release| release.join("goref"))
-        .ok_or("cannot find the goref binary beside the example")?;
+    let goref = support::goref_beside()?;
     let hall = std::env::args().nth(2).is_some_and(|a| a == "hall");
     let session = format!("goref-idle-{}", std::process::id());
     let folder = std::env::temp_dir().join(format!("goref-idle-hall-{}", std::process::id()));

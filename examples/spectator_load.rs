@@ -28,17 +28,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use goref::mirror::lines::LineReader;
-use goref::mirror::wire::{RefereeMessage, SpectatorMessage, REFEREE_LINE_LIMIT, VERSION};
+mod support;
+
+use goref::mirror::wire::{RefereeMessage, SpectatorMessage};
+use support::{join, local_ms};
 use tokio::io::AsyncWriteExt;
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::TcpStream;
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let spectators: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(500);
     let think_ms: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
-    let goref = goref_binary();
+    let goref = support::goref_beside().unwrap_or_else(|e| panic!("{e}"));
     println!("goref: {}", goref.display());
     println!("game: 19x19, built-in engine against itself, {think_ms} ms a move\n");
 
@@ -126,19 +127,6 @@ fn main() {
             run.cpu_ms / run.moves.len().max(1) as f64
         );
     }
-}
-
-/// The goref binary next to this example's.
-fn goref_binary() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let goref = dir.join("goref");
-    assert!(
-        goref.exists(),
-        "{} is missing: cargo build --release first",
-        goref.display()
-    );
-    goref
 }
 
 struct Referee {
@@ -278,10 +266,6 @@ fn cpu_ms_of(pid: u32) -> Option<f64> {
     Some(ticks as f64 * 1000.0 / per_second)
 }
 
-fn local_ms(epoch: Instant) -> f64 {
-    epoch.elapsed().as_secs_f64() * 1000.0
-}
-
 /// One spectator: hello, then the stamp of every event against the
 /// referee's time.
 async fn spectate(
@@ -313,19 +297,6 @@ fn event_t_ms(line: &str) -> Option<u64> {
     let digits = &rest[at..];
     let end = digits.find(|c: char| !c.is_ascii_digit())?;
     digits[..end].parse().ok()
-}
-
-/// Says hello on a new connection: the lines to read, the half to write.
-async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, OwnedWriteHalf)> {
-    let (read, mut write) = stream.into_split();
-    let hello = SpectatorMessage::Hello {
-        version: VERSION,
-        token: None,
-        stream: None,
-        since_seq: None,
-    };
-    write.write_all(hello.line().as_bytes()).await.ok()?;
-    Some((LineReader::new(read, REFEREE_LINE_LIMIT), write))
 }
 
 /// Pings the referee and keeps the offset of the quickest round trip.

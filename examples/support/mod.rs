@@ -1,0 +1,48 @@
+//! What the measuring examples share: the goref binary built beside them,
+//! and a spectator's side of the mirror's wire (its hello, its clock).
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use goref::mirror::lines::LineReader;
+use goref::mirror::wire::{SpectatorMessage, REFEREE_LINE_LIMIT, VERSION};
+use tokio::io::AsyncWriteExt;
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::net::TcpStream;
+
+/// The goref binary of the same build as this example
+/// (`target/release/goref` beside `target/release/examples/`).
+pub fn goref_beside() -> Result<PathBuf, String> {
+    let goref = std::env::current_exe()
+        .map_err(|e| e.to_string())?
+        .parent()
+        .and_then(|examples| examples.parent())
+        .map(|release| release.join("goref"))
+        .ok_or("cannot find the goref binary beside the example")?;
+    match goref.exists() {
+        true => Ok(goref),
+        false => Err(format!(
+            "{} is missing: cargo build --release first",
+            goref.display()
+        )),
+    }
+}
+
+/// Milliseconds since `epoch`, the spectators' own clock.
+pub fn local_ms(epoch: Instant) -> f64 {
+    epoch.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Says hello on a new connection: the lines to read, the half to write.
+pub async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, OwnedWriteHalf)> {
+    let (read, mut write) = stream.into_split();
+    let hello = SpectatorMessage::Hello {
+        version: VERSION,
+        token: None,
+        stream: None,
+        since_seq: None,
+    };
+    write.write_all(hello.line().as_bytes()).await.ok()?;
+    Some((LineReader::new(read, REFEREE_LINE_LIMIT), write))
+}
