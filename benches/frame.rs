@@ -73,6 +73,7 @@ fn busy_view(size: u8, moves: u32) -> GameView {
         ko: None,
         suicide_allowed: false,
         folder: None,
+        published: None,
     };
     let mut events = vec![
         GameEvent::GameStart(Box::new(start)),

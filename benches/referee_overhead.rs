@@ -106,6 +106,7 @@ fn gaps_of_one_game(
         operator_stdin: false,
         subscribers: vec![tx],
         folder: None,
+        published: None,
     };
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();

@@ -22,9 +22,10 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "FILE")]
     pub log: Option<PathBuf>,
 
-    /// Watch a game another goref serves with --serve: the same screen,
-    /// live and read-only, drawn at this terminal's size.
-    #[arg(long, value_name = "HOST:PORT")]
+    /// Watch a game or an event another goref serves with --serve, or
+    /// publishes with --publish (nats://HOST:PORT/EVENT[/BOARD]): the same
+    /// screen, live and read-only, drawn at this terminal's size.
+    #[arg(long, value_name = "HOST:PORT|nats://HOST:PORT/EVENT")]
     pub watch: Option<String>,
 
     #[command(flatten)]
@@ -350,6 +351,11 @@ pub struct SpectatorArgs {
     /// The token spectators must give (or set GOREF_TOKEN, kept out of ps).
     #[arg(long, value_name = "T", requires = "serve")]
     pub token: Option<String>,
+    /// Publish the stream to a NATS JetStream broker too, for watchers
+    /// anywhere: nats://HOST:PORT[/NAME] (NAME: the game folder's or the
+    /// event's name); they run goref --watch nats://HOST:PORT/NAME.
+    #[arg(long, value_name = "nats://HOST:PORT[/NAME]")]
+    pub publish: Option<String>,
     /// The most spectators at once.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_spectators: usize,
@@ -364,6 +370,7 @@ impl Default for SpectatorArgs {
         SpectatorArgs {
             serve: None,
             token: None,
+            publish: None,
             max_spectators: 1000,
             connect_rate: 10.0,
         }

@@ -252,6 +252,7 @@ pub fn resolve_file(
         operator_stdin: true,
         subscribers: Vec::new(),
         folder: Some(folder),
+        published: None,
     })
 }
 

@@ -27,11 +27,14 @@ use goref::config;
 use goref::console;
 use goref::driver::signals::Signals;
 use goref::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
+use goref::event::file::PublishSettings;
 use goref::game::sgf::Date;
 use goref::game::Color;
-use goref::journal::{self, GameFolder};
+use goref::journal::{self, FolderPlace, GameFolder};
+use goref::mirror::broker::{PublishConfig, StreamSettings};
 use goref::mirror::follow::Target;
 use goref::mirror::gate::Limits;
+use goref::mirror::outlet::{subject_token, BrokerAddress, OutletLimits};
 use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::players::PlayerSpec;
 use goref::protocol::sgmp::continued::Continued;
@@ -152,7 +155,15 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
                 true => Some(screen_options(&args.screen)?),
                 false => None,
             };
-            let mirror = serve(&args.spectators, goref::mirror::hall_hub::HALL_QUEUE)?;
+            let (name, settings) = match &args.spectators.publish {
+                Some(_) => {
+                    let file = goref::event::file::load(&dir).map_err(|e| e.to_string())?;
+                    (file.name, file.publish)
+                }
+                None => (String::new(), PublishSettings::default()),
+            };
+            let queue = goref::mirror::hall_hub::HALL_QUEUE;
+            let mirror = serve(&args.spectators, queue, &name, &settings)?;
             let end = match (screen, &mirror) {
                 (Some(screen), mirror) => {
                     let runtime = game_runtime()?;
@@ -294,16 +305,33 @@ fn bot(args: BotArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `goref --watch HOST:PORT`: a spectator's screen, or its lines.
+/// `goref --watch HOST:PORT` or `nats://HOST:PORT/EVENT[/BOARD]`: a
+/// spectator's screen, or its lines.
 fn watch(address: &str, args: &WatchArgs) -> Result<WatchEnd, String> {
-    let port = address
-        .rsplit_once(':')
-        .map(|(_, port)| port.parse::<u16>());
-    if !matches!(port, Some(Ok(_))) {
-        return Err(format!(
-            "--watch {address}: give the referee's HOST:PORT, e.g. venue-host:7777"
-        ));
-    }
+    let target = match address.starts_with("nats://") {
+        true => {
+            let broker = BrokerAddress::parse(address).map_err(|e| format!("--watch {e}"))?;
+            if broker.event.is_none() {
+                return Err(format!(
+                    "--watch {address}: name the event or game, as the referee announced it: \
+                     nats://HOST:PORT/EVENT[/BOARD]"
+                ));
+            }
+            Target::Broker(broker)
+        }
+        false => {
+            let port = address
+                .rsplit_once(':')
+                .map(|(_, port)| port.parse::<u16>());
+            if !matches!(port, Some(Ok(_))) {
+                return Err(format!(
+                    "--watch {address}: give the referee's HOST:PORT, e.g. venue-host:7777, \
+                     or a broker's nats://HOST:PORT/EVENT"
+                ));
+            }
+            Target::Tcp(address.to_string())
+        }
+    };
     let options = screen_options(&args.screen())?;
     let token = args.token.clone().or_else(token_from_environment);
     let mut headless = match (args.headless, args.json) {
@@ -317,7 +345,7 @@ fn watch(address: &str, args: &WatchArgs) -> Result<WatchEnd, String> {
     }
     let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
     runtime.block_on(goref::app::watch::run(
-        Target::Tcp(address.to_string()),
+        target,
         token,
         headless,
         options,
@@ -331,12 +359,19 @@ fn token_from_environment() -> Option<String> {
     std::env::var("GOREF_TOKEN").ok().filter(|t| !t.is_empty())
 }
 
-/// `--serve`: the mirror, listening before the game starts so that a busy
-/// port is a message, not a game without its spectators.
-fn serve(args: &SpectatorArgs, queue: usize) -> Result<Option<MirrorServer>, String> {
-    let Some(address) = &args.serve else {
+/// `--serve` and `--publish`: the mirror, listening before the game starts
+/// so that a busy port is a message, not a game without its spectators,
+/// and publishing the stream as `name` (unless the address names it) into
+/// the stream `settings` give.
+fn serve(
+    args: &SpectatorArgs,
+    queue: usize,
+    name: &str,
+    settings: &PublishSettings,
+) -> Result<Option<MirrorServer>, String> {
+    if args.serve.is_none() && args.publish.is_none() {
         return Ok(None);
-    };
+    }
     if !(args.connect_rate.is_finite() && args.connect_rate > 0.0) {
         return Err("--connect-rate must be a number of connects a second above 0".into());
     }
@@ -344,8 +379,14 @@ fn serve(args: &SpectatorArgs, queue: usize) -> Result<Option<MirrorServer>, Str
         return Err("--max-spectators must be at least 1".into());
     }
     let token = args.token.clone().or_else(token_from_environment);
+    let publish = args
+        .publish
+        .as_deref()
+        .map(|url| publish_config(url, name, settings))
+        .transpose()?;
     let config = ServeConfig {
-        address: address.clone(),
+        address: args.serve.clone(),
+        publish: publish.clone(),
         token: token.clone(),
         limits: Limits {
             queue,
@@ -357,13 +398,50 @@ fn serve(args: &SpectatorArgs, queue: usize) -> Result<Option<MirrorServer>, Str
         ..ServeConfig::default()
     };
     let mirror = MirrorServer::start(config).map_err(|e| e.to_string())?;
-    let with_token = if token.is_some() { " --token …" } else { "" };
-    console::say(format!(
-        "goref: serving spectators on {}: goref --watch HOST:{}{with_token}",
-        mirror.address(),
-        mirror.address().port()
-    ));
+    if let Some(address) = mirror.address() {
+        let with_token = if token.is_some() { " --token …" } else { "" };
+        console::say(format!(
+            "goref: serving spectators on {address}: goref --watch HOST:{}{with_token}",
+            address.port()
+        ));
+    }
+    if let Some(publish) = &publish {
+        console::say(format!(
+            "goref: publishing to nats://{} (JetStream stream {}): goref --watch {}",
+            publish.server,
+            publish.stream.name,
+            publish.watch_address()
+        ));
+    }
     Ok(Some(mirror))
+}
+
+/// `--publish URL`: where, under which name, into which stream.
+fn publish_config(
+    url: &str,
+    name: &str,
+    settings: &PublishSettings,
+) -> Result<PublishConfig, String> {
+    let address = BrokerAddress::parse(url).map_err(|e| format!("--publish {e}"))?;
+    if address.board.is_some() {
+        return Err(format!(
+            "--publish {url}: a board is named by the event, not given: nats://HOST:PORT[/NAME]"
+        ));
+    }
+    Ok(PublishConfig {
+        server: address.server,
+        event: address.event.unwrap_or_else(|| subject_token(name)),
+        stream: StreamSettings {
+            name: settings.stream.clone(),
+            max_age: settings.max_age,
+            max_bytes: i64::try_from(settings.max_megabytes.saturating_mul(1 << 20))
+                .unwrap_or(i64::MAX),
+        },
+        limits: OutletLimits {
+            snapshot_every: settings.snapshot_every,
+            ..OutletLimits::default()
+        },
+    })
 }
 
 fn fail(message: &str) -> ExitCode {
@@ -565,7 +643,17 @@ fn referee(
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
         screen = false;
     }
-    let mirror = serve(spectators, Limits::default().queue)?;
+    let name = game_name(&config, resume.as_ref());
+    let mirror = serve(
+        spectators,
+        Limits::default().queue,
+        &name,
+        &PublishSettings::default(),
+    )?;
+    if let Some(url) = &spectators.publish {
+        config.published =
+            Some(publish_config(url, &name, &PublishSettings::default())?.watch_address());
+    }
     let runtime = game_runtime()?;
     let outcome = if screen {
         config.progress = false;
@@ -616,6 +704,18 @@ fn referee(
         _ if !result.end.is_decided() => Outcome::Undecided,
         _ => Outcome::Done,
     })
+}
+
+/// The name a game is published under by default: its folder's.
+fn game_name(config: &DriverConfig, resume: Option<&Resumption>) -> String {
+    let path = match (&config.folder, resume) {
+        (_, Some(resumption)) => resumption.folder.path().to_path_buf(),
+        (Some(FolderPlace::Exactly(path)), None) => path.clone(),
+        (Some(FolderPlace::Named { name, .. }), None) => PathBuf::from(name),
+        (None, None) => PathBuf::from("game"),
+    };
+    path.file_name()
+        .map_or("game".into(), |name| name.to_string_lossy().into_owned())
 }
 
 /// The line printed when the screen closes: the result, how it ended, and

@@ -49,6 +49,7 @@ pub fn game_start(size: u8, handicap: &[&str], first_to_move: Color) -> GameStar
         ko: Some(KoRule::Simple),
         suicide_allowed: false,
         folder: None,
+        published: None,
     }
 }
 

@@ -64,10 +64,12 @@ pub async fn run(
             config.subscribers.push(feed);
             notes
         });
-        let serving = mirror.map(|mirror| LinkStatus {
-            text: format!("serving {}", mirror.address()),
-            trouble: false,
-        });
+        let serving = mirror
+            .and_then(MirrorServer::address)
+            .map(|address| LinkStatus {
+                text: format!("serving {address}"),
+                trouble: false,
+            });
         let game = OneGame {
             config,
             notes,

@@ -75,6 +75,9 @@ pub struct DriverConfig {
     pub subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
     /// Where the game's folder goes; `None` for none (a measurement).
     pub folder: Option<FolderPlace>,
+    /// Where the game is published to be watched (`--publish`), as its
+    /// `game_start` announces it.
+    pub published: Option<String>,
 }
 
 /// What reaches a game from outside besides its players.

@@ -121,6 +121,8 @@ pub(super) struct Sinks {
     trace: Option<TraceFile>,
     stdout_told: bool,
     json_out: Option<JsonOut>,
+    /// Where the game is published, for its `game_start`.
+    published: Option<String>,
     /// When the report or the operator's input being handled arrived, for
     /// a move's referee share (a move held by a pause is taken at `resume`).
     pub arrived: Option<Instant>,
@@ -258,6 +260,7 @@ impl Sinks {
             trace,
             stdout_told,
             json_out,
+            published: config.published.clone(),
             arrived: None,
         };
         match resumed {
@@ -431,6 +434,7 @@ impl Sinks {
         if let GameEvent::GameStart(start) = &mut event {
             self.game_started = true;
             start.folder = self.folder().map(|path| path.display().to_string());
+            start.published.clone_from(&self.published);
         }
         self.recorder.apply(&event);
         self.seq += 1;

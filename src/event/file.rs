@@ -61,6 +61,63 @@ pub struct Entrant {
     pub division: Option<String>,
 }
 
+/// The `[publish]` table: the JetStream stream `--publish` stores the event
+/// in, made if missing, and its limits.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishSettings {
+    pub stream: String,
+    pub max_age: std::time::Duration,
+    pub max_megabytes: u64,
+    /// A game is published whole after this many of its events.
+    pub snapshot_every: u32,
+}
+
+impl Default for PublishSettings {
+    fn default() -> PublishSettings {
+        PublishSettings {
+            stream: "GOREF".into(),
+            max_age: std::time::Duration::from_secs(7 * 24 * 3600),
+            max_megabytes: 1024,
+            snapshot_every: 500,
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPublish {
+    stream: Option<String>,
+    max_age: Option<String>,
+    max_megabytes: Option<u64>,
+    snapshot_every: Option<u32>,
+}
+
+impl RawPublish {
+    fn check(self) -> Result<PublishSettings, String> {
+        let default = PublishSettings::default();
+        let stream = self.stream.unwrap_or(default.stream);
+        let token_chars = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if stream.is_empty() || !stream.chars().all(token_chars) {
+            return Err("publish.stream: a stream's name is letters, digits, '-' and '_'".into());
+        }
+        let max_age = match self.max_age.as_deref() {
+            Some(text) => crate::game::clock::parse_duration(text)
+                .map_err(|e| format!("publish.max_age: {e}"))?,
+            None => default.max_age,
+        };
+        let snapshot_every = self.snapshot_every.unwrap_or(default.snapshot_every);
+        if snapshot_every == 0 {
+            return Err("publish.snapshot_every: at least 1".into());
+        }
+        Ok(PublishSettings {
+            stream,
+            max_age,
+            max_megabytes: self.max_megabytes.unwrap_or(default.max_megabytes),
+            snapshot_every,
+        })
+    }
+}
+
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEventFile {
@@ -83,6 +140,8 @@ struct RawEventFile {
     game: GameFile,
     #[serde(default, rename = "entrant")]
     entrants: Vec<Entrant>,
+    #[serde(default)]
+    publish: RawPublish,
 }
 
 /// An event file, read and checked.
@@ -113,6 +172,7 @@ pub struct EventFile {
     /// key a game file takes, passed on untouched.
     pub game_table: toml::Table,
     pub entrants: Vec<Entrant>,
+    pub publish: PublishSettings,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -251,6 +311,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         game: raw.game,
         game_table,
         entrants: raw.entrants,
+        publish: raw.publish.check()?,
     })
 }
 
@@ -295,6 +356,15 @@ tie_breaks = "kgs"
 # A program that crashes: "restart-then-forfeit" (as the game's
 # restart_crashed allows) or "void-and-replay".
 on_crash = "restart-then-forfeit"
+
+# With --publish nats://HOST:PORT: the JetStream stream the event is stored
+# in (made if missing, with these limits; one that is there is used as it
+# is), and how often each game is published whole for late watchers.
+# [publish]
+# stream = "GOREF"
+# max_age = "168h"
+# max_megabytes = 1024
+# snapshot_every = 500
 
 # Every game of the event: any key of a game file but black and white.
 [game]

@@ -143,6 +143,7 @@ pub async fn serve_headless(
         notes: notes_tx.clone(),
     };
     start_runner(dir, options, Box::new(desk), true, notes_tx)?;
+    let (relay, mut mirror_news) = mirror.attach_hall();
     let mut hall = Hall {
         dir: dir.to_path_buf(),
         view: HallView::default(),
@@ -151,7 +152,7 @@ pub async fn serve_headless(
         followers: HashMap::new(),
         answers: None,
         leaving: false,
-        relay: Some(mirror.attach_hall()),
+        relay: Some(relay),
     };
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     loop {
@@ -163,6 +164,7 @@ pub async fn serve_headless(
                 None => return Err("the event's runner went away".into()),
             },
             Some((board, note)) = board_notes.recv() => hall.board_note(board, note),
+            Some(news) = mirror_news.recv() => Terminal.say(format!("goref: {news}")),
         }
     }
 }
@@ -184,6 +186,10 @@ pub async fn run(
     start_runner(dir, options, Box::new(desk), false, notes_tx)?;
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let (relay, mut mirror_news) = match mirror.map(MirrorServer::attach_hall) {
+        Some((relay, news)) => (Some(relay), Some(news)),
+        None => (None, None),
+    };
     let mut hall = Hall {
         dir: dir.to_path_buf(),
         view: HallView::default(),
@@ -192,7 +198,7 @@ pub async fn run(
         followers: HashMap::new(),
         answers: Some(answers_tx),
         leaving: false,
-        relay: mirror.map(MirrorServer::attach_hall),
+        relay,
     };
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     let mut keys = Some(spawn_reader());
@@ -231,6 +237,7 @@ pub async fn run(
                 None => ended = ended.or(Some(Err("the event's runner went away".into()))),
             },
             Some((board, note)) = board_notes.recv() => hall.board_note(board, note),
+            Some(news) = next_from(&mut mirror_news) => hall.said(news),
             input = next_from(&mut keys) => match input {
                 Some(TerminalEvent::Key(key)) => hall.key(key),
                 Some(TerminalEvent::Resize) => {}

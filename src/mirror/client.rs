@@ -146,6 +146,11 @@ impl Spectator {
         self.address = address;
     }
 
+    /// Whether the whole stream is asked for on the first connect.
+    pub(crate) fn wants_the_whole_stream(&self) -> bool {
+        self.from_the_start
+    }
+
     /// Whether the referee has ever let this spectator in (welcomed it).
     pub(crate) fn ever_live(&self) -> bool {
         self.ever_live
@@ -452,6 +457,38 @@ impl Spectator {
     /// The delay of the newest event behind the referee, in ms.
     pub fn delay_ms(&self) -> Option<f64> {
         self.delay_ms
+    }
+
+    /// The broker's task lost the broker at `now`, for `why`, and tries
+    /// again by itself.
+    pub(crate) fn broker_down(&mut self, why: String, now: Instant) {
+        self.attempt = self.attempt.saturating_add(1);
+        self.link = Link::Waiting {
+            attempt: self.attempt,
+            until: now,
+            why,
+        };
+    }
+
+    /// The broker's task reads the broker again at `now`.
+    pub(crate) fn broker_up(&mut self, now: Instant) {
+        if self.ever_live && matches!(self.link, Link::Waiting { .. }) {
+            self.attempt = 0;
+            self.link = Link::Live {
+                since: now,
+                how: Some("resumed".into()),
+            };
+        }
+    }
+
+    /// Nothing more will come: the game has a result, or the hall's event
+    /// is over.
+    pub(crate) fn finished(&self) -> bool {
+        use crate::tournament::hall::Stage;
+        match &self.hall {
+            Some(hall) => matches!(hall.picture.stage, Stage::Over { .. }),
+            None => self.game_over(),
+        }
     }
 
     /// The game has a result: once the referee goes, there is nothing more

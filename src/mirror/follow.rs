@@ -27,13 +27,18 @@ use tokio::task::JoinHandle;
 
 use crate::shell_time::{now, sleep_until};
 
+use super::broker_watch::{self, BrokerNews};
 use super::client::{Spectator, Update, PING_EVERY, SILENT_LIMIT};
 use super::conn::{Conn, ConnRead, ConnWrite};
 use super::lines::LineReader;
+use super::outlet::BrokerAddress;
 use super::wire::REFEREE_LINE_LIMIT;
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+/// Following a broker, which never closes: how long after the game's
+/// result, with nothing more heard, a headless watch finishes.
+const BROKER_QUIET: Duration = Duration::from_secs(3);
 /// How long a connection may take to be welcomed, until the referee has
 /// let this spectator in once.
 pub const WELCOME_WITHIN: Duration = Duration::from_secs(10);
@@ -45,6 +50,8 @@ pub enum Target {
     Tcp(String),
     /// A game folder's `attach.sock`.
     Unix(PathBuf),
+    /// A game or a hall published to a broker (`--publish`).
+    Broker(BrokerAddress),
 }
 
 impl std::fmt::Display for Target {
@@ -52,6 +59,9 @@ impl std::fmt::Display for Target {
         match self {
             Target::Tcp(address) => f.write_str(address),
             Target::Unix(path) => write!(f, "{}", path.display()),
+            Target::Broker(address) => {
+                f.write_str(&address.naming(address.event.as_deref().unwrap_or(""), address.board))
+            }
         }
     }
 }
@@ -102,6 +112,9 @@ impl Target {
                 .await
                 .map(Conn::Unix)
                 .map_err(Unreachable::Connect),
+            Target::Broker(_) => Err(Unreachable::Connect(std::io::Error::other(
+                "a broker is followed by its own task",
+            ))),
         }
     }
 }
@@ -133,6 +146,12 @@ enum State {
         /// Until the referee has let this spectator in once: by when its
         /// welcome must come.
         welcome_by: Option<Instant>,
+    },
+    /// Following a broker: its task connects, resumes and hands on lines.
+    Broker {
+        news: tokio::sync::mpsc::Receiver<BrokerNews>,
+        /// Once the game is over, with nothing heard since: when to finish.
+        quiet_by: Option<Instant>,
     },
     Done,
 }
@@ -191,8 +210,30 @@ impl Follow {
                 State::Waiting(until) => {
                     sleep_until(Some(*until)).await;
                     let target = self.target.clone();
-                    self.state = State::Connecting(tokio::spawn(target.connect()));
+                    self.state = match target {
+                        Target::Broker(address) => {
+                            self.spectator.connected(now());
+                            State::Broker {
+                                news: broker_watch::spawn(
+                                    address,
+                                    self.spectator.wants_the_whole_stream(),
+                                ),
+                                quiet_by: None,
+                            }
+                        }
+                        target => State::Connecting(tokio::spawn(target.connect())),
+                    };
                     return FollowEvent::Link;
+                }
+                State::Broker { news, quiet_by } => {
+                    let quiet_by = *quiet_by;
+                    tokio::select! {
+                        told = news.recv() => return self.broker(told),
+                        _ = sleep_until(quiet_by) => {
+                            self.state = State::Done;
+                            return FollowEvent::Finished("the game is over".into());
+                        }
+                    }
                 }
                 State::Connecting(handle) => {
                     let connected = match handle.await {
@@ -301,6 +342,42 @@ impl Follow {
                 self.address
             )),
             Err(e) => self.drop_link(format!("the referee sent {e}")),
+        }
+    }
+
+    /// What the broker's task told.
+    fn broker(&mut self, told: Option<BrokerNews>) -> FollowEvent {
+        let at = now();
+        match told {
+            Some(BrokerNews::Line(line)) => match self.spectator.receive(&line, at) {
+                Ok(update) => {
+                    let over = self.finish_after_result && self.spectator.finished();
+                    if let State::Broker { quiet_by, .. } = &mut self.state {
+                        *quiet_by = over.then_some(at + BROKER_QUIET);
+                    }
+                    FollowEvent::Update(update)
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "{}: skipped a line that is not the mirror's: {e}",
+                        self.address
+                    );
+                    FollowEvent::Link
+                }
+            },
+            Some(BrokerNews::Up) => {
+                self.spectator.broker_up(at);
+                FollowEvent::Link
+            }
+            Some(BrokerNews::Down(why)) => {
+                if !self.waits && !self.spectator.ever_live() {
+                    return self.fail(why);
+                }
+                self.spectator.broker_down(why, at);
+                FollowEvent::Dropped
+            }
+            Some(BrokerNews::Failed(why)) => self.fail(why),
+            None => self.fail(format!("{}: the broker's watch stopped", self.address)),
         }
     }
 

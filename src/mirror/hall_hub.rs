@@ -103,7 +103,7 @@ impl HallHub {
     }
 
     /// Board `board`'s snapshot line, made once for each change.
-    fn board_snapshot(&mut self, board: u32) -> Option<Line> {
+    pub(crate) fn board_snapshot(&mut self, board: u32) -> Option<Line> {
         let stream = &self.stream;
         let (view, snapshot) = self.boards.get_mut(&board)?;
         let line = snapshot.get_or_insert_with(|| {
@@ -114,9 +114,12 @@ impl HallHub {
 
     /// The whole hall, line by line: the picture, then every board's game.
     fn whole(&mut self) -> Vec<Line> {
-        let mut lines: Vec<Line> = self.picture.iter().map(|(_, l)| l.clone()).collect();
-        let boards: Vec<u32> = self.boards.keys().copied().collect();
-        lines.extend(boards.into_iter().filter_map(|b| self.board_snapshot(b)));
+        let mut lines: Vec<Line> = self.picture().into_iter().collect();
+        lines.extend(
+            self.boards()
+                .into_iter()
+                .filter_map(|b| self.board_snapshot(b)),
+        );
         lines
     }
 
@@ -129,7 +132,15 @@ impl HallHub {
     /// the whole hall, its lines shared with every spectator joining before
     /// they change.
     pub fn join(&mut self, now: Instant) -> Join {
-        let welcome = RefereeMessage::Welcome {
+        Join {
+            welcome: self.welcome(now),
+            catch_up: CatchUp::Events(self.whole()),
+        }
+    }
+
+    /// The `welcome` line at `now`.
+    pub(crate) fn welcome(&self, now: Instant) -> String {
+        RefereeMessage::Welcome {
             version: VERSION,
             producer: self.producer.clone(),
             stream: self.stream.clone(),
@@ -138,11 +149,17 @@ impl HallHub {
             resume: false,
             hall: true,
         }
-        .line();
-        Join {
-            welcome,
-            catch_up: CatchUp::Events(self.whole()),
-        }
+        .line()
+    }
+
+    /// The picture's line, once there is a picture.
+    pub(crate) fn picture(&self) -> Option<Line> {
+        self.picture.as_ref().map(|(_, line)| line.clone())
+    }
+
+    /// The boards followed.
+    pub(crate) fn boards(&self) -> Vec<u32> {
+        self.boards.keys().copied().collect()
     }
 
     /// The hall's time at `now`, in ms.

@@ -151,7 +151,18 @@ impl Hub {
             _ => None,
         };
         let resume = missed.is_some();
-        let welcome = RefereeMessage::Welcome {
+        let welcome = self.welcome(now, resume);
+        let catch_up = match missed {
+            Some(events) => CatchUp::Events(events),
+            None => CatchUp::Snapshot(self.snapshot()),
+        };
+        Join { welcome, catch_up }
+    }
+
+    /// The `welcome` line at `now`: the stream and where it stands, and
+    /// whether the events a spectator missed follow (`resume`).
+    pub(crate) fn welcome(&self, now: Instant, resume: bool) -> String {
+        RefereeMessage::Welcome {
             version: VERSION,
             producer: self.producer.clone(),
             stream: self.stream.clone(),
@@ -160,12 +171,7 @@ impl Hub {
             resume,
             hall: false,
         }
-        .line();
-        let catch_up = match missed {
-            Some(events) => CatchUp::Events(events),
-            None => CatchUp::Snapshot(self.snapshot()),
-        };
-        Join { welcome, catch_up }
+        .line()
     }
 
     /// The events after `since`, if the history holds every one of them.

@@ -21,6 +21,8 @@
 
 pub mod accept_trouble;
 pub mod audience;
+pub mod broker;
+pub mod broker_watch;
 pub mod client;
 pub mod conn;
 pub mod follow;
@@ -28,5 +30,6 @@ pub mod gate;
 pub mod hall_hub;
 pub mod hub;
 pub mod lines;
+pub mod outlet;
 pub mod server;
 pub mod wire;

@@ -30,18 +30,23 @@ use crate::shell_time::{next_from, now, sleep_until};
 
 use super::accept_trouble::AcceptTrouble;
 use super::audience::Audience;
+use super::broker::{PublishConfig, Publisher};
 use super::conn::{Conn, ConnRead, ConnWrite};
 use super::gate::{Gate, Limits, Refusal};
 use super::hall_hub::{HallHub, HallItem};
 use super::hub::{CatchUp, HistoryLimits, Hub, Join, Line};
 use super::lines::{LineError, LineReader};
+use super::outlet::Pushed;
 use super::wire::{RefereeMessage, SpectatorMessage, SPECTATOR_LINE_LIMIT};
 
 /// How the mirror serves.
 #[derive(Debug, Clone, Default)]
 pub struct ServeConfig {
-    /// `HOST:PORT` to listen on; port 0 picks a free one.
-    pub address: String,
+    /// `HOST:PORT` to listen on (port 0 picks a free one); none to publish
+    /// alone.
+    pub address: Option<String>,
+    /// The broker the stream is published to too (`--publish`).
+    pub publish: Option<PublishConfig>,
     /// The token a spectator's hello must carry, if any.
     pub token: Option<String>,
     pub limits: Limits,
@@ -79,9 +84,11 @@ enum Control {
         feed: mpsc::UnboundedReceiver<(Instant, StampedEvent)>,
         notes: mpsc::UnboundedSender<GameEvent>,
     },
-    /// An event's hall, from now on: its items come on `feed`.
+    /// An event's hall, from now on: its items come on `feed`; the
+    /// mirror's own notices (publishing stopped, caught up) go to `news`.
     Hall {
         feed: mpsc::UnboundedReceiver<HallItem>,
+        news: mpsc::UnboundedSender<String>,
     },
     Shutdown,
 }
@@ -128,11 +135,39 @@ impl Source {
             Source::Hall(_) => crate::game::MAX_SIZE,
         }
     }
+
+    /// Pushes the stream as it stands to `publisher`: its welcome, then the
+    /// game whole, or the hall's picture and each board's game.
+    fn publish_whole(&mut self, publisher: &Publisher, now: Instant) {
+        match self {
+            Source::Game(hub) => game_whole(hub, publisher, now),
+            Source::Hall(hall) => {
+                let welcome = hall.welcome(now).into();
+                let picture = hall.picture();
+                let boards: Vec<(u32, Line)> = hall
+                    .boards()
+                    .into_iter()
+                    .filter_map(|board| Some((board, hall.board_snapshot(board)?)))
+                    .collect();
+                publisher.with(|outlet| {
+                    let mut pushed = outlet.push_welcome(welcome);
+                    if let Some(picture) = picture {
+                        pushed = outlet.push_hall(picture);
+                    }
+                    for (board, snapshot) in boards {
+                        pushed = outlet.push_snapshot(Some(board), snapshot);
+                    }
+                    pushed
+                });
+            }
+        }
+    }
 }
 
 /// The running mirror. Dropping it shuts it down.
 pub struct MirrorServer {
-    address: SocketAddr,
+    /// Where spectators connect, when it listens.
+    address: Option<SocketAddr>,
     /// The folder's socket, removed when the server goes.
     socket: Option<PathBuf>,
     control: mpsc::UnboundedSender<Control>,
@@ -143,12 +178,15 @@ pub struct MirrorServer {
 enum Listener {
     Tcp(std::net::TcpListener),
     Unix(std::os::unix::net::UnixListener),
+    /// Nothing: the mirror publishes to a broker alone.
+    None,
 }
 
 /// A listener on the mirror's runtime.
 enum Accepting {
     Tcp(TcpListener),
     Unix(UnixListener),
+    None,
 }
 
 impl Accepting {
@@ -168,27 +206,33 @@ impl Accepting {
                 };
                 Ok((Conn::Unix(stream), who, IpAddr::V4(Ipv4Addr::LOCALHOST)))
             }
+            Accepting::None => std::future::pending().await,
         }
     }
 }
 
 /// How long shutting down waits for spectators to be told.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);
+/// How long shutting down waits for the broker to take what is queued.
+const PUBLISH_SETTLE: Duration = Duration::from_secs(5);
 /// The most bytes of queued lines written to a spectator at once.
 const BATCH_BYTES: usize = 64 << 10;
 
 impl MirrorServer {
-    /// Listens on the configured address (an error at once if it cannot)
-    /// and serves from a thread of its own.
+    /// Listens on the configured address, if any (an error at once if it
+    /// cannot), and serves and publishes from a thread of its own.
     pub fn start(config: ServeConfig) -> Result<MirrorServer, ServeError> {
+        let Some(wanted) = config.address.clone() else {
+            return Self::spawn(Listener::None, config, None, None);
+        };
         let listen_error = |error| ServeError::Listen {
-            address: config.address.clone(),
+            address: wanted.clone(),
             error,
         };
-        let listener = std::net::TcpListener::bind(&config.address).map_err(listen_error)?;
+        let listener = std::net::TcpListener::bind(&wanted).map_err(listen_error)?;
         listener.set_nonblocking(true).map_err(listen_error)?;
         let address = listener.local_addr().map_err(listen_error)?;
-        let server = Self::spawn(Listener::Tcp(listener), config, address, None)?;
+        let server = Self::spawn(Listener::Tcp(listener), config, Some(address), None)?;
         tracing::info!("serving spectators on {address}");
         Ok(server)
     }
@@ -216,20 +260,14 @@ impl MirrorServer {
             operator: Some(operator),
             ..ServeConfig::default()
         };
-        let unspecified = SocketAddr::from((Ipv4Addr::UNSPECIFIED, 0));
-        let server = Self::spawn(
-            Listener::Unix(listener),
-            config,
-            unspecified,
-            Some(path.into()),
-        )?;
+        let server = Self::spawn(Listener::Unix(listener), config, None, Some(path.into()))?;
         Ok(server)
     }
 
     fn spawn(
         listener: Listener,
         config: ServeConfig,
-        address: SocketAddr,
+        address: Option<SocketAddr>,
         socket: Option<PathBuf>,
     ) -> Result<MirrorServer, ServeError> {
         let (control, control_rx) = mpsc::unbounded_channel();
@@ -255,9 +293,9 @@ impl MirrorServer {
         })
     }
 
-    /// Where spectators connect (`--serve`; the unspecified address for
-    /// the folder's socket).
-    pub fn address(&self) -> SocketAddr {
+    /// Where spectators connect with `--serve` (none for the folder's
+    /// socket or a mirror that only publishes).
+    pub fn address(&self) -> Option<SocketAddr> {
         self.address
     }
 
@@ -273,11 +311,17 @@ impl MirrorServer {
         (feed, notes)
     }
 
-    /// Serves an event's hall from now on: the feed to hand its items to.
-    pub fn attach_hall(&self) -> HallFeed {
+    /// Serves an event's hall from now on: the feed to hand its items to,
+    /// and the mirror's notices for the hall's news (publishing stopped,
+    /// caught up).
+    pub fn attach_hall(&self) -> (HallFeed, mpsc::UnboundedReceiver<String>) {
         let (feed, feed_rx) = mpsc::unbounded_channel();
-        let _ = self.control.send(Control::Hall { feed: feed_rx });
-        feed
+        let (news, news_rx) = mpsc::unbounded_channel();
+        let _ = self.control.send(Control::Hall {
+            feed: feed_rx,
+            news,
+        });
+        (feed, news_rx)
     }
 
     /// Tells every spectator the referee is going and closes, waiting a
@@ -372,6 +416,7 @@ async fn serve(
     let listener = match listener {
         Listener::Tcp(listener) => TcpListener::from_std(listener).map(Accepting::Tcp),
         Listener::Unix(listener) => UnixListener::from_std(listener).map(Accepting::Unix),
+        Listener::None => Ok(Accepting::None),
     };
     let listener = match listener {
         Ok(listener) => listener,
@@ -396,6 +441,12 @@ async fn serve(
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
     let mut hall_feed: Option<mpsc::UnboundedReceiver<HallItem>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
+    let mut hall_news: Option<mpsc::UnboundedSender<String>> = None;
+    let (broker_notices, mut broker_news) = mpsc::unbounded_channel();
+    let publisher = config
+        .publish
+        .clone()
+        .map(|publish| Publisher::start(publish, new_stream_name(), broker_notices));
     let mut trouble = AcceptTrouble::default();
     let mut heartbeat = tokio::time::interval(config.limits.heartbeat);
     heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -406,7 +457,7 @@ async fn serve(
         let audience_due = (notes.is_some() && counts_spectators)
             .then(|| lock(&shared.audience).due(now()))
             .flatten();
-        let watched = lock(&shared.gate).open() > 0;
+        let watched = lock(&shared.gate).open() > 0 || publisher.is_some();
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((conn, peer, ip)) => {
@@ -415,7 +466,7 @@ async fn serve(
                         tell_game(&mut notes, message);
                     }
                     if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
-                        publish(&shared, first, feed.as_mut());
+                        publish(&shared, first, feed.as_mut(), publisher.as_ref());
                     }
                     admit(conn, peer, ip, &shared)
                 }
@@ -429,21 +480,35 @@ async fn serve(
                 }
             },
             event = next_from(&mut feed), if watched => match event {
-                Some(first) => publish(&shared, first, feed.as_mut()),
+                Some(first) => publish(&shared, first, feed.as_mut(), publisher.as_ref()),
                 None => feed = None,
             },
             item = next_from(&mut hall_feed) => match item {
-                Some(first) => publish_hall(&shared, first, hall_feed.as_mut()),
+                Some(first) => publish_hall(&shared, first, hall_feed.as_mut(), publisher.as_ref()),
                 None => hall_feed = None,
             },
+            Some(notice) = broker_news.recv() => match &hall_news {
+                Some(news) => {
+                    let _ = news.send(notice);
+                }
+                None => tell_game(&mut notes, notice),
+            },
             message = control.recv() => match message {
-                Some(Control::Hall { feed: items }) => {
-                    *lock(&shared.hub) = Source::Hall(HallHub::new(new_stream_name(), now()));
+                Some(Control::Hall { feed: items, news }) => {
+                    let mut hub = lock(&shared.hub);
+                    *hub = Source::Hall(HallHub::new(new_stream_name(), now()));
+                    if let Some(publisher) = &publisher {
+                        hub.publish_whole(publisher, now());
+                    }
                     hall_feed = Some(items);
+                    hall_news = Some(news);
                 }
                 Some(Control::Game { feed: game, notes: to_game }) => {
                     let mut hub = lock(&shared.hub);
                     *hub = Source::Game(Box::new(Hub::new(new_stream_name(), config.history)));
+                    if let Some(publisher) = &publisher {
+                        hub.publish_whole(publisher, now());
+                    }
                     let _ = shared.events.send(hub.snapshot());
                     feed = Some(game);
                     *lock(&shared.notes) = Some(to_game.clone());
@@ -452,7 +517,7 @@ async fn serve(
                 }
                 Some(Control::Shutdown) | None => {
                     if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
-                        publish(&shared, first, feed.as_mut());
+                        publish(&shared, first, feed.as_mut(), publisher.as_ref());
                     }
                     break;
                 }
@@ -464,11 +529,17 @@ async fn serve(
             }
             _ = heartbeat.tick(), if watched => {
                 let line = lock(&shared.hub).heartbeat(now());
+                if let Some(publisher) = &publisher {
+                    publisher.beat(line.clone());
+                }
                 let _ = shared.events.send(line);
             }
         }
     }
     let _ = shutdown_tx.send(true);
+    if let Some(publisher) = &publisher {
+        publisher.settle(PUBLISH_SETTLE).await;
+    }
     let deadline = tokio::time::Instant::now() + SHUTDOWN_WAIT;
     while lock(&shared.gate).open() > 0 && tokio::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(10)).await;
@@ -495,47 +566,84 @@ fn tell_game(notes: &mut Option<mpsc::UnboundedSender<GameEvent>>, message: Stri
 }
 
 /// Folds the event and those queued behind it into the hub and sends each
-/// to every spectator.
+/// to every spectator, and to the broker.
 fn publish(
     shared: &Shared,
     first: (Instant, StampedEvent),
-    feed: Option<&mut mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
+    mut feed: Option<&mut mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
+    publisher: Option<&Publisher>,
 ) {
     let mut source = lock(&shared.hub);
     let Source::Game(hub) = &mut *source else {
         return;
     };
-    let (at, stamped) = first;
-    let _ = shared.events.send(hub.publish(at, &stamped));
-    if let Some(feed) = feed {
-        while let Ok((at, stamped)) = feed.try_recv() {
-            let _ = shared.events.send(hub.publish(at, &stamped));
+    let mut next = Some(first);
+    while let Some((at, stamped)) = next {
+        let line = hub.publish(at, &stamped);
+        if let Some(publisher) = publisher {
+            match publisher.with(|outlet| outlet.push_event(None, line.clone())) {
+                Pushed::Queued => {}
+                Pushed::WantsSnapshot => {
+                    let snapshot = hub.snapshot();
+                    publisher.with(|outlet| outlet.push_snapshot(None, snapshot));
+                }
+                Pushed::WantsWhole => game_whole(hub, publisher, at),
+            }
         }
+        let _ = shared.events.send(line);
+        next = feed.as_mut().and_then(|feed| feed.try_recv().ok());
     }
 }
 
+/// The game as it stands, to the broker, after its queue overflowed.
+fn game_whole(hub: &mut Hub, publisher: &Publisher, now: Instant) {
+    let welcome = hub.welcome(now, false).into();
+    let snapshot = hub.snapshot();
+    publisher.with(|outlet| {
+        outlet.push_welcome(welcome);
+        outlet.push_snapshot(None, snapshot)
+    });
+}
+
 /// Folds the hall's item and those queued behind it into the hall and
-/// sends each line to every spectator.
+/// sends each line to every spectator, and to the broker.
 fn publish_hall(
     shared: &Shared,
     first: HallItem,
-    feed: Option<&mut mpsc::UnboundedReceiver<HallItem>>,
+    mut feed: Option<&mut mpsc::UnboundedReceiver<HallItem>>,
+    publisher: Option<&Publisher>,
 ) {
     let mut source = lock(&shared.hub);
-    let Source::Hall(hall) = &mut *source else {
-        return;
-    };
     let at = now();
-    let mut send = |item: &HallItem| {
-        if let Some(line) = hall.publish(item, at) {
+    let mut next = Some(first);
+    while let Some(item) = next {
+        let Source::Hall(hall) = &mut *source else {
+            return;
+        };
+        if let Some(line) = hall.publish(&item, at) {
+            let pushed = publisher.map(|publisher| {
+                publisher.with(|outlet| match &item {
+                    HallItem::Picture(_) => outlet.push_hall(line.clone()),
+                    HallItem::Snapshot { board, .. } => {
+                        outlet.push_snapshot(Some(*board), line.clone())
+                    }
+                    HallItem::Event { board, .. } => outlet.push_event(Some(*board), line.clone()),
+                })
+            });
+            match (pushed, publisher, &item) {
+                (Some(Pushed::WantsSnapshot), Some(publisher), HallItem::Event { board, .. }) => {
+                    if let Some(snapshot) = hall.board_snapshot(*board) {
+                        publisher.with(|outlet| outlet.push_snapshot(Some(*board), snapshot));
+                    }
+                }
+                (Some(Pushed::WantsWhole), Some(publisher), _) => {
+                    source.publish_whole(publisher, at)
+                }
+                _ => {}
+            }
             let _ = shared.events.send(line);
         }
-    };
-    send(&first);
-    if let Some(feed) = feed {
-        while let Ok(item) = feed.try_recv() {
-            send(&item);
-        }
+        next = feed.as_mut().and_then(|feed| feed.try_recv().ok());
     }
 }
 

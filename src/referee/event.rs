@@ -175,6 +175,10 @@ pub struct GameStart {
     /// The game's folder on the referee's machine (journal, record, logs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub folder: Option<String>,
+    /// Where the game is published to be watched (`--publish`):
+    /// `nats://HOST:PORT/NAME`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub published: Option<String>,
 }
 
 /// Phases of a game. Only [`Phase::Play`] and [`Phase::Cleanup`] ask for moves.

@@ -401,6 +401,7 @@ impl Referee {
             ko: Some(self.config.rules.ko),
             suicide_allowed: self.config.rules.suicide_allowed,
             folder: None,
+            published: None,
         };
         self.events.push_back(GameEvent::GameStart(Box::new(start)));
         self.set_phase(Phase::Play, "both players are ready".into());

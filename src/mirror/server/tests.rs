@@ -22,7 +22,8 @@ fn quick_limits() -> Limits {
 
 fn start(address: &str) -> MirrorServer {
     MirrorServer::start(ServeConfig {
-        address: address.into(),
+        address: Some(address.into()),
+        publish: None,
         token: None,
         limits: quick_limits(),
         history: HistoryLimits::default(),
@@ -68,10 +69,10 @@ fn raw_spectator(address: SocketAddr) -> std::net::TcpStream {
 async fn a_reader_that_never_reads_is_dropped_while_another_keeps_up() {
     let server = start("127.0.0.1:0");
     let (feed, mut notes) = server.attach_game();
-    let stuck = raw_spectator(server.address());
+    let stuck = raw_spectator(server.address().unwrap());
     let total = 40_000;
     let mut follow = Follow::new(
-        Target::Tcp(server.address().to_string()),
+        Target::Tcp(server.address().unwrap().to_string()),
         Spectator::new(None, false, now()),
         false,
     );
@@ -114,7 +115,7 @@ async fn a_reader_that_never_reads_is_dropped_while_another_keeps_up() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_restarted_referee_is_followed_again_from_a_snapshot() {
     let first = start("127.0.0.1:0");
-    let address = first.address();
+    let address = first.address().unwrap();
     let (feed, _notes) = first.attach_game();
     for seq in 1..=10 {
         feed.send((now(), line(seq))).unwrap();
@@ -147,7 +148,7 @@ async fn a_restarted_referee_is_followed_again_from_a_snapshot() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutting_down_delivers_every_event_before_the_goodbye() {
     let server = start("127.0.0.1:0");
-    let address = server.address();
+    let address = server.address().unwrap();
     let (feed, _notes) = server.attach_game();
     let mut stream = BufReader::new(raw_spectator(address));
     read_until(&mut stream, r#""type":"welcome""#);
@@ -240,7 +241,7 @@ async fn commands_go_to_the_game_from_the_folders_socket_and_close_a_spectator()
 
     let server = start("127.0.0.1:0");
     let (_feed, _notes) = server.attach_game();
-    let address = server.address();
+    let address = server.address().unwrap();
     let told = tokio::task::spawn_blocking(move || {
         let mut stream = raw_spectator(address);
         let mut reader = BufReader::new(stream.try_clone().unwrap());

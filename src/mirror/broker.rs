@@ -1,0 +1,296 @@
+//! `--publish nats://…`: the async shell around [`Outlet`], on the mirror's
+//! thread. It connects to the broker, makes the JetStream stream if it is
+//! missing, and publishes the outlet's lines one at a time, each waited for
+//! its acknowledgement, so that they are stored in the order the game made
+//! them; a line sent again after a lost acknowledgement is dropped by the
+//! broker by its id. The game never waits for any of it: the outlet's
+//! queue is bounded, and a broker that is down, slow or restarting is a
+//! notice when publishing stops and another when it catches up.
+
+use std::future::IntoFuture;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use async_nats::jetstream::{self, stream};
+use tokio::sync::{mpsc, Notify};
+
+use crate::shell_time::now;
+
+use super::hub::Line;
+use super::outlet::{Outlet, OutletLimits, Pushed, Subjects};
+
+/// How long one connect may take.
+const CONNECT_WITHIN: Duration = Duration::from_secs(3);
+/// How long the broker may take to acknowledge a line.
+const ACK_WITHIN: Duration = Duration::from_secs(3);
+/// Lines on their way to the broker at once, not yet acknowledged.
+const WINDOW: usize = 64;
+/// The first wait after a failure, doubled up to [`BACKOFF_CAP`].
+const BACKOFF_BASE: Duration = Duration::from_millis(200);
+const BACKOFF_CAP: Duration = Duration::from_secs(3);
+
+/// The JetStream stream the lines are stored in, made if missing; a
+/// stream that is there is used as it is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreamSettings {
+    pub name: String,
+    /// Messages older than this are dropped (0: kept).
+    pub max_age: Duration,
+    /// The stream's size at most, in bytes (-1: no limit).
+    pub max_bytes: i64,
+}
+
+impl Default for StreamSettings {
+    fn default() -> StreamSettings {
+        StreamSettings {
+            name: "GOREF".into(),
+            max_age: Duration::from_secs(7 * 24 * 3600),
+            max_bytes: 1 << 30,
+        }
+    }
+}
+
+/// What to publish, where.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishConfig {
+    /// The broker's `HOST:PORT`.
+    pub server: String,
+    /// The event's (or game's) subject token.
+    pub event: String,
+    pub stream: StreamSettings,
+    pub limits: OutletLimits,
+}
+
+impl PublishConfig {
+    /// The address watchers give `goref --watch`.
+    pub fn watch_address(&self) -> String {
+        format!("nats://{}/{}", self.server, self.event)
+    }
+}
+
+/// The publishing side the mirror's loop pushes lines into.
+#[derive(Clone)]
+pub(crate) struct Publisher {
+    outlet: Arc<Mutex<Outlet>>,
+    beat: Arc<Mutex<Option<Line>>>,
+    wake: Arc<Notify>,
+}
+
+impl Publisher {
+    /// Starts publishing on the current runtime; notices go to `notices`.
+    pub(crate) fn start(
+        config: PublishConfig,
+        run: String,
+        notices: mpsc::UnboundedSender<String>,
+    ) -> Publisher {
+        let subjects = Subjects::new(&config.event);
+        let broker = format!("nats://{}", config.server);
+        let publisher = Publisher {
+            outlet: Arc::new(Mutex::new(Outlet::new(
+                subjects,
+                broker,
+                run,
+                config.limits,
+            ))),
+            beat: Arc::new(Mutex::new(None)),
+            wake: Arc::new(Notify::new()),
+        };
+        tokio::spawn(publish(config, publisher.clone(), notices));
+        publisher
+    }
+
+    /// Pushes lines with `push` and wakes the publishing task; what the
+    /// last push asked for.
+    pub(crate) fn with(&self, push: impl FnOnce(&mut Outlet) -> Pushed) -> Pushed {
+        let pushed = push(&mut lock(&self.outlet));
+        self.wake.notify_one();
+        pushed
+    }
+
+    /// Waits, `within` at most, until the broker has every line; says
+    /// what it could not publish.
+    pub(crate) async fn settle(&self, within: Duration) {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let (queued, stopped, broker) = {
+                let outlet = lock(&self.outlet);
+                let stopped = outlet.stopped().map(str::to_string);
+                (outlet.queued(), stopped, outlet.broker().to_string())
+            };
+            if queued == 0 {
+                return;
+            }
+            if tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+                continue;
+            }
+            let why = stopped.unwrap_or_else(|| "it is too slow".into());
+            crate::console::say(format!(
+                "goref: the last {queued} lines of the stream were not published to {broker}: {why}"
+            ));
+            return;
+        }
+    }
+
+    /// A heartbeat, published as soon as the broker takes it.
+    pub(crate) fn beat(&self, line: Line) {
+        *lock(&self.beat) = Some(line);
+        self.wake.notify_one();
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Why a line was not taken.
+struct NotTaken(String);
+
+async fn publish(
+    config: PublishConfig,
+    publisher: Publisher,
+    notices: mpsc::UnboundedSender<String>,
+) {
+    let subjects = Subjects::new(&config.event);
+    let mut backoff = BACKOFF_BASE;
+    let mut told_stream = false;
+    let mut client: Option<async_nats::Client> = None;
+    loop {
+        let result = async {
+            let nats = match &client {
+                Some(nats) => nats.clone(),
+                None => {
+                    let nats = connect(&config.server).await?;
+                    client = Some(nats.clone());
+                    nats
+                }
+            };
+            let mut context = jetstream::new(nats.clone());
+            context.set_timeout(ACK_WITHIN);
+            let made = ensure_stream(&context, &config.stream, &subjects).await?;
+            if let Some(made) = made.filter(|_| !told_stream) {
+                let _ = notices.send(made);
+                told_stream = true;
+            }
+            drain(
+                &nats,
+                &context,
+                &publisher,
+                &subjects,
+                &notices,
+                &mut backoff,
+            )
+            .await
+        }
+        .await;
+        if let Err(NotTaken(why)) = result {
+            if let Some(notice) = lock(&publisher.outlet).failed(&why, now()) {
+                tracing::warn!("{notice}");
+                let _ = notices.send(notice);
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(BACKOFF_CAP);
+        }
+    }
+}
+
+async fn connect(server: &str) -> Result<async_nats::Client, NotTaken> {
+    async_nats::ConnectOptions::new()
+        .name("goref referee")
+        .connection_timeout(CONNECT_WITHIN)
+        .connect(server)
+        .await
+        .map_err(|e| NotTaken(format!("cannot connect: {e}")))
+}
+
+/// Makes the stream if it is missing; a line saying so when it made it.
+async fn ensure_stream(
+    context: &jetstream::Context,
+    settings: &StreamSettings,
+    subjects: &Subjects,
+) -> Result<Option<String>, NotTaken> {
+    match context.stream_by_subject(subjects.welcome()).await {
+        Ok(_) => return Ok(None),
+        Err(e) if e.kind() != jetstream::context::GetStreamByNameErrorKind::NotFound => {
+            return Err(NotTaken(format!("cannot look up the stream: {e}")));
+        }
+        Err(_) => {}
+    }
+    let config = stream::Config {
+        name: settings.name.clone(),
+        subjects: vec![format!("{}.>", super::outlet::SUBJECT_ROOT)],
+        max_age: settings.max_age,
+        max_bytes: settings.max_bytes,
+        storage: stream::StorageType::File,
+        ..stream::Config::default()
+    };
+    context.get_or_create_stream(config).await.map_err(|e| {
+        NotTaken(format!(
+            "cannot make the stream {} for {}: {e}",
+            settings.name,
+            subjects.all()
+        ))
+    })?;
+    Ok(Some(format!(
+        "publishing into the JetStream stream {} (made for goref.>)",
+        settings.name
+    )))
+}
+
+/// Publishes the outlet's lines as they come, until one is not taken: up
+/// to [`WINDOW`] on their way at once, in order, the front line taken from
+/// the outlet only when the broker has acknowledged it. After a failure the
+/// next drain starts again from the front: what the broker had stored of
+/// the window is a prefix of it, and its ids drop the lines sent twice.
+async fn drain(
+    nats: &async_nats::Client,
+    context: &jetstream::Context,
+    publisher: &Publisher,
+    subjects: &Subjects,
+    notices: &mpsc::UnboundedSender<String>,
+    backoff: &mut Duration,
+) -> Result<(), NotTaken> {
+    let mut in_flight = std::collections::VecDeque::new();
+    loop {
+        let beat = lock(&publisher.beat).take();
+        if let Some(beat) = beat {
+            let _ = nats
+                .publish(subjects.live(), beat.as_bytes().to_vec().into())
+                .await;
+        }
+        while in_flight.len() < WINDOW {
+            let next = lock(&publisher.outlet).get(in_flight.len()).cloned();
+            let Some(outgoing) = next else { break };
+            let mut headers = async_nats::HeaderMap::new();
+            headers.insert("Nats-Msg-Id", outgoing.id.as_str());
+            let payload = outgoing.line.as_bytes().to_vec().into();
+            let ack = context
+                .publish_with_headers(outgoing.subject, headers, payload)
+                .await
+                .map_err(|e| NotTaken(e.to_string()))?;
+            in_flight.push_back(ack.into_future());
+        }
+        let Some(oldest) = in_flight.pop_front() else {
+            publisher.wake.notified().await;
+            continue;
+        };
+        match tokio::time::timeout(ACK_WITHIN, oldest).await {
+            Ok(Ok(_)) => {
+                *backoff = BACKOFF_BASE;
+                if let Some(notice) = lock(&publisher.outlet).sent(now()) {
+                    tracing::info!("{notice}");
+                    let _ = notices.send(notice);
+                }
+            }
+            Ok(Err(e)) => return Err(NotTaken(e.to_string())),
+            Err(_) => {
+                return Err(NotTaken(format!(
+                    "no acknowledgement within {}s",
+                    ACK_WITHIN.as_secs()
+                )))
+            }
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! `goref --watch nats://HOST:PORT/EVENT[/BOARD]`: following a game or a
+//! hall from JetStream, as a task that hands its follow the same wire lines
+//! a spectator of `--serve` reads, so that the same reducer folds them.
+//!
+//! A late joiner reads the last `welcome`, the hall's last picture and each
+//! game's last snapshot, then replays the stream from the oldest of them,
+//! skipping for each subject what came before its chosen start. A dropped
+//! connection or a restarted broker resumes after the last message taken,
+//! so nothing is folded twice and nothing is missed that the stream holds.
+//! Watching one board of a hall, its lines are handed on as one game's:
+//! untagged, and heartbeats put in the board's time.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use async_nats::jetstream::{self, consumer, stream::Stream as JetStream};
+use futures_util::StreamExt;
+use std::sync::Arc;
+use tokio::sync::{mpsc, Notify};
+
+use super::outlet::{BrokerAddress, Subjects};
+use super::wire::RefereeMessage;
+
+/// How long one connect may take.
+const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+/// The first wait after a failure, doubled up to [`BACKOFF_CAP`].
+const BACKOFF_BASE: Duration = Duration::from_millis(250);
+const BACKOFF_CAP: Duration = Duration::from_secs(5);
+/// Lines waiting for the follow before the task waits for it.
+const NEWS_QUEUE: usize = 1024;
+
+/// What the task tells its follow.
+#[derive(Debug)]
+pub(crate) enum BrokerNews {
+    /// A line of the mirror's wire.
+    Line(String),
+    /// The broker is there again, after [`BrokerNews::Down`].
+    Up,
+    /// The broker, or the event on it, cannot be read now; the task tries
+    /// again.
+    Down(String),
+    /// Nothing more will come: the address cannot be followed.
+    Failed(String),
+}
+
+/// Starts following `address` on the current runtime: from the start of
+/// the stream it finds there (`from_start`, for `--headless --json`), or
+/// from each game's last snapshot.
+pub(crate) fn spawn(address: BrokerAddress, from_start: bool) -> mpsc::Receiver<BrokerNews> {
+    let (news, receiver) = mpsc::channel(NEWS_QUEUE);
+    tokio::spawn(async move {
+        if let Err(Gone) = watch(address, from_start, &news).await {
+            tracing::debug!("the broker watch ended: its follow went");
+        }
+    });
+    receiver
+}
+
+/// The follow went away.
+struct Gone;
+
+/// Where to start each subject, and what to hand on.
+struct Plan {
+    stream: JetStream,
+    /// The lines to hand on before the replay: the welcome.
+    first: Vec<String>,
+    /// Each subject's first stream sequence to hand on.
+    starts: HashMap<String, u64>,
+    filter: String,
+    /// Watching board `board` of a hall, as one game.
+    board: Option<u32>,
+}
+
+impl Plan {
+    fn start(&self) -> u64 {
+        self.starts.values().copied().min().unwrap_or(1).max(1)
+    }
+
+    fn takes(&self, subject: &str, sequence: u64) -> bool {
+        self.starts
+            .get(subject)
+            .is_none_or(|first| sequence >= *first)
+    }
+}
+
+/// Why there is no plan yet.
+enum NoPlan {
+    /// Try again: the broker or the event is not there yet.
+    Wait(String),
+    /// No try will mend it.
+    Never(String),
+}
+
+async fn watch(
+    address: BrokerAddress,
+    from_start: bool,
+    news: &mpsc::Sender<BrokerNews>,
+) -> Result<(), Gone> {
+    let url = address.naming(address.event.as_deref().unwrap_or(""), address.board);
+    let Some(event) = address.event.clone() else {
+        let why = format!("{url}: name the event to watch: nats://HOST:PORT/EVENT[/BOARD]");
+        return tell(news, BrokerNews::Failed(why)).await;
+    };
+    let subjects = Subjects::new(&event);
+    let mut backoff = BACKOFF_BASE;
+    let reconnected = Arc::new(Notify::new());
+    let client = loop {
+        let on_connect = reconnected.clone();
+        let connected = async_nats::ConnectOptions::new()
+            .name("goref watcher")
+            .connection_timeout(CONNECT_WITHIN)
+            .event_callback(move |event| {
+                let on_connect = on_connect.clone();
+                async move {
+                    if let async_nats::Event::Connected = event {
+                        on_connect.notify_one();
+                    }
+                }
+            })
+            .connect(address.server.as_str())
+            .await;
+        match connected {
+            Ok(client) => break client,
+            Err(e) => {
+                let why = format!("cannot connect to nats://{}: {e}", address.server);
+                tell(news, BrokerNews::Down(why)).await?;
+                pause(&mut backoff).await;
+            }
+        }
+    };
+    let context = jetstream::new(client.clone());
+    let mut live = client.subscribe(subjects.live()).await.ok();
+    let plan = loop {
+        match plan(&context, &subjects, address.board, from_start).await {
+            Ok(plan) => break plan,
+            Err(NoPlan::Never(why)) => return tell(news, BrokerNews::Failed(why)).await,
+            Err(NoPlan::Wait(why)) => {
+                tell(news, BrokerNews::Down(why)).await?;
+                pause(&mut backoff).await;
+            }
+        }
+    };
+    tell(news, BrokerNews::Up).await?;
+    for line in &plan.first {
+        tell(news, BrokerNews::Line(line.clone())).await?;
+    }
+    let mut next = plan.start();
+    let _ = tokio::time::timeout(Duration::ZERO, reconnected.notified()).await;
+    let mut board_offset_ms: i64 = 0;
+    let mut down = false;
+    loop {
+        let config = consumer::pull::OrderedConfig {
+            filter_subject: plan.filter.clone(),
+            deliver_policy: consumer::DeliverPolicy::ByStartSequence {
+                start_sequence: next,
+            },
+            ..Default::default()
+        };
+        let messages = match plan.stream.create_consumer(config).await {
+            Ok(consumer) => consumer.messages().await.map_err(|e| e.to_string()),
+            Err(e) => Err(e.to_string()),
+        };
+        let mut messages = match messages {
+            Ok(messages) => messages,
+            Err(why) => {
+                down = true;
+                tell(news, BrokerNews::Down(why)).await?;
+                pause(&mut backoff).await;
+                continue;
+            }
+        };
+        loop {
+            tokio::select! {
+                message = messages.next() => match message {
+                    Some(Ok(message)) => {
+                        let Ok(info) = message.info() else { continue };
+                        let sequence = info.stream_sequence;
+                        next = sequence + 1;
+                        if std::mem::take(&mut down) {
+                            backoff = BACKOFF_BASE;
+                            tell(news, BrokerNews::Up).await?;
+                        }
+                        if !plan.takes(message.subject.as_str(), sequence) {
+                            continue;
+                        }
+                        let Ok(text) = std::str::from_utf8(&message.payload) else { continue };
+                        let line = match plan.board {
+                            Some(_) => as_one_game(text, &mut board_offset_ms),
+                            None => Some(text.to_string()),
+                        };
+                        if let Some(line) = line {
+                            tell(news, BrokerNews::Line(line)).await?;
+                        }
+                    }
+                    Some(Err(e)) => {
+                        down = true;
+                        tell(news, BrokerNews::Down(e.to_string())).await?;
+                        break;
+                    }
+                    None => break,
+                },
+                _ = reconnected.notified() => {
+                    tracing::info!("the broker is back: following it again after {}", next - 1);
+                    break;
+                }
+                Some(beat) = next_beat(&mut live) => {
+                    let Ok(text) = std::str::from_utf8(&beat.payload) else { continue };
+                    let line = match plan.board {
+                        Some(_) => board_heartbeat(text, board_offset_ms),
+                        None => Some(text.to_string()),
+                    };
+                    if let Some(line) = line {
+                        tell(news, BrokerNews::Line(line)).await?;
+                    }
+                }
+            }
+        }
+        pause(&mut backoff).await;
+    }
+}
+
+async fn next_beat(live: &mut Option<async_nats::Subscriber>) -> Option<async_nats::Message> {
+    match live {
+        Some(live) => live.next().await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn tell(news: &mpsc::Sender<BrokerNews>, what: BrokerNews) -> Result<(), Gone> {
+    if let BrokerNews::Down(why) | BrokerNews::Failed(why) = &what {
+        tracing::info!("watching the broker: {why}");
+    }
+    news.send(what).await.map_err(|_| Gone)
+}
+
+async fn pause(backoff: &mut Duration) {
+    tokio::time::sleep(*backoff).await;
+    *backoff = (*backoff * 2).min(BACKOFF_CAP);
+}
+
+/// The last message on `subject` after stream sequence `after`: its
+/// sequence and text.
+async fn last(
+    stream: &JetStream,
+    subject: &str,
+    after: u64,
+) -> Result<Option<(u64, String)>, NoPlan> {
+    use jetstream::stream::LastRawMessageErrorKind;
+    match stream.get_last_raw_message_by_subject(subject).await {
+        Ok(message) if message.sequence <= after => Ok(None),
+        Ok(message) => Ok(Some((
+            message.sequence,
+            String::from_utf8_lossy(&message.payload).into_owned(),
+        ))),
+        Err(e) if e.kind() == LastRawMessageErrorKind::NoMessageFound => Ok(None),
+        Err(e) => Err(NoPlan::Wait(format!("cannot read {subject}: {e}"))),
+    }
+}
+
+/// Where the watch starts: the last welcome, then the picture and each
+/// game's last snapshot, or everything after the welcome (`from_start`).
+async fn plan(
+    context: &jetstream::Context,
+    subjects: &Subjects,
+    board: Option<u32>,
+    from_start: bool,
+) -> Result<Plan, NoPlan> {
+    let nothing = || NoPlan::Wait(format!("nothing is published as {} yet", subjects.event()));
+    let name = context
+        .stream_by_subject(subjects.welcome())
+        .await
+        .map_err(|_| nothing())?;
+    let stream = context
+        .get_stream(&name)
+        .await
+        .map_err(|e| NoPlan::Wait(format!("cannot open the stream {name}: {e}")))?;
+    let (welcome_at, welcome) = last(&stream, &subjects.welcome(), 0)
+        .await?
+        .ok_or_else(nothing)?;
+    let hall = match RefereeMessage::parse(&welcome) {
+        Ok(RefereeMessage::Welcome { hall, .. }) => hall,
+        _ => {
+            return Err(NoPlan::Never(format!(
+                "{} is not a goref stream",
+                subjects.welcome()
+            )))
+        }
+    };
+    let mut starts = HashMap::from([(subjects.welcome(), welcome_at + 1)]);
+    let game_from = |starts: &mut HashMap<String, u64>, board: Option<u32>, at: u64| {
+        let at = match from_start {
+            true => welcome_at + 1,
+            false => at,
+        };
+        starts.insert(subjects.snapshots(board), at);
+        starts.insert(subjects.events(board), at);
+    };
+    match (hall, board) {
+        (false, Some(_)) => Err(NoPlan::Never(format!(
+            "{} is one game, not an event's hall: watch it without a board",
+            subjects.event()
+        ))),
+        (true, Some(board)) => {
+            let (at, _) = last(&stream, &subjects.snapshots(Some(board)), welcome_at)
+                .await?
+                .ok_or_else(|| NoPlan::Wait(format!("board {board} is not published yet")))?;
+            let mut starts = HashMap::new();
+            game_from(&mut starts, Some(board), at);
+            Ok(Plan {
+                stream,
+                first: vec![as_one_game(&welcome, &mut 0).unwrap_or(welcome)],
+                starts,
+                filter: subjects.game_wildcard(Some(board)),
+                board: Some(board),
+            })
+        }
+        (false, None) => {
+            if let Some((at, _)) = last(&stream, &subjects.snapshots(None), welcome_at).await? {
+                game_from(&mut starts, None, at);
+            }
+            Ok(Plan {
+                stream,
+                first: vec![welcome],
+                starts,
+                filter: subjects.all(),
+                board: None,
+            })
+        }
+        (true, None) => {
+            if let Some((at, picture)) = last(&stream, &subjects.hall(), welcome_at).await? {
+                starts.insert(
+                    subjects.hall(),
+                    if from_start { welcome_at + 1 } else { at },
+                );
+                if let Ok(RefereeMessage::Hall { picture }) = RefereeMessage::parse(&picture) {
+                    for board in picture.boards.iter().map(|b| b.board) {
+                        if let Some((at, _)) =
+                            last(&stream, &subjects.snapshots(Some(board)), welcome_at).await?
+                        {
+                            game_from(&mut starts, Some(board), at);
+                        }
+                    }
+                }
+            }
+            Ok(Plan {
+                stream,
+                first: vec![welcome],
+                starts,
+                filter: subjects.all(),
+                board: None,
+            })
+        }
+    }
+}
+
+/// A hall's line as one game's: its welcome not a hall's, its snapshots
+/// and events without their board. `offset_ms` learns the hall's time less
+/// the board's from each event.
+fn as_one_game(line: &str, offset_ms: &mut i64) -> Option<String> {
+    match RefereeMessage::parse(line).ok()? {
+        RefereeMessage::Welcome {
+            version,
+            producer,
+            stream,
+            seq,
+            host_t_ms,
+            resume,
+            ..
+        } => Some(
+            RefereeMessage::Welcome {
+                version,
+                producer,
+                stream,
+                seq,
+                host_t_ms,
+                resume,
+                hall: false,
+            }
+            .line(),
+        ),
+        RefereeMessage::Snapshot {
+            stream, seq, view, ..
+        } => Some(RefereeMessage::snapshot_line(&stream, seq, &view, None)),
+        RefereeMessage::Event { event, .. } => {
+            #[derive(serde::Deserialize)]
+            struct At {
+                at: Option<u64>,
+                event: super::wire::EventStamp,
+            }
+            if let Ok(At {
+                at: Some(at),
+                event: stamp,
+            }) = serde_json::from_str::<At>(line)
+            {
+                *offset_ms = at as i64 - stamp.t_ms as i64;
+            }
+            Some(RefereeMessage::event_line(event.get()))
+        }
+        _ => None,
+    }
+}
+
+/// A hall's heartbeat in the watched board's time.
+fn board_heartbeat(line: &str, offset_ms: i64) -> Option<String> {
+    match RefereeMessage::parse(line).ok()? {
+        RefereeMessage::Heartbeat { seq, host_t_ms } => Some(
+            RefereeMessage::Heartbeat {
+                seq,
+                host_t_ms: (host_t_ms as i64 - offset_ms).max(0) as u64,
+            }
+            .line(),
+        ),
+        _ => None,
+    }
+}

@@ -1,0 +1,387 @@
+//! What the referee publishes to a broker (`--publish nats://…`), pure: the
+//! subjects a game or a hall is published on, the bounded queue of lines
+//! not yet acknowledged, and the notices when publishing stops and when it
+//! catches up. The shell ([`super::broker`]) takes lines from the front and
+//! tells the outlet how each went; the referee never waits for it.
+//!
+//! The lines are the mirror's wire lines, unchanged, so that a watcher
+//! folds them with the same reducer as a spectator of `--serve`:
+//!
+//! ```text
+//! goref.EVENT.welcome          the welcome: the stream, whether it is a hall
+//! goref.EVENT.hall             an event's picture (its round, boards, standings)
+//! goref.EVENT.BOARD.event      each event of a game (BOARD: `game`, or a board's number)
+//! goref.EVENT.BOARD.snapshot   the game whole: at its start, every few hundred
+//!                              events, and after the queue overflowed
+//! goref-live.EVENT             heartbeats, not stored
+//! ```
+//!
+//! A late joiner starts from a game's last snapshot and replays the events
+//! after it. When the broker stays away so long that the queue fills, the
+//! queue is replaced by the stream as it stands now (its welcome, the
+//! picture, each game whole), so that what reaches the broker once it is
+//! back is still a stream a watcher can fold.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use super::hub::Line;
+
+/// The root of every stored subject.
+pub const SUBJECT_ROOT: &str = "goref";
+/// The root of the heartbeats' subjects, outside the stored ones.
+pub const LIVE_ROOT: &str = "goref-live";
+
+/// Where a broker is, and what on it: `nats://HOST:PORT[/EVENT[/BOARD]]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerAddress {
+    /// `HOST:PORT`.
+    pub server: String,
+    /// The event's (or game's) subject token, when the address names one.
+    pub event: Option<String>,
+    /// One board of an event's hall.
+    pub board: Option<u32>,
+}
+
+impl BrokerAddress {
+    /// Reads `nats://HOST:PORT[/EVENT[/BOARD]]`; the port defaults to 4222.
+    pub fn parse(url: &str) -> Result<BrokerAddress, String> {
+        let bad = |why: &str| format!("{url}: {why} (give nats://HOST:PORT/EVENT[/BOARD])");
+        let rest = url
+            .strip_prefix("nats://")
+            .ok_or_else(|| bad("not a nats:// address"))?;
+        let mut parts = rest.split('/').filter(|part| !part.is_empty());
+        let server = parts.next().ok_or_else(|| bad("no host"))?;
+        let server = match server.rsplit_once(':') {
+            Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
+                server.to_string()
+            }
+            Some(_) => return Err(bad("the port is not a number")),
+            None => format!("{server}:4222"),
+        };
+        let event = parts.next().map(str::to_string);
+        if let Some(event) = &event {
+            if subject_token(event) != *event {
+                return Err(bad("an event's name is letters, digits, '-' and '_'"));
+            }
+        }
+        let board = match parts.next() {
+            Some(board) => Some(
+                board
+                    .parse::<u32>()
+                    .map_err(|_| bad("a board is a number"))?,
+            ),
+            None => None,
+        };
+        if parts.next().is_some() {
+            return Err(bad("too many parts"));
+        }
+        Ok(BrokerAddress {
+            server,
+            event,
+            board,
+        })
+    }
+
+    /// The address of `event` (and a board) on this broker, as announced.
+    pub fn naming(&self, event: &str, board: Option<u32>) -> String {
+        match board {
+            Some(board) => format!("nats://{}/{event}/{board}", self.server),
+            None => format!("nats://{}/{event}", self.server),
+        }
+    }
+}
+
+/// `name` as one token of a subject: letters, digits, `-` and `_` kept,
+/// anything else `_`.
+pub fn subject_token(name: &str) -> String {
+    let token: String = name
+        .chars()
+        .map(
+            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                true => c,
+                false => '_',
+            },
+        )
+        .collect();
+    match token.is_empty() {
+        true => "_".into(),
+        false => token,
+    }
+}
+
+/// The subjects of one event (or game) on the broker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subjects {
+    event: String,
+}
+
+impl Subjects {
+    /// The subjects of `event`, a subject token.
+    pub fn new(event: &str) -> Subjects {
+        Subjects {
+            event: subject_token(event),
+        }
+    }
+
+    pub fn event(&self) -> &str {
+        &self.event
+    }
+
+    pub fn welcome(&self) -> String {
+        format!("{SUBJECT_ROOT}.{}.welcome", self.event)
+    }
+
+    pub fn hall(&self) -> String {
+        format!("{SUBJECT_ROOT}.{}.hall", self.event)
+    }
+
+    /// A game's events: board `board` of a hall, or the one game.
+    pub fn events(&self, board: Option<u32>) -> String {
+        format!("{}.event", self.game(board))
+    }
+
+    pub fn snapshots(&self, board: Option<u32>) -> String {
+        format!("{}.snapshot", self.game(board))
+    }
+
+    /// Every subject of one game: its events and its snapshots.
+    pub fn game_wildcard(&self, board: Option<u32>) -> String {
+        format!("{}.*", self.game(board))
+    }
+
+    /// Every stored subject of the event.
+    pub fn all(&self) -> String {
+        format!("{SUBJECT_ROOT}.{}.>", self.event)
+    }
+
+    pub fn live(&self) -> String {
+        format!("{LIVE_ROOT}.{}", self.event)
+    }
+
+    fn game(&self, board: Option<u32>) -> String {
+        match board {
+            Some(board) => format!("{SUBJECT_ROOT}.{}.{board}", self.event),
+            None => format!("{SUBJECT_ROOT}.{}.game", self.event),
+        }
+    }
+}
+
+/// How much the outlet holds while the broker does not take it, and how
+/// often a game is published whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OutletLimits {
+    pub lines: usize,
+    pub bytes: usize,
+    /// A game's snapshot after this many of its events.
+    pub snapshot_every: u32,
+}
+
+impl Default for OutletLimits {
+    fn default() -> OutletLimits {
+        OutletLimits {
+            lines: 20_000,
+            bytes: 32 << 20,
+            snapshot_every: 500,
+        }
+    }
+}
+
+/// One line to publish: its subject, and the id that lets the broker drop
+/// it if a retry sends it twice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outgoing {
+    pub subject: String,
+    pub id: String,
+    pub line: Line,
+}
+
+/// What a pushed line asks of the shell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pushed {
+    /// Queued.
+    Queued,
+    /// Queued, and the game has had enough events since its last snapshot:
+    /// push one.
+    WantsSnapshot,
+    /// The queue was full and is now empty: push the stream as it stands
+    /// ([`Outlet::push_welcome`], the picture, each game's snapshot).
+    WantsWhole,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Flow {
+    Flowing,
+    /// Since when the broker has not taken a line, and why.
+    Stopped {
+        since: Instant,
+        why: String,
+    },
+}
+
+/// The lines on their way to the broker.
+#[derive(Debug)]
+pub struct Outlet {
+    subjects: Subjects,
+    /// Where, as notices name it.
+    broker: String,
+    /// Unique to this run: the prefix of every line's id.
+    run: String,
+    next_id: u64,
+    queue: VecDeque<Outgoing>,
+    bytes: usize,
+    limits: OutletLimits,
+    since_snapshot: BTreeMap<Option<u32>, u32>,
+    flow: Flow,
+    /// Lines the queue could not hold while the broker was away.
+    replaced: u64,
+    published: u64,
+}
+
+impl Outlet {
+    /// An outlet for `subjects` on `broker` (as notices name it); `run` is
+    /// unique to this referee's run.
+    pub fn new(subjects: Subjects, broker: String, run: String, limits: OutletLimits) -> Outlet {
+        Outlet {
+            subjects,
+            broker,
+            run,
+            next_id: 0,
+            queue: VecDeque::new(),
+            bytes: 0,
+            limits,
+            since_snapshot: BTreeMap::new(),
+            flow: Flow::Flowing,
+            replaced: 0,
+            published: 0,
+        }
+    }
+
+    pub fn subjects(&self) -> &Subjects {
+        &self.subjects
+    }
+
+    /// The broker, as notices name it.
+    pub fn broker(&self) -> &str {
+        &self.broker
+    }
+
+    pub fn push_welcome(&mut self, line: Line) -> Pushed {
+        self.push(self.subjects.welcome(), line)
+    }
+
+    pub fn push_hall(&mut self, line: Line) -> Pushed {
+        self.push(self.subjects.hall(), line)
+    }
+
+    /// A game's event: board `board` of a hall, or the one game.
+    pub fn push_event(&mut self, board: Option<u32>, line: Line) -> Pushed {
+        let pushed = self.push(self.subjects.events(board), line);
+        let count = self.since_snapshot.entry(board).or_insert(0);
+        *count += 1;
+        match (pushed, *count >= self.limits.snapshot_every) {
+            (Pushed::Queued, true) => Pushed::WantsSnapshot,
+            _ => pushed,
+        }
+    }
+
+    pub fn push_snapshot(&mut self, board: Option<u32>, line: Line) -> Pushed {
+        self.since_snapshot.insert(board, 0);
+        self.push(self.subjects.snapshots(board), line)
+    }
+
+    fn push(&mut self, subject: String, line: Line) -> Pushed {
+        self.next_id += 1;
+        self.bytes += line.len();
+        self.queue.push_back(Outgoing {
+            subject,
+            id: format!("{}-{}", self.run, self.next_id),
+            line,
+        });
+        if self.queue.len() <= self.limits.lines && self.bytes <= self.limits.bytes {
+            return Pushed::Queued;
+        }
+        self.replaced += self.queue.len() as u64;
+        self.queue.clear();
+        self.bytes = 0;
+        self.since_snapshot.clear();
+        Pushed::WantsWhole
+    }
+
+    /// The line to publish next.
+    pub fn front(&self) -> Option<&Outgoing> {
+        self.queue.front()
+    }
+
+    /// The line `behind` lines after the front.
+    pub fn get(&self, behind: usize) -> Option<&Outgoing> {
+        self.queue.get(behind)
+    }
+
+    pub fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Lines the broker has taken.
+    pub fn published(&self) -> u64 {
+        self.published
+    }
+
+    /// The broker took the front line at `now`; a notice when that ends a
+    /// time it took nothing.
+    pub fn sent(&mut self, now: Instant) -> Option<String> {
+        if let Some(sent) = self.queue.pop_front() {
+            self.bytes -= sent.line.len();
+            self.published += 1;
+        }
+        let Flow::Stopped { since, .. } = &self.flow else {
+            return None;
+        };
+        if !self.queue.is_empty() {
+            return None;
+        }
+        let away = now.saturating_duration_since(*since);
+        let replaced = std::mem::take(&mut self.replaced);
+        self.flow = Flow::Flowing;
+        let held = match replaced {
+            0 => "nothing lost".to_string(),
+            n => format!("{n} lines the queue could not hold were replaced by snapshots"),
+        };
+        Some(format!(
+            "publishing to {} caught up after {}: {held}",
+            self.broker,
+            seconds(away)
+        ))
+    }
+
+    /// The broker did not take a line at `now`, for `why`; a notice when
+    /// publishing stops.
+    pub fn failed(&mut self, why: &str, now: Instant) -> Option<String> {
+        if let Flow::Stopped { .. } = self.flow {
+            return None;
+        }
+        self.flow = Flow::Stopped {
+            since: now,
+            why: why.to_string(),
+        };
+        Some(format!(
+            "publishing to {} stopped ({why}): the game goes on, and up to {} lines wait for it",
+            self.broker, self.limits.lines
+        ))
+    }
+
+    /// Why publishing is stopped, while it is.
+    pub fn stopped(&self) -> Option<&str> {
+        match &self.flow {
+            Flow::Stopped { why, .. } => Some(why),
+            Flow::Flowing => None,
+        }
+    }
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{:.1}s", duration.as_secs_f64())
+}
+
+#[cfg(test)]
+mod tests;
