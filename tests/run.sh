@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs the real peers the tests play against when they
-# are missing (GNU Go, socat, tmux), then runs the whole test suite.
+# are missing (GNU Go, socat, tmux, the NATS server), then runs the whole
+# test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +9,7 @@ missing=()
 [ -x /usr/games/gnugo ] || command -v gnugo >/dev/null 2>&1 || missing+=(gnugo)
 command -v socat >/dev/null 2>&1 || missing+=(socat)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
   SUDO=""

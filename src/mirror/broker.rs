@@ -162,7 +162,7 @@ async fn publish(
             let nats = match &client {
                 Some(nats) => nats.clone(),
                 None => {
-                    let nats = connect(&config.server).await?;
+                    let nats = connect(&config.server, &publisher, &notices).await?;
                     client = Some(nats.clone());
                     nats
                 }
@@ -196,10 +196,29 @@ async fn publish(
     }
 }
 
-async fn connect(server: &str) -> Result<async_nats::Client, NotTaken> {
+/// Connects; a dropped connection stops publishing at once, with its
+/// notice, though the client connects again by itself.
+async fn connect(
+    server: &str,
+    publisher: &Publisher,
+    notices: &mpsc::UnboundedSender<String>,
+) -> Result<async_nats::Client, NotTaken> {
+    let (outlet, notices) = (publisher.outlet.clone(), notices.clone());
     async_nats::ConnectOptions::new()
         .name("goref referee")
         .connection_timeout(CONNECT_WITHIN)
+        .event_callback(move |event| {
+            let (outlet, notices) = (outlet.clone(), notices.clone());
+            async move {
+                if let async_nats::Event::Disconnected = event {
+                    let stopped = lock(&outlet).failed("the connection dropped", now());
+                    if let Some(notice) = stopped {
+                        tracing::warn!("{notice}");
+                        let _ = notices.send(notice);
+                    }
+                }
+            }
+        })
         .connect(server)
         .await
         .map_err(|e| NotTaken(format!("cannot connect: {e}")))

@@ -146,7 +146,7 @@ async fn watch(
     }
     let mut next = plan.start();
     let _ = tokio::time::timeout(Duration::ZERO, reconnected.notified()).await;
-    let mut board_offset_ms: i64 = 0;
+    let mut one_board = OneBoard::default();
     let mut down = false;
     loop {
         let config = consumer::pull::OrderedConfig {
@@ -185,7 +185,7 @@ async fn watch(
                         }
                         let Ok(text) = std::str::from_utf8(&message.payload) else { continue };
                         let line = match plan.board {
-                            Some(_) => as_one_game(text, &mut board_offset_ms),
+                            Some(_) => one_board.line(text),
                             None => Some(text.to_string()),
                         };
                         if let Some(line) = line {
@@ -206,7 +206,7 @@ async fn watch(
                 Some(beat) = next_beat(&mut live) => {
                     let Ok(text) = std::str::from_utf8(&beat.payload) else { continue };
                     let line = match plan.board {
-                        Some(_) => board_heartbeat(text, board_offset_ms),
+                        Some(_) => one_board.line(text),
                         None => Some(text.to_string()),
                     };
                     if let Some(line) = line {
@@ -308,7 +308,7 @@ async fn plan(
             game_from(&mut starts, Some(board), at);
             Ok(Plan {
                 stream,
-                first: vec![as_one_game(&welcome, &mut 0).unwrap_or(welcome)],
+                first: vec![OneBoard::default().line(&welcome).unwrap_or(welcome)],
                 starts,
                 filter: subjects.game_wildcard(Some(board)),
                 board: Some(board),
@@ -353,20 +353,25 @@ async fn plan(
     }
 }
 
-/// A hall's line as one game's: its welcome not a hall's, its snapshots
-/// and events without their board. `offset_ms` learns the hall's time less
-/// the board's from each event.
-fn as_one_game(line: &str, offset_ms: &mut i64) -> Option<String> {
-    match RefereeMessage::parse(line).ok()? {
-        RefereeMessage::Welcome {
-            version,
-            producer,
-            stream,
-            seq,
-            host_t_ms,
-            resume,
-            ..
-        } => Some(
+/// One board of a hall, watched as one game.
+#[derive(Debug, Default)]
+struct OneBoard {
+    /// The hall's time less the board's, learnt from each event.
+    offset_ms: i64,
+    /// The game on the board: how many there were before it, its folder
+    /// and its newest `seq`.
+    games: u32,
+    folder: Option<String>,
+    seq: u64,
+}
+
+impl OneBoard {
+    /// A hall's line as one game's: its welcome not a hall's, its snapshots
+    /// and events without their board. The hall's boards share its stream;
+    /// here each game is a stream of its own, so that the next round's
+    /// game on the board starts afresh.
+    fn line(&mut self, line: &str) -> Option<String> {
+        match RefereeMessage::parse(line).ok()? {
             RefereeMessage::Welcome {
                 version,
                 producer,
@@ -374,42 +379,62 @@ fn as_one_game(line: &str, offset_ms: &mut i64) -> Option<String> {
                 seq,
                 host_t_ms,
                 resume,
-                hall: false,
+                ..
+            } => Some(
+                RefereeMessage::Welcome {
+                    version,
+                    producer,
+                    stream: self.game_stream(&stream),
+                    seq,
+                    host_t_ms,
+                    resume,
+                    hall: false,
+                }
+                .line(),
+            ),
+            RefereeMessage::Snapshot {
+                stream, seq, view, ..
+            } => {
+                let other_folder = matches!(
+                    (&self.folder, &view.folder),
+                    (Some(was), Some(is)) if was != is
+                );
+                let another_game = other_folder || seq < self.seq;
+                if another_game {
+                    self.games += 1;
+                    self.folder = None;
+                }
+                self.seq = seq;
+                self.folder = view.folder.clone().or(self.folder.take());
+                let game = self.game_stream(&stream);
+                Some(RefereeMessage::snapshot_line(&game, seq, &view, None))
             }
-            .line(),
-        ),
-        RefereeMessage::Snapshot {
-            stream, seq, view, ..
-        } => Some(RefereeMessage::snapshot_line(&stream, seq, &view, None)),
-        RefereeMessage::Event { event, .. } => {
-            #[derive(serde::Deserialize)]
-            struct At {
-                at: Option<u64>,
-                event: super::wire::EventStamp,
+            RefereeMessage::Event { event, .. } => {
+                #[derive(serde::Deserialize)]
+                struct At {
+                    at: Option<u64>,
+                    event: super::wire::EventStamp,
+                }
+                if let Ok(At { at, event: stamp }) = serde_json::from_str::<At>(line) {
+                    if let Some(at) = at {
+                        self.offset_ms = at as i64 - stamp.t_ms as i64;
+                    }
+                    self.seq = self.seq.max(stamp.seq);
+                }
+                Some(RefereeMessage::event_line(event.get()))
             }
-            if let Ok(At {
-                at: Some(at),
-                event: stamp,
-            }) = serde_json::from_str::<At>(line)
-            {
-                *offset_ms = at as i64 - stamp.t_ms as i64;
-            }
-            Some(RefereeMessage::event_line(event.get()))
+            RefereeMessage::Heartbeat { seq, host_t_ms } => Some(
+                RefereeMessage::Heartbeat {
+                    seq,
+                    host_t_ms: (host_t_ms as i64 - self.offset_ms).max(0) as u64,
+                }
+                .line(),
+            ),
+            _ => None,
         }
-        _ => None,
     }
-}
 
-/// A hall's heartbeat in the watched board's time.
-fn board_heartbeat(line: &str, offset_ms: i64) -> Option<String> {
-    match RefereeMessage::parse(line).ok()? {
-        RefereeMessage::Heartbeat { seq, host_t_ms } => Some(
-            RefereeMessage::Heartbeat {
-                seq,
-                host_t_ms: (host_t_ms as i64 - offset_ms).max(0) as u64,
-            }
-            .line(),
-        ),
-        _ => None,
+    fn game_stream(&self, hall_stream: &str) -> String {
+        format!("{hall_stream}/{}", self.games)
     }
 }

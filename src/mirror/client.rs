@@ -265,6 +265,11 @@ impl Spectator {
                 hall.picture = *picture;
                 update.changed = true;
             }
+            RefereeMessage::Snapshot { stream, seq, .. }
+                if !self.snapshot_due
+                    && self.stream.as_deref() == Some(stream.as_str())
+                    && seq == self.view.last_seq
+                    && seq > 0 => {}
             RefereeMessage::Snapshot {
                 stream, seq, view, ..
             } => {
@@ -481,20 +486,14 @@ impl Spectator {
         }
     }
 
-    /// Nothing more will come: the game has a result, or the hall's event
-    /// is over.
+    /// Nothing more will come once the referee goes: the game has a
+    /// result, or the hall's event is over.
     pub(crate) fn finished(&self) -> bool {
         use crate::tournament::hall::Stage;
         match &self.hall {
             Some(hall) => matches!(hall.picture.stage, Stage::Over { .. }),
-            None => self.game_over(),
+            None => self.view.result.is_some(),
         }
-    }
-
-    /// The game has a result: once the referee goes, there is nothing more
-    /// to wait for.
-    pub(crate) fn game_over(&self) -> bool {
-        self.view.result.is_some()
     }
 
     /// The status line's words for the connection at `now`.

@@ -394,7 +394,7 @@ impl Follow {
 
     /// The connection is gone, or never came: wait, then connect again.
     fn drop_link(&mut self, why: String) -> FollowEvent {
-        if self.finish_after_result && self.spectator.game_over() {
+        if self.finish_after_result && self.spectator.finished() {
             self.state = State::Done;
             return FollowEvent::Finished(why);
         }

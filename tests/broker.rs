@@ -1,0 +1,347 @@
+//! The stream through a real NATS JetStream broker (`nats-server -js` on
+//! loopback): `goref play --publish` and `goref event --publish` as the
+//! referees, `goref --watch nats://…` as the watchers, beside `--serve`
+//! spectators of the same game.
+//!
+//! A watcher of a game prints exactly the referee's `--json` lines, though
+//! the broker is killed and started again mid-game; a late one prints them
+//! too, from the stream's start, or starts from the last snapshot and ends
+//! with the result. A 4-board event watched through the broker and
+//! through `--serve` gives every board's moves and result as its journal
+//! has them, and a watcher of one board prints that board's events.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use common::{goref, journal, wait_until};
+use serde_json::Value;
+
+/// A `nats-server -js` on a free loopback port, its store in a folder of
+/// its own so that a restart finds the stream again.
+struct Broker {
+    port: u16,
+    store: tempfile::TempDir,
+    server: Option<Child>,
+}
+
+impl Broker {
+    fn start() -> Broker {
+        let port = free_port();
+        let mut broker = Broker {
+            port,
+            store: tempfile::tempdir().unwrap(),
+            server: None,
+        };
+        broker.up();
+        broker
+    }
+
+    fn up(&mut self) {
+        let server = Command::new("nats-server")
+            .args([
+                "-js",
+                "-a",
+                "127.0.0.1",
+                "-p",
+                &self.port.to_string(),
+                "-sd",
+            ])
+            .arg(self.store.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server runs (tests/run.sh installs it)");
+        self.server = Some(server);
+        let address = format!("127.0.0.1:{}", self.port);
+        wait_until(
+            Duration::from_secs(10),
+            || "nats-server".into(),
+            || std::net::TcpStream::connect(&address).is_ok(),
+        );
+    }
+
+    fn kill(&mut self) {
+        if let Some(mut server) = self.server.take() {
+            let _ = server.kill();
+            let _ = server.wait();
+        }
+    }
+
+    fn url(&self, name: &str) -> String {
+        format!("nats://127.0.0.1:{}/{name}", self.port)
+    }
+}
+
+impl Drop for Broker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A goref run by the test, its stdout lines gathered as they come.
+struct Run {
+    child: Child,
+    lines: JoinHandle<Vec<String>>,
+    stderr: JoinHandle<String>,
+}
+
+impl Run {
+    fn start(args: &[&str]) -> Run {
+        let mut child = Command::new(goref())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        Run {
+            child,
+            lines: std::thread::spawn(move || {
+                BufReader::new(stdout)
+                    .lines()
+                    .map_while(Result::ok)
+                    .collect()
+            }),
+            stderr: std::thread::spawn(move || {
+                let mut text = String::new();
+                let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+                text
+            }),
+        }
+    }
+
+    /// Waits for it to end, `limit` at most; its lines and stderr.
+    fn finish(mut self, limit: Duration) -> (Vec<String>, String) {
+        let started = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            if started.elapsed() > limit {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                let stderr = self.stderr.join().unwrap();
+                panic!("still running after {limit:?}; stderr: {stderr}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        (self.lines.join().unwrap(), self.stderr.join().unwrap())
+    }
+}
+
+/// A bot game of about eight seconds, the same moves every time.
+fn game(broker: &Broker, name: &str, serve: &str) -> Vec<String> {
+    [
+        "play",
+        "--black",
+        "bot:3,think=60ms",
+        "--white",
+        "bot:4,think=60ms",
+        "--size",
+        "9",
+        "--time",
+        "absolute:5m",
+        "--headless",
+        "--json",
+        "--serve",
+        serve,
+        "--publish",
+        &broker.url(name),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+fn run(args: &[String]) -> Run {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    Run::start(&args)
+}
+
+#[test]
+fn a_game_through_the_broker_reaches_every_watcher_though_the_broker_restarts() {
+    let mut broker = Broker::start();
+    let serve = format!("127.0.0.1:{}", free_port());
+    let watch_args = ["--watch", &broker.url("final"), "--headless", "--json"];
+    let early = Run::start(&watch_args);
+    let host = run(&game(&broker, "final", &serve));
+    std::thread::sleep(Duration::from_millis(1500));
+    let spectator = Run::start(&["--watch", &serve, "--headless", "--json"]);
+    std::thread::sleep(Duration::from_millis(1500));
+    broker.kill();
+    std::thread::sleep(Duration::from_secs(2));
+    broker.up();
+    let (host_lines, host_err) = host.finish(Duration::from_secs(120));
+    assert!(
+        host_err.contains(&format!("goref --watch {}", broker.url("final"))),
+        "the referee says where to watch: {host_err}"
+    );
+    let notices: Vec<&String> = host_lines
+        .iter()
+        .filter(|l| l.contains(r#""type":"notice""#) && l.contains("publishing to"))
+        .collect();
+    assert!(
+        notices.iter().any(|l| l.contains("stopped"))
+            && notices.iter().any(|l| l.contains("caught up")),
+        "the stream says when publishing stopped and caught up: {notices:?}"
+    );
+    let start = host_lines
+        .iter()
+        .find(|l| l.contains(r#""type":"game_start""#))
+        .unwrap();
+    assert!(start.contains(&format!(r#""published":"{}""#, broker.url("final"))));
+
+    let (early_lines, early_err) = early.finish(Duration::from_secs(30));
+    assert_eq!(early_lines.len(), host_lines.len(), "{early_err}");
+    assert!(
+        early_lines == host_lines,
+        "the watcher through the broker printed the referee's lines"
+    );
+    let (served_lines, _) = spectator.finish(Duration::from_secs(30));
+    assert!(
+        served_lines.last() == host_lines.last(),
+        "the --serve spectator ends as the referee"
+    );
+
+    let late = Run::start(&watch_args);
+    let (late_lines, _) = late.finish(Duration::from_secs(30));
+    assert!(
+        late_lines == host_lines,
+        "a late --json watcher gets the stream from its start"
+    );
+
+    let progress = Run::start(&["--watch", &broker.url("final"), "--headless"]);
+    let (_, progress_err) = progress.finish(Duration::from_secs(30));
+    let result: Value = serde_json::from_str(
+        host_lines
+            .iter()
+            .find(|l| l.contains(r#""type":"result""#))
+            .unwrap(),
+    )
+    .unwrap();
+    let said = result["result"].as_str().unwrap();
+    assert!(
+        progress_err.contains(said),
+        "a late watcher ends with {said}: {progress_err}"
+    );
+}
+
+/// A one-round Swiss of four built-in engines: two boards.
+fn event_folder(root: &Path) -> PathBuf {
+    let dir = root.join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = "name = \"broker cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[publish]\n\
+                    snapshot_every = 50\n\n[game]\nrules = \"kgs\"\nsize = 9\n\
+                    time = \"absolute:10m\"\n"
+        .to_string();
+    for n in 1..=4 {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"bot{n}\"\nplayer = \"gtp:{} bot --seed {n} --think-ms 60\"\n",
+            goref().display()
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    dir
+}
+
+fn moves_of(lines: &[String], board: Option<u32>) -> Vec<String> {
+    lines
+        .iter()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|e| e["type"] == "move")
+        .filter(|e| board.is_none_or(|b| e["board"] == b))
+        .map(|e| format!("{}{}", e["color"], e["vertex"]))
+        .collect()
+}
+
+#[test]
+fn an_event_through_the_broker_and_through_serve_gives_every_board_as_its_journal() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = event_folder(root.path());
+    let serve = format!("127.0.0.1:{}", free_port());
+    let hall_url = broker.url("broker_cup");
+    let through_broker = Run::start(&["--watch", &hall_url, "--headless", "--json"]);
+    let board_one = Run::start(&["--watch", &format!("{hall_url}/1"), "--headless", "--json"]);
+    let served = Run::start(&["--watch", &serve, "--headless", "--json"]);
+    let publish = broker.url("");
+    let event = Run::start(&[
+        "event",
+        dir.to_str().unwrap(),
+        "--headless",
+        "--yes",
+        "--serve",
+        &serve,
+        "--publish",
+        publish.trim_end_matches('/'),
+    ]);
+    let (_, event_err) = event.finish(Duration::from_secs(180));
+    assert!(event_err.contains("broker cup is over"), "{event_err}");
+    assert!(
+        event_err.contains(&format!("goref --watch {hall_url}")),
+        "{event_err}"
+    );
+    let (hall_lines, _) = through_broker.finish(Duration::from_secs(30));
+    let (board_lines, _) = board_one.finish(Duration::from_secs(30));
+    let (served_lines, _) = served.finish(Duration::from_secs(30));
+    assert!(hall_lines
+        .iter()
+        .any(|l| l.starts_with(r#"{"type":"hall","picture":"#)));
+    for board in 1..=2u32 {
+        let folder = dir.join(format!("round-1/board-{board}"));
+        let recorded = journal(&folder);
+        let recorded_moves: Vec<String> = recorded
+            .iter()
+            .filter(|e| e["type"] == "move")
+            .map(|e| format!("{}{}", e["color"], e["vertex"]))
+            .collect();
+        let result = recorded.iter().find(|e| e["type"] == "result").unwrap();
+        for (how, lines) in [("the broker", &hall_lines), ("--serve", &served_lines)] {
+            let tag = format!("{{\"board\":{board},");
+            let streamed = lines
+                .iter()
+                .rfind(|l| l.starts_with(&tag) && l.contains(r#""type":"result""#))
+                .unwrap_or_else(|| panic!("no result of board {board} through {how}"));
+            let streamed: Value = serde_json::from_str(streamed).unwrap();
+            assert_eq!(
+                streamed["result"], result["result"],
+                "board {board} through {how}"
+            );
+            let moves = moves_of(lines, Some(board));
+            assert!(
+                recorded_moves.ends_with(&moves) && !moves.is_empty(),
+                "board {board}'s moves through {how}"
+            );
+        }
+        if board == 1 {
+            let events: Vec<Value> = board_lines
+                .iter()
+                .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+                .filter(|e| e.get("seq").is_some())
+                .collect();
+            let first = events[0]["seq"].as_u64().unwrap();
+            let journaled: Vec<&Value> = recorded
+                .iter()
+                .filter(|e| e["seq"].as_u64().is_some_and(|s| s >= first))
+                .collect();
+            assert_eq!(events.len(), journaled.len(), "board 1's watcher");
+            assert!(
+                events.iter().zip(journaled).all(|(a, b)| a == b),
+                "board 1's watcher prints its journal's events"
+            );
+        }
+    }
+}
