@@ -23,6 +23,19 @@ use super::outlet::{Outlet, OutletLimits, Pushed, Subjects};
 const CONNECT_WITHIN: Duration = Duration::from_secs(3);
 /// How long the broker may take to acknowledge a line.
 const ACK_WITHIN: Duration = Duration::from_secs(3);
+/// The header that says when a message's first line was handed to the
+/// publisher, in microseconds since the Unix epoch: a watcher's delay.
+pub const SENT_HEADER: &str = "Goref-Sent-Us";
+
+/// `at` in microseconds since the Unix epoch, by the wall clock.
+fn unix_us(at: std::time::Instant) -> u64 {
+    let ago = now().saturating_duration_since(at);
+    std::time::SystemTime::now()
+        .checked_sub(ago)
+        .and_then(|then| then.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |since| since.as_micros() as u64)
+}
+
 /// Lines on their way to the broker at once, not yet acknowledged.
 const WINDOW: usize = 64;
 /// The first wait after a failure, doubled up to [`BACKOFF_CAP`].
@@ -280,25 +293,25 @@ async fn drain(
                 .await;
         }
         while in_flight.len() < WINDOW {
-            let next = lock(&publisher.outlet).get(in_flight.len()).cloned();
+            let next = lock(&publisher.outlet).next_to_send();
             let Some(outgoing) = next else { break };
             let mut headers = async_nats::HeaderMap::new();
             headers.insert("Nats-Msg-Id", outgoing.id.as_str());
-            let payload = outgoing.line.as_bytes().to_vec().into();
+            headers.insert(SENT_HEADER, unix_us(outgoing.since).to_string().as_str());
             let ack = context
-                .publish_with_headers(outgoing.subject, headers, payload)
+                .publish_with_headers(outgoing.subject, headers, outgoing.payload.into())
                 .await
                 .map_err(|e| NotTaken(e.to_string()))?;
-            in_flight.push_back(ack.into_future());
+            in_flight.push_back((outgoing.id, ack.into_future()));
         }
-        let Some(oldest) = in_flight.pop_front() else {
+        let Some((id, oldest)) = in_flight.pop_front() else {
             publisher.wake.notified().await;
             continue;
         };
         match tokio::time::timeout(ACK_WITHIN, oldest).await {
             Ok(Ok(_)) => {
                 *backoff = BACKOFF_BASE;
-                if let Some(notice) = lock(&publisher.outlet).sent(now()) {
+                if let Some(notice) = lock(&publisher.outlet).sent(&id, now()) {
                     tracing::info!("{notice}");
                     let _ = notices.send(notice);
                 }

@@ -184,12 +184,14 @@ async fn watch(
                             continue;
                         }
                         let Ok(text) = std::str::from_utf8(&message.payload) else { continue };
-                        let line = match plan.board {
-                            Some(_) => one_board.line(text),
-                            None => Some(text.to_string()),
-                        };
-                        if let Some(line) = line {
-                            tell(news, BrokerNews::Line(line)).await?;
+                        for line in text.lines() {
+                            let line = match plan.board {
+                                Some(_) => one_board.line(line),
+                                None => Some(line.to_string()),
+                            };
+                            if let Some(line) = line {
+                                tell(news, BrokerNews::Line(line)).await?;
+                            }
                         }
                     }
                     Some(Err(e)) => {

@@ -1,8 +1,10 @@
 //! What the referee publishes to a broker (`--publish nats://…`), pure: the
 //! subjects a game or a hall is published on, the bounded queue of lines
 //! not yet acknowledged, and the notices when publishing stops and when it
-//! catches up. The shell ([`super::broker`]) takes lines from the front and
-//! tells the outlet how each went; the referee never waits for it.
+//! catches up. The shell ([`super::broker`]) takes messages from the front
+//! and tells the outlet how each went; the referee never waits for it. A
+//! game's events that come together (a move's, mostly) go as one message
+//! of several lines, so that a move costs the broker one message.
 //!
 //! The lines are the mirror's wire lines, unchanged, so that a watcher
 //! folds them with the same reducer as a spectator of `--serve`:
@@ -187,13 +189,20 @@ impl Default for OutletLimits {
     }
 }
 
-/// One line to publish: its subject, and the id that lets the broker drop
-/// it if a retry sends it twice.
+/// One message to publish: its subject, the id that lets the broker drop
+/// it if a retry sends it twice, and its lines (a game's events that came
+/// together go as one message).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outgoing {
     pub subject: String,
     pub id: String,
-    pub line: Line,
+    pub payload: String,
+    /// When its first line was pushed: a watcher's delay is counted from
+    /// there.
+    pub since: Instant,
+    lines: usize,
+    /// Events: more of the same subject may join it until it is sent.
+    joins: bool,
 }
 
 /// What a pushed line asks of the shell.
@@ -219,16 +228,22 @@ enum Flow {
     },
 }
 
+/// The most bytes of events joined into one message.
+const MESSAGE_BYTES: usize = 64 << 10;
+
 /// The lines on their way to the broker.
 #[derive(Debug)]
 pub struct Outlet {
     subjects: Subjects,
     /// Where, as notices name it.
     broker: String,
-    /// Unique to this run: the prefix of every line's id.
+    /// Unique to this run: the prefix of every message's id.
     run: String,
     next_id: u64,
     queue: VecDeque<Outgoing>,
+    /// Messages at the front handed to the shell, not yet acknowledged.
+    sending: usize,
+    lines: usize,
     bytes: usize,
     limits: OutletLimits,
     since_snapshot: BTreeMap<Option<u32>, u32>,
@@ -248,6 +263,8 @@ impl Outlet {
             run,
             next_id: 0,
             queue: VecDeque::new(),
+            sending: 0,
+            lines: 0,
             bytes: 0,
             limits,
             since_snapshot: BTreeMap::new(),
@@ -266,17 +283,18 @@ impl Outlet {
         &self.broker
     }
 
-    pub fn push_welcome(&mut self, line: Line) -> Pushed {
-        self.push(self.subjects.welcome(), line)
+    /// The stream's welcome, pushed at `now` (as every line is).
+    pub fn push_welcome(&mut self, line: Line, now: Instant) -> Pushed {
+        self.push(self.subjects.welcome(), &line, false, now)
     }
 
-    pub fn push_hall(&mut self, line: Line) -> Pushed {
-        self.push(self.subjects.hall(), line)
+    pub fn push_hall(&mut self, line: Line, now: Instant) -> Pushed {
+        self.push(self.subjects.hall(), &line, false, now)
     }
 
     /// A game's event: board `board` of a hall, or the one game.
-    pub fn push_event(&mut self, board: Option<u32>, line: Line) -> Pushed {
-        let pushed = self.push(self.subjects.events(board), line);
+    pub fn push_event(&mut self, board: Option<u32>, line: Line, now: Instant) -> Pushed {
+        let pushed = self.push(self.subjects.events(board), &line, true, now);
         let count = self.since_snapshot.entry(board).or_insert(0);
         *count += 1;
         match (pushed, *count >= self.limits.snapshot_every) {
@@ -285,41 +303,60 @@ impl Outlet {
         }
     }
 
-    pub fn push_snapshot(&mut self, board: Option<u32>, line: Line) -> Pushed {
+    pub fn push_snapshot(&mut self, board: Option<u32>, line: Line, now: Instant) -> Pushed {
         self.since_snapshot.insert(board, 0);
-        self.push(self.subjects.snapshots(board), line)
+        self.push(self.subjects.snapshots(board), &line, false, now)
     }
 
-    fn push(&mut self, subject: String, line: Line) -> Pushed {
-        self.next_id += 1;
+    fn push(&mut self, subject: String, line: &str, joins: bool, now: Instant) -> Pushed {
+        self.lines += 1;
         self.bytes += line.len();
-        self.queue.push_back(Outgoing {
-            subject,
-            id: format!("{}-{}", self.run, self.next_id),
-            line,
-        });
-        if self.queue.len() <= self.limits.lines && self.bytes <= self.limits.bytes {
+        let unsent = self.queue.len() > self.sending;
+        match self.queue.back_mut() {
+            Some(last)
+                if joins
+                    && unsent
+                    && last.joins
+                    && last.subject == subject
+                    && last.payload.len() + line.len() <= MESSAGE_BYTES =>
+            {
+                last.payload.push_str(line);
+                last.lines += 1;
+            }
+            _ => {
+                self.next_id += 1;
+                self.queue.push_back(Outgoing {
+                    subject,
+                    id: format!("{}-{}", self.run, self.next_id),
+                    payload: line.to_string(),
+                    lines: 1,
+                    joins,
+                    since: now,
+                });
+            }
+        }
+        if self.lines <= self.limits.lines && self.bytes <= self.limits.bytes {
             return Pushed::Queued;
         }
-        self.replaced += self.queue.len() as u64;
+        self.replaced += self.lines as u64;
         self.queue.clear();
+        self.sending = 0;
+        self.lines = 0;
         self.bytes = 0;
         self.since_snapshot.clear();
         Pushed::WantsWhole
     }
 
-    /// The line to publish next.
-    pub fn front(&self) -> Option<&Outgoing> {
-        self.queue.front()
+    /// The next message to send, which nothing joins from now on.
+    pub fn next_to_send(&mut self) -> Option<Outgoing> {
+        let next = self.queue.get(self.sending)?.clone();
+        self.sending += 1;
+        Some(next)
     }
 
-    /// The line `behind` lines after the front.
-    pub fn get(&self, behind: usize) -> Option<&Outgoing> {
-        self.queue.get(behind)
-    }
-
+    /// Lines waiting, sent or not, for the broker to take them.
     pub fn queued(&self) -> usize {
-        self.queue.len()
+        self.lines
     }
 
     /// Lines the broker has taken.
@@ -327,12 +364,18 @@ impl Outlet {
         self.published
     }
 
-    /// The broker took the front line at `now`; a notice when that ends a
+    /// The broker took message `id` at `now` (an id no longer at the front,
+    /// of a queue replaced meanwhile, is let be); a notice when that ends a
     /// time it took nothing.
-    pub fn sent(&mut self, now: Instant) -> Option<String> {
+    pub fn sent(&mut self, id: &str, now: Instant) -> Option<String> {
+        if self.queue.front().is_none_or(|front| front.id != id) {
+            return None;
+        }
         if let Some(sent) = self.queue.pop_front() {
-            self.bytes -= sent.line.len();
-            self.published += 1;
+            self.sending = self.sending.saturating_sub(1);
+            self.lines -= sent.lines;
+            self.bytes -= sent.payload.len();
+            self.published += sent.lines as u64;
         }
         let Flow::Stopped { since, .. } = &self.flow else {
             return None;
@@ -354,9 +397,10 @@ impl Outlet {
         ))
     }
 
-    /// The broker did not take a line at `now`, for `why`; a notice when
-    /// publishing stops.
+    /// The broker did not take a message at `now`, for `why`: every message
+    /// is sent again from the front; a notice when publishing stops.
     pub fn failed(&mut self, why: &str, now: Instant) -> Option<String> {
+        self.sending = 0;
         if let Flow::Stopped { .. } = self.flow {
             return None;
         }

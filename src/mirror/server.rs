@@ -150,12 +150,12 @@ impl Source {
                     .filter_map(|board| Some((board, hall.board_snapshot(board)?)))
                     .collect();
                 publisher.with(|outlet| {
-                    let mut pushed = outlet.push_welcome(welcome);
+                    let mut pushed = outlet.push_welcome(welcome, now);
                     if let Some(picture) = picture {
-                        pushed = outlet.push_hall(picture);
+                        pushed = outlet.push_hall(picture, now);
                     }
                     for (board, snapshot) in boards {
-                        pushed = outlet.push_snapshot(Some(board), snapshot);
+                        pushed = outlet.push_snapshot(Some(board), snapshot, now);
                     }
                     pushed
                 });
@@ -581,11 +581,11 @@ fn publish(
     while let Some((at, stamped)) = next {
         let line = hub.publish(at, &stamped);
         if let Some(publisher) = publisher {
-            match publisher.with(|outlet| outlet.push_event(None, line.clone())) {
+            match publisher.with(|outlet| outlet.push_event(None, line.clone(), at)) {
                 Pushed::Queued => {}
                 Pushed::WantsSnapshot => {
                     let snapshot = hub.snapshot();
-                    publisher.with(|outlet| outlet.push_snapshot(None, snapshot));
+                    publisher.with(|outlet| outlet.push_snapshot(None, snapshot, at));
                 }
                 Pushed::WantsWhole => game_whole(hub, publisher, at),
             }
@@ -600,8 +600,8 @@ fn game_whole(hub: &mut Hub, publisher: &Publisher, now: Instant) {
     let welcome = hub.welcome(now, false).into();
     let snapshot = hub.snapshot();
     publisher.with(|outlet| {
-        outlet.push_welcome(welcome);
-        outlet.push_snapshot(None, snapshot)
+        outlet.push_welcome(welcome, now);
+        outlet.push_snapshot(None, snapshot, now)
     });
 }
 
@@ -623,17 +623,19 @@ fn publish_hall(
         if let Some(line) = hall.publish(&item, at) {
             let pushed = publisher.map(|publisher| {
                 publisher.with(|outlet| match &item {
-                    HallItem::Picture(_) => outlet.push_hall(line.clone()),
+                    HallItem::Picture(_) => outlet.push_hall(line.clone(), at),
                     HallItem::Snapshot { board, .. } => {
-                        outlet.push_snapshot(Some(*board), line.clone())
+                        outlet.push_snapshot(Some(*board), line.clone(), at)
                     }
-                    HallItem::Event { board, .. } => outlet.push_event(Some(*board), line.clone()),
+                    HallItem::Event { board, .. } => {
+                        outlet.push_event(Some(*board), line.clone(), at)
+                    }
                 })
             });
             match (pushed, publisher, &item) {
                 (Some(Pushed::WantsSnapshot), Some(publisher), HallItem::Event { board, .. }) => {
                     if let Some(snapshot) = hall.board_snapshot(*board) {
-                        publisher.with(|outlet| outlet.push_snapshot(Some(*board), snapshot));
+                        publisher.with(|outlet| outlet.push_snapshot(Some(*board), snapshot, at));
                     }
                 }
                 (Some(Pushed::WantsWhole), Some(publisher), _) => {

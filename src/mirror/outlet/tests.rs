@@ -53,22 +53,65 @@ fn subjects_are_named_by_the_event_and_the_board() {
 }
 
 #[test]
-fn lines_go_in_order_with_ids_unique_to_the_run() {
+fn messages_go_in_order_with_ids_unique_to_the_run() {
     let mut outlet = outlet(OutletLimits::default());
-    outlet.push_welcome(line("w"));
-    outlet.push_event(Some(2), line("e1"));
-    let first = outlet.front().unwrap().clone();
+    outlet.push_welcome(line("w\n"), Instant::now());
+    outlet.push_event(Some(2), line("e1\n"), Instant::now());
+    let first = outlet.next_to_send().unwrap();
     assert_eq!(
-        (first.subject.as_str(), &*first.line),
-        ("goref.cup.welcome", "w")
+        (first.subject.as_str(), first.payload.as_str()),
+        ("goref.cup.welcome", "w\n")
     );
-    assert_eq!(outlet.sent(Instant::now()), None);
-    let second = outlet.front().unwrap().clone();
+    let second = outlet.next_to_send().unwrap();
     assert_eq!(second.subject, "goref.cup.2.event");
     assert_ne!(first.id, second.id);
     assert!(second.id.starts_with("run1-"));
-    outlet.sent(Instant::now());
-    assert_eq!((outlet.front(), outlet.published()), (None, 2));
+    assert_eq!(outlet.next_to_send(), None);
+    assert_eq!(outlet.sent(&second.id, Instant::now()), None);
+    assert_eq!(outlet.queued(), 2, "only the front is taken off");
+    outlet.sent(&first.id, Instant::now());
+    outlet.sent(&second.id, Instant::now());
+    assert_eq!((outlet.queued(), outlet.published()), (0, 2));
+}
+
+#[test]
+fn events_that_come_together_go_as_one_message_until_it_is_sent() {
+    let mut outlet = outlet(OutletLimits::default());
+    outlet.push_event(None, line("1\n"), Instant::now());
+    outlet.push_event(None, line("2\n"), Instant::now());
+    outlet.push_event(Some(1), line("b\n"), Instant::now());
+    let first = outlet.next_to_send().unwrap();
+    assert_eq!(first.payload, "1\n2\n");
+    outlet.push_event(Some(1), line("c\n"), Instant::now());
+    let second = outlet.next_to_send().unwrap();
+    assert_eq!(second.payload, "b\nc\n");
+    outlet.push_event(Some(1), line("d\n"), Instant::now());
+    assert_eq!(
+        outlet.next_to_send().unwrap().payload,
+        "d\n",
+        "a sent message takes no more"
+    );
+    outlet.push_snapshot(None, line("s\n"), Instant::now());
+    outlet.push_snapshot(None, line("t\n"), Instant::now());
+    assert_eq!(
+        outlet.next_to_send().unwrap().payload,
+        "s\n",
+        "snapshots go alone"
+    );
+    assert_eq!(outlet.queued(), 7);
+    outlet.sent(&first.id, Instant::now());
+    assert_eq!((outlet.queued(), outlet.published()), (5, 2));
+}
+
+#[test]
+fn a_failure_sends_everything_again_from_the_front() {
+    let mut outlet = outlet(OutletLimits::default());
+    outlet.push_welcome(line("w\n"), Instant::now());
+    outlet.push_hall(line("h\n"), Instant::now());
+    let first = outlet.next_to_send().unwrap();
+    outlet.next_to_send().unwrap();
+    outlet.failed("timed out", Instant::now());
+    assert_eq!(outlet.next_to_send().unwrap(), first);
 }
 
 #[test]
@@ -77,20 +120,35 @@ fn a_game_is_published_whole_every_so_many_events() {
         snapshot_every: 3,
         ..OutletLimits::default()
     });
-    assert_eq!(outlet.push_event(None, line("1")), Pushed::Queued);
-    assert_eq!(outlet.push_event(None, line("2")), Pushed::Queued);
-    assert_eq!(outlet.push_event(Some(1), line("b1")), Pushed::Queued);
-    assert_eq!(outlet.push_event(None, line("3")), Pushed::WantsSnapshot);
-    outlet.push_snapshot(None, line("s"));
-    assert_eq!(outlet.push_event(None, line("4")), Pushed::Queued);
+    assert_eq!(
+        outlet.push_event(None, line("1"), Instant::now()),
+        Pushed::Queued
+    );
+    assert_eq!(
+        outlet.push_event(None, line("2"), Instant::now()),
+        Pushed::Queued
+    );
+    assert_eq!(
+        outlet.push_event(Some(1), line("b1"), Instant::now()),
+        Pushed::Queued
+    );
+    assert_eq!(
+        outlet.push_event(None, line("3"), Instant::now()),
+        Pushed::WantsSnapshot
+    );
+    outlet.push_snapshot(None, line("s"), Instant::now());
+    assert_eq!(
+        outlet.push_event(None, line("4"), Instant::now()),
+        Pushed::Queued
+    );
 }
 
 #[test]
 fn a_broker_away_is_told_once_and_its_return_when_the_queue_is_empty() {
     let mut outlet = outlet(OutletLimits::default());
     let t0 = Instant::now();
-    outlet.push_event(None, line("1"));
-    outlet.push_event(None, line("2"));
+    outlet.push_welcome(line("1"), Instant::now());
+    outlet.push_hall(line("2"), Instant::now());
     let stopped = outlet.failed("connection refused", t0).unwrap();
     assert!(
         stopped.contains("stopped (connection refused)"),
@@ -98,8 +156,12 @@ fn a_broker_away_is_told_once_and_its_return_when_the_queue_is_empty() {
     );
     assert_eq!(outlet.failed("again", t0), None);
     assert_eq!(outlet.stopped(), Some("connection refused"));
-    assert_eq!(outlet.sent(t0 + Duration::from_secs(3)), None);
-    let back = outlet.sent(t0 + Duration::from_secs(4)).unwrap();
+    let first = outlet.next_to_send().unwrap();
+    let second = outlet.next_to_send().unwrap();
+    assert_eq!(outlet.sent(&first.id, t0 + Duration::from_secs(3)), None);
+    let back = outlet
+        .sent(&second.id, t0 + Duration::from_secs(4))
+        .unwrap();
     assert!(
         back.contains("caught up after 4.0s: nothing lost"),
         "{back}"
@@ -118,16 +180,30 @@ fn a_full_queue_is_replaced_by_the_stream_as_it_stands() {
     outlet.failed("timed out", t0);
     for n in 0..3 {
         assert_eq!(
-            outlet.push_event(None, line(&n.to_string())),
+            outlet.push_event(None, line(&n.to_string()), Instant::now()),
             Pushed::Queued
         );
     }
-    assert_eq!(outlet.push_event(None, line("3")), Pushed::WantsWhole);
+    let stale = outlet.next_to_send().unwrap();
+    assert_eq!(
+        outlet.push_event(None, line("3"), Instant::now()),
+        Pushed::WantsWhole
+    );
     assert_eq!(outlet.queued(), 0);
-    outlet.push_welcome(line("w"));
-    outlet.push_snapshot(None, line("s"));
-    outlet.sent(t0);
-    let back = outlet.sent(t0 + Duration::from_secs(1)).unwrap();
+    outlet.push_welcome(line("w"), Instant::now());
+    outlet.push_snapshot(None, line("s"), Instant::now());
+    assert_eq!(
+        outlet.sent(&stale.id, t0),
+        None,
+        "a message of the queue replaced"
+    );
+    assert_eq!(outlet.queued(), 2);
+    let welcome = outlet.next_to_send().unwrap();
+    let snapshot = outlet.next_to_send().unwrap();
+    outlet.sent(&welcome.id, t0);
+    let back = outlet
+        .sent(&snapshot.id, t0 + Duration::from_secs(1))
+        .unwrap();
     assert!(back.contains("4 lines the queue could not hold"), "{back}");
 }
 
@@ -138,6 +214,12 @@ fn bytes_bound_the_queue_too() {
         bytes: 10,
         snapshot_every: 100,
     });
-    assert_eq!(outlet.push_event(None, line("123456")), Pushed::Queued);
-    assert_eq!(outlet.push_event(None, line("123456")), Pushed::WantsWhole);
+    assert_eq!(
+        outlet.push_event(None, line("123456"), Instant::now()),
+        Pushed::Queued
+    );
+    assert_eq!(
+        outlet.push_event(None, line("123456"), Instant::now()),
+        Pushed::WantsWhole
+    );
 }
