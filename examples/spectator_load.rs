@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 mod support;
 
 use goref::mirror::wire::{RefereeMessage, SpectatorMessage};
-use support::{join, local_ms};
+use support::{cpu_ms_of, join, local_ms};
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
@@ -255,15 +255,6 @@ fn status_field(pid: u32, field: &str) -> Option<u64> {
         .trim()
         .parse()
         .ok()
-}
-
-/// The process's own user and system CPU (not its children's), in ms.
-fn cpu_ms_of(pid: u32) -> Option<f64> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
-    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
-    Some(ticks as f64 * 1000.0 / per_second)
 }
 
 /// One spectator: hello, then the stamp of every event against the

@@ -46,3 +46,13 @@ pub async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, Owned
     write.write_all(hello.line().as_bytes()).await.ok()?;
     Some((LineReader::new(read, REFEREE_LINE_LIMIT), write))
 }
+
+/// The process's own user and system CPU (not its children's), in ms.
+pub fn cpu_ms_of(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    // SAFETY: sysconf reads a constant of the system.
+    let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+    Some(ticks as f64 * 1000.0 / per_second)
+}

@@ -4,9 +4,14 @@
 //!
 //! A late joiner reads the last `welcome`, the hall's last picture and each
 //! game's last snapshot, then replays the stream from the oldest of them,
-//! skipping for each subject what came before its chosen start. A dropped
-//! connection or a restarted broker resumes after the last message taken,
-//! so nothing is folded twice and nothing is missed that the stream holds.
+//! skipping for each subject what came before its chosen start. Once it has
+//! read the stream to its end it takes the messages as the broker passes
+//! them to every subscriber of their subjects, which costs the broker far
+//! less than a consumer each: each message's id numbers it on its subject,
+//! so one seen twice is dropped, and one that comes after a number missed
+//! (or the connection coming back after a drop) sends the watch back to
+//! the stream, to catch up from where it last read it. Nothing is folded
+//! twice, and nothing is missed that the stream holds.
 //! Watching one board of a hall, its lines are handed on as one game's:
 //! untagged, and heartbeats put in the board's time.
 
@@ -18,7 +23,7 @@ use futures_util::StreamExt;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
-use super::outlet::{BrokerAddress, Subjects};
+use super::outlet::{read_message_id, BrokerAddress, Subjects};
 use super::wire::RefereeMessage;
 
 /// How long one connect may take.
@@ -129,7 +134,12 @@ async fn watch(
         }
     };
     let context = jetstream::new(client.clone());
-    let mut live = client.subscribe(subjects.live()).await.ok();
+    let mut beats = client.subscribe(subjects.live()).await.ok();
+    let filter = match address.board {
+        Some(board) => subjects.game_wildcard(Some(board)),
+        None => subjects.all(),
+    };
+    let mut fresh = client.subscribe(filter).await.ok();
     let plan = loop {
         match plan(&context, &subjects, address.board, from_start).await {
             Ok(plan) => break plan,
@@ -144,86 +154,198 @@ async fn watch(
     for line in &plan.first {
         tell(news, BrokerNews::Line(line.clone())).await?;
     }
-    let mut next = plan.start();
     let _ = tokio::time::timeout(Duration::ZERO, reconnected.notified()).await;
-    let mut one_board = OneBoard::default();
+    let mut watching = Watching {
+        plan,
+        next: 0,
+        taken: HashMap::new(),
+        one_board: OneBoard::default(),
+        news,
+    };
+    watching.next = watching.plan.start();
     let mut down = false;
     loop {
-        let config = consumer::pull::OrderedConfig {
-            filter_subject: plan.filter.clone(),
-            deliver_policy: consumer::DeliverPolicy::ByStartSequence {
-                start_sequence: next,
-            },
-            ..Default::default()
+        let round = async {
+            if !watching.catch_up(&mut beats, &reconnected).await? {
+                return Ok(());
+            }
+            if std::mem::take(&mut down) {
+                backoff = BACKOFF_BASE;
+                tell(news, BrokerNews::Up).await.map_err(Round::Gone)?;
+            }
+            watching.follow(&mut fresh, &mut beats, &reconnected).await
         };
-        let messages = match plan.stream.create_consumer(config).await {
-            Ok(consumer) => consumer.messages().await.map_err(|e| e.to_string()),
-            Err(e) => Err(e.to_string()),
-        };
-        let mut messages = match messages {
-            Ok(messages) => messages,
-            Err(why) => {
+        match round.await {
+            Err(Round::Gone(gone)) => return Err(gone),
+            Err(Round::Down(why)) => {
                 down = true;
                 tell(news, BrokerNews::Down(why)).await?;
                 pause(&mut backoff).await;
-                continue;
             }
+            Ok(()) => {}
+        }
+    }
+}
+
+/// Why a round of the watch ended.
+enum Round {
+    Gone(Gone),
+    /// The broker cannot be read now: wait, then catch up again.
+    Down(String),
+}
+
+impl From<Gone> for Round {
+    fn from(gone: Gone) -> Round {
+        Round::Gone(gone)
+    }
+}
+
+/// A watch under way: each round catches up from the stream, then follows
+/// the messages as the broker passes them on, until the connection comes
+/// back after a drop or a message is missed.
+struct Watching<'a> {
+    plan: Plan,
+    /// The stream sequence to catch up from.
+    next: u64,
+    /// Each run's and subject's newest message number taken.
+    taken: HashMap<String, u64>,
+    one_board: OneBoard,
+    news: &'a mpsc::Sender<BrokerNews>,
+}
+
+/// Whether a message is new, old, or comes after one missed.
+#[derive(Debug, PartialEq, Eq)]
+enum Order {
+    New,
+    Old,
+    AfterAGap,
+}
+
+impl Watching<'_> {
+    /// Reads the stream from `next` to its end as it is now; false when the
+    /// connection came back meanwhile, to catch up again.
+    async fn catch_up(
+        &mut self,
+        beats: &mut Option<async_nats::Subscriber>,
+        reconnected: &Notify,
+    ) -> Result<bool, Round> {
+        let config = consumer::pull::OrderedConfig {
+            filter_subject: self.plan.filter.clone(),
+            deliver_policy: consumer::DeliverPolicy::ByStartSequence {
+                start_sequence: self.next,
+            },
+            ..Default::default()
         };
+        let consumer = match self.plan.stream.create_consumer(config).await {
+            Ok(consumer) => consumer,
+            Err(e) => return Err(Round::Down(e.to_string())),
+        };
+        if consumer.cached_info().num_pending == 0 {
+            return Ok(true);
+        }
+        let mut messages = consumer
+            .messages()
+            .await
+            .map_err(|e| Round::Down(e.to_string()))?;
         loop {
             tokio::select! {
                 message = messages.next() => match message {
                     Some(Ok(message)) => {
                         let Ok(info) = message.info() else { continue };
                         let sequence = info.stream_sequence;
-                        next = sequence + 1;
-                        if std::mem::take(&mut down) {
-                            backoff = BACKOFF_BASE;
-                            tell(news, BrokerNews::Up).await?;
+                        self.next = sequence + 1;
+                        let order = self.order(message.headers.as_ref(), true);
+                        if order == Order::New && self.plan.takes(message.subject.as_str(), sequence) {
+                            self.hand_on(&message.payload).await?;
                         }
-                        if !plan.takes(message.subject.as_str(), sequence) {
-                            continue;
-                        }
-                        let Ok(text) = std::str::from_utf8(&message.payload) else { continue };
-                        for line in text.lines() {
-                            let line = match plan.board {
-                                Some(_) => one_board.line(line),
-                                None => Some(line.to_string()),
-                            };
-                            if let Some(line) = line {
-                                tell(news, BrokerNews::Line(line)).await?;
-                            }
+                        if info.pending == 0 {
+                            return Ok(true);
                         }
                     }
-                    Some(Err(e)) => {
-                        down = true;
-                        tell(news, BrokerNews::Down(e.to_string())).await?;
-                        break;
-                    }
-                    None => break,
+                    Some(Err(e)) => return Err(Round::Down(e.to_string())),
+                    None => return Err(Round::Down("the stream's consumer ended".into())),
                 },
-                _ = reconnected.notified() => {
-                    tracing::info!("the broker is back: following it again after {}", next - 1);
-                    break;
-                }
-                Some(beat) = next_beat(&mut live) => {
-                    let Ok(text) = std::str::from_utf8(&beat.payload) else { continue };
-                    let line = match plan.board {
-                        Some(_) => one_board.line(text),
-                        None => Some(text.to_string()),
-                    };
-                    if let Some(line) = line {
-                        tell(news, BrokerNews::Line(line)).await?;
-                    }
-                }
+                _ = reconnected.notified() => return Ok(false),
+                Some(beat) = next_message(beats) => self.beat(&beat.payload).await?,
             }
         }
-        pause(&mut backoff).await;
+    }
+
+    /// Takes the messages as the broker passes them on, until one is missed
+    /// or the connection comes back after a drop.
+    async fn follow(
+        &mut self,
+        fresh: &mut Option<async_nats::Subscriber>,
+        beats: &mut Option<async_nats::Subscriber>,
+        reconnected: &Notify,
+    ) -> Result<(), Round> {
+        loop {
+            tokio::select! {
+                message = next_message(fresh) => match message {
+                    Some(message) => match self.order(message.headers.as_ref(), false) {
+                        Order::New => self.hand_on(&message.payload).await?,
+                        Order::Old => {}
+                        Order::AfterAGap => {
+                            tracing::info!("a message was missed: catching up from the stream");
+                            return Ok(());
+                        }
+                    },
+                    None => return Err(Round::Down("the subscription ended".into())),
+                },
+                _ = reconnected.notified() => {
+                    tracing::info!("the broker is back: catching up after {}", self.next - 1);
+                    return Ok(());
+                }
+                Some(beat) = next_message(beats) => self.beat(&beat.payload).await?,
+            }
+        }
+    }
+
+    /// Where a message with these headers stands among those taken; taken
+    /// now if new. A catch-up takes a message after a gap too (the stream
+    /// holds what there is: a gap there is a queue the referee replaced).
+    fn order(&mut self, headers: Option<&async_nats::HeaderMap>, stored: bool) -> Order {
+        let id = headers.and_then(|h| h.get("Nats-Msg-Id"));
+        let Some((key, number)) = id.and_then(|id| read_message_id(id.as_str())) else {
+            return Order::New;
+        };
+        let last = self.taken.get(key).copied().unwrap_or(0);
+        match number {
+            n if n <= last => Order::Old,
+            n if n > last + 1 && last > 0 && !stored => Order::AfterAGap,
+            n => {
+                self.taken.insert(key.to_string(), n);
+                Order::New
+            }
+        }
+    }
+
+    async fn hand_on(&mut self, payload: &[u8]) -> Result<(), Gone> {
+        let Ok(text) = std::str::from_utf8(payload) else {
+            return Ok(());
+        };
+        for line in text.lines() {
+            let line = match self.plan.board {
+                Some(_) => self.one_board.line(line),
+                None => Some(line.to_string()),
+            };
+            if let Some(line) = line {
+                tell(self.news, BrokerNews::Line(line)).await?;
+            }
+        }
+        Ok(())
+    }
+
+    async fn beat(&mut self, payload: &[u8]) -> Result<(), Gone> {
+        self.hand_on(payload).await
     }
 }
 
-async fn next_beat(live: &mut Option<async_nats::Subscriber>) -> Option<async_nats::Message> {
-    match live {
-        Some(live) => live.next().await,
+async fn next_message(
+    subscription: &mut Option<async_nats::Subscriber>,
+) -> Option<async_nats::Message> {
+    match subscription {
+        Some(subscription) => subscription.next().await,
         None => std::future::pending().await,
     }
 }
@@ -440,3 +562,6 @@ impl OneBoard {
         format!("{hall_stream}/{}", self.games)
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -239,7 +239,8 @@ pub struct Outlet {
     broker: String,
     /// Unique to this run: the prefix of every message's id.
     run: String,
-    next_id: u64,
+    /// Messages pushed on each subject: the last part of their ids.
+    counts: BTreeMap<String, u64>,
     queue: VecDeque<Outgoing>,
     /// Messages at the front handed to the shell, not yet acknowledged.
     sending: usize,
@@ -261,7 +262,7 @@ impl Outlet {
             subjects,
             broker,
             run,
-            next_id: 0,
+            counts: BTreeMap::new(),
             queue: VecDeque::new(),
             sending: 0,
             lines: 0,
@@ -324,10 +325,12 @@ impl Outlet {
                 last.lines += 1;
             }
             _ => {
-                self.next_id += 1;
+                let count = self.counts.entry(subject.clone()).or_insert(0);
+                *count += 1;
+                let id = message_id(&self.run, &subject, *count);
                 self.queue.push_back(Outgoing {
                     subject,
-                    id: format!("{}-{}", self.run, self.next_id),
+                    id,
                     payload: line.to_string(),
                     lines: 1,
                     joins,
@@ -421,6 +424,18 @@ impl Outlet {
             Flow::Flowing => None,
         }
     }
+}
+
+/// A message's id: this run's, then its subject's, then its number on
+/// that subject, counted from 1 with no number left out.
+fn message_id(run: &str, subject: &str, number: u64) -> String {
+    format!("{run}:{subject}:{number}")
+}
+
+/// A message id's run and subject, and its number on that subject.
+pub fn read_message_id(id: &str) -> Option<(&str, u64)> {
+    let (run_and_subject, number) = id.rsplit_once(':')?;
+    Some((run_and_subject, number.parse().ok()?))
 }
 
 fn seconds(duration: Duration) -> String {

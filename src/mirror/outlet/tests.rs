@@ -65,7 +65,11 @@ fn messages_go_in_order_with_ids_unique_to_the_run() {
     let second = outlet.next_to_send().unwrap();
     assert_eq!(second.subject, "goref.cup.2.event");
     assert_ne!(first.id, second.id);
-    assert!(second.id.starts_with("run1-"));
+    assert_eq!(second.id, "run1:goref.cup.2.event:1");
+    assert_eq!(
+        read_message_id(&second.id),
+        Some(("run1:goref.cup.2.event", 1))
+    );
     assert_eq!(outlet.next_to_send(), None);
     assert_eq!(outlet.sent(&second.id, Instant::now()), None);
     assert_eq!(outlet.queued(), 2, "only the front is taken off");
