@@ -110,15 +110,20 @@ async fn watch(
     let mut backoff = BACKOFF_BASE;
     let reconnected = Arc::new(Notify::new());
     let client = loop {
-        let on_connect = reconnected.clone();
+        let (on_connect, on_drop) = (reconnected.clone(), news.clone());
         let connected = async_nats::ConnectOptions::new()
             .name("goref watcher")
             .connection_timeout(CONNECT_WITHIN)
             .event_callback(move |event| {
-                let on_connect = on_connect.clone();
+                let (on_connect, on_drop) = (on_connect.clone(), on_drop.clone());
                 async move {
-                    if let async_nats::Event::Connected = event {
-                        on_connect.notify_one();
+                    match event {
+                        async_nats::Event::Connected => on_connect.notify_one(),
+                        async_nats::Event::Disconnected => {
+                            let why = "the connection to the broker dropped".to_string();
+                            let _ = on_drop.try_send(BrokerNews::Down(why));
+                        }
+                        _ => {}
                     }
                 }
             })
@@ -127,7 +132,16 @@ async fn watch(
         match connected {
             Ok(client) => break client,
             Err(e) => {
+                use async_nats::ConnectErrorKind::{
+                    Authentication, AuthorizationViolation, Dns, ServerParse,
+                };
                 let why = format!("cannot connect to nats://{}: {e}", address.server);
+                if matches!(
+                    e.kind(),
+                    Dns | ServerParse | Authentication | AuthorizationViolation
+                ) {
+                    return tell(news, BrokerNews::Failed(why)).await;
+                }
                 tell(news, BrokerNews::Down(why)).await?;
                 pause(&mut backoff).await;
             }
@@ -171,8 +185,8 @@ async fn watch(
             }
             if std::mem::take(&mut down) {
                 backoff = BACKOFF_BASE;
-                tell(news, BrokerNews::Up).await.map_err(Round::Gone)?;
             }
+            tell(news, BrokerNews::Up).await.map_err(Round::Gone)?;
             watching.follow(&mut fresh, &mut beats, &reconnected).await
         };
         match round.await {

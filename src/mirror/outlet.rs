@@ -48,7 +48,7 @@ pub struct BrokerAddress {
 impl BrokerAddress {
     /// Reads `nats://HOST:PORT[/EVENT[/BOARD]]`; the port defaults to 4222.
     pub fn parse(url: &str) -> Result<BrokerAddress, String> {
-        let bad = |why: &str| format!("{url}: {why} (give nats://HOST:PORT/EVENT[/BOARD])");
+        let bad = |why: &str| format!("{url}: {why} (e.g. nats://broker:4222/NAME)");
         let rest = url
             .strip_prefix("nats://")
             .ok_or_else(|| bad("not a nats:// address"))?;
