@@ -77,6 +77,22 @@ struct Plan {
 }
 
 impl Plan {
+    /// A plan for every subject of the event: a game, or a whole hall.
+    fn whole(
+        stream: JetStream,
+        welcome: String,
+        starts: HashMap<String, u64>,
+        subjects: &Subjects,
+    ) -> Plan {
+        Plan {
+            stream,
+            first: vec![welcome],
+            starts,
+            filter: subjects.all(),
+            board: None,
+        }
+    }
+
     fn start(&self) -> u64 {
         self.starts.values().copied().min().unwrap_or(1).max(1)
     }
@@ -456,13 +472,7 @@ async fn plan(
             if let Some((at, _)) = last(&stream, &subjects.snapshots(None), welcome_at).await? {
                 game_from(&mut starts, None, at);
             }
-            Ok(Plan {
-                stream,
-                first: vec![welcome],
-                starts,
-                filter: subjects.all(),
-                board: None,
-            })
+            Ok(Plan::whole(stream, welcome, starts, subjects))
         }
         (true, None) => {
             if let Some((at, picture)) = last(&stream, &subjects.hall(), welcome_at).await? {
@@ -480,13 +490,7 @@ async fn plan(
                     }
                 }
             }
-            Ok(Plan {
-                stream,
-                first: vec![welcome],
-                starts,
-                filter: subjects.all(),
-                board: None,
-            })
+            Ok(Plan::whole(stream, welcome, starts, subjects))
         }
     }
 }
