@@ -356,6 +356,11 @@ pub struct SpectatorArgs {
     /// event's name); they run goref --watch nats://HOST:PORT/NAME.
     #[arg(long, value_name = "nats://HOST:PORT[/NAME]")]
     pub publish: Option<String>,
+    /// Serve a page for browsers on this address, e.g. 0.0.0.0:8080: the
+    /// game (or the event's hall) live, read-only; /?projector cycles
+    /// through a hall's boards in large type.
+    #[arg(long, value_name = "ADDR")]
+    pub web: Option<String>,
     /// The most spectators at once.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     pub max_spectators: usize,
@@ -371,6 +376,7 @@ impl Default for SpectatorArgs {
             serve: None,
             token: None,
             publish: None,
+            web: None,
             max_spectators: 1000,
             connect_rate: 10.0,
         }

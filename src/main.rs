@@ -369,7 +369,7 @@ fn serve(
     name: &str,
     settings: &PublishSettings,
 ) -> Result<Option<MirrorServer>, String> {
-    if args.serve.is_none() && args.publish.is_none() {
+    if args.serve.is_none() && args.publish.is_none() && args.web.is_none() {
         return Ok(None);
     }
     if !(args.connect_rate.is_finite() && args.connect_rate > 0.0) {
@@ -387,6 +387,7 @@ fn serve(
     let config = ServeConfig {
         address: args.serve.clone(),
         publish: publish.clone(),
+        web: args.web.clone(),
         token: token.clone(),
         limits: Limits {
             queue,
@@ -403,6 +404,11 @@ fn serve(
         console::say(format!(
             "goref: serving spectators on {address}: goref --watch HOST:{}{with_token}",
             address.port()
+        ));
+    }
+    if let Some(address) = mirror.web_address() {
+        console::say(format!(
+            "goref: the page for browsers is at http://{address}/ (projector: http://{address}/?projector)"
         ));
     }
     if let Some(publish) = &publish {

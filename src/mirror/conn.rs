@@ -1,30 +1,35 @@
-//! A mirror connection over TCP (`--serve`, `--watch`) or a Unix socket
-//! (the game folder's `attach.sock`, `goref attach`): the same protocol on
-//! either, split into a reading and a writing half.
+//! A mirror connection over TCP (`--serve`, `--watch`), a Unix socket
+//! (the game folder's `attach.sock`, `goref attach`) or the bridge of a
+//! browser's WebSocket (`--web`): the same protocol on each, split into a
+//! reading and a writing half.
 
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::io::{AsyncRead, AsyncWrite, DuplexStream, ReadBuf, ReadHalf, WriteHalf};
 use tokio::net::{tcp, unix, TcpStream, UnixStream};
 
 /// An open connection.
 pub enum Conn {
     Tcp(TcpStream),
     Unix(UnixStream),
+    /// A browser's WebSocket, carried line by line by `web`.
+    Duplex(DuplexStream),
 }
 
 /// The reading half of a [`Conn`].
 pub enum ConnRead {
     Tcp(tcp::OwnedReadHalf),
     Unix(unix::OwnedReadHalf),
+    Duplex(ReadHalf<DuplexStream>),
 }
 
 /// The writing half of a [`Conn`].
 pub enum ConnWrite {
     Tcp(tcp::OwnedWriteHalf),
     Unix(unix::OwnedWriteHalf),
+    Duplex(WriteHalf<DuplexStream>),
 }
 
 impl Conn {
@@ -41,33 +46,61 @@ impl Conn {
                 let (read, write) = stream.into_split();
                 (ConnRead::Unix(read), ConnWrite::Unix(write))
             }
+            Conn::Duplex(stream) => {
+                let (read, write) = tokio::io::split(stream);
+                (ConnRead::Duplex(read), ConnWrite::Duplex(write))
+            }
         }
     }
 
     /// Reads what is there without waiting, into `buf`.
-    pub(crate) fn try_read(&self, buf: &mut [u8]) -> io::Result<usize> {
+    pub(crate) fn try_read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Conn::Tcp(stream) => stream.try_read(buf),
             Conn::Unix(stream) => stream.try_read(buf),
+            Conn::Duplex(stream) => now_or_never(Pin::new(stream), |s, cx| {
+                let mut read = ReadBuf::new(buf);
+                s.poll_read(cx, &mut read).map_ok(|()| read.filled().len())
+            }),
         }
     }
 
     /// Writes what the socket takes without waiting.
-    pub(crate) fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
+    pub(crate) fn try_write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             Conn::Tcp(stream) => stream.try_write(bytes),
             Conn::Unix(stream) => stream.try_write(bytes),
+            Conn::Duplex(stream) => now_or_never(Pin::new(stream), |s, cx| s.poll_write(cx, bytes)),
         }
     }
 }
 
 impl ConnWrite {
     /// Writes what the socket takes without waiting.
-    pub(crate) fn try_write(&self, bytes: &[u8]) -> io::Result<usize> {
+    pub(crate) fn try_write(&mut self, bytes: &[u8]) -> io::Result<usize> {
         match self {
             ConnWrite::Tcp(write) => write.try_write(bytes),
             ConnWrite::Unix(write) => write.try_write(bytes),
+            ConnWrite::Duplex(write) => {
+                now_or_never(Pin::new(write), |w, cx| w.poll_write(cx, bytes))
+            }
         }
+    }
+}
+
+/// Polls once with a waker that does nothing: what is ready now, or
+/// `WouldBlock`.
+fn now_or_never<S, T>(
+    stream: Pin<&mut S>,
+    poll: impl FnOnce(Pin<&mut S>, &mut Context<'_>) -> Poll<io::Result<T>>,
+) -> io::Result<T>
+where
+    S: ?Sized,
+{
+    let mut cx = Context::from_waker(std::task::Waker::noop());
+    match poll(stream, &mut cx) {
+        Poll::Ready(result) => result,
+        Poll::Pending => Err(io::ErrorKind::WouldBlock.into()),
     }
 }
 
@@ -80,6 +113,7 @@ impl AsyncRead for ConnRead {
         match self.get_mut() {
             ConnRead::Tcp(read) => Pin::new(read).poll_read(cx, buf),
             ConnRead::Unix(read) => Pin::new(read).poll_read(cx, buf),
+            ConnRead::Duplex(read) => Pin::new(read).poll_read(cx, buf),
         }
     }
 }
@@ -93,6 +127,7 @@ impl AsyncWrite for ConnWrite {
         match self.get_mut() {
             ConnWrite::Tcp(write) => Pin::new(write).poll_write(cx, bytes),
             ConnWrite::Unix(write) => Pin::new(write).poll_write(cx, bytes),
+            ConnWrite::Duplex(write) => Pin::new(write).poll_write(cx, bytes),
         }
     }
 
@@ -100,6 +135,7 @@ impl AsyncWrite for ConnWrite {
         match self.get_mut() {
             ConnWrite::Tcp(write) => Pin::new(write).poll_flush(cx),
             ConnWrite::Unix(write) => Pin::new(write).poll_flush(cx),
+            ConnWrite::Duplex(write) => Pin::new(write).poll_flush(cx),
         }
     }
 
@@ -107,6 +143,7 @@ impl AsyncWrite for ConnWrite {
         match self.get_mut() {
             ConnWrite::Tcp(write) => Pin::new(write).poll_shutdown(cx),
             ConnWrite::Unix(write) => Pin::new(write).poll_shutdown(cx),
+            ConnWrite::Duplex(write) => Pin::new(write).poll_shutdown(cx),
         }
     }
 }

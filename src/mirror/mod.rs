@@ -16,8 +16,13 @@
 //! - [`accept_trouble`]: pure. A listener that cannot accept: its
 //!   back-off, and the one message that tells the run of failures.
 //! - [`lines`]: reading a peer's lines with a cap on their length.
-//! - [`conn`]: a connection over TCP (`--serve`) or the game folder's Unix
-//!   socket (`goref attach`), where the operator's commands come in.
+//! - [`conn`]: a connection over TCP (`--serve`), the game folder's Unix
+//!   socket (`goref attach`), where the operator's commands come in, or a
+//!   browser's WebSocket.
+//! - [`outlet`], [`broker`], [`broker_watch`]: the stream published to a
+//!   NATS JetStream broker (`--publish`), and followed from it (`--watch
+//!   nats://…`): the pure queue and subjects, and the two async shells.
+//! - [`web`]: the page for browsers (`--web`), a spectator over a WebSocket.
 
 pub mod accept_trouble;
 pub mod audience;
@@ -32,4 +37,5 @@ pub mod hub;
 pub mod lines;
 pub mod outlet;
 pub mod server;
+pub mod web;
 pub mod wire;

@@ -48,6 +48,8 @@ pub struct ServeConfig {
     pub address: Option<String>,
     /// The broker the stream is published to too (`--publish`).
     pub publish: Option<PublishConfig>,
+    /// `HOST:PORT` to serve the page for browsers on (`--web`).
+    pub web: Option<String>,
     /// The token a spectator's hello must carry, if any.
     pub token: Option<String>,
     pub limits: Limits,
@@ -58,8 +60,9 @@ pub struct ServeConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("--serve {address}: cannot listen there: {error}")]
+    #[error("{flag} {address}: cannot listen there: {error}")]
     Listen {
+        flag: &'static str,
         address: String,
         error: std::io::Error,
     },
@@ -98,6 +101,7 @@ enum Control {
 pub struct MirrorServer {
     /// Where spectators connect, when it listens.
     address: Option<SocketAddr>,
+    web_address: Option<SocketAddr>,
     /// The folder's socket, removed when the server goes.
     socket: Option<PathBuf>,
     control: mpsc::UnboundedSender<Control>,
@@ -152,17 +156,15 @@ impl MirrorServer {
     /// Listens on the configured address, if any (an error at once if it
     /// cannot), and serves and publishes from a thread of its own.
     pub fn start(config: ServeConfig) -> Result<MirrorServer, ServeError> {
+        let web = match &config.web {
+            Some(wanted) => Some(listen(wanted, "--web")?),
+            None => None,
+        };
         let Some(wanted) = config.address.clone() else {
-            return Self::spawn(Listener::None, config, None, None);
+            return Self::spawn(Listener::None, web, config, None, None);
         };
-        let listen_error = |error| ServeError::Listen {
-            address: wanted.clone(),
-            error,
-        };
-        let listener = std::net::TcpListener::bind(&wanted).map_err(listen_error)?;
-        listener.set_nonblocking(true).map_err(listen_error)?;
-        let address = listener.local_addr().map_err(listen_error)?;
-        let server = Self::spawn(Listener::Tcp(listener), config, Some(address), None)?;
+        let (listener, address) = listen(&wanted, "--serve")?;
+        let server = Self::spawn(Listener::Tcp(listener), web, config, Some(address), None)?;
         tracing::info!("serving spectators on {address}");
         Ok(server)
     }
@@ -190,16 +192,24 @@ impl MirrorServer {
             operator: Some(operator),
             ..ServeConfig::default()
         };
-        let server = Self::spawn(Listener::Unix(listener), config, None, Some(path.into()))?;
+        let server = Self::spawn(
+            Listener::Unix(listener),
+            None,
+            config,
+            None,
+            Some(path.into()),
+        )?;
         Ok(server)
     }
 
     fn spawn(
         listener: Listener,
+        web: Option<(std::net::TcpListener, SocketAddr)>,
         config: ServeConfig,
         address: Option<SocketAddr>,
         socket: Option<PathBuf>,
     ) -> Result<MirrorServer, ServeError> {
+        let web_address = web.as_ref().map(|(_, address)| *address);
         let (control, control_rx) = mpsc::unbounded_channel();
         let thread = std::thread::Builder::new()
             .name("mirror".into())
@@ -212,11 +222,13 @@ impl MirrorServer {
                     Ok(runtime) => runtime,
                     Err(e) => return tracing::error!("the mirror cannot start: {e}"),
                 };
-                runtime.block_on(serve(listener, config, control_rx));
+                let web = web.map(|(listener, _)| listener);
+                runtime.block_on(serve(listener, web, config, control_rx));
             })
             .map_err(ServeError::Start)?;
         Ok(MirrorServer {
             address,
+            web_address,
             socket,
             control,
             thread: Some(thread),
@@ -227,6 +239,11 @@ impl MirrorServer {
     /// socket or a mirror that only publishes).
     pub fn address(&self) -> Option<SocketAddr> {
         self.address
+    }
+
+    /// Where browsers open the page with `--web`.
+    pub fn web_address(&self) -> Option<SocketAddr> {
+        self.web_address
     }
 
     /// Serves a new game: the feed to subscribe to its driver, and the
@@ -275,6 +292,22 @@ impl Drop for MirrorServer {
     fn drop(&mut self) {
         self.stop();
     }
+}
+
+/// A listener on `wanted` for `flag`, and the address it got.
+fn listen(
+    wanted: &str,
+    flag: &'static str,
+) -> Result<(std::net::TcpListener, SocketAddr), ServeError> {
+    let listen_error = |error| ServeError::Listen {
+        flag,
+        address: wanted.to_string(),
+        error,
+    };
+    let listener = std::net::TcpListener::bind(wanted).map_err(listen_error)?;
+    listener.set_nonblocking(true).map_err(listen_error)?;
+    let address = listener.local_addr().map_err(listen_error)?;
+    Ok((listener, address))
 }
 
 /// The mirror's thread runs below the referee: with both cores busy the
@@ -340,6 +373,7 @@ fn new_stream_name() -> String {
 
 async fn serve(
     listener: Listener,
+    web: Option<std::net::TcpListener>,
     config: ServeConfig,
     mut control: mpsc::UnboundedReceiver<Control>,
 ) {
@@ -368,6 +402,12 @@ async fn serve(
         notes: Mutex::new(None),
     });
     let counts_spectators = config.operator.is_none();
+    let (browsers, mut browser) = mpsc::unbounded_channel::<(Conn, SocketAddr)>();
+    if let Some(web) = web {
+        tokio::spawn(super::web::serve(web, move |conn, peer: SocketAddr| {
+            let _ = browsers.send((conn, peer));
+        }));
+    }
     let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
     let mut hall_feed: Option<mpsc::UnboundedReceiver<HallItem>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
@@ -395,9 +435,7 @@ async fn serve(
                         tracing::info!("{message}");
                         tell_game(&mut notes, message);
                     }
-                    if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
-                        publish(&shared, first, feed.as_mut(), publisher.as_ref());
-                    }
+                    fold_waiting(&shared, &mut feed, publisher.as_ref());
                     admit(conn, peer, ip, &shared)
                 }
                 Err(e) => {
@@ -409,6 +447,10 @@ async fn serve(
                     tokio::time::sleep(failed.wait).await;
                 }
             },
+            Some((conn, peer)) = browser.recv() => {
+                fold_waiting(&shared, &mut feed, publisher.as_ref());
+                admit(conn, peer.to_string(), peer.ip(), &shared)
+            }
             event = next_from(&mut feed), if watched => match event {
                 Some(first) => publish(&shared, first, feed.as_mut(), publisher.as_ref()),
                 None => feed = None,
@@ -446,9 +488,7 @@ async fn serve(
                     lock(&shared.audience).retell();
                 }
                 Some(Control::Shutdown) | None => {
-                    if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
-                        publish(&shared, first, feed.as_mut(), publisher.as_ref());
-                    }
+                    fold_waiting(&shared, &mut feed, publisher.as_ref());
                     break;
                 }
             },
@@ -476,6 +516,18 @@ async fn serve(
     }
 }
 
+/// Folds the game's events that waited while nobody watched, before a
+/// connection is let in or the mirror goes.
+fn fold_waiting(
+    shared: &Shared,
+    feed: &mut Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
+    publisher: Option<&Publisher>,
+) {
+    if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
+        publish(shared, first, feed.as_mut(), publisher);
+    }
+}
+
 /// An event for the game's stream, while the game takes them.
 fn to_the_game(notes: &mut Option<mpsc::UnboundedSender<GameEvent>>, event: GameEvent) {
     if notes
@@ -496,7 +548,7 @@ fn tell_game(notes: &mut Option<mpsc::UnboundedSender<GameEvent>>, message: Stri
 }
 
 /// Lets a connection in, or tells it why not and closes it at once.
-fn admit(conn: Conn, peer: String, ip: IpAddr, shared: &Arc<Shared>) {
+fn admit(mut conn: Conn, peer: String, ip: IpAddr, shared: &Arc<Shared>) {
     let admitted = lock(&shared.gate).connect(ip, now());
     match admitted {
         Ok(()) => {

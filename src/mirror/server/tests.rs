@@ -23,6 +23,7 @@ fn quick_limits() -> Limits {
 fn start(address: &str) -> MirrorServer {
     MirrorServer::start(ServeConfig {
         address: Some(address.into()),
+        web: None,
         publish: None,
         token: None,
         limits: quick_limits(),

@@ -1,0 +1,340 @@
+"use strict";
+// goref's page: a spectator of the mirror's wire over a WebSocket. It says
+// hello, pings and says bye, nothing else; it folds the snapshots and events
+// it is sent into the views it draws: one game, or an event's hall of games.
+(() => {
+  const params = new URLSearchParams(location.search);
+  const projector = params.has("projector");
+  const token = params.get("token");
+  const LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+  const TRACE_KEPT = 200;
+  const MOVES_KEPT = 500;
+  const CYCLE_MS = Number(params.get("every") || 15) * 1000;
+  const $ = (id) => document.getElementById(id);
+
+  let game = null;
+  let hall = null;
+  let opened = params.has("board") ? Number(params.get("board")) : null;
+  let cycled = performance.now();
+  let status = "connecting…";
+  let trouble = true;
+  let lastHeard = performance.now();
+
+  const side = (c) => (c === "B" ? 0 : 1);
+  const other = (c) => (c === "B" ? "W" : "B");
+  const arrow = (d) => (d === "sent" || d === "out" ? "→" : d === "received" || d === "in" ? "←" : "!");
+  const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+
+  function emptyView(size) {
+    return {
+      size, board: new Array(size * size).fill(null), players: [null, null], moves: [],
+      lastMove: null, clocks: [null, null], clockAt: [0, 0], toMove: null, phase: "setup",
+      result: null, trace: [], agreement: null, lastSeq: 0,
+    };
+  }
+
+  function fromSnapshot(snapshot) {
+    const v = snapshot.view;
+    const view = emptyView(v.size);
+    view.board = v.board.slice();
+    view.players = v.players || [null, null];
+    view.time = v.time;
+    view.moves = (v.moves || []).map((m) => ({ n: m.n, color: m.color, vertex: m.vertex, ms: m.ms }));
+    view.lastMove = v.last_move;
+    view.clocks = v.clocks || [null, null];
+    view.clockAt = [performance.now(), performance.now()];
+    view.toMove = v.to_move;
+    view.phase = v.phase;
+    view.result = v.result ? { result: v.result.result, reason: v.result.reason } : null;
+    view.trace = (v.trace || []).map((t) => `${t.color} ${arrow(t.direction)} ${t.line}`);
+    view.agreement = v.agreement;
+    view.lastSeq = snapshot.seq;
+    return view;
+  }
+
+  function index(view, vertex) {
+    const col = LETTERS.indexOf(String(vertex)[0].toUpperCase());
+    const row = parseInt(String(vertex).slice(1), 10) - 1;
+    if (col < 0 || col >= view.size || !(row >= 0) || row >= view.size) return -1;
+    return row * view.size + col;
+  }
+
+  function pushTrace(view, line) {
+    view.trace.push(line);
+    if (view.trace.length > TRACE_KEPT) view.trace.shift();
+  }
+
+  function setClock(view, color, reading) {
+    if (!reading) return;
+    view.clocks[side(color)] = reading;
+    view.clockAt[side(color)] = performance.now();
+  }
+
+  function agreement(view) {
+    view.agreement = view.agreement || { claims: [null, null], agreed: null, black_only: [], white_only: [], marked: [] };
+    return view.agreement;
+  }
+
+  // One event of the stream, as `goref play --json` prints it.
+  function apply(view, e) {
+    if (e.seq <= view.lastSeq) return;
+    view.lastSeq = e.seq;
+    switch (e.type) {
+      case "game_start": {
+        const fresh = emptyView(e.size);
+        fresh.players = [e.black, e.white];
+        fresh.time = e.time;
+        fresh.toMove = e.first_to_move;
+        fresh.phase = "play";
+        fresh.lastSeq = e.seq;
+        for (const v of e.handicap || []) {
+          const i = index(fresh, v);
+          if (i >= 0) fresh.board[i] = "B";
+        }
+        Object.assign(view, fresh);
+        break;
+      }
+      case "player": view.players[side(e.color)] = e.info; break;
+      case "move": {
+        const v = String(e.vertex);
+        const i = index(view, v);
+        if (i >= 0 && !/^(pass|resign)$/i.test(v)) view.board[i] = e.color;
+        for (const c of e.captures || []) {
+          const j = index(view, c);
+          if (j >= 0) view.board[j] = null;
+        }
+        const line = { n: e.n, color: e.color, vertex: v, ms: e.ms };
+        view.moves.push(line);
+        if (view.moves.length > MOVES_KEPT) view.moves.shift();
+        view.lastMove = line;
+        view.toMove = other(e.color);
+        setClock(view, e.color, e.clock);
+        break;
+      }
+      case "clock": setClock(view, e.color, e.clock); break;
+      case "phase":
+        view.phase = e.phase;
+        if (e.phase !== "play" && e.phase !== "cleanup") view.toMove = null;
+        break;
+      case "result": view.result = { result: e.result, reason: e.reason }; view.toMove = null; break;
+      case "gtp": case "usenix": pushTrace(view, `${e.color} ${arrow(e.direction)} ${e.line}`); break;
+      case "packet": pushTrace(view, `${e.color} ${arrow(e.direction)} ${e.hex}  ${e.meaning || ""}`); break;
+      case "error": case "notice": pushTrace(view, `! ${e.message}`); break;
+      case "agreement": {
+        const a = agreement(view);
+        if (e.kind === "claim") a.claims[side(e.color)] = e.stones;
+        else if (e.kind === "agreed") a.agreed = e.stones;
+        else if (e.kind === "disputed") { a.black_only = e.black_only; a.white_only = e.white_only; }
+        else if (e.kind === "marked") a.marked = e.stones;
+        break;
+      }
+    }
+  }
+
+  // One line of the mirror's wire.
+  function receive(text) {
+    let m;
+    try { m = JSON.parse(text); } catch { return; }
+    lastHeard = performance.now();
+    switch (m.type) {
+      case "welcome":
+        if (m.hall) hall = hall || { picture: null, games: new Map() };
+        status = "live"; trouble = false;
+        break;
+      case "hall":
+        hall = hall || { picture: null, games: new Map() };
+        if (hall.picture && hall.picture.round !== m.picture.round) hall.games.clear();
+        hall.picture = m.picture;
+        break;
+      case "snapshot":
+        if (m.board !== undefined && m.board !== null) hall.games.set(m.board, fromSnapshot(m));
+        else game = fromSnapshot(m);
+        break;
+      case "event": {
+        if (m.board !== undefined && m.board !== null) {
+          if (!hall) return;
+          const view = hall.games.get(m.board);
+          if (view) apply(view, m.event);
+        } else {
+          game = game || emptyView(19);
+          apply(game, m.event);
+        }
+        break;
+      }
+      case "bye": status = `the referee closed: ${m.reason}`; trouble = true; break;
+    }
+    schedule();
+  }
+
+  function connect() {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+    const socket = new WebSocket(url);
+    let pinger = null;
+    socket.onopen = () => {
+      const hello = { type: "hello", version: 1 };
+      if (token) hello.token = token;
+      socket.send(JSON.stringify(hello));
+      pinger = setInterval(() => socket.send(JSON.stringify({ type: "ping", t_ms: Math.round(performance.now()) })), 5000);
+    };
+    socket.onmessage = (message) => {
+      for (const line of String(message.data).split("\n")) if (line) receive(line);
+    };
+    socket.onclose = () => {
+      clearInterval(pinger);
+      if (!trouble) status = "reconnecting…";
+      trouble = true;
+      schedule();
+      setTimeout(connect, 2000);
+    };
+    window.addEventListener("beforeunload", () => socket.send(JSON.stringify({ type: "bye" })));
+  }
+
+  function stars(size) {
+    const edge = size >= 13 ? 3 : 2;
+    if (size < 7) return [];
+    const points = [edge, size - 1 - edge];
+    if (size % 2 === 1) points.splice(1, 0, (size - 1) / 2);
+    return points.flatMap((x) => points.map((y) => [x, y]));
+  }
+
+  function boardSvg(view, coordinates) {
+    const n = view.size;
+    const pad = coordinates ? 1.2 : 0.5;
+    const span = n - 1 + 2 * pad;
+    const at = (k) => pad + k;
+    let s = `<svg viewBox="0 0 ${span} ${span}" data-size="${n}"><rect width="${span}" height="${span}" fill="var(--wood)"/>`;
+    for (let k = 0; k < n; k++) {
+      s += `<line x1="${at(0)}" y1="${at(k)}" x2="${at(n - 1)}" y2="${at(k)}" stroke="var(--line)" stroke-width="0.04"/>`;
+      s += `<line x1="${at(k)}" y1="${at(0)}" x2="${at(k)}" y2="${at(n - 1)}" stroke="var(--line)" stroke-width="0.04"/>`;
+    }
+    for (const [x, y] of stars(n)) s += `<circle cx="${at(x)}" cy="${at(y)}" r="0.1" fill="var(--line)"/>`;
+    if (coordinates) {
+      for (let k = 0; k < n; k++) {
+        const letter = LETTERS[k];
+        const number = n - k;
+        for (const y of [0.55, span - 0.3]) s += `<text x="${at(k)}" y="${y}" font-size="0.45" text-anchor="middle">${letter}</text>`;
+        for (const x of [0.45, span - 0.45]) s += `<text x="${x}" y="${at(k) + 0.16}" font-size="0.45" text-anchor="middle">${number}</text>`;
+      }
+    }
+    const last = view.lastMove ? index(view, view.lastMove.vertex) : -1;
+    view.board.forEach((stone, i) => {
+      if (!stone) return;
+      const col = i % n;
+      const row = Math.floor(i / n);
+      const x = at(col);
+      const y = at(n - 1 - row);
+      const vertex = `${LETTERS[col]}${row + 1}`;
+      const fill = stone === "B" ? "#111" : "#f8f8f8";
+      s += `<circle class="stone" data-vertex="${vertex}" data-color="${stone}" cx="${x}" cy="${y}" r="0.47" fill="${fill}" stroke="#111" stroke-width="0.03"/>`;
+      if (i === last) s += `<circle class="last" cx="${x}" cy="${y}" r="0.18" fill="none" stroke="${stone === "B" ? "#fff" : "#111"}" stroke-width="0.06"/>`;
+    });
+    return s + "</svg>";
+  }
+
+  function clockText(view, k) {
+    const reading = view.clocks[k];
+    if (!reading) return "–";
+    const running = reading.running && view.result === null;
+    const elapsed = running ? performance.now() - view.clockAt[k] : 0;
+    const untimed = view.time === "none";
+    const base = reading.in_overtime ? reading.period_left_ms ?? 0 : reading.main_left_ms;
+    const left = untimed ? reading.used_ms + elapsed : Math.max(0, base - elapsed);
+    const total = untimed ? Math.floor(left / 1000) : Math.ceil(left / 1000);
+    const text = `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
+    const extra = reading.in_overtime && reading.periods_left != null ? ` (${reading.periods_left})` : "";
+    return (reading.flagged ? "flag " : "") + (untimed ? "used " : "") + text + extra;
+  }
+
+  function playerName(view, k) {
+    const p = view.players[k];
+    return p ? `${p.name} ${p.version}`.trim() : k === 0 ? "Black" : "White";
+  }
+
+  function drawGame(view) {
+    $("board").innerHTML = boardSvg(view, true);
+    $("clocks").innerHTML = [0, 1].map((k) => {
+      const color = k === 0 ? "B" : "W";
+      const moving = view.toMove === color ? " to-move" : "";
+      return `<div class="clock${moving}" data-color="${color}"><span>${color === "B" ? "●" : "○"} ${esc(playerName(view, k))}</span><span class="time">${clockText(view, k)}</span></div>`;
+    }).join("");
+    $("result").textContent = view.result ? `${view.result.result}: ${view.result.reason}` : view.phase === "play" ? "" : view.phase;
+    const a = view.agreement;
+    const stones = (list) => (list && list.length ? list.join(" ") : "none");
+    $("agreement").textContent = a && (a.claims?.[0] || a.claims?.[1] || a.agreed)
+      ? `dead stones: Black claims ${stones(a.claims[0])}; White claims ${stones(a.claims[1])}` + (a.agreed ? `; agreed ${stones(a.agreed)}` : "")
+      : "";
+    $("moves").innerHTML = view.moves.map((m) => `<li value="${m.n}">${m.color} ${esc(m.vertex)}</li>`).join("");
+    $("moves").scrollTop = $("moves").scrollHeight;
+    $("trace").textContent = view.trace.slice(-60).join("\n");
+    $("trace").scrollTop = $("trace").scrollHeight;
+  }
+
+  function drawHall() {
+    const picture = hall.picture;
+    if (!picture) return;
+    $("hall-title").textContent = `${picture.name}: round ${picture.round} of ${picture.rounds}`;
+    $("boards").innerHTML = picture.boards.map((b) => {
+      const view = hall.games.get(b.board);
+      const moves = view ? view.moves.length : 0;
+      const state = b.result ? `${b.result}${b.reason ? `: ${b.reason}` : ""}` : b.playing ? `playing, move ${view?.lastMove?.n ?? moves}` : "waiting";
+      return `<div class="tile" data-board="${b.board}"><div class="names">${b.board}. ● ${esc(b.black)} – ○ ${esc(b.white)}</div><div class="state">${esc(state)}</div>${view ? boardSvg(view, false) : ""}</div>`;
+    }).join("");
+    const tables = picture.standings || [];
+    $("standings").innerHTML = tables.map(([division, table]) => {
+      const head = `<tr><th>#</th><th>${esc(division || "")}</th><th>pts</th>${table.tie_breaks.map((t) => `<th>${esc(t)}</th>`).join("")}</tr>`;
+      const rows = table.rows.map((r) => `<tr><td>${r.rank}</td><td>${esc(r.name)}</td><td>${r.score / 2}</td>${r.values.map(([, v]) => `<td>${v / 2}</td>`).join("")}</tr>`).join("");
+      return head + rows;
+    }).join("");
+  }
+
+  function draw() {
+    const now = performance.now();
+    const stale = now - lastHeard > 12000 && !trouble;
+    $("status").textContent = stale ? "stale: nothing heard for a while" : status;
+    $("status").className = trouble || stale ? "status trouble" : "status";
+    if (hall) {
+      const boards = hall.picture ? hall.picture.boards.map((b) => b.board) : [];
+      if (projector && boards.length && now - cycled > CYCLE_MS) {
+        const at = boards.indexOf(opened);
+        opened = boards[(at + 1) % boards.length];
+        cycled = now;
+      }
+      if (projector && opened === null && boards.length) opened = boards[0];
+      const view = opened !== null ? hall.games.get(opened) : null;
+      $("hall").hidden = view != null;
+      $("game").hidden = view == null;
+      $("back").hidden = view == null;
+      if (view) {
+        const b = hall.picture?.boards.find((p) => p.board === opened);
+        $("title").textContent = b ? `${hall.picture.name}, board ${b.board}: ${b.black} – ${b.white}` : "goref";
+        drawGame(view);
+      } else {
+        $("title").textContent = hall.picture ? hall.picture.name : "goref";
+        drawHall();
+      }
+    } else if (game) {
+      $("title").textContent = `${playerName(game, 0)} – ${playerName(game, 1)}`;
+      drawGame(game);
+    }
+  }
+
+  let pending = false;
+  function schedule() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      draw();
+    });
+  }
+
+  document.addEventListener("click", (event) => {
+    const tile = event.target.closest?.(".tile");
+    if (tile) { opened = Number(tile.dataset.board); schedule(); }
+    if (event.target.id === "back") { event.preventDefault(); opened = null; schedule(); }
+  });
+  if (projector) document.body.classList.add("projector");
+  setInterval(schedule, 250);
+  connect();
+  schedule();
+})();
