@@ -252,6 +252,9 @@
 
   function drawGame(view) {
     $("board").innerHTML = boardSvg(view, true);
+    if (!document.body.dataset.firstBoardMs) {
+      document.body.dataset.firstBoardMs = Math.round(performance.now());
+    }
     $("clocks").innerHTML = [0, 1].map((k) => {
       const color = k === 0 ? "B" : "W";
       const moving = view.toMove === color ? " to-move" : "";
