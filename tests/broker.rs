@@ -6,9 +6,10 @@
 //! A watcher of a game prints exactly the referee's `--json` lines, though
 //! the broker is killed and started again mid-game; a late one prints them
 //! too, from the stream's start, or starts from the last snapshot and ends
-//! with the result. A 4-board event watched through the broker and
-//! through `--serve` gives every board's moves and result as its journal
-//! has them, and a watcher of one board prints that board's events.
+//! with the result. A 4-board event watched at once through the broker,
+//! through `--serve` and in a browser (`--web`, a real headless Chromium)
+//! gives every board's moves, result and position as its journal has them,
+//! and a watcher of one board prints that board's events.
 
 mod common;
 
@@ -19,6 +20,8 @@ use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+use common::browser::{artefacts, dom, headless, host_stones, page_stones};
+use common::tmux::Tmux;
 use common::{goref, journal, wait_until};
 use serde_json::Value;
 
@@ -239,7 +242,7 @@ fn a_game_through_the_broker_reaches_every_watcher_though_the_broker_restarts() 
     );
 }
 
-/// A one-round Swiss of four built-in engines: two boards.
+/// A one-round Swiss of eight built-in engines: four boards.
 fn event_folder(root: &Path) -> PathBuf {
     let dir = root.join("cup");
     std::fs::create_dir_all(&dir).unwrap();
@@ -247,9 +250,9 @@ fn event_folder(root: &Path) -> PathBuf {
                     snapshot_every = 50\n\n[game]\nrules = \"kgs\"\nsize = 9\n\
                     time = \"absolute:10m\"\n"
         .to_string();
-    for n in 1..=4 {
+    for n in 1..=8 {
         text.push_str(&format!(
-            "[[entrant]]\nname = \"bot{n}\"\nplayer = \"gtp:{} bot --seed {n} --think-ms 60\"\n",
+            "[[entrant]]\nname = \"bot{n}\"\nplayer = \"gtp:{} bot --seed {n} --think-ms 40\"\n",
             goref().display()
         ));
     }
@@ -267,40 +270,43 @@ fn moves_of(lines: &[String], board: Option<u32>) -> Vec<String> {
         .collect()
 }
 
+/// A 4-board event on the director's hall (which stays up after the
+/// event), watched at once through the broker, through `--serve` and in a
+/// browser: every board ends with its journal's moves and result
+/// everywhere, and the page's board is its position.
 #[test]
-fn an_event_through_the_broker_and_through_serve_gives_every_board_as_its_journal() {
+fn an_event_through_the_broker_serve_and_a_browser_gives_every_board_as_its_journal() {
     let broker = Broker::start();
     let root = tempfile::tempdir().unwrap();
     let dir = event_folder(root.path());
     let serve = format!("127.0.0.1:{}", free_port());
+    let web = format!("127.0.0.1:{}", free_port());
     let hall_url = broker.url("broker_cup");
     let through_broker = Run::start(&["--watch", &hall_url, "--headless", "--json"]);
     let board_one = Run::start(&["--watch", &format!("{hall_url}/1"), "--headless", "--json"]);
-    let served = Run::start(&["--watch", &serve, "--headless", "--json"]);
+    let mut served = Run::start(&["--watch", &serve, "--headless", "--json"]);
     let publish = broker.url("");
-    let event = Run::start(&[
-        "event",
-        dir.to_str().unwrap(),
-        "--headless",
-        "--yes",
-        "--serve",
-        &serve,
-        "--publish",
-        publish.trim_end_matches('/'),
-    ]);
-    let (_, event_err) = event.finish(Duration::from_secs(180));
-    assert!(event_err.contains("broker cup is over"), "{event_err}");
-    assert!(
-        event_err.contains(&format!("goref --watch {hall_url}")),
-        "{event_err}"
+    let command = format!(
+        "{} event {} --yes --serve {serve} --web {web} --publish {}",
+        goref().display(),
+        dir.display(),
+        publish.trim_end_matches('/')
     );
+    let Some(hall) = Tmux::start("broker-hall", 100, 30, &command) else {
+        return;
+    };
+    hall.wait_for("the event's end", Duration::from_secs(240), |screen| {
+        screen.contains("is over")
+    });
     let (hall_lines, _) = through_broker.finish(Duration::from_secs(30));
     let (board_lines, _) = board_one.finish(Duration::from_secs(30));
-    let (served_lines, _) = served.finish(Duration::from_secs(30));
+    std::thread::sleep(Duration::from_secs(2));
+    let _ = served.child.kill();
+    let (served_lines, _) = served.finish(Duration::from_secs(10));
     assert!(hall_lines
         .iter()
         .any(|l| l.starts_with(r#"{"type":"hall","picture":"#)));
-    for board in 1..=2u32 {
+    for board in 1..=4u32 {
         let folder = dir.join(format!("round-1/board-{board}"));
         let recorded = journal(&folder);
         let recorded_moves: Vec<String> = recorded
@@ -326,6 +332,17 @@ fn an_event_through_the_broker_and_through_serve_gives_every_board_as_its_journa
                 "board {board}'s moves through {how}"
             );
         }
+        let page = dom(&format!("http://{web}/?board={board}"));
+        assert_eq!(
+            page_stones(&page),
+            host_stones(&folder),
+            "board {board}'s position in the browser"
+        );
+        let said = result["result"].as_str().unwrap();
+        assert!(
+            page.contains(&format!(">{said}: ")),
+            "board {board}'s result in the browser"
+        );
         if board == 1 {
             let events: Vec<Value> = board_lines
                 .iter()
@@ -344,4 +361,17 @@ fn an_event_through_the_broker_and_through_serve_gives_every_board_as_its_journa
             );
         }
     }
+    let shot = artefacts().join("hall.png");
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        &format!("http://{web}/"),
+        4000,
+        &[&format!("--screenshot={}", shot.display())],
+    );
+    assert!(
+        std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000),
+        "{}",
+        shot.display()
+    );
+    hall.keys(&["q"]);
 }

@@ -8,77 +8,11 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
+use common::browser::{artefacts, dom, headless, host_stones, page_stones};
 use common::tmux::Tmux;
 use common::{goref, journal};
-
-fn chromium() -> &'static str {
-    for name in ["chromium", "chromium-browser"] {
-        if Command::new(name).arg("--version").output().is_ok() {
-            return name;
-        }
-    }
-    panic!("chromium is missing (tests/run.sh installs it)")
-}
-
-/// Chromium, headless, on `url`, given `wait_ms` of the page's own time.
-fn headless(url: &str, wait_ms: u32, what: &[&str]) -> std::process::Output {
-    Command::new(chromium())
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--window-size=1200,900",
-        ])
-        .arg(format!("--virtual-time-budget={wait_ms}"))
-        .args(what)
-        .arg(url)
-        .output()
-        .expect("chromium runs")
-}
-
-/// The stones on the board the page draws: vertex to colour.
-fn page_stones(dom: &str) -> BTreeMap<String, String> {
-    let mut stones = BTreeMap::new();
-    for piece in dom.split("data-vertex=\"").skip(1) {
-        let vertex = piece.split('"').next().unwrap().to_string();
-        let color = piece
-            .split("data-color=\"")
-            .nth(1)
-            .and_then(|rest| rest.split('"').next())
-            .unwrap()
-            .to_string();
-        stones.insert(vertex, color);
-    }
-    stones
-}
-
-/// The position after the journal's last move: each move's stone placed
-/// and its captures taken off.
-fn host_stones(folder: &Path) -> BTreeMap<String, String> {
-    let mut stones = BTreeMap::new();
-    for event in journal(folder).into_iter().filter(|e| e["type"] == "move") {
-        let vertex = event["vertex"].as_str().unwrap().to_string();
-        if !matches!(vertex.to_ascii_lowercase().as_str(), "pass" | "resign") {
-            stones.insert(vertex, event["color"].as_str().unwrap().to_string());
-        }
-        for captured in event["captures"].as_array().unwrap() {
-            stones.remove(captured.as_str().unwrap());
-        }
-    }
-    stones
-}
-
-fn artefacts() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 #[test]
 fn the_page_shows_the_hosts_position_and_result_after_the_last_move() {
@@ -102,8 +36,7 @@ fn the_page_shows_the_hosts_position_and_result_after_the_last_move() {
         screen.contains("result ")
     });
     let url = format!("http://127.0.0.1:{port}/");
-    let dom = headless(&url, 4000, &["--dump-dom"]);
-    let dom = String::from_utf8_lossy(&dom.stdout);
+    let dom = dom(&url);
     let shown = page_stones(&dom);
     let position = host_stones(&folder);
     assert!(!position.is_empty());

@@ -2,6 +2,7 @@
 //! scripted fake engine, GNU Go, and the JSON event stream.
 #![allow(dead_code)]
 
+pub mod browser;
 pub mod pty;
 pub mod tmux;
 
