@@ -203,6 +203,10 @@ pub struct Outgoing {
     lines: usize,
     /// Events: more of the same subject may join it until it is sent.
     joins: bool,
+    /// It has been handed out to be sent: nothing joins it any more, even
+    /// when it is sent again after a failure (the broker keeps the first
+    /// copy it stored of an id, and would drop the lines added to it).
+    sealed: bool,
 }
 
 /// What a pushed line asks of the shell.
@@ -312,11 +316,10 @@ impl Outlet {
     fn push(&mut self, subject: String, line: &str, joins: bool, now: Instant) -> Pushed {
         self.lines += 1;
         self.bytes += line.len();
-        let unsent = self.queue.len() > self.sending;
         match self.queue.back_mut() {
             Some(last)
                 if joins
-                    && unsent
+                    && !last.sealed
                     && last.joins
                     && last.subject == subject
                     && last.payload.len() + line.len() <= MESSAGE_BYTES =>
@@ -335,6 +338,7 @@ impl Outlet {
                     lines: 1,
                     joins,
                     since: now,
+                    sealed: false,
                 });
             }
         }
@@ -352,7 +356,9 @@ impl Outlet {
 
     /// The next message to send, which nothing joins from now on.
     pub fn next_to_send(&mut self) -> Option<Outgoing> {
-        let next = self.queue.get(self.sending)?.clone();
+        let next = self.queue.get_mut(self.sending)?;
+        next.sealed = true;
+        let next = next.clone();
         self.sending += 1;
         Some(next)
     }

@@ -33,10 +33,16 @@ pub fn headless(url: &str, wait_ms: u32, what: &[&str]) -> std::process::Output 
         .expect("chromium runs")
 }
 
-/// The stones on the board the page draws: vertex to colour.
+/// The stones on the game's board the page draws (not the hall's tiles,
+/// which stay in the page, hidden, once a board is opened): vertex to
+/// colour.
 pub fn page_stones(dom: &str) -> BTreeMap<String, String> {
+    let board = dom
+        .split_once("id=\"board\"")
+        .and_then(|(_, rest)| rest.split_once("</svg>"))
+        .map_or("", |(svg, _)| svg);
     let mut stones = BTreeMap::new();
-    for piece in dom.split("data-vertex=\"").skip(1) {
+    for piece in board.split("data-vertex=\"").skip(1) {
         let vertex = piece.split('"').next().unwrap().to_string();
         let color = piece
             .split("data-color=\"")

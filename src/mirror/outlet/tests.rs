@@ -119,6 +119,25 @@ fn a_failure_sends_everything_again_from_the_front() {
 }
 
 #[test]
+fn a_message_sent_once_takes_no_more_lines_though_it_is_sent_again() {
+    let mut outlet = outlet(OutletLimits::default());
+    outlet.push_event(None, line("1\n"), Instant::now());
+    let sent = outlet.next_to_send().unwrap();
+    outlet.failed("the connection dropped", Instant::now());
+    outlet.push_event(None, line("2\n"), Instant::now());
+    let again = outlet.next_to_send().unwrap();
+    assert_eq!(
+        (again.id.as_str(), again.payload.as_str()),
+        (sent.id.as_str(), "1\n")
+    );
+    let next = outlet.next_to_send().unwrap();
+    assert_eq!(
+        next.payload, "2\n",
+        "the line after the failure goes in a message of its own"
+    );
+}
+
+#[test]
 fn a_game_is_published_whole_every_so_many_events() {
     let mut outlet = outlet(OutletLimits {
         snapshot_every: 3,
