@@ -14,7 +14,6 @@
 mod common;
 
 use std::io::{BufRead, BufReader};
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
@@ -22,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use common::browser::{artefacts, dom, headless, host_stones, page_stones};
 use common::tmux::Tmux;
-use common::{goref, journal, wait_until};
+use common::{free_port, goref, journal, wait_until};
 use serde_json::Value;
 
 /// A `nats-server -js` on a free loopback port, its store in a folder of
@@ -85,14 +84,6 @@ impl Drop for Broker {
     fn drop(&mut self) {
         self.kill();
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
 }
 
 /// A goref run by the test, its stdout lines gathered as they come.

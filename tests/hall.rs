@@ -14,7 +14,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::tmux::Tmux;
-use common::{goref, journal};
+use common::{free_port, goref, journal};
 
 /// A player that crashes at its third move and, started again, never
 /// answers: a board that needs the director.
@@ -71,11 +71,7 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("cup");
     event_folder(&dir, 300);
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let command = format!(
         "cd '{}' && '{}' event cup --serve 127.0.0.1:{port}",
         root.path().display(),
@@ -220,11 +216,7 @@ fn a_headless_event_serves_its_hall_and_a_spectator_prints_every_board_tagged() 
         ));
     }
     std::fs::write(dir.join("event.toml"), text).unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let address = format!("127.0.0.1:{port}");
     let mut watcher = std::process::Command::new(goref())
         .args(["--watch", &address, "--headless", "--json"])

@@ -12,17 +12,13 @@ use std::time::Duration;
 
 use common::browser::{artefacts, dom, headless, host_stones, page_stones};
 use common::tmux::Tmux;
-use common::{goref, journal};
+use common::{free_port, goref, journal};
 
 #[test]
 fn the_page_shows_the_hosts_position_and_result_after_the_last_move() {
     let root = tempfile::tempdir().unwrap();
     let folder = root.path().join("game");
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let command = format!(
         "{} play --black bot:3,think=20ms --white bot:4,think=20ms --size 9 --game-dir {} \
          --web 127.0.0.1:{port}",

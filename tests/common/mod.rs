@@ -300,3 +300,12 @@ pub fn wait_for_moves(folder: &Path, count: usize, last: impl Fn(&Value) -> bool
     });
     moves
 }
+
+/// A loopback port free when asked, for a server the test starts.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
