@@ -110,9 +110,11 @@ fn gaps_of_one_game(
     };
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();
-    while let Ok((at, stamped)) = rx.try_recv() {
-        if matches!(stamped.event, GameEvent::Move { .. }) {
-            stamps.push(at);
+    while let Ok(batch) = rx.try_recv() {
+        for (at, stamped) in batch {
+            if matches!(stamped.event, GameEvent::Move { .. }) {
+                stamps.push(at);
+            }
         }
     }
     stamps.windows(2).map(|w| w[1] - w[0]).collect()

@@ -141,7 +141,10 @@ fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, Ga
     let mut host = GameView::new();
     let mut spectator = GameView::new();
     let mut events = 0;
-    while let Ok((_, stamped)) = rx.try_recv() {
+    let handed: Vec<_> = std::iter::from_fn(|| rx.try_recv().ok())
+        .flatten()
+        .collect();
+    for (_, stamped) in handed {
         host.apply_stamped(&stamped);
         let line = serde_json::to_string(&stamped).unwrap();
         let parsed: StampedEvent = serde_json::from_str(&line).unwrap();

@@ -162,7 +162,7 @@ async fn play_one(
         };
         tokio::select! {
             event = next_from(&mut events) => {
-                let Some((at, first)) = event else {
+                let Some(first) = event else {
                     events = None;
                     continue;
                 };
@@ -170,13 +170,14 @@ async fn play_one(
                 // The latest event sets the origin: a resumed game retells
                 // its journal first, with times older than the telling.
                 let since = |at, t_ms| Instant::from_std(at).checked_sub(Duration::from_millis(t_ms));
-                origin = since(at, first.t_ms).or(origin);
-                show_folder(&first, &mut state);
-                view.apply_stamped(&first);
-                while let Ok((at, stamped)) = events.try_recv() {
-                    origin = since(at, stamped.t_ms).or(origin);
-                    show_folder(&stamped, &mut state);
-                    view.apply_stamped(&stamped);
+                let mut next = Some(first);
+                while let Some(batch) = next {
+                    for (at, stamped) in batch {
+                        origin = since(at, stamped.t_ms).or(origin);
+                        show_folder(&stamped, &mut state);
+                        view.apply_stamped(&stamped);
+                    }
+                    next = events.try_recv().ok();
                 }
                 dirty = true;
             }

@@ -21,7 +21,7 @@ mod sinks;
 mod trace_file;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -42,8 +42,8 @@ use crate::protocol::sgmp::link::Direction;
 use crate::referee::event::attributed;
 use crate::referee::operator::OPERATOR_HELP;
 use crate::referee::{
-    AgreementEvent, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo, Referee,
-    ResumePoint, SessionChange, StampedEvent,
+    AgreementEvent, EventBatch, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo,
+    Referee, ResumePoint, SessionChange, StampedEvent,
 };
 use crate::referee::{OperatorCommand, OperatorInput};
 use crate::shell_time::{next_from, now, Timer};
@@ -72,7 +72,7 @@ pub struct DriverConfig {
     pub operator_stdin: bool,
     /// Each receives every event with the instant it was handed on: the
     /// feeds for a screen, a mirror, a measurement.
-    pub subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    pub subscribers: Vec<mpsc::UnboundedSender<EventBatch>>,
     /// Where the game's folder goes; `None` for none (a measurement).
     pub folder: Option<FolderPlace>,
     /// Where the game is published to be watched (`--publish`), as its

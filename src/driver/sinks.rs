@@ -24,8 +24,8 @@ use crate::files::{resolve_output, same_file};
 use crate::journal::folder::{self, stderr_log};
 use crate::journal::{manifest, GameFolder, Journal, JournalStatus};
 use crate::referee::{
-    GameEvent, LineDirection, PlannedGame, Recorder, Referee, SessionChange, StampedEvent,
-    StreamHeader,
+    EventBatch, GameEvent, LineDirection, PlannedGame, Recorder, Referee, SessionChange,
+    StampedEvent, StreamHeader,
 };
 use crate::shell_time::now;
 
@@ -90,6 +90,10 @@ impl LogFile {
     }
 }
 
+/// How long a move's events wait at most for the next player's clock to
+/// start, when the game's loop turns.
+const HOLD_AT_MOST: Duration = Duration::from_secs(1);
+
 pub(super) struct Sinks {
     started: tokio::time::Instant,
     /// The time of the journal's last event, for a resumed game: its times
@@ -104,11 +108,18 @@ pub(super) struct Sinks {
     progress: bool,
     engine_stderr: bool,
     recorder: Recorder,
-    subscribers: Vec<mpsc::UnboundedSender<(Instant, StampedEvent)>>,
+    subscribers: Vec<mpsc::UnboundedSender<EventBatch>>,
     /// Events for the subscribers, held until the move they belong to has
     /// been relayed ([`Sinks::hand_on_held`]): waking a subscriber's thread
     /// is never on a move's path.
-    held: Vec<(Instant, StampedEvent)>,
+    held: EventBatch,
+    /// After a move, the held events wait for the next player's clock to
+    /// start (a move's events end there: the move, its relay, the next
+    /// request), for the result, or for a new phase: a move reaches the
+    /// subscribers as one batch, and wakes their threads once. No timer
+    /// backs the wait, as arming one for each move would wake the game's
+    /// thread; one of those always follows a move.
+    held_since: Option<Instant>,
     folder: Option<Folder>,
     records: Vec<Record>,
     /// The records are derived from the journal: a change is handed to
@@ -252,6 +263,7 @@ impl Sinks {
             recorder,
             subscribers: config.subscribers.clone(),
             held: Vec::new(),
+            held_since: None,
             folder,
             records,
             derived_records: sync == Sync::AtTheEnd,
@@ -309,22 +321,43 @@ impl Sinks {
 
     /// Holds an event for every subscriber.
     fn hand_on(&mut self, stamped: StampedEvent) {
-        if !self.subscribers.is_empty() {
-            self.held.push((now(), stamped));
+        if self.subscribers.is_empty() {
+            return;
         }
+        let at = now();
+        match &stamped.event {
+            GameEvent::Move { .. } => self.held_since = Some(at),
+            GameEvent::Clock { clock, .. } if clock.running => self.held_since = None,
+            GameEvent::Result(_) | GameEvent::Phase { .. } => self.held_since = None,
+            _ => {}
+        }
+        self.held.push((at, stamped));
     }
 
-    /// Hands every event held to every subscriber.
+    /// Hands every event held to every subscriber, unless they wait for
+    /// the move they belong to to be relayed ([`HOLD_AT_MOST`] at most, at
+    /// the next turn of the game's loop after it).
     pub fn hand_on_held(&mut self) {
+        if self
+            .held_since
+            .is_some_and(|since| now().saturating_duration_since(since) < HOLD_AT_MOST)
+        {
+            return;
+        }
+        self.hand_on_all();
+    }
+
+    /// Hands every event held to every subscriber, now.
+    fn hand_on_all(&mut self) {
+        self.held_since = None;
+        if self.held.is_empty() {
+            return;
+        }
         if let Some((last, others)) = self.subscribers.split_last() {
-            for held in &self.held {
-                for subscriber in others {
-                    let _ = subscriber.send(held.clone());
-                }
+            for subscriber in others {
+                let _ = subscriber.send(self.held.clone());
             }
-            for held in self.held.drain(..) {
-                let _ = last.send(held);
-            }
+            let _ = last.send(std::mem::take(&mut self.held));
         }
     }
 
@@ -336,7 +369,7 @@ impl Sinks {
     /// Hands on every event the referee has, and writes the journal.
     pub fn drain(&mut self, referee: &mut Referee) {
         self.drain_holding(referee);
-        self.hand_on_held();
+        self.hand_on_all();
     }
 
     /// [`Sinks::drain`], but the subscribers' events are held, for
@@ -609,7 +642,7 @@ impl Sinks {
     /// files are incomplete. The folder's manifest is written last, over
     /// the files as they stay.
     pub fn finish(&mut self) -> Vec<String> {
-        self.hand_on_held();
+        self.hand_on_all();
         self.finish_record();
         self.flush_folder();
         let mut incomplete = Vec::new();

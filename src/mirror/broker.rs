@@ -7,7 +7,9 @@
 //! queue is bounded, and a broker that is down, slow or restarting is a
 //! notice when publishing stops and another when it catches up.
 
+use std::collections::VecDeque;
 use std::future::IntoFuture;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -17,7 +19,7 @@ use tokio::sync::{mpsc, Notify};
 use crate::shell_time::now;
 
 use super::hub::Line;
-use super::outlet::{Outlet, OutletLimits, Pushed, Subjects};
+use super::outlet::{Outgoing, Outlet, OutletLimits, Pushed, Subjects};
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(3);
@@ -36,8 +38,11 @@ fn unix_us(at: std::time::Instant) -> u64 {
         .map_or(0, |since| since.as_micros() as u64)
 }
 
-/// Lines on their way to the broker at once, not yet acknowledged.
+/// Messages on their way to the broker at once, not yet confirmed.
 const WINDOW: usize = 64;
+/// A message asks for the broker's acknowledgement at least this often
+/// while messages go out.
+const CONFIRM_EVERY: Duration = Duration::from_secs(1);
 /// The first wait after a failure, doubled up to [`BACKOFF_CAP`].
 const BACKOFF_BASE: Duration = Duration::from_millis(200);
 const BACKOFF_CAP: Duration = Duration::from_secs(3);
@@ -87,6 +92,8 @@ pub(crate) struct Publisher {
     outlet: Arc<Mutex<Outlet>>,
     beat: Arc<Mutex<Option<Line>>>,
     wake: Arc<Notify>,
+    /// The mirror is going: every message asks to be acknowledged.
+    settling: Arc<AtomicBool>,
 }
 
 impl Publisher {
@@ -107,6 +114,7 @@ impl Publisher {
             ))),
             beat: Arc::new(Mutex::new(None)),
             wake: Arc::new(Notify::new()),
+            settling: Arc::new(AtomicBool::new(false)),
         };
         tokio::spawn(publish(config, publisher.clone(), notices));
         publisher
@@ -123,6 +131,8 @@ impl Publisher {
     /// Waits, `within` at most, until the broker has every line; says
     /// what it could not publish.
     pub(crate) async fn settle(&self, within: Duration) {
+        self.settling.store(true, Ordering::Relaxed);
+        self.wake.notify_one();
         let deadline = tokio::time::Instant::now() + within;
         loop {
             let (queued, stopped, broker) = {
@@ -271,11 +281,17 @@ async fn ensure_stream(
     )))
 }
 
-/// Publishes the outlet's lines as they come, until one is not taken: up
-/// to [`WINDOW`] on their way at once, in order, the front line taken from
-/// the outlet only when the broker has acknowledged it. After a failure the
-/// next drain starts again from the front: what the broker had stored of
-/// the window is a prefix of it, and its ids drop the lines sent twice.
+/// Publishes the outlet's messages as they come, until one is not taken:
+/// up to [`WINDOW`] on their way at once, in order, each taken from the
+/// outlet only once the broker has confirmed it. Not every message asks
+/// for the broker's acknowledgement, as each would wake this thread: one
+/// does each [`CONFIRM_EVERY`], or when the window is half full, or while
+/// the mirror is settling, and its acknowledgement confirms every message
+/// before it on the connection, which the broker takes in order. When the
+/// last message went without asking, it is sent again, asking: the broker
+/// drops the copy by its id and acknowledges it. After a failure the next
+/// drain starts again from the front: what the broker had stored of the
+/// window is a prefix of it, and its ids drop the messages sent twice.
 async fn drain(
     nats: &async_nats::Client,
     context: &jetstream::Context,
@@ -284,7 +300,10 @@ async fn drain(
     notices: &mpsc::UnboundedSender<String>,
     backoff: &mut Duration,
 ) -> Result<(), NotTaken> {
-    let mut in_flight = std::collections::VecDeque::new();
+    let mut unconfirmed: VecDeque<String> = VecDeque::new();
+    let mut asking: Option<Asking> = None;
+    let mut last_unasked: Option<Outgoing> = None;
+    let mut last_asked = tokio::time::Instant::now();
     loop {
         let beat = lock(&publisher.beat).take();
         if let Some(beat) = beat {
@@ -292,37 +311,107 @@ async fn drain(
                 .publish(subjects.live(), beat.as_bytes().to_vec().into())
                 .await;
         }
-        while in_flight.len() < WINDOW {
+        let settling = publisher.settling.load(Ordering::Relaxed);
+        while unconfirmed.len() < WINDOW {
             let next = lock(&publisher.outlet).next_to_send();
             let Some(outgoing) = next else { break };
-            let mut headers = async_nats::HeaderMap::new();
-            headers.insert("Nats-Msg-Id", outgoing.id.as_str());
-            headers.insert(SENT_HEADER, unix_us(outgoing.since).to_string().as_str());
-            let ack = context
-                .publish_with_headers(outgoing.subject, headers, outgoing.payload.into())
-                .await
-                .map_err(|e| NotTaken(e.to_string()))?;
-            in_flight.push_back((outgoing.id, ack.into_future()));
+            let ask = asking.is_none()
+                && (settling
+                    || unconfirmed.len() + 1 >= WINDOW / 2
+                    || last_asked.elapsed() >= CONFIRM_EVERY);
+            unconfirmed.push_back(outgoing.id.clone());
+            if ask {
+                asking = Some(ask_for(context, &outgoing, unconfirmed.len()).await?);
+                last_asked = tokio::time::Instant::now();
+                last_unasked = None;
+            } else {
+                send_unasked(nats, &outgoing).await?;
+                last_unasked = Some(outgoing);
+            }
         }
-        let Some((id, oldest)) = in_flight.pop_front() else {
-            publisher.wake.notified().await;
-            continue;
-        };
-        match tokio::time::timeout(ACK_WITHIN, oldest).await {
-            Ok(Ok(_)) => {
+        let confirm_at = last_asked + CONFIRM_EVERY;
+        if asking.is_none() && (settling || tokio::time::Instant::now() >= confirm_at) {
+            if let Some(last) = last_unasked.take() {
+                asking = Some(ask_for(context, &last, unconfirmed.len()).await?);
+                last_asked = tokio::time::Instant::now();
+            }
+        }
+        let confirm_due = asking.is_none() && last_unasked.is_some();
+        tokio::select! {
+            acknowledged = acknowledgement(&mut asking) => {
+                let count = acknowledged?;
+                asking = None;
                 *backoff = BACKOFF_BASE;
-                if let Some(notice) = lock(&publisher.outlet).sent(&id, now()) {
-                    tracing::info!("{notice}");
-                    let _ = notices.send(notice);
+                for id in unconfirmed.drain(..count.min(unconfirmed.len())) {
+                    if let Some(notice) = lock(&publisher.outlet).sent(&id, now()) {
+                        tracing::info!("{notice}");
+                        let _ = notices.send(notice);
+                    }
                 }
             }
-            Ok(Err(e)) => return Err(NotTaken(e.to_string())),
-            Err(_) => {
-                return Err(NotTaken(format!(
-                    "no acknowledgement within {}s",
-                    ACK_WITHIN.as_secs()
-                )))
-            }
+            _ = publisher.wake.notified() => {}
+            _ = tokio::time::sleep_until(confirm_at), if confirm_due => {}
         }
+    }
+}
+
+/// A message that asked for the broker's acknowledgement, which confirms
+/// it and the `count` messages up to it.
+struct Asking {
+    ack: <jetstream::context::PublishAckFuture as IntoFuture>::IntoFuture,
+    count: usize,
+}
+
+/// The message's headers: its id, and when its first line was pushed.
+fn headers_of(outgoing: &Outgoing) -> async_nats::HeaderMap {
+    let mut headers = async_nats::HeaderMap::new();
+    headers.insert("Nats-Msg-Id", outgoing.id.as_str());
+    headers.insert(SENT_HEADER, unix_us(outgoing.since).to_string().as_str());
+    headers
+}
+
+/// Sends `outgoing`, asking for the broker's acknowledgement.
+async fn ask_for(
+    context: &jetstream::Context,
+    outgoing: &Outgoing,
+    count: usize,
+) -> Result<Asking, NotTaken> {
+    let ack = context
+        .publish_with_headers(
+            outgoing.subject.clone(),
+            headers_of(outgoing),
+            outgoing.payload.clone().into(),
+        )
+        .await
+        .map_err(|e| NotTaken(e.to_string()))?;
+    Ok(Asking {
+        ack: ack.into_future(),
+        count,
+    })
+}
+
+/// Sends `outgoing` without asking for an acknowledgement.
+async fn send_unasked(nats: &async_nats::Client, outgoing: &Outgoing) -> Result<(), NotTaken> {
+    nats.publish_with_headers(
+        outgoing.subject.clone(),
+        headers_of(outgoing),
+        outgoing.payload.clone().into(),
+    )
+    .await
+    .map_err(|e| NotTaken(e.to_string()))
+}
+
+/// The acknowledgement asked for: how many messages it confirms. Never,
+/// while none is asked for.
+async fn acknowledgement(asking: &mut Option<Asking>) -> Result<usize, NotTaken> {
+    let Some(asked) = asking else {
+        return std::future::pending().await;
+    };
+    match (&mut asked.ack).await {
+        Ok(_) => Ok(asked.count),
+        Err(e) if e.kind() == jetstream::context::PublishErrorKind::TimedOut => Err(NotTaken(
+            format!("no acknowledgement within {}s", ACK_WITHIN.as_secs()),
+        )),
+        Err(e) => Err(NotTaken(e.to_string())),
     }
 }

@@ -22,6 +22,8 @@
 //! - [`outlet`], [`broker`], [`broker_watch`]: the stream published to a
 //!   NATS JetStream broker (`--publish`), and followed from it (`--watch
 //!   nats://…`): the pure queue and subjects, and the two async shells.
+//!   [`pace`]: pure. How often the events are read while only the broker
+//!   watches.
 //! - [`web`]: the page for browsers (`--web`), a spectator over a WebSocket.
 
 pub mod accept_trouble;
@@ -36,6 +38,7 @@ pub mod hall_hub;
 pub mod hub;
 pub mod lines;
 pub mod outlet;
+pub mod pace;
 pub mod server;
 pub mod web;
 pub mod wire;

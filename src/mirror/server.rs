@@ -25,7 +25,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, UnixListener};
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::referee::{GameEvent, OperatorInput, SessionChange, StampedEvent};
+use crate::referee::{EventBatch, GameEvent, OperatorInput, SessionChange};
 use crate::shell_time::{next_from, now, sleep_until};
 
 use source::{publish, publish_hall, Source};
@@ -38,6 +38,7 @@ use super::gate::{Gate, Limits, Refusal};
 use super::hall_hub::{HallHub, HallItem};
 use super::hub::{CatchUp, HistoryLimits, Hub, Line};
 use super::lines::{LineError, LineReader};
+use super::pace::Pace;
 use super::wire::{RefereeMessage, SpectatorMessage, SPECTATOR_LINE_LIMIT};
 
 /// How the mirror serves.
@@ -75,8 +76,9 @@ pub enum ServeError {
     },
 }
 
-/// The feed of one game's events, with the instant each was handed on.
-pub type Feed = mpsc::UnboundedSender<(Instant, StampedEvent)>;
+/// The feed of one game's events, in the batches the game hands them on
+/// in, with the instant each was handed on.
+pub type Feed = mpsc::UnboundedSender<EventBatch>;
 
 /// The feed of an event's hall.
 pub type HallFeed = mpsc::UnboundedSender<HallItem>;
@@ -85,7 +87,7 @@ enum Control {
     /// A new game: its events come on `feed`; `spectators` events go to
     /// `notes`, for the game to put into its stream.
     Game {
-        feed: mpsc::UnboundedReceiver<(Instant, StampedEvent)>,
+        feed: mpsc::UnboundedReceiver<EventBatch>,
         notes: mpsc::UnboundedSender<GameEvent>,
     },
     /// An event's hall, from now on: its items come on `feed`; the
@@ -151,6 +153,10 @@ const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);
 const PUBLISH_SETTLE: Duration = Duration::from_secs(5);
 /// The most bytes of queued lines written to a spectator at once.
 const BATCH_BYTES: usize = 64 << 10;
+/// While only the broker watches, the feeds are read at most once each
+/// [`PUBLISH_PACE`] after [`PUBLISH_BURST`] reads at once ([`Pace`]).
+const PUBLISH_PACE: Duration = Duration::from_millis(50);
+const PUBLISH_BURST: u32 = 3;
 
 impl MirrorServer {
     /// Listens on the configured address, if any (an error at once if it
@@ -408,7 +414,7 @@ async fn serve(
             let _ = browsers.send((conn, peer));
         }));
     }
-    let mut feed: Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>> = None;
+    let mut feed: Option<mpsc::UnboundedReceiver<EventBatch>> = None;
     let mut hall_feed: Option<mpsc::UnboundedReceiver<HallItem>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
     let mut hall_news: Option<mpsc::UnboundedSender<String>> = None;
@@ -423,11 +429,17 @@ async fn serve(
     // While nobody watches, the game's events wait in their channel: the
     // game's thread never wakes this one, and they are folded at the next
     // connection, before it is let in.
+    let mut pace = Pace::new(PUBLISH_PACE, PUBLISH_BURST);
+    let mut resting_until: Option<Instant> = None;
     loop {
         let audience_due = (notes.is_some() && counts_spectators)
             .then(|| lock(&shared.audience).due(now()))
             .flatten();
-        let watched = lock(&shared.gate).open() > 0 || publisher.is_some();
+        let spectators = lock(&shared.gate).open() > 0;
+        if spectators {
+            resting_until = None;
+        }
+        let watched = spectators || (publisher.is_some() && resting_until.is_none());
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((conn, peer, ip)) => {
@@ -452,13 +464,20 @@ async fn serve(
                 admit(conn, peer.to_string(), peer.ip(), &shared)
             }
             event = next_from(&mut feed), if watched => match event {
-                Some(first) => publish(&shared, first, feed.as_mut(), publisher.as_ref()),
+                Some(first) => {
+                    publish(&shared, first, feed.as_mut(), publisher.as_ref());
+                    resting_until = rest(&mut pace, spectators, publisher.as_ref());
+                }
                 None => feed = None,
             },
-            item = next_from(&mut hall_feed) => match item {
-                Some(first) => publish_hall(&shared, first, hall_feed.as_mut(), publisher.as_ref()),
+            item = next_from(&mut hall_feed), if resting_until.is_none() => match item {
+                Some(first) => {
+                    publish_hall(&shared, first, hall_feed.as_mut(), publisher.as_ref());
+                    resting_until = rest(&mut pace, spectators, publisher.as_ref());
+                }
                 None => hall_feed = None,
             },
+            _ = sleep_until(resting_until) => resting_until = None,
             Some(notice) = broker_news.recv() => match &hall_news {
                 Some(news) => {
                     let _ = news.send(notice);
@@ -476,6 +495,7 @@ async fn serve(
                     hall_news = Some(news);
                 }
                 Some(Control::Game { feed: game, notes: to_game }) => {
+                    fold_waiting(&shared, &mut feed, publisher.as_ref());
                     let mut hub = lock(&shared.hub);
                     *hub = Source::Game(Box::new(Hub::new(new_stream_name(), config.history)));
                     if let Some(publisher) = &publisher {
@@ -489,6 +509,9 @@ async fn serve(
                 }
                 Some(Control::Shutdown) | None => {
                     fold_waiting(&shared, &mut feed, publisher.as_ref());
+                    if let Some(first) = hall_feed.as_mut().and_then(|f| f.try_recv().ok()) {
+                        publish_hall(&shared, first, hall_feed.as_mut(), publisher.as_ref());
+                    }
                     break;
                 }
             },
@@ -516,11 +539,18 @@ async fn serve(
     }
 }
 
+/// Until when the feeds rest after a read: as the pace says while only the
+/// broker watches, not at all while spectators do.
+fn rest(pace: &mut Pace, spectators: bool, publisher: Option<&Publisher>) -> Option<Instant> {
+    let pace = pace.read(now());
+    pace.filter(|_| !spectators && publisher.is_some())
+}
+
 /// Folds the game's events that waited while nobody watched, before a
 /// connection is let in or the mirror goes.
 fn fold_waiting(
     shared: &Shared,
-    feed: &mut Option<mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
+    feed: &mut Option<mpsc::UnboundedReceiver<EventBatch>>,
     publisher: Option<&Publisher>,
 ) {
     if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {

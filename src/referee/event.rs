@@ -628,3 +628,8 @@ pub struct StampedEvent {
     #[serde(flatten)]
     pub event: GameEvent,
 }
+
+/// Events handed on together from the game to a subscriber (a move's,
+/// mostly), each with the instant it was handed on: one wake of the
+/// subscriber's thread for all of them.
+pub type EventBatch = Vec<(std::time::Instant, StampedEvent)>;

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use crate::referee::StampedEvent;
+use crate::referee::EventBatch;
 use crate::shell_time::now;
 
 use super::{lock, Shared};
@@ -91,12 +91,13 @@ impl Source {
     }
 }
 
-/// Folds the event and those queued behind it into the hub and sends each
-/// to every spectator, and to the broker.
+/// Folds the batch of events and those queued behind it into the hub and
+/// sends each to every spectator; to the broker, each batch's events go
+/// together.
 pub(super) fn publish(
     shared: &Shared,
-    first: (Instant, StampedEvent),
-    mut feed: Option<&mut mpsc::UnboundedReceiver<(Instant, StampedEvent)>>,
+    first: EventBatch,
+    mut feed: Option<&mut mpsc::UnboundedReceiver<EventBatch>>,
     publisher: Option<&Publisher>,
 ) {
     let mut source = lock(&shared.hub);
@@ -104,19 +105,21 @@ pub(super) fn publish(
         return;
     };
     let mut next = Some(first);
-    while let Some((at, stamped)) = next {
-        let line = hub.publish(at, &stamped);
-        if let Some(publisher) = publisher {
-            match publisher.with(|outlet| outlet.push_event(None, line.clone(), at)) {
-                Pushed::Queued => {}
-                Pushed::WantsSnapshot => {
-                    let snapshot = hub.snapshot();
-                    publisher.with(|outlet| outlet.push_snapshot(None, snapshot, at));
+    while let Some(batch) = next {
+        for (at, stamped) in batch {
+            let line = hub.publish(at, &stamped);
+            if let Some(publisher) = publisher {
+                match publisher.with(|outlet| outlet.push_event(None, line.clone(), at)) {
+                    Pushed::Queued => {}
+                    Pushed::WantsSnapshot => {
+                        let snapshot = hub.snapshot();
+                        publisher.with(|outlet| outlet.push_snapshot(None, snapshot, at));
+                    }
+                    Pushed::WantsWhole => game_whole(hub, publisher, at),
                 }
-                Pushed::WantsWhole => game_whole(hub, publisher, at),
             }
+            let _ = shared.events.send(line);
         }
-        let _ = shared.events.send(line);
         next = feed.as_mut().and_then(|feed| feed.try_recv().ok());
     }
 }
