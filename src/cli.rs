@@ -348,8 +348,9 @@ pub struct SpectatorArgs {
     /// 0.0.0.0:7777 (port 0 picks one); they run goref --watch HOST:PORT.
     #[arg(long, value_name = "ADDR")]
     pub serve: Option<String>,
-    /// The token spectators must give (or set GOREF_TOKEN, kept out of ps).
-    #[arg(long, value_name = "T", requires = "serve")]
+    /// The token spectators must give, with --serve and --web (or set
+    /// GOREF_TOKEN, kept out of ps); browsers open /?token=T.
+    #[arg(long, value_name = "T")]
     pub token: Option<String>,
     /// Publish the stream to a NATS JetStream broker too, for watchers
     /// anywhere: nats://HOST:PORT[/NAME] (NAME: the game folder's or the
@@ -592,7 +593,6 @@ mod tests {
             &["goref", "--headless"][..],
             &["goref", "--token", "t"],
             &["goref", "--watch", "h:1", "--json"],
-            &["goref", "play", "--token", "t"],
         ] {
             assert!(Cli::try_parse_from(args).is_err(), "{args:?}");
         }

@@ -369,6 +369,9 @@ fn serve(
     name: &str,
     settings: &PublishSettings,
 ) -> Result<Option<MirrorServer>, String> {
+    if args.token.is_some() && args.serve.is_none() && args.web.is_none() {
+        return Err("--token guards --serve and --web: give one of them (a NATS broker keeps its own users)".into());
+    }
     if args.serve.is_none() && args.publish.is_none() && args.web.is_none() {
         return Ok(None);
     }
@@ -407,8 +410,12 @@ fn serve(
         ));
     }
     if let Some(address) = mirror.web_address() {
+        let (first, then) = match token {
+            Some(_) => ("?token=…", "&"),
+            None => ("", "?"),
+        };
         console::say(format!(
-            "goref: the page for browsers is at http://{address}/ (projector: http://{address}/?projector)"
+            "goref: the page for browsers is at http://{address}/{first} (projector: http://{address}/{first}{then}projector)"
         ));
     }
     if let Some(publish) = &publish {
@@ -644,11 +651,6 @@ fn referee(
     options: ScreenOptions,
     resume: Option<Resumption>,
 ) -> Result<Outcome, String> {
-    let mut screen = !output.headless && !output.json;
-    if screen && !std::io::stdout().is_terminal() {
-        console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
-        screen = false;
-    }
     let name = game_name(&config, resume.as_ref());
     let mirror = serve(
         spectators,
@@ -656,6 +658,11 @@ fn referee(
         &name,
         &PublishSettings::default(),
     )?;
+    let mut screen = !output.headless && !output.json;
+    if screen && !std::io::stdout().is_terminal() {
+        console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
+        screen = false;
+    }
     if let Some(url) = &spectators.publish {
         config.published =
             Some(publish_config(url, &name, &PublishSettings::default())?.watch_address());

@@ -468,6 +468,11 @@ fn command_line_mistakes_are_one_line_messages() {
     assert_eq!(code, Some(2));
     assert!(err.contains("cannot listen there"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+
+    let (code, err) = run(&["play", "--black", "bot", "--white", "bot", "--token", "t"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("--token guards --serve and --web"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
 }
 
 /// A referee with a token: a spectator that gives none is told that this

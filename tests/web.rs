@@ -4,7 +4,8 @@
 //!
 //! The page's board after the game's last move is the host's position, with
 //! its coordinates, and its result the host's; a screenshot of it is kept
-//! as an artefact (`target/tmp/web/game.png`).
+//! as an artefact (`target/tmp/web/game.png`). The referee asks for a
+//! token: a page opened without it is told how to give it.
 
 mod common;
 
@@ -21,7 +22,7 @@ fn the_page_shows_the_hosts_position_and_result_after_the_last_move() {
     let port = free_port();
     let command = format!(
         "{} play --black bot:3,think=20ms --white bot:4,think=20ms --size 9 --game-dir {} \
-         --web 127.0.0.1:{port}",
+         --web 127.0.0.1:{port} --token s3cret",
         goref().display(),
         folder.display()
     );
@@ -31,7 +32,17 @@ fn the_page_shows_the_hosts_position_and_result_after_the_last_move() {
     host.wait_for("the result", Duration::from_secs(120), |screen| {
         screen.contains("result ")
     });
-    let url = format!("http://127.0.0.1:{port}/");
+    let bare = headless(&format!("http://127.0.0.1:{port}/"), 3000, &["--dump-dom"]);
+    let bare = String::from_utf8_lossy(&bare.stdout);
+    assert!(
+        bare.contains("this game needs a token: open this page as /?token="),
+        "a page without the token is told how to give it"
+    );
+    assert!(
+        page_stones(&bare).is_empty(),
+        "and shown nothing of the game"
+    );
+    let url = format!("http://127.0.0.1:{port}/?token=s3cret");
     let dom = dom(&url);
     let shown = page_stones(&dom);
     let position = host_stones(&folder);

@@ -17,6 +17,8 @@
   let opened = params.has("board") ? Number(params.get("board")) : null;
   let cycled = performance.now();
   let status = "connecting…";
+  // Told not to come back (a wrong token, another version): no reconnect.
+  let finished = false;
   let trouble = true;
   let lastHeard = performance.now();
 
@@ -161,7 +163,15 @@
         }
         break;
       }
-      case "bye": status = `the referee closed: ${m.reason}`; trouble = true; break;
+      case "bye":
+        status = `the referee closed: ${m.reason}`;
+        if (m.retry === false) {
+          finished = true;
+          if (/needs a token/.test(m.reason)) status = "this game needs a token: open this page as /?token=…";
+          else if (/wrong token/.test(m.reason)) status = "wrong token: open this page as /?token= with the referee's token";
+        }
+        trouble = true;
+        break;
     }
     schedule();
   }
@@ -181,13 +191,19 @@
     };
     socket.onclose = () => {
       clearInterval(pinger);
+      if (finished) return;
       if (!trouble) status = "reconnecting…";
       trouble = true;
       schedule();
       setTimeout(connect, 2000);
     };
-    window.addEventListener("beforeunload", () => socket.send(JSON.stringify({ type: "bye" })));
+    current = socket;
   }
+  // The socket of the moment; says bye when the page goes.
+  let current = null;
+  window.addEventListener("beforeunload", () => {
+    if (current && current.readyState === WebSocket.OPEN) current.send(JSON.stringify({ type: "bye" }));
+  });
 
   function stars(size) {
     const edge = size >= 13 ? 3 : 2;
