@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -59,7 +60,9 @@ pub struct WatchArgs {
         long = "theme",
         id = "watch_theme",
         value_name = "NAME|PATH",
-        requires = "watch"
+        requires = "watch",
+        value_parser = Suggest(crate::ui::theme::BUILTIN_NAMES),
+        hide_possible_values = true
     )]
     pub theme: Option<String>,
     /// With --watch: a TOML file of keys in place of the defaults.
@@ -157,6 +160,60 @@ pub enum Command {
                                 goref event DIR [--headless] [--yes] [--json]\n       \
                                 goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT")]
     Event(EventArgs),
+    /// Print the completion script for a shell, generated from these very
+    /// flags: `goref completions bash > /etc/bash_completion.d/goref`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), generated from these very flags:
+    /// `goref man | man -l -`.
+    Man,
+}
+
+/// `goref completions SHELL`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell: bash, zsh, fish, elvish or powershell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// What a player's spec starts with, as a shell completes it.
+const PLAYER_KINDS: &[&str] = &[
+    "gtp:",
+    "usenix:",
+    "sgmp:",
+    "gmp:",
+    "sgmp-tcp:",
+    "gmp-tcp:",
+    "human",
+    "bot",
+    "bot-sgmp",
+    "bot-gmp",
+];
+
+/// The rules presets, as a shell completes them.
+const RULES_PRESETS: &[&str] = &["kgs", "cgf", "usenix"];
+
+/// Takes any text, as the flag's own checks come later with a message of
+/// their own, but names the values a shell completes (a player's kinds,
+/// the themes, the rules presets).
+#[derive(Debug, Clone, Copy)]
+struct Suggest(&'static [&'static str]);
+
+impl TypedValueParser for Suggest {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.0.iter().map(PossibleValue::new)))
+    }
 }
 
 /// `goref event DIR [--headless] [--yes] [--json]`, `goref event init DIR`,
@@ -242,6 +299,7 @@ pub struct StandingsArgs {
 pub struct CheckArgs {
     /// The program: gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE[,opts],
     /// gmp:DEVICE[,opts], sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT or bot.
+    #[arg(value_parser = Suggest(PLAYER_KINDS), hide_possible_values = true)]
     pub spec: String,
     /// The colour it plays in the round: black or white.
     #[arg(long, value_name = "COLOR", default_value = "black")]
@@ -419,7 +477,7 @@ pub struct OutputArgs {
 pub struct ScreenArgs {
     /// The screen's colours: default, light, high-contrast, mono, or a TOML
     /// theme file (NO_COLOR selects mono unless this is given).
-    #[arg(long, value_name = "NAME|PATH")]
+    #[arg(long, value_name = "NAME|PATH", value_parser = Suggest(crate::ui::theme::BUILTIN_NAMES), hide_possible_values = true)]
     pub theme: Option<String>,
     /// A TOML file of keys ([keys] quit = ["q"]) in place of the defaults.
     #[arg(long, value_name = "FILE")]
@@ -431,12 +489,12 @@ pub struct PlayArgs {
     /// Black: gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts],
     /// sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED],
     /// bot-sgmp[:SEED] or bot-gmp[:SEED].
-    #[arg(long, value_name = "SPEC")]
+    #[arg(long, value_name = "SPEC", value_parser = Suggest(PLAYER_KINDS), hide_possible_values = true)]
     pub black: Option<String>,
     /// White: gtp:CMDLINE, usenix:CMDLINE, sgmp:DEVICE[,opts], gmp:DEVICE[,opts],
     /// sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT, human[:NAME], bot[:SEED],
     /// bot-sgmp[:SEED] or bot-gmp[:SEED].
-    #[arg(long, value_name = "SPEC")]
+    #[arg(long, value_name = "SPEC", value_parser = Suggest(PLAYER_KINDS), hide_possible_values = true)]
     pub white: Option<String>,
     #[command(flatten)]
     pub game: GameArgs,
@@ -460,7 +518,7 @@ pub struct PlayArgs {
 #[derive(Debug, Args, Default, Clone)]
 pub struct GameArgs {
     /// Rules preset: kgs, cgf or usenix.
-    #[arg(long, value_name = "PRESET")]
+    #[arg(long, value_name = "PRESET", value_parser = Suggest(RULES_PRESETS), hide_possible_values = true)]
     pub rules: Option<String>,
     /// Board size, 2 to 25.
     #[arg(long, value_name = "N")]

@@ -11,7 +11,7 @@
 //! 4. journal, players, ui, decode
 //! 5. mirror, check
 //! 6. driver, cli
-//! 7. config
+//! 7. config, manual
 //! 8. app, event
 //! 9. replay, hall
 //!
@@ -44,7 +44,8 @@
 //!    its events to the folder, the outputs and the mirror. [`cli`]: the
 //!    command line.
 //! 7. [`config`]: the game file merged with the command line, into a
-//!    [`driver::DriverConfig`].
+//!    [`driver::DriverConfig`]. [`manual`]: the man page and the shells'
+//!    completion scripts, generated from [`cli`].
 //! 8. [`app`]: the async shell around [`ui`]: the terminal, keys, the live
 //!    loop, a spectator's screen. [`event`]: a tournament in one folder,
 //!    from its event file.
@@ -74,6 +75,7 @@ pub mod files;
 pub mod game;
 pub mod hall;
 pub mod journal;
+pub mod manual;
 pub mod mirror;
 pub mod players;
 pub mod protocol;

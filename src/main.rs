@@ -97,6 +97,8 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Standings(args) => standings(&args),
         Command::Event(args) => event(args),
+        Command::Completions(args) => print_bytes(&goref::manual::completions(args.shell)),
+        Command::Man => print_bytes(&goref::manual::man_page()),
     };
     match outcome {
         Ok(Outcome::Done) => ExitCode::SUCCESS,
@@ -789,4 +791,16 @@ fn install_logging(
         )
         .init();
     Ok(guard)
+}
+
+/// Writes generated text (a man page, a completion script) to stdout; a
+/// reader that closed the pipe early (`goref man | head`) is no error.
+fn print_bytes(bytes: &[u8]) -> Result<Outcome, String> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(Outcome::Done),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(Outcome::Done),
+        Err(e) => Err(format!("cannot write to stdout: {e}")),
+    }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs the real peers the tests play against when they
-# are missing (GNU Go, socat, tmux, the NATS server, Chromium for the page),
-# then runs the whole test suite.
+# are missing (GNU Go, socat, tmux, the NATS server, Chromium for the page,
+# man for the manual page), then runs the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +11,7 @@ command -v socat >/dev/null 2>&1 || missing+=(socat)
 command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+command -v man >/dev/null 2>&1 || missing+=(man-db)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
   SUDO=""

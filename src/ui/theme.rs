@@ -39,7 +39,7 @@ mod file;
 use file::StyleSpec;
 
 /// The built-in themes' names.
-const BUILTIN_NAMES: &[&str] = &["default", "light", "high-contrast", "mono"];
+pub const BUILTIN_NAMES: &[&str] = &["default", "light", "high-contrast", "mono"];
 
 /// A built-in theme's file.
 fn builtin_text(name: &str) -> Option<&'static str> {
