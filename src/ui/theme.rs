@@ -52,6 +52,34 @@ fn builtin_text(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Where a package installs themes: `share/goref/themes` beside the
+/// binary's `bin` (`/usr/share/goref/themes` for `/usr/bin/goref`, and the
+/// same in a scratch root), then `/usr/share/goref/themes`.
+pub fn installed_theme_folders() -> Vec<PathBuf> {
+    let beside = std::env::current_exe().ok().and_then(|exe| {
+        let prefix = exe.parent()?.parent()?;
+        Some(prefix.join("share/goref/themes"))
+    });
+    let mut folders: Vec<PathBuf> = beside.into_iter().collect();
+    let system = PathBuf::from("/usr/share/goref/themes");
+    if !folders.contains(&system) {
+        folders.push(system);
+    }
+    folders
+}
+
+/// The file of the installed theme called `name` (`NAME.toml` in one of
+/// [`installed_theme_folders`]), if there is one.
+fn installed_theme(name: &str) -> Option<PathBuf> {
+    if name.is_empty() || name.contains(['/', '.']) {
+        return None;
+    }
+    installed_theme_folders()
+        .into_iter()
+        .map(|folder| folder.join(format!("{name}.toml")))
+        .find(|path| path.is_file())
+}
+
 /// The colour of the terminal's background a theme is made for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -174,7 +202,7 @@ theme! {
 #[derive(Debug, thiserror::Error)]
 pub enum ThemeError {
     #[error(
-        "no built-in theme or theme file called {requested}: the built-in themes are {}",
+        "no built-in, installed or file theme called {requested}: the built-in themes are {}",
         Theme::builtin_names().join(", ")
     )]
     NotFound { requested: String },
@@ -248,11 +276,20 @@ impl Theme {
         Some(theme.unwrap_or_else(|e| panic!("the built-in theme {name} is broken: {e}")))
     }
 
-    /// A built-in theme's name, or else the path of a theme file.
+    /// A built-in theme's name, the path of a theme file, or the name of
+    /// an installed one ([`installed_theme`]).
     pub fn load(name_or_path: &str) -> Result<Theme, ThemeError> {
         if let Some(theme) = Theme::builtin(name_or_path) {
             return Ok(theme);
         }
+        let path = match std::path::Path::new(name_or_path).exists() {
+            true => None,
+            false => installed_theme(name_or_path),
+        };
+        let name_or_path = path
+            .as_deref()
+            .and_then(|path| path.to_str())
+            .unwrap_or(name_or_path);
         let text = std::fs::read_to_string(name_or_path).map_err(|source| {
             if source.kind() == std::io::ErrorKind::NotFound {
                 ThemeError::NotFound {

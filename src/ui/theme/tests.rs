@@ -237,7 +237,7 @@ fn a_name_that_is_neither_built_in_nor_a_file_lists_the_built_in_themes() {
     let error = Theme::load("no/such/theme.toml").unwrap_err();
     assert_eq!(
         error.to_string(),
-        "no built-in theme or theme file called no/such/theme.toml: \
+        "no built-in, installed or file theme called no/such/theme.toml: \
          the built-in themes are default, light, high-contrast, mono"
     );
     let dir = tempfile::tempdir().unwrap();
