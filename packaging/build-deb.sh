@@ -102,7 +102,7 @@ Architecture: $arch
 Maintainer: the goref authors <goref@localhost>
 Installed-Size: $installed_kib
 Depends: libc6 (>= $glibc)
-Recommends: gnugo
+Recommends: gnugo, bash-completion
 Section: games
 Priority: optional
 Description: terminal referee for computer Go tournaments
