@@ -277,7 +277,7 @@ impl Theme {
     }
 
     /// A built-in theme's name, the path of a theme file, or the name of
-    /// an installed one ([`installed_theme`]).
+    /// an installed one (`NAME.toml` in [`installed_theme_folders`]).
     pub fn load(name_or_path: &str) -> Result<Theme, ThemeError> {
         if let Some(theme) = Theme::builtin(name_or_path) {
             return Ok(theme);
