@@ -447,7 +447,7 @@ async fn serve(
                         tracing::info!("{message}");
                         tell_game(&mut notes, message);
                     }
-                    fold_waiting(&shared, &mut feed, publisher.as_ref());
+                    fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
                     admit(conn, peer, ip, &shared)
                 }
                 Err(e) => {
@@ -460,7 +460,7 @@ async fn serve(
                 }
             },
             Some((conn, peer)) = browser.recv() => {
-                fold_waiting(&shared, &mut feed, publisher.as_ref());
+                fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
                 admit(conn, peer.to_string(), peer.ip(), &shared)
             }
             event = next_from(&mut feed), if watched => match event {
@@ -495,7 +495,7 @@ async fn serve(
                     hall_news = Some(news);
                 }
                 Some(Control::Game { feed: game, notes: to_game }) => {
-                    fold_waiting(&shared, &mut feed, publisher.as_ref());
+                    fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
                     let mut hub = lock(&shared.hub);
                     *hub = Source::Game(Box::new(Hub::new(new_stream_name(), config.history)));
                     if let Some(publisher) = &publisher {
@@ -508,10 +508,7 @@ async fn serve(
                     lock(&shared.audience).retell();
                 }
                 Some(Control::Shutdown) | None => {
-                    fold_waiting(&shared, &mut feed, publisher.as_ref());
-                    if let Some(first) = hall_feed.as_mut().and_then(|f| f.try_recv().ok()) {
-                        publish_hall(&shared, first, hall_feed.as_mut(), publisher.as_ref());
-                    }
+                    fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
                     break;
                 }
             },
@@ -542,19 +539,26 @@ async fn serve(
 /// Until when the feeds rest after a read: as the pace says while only the
 /// broker watches, not at all while spectators do.
 fn rest(pace: &mut Pace, spectators: bool, publisher: Option<&Publisher>) -> Option<Instant> {
-    let pace = pace.read(now());
-    pace.filter(|_| !spectators && publisher.is_some())
+    if spectators || publisher.is_none() {
+        return None;
+    }
+    pace.read(now())
 }
 
-/// Folds the game's events that waited while nobody watched, before a
-/// connection is let in or the mirror goes.
+/// Folds the game's events, or the hall's items, that waited while nobody
+/// watched or while the feeds rested, before a connection is let in, a new
+/// game is served, or the mirror goes.
 fn fold_waiting(
     shared: &Shared,
     feed: &mut Option<mpsc::UnboundedReceiver<EventBatch>>,
+    hall_feed: &mut Option<mpsc::UnboundedReceiver<HallItem>>,
     publisher: Option<&Publisher>,
 ) {
     if let Some(first) = feed.as_mut().and_then(|f| f.try_recv().ok()) {
         publish(shared, first, feed.as_mut(), publisher);
+    }
+    if let Some(first) = hall_feed.as_mut().and_then(|f| f.try_recv().ok()) {
+        publish_hall(shared, first, hall_feed.as_mut(), publisher);
     }
 }
 
