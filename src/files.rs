@@ -3,7 +3,11 @@
 //! Every path goes through [`resolve_output`] first: it must name a regular
 //! file or nothing yet, and a symlink is followed to the file it points at,
 //! which is then what gets written (a device, a directory or a pipe is
-//! refused before the game). A file that is rewritten during the game is
+//! refused before the game). A file that is already there is written over
+//! or added to only when it is empty or holds what goref would write there
+//! ([`Holds`]): a record path that leads to `/etc/passwd` is refused, not
+//! replaced. The temporary file beside a record is made afresh, never
+//! opened through a link left in its place. A file that is rewritten during the game is
 //! guarded by a [`FileLock`], so two gorefs never write one record, and is
 //! replaced with `write_atomically`, so a reader never sees half of it.
 
@@ -28,7 +32,78 @@ pub enum FileError {
     },
     #[error("{path} is being written by another goref (PID {holder}); choose another path")]
     Locked { path: PathBuf, holder: String },
+    #[error(
+        "{path}{via} already holds something other than {holds}, so goref will not write \
+         over it: move it away or give another path"
+    )]
+    Foreign {
+        path: PathBuf,
+        via: String,
+        holds: &'static str,
+    },
 }
+
+/// What goref writes in a file, so that a file already there is taken as
+/// goref's own (to write over or add to) only when it holds the same kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holds {
+    /// An SGF record: the game's, or a bot's.
+    SgfRecord,
+    /// One JSON object a line: a trace, an event's journal.
+    JsonLines,
+    /// The `--log` file, whose lines start with a timestamp.
+    Log,
+    /// An HTML page goref made, such as an event's standings.
+    Page,
+    /// An event file in TOML, as `goref event new` writes it.
+    EventFile,
+    /// A lock file: the holder's PID.
+    Pid,
+}
+
+impl Holds {
+    fn described(self) -> &'static str {
+        match self {
+            Holds::SgfRecord => "an SGF record",
+            Holds::JsonLines => "JSON lines",
+            Holds::Log => "a goref log",
+            Holds::Page => "an HTML page",
+            Holds::EventFile => "an event file",
+            Holds::Pid => "a process number",
+        }
+    }
+
+    /// Whether a file that starts with `head` holds this kind of text.
+    fn recognises(self, head: &[u8]) -> bool {
+        if head.contains(&0) {
+            return false;
+        }
+        let text = String::from_utf8_lossy(head);
+        let text = text.trim_start_matches('\u{feff}').trim_start();
+        match self {
+            Holds::SgfRecord => text
+                .strip_prefix('(')
+                .is_some_and(|rest| rest.trim_start().starts_with(';')),
+            Holds::JsonLines => text.starts_with('{'),
+            Holds::Log => {
+                let date = text.as_bytes();
+                date.len() >= 11
+                    && date[..4].iter().all(u8::is_ascii_digit)
+                    && date[4] == b'-'
+                    && date[7] == b'-'
+                    && date[10] == b'T'
+            }
+            Holds::Page => text
+                .get(..15)
+                .is_some_and(|start| start.eq_ignore_ascii_case("<!DOCTYPE html>")),
+            Holds::EventFile => text.starts_with('#') || text.starts_with('['),
+            Holds::Pid => text.trim_end().bytes().all(|b| b.is_ascii_digit()),
+        }
+    }
+}
+
+/// How much of a file already there is read to tell what it holds.
+const HEAD_BYTES: u64 = 4096;
 
 impl FileError {
     fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
@@ -40,8 +115,9 @@ impl FileError {
 }
 
 /// The file that writing to `path` would write: `path` itself, or the end
-/// of its chain of symlinks. It must be a regular file or not exist.
-pub fn resolve_output(path: &Path) -> Result<PathBuf, FileError> {
+/// of its chain of symlinks. It must not exist yet, or be a regular file
+/// that is empty or [`Holds`] what goref writes there.
+pub fn resolve_output(path: &Path, holds: Holds) -> Result<PathBuf, FileError> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_SYMLINKS {
         let meta = match fs::symlink_metadata(&current) {
@@ -59,7 +135,7 @@ pub fn resolve_output(path: &Path) -> Result<PathBuf, FileError> {
             continue;
         }
         if kind.is_file() {
-            return Ok(current);
+            return own_or_empty(path, current, meta.len(), holds);
         }
         let kind = if kind.is_dir() {
             "a directory"
@@ -81,6 +157,35 @@ pub fn resolve_output(path: &Path) -> Result<PathBuf, FileError> {
     }
     Err(FileError::SymlinkLoop {
         path: path.to_path_buf(),
+    })
+}
+
+/// `target` (the regular file `path` leads to, `len` bytes long) if it is
+/// empty or holds what goref writes there.
+fn own_or_empty(
+    path: &Path,
+    target: PathBuf,
+    len: u64,
+    holds: Holds,
+) -> Result<PathBuf, FileError> {
+    if len == 0 {
+        return Ok(target);
+    }
+    let mut head = Vec::new();
+    File::open(&target)
+        .and_then(|file| file.take(HEAD_BYTES).read_to_end(&mut head))
+        .map_err(FileError::io(path))?;
+    if holds.recognises(&head) {
+        return Ok(target);
+    }
+    let via = match target == path {
+        true => String::new(),
+        false => format!(" (which leads to {})", target.display()),
+    };
+    Err(FileError::Foreign {
+        path: path.to_path_buf(),
+        via,
+        holds: holds.described(),
     })
 }
 
@@ -121,7 +226,7 @@ pub struct FileLock {
 impl FileLock {
     /// Claims `target` (an already resolved output path), or says who holds it.
     pub(crate) fn acquire(target: &Path) -> Result<FileLock, FileError> {
-        let path = resolve_output(&with_suffix(target, ".lock"))?;
+        let path = resolve_output(&with_suffix(target, ".lock"), Holds::Pid)?;
         loop {
             let mut file = OpenOptions::new()
                 .read(true)
@@ -186,7 +291,7 @@ pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 pub fn replace(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
     let tmp = with_suffix(path, ".tmp");
     let written = (|| {
-        let mut file = File::create(&tmp)?;
+        let mut file = fresh_file(&tmp)?;
         file.write_all(text.as_bytes())?;
         if sync {
             file.sync_data()?;
@@ -202,6 +307,17 @@ pub fn replace(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
     }
     written
+}
+
+/// A new, empty file at `path`, made afresh: whatever was left there (a
+/// temporary file from a goref that was killed, or a link) is removed, not
+/// opened, so nothing is written through a link to another file.
+fn fresh_file(path: &Path) -> std::io::Result<File> {
+    match fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
+        _ => {}
+    }
+    OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 /// Swaps two files' names in one step.
@@ -232,8 +348,8 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 
 /// Resolves `path` and writes `text` to it atomically: for files written
 /// once, such as a bot's record.
-pub fn write_output(path: &Path, text: &str) -> Result<(), FileError> {
-    let target = resolve_output(path)?;
+pub fn write_output(path: &Path, text: &str, holds: Holds) -> Result<(), FileError> {
+    let target = resolve_output(path, holds)?;
     write_atomically(&target, text).map_err(FileError::io(path))
 }
 
@@ -248,7 +364,7 @@ mod tests {
             (PathBuf::from("/dev/full"), "a character device"),
             (dir.path().to_path_buf(), "a directory"),
         ] {
-            let error = resolve_output(&path).unwrap_err();
+            let error = resolve_output(&path, Holds::SgfRecord).unwrap_err();
             assert!(error.to_string().contains(kind), "{error}");
         }
         let fifo = dir.path().join("fifo");
@@ -257,7 +373,7 @@ mod tests {
             .status()
             .unwrap();
         assert!(made.success());
-        let error = resolve_output(&fifo).unwrap_err();
+        let error = resolve_output(&fifo, Holds::SgfRecord).unwrap_err();
         assert!(error.to_string().contains("a named pipe"), "{error}");
     }
 
@@ -266,35 +382,112 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::create_dir(dir.path().join("real")).unwrap();
         let target = dir.path().join("real/target.sgf");
-        fs::write(&target, "old").unwrap();
+        fs::write(&target, "(;C[old])").unwrap();
         let link = dir.path().join("link.sgf");
         std::os::unix::fs::symlink("real/target.sgf", &link).unwrap();
         assert_eq!(
-            resolve_output(&link).unwrap(),
+            resolve_output(&link, Holds::SgfRecord).unwrap(),
             dir.path().join("real/target.sgf")
         );
-        write_output(&link, "new").unwrap();
+        write_output(&link, "(;C[new])", Holds::SgfRecord).unwrap();
         assert!(fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
             .is_symlink());
-        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        assert_eq!(fs::read_to_string(&target).unwrap(), "(;C[new])");
 
         let dangling = dir.path().join("dangling.sgf");
         std::os::unix::fs::symlink("real/later.sgf", &dangling).unwrap();
         assert_eq!(
-            resolve_output(&dangling).unwrap(),
+            resolve_output(&dangling, Holds::SgfRecord).unwrap(),
             dir.path().join("real/later.sgf")
         );
 
         let to_device = dir.path().join("device.sgf");
         std::os::unix::fs::symlink("/dev/null", &to_device).unwrap();
-        assert!(resolve_output(&to_device).is_err());
+        assert!(resolve_output(&to_device, Holds::SgfRecord).is_err());
 
         let looped = dir.path().join("loop.sgf");
         std::os::unix::fs::symlink("loop.sgf", &looped).unwrap();
-        let error = resolve_output(&looped).unwrap_err();
+        let error = resolve_output(&looped, Holds::SgfRecord).unwrap_err();
         assert!(error.to_string().contains("symbolic links"), "{error}");
+    }
+
+    #[test]
+    fn a_file_that_is_not_gorefs_kind_is_refused_and_left_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let passwd = dir.path().join("passwd");
+        let precious = "root:x:0:0:root:/root:/bin/bash\n";
+        fs::write(&passwd, precious).unwrap();
+        let error = write_output(&passwd, "(;)", Holds::SgfRecord).unwrap_err();
+        assert!(matches!(error, FileError::Foreign { .. }), "{error}");
+        assert!(error.to_string().contains("an SGF record"), "{error}");
+
+        let link = dir.path().join("game.sgf");
+        std::os::unix::fs::symlink(&passwd, &link).unwrap();
+        let error = resolve_output(&link, Holds::SgfRecord).unwrap_err();
+        let said = error.to_string();
+        assert!(said.contains("game.sgf"), "{said}");
+        assert!(
+            said.contains(&format!("leads to {}", passwd.display())),
+            "{said}"
+        );
+        for holds in [Holds::JsonLines, Holds::Log, Holds::Page, Holds::Pid] {
+            assert!(resolve_output(&link, holds).is_err(), "{holds:?}");
+        }
+        let lock_link = dir.path().join("record.sgf.lock");
+        std::os::unix::fs::symlink(&passwd, &lock_link).unwrap();
+        assert!(FileLock::acquire(&dir.path().join("record.sgf")).is_err());
+        assert_eq!(fs::read_to_string(&passwd).unwrap(), precious);
+
+        let binary = dir.path().join("binary.sgf");
+        fs::write(&binary, b"(;\0\x7fELF").unwrap();
+        assert!(resolve_output(&binary, Holds::SgfRecord).is_err());
+    }
+
+    #[test]
+    fn each_kind_takes_what_goref_writes_there_and_an_empty_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let own = [
+            (Holds::SgfRecord, "\u{feff}\n( ;FF[4]GM[1]SZ[9])"),
+            (Holds::JsonLines, "{\"type\":\"game_start\"}\n"),
+            (
+                Holds::Log,
+                "2026-11-27T08:20:54.123456Z  INFO goref: started\n",
+            ),
+            (Holds::Page, "<!doctype html>\n<html>"),
+            (Holds::EventFile, "# The event file\n[event]\n"),
+            (Holds::Pid, "4242\n"),
+        ];
+        for (i, (holds, text)) in own.iter().enumerate() {
+            let path = dir.path().join(format!("own{i}"));
+            fs::write(&path, text).unwrap();
+            assert_eq!(resolve_output(&path, *holds).unwrap(), path, "{holds:?}");
+            for (j, (other, _)) in own.iter().enumerate() {
+                if i != j {
+                    assert!(
+                        resolve_output(&path, *other).is_err(),
+                        "{holds:?} as {other:?}"
+                    );
+                }
+            }
+        }
+        let empty = dir.path().join("empty");
+        fs::write(&empty, "").unwrap();
+        assert!(resolve_output(&empty, Holds::SgfRecord).is_ok());
+    }
+
+    #[test]
+    fn a_link_left_where_the_temporary_file_goes_is_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        fs::write(&elsewhere, "keep").unwrap();
+        let path = dir.path().join("game.sgf");
+        std::os::unix::fs::symlink(&elsewhere, dir.path().join("game.sgf.tmp")).unwrap();
+        write_atomically(&path, "(;)").unwrap();
+        assert_eq!(fs::read_to_string(&path).unwrap(), "(;)");
+        assert_eq!(fs::read_to_string(&elsewhere).unwrap(), "keep");
+        assert!(!dir.path().join("game.sgf.tmp").exists());
     }
 
     #[test]

@@ -302,7 +302,8 @@ fn bot(args: BotArgs) -> Result<(), String> {
     ))?;
     if let Some(path) = &args.record {
         let text = goref::bot::line::moves_to_sgf(args.size, &moves);
-        goref::files::write_output(path, &text).map_err(|e| format!("--record: {e}"))?;
+        goref::files::write_output(path, &text, goref::files::Holds::SgfRecord)
+            .map_err(|e| format!("--record: {e}"))?;
     }
     Ok(())
 }
@@ -775,7 +776,8 @@ fn reseeded(config: &DriverConfig, n: u32) -> DriverConfig {
 fn install_logging(
     path: &std::path::Path,
 ) -> Result<tracing_appender::non_blocking::WorkerGuard, String> {
-    let target = goref::files::resolve_output(path).map_err(|e| format!("--log: {e}"))?;
+    let target = goref::files::resolve_output(path, goref::files::Holds::Log)
+        .map_err(|e| format!("--log: {e}"))?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

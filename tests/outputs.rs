@@ -111,6 +111,45 @@ fn a_symlinked_record_replaces_its_target_and_keeps_the_link() {
     assert_eq!(leftovers, ["target.sgf"], "no .tmp or .lock is left");
 }
 
+#[test]
+fn a_path_that_leads_to_a_file_goref_did_not_write_is_refused_and_the_file_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let passwd = dir.path().join("passwd");
+    let precious = "root:x:0:0:root:/root:/bin/bash\n";
+    std::fs::write(&passwd, precious).unwrap();
+    let link = dir.path().join("game.sgf");
+    std::os::unix::fs::symlink(&passwd, &link).unwrap();
+    let (link, passwd_text) = (link.to_str().unwrap(), passwd.to_str().unwrap());
+    for args in [
+        vec!["--sgf", link],
+        vec!["--sgf", passwd_text],
+        vec!["--trace", link],
+        vec!["--log", link],
+    ] {
+        let run = bot_game(&args);
+        assert_eq!(run.status, 2, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("will not write over it"),
+            "{args:?}: {}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&passwd).unwrap(), precious);
+    }
+    let run = bot_game(&["--sgf", link]);
+    assert!(
+        run.stderr.contains(&format!("leads to {passwd_text}")),
+        "{}",
+        run.stderr
+    );
+    let mut left: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["game.sgf", "passwd"], "no .tmp or .lock is left");
+}
+
 /// A 9x9 game with `--json`, started and left running; its output is kept
 /// for `wait_with_output` when `keep_output` is set.
 fn spawn_game(black: &str, white: &str, extra: &[&str], keep_output: bool) -> Child {

@@ -17,7 +17,7 @@ use std::sync::mpsc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use crate::files::{replace, resolve_output, write_atomically, FileError, FileLock};
+use crate::files::{replace, resolve_output, write_atomically, FileError, FileLock, Holds};
 
 /// When the record is made to survive a power cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl RecordFile {
     /// Checks and claims `path`, writes `first` to it now, so a bad path
     /// fails before the game, then starts the writer thread.
     pub fn create(path: &Path, first: &str, sync: Sync) -> Result<RecordFile, FileError> {
-        let target = resolve_output(path)?;
+        let target = resolve_output(path, Holds::SgfRecord)?;
         let lock = FileLock::acquire(&target)?;
         let io = |source| FileError::Io {
             path: path.to_path_buf(),

@@ -20,7 +20,7 @@ use super::record_file::{RecordFile, RecordStatus, Sync, DERIVED_GAP};
 use super::trace_file::TraceFile;
 use super::{progress_line, DriverConfig, DriverError, Resumption};
 use crate::console;
-use crate::files::{resolve_output, same_file};
+use crate::files::{resolve_output, same_file, Holds};
 use crate::journal::folder::{self, stderr_log};
 use crate::journal::{manifest, GameFolder, Journal, JournalStatus};
 use crate::referee::{
@@ -151,8 +151,8 @@ impl Sinks {
     ) -> Result<Sinks, DriverError> {
         if let (Some(sgf), Some(trace)) = (&config.sgf, &config.trace) {
             let (sgf_target, trace_target) = (
-                resolve_output(sgf).map_err(DriverError::Record)?,
-                resolve_output(trace).map_err(DriverError::Trace)?,
+                resolve_output(sgf, Holds::SgfRecord).map_err(DriverError::Record)?,
+                resolve_output(trace, Holds::JsonLines).map_err(DriverError::Trace)?,
             );
             if same_file(&sgf_target, &trace_target) {
                 return Err(DriverError::Setup(format!(

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use crate::files::{resolve_output, FileError, FileLock};
+use crate::files::{resolve_output, FileError, FileLock, Holds};
 
 pub struct TraceFile {
     pub path: PathBuf,
@@ -26,7 +26,7 @@ pub struct TraceFile {
 impl TraceFile {
     /// Checks and claims `path`, creates the file, and starts the writer.
     pub fn create(path: &Path) -> Result<TraceFile, FileError> {
-        let target = resolve_output(path)?;
+        let target = resolve_output(path, Holds::JsonLines)?;
         let lock = FileLock::acquire(&target)?;
         let io = |source| FileError::Io {
             path: path.to_path_buf(),

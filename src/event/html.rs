@@ -17,7 +17,8 @@ pub const STANDINGS_PAGE: &str = "standings.html";
 pub fn write(dir: &Path, file: &EventFile, state: &EventState) -> Result<PathBuf, String> {
     let path = dir.join(STANDINGS_PAGE);
     let text = page(file, state)?;
-    crate::files::write_output(&path, &text).map_err(|e| e.to_string())?;
+    crate::files::write_output(&path, &text, crate::files::Holds::Page)
+        .map_err(|e| e.to_string())?;
     Ok(path)
 }
 

@@ -179,7 +179,7 @@ impl EventLog {
     /// Opens (or creates) the log, cuts a last line cut short, and returns
     /// it with the lines it holds.
     pub fn open(path: &Path) -> Result<(EventLog, Vec<Logged>), LogError> {
-        let path = &crate::files::resolve_output(path)?;
+        let path = &crate::files::resolve_output(path, crate::files::Holds::JsonLines)?;
         let read_error = |source| LogError::Read {
             path: path.to_path_buf(),
             source,

@@ -50,7 +50,8 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
         ));
     }
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    crate::files::write_output(&path, TEMPLATE).map_err(|e| e.to_string())?;
+    crate::files::write_output(&path, TEMPLATE, crate::files::Holds::EventFile)
+        .map_err(|e| e.to_string())?;
     Ok(path)
 }
 

@@ -90,7 +90,8 @@ pub fn run_at(
     })?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     check_game(dir, &file, &exe)?;
-    crate::files::resolve_output(&dir.join(html::STANDINGS_PAGE)).map_err(|e| e.to_string())?;
+    crate::files::resolve_output(&dir.join(html::STANDINGS_PAGE), crate::files::Holds::Page)
+        .map_err(|e| e.to_string())?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
     if signals {
         catch_stop_signals(true);
