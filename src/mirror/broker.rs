@@ -11,14 +11,14 @@ use std::collections::VecDeque;
 use std::future::IntoFuture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_nats::jetstream::{self, stream};
 use tokio::sync::{mpsc, Notify};
 
 use crate::shell_time::now;
 
-use super::hub::Line;
+use super::hub::{Hub, Line};
 use super::outlet::{Outgoing, Outlet, OutletLimits, Pushed, Subjects};
 
 /// How long one connect may take.
@@ -38,6 +38,9 @@ fn unix_us(at: std::time::Instant) -> u64 {
         .map_or(0, |since| since.as_micros() as u64)
 }
 
+/// How long the end of the referee waits for the broker to take what is
+/// queued.
+pub(crate) const PUBLISH_SETTLE: Duration = Duration::from_secs(5);
 /// Messages on their way to the broker at once, not yet confirmed.
 const WINDOW: usize = 64;
 /// A message asks for the broker's acknowledgement at least this often
@@ -153,6 +156,30 @@ impl Publisher {
             ));
             return;
         }
+    }
+
+    /// Pushes a game's event `line`, just folded into `hub` at `at`, and
+    /// the game's snapshot when it is due, or the game whole after the
+    /// queue overflowed.
+    pub(crate) fn push_game_event(&self, hub: &mut Hub, line: Line, at: Instant) {
+        match self.with(|outlet| outlet.push_event(None, line, at)) {
+            Pushed::Queued => {}
+            Pushed::WantsSnapshot => {
+                let snapshot = hub.snapshot();
+                self.with(|outlet| outlet.push_snapshot(None, snapshot, at));
+            }
+            Pushed::WantsWhole => self.push_game_whole(hub, at),
+        }
+    }
+
+    /// Pushes the game as it stands: its welcome, then its snapshot.
+    pub(crate) fn push_game_whole(&self, hub: &mut Hub, now: Instant) {
+        let welcome = hub.welcome(now, false).into();
+        let snapshot = hub.snapshot();
+        self.with(|outlet| {
+            outlet.push_welcome(welcome, now);
+            outlet.push_snapshot(None, snapshot, now)
+        });
     }
 
     /// A heartbeat, published as soon as the broker takes it.
@@ -288,8 +315,11 @@ async fn ensure_stream(
 /// does each [`CONFIRM_EVERY`], or when the window is half full, or while
 /// the mirror is settling, and its acknowledgement confirms every message
 /// before it on the connection, which the broker takes in order. When the
-/// last message went without asking, it is sent again, asking: the broker
-/// drops the copy by its id and acknowledges it. After a failure the next
+/// last message went without asking and none follows it for
+/// [`CONFIRM_EVERY`], it is sent again, asking: the broker drops the copy
+/// by its id and acknowledges it. (Timed from the last ask instead, that
+/// would fire beside the next move's own ask: a wake and a message more
+/// each second of a steady game.) After a failure the next
 /// drain starts again from the front: what the broker had stored of the
 /// window is a prefix of it, and its ids drop the messages sent twice.
 async fn drain(
@@ -304,6 +334,7 @@ async fn drain(
     let mut asking: Option<Asking> = None;
     let mut last_unasked: Option<Outgoing> = None;
     let mut last_asked = tokio::time::Instant::now();
+    let mut last_sent = last_asked;
     loop {
         let beat = lock(&publisher.beat).take();
         if let Some(beat) = beat {
@@ -320,6 +351,7 @@ async fn drain(
                     || unconfirmed.len() + 1 >= WINDOW / 2
                     || last_asked.elapsed() >= CONFIRM_EVERY);
             unconfirmed.push_back(outgoing.id.clone());
+            last_sent = tokio::time::Instant::now();
             if ask {
                 asking = Some(ask_for(context, &outgoing, unconfirmed.len()).await?);
                 last_asked = tokio::time::Instant::now();
@@ -329,7 +361,7 @@ async fn drain(
                 last_unasked = Some(outgoing);
             }
         }
-        let confirm_at = last_asked + CONFIRM_EVERY;
+        let confirm_at = last_sent + CONFIRM_EVERY;
         if asking.is_none() && (settling || tokio::time::Instant::now() >= confirm_at) {
             if let Some(last) = last_unasked.take() {
                 asking = Some(ask_for(context, &last, unconfirmed.len()).await?);
