@@ -5,7 +5,7 @@
 //! single game there woke it for every move, and on a small machine a wake
 //! costs more than the work it brings. Here the game's batches are folded
 //! into a [`Hub`] (for the snapshots a late watcher starts from) and handed
-//! to the [`Publisher`] on the game's own runtime, in the turn of its loop
+//! to the broker's publisher on the game's own runtime, in the turn of its loop
 //! that relayed the move: the game's thread wakes no other thread for it,
 //! and only the broker's acknowledgement, asked for once a second, wakes
 //! it on its own. The game still never waits: the outlet's queue is
@@ -81,7 +81,7 @@ impl GameBroker {
         (feed, notes)
     }
 
-    /// Waits, [`PUBLISH_SETTLE`] at most, until the broker has every line,
+    /// Waits, 5 s at most, until the broker has every line,
     /// and says on stderr what it could not publish.
     pub async fn finish(self) {
         self.publisher.settle(PUBLISH_SETTLE).await;
