@@ -1,4 +1,4 @@
-//! What publishing to a broker costs the game's thread a move (DESIGN.md
+//! What publishing to a broker costs the referee a move (DESIGN.md
 //! §6: under 0.05 ms).
 //!
 //! `examples/referee_cpu` measures a whole game from outside, and its
@@ -7,18 +7,20 @@
 //! it has in a game: a real game's events (the built-in engine against
 //! itself on 19x19, played by the real binary and read back from its
 //! journal) are handed on one move's batch at a time, a move every
-//! `PACE_MS`, on a current-thread runtime as the driver does, to a
-//! `GameBroker` publishing to its own `nats-server -js` on loopback. The
-//! same batches go once to a subscriber that only drops them: that run's
-//! CPU is the pacing's own (a wake a move), and once sent as plainly as
-//! a move can be published, one core NATS message on a TCP connection
-//! with nothing asked back: the floor of a send a move. The thread's CPU and its
-//! voluntary context switches come from `getrusage(RUSAGE_THREAD)`; the
-//! difference a move between the runs is what publishing costs,
-//! acknowledgements, heartbeats and the kernel's TCP send included, and
-//! how much of it one send a move costs anyway. On loopback the sender
-//! also pays for the broker's side of TCP, which a broker on another
-//! machine would not cost the referee.
+//! `PACE_MS`, on a current-thread runtime as the driver does. Three runs:
+//!
+//! - to a subscriber that only drops them: the pacing's own cost (a wake
+//!   a move);
+//! - sent as plainly as a move can be published, one core NATS message on
+//!   a TCP connection with nothing asked back: the floor of a send a move;
+//! - published by the mirror on its own thread, as `play --publish` does.
+//!
+//! The broker is the example's own `nats-server -js` on loopback. The CPU
+//! and the voluntary context switches come from `getrusage(RUSAGE_SELF)`,
+//! every thread's; the difference a move from the first run is what
+//! publishing costs, acknowledgements, heartbeats and the kernel's TCP
+//! send included. On loopback the sender also pays for the broker's side
+//! of TCP, which a broker on another machine would not cost the referee.
 //!
 //! ```text
 //! cargo build --release --examples
@@ -32,8 +34,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use goref::mirror::broker::{PublishConfig, StreamSettings};
-use goref::mirror::game_broker::GameBroker;
 use goref::mirror::outlet::OutletLimits;
+use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::referee::{EventBatch, GameEvent, StampedEvent};
 use goref::shell_time::now;
 use tokio::sync::mpsc;
@@ -45,10 +47,11 @@ struct Usage {
     wakes: i64,
 }
 
-fn thread_usage() -> Usage {
+/// The process's usage, every thread's (the mirror's too).
+fn usage() -> Usage {
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: `usage` is a valid rusage for the call to fill.
-    unsafe { libc::getrusage(libc::RUSAGE_THREAD, &mut usage) };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
     let ms = |t: libc::timeval| t.tv_sec as f64 * 1e3 + t.tv_usec as f64 / 1e3;
     Usage {
         cpu_ms: ms(usage.ru_utime) + ms(usage.ru_stime),
@@ -86,7 +89,7 @@ fn main() -> Result<(), String> {
         let pace = Duration::from_millis(pace);
         let alone = run(&batches, pace, Sink::Drop)?;
         let floor = run(&batches, pace, Sink::RawSend(port))?;
-        let published = run(&batches, pace, Sink::Publish(port))?;
+        let published = run(&batches, pace, Sink::Mirror(port))?;
         let per_move = |u: Usage| (u.cpu_ms / moves as f64, u.wakes as f64 / moves as f64);
         let (alone_ms, alone_wakes) = per_move(alone);
         let (floor_ms, _) = per_move(floor);
@@ -120,8 +123,9 @@ enum Sink {
     /// one core NATS `PUB` on a plain TCP connection to the broker on this
     /// port, with no acknowledgement and nothing else.
     RawSend(u16),
-    /// Published by a `GameBroker` to the broker on this port.
-    Publish(u16),
+    /// Published by the mirror, on its own thread, as `play --publish`
+    /// does.
+    Mirror(u16),
 }
 
 /// One run on a fresh current-thread runtime: the batches handed on at
@@ -133,22 +137,23 @@ fn run(batches: &[EventBatch], pace: Duration, sink: Sink) -> Result<Usage, Stri
         .build()
         .map_err(|e| e.to_string())?;
     runtime.block_on(async {
-        let (feed, broker) = match sink {
-            Sink::Publish(port) => {
-                let broker = GameBroker::start(PublishConfig {
-                    server: format!("127.0.0.1:{port}"),
-                    event: format!("cpu{}", pace.as_millis()),
-                    stream: StreamSettings::default(),
-                    limits: OutletLimits::default(),
-                });
-                let (feed, _notes) = broker.attach_game();
+        let mut mirror = None;
+        let feed = match sink {
+            Sink::Mirror(port) => {
+                let server = MirrorServer::start(ServeConfig {
+                    publish: Some(publish_config(port, "mirror", pace)),
+                    ..ServeConfig::default()
+                })
+                .map_err(|e| e.to_string())?;
+                let (feed, _notes) = server.attach_game();
+                mirror = Some(server);
                 tokio::time::sleep(Duration::from_millis(500)).await;
-                (feed, Some(broker))
+                feed
             }
             Sink::Drop => {
                 let (feed, mut dropped) = mpsc::unbounded_channel::<EventBatch>();
                 tokio::spawn(async move { while dropped.recv().await.is_some() {} });
-                (feed, None)
+                feed
             }
             Sink::RawSend(port) => {
                 let (feed, batches) = mpsc::unbounded_channel::<EventBatch>();
@@ -157,10 +162,10 @@ fn run(batches: &[EventBatch], pace: Duration, sink: Sink) -> Result<Usage, Stri
                     .map_err(|e| e.to_string())?;
                 tokio::spawn(send_raw(stream, batches));
                 tokio::time::sleep(Duration::from_millis(500)).await;
-                (feed, None)
+                feed
             }
         };
-        let before = thread_usage();
+        let before = usage();
         let mut next = tokio::time::Instant::now();
         for batch in batches {
             next += pace;
@@ -170,16 +175,27 @@ fn run(batches: &[EventBatch], pace: Duration, sink: Sink) -> Result<Usage, Stri
             let _ = feed.send(batch);
         }
         tokio::time::sleep(pace).await;
-        let after = thread_usage();
+        let after = usage();
         drop(feed);
-        if let Some(broker) = broker {
-            broker.finish().await;
+        if let Some(mirror) = mirror {
+            tokio::task::spawn_blocking(move || mirror.shutdown())
+                .await
+                .ok();
         }
         Ok(Usage {
             cpu_ms: after.cpu_ms - before.cpu_ms,
             wakes: after.wakes - before.wakes,
         })
     })
+}
+
+fn publish_config(port: u16, how: &str, pace: Duration) -> PublishConfig {
+    PublishConfig {
+        server: format!("127.0.0.1:{port}"),
+        event: format!("{how}{}", pace.as_millis()),
+        stream: StreamSettings::default(),
+        limits: OutletLimits::default(),
+    }
 }
 
 /// Sends each batch as one core NATS message, as plainly as it can be.

@@ -16,7 +16,7 @@ use clap::Parser;
 
 use std::io::IsTerminal;
 
-use goref::app::live::{Audiences, ScreenOptions};
+use goref::app::live::ScreenOptions;
 use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
@@ -33,7 +33,6 @@ use goref::game::Color;
 use goref::journal::{self, FolderPlace, GameFolder};
 use goref::mirror::broker::{PublishConfig, StreamSettings};
 use goref::mirror::follow::Target;
-use goref::mirror::game_broker::GameBroker;
 use goref::mirror::gate::Limits;
 use goref::mirror::outlet::{subject_token, BrokerAddress, OutletLimits};
 use goref::mirror::server::{MirrorServer, ServeConfig};
@@ -166,8 +165,7 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
                 None => (String::new(), PublishSettings::default()),
             };
             let queue = goref::mirror::hall_hub::HALL_QUEUE;
-            let publish = publish_of(&args.spectators, &name, &settings)?;
-            let mirror = serve(&args.spectators, queue, publish)?;
+            let mirror = serve(&args.spectators, queue, &name, &settings)?;
             let end = match (screen, &mirror) {
                 (Some(screen), mirror) => {
                     let runtime = game_runtime()?;
@@ -371,12 +369,13 @@ fn token_from_environment() -> Option<String> {
 fn serve(
     args: &SpectatorArgs,
     queue: usize,
-    publish: Option<PublishConfig>,
+    name: &str,
+    settings: &PublishSettings,
 ) -> Result<Option<MirrorServer>, String> {
     if args.token.is_some() && args.serve.is_none() && args.web.is_none() {
         return Err("--token guards --serve and --web: give one of them (a NATS broker keeps its own users)".into());
     }
-    if args.serve.is_none() && publish.is_none() && args.web.is_none() {
+    if args.serve.is_none() && args.publish.is_none() && args.web.is_none() {
         return Ok(None);
     }
     if !(args.connect_rate.is_finite() && args.connect_rate > 0.0) {
@@ -386,6 +385,11 @@ fn serve(
         return Err("--max-spectators must be at least 1".into());
     }
     let token = args.token.clone().or_else(token_from_environment);
+    let publish = args
+        .publish
+        .as_deref()
+        .map(|url| publish_config(url, name, settings))
+        .transpose()?;
     let config = ServeConfig {
         address: args.serve.clone(),
         publish: publish.clone(),
@@ -417,26 +421,15 @@ fn serve(
             "goref: the page for browsers is at http://{address}/{first} (projector: http://{address}/{first}{then}projector)"
         ));
     }
+    if let Some(publish) = &publish {
+        console::say(format!(
+            "goref: publishing to nats://{} (JetStream stream {}): goref --watch {}",
+            publish.server,
+            publish.stream.name,
+            publish.watch_address()
+        ));
+    }
     Ok(Some(mirror))
-}
-
-/// What `--publish` asks for, if it is given, and the line that says so.
-fn publish_of(
-    args: &SpectatorArgs,
-    name: &str,
-    settings: &PublishSettings,
-) -> Result<Option<PublishConfig>, String> {
-    let Some(url) = &args.publish else {
-        return Ok(None);
-    };
-    let publish = publish_config(url, name, settings)?;
-    console::say(format!(
-        "goref: publishing to nats://{} (JetStream stream {}): goref --watch {}",
-        publish.server,
-        publish.stream.name,
-        publish.watch_address()
-    ));
-    Ok(Some(publish))
 }
 
 /// `--publish URL`: where, under which name, into which stream.
@@ -662,35 +655,30 @@ fn referee(
     resume: Option<Resumption>,
 ) -> Result<Outcome, String> {
     let name = game_name(&config, resume.as_ref());
-    let mirror = serve(spectators, Limits::default().queue, None)?;
-    let publish = publish_of(spectators, &name, &PublishSettings::default())?;
+    let mirror = serve(
+        spectators,
+        Limits::default().queue,
+        &name,
+        &PublishSettings::default(),
+    )?;
     let mut screen = !output.headless && !output.json;
     if screen && !std::io::stdout().is_terminal() {
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
         screen = false;
     }
-    config.published = publish.as_ref().map(PublishConfig::watch_address);
+    if let Some(url) = &spectators.publish {
+        config.published =
+            Some(publish_config(url, &name, &PublishSettings::default())?.watch_address());
+    }
     let runtime = game_runtime()?;
-    let broker = publish.map(|publish| {
-        let _inside = runtime.enter();
-        GameBroker::start(publish)
-    });
     let outcome = if screen {
         config.progress = false;
         config.engine_stderr = false;
         config.operator_stdin = false;
         let games = move |n: u32| reseeded(&config, n);
         let demo = options.demo;
-        let audiences = Audiences {
-            mirror: mirror.as_ref(),
-            broker: broker.as_ref(),
-        };
-        let live = goref::app::live::run(games, options, audiences, resume);
-        let ending = runtime.block_on(live);
-        if let Some(broker) = broker {
-            runtime.block_on(broker.finish());
-        }
-        match ending? {
+        let live = goref::app::live::run(games, options, mirror.as_ref(), resume);
+        match runtime.block_on(live)? {
             Ending::Played(outcome) => {
                 let line = closing_line(&outcome);
                 console::say(match demo {
@@ -704,14 +692,11 @@ fn referee(
             Ending::Failed(message) => return Err(message),
         }
     } else {
-        let audiences = Audiences {
-            mirror: mirror.as_ref(),
-            broker: broker.as_ref(),
-        };
-        let notes = {
-            let _inside = runtime.enter();
-            audiences.attach_game(&mut config)
-        };
+        let notes = mirror.as_ref().map(|mirror| {
+            let (feed, notes) = mirror.attach_game();
+            config.subscribers.push(feed);
+            notes
+        });
         let operator = config
             .operator_stdin
             .then(|| goref::driver::operator_stdin(config.game.size));
@@ -724,9 +709,6 @@ fn referee(
         // players' reports then wake it within the runtime, without a
         // write to the runtime's eventfd for each.
         let game = runtime.block_on(async { tokio::spawn(run_game_with(config, inputs)).await });
-        if let Some(broker) = broker {
-            runtime.block_on(broker.finish());
-        }
         game.map_err(|e| format!("the game stopped: {e}"))?
             .map_err(|e| e.to_string())?
     };

@@ -14,9 +14,7 @@ use tokio::time::Instant;
 
 use crate::driver::signals::{Received, Signals};
 use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
-use crate::mirror::game_broker::{merge_notes, GameBroker};
-use crate::mirror::server::{Feed, MirrorServer};
-use crate::referee::GameEvent;
+use crate::mirror::server::MirrorServer;
 use crate::referee::{GameView, OperatorCommand, OperatorInput};
 use crate::shell_time::next_from;
 use crate::ui::clocks::next_change_ms;
@@ -38,31 +36,6 @@ pub struct ScreenOptions {
     pub demo: bool,
 }
 
-/// Who a game is shown to beyond the referee's own screen: the mirror's
-/// spectators and browsers, and the broker's watchers.
-#[derive(Clone, Copy, Default)]
-pub struct Audiences<'a> {
-    pub mirror: Option<&'a MirrorServer>,
-    pub broker: Option<&'a GameBroker>,
-}
-
-impl Audiences<'_> {
-    /// Subscribes a new game's driver to each audience (on the current
-    /// runtime, the game's); their events for the game's stream, as one.
-    pub fn attach_game(
-        &self,
-        config: &mut DriverConfig,
-    ) -> Option<mpsc::UnboundedReceiver<GameEvent>> {
-        let mut subscribe = |(feed, notes): (Feed, mpsc::UnboundedReceiver<GameEvent>)| {
-            config.subscribers.push(feed);
-            notes
-        };
-        let served = self.mirror.map(|mirror| subscribe(mirror.attach_game()));
-        let published = self.broker.map(|broker| subscribe(broker.attach_game()));
-        merge_notes(served, published)
-    }
-}
-
 /// How the screen ended.
 pub enum Ending {
     /// The last game played, and how it ended.
@@ -77,7 +50,7 @@ pub enum Ending {
 pub async fn run(
     mut game: impl FnMut(u32) -> DriverConfig,
     options: ScreenOptions,
-    audiences: Audiences<'_>,
+    mirror: Option<&MirrorServer>,
     mut resume: Option<Resumption>,
 ) -> Result<Ending, String> {
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
@@ -86,9 +59,12 @@ pub async fn run(
     let mut number = 0;
     loop {
         let mut config = game(number);
-        let notes = audiences.attach_game(&mut config);
-        let serving = audiences
-            .mirror
+        let notes = mirror.map(|mirror| {
+            let (feed, notes) = mirror.attach_game();
+            config.subscribers.push(feed);
+            notes
+        });
+        let serving = mirror
             .and_then(MirrorServer::address)
             .map(|address| LinkStatus {
                 text: format!("serving {address}"),

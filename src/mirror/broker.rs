@@ -11,14 +11,14 @@ use std::collections::VecDeque;
 use std::future::IntoFuture;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use async_nats::jetstream::{self, stream};
 use tokio::sync::{mpsc, Notify};
 
 use crate::shell_time::now;
 
-use super::hub::{Hub, Line};
+use super::hub::Line;
 use super::outlet::{Outgoing, Outlet, OutletLimits, Pushed, Subjects};
 
 /// How long one connect may take.
@@ -38,9 +38,6 @@ fn unix_us(at: std::time::Instant) -> u64 {
         .map_or(0, |since| since.as_micros() as u64)
 }
 
-/// How long the end of the referee waits for the broker to take what is
-/// queued.
-pub(crate) const PUBLISH_SETTLE: Duration = Duration::from_secs(5);
 /// Messages on their way to the broker at once, not yet confirmed.
 const WINDOW: usize = 64;
 /// A message asks for the broker's acknowledgement at least this often
@@ -156,30 +153,6 @@ impl Publisher {
             ));
             return;
         }
-    }
-
-    /// Pushes a game's event `line`, just folded into `hub` at `at`, and
-    /// the game's snapshot when it is due, or the game whole after the
-    /// queue overflowed.
-    pub(crate) fn push_game_event(&self, hub: &mut Hub, line: Line, at: Instant) {
-        match self.with(|outlet| outlet.push_event(None, line, at)) {
-            Pushed::Queued => {}
-            Pushed::WantsSnapshot => {
-                let snapshot = hub.snapshot();
-                self.with(|outlet| outlet.push_snapshot(None, snapshot, at));
-            }
-            Pushed::WantsWhole => self.push_game_whole(hub, at),
-        }
-    }
-
-    /// Pushes the game as it stands: its welcome, then its snapshot.
-    pub(crate) fn push_game_whole(&self, hub: &mut Hub, now: Instant) {
-        let welcome = hub.welcome(now, false).into();
-        let snapshot = hub.snapshot();
-        self.with(|outlet| {
-            outlet.push_welcome(welcome, now);
-            outlet.push_snapshot(None, snapshot, now)
-        });
     }
 
     /// A heartbeat, published as soon as the broker takes it.

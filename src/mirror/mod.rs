@@ -23,8 +23,7 @@
 //!   NATS JetStream broker (`--publish`), and followed from it (`--watch
 //!   nats://…`): the pure queue and subjects, and the two async shells.
 //!   [`pace`]: pure. How often the events are read while only the broker
-//!   watches. [`game_broker`]: `play --publish`, published from the game's
-//!   own thread rather than the mirror's.
+//!   watches.
 //! - [`web`]: the page for browsers (`--web`), a spectator over a WebSocket.
 
 pub mod accept_trouble;
@@ -34,7 +33,6 @@ pub mod broker_watch;
 pub mod client;
 pub mod conn;
 pub mod follow;
-pub mod game_broker;
 pub mod gate;
 pub mod hall_hub;
 pub mod hub;

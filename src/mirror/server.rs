@@ -32,7 +32,7 @@ use source::{publish, publish_hall, Source};
 
 use super::accept_trouble::AcceptTrouble;
 use super::audience::Audience;
-use super::broker::{PublishConfig, Publisher, PUBLISH_SETTLE};
+use super::broker::{PublishConfig, Publisher};
 use super::conn::{Conn, ConnRead, ConnWrite};
 use super::gate::{Gate, Limits, Refusal};
 use super::hall_hub::{HallHub, HallItem};
@@ -149,6 +149,8 @@ impl Accepting {
 
 /// How long shutting down waits for spectators to be told.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(1);
+/// How long shutting down waits for the broker to take what is queued.
+const PUBLISH_SETTLE: Duration = Duration::from_secs(5);
 /// The most bytes of queued lines written to a spectator at once.
 const BATCH_BYTES: usize = 64 << 10;
 /// While only the broker watches, the feeds are read at most once each
@@ -361,7 +363,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 /// A name for a new stream that no stream before it had: from the time,
 /// the process and a count.
-pub(crate) fn new_stream_name() -> String {
+fn new_stream_name() -> String {
     use std::hash::{BuildHasher, Hasher};
     use std::sync::atomic::{AtomicU64, Ordering};
     static COUNT: AtomicU64 = AtomicU64::new(0);

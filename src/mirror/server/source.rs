@@ -67,7 +67,7 @@ impl Source {
     /// game whole, or the hall's picture and each board's game.
     pub(super) fn publish_whole(&mut self, publisher: &Publisher, now: Instant) {
         match self {
-            Source::Game(hub) => publisher.push_game_whole(hub, now),
+            Source::Game(hub) => game_whole(hub, publisher, now),
             Source::Hall(hall) => {
                 let welcome = hall.welcome(now).into();
                 let picture = hall.picture();
@@ -109,12 +109,29 @@ pub(super) fn publish(
         for (at, stamped) in batch {
             let line = hub.publish(at, &stamped);
             if let Some(publisher) = publisher {
-                publisher.push_game_event(hub, line.clone(), at);
+                match publisher.with(|outlet| outlet.push_event(None, line.clone(), at)) {
+                    Pushed::Queued => {}
+                    Pushed::WantsSnapshot => {
+                        let snapshot = hub.snapshot();
+                        publisher.with(|outlet| outlet.push_snapshot(None, snapshot, at));
+                    }
+                    Pushed::WantsWhole => game_whole(hub, publisher, at),
+                }
             }
             let _ = shared.events.send(line);
         }
         next = feed.as_mut().and_then(|feed| feed.try_recv().ok());
     }
+}
+
+/// The game as it stands, to the broker, after its queue overflowed.
+fn game_whole(hub: &mut Hub, publisher: &Publisher, now: Instant) {
+    let welcome = hub.welcome(now, false).into();
+    let snapshot = hub.snapshot();
+    publisher.with(|outlet| {
+        outlet.push_welcome(welcome, now);
+        outlet.push_snapshot(None, snapshot, now)
+    });
 }
 
 /// Folds the hall's item and those queued behind it into the hall and
