@@ -9,7 +9,7 @@ mod common;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
-use common::goref;
+use common::{goref, succeeded};
 
 fn run(args: &[&str]) -> std::process::Output {
     Command::new(goref()).args(args).output().unwrap()
@@ -83,16 +83,7 @@ fn bash_completes(script: &str, words: &[&str]) -> Vec<String> {
         words[cword],
         words[cword - 1],
     );
-    let out = Command::new("bash")
-        .arg("-c")
-        .arg(program)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "bash: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeded(Command::new("bash").arg("-c").arg(program));
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .map(str::to_string)

@@ -9,22 +9,17 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::goref;
+use common::{goref, succeeded};
 
 /// Builds the package from the binary under test, into `out`.
 fn build_package(out: &Path) -> PathBuf {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("packaging/build-deb.sh");
-    let built = Command::new(script)
-        .arg("--binary")
-        .arg(goref())
-        .arg("--out")
-        .arg(out)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "build-deb.sh: {}",
-        String::from_utf8_lossy(&built.stderr)
+    let built = succeeded(
+        Command::new(script)
+            .arg("--binary")
+            .arg(goref())
+            .arg("--out")
+            .arg(out),
     );
     let deb = PathBuf::from(String::from_utf8_lossy(&built.stdout).trim());
     let name = deb.file_name().unwrap().to_string_lossy().into_owned();
@@ -69,13 +64,12 @@ fn the_package_installs_a_goref_that_runs_with_its_page_completions_and_themes()
     assert!(String::from_utf8_lossy(&card.stdout).contains("pass"));
 
     let page = root.join("usr/share/man/man1/goref.1.gz");
-    let man = Command::new("man")
-        .args(["--warnings", "-l"])
-        .arg(&page)
-        .env("MANWIDTH", "80")
-        .output()
-        .unwrap();
-    assert!(man.status.success());
+    let man = succeeded(
+        Command::new("man")
+            .args(["--warnings", "-l"])
+            .arg(&page)
+            .env("MANWIDTH", "80"),
+    );
     assert!(
         man.stderr.is_empty(),
         "{}",
@@ -84,15 +78,10 @@ fn the_package_installs_a_goref_that_runs_with_its_page_completions_and_themes()
     assert!(String::from_utf8_lossy(&man.stdout).contains("--rules"));
 
     let completion = root.join("usr/share/bash-completion/completions/goref");
-    let loaded = Command::new("bash")
-        .arg("-c")
-        .arg(format!(
-            "source {}\ncomplete -p goref",
-            completion.display()
-        ))
-        .output()
-        .unwrap();
-    assert!(loaded.status.success());
+    let loaded = succeeded(Command::new("bash").arg("-c").arg(format!(
+        "source {}\ncomplete -p goref",
+        completion.display()
+    )));
     assert!(String::from_utf8_lossy(&loaded.stdout).contains("_goref"));
     for other in [
         "usr/share/zsh/vendor-completions/_goref",
@@ -142,20 +131,15 @@ fn dpkg_installs_the_package_and_removes_it_leaving_nothing() {
     std::fs::write(root.join("var/lib/dpkg/status"), "").unwrap();
     let before = files_under(&root);
     let dpkg = |args: &[&str]| {
-        let out = Command::new("dpkg")
-            .arg(format!("--root={}", root.display()))
-            .args([
-                "--force-depends",
-                "--force-not-root",
-                "--force-script-chrootless",
-            ])
-            .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "dpkg {args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
+        succeeded(
+            Command::new("dpkg")
+                .arg(format!("--root={}", root.display()))
+                .args([
+                    "--force-depends",
+                    "--force-not-root",
+                    "--force-script-chrootless",
+                ])
+                .args(args),
         );
     };
     dpkg(&["-i", &deb.display().to_string()]);

@@ -14,6 +14,21 @@ use std::time::{Duration, Instant};
 use goref::game::sgf;
 use serde_json::Value;
 
+/// The output of `command`, which must succeed; if it does not, the
+/// assertion names the command and shows its stderr.
+pub fn succeeded(command: &mut Command) -> std::process::Output {
+    let out = command
+        .output()
+        .unwrap_or_else(|e| panic!("{command:?} cannot start: {e}"));
+    assert!(
+        out.status.success(),
+        "{command:?}: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 pub fn goref() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_goref"))
 }
