@@ -111,9 +111,9 @@ fn gaps_of_one_game(
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();
     while let Ok(batch) = rx.try_recv() {
-        for (at, stamped) in batch {
-            if matches!(stamped.event, GameEvent::Move { .. }) {
-                stamps.push(at);
+        for handed in batch {
+            if matches!(handed.stamped.event, GameEvent::Move { .. }) {
+                stamps.push(handed.at);
             }
         }
     }

@@ -36,7 +36,7 @@ use std::time::Duration;
 use goref::mirror::broker::{PublishConfig, StreamSettings};
 use goref::mirror::outlet::OutletLimits;
 use goref::mirror::server::{MirrorServer, ServeConfig};
-use goref::referee::{EventBatch, GameEvent, StampedEvent};
+use goref::referee::{EventBatch, GameEvent, HandedOn};
 use goref::shell_time::now;
 use tokio::sync::mpsc;
 
@@ -171,7 +171,13 @@ fn run(batches: &[EventBatch], pace: Duration, sink: Sink) -> Result<Usage, Stri
             next += pace;
             tokio::time::sleep_until(next).await;
             let at = now();
-            let batch = batch.iter().map(|(_, e)| (at, e.clone())).collect();
+            let batch = batch
+                .iter()
+                .map(|handed| HandedOn {
+                    at,
+                    ..handed.clone()
+                })
+                .collect();
             let _ = feed.send(batch);
         }
         tokio::time::sleep(pace).await;
@@ -212,8 +218,13 @@ async fn send_raw(
     let mut message = Vec::new();
     while let Some(batch) = batches.recv().await {
         let mut payload = Vec::new();
-        for (_, event) in &batch {
-            let _ = serde_json::to_writer(&mut payload, event);
+        for handed in &batch {
+            match &handed.json {
+                Some(json) => payload.extend_from_slice(json.as_bytes()),
+                None => {
+                    let _ = serde_json::to_writer(&mut payload, &handed.stamped);
+                }
+            }
             payload.push(b'\n');
         }
         message.clear();
@@ -245,13 +256,18 @@ fn recorded_game(goref: &Path, folder: &PathBuf) -> Result<Vec<EventBatch>, Stri
         goref::journal::reader::read(&folder.join("journal.jsonl")).map_err(|e| e.to_string())?;
     let at = now();
     let mut batches = Vec::new();
-    let mut batch: Vec<(std::time::Instant, StampedEvent)> = Vec::new();
+    let mut batch: EventBatch = Vec::new();
     for event in journal.events {
         let ends = !matches!(event.event, GameEvent::Move { .. })
             && batch
                 .iter()
-                .any(|(_, e)| matches!(e.event, GameEvent::Move { .. }));
-        batch.push((at, event));
+                .any(|handed| matches!(handed.stamped.event, GameEvent::Move { .. }));
+        let json = serde_json::to_string(&event).map_err(|e| e.to_string())?;
+        batch.push(HandedOn {
+            at,
+            stamped: event,
+            json: Some(json.into()),
+        });
         if ends {
             batches.push(std::mem::take(&mut batch));
         }

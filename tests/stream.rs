@@ -144,14 +144,23 @@ fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, Ga
     let handed: Vec<_> = std::iter::from_fn(|| rx.try_recv().ok())
         .flatten()
         .collect();
-    for (_, stamped) in handed {
+    let mut lines_handed_on = 0;
+    for goref::referee::HandedOn { stamped, json, .. } in handed {
         host.apply_stamped(&stamped);
         let line = serde_json::to_string(&stamped).unwrap();
+        if let Some(json) = json {
+            assert_eq!(*json, line, "the line handed on is the event's own");
+            lines_handed_on += 1;
+        }
         let parsed: StampedEvent = serde_json::from_str(&line).unwrap();
         assert_eq!(parsed, stamped, "{line}");
         spectator.apply_stamped(&parsed);
         events += 1;
     }
+    assert_eq!(
+        lines_handed_on, events,
+        "with a game folder, every event's journal line is handed on with it"
+    );
     (host, spectator, events)
 }
 

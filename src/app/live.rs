@@ -15,7 +15,7 @@ use tokio::time::Instant;
 use crate::driver::signals::{Received, Signals};
 use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
 use crate::mirror::server::MirrorServer;
-use crate::referee::{GameView, OperatorCommand, OperatorInput};
+use crate::referee::{GameView, HandedOn, OperatorCommand, OperatorInput};
 use crate::shell_time::next_from;
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
@@ -172,7 +172,7 @@ async fn play_one(
                 let since = |at, t_ms| Instant::from_std(at).checked_sub(Duration::from_millis(t_ms));
                 let mut next = Some(first);
                 while let Some(batch) = next {
-                    for (at, stamped) in batch {
+                    for HandedOn { at, stamped, .. } in batch {
                         origin = since(at, stamped.t_ms).or(origin);
                         show_folder(&stamped, &mut state);
                         view.apply_stamped(&stamped);

@@ -8,14 +8,16 @@
 //! `--headless`; its folder's journal says so, and `goref attach` brings a
 //! screen back.
 
-use tokio::signal::unix::{signal, Signal, SignalKind};
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
-/// The signals, caught from [`Signals::install`] on.
+/// The signals, caught from [`Signals::install`] on. One task waits for
+/// them all and hands each on, so that a loop that waits for a signal among
+/// other things polls one channel, not four signal streams, at every turn.
 pub struct Signals {
-    interrupt: Signal,
-    terminate: Signal,
-    hangup: Signal,
-    quit: Signal,
+    received: mpsc::UnboundedReceiver<Received>,
+    catcher: JoinHandle<()>,
 }
 
 /// A signal goref received.
@@ -28,22 +30,34 @@ pub enum Received {
 }
 
 impl Signals {
+    /// Catches the signals from now on; within a tokio runtime.
     pub fn install() -> std::io::Result<Signals> {
-        Ok(Signals {
-            interrupt: signal(SignalKind::interrupt())?,
-            terminate: signal(SignalKind::terminate())?,
-            hangup: signal(SignalKind::hangup())?,
-            quit: signal(SignalKind::quit())?,
-        })
+        let mut interrupt = signal(SignalKind::interrupt())?;
+        let mut terminate = signal(SignalKind::terminate())?;
+        let mut hangup = signal(SignalKind::hangup())?;
+        let mut quit = signal(SignalKind::quit())?;
+        let (tx, received) = mpsc::unbounded_channel();
+        let catcher = tokio::spawn(async move {
+            loop {
+                let caught = tokio::select! {
+                    _ = interrupt.recv() => Received::Stop("SIGINT (Ctrl-C)"),
+                    _ = terminate.recv() => Received::Stop("SIGTERM"),
+                    _ = hangup.recv() => Received::Hangup,
+                    _ = quit.recv() => Received::Stop("SIGQUIT"),
+                };
+                if tx.send(caught).is_err() {
+                    return;
+                }
+            }
+        });
+        Ok(Signals { received, catcher })
     }
 
     /// Waits for the next signal.
     pub async fn next(&mut self) -> Received {
-        tokio::select! {
-            _ = self.interrupt.recv() => Received::Stop("SIGINT (Ctrl-C)"),
-            _ = self.terminate.recv() => Received::Stop("SIGTERM"),
-            _ = self.hangup.recv() => Received::Hangup,
-            _ = self.quit.recv() => Received::Stop("SIGQUIT"),
+        match self.received.recv().await {
+            Some(caught) => caught,
+            None => std::future::pending().await,
         }
     }
 
@@ -54,5 +68,11 @@ impl Signals {
                 return name;
             }
         }
+    }
+}
+
+impl Drop for Signals {
+    fn drop(&mut self) {
+        self.catcher.abort();
     }
 }

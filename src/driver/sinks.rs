@@ -13,6 +13,7 @@ use std::io::{BufWriter, Write};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::json_out::JsonOut;
@@ -24,7 +25,7 @@ use crate::files::{resolve_output, same_file, Holds};
 use crate::journal::folder::{self, stderr_log};
 use crate::journal::{manifest, GameFolder, Journal, JournalStatus};
 use crate::referee::{
-    EventBatch, GameEvent, LineDirection, PlannedGame, Recorder, Referee, SessionChange,
+    EventBatch, GameEvent, HandedOn, LineDirection, PlannedGame, Recorder, Referee, SessionChange,
     StampedEvent, StreamHeader,
 };
 use crate::shell_time::now;
@@ -301,7 +302,7 @@ impl Sinks {
                 let line = serde_json::to_string(&stamped).expect("events always serialise");
                 self.print(stamped.seq, line);
             }
-            self.hand_on(stamped);
+            self.hand_on(stamped, None);
         }
     }
 
@@ -319,8 +320,9 @@ impl Sinks {
         sent
     }
 
-    /// Holds an event for every subscriber.
-    fn hand_on(&mut self, stamped: StampedEvent) {
+    /// Holds an event, and its JSON line when one was made, for every
+    /// subscriber.
+    fn hand_on(&mut self, stamped: StampedEvent, json: Option<Arc<str>>) {
         if self.subscribers.is_empty() {
             return;
         }
@@ -331,7 +333,7 @@ impl Sinks {
             GameEvent::Result(_) | GameEvent::Phase { .. } => self.held_since = None,
             _ => {}
         }
-        self.held.push((at, stamped));
+        self.held.push(HandedOn { at, stamped, json });
     }
 
     /// Hands every event held to every subscriber, unless they wait for
@@ -412,9 +414,9 @@ impl Sinks {
         let Some(folder) = &mut self.folder else {
             return;
         };
-        let path = folder.journal.path().display().to_string();
         let mut told = Vec::new();
         while let Some(status) = folder.journal.poll_status() {
+            let path = folder.journal.path().display();
             told.push(match status {
                 JournalStatus::Failing(error) => GameEvent::Error {
                     color: None,
@@ -479,9 +481,13 @@ impl Sinks {
         };
         self.result_given |= matches!(stamped.event, GameEvent::Result(_));
         let mut told = Vec::new();
+        let mut json = None;
         let wanted_on_stdout = self.json && !self.stdout_told;
         if wanted_on_stdout || self.trace.is_some() || self.folder.is_some() {
             let line = serde_json::to_string(&stamped).expect("events always serialise");
+            if !self.subscribers.is_empty() {
+                json = Some(Arc::from(line.as_str()));
+            }
             if let Some(folder) = &mut self.folder {
                 folder.journal.append(&line);
                 if relays_or_announces(&stamped.event) {
@@ -519,7 +525,7 @@ impl Sinks {
             let at_once = matches!(stamped.event, GameEvent::Result(_));
             self.record_changed(now(), at_once);
         }
-        self.hand_on(stamped);
+        self.hand_on(stamped, json);
         for event in told {
             self.take(event);
         }
@@ -581,8 +587,8 @@ impl Sinks {
     fn take_record_status(&mut self) {
         let mut told = Vec::new();
         for record in &mut self.records {
-            let path = record.path.display().to_string();
             while let Some(status) = record.file.poll_status() {
+                let path = record.path.display();
                 told.push(match status {
                     RecordStatus::Failing(error) => {
                         record.failing = Some(error.clone());

@@ -3,14 +3,15 @@
 //! snapshot for those that cannot. Pure: the server's shell feeds it events
 //! and asks it what a joining spectator is sent.
 //!
-//! Every event is serialised once, here, and the same line goes to every
-//! spectator; a snapshot is serialised once per `seq` however many ask.
+//! Every event is serialised once, by the driver when it made the line for
+//! the journal, else here, and the same line goes to every spectator; a
+//! snapshot is serialised once per `seq` however many ask.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::referee::{GameView, StampedEvent};
+use crate::referee::{GameView, HandedOn, StampedEvent};
 
 use super::wire::{RefereeMessage, VERSION};
 
@@ -106,7 +107,18 @@ impl Hub {
 
     /// Folds one event, handed on by the driver at `at`, into the view and
     /// the history; the line every spectator is sent.
+    #[cfg(test)]
     pub(crate) fn publish(&mut self, at: Instant, stamped: &StampedEvent) -> Line {
+        self.publish_with(at, stamped, None)
+    }
+
+    /// [`Hub::publish`] for an event the driver handed on, with the JSON
+    /// line it made, if any, used as it is.
+    pub(crate) fn publish_handed(&mut self, handed: &HandedOn) -> Line {
+        self.publish_with(handed.at, &handed.stamped, handed.json.as_deref())
+    }
+
+    fn publish_with(&mut self, at: Instant, stamped: &StampedEvent, json: Option<&str>) -> Line {
         // The latest event sets the origin: a resumed game retells its
         // journal first, whose times are older than the moment they are told.
         self.origin = at
@@ -114,8 +126,13 @@ impl Hub {
             .or(self.origin)
             .or(Some(at));
         self.view.apply_stamped(stamped);
-        let json = serde_json::to_string(stamped).expect("events always serialise");
-        let line: Line = RefereeMessage::event_line(&json).into();
+        let line: Line = match json {
+            Some(json) => RefereeMessage::event_line(json).into(),
+            None => {
+                let json = serde_json::to_string(stamped).expect("events always serialise");
+                RefereeMessage::event_line(&json).into()
+            }
+        };
         self.history_bytes += line.len();
         self.history.push_back((stamped.seq, line.clone()));
         while self.history.len() > self.limits.events || self.history_bytes > self.limits.bytes {

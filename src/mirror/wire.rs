@@ -209,7 +209,12 @@ impl RefereeMessage {
     /// The `event` line of an event already serialised as `--json` prints
     /// it, without parsing it again.
     pub(crate) fn event_line(event_json: &str) -> String {
-        format!("{{\"type\":\"event\",\"event\":{event_json}}}\n")
+        const HEAD: &str = "{\"type\":\"event\",\"event\":";
+        let mut line = String::with_capacity(HEAD.len() + event_json.len() + 2);
+        line.push_str(HEAD);
+        line.push_str(event_json);
+        line.push_str("}\n");
+        line
     }
 
     /// The `event` line of board `board` of a hall, sent at the hall's time

@@ -629,7 +629,28 @@ pub struct StampedEvent {
     pub event: GameEvent,
 }
 
+/// An event handed on from the game to a subscriber: the instant it was
+/// handed on, and its JSON line when the game has made it already (for the
+/// journal, `--json` or `--trace`), so that nobody serialises it again.
+#[derive(Debug, Clone)]
+pub struct HandedOn {
+    pub at: std::time::Instant,
+    pub stamped: StampedEvent,
+    /// `serde_json::to_string(&stamped)`, when it was made.
+    pub json: Option<std::sync::Arc<str>>,
+}
+
+impl HandedOn {
+    /// An event handed on at `at` with no line made for it.
+    pub fn new(at: std::time::Instant, stamped: StampedEvent) -> HandedOn {
+        HandedOn {
+            at,
+            stamped,
+            json: None,
+        }
+    }
+}
+
 /// Events handed on together from the game to a subscriber (a move's,
-/// mostly), each with the instant it was handed on: one wake of the
-/// subscriber's thread for all of them.
-pub type EventBatch = Vec<(std::time::Instant, StampedEvent)>;
+/// mostly): one wake of the subscriber's thread for all of them.
+pub type EventBatch = Vec<HandedOn>;

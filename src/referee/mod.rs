@@ -15,8 +15,8 @@ pub mod resume;
 pub mod view;
 
 pub use event::{
-    AgreementEvent, End, EventBatch, GameEvent, GameResult, GameStart, LineDirection, Phase,
-    PlayerInfo, SessionChange, StampedEvent, StreamHeader, SCHEMA_VERSION,
+    AgreementEvent, End, EventBatch, GameEvent, GameResult, GameStart, HandedOn, LineDirection,
+    Phase, PlayerInfo, SessionChange, StampedEvent, StreamHeader, SCHEMA_VERSION,
 };
 pub use game_config::{GameConfig, Handicap, SetupError};
 pub use machine::Referee;

@@ -106,8 +106,9 @@ pub(super) fn publish(
     };
     let mut next = Some(first);
     while let Some(batch) = next {
-        for (at, stamped) in batch {
-            let line = hub.publish(at, &stamped);
+        for handed in batch {
+            let at = handed.at;
+            let line = hub.publish_handed(&handed);
             if let Some(publisher) = publisher {
                 match publisher.with(|outlet| outlet.push_event(None, line.clone(), at)) {
                     Pushed::Queued => {}

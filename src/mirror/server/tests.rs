@@ -10,8 +10,8 @@ use super::*;
 use crate::game::Color;
 use crate::mirror::client::{Link, Spectator};
 use crate::mirror::follow::{Follow, FollowEvent, Target};
-use crate::referee::StampedEvent;
 use crate::referee::{GameView, LineDirection};
+use crate::referee::{HandedOn, StampedEvent};
 
 fn quick_limits() -> Limits {
     Limits {
@@ -89,7 +89,7 @@ async fn a_reader_that_never_reads_is_dropped_while_another_keeps_up() {
     for seq in 1..=total {
         let event = line(seq);
         host.apply_stamped(&event);
-        feed.send(vec![(now(), event)]).unwrap();
+        feed.send(vec![HandedOn::new(now(), event)]).unwrap();
         if seq % 100 == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
@@ -120,7 +120,7 @@ async fn a_restarted_referee_is_followed_again_from_a_snapshot() {
     let address = first.address().unwrap();
     let (feed, _notes) = first.attach_game();
     for seq in 1..=10 {
-        feed.send(vec![(now(), line(seq))]).unwrap();
+        feed.send(vec![HandedOn::new(now(), line(seq))]).unwrap();
     }
     let mut follow = Follow::new(
         Target::Tcp(address.to_string()),
@@ -136,7 +136,7 @@ async fn a_restarted_referee_is_followed_again_from_a_snapshot() {
     for seq in 1..=5 {
         let event = line(seq);
         host.apply_stamped(&event);
-        feed.send(vec![(now(), event)]).unwrap();
+        feed.send(vec![HandedOn::new(now(), event)]).unwrap();
     }
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while follow.spectator.view != host {
@@ -157,7 +157,7 @@ async fn shutting_down_delivers_every_event_before_the_goodbye() {
     let reader =
         std::thread::spawn(move || stream.lines().map_while(Result::ok).collect::<Vec<_>>());
     for seq in 1..=500 {
-        feed.send(vec![(now(), line(seq))]).unwrap();
+        feed.send(vec![HandedOn::new(now(), line(seq))]).unwrap();
     }
     server.shutdown();
     let lines = reader.join().unwrap();

@@ -80,6 +80,7 @@ fn a_spectator_skips_message_types_and_fields_it_does_not_know() {
 fn an_event_line_carries_the_json_line_as_it_is() {
     let json = r#"{"seq":4,"t_ms":120,"type":"notice","color":null,"message":"hello"}"#;
     let line = RefereeMessage::event_line(json);
+    assert_eq!(line, format!("{{\"type\":\"event\",\"event\":{json}}}\n"));
     let RefereeMessage::Event { event, .. } = RefereeMessage::parse(&line).unwrap() else {
         panic!("not an event: {line}");
     };
