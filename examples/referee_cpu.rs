@@ -149,6 +149,172 @@ fn floor(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// One GTP engine as the bare referee drives it: blocking pipes, ids.
+struct BareEngine {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+    next_id: u32,
+}
+
+impl BareEngine {
+    fn start(me: &Path, report: &Path, seed: u64) -> Result<BareEngine, String> {
+        let mut child = Command::new(me)
+            .arg("wrap")
+            .arg(report)
+            .args([
+                GNUGO,
+                "--mode",
+                "gtp",
+                "--level",
+                "0",
+                "--seed",
+                &seed.to_string(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("cannot start {GNUGO}: {e}"))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = std::io::BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        Ok(BareEngine {
+            child,
+            input,
+            output,
+            next_id: 1,
+        })
+    }
+
+    /// Sends one command and reads its answer to the blank line that ends
+    /// it, each piece as the engine writes it.
+    fn ask(&mut self, command: &str) -> Result<String, String> {
+        use std::io::BufRead;
+        let id = self.next_id;
+        self.next_id += 1;
+        self.input
+            .write_all(format!("{id} {command}\n").as_bytes())
+            .map_err(|e| e.to_string())?;
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            if self
+                .output
+                .read_line(&mut line)
+                .map_err(|e| e.to_string())?
+                == 0
+            {
+                return Err(format!("the engine closed its output after '{command}'"));
+            }
+            if line.trim().is_empty() && !answer.is_empty() {
+                break;
+            }
+            answer.push_str(&line);
+        }
+        match answer.strip_prefix(&format!("={id}")) {
+            Some(rest) => Ok(rest.trim().to_string()),
+            None => Err(format!("'{command}' answered '{}'", answer.trim())),
+        }
+    }
+
+    fn quit(mut self) -> Result<(), String> {
+        self.ask("quit")?;
+        self.child.wait().map_err(|e| e.to_string())?;
+        Ok(())
+    }
+}
+
+/// `referee_cpu bare DIR SIZE SEED`: the least a durable referee does with
+/// GNU Go for the game `play` runs with the same seeds. It sets the engines
+/// up, and for each move asks the mover `genmove`, appends a journal line of
+/// the move and syncs it (`fdatasync`), and tells the other engine `play`,
+/// until two passes or a resignation. No rules, no clock, no record, no
+/// events: only the engines' answers, read as they come, and the sync.
+fn bare(args: &[String]) -> Result<(), String> {
+    let [dir, size, seed] = args else {
+        return Err("bare DIR SIZE SEED".into());
+    };
+    let dir = Path::new(dir);
+    let seed: u64 = seed.parse().map_err(|_| format!("not a number: {seed}"))?;
+    let mut engines = [
+        BareEngine::start(
+            &std::env::current_exe().map_err(|e| e.to_string())?,
+            &dir.join("black.cpu"),
+            seed,
+        )?,
+        BareEngine::start(
+            &std::env::current_exe().map_err(|e| e.to_string())?,
+            &dir.join("white.cpu"),
+            seed + 1000,
+        )?,
+    ];
+    for engine in &mut engines {
+        engine.ask(&format!("boardsize {size}"))?;
+        engine.ask("clear_board")?;
+        engine.ask("komi 7.5")?;
+    }
+    let mut journal = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("bare.jsonl"))
+        .map_err(|e| e.to_string())?;
+    let (mut moves, mut passes) = (0usize, 0);
+    let colours = ["black", "white"];
+    while passes < 2 && moves < 1000 {
+        let mover = moves % 2;
+        let vertex = engines[mover].ask(&format!("genmove {}", colours[mover]))?;
+        moves += 1;
+        journal
+            .write_all(
+                format!(
+                    "{{\"seq\":{moves},\"type\":\"move\",\"colour\":\"{}\",\"vertex\":\"{vertex}\"}}\n",
+                    colours[mover]
+                )
+                .as_bytes(),
+            )
+            .map_err(|e| e.to_string())?;
+        journal.sync_data().map_err(|e| e.to_string())?;
+        if vertex.eq_ignore_ascii_case("resign") {
+            break;
+        }
+        passes = if vertex.eq_ignore_ascii_case("pass") {
+            passes + 1
+        } else {
+            0
+        };
+        engines[1 - mover].ask(&format!("play {} {vertex}", colours[mover]))?;
+    }
+    for engine in engines {
+        engine.quit()?;
+    }
+    fs::write(dir.join("bare.moves"), moves.to_string()).map_err(|e| e.to_string())
+}
+
+/// The bare referee's game of `size` with `seed`: its own CPU and moves.
+fn play_bare(me: &Path, dir: &Path, size: u8, seed: u64) -> Result<Game, String> {
+    fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let (total, exited_well) = run_measured(
+        Command::new(me)
+            .arg("bare")
+            .arg(dir)
+            .args([size.to_string(), seed.to_string()])
+            .stdin(Stdio::null()),
+    )?;
+    if !exited_well {
+        return Err(format!("the bare referee failed in {}", dir.display()));
+    }
+    let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
+    let moves = fs::read_to_string(dir.join("bare.moves"))
+        .map_err(|e| e.to_string())?
+        .parse()
+        .map_err(|_| "bare.moves is not a number".to_string())?;
+    Ok(Game {
+        moves,
+        own: total.minus(engines),
+        wall_s: started.elapsed().as_secs_f64(),
+    })
+}
+
 /// What this machine charges, in ms of CPU, for a wake after `pace` asleep
 /// and for a journal line appended and synced: the floor under any referee
 /// that keeps a durable journal, at the pace of these games.
@@ -329,6 +495,7 @@ fn main() -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("wrap") => return wrap(&args[1..]),
         Some("floor") => return floor(&args[1..]),
+        Some("bare") => return bare(&args[1..]),
         _ => {}
     }
     let (counts, extra) = match args.iter().position(|a| a == "--") {
@@ -369,7 +536,13 @@ fn main() -> Result<(), String> {
         let mut per_move = Vec::new();
         let mut points = Vec::new();
         let (mut moves, mut own, mut wall) = (0, Cpu::default(), 0.0);
+        let (mut bare_moves, mut bare_own, mut bare_points) = (0, Cpu::default(), Vec::new());
         for game in 0..n {
+            let dir = root.join(format!("bare-{size}x{size}-{game}"));
+            let played = play_bare(&me, &dir, size, 1 + game)?;
+            bare_points.push((played.moves as f64, played.own.total() as f64 / 1000.0));
+            bare_moves += played.moves;
+            bare_own = bare_own.plus(played.own);
             let dir: PathBuf = root.join(format!("{size}x{size}-{game}"));
             let played = play(&goref, &me, &dir, size, 1 + game, extra)?;
             per_move.push(played.own.total() as f64 / played.moves.max(1) as f64 / 1000.0);
@@ -403,6 +576,26 @@ fn main() -> Result<(), String> {
             println!(
                 "{size}x{size}: fitted over the games, {per_game:.2} ms a game to start and stop \
                  and {per_move:.3} ms a move"
+            );
+        }
+        let bare_ms = |us: i64| us as f64 / bare_moves.max(1) as f64 / 1000.0;
+        println!(
+            "{size}x{size}: the bare referee on the same seeds, {bare_moves} moves: {:.3} ms/move \
+             (user {:.3}, system {:.3}); {:.1} wakes a move; goref {:.2}x it",
+            bare_ms(bare_own.total()),
+            bare_ms(bare_own.user),
+            bare_ms(bare_own.system),
+            bare_own.wakes as f64 / bare_moves.max(1) as f64,
+            ms(own.total()) / bare_ms(bare_own.total()),
+        );
+        let bare_fitted = (bare_points.len() >= MIN_GAMES_TO_FIT).then(|| fit_line(&bare_points));
+        if let (Some(Some((_, goref_move))), Some(Some((bare_game, bare_move)))) =
+            (fitted, bare_fitted)
+        {
+            println!(
+                "{size}x{size}: the bare referee fitted, {bare_game:.2} ms a game and {bare_move:.3} \
+                 ms a move; goref {:.2}x it a move",
+                goref_move / bare_move
             );
         }
         if let Ok(command) = std::env::var("GOREF_CPU_RINGMASTER") {
