@@ -495,7 +495,9 @@ async fn serve(
                     hall_news = Some(news);
                 }
                 Some(Control::Game { feed: game, notes: to_game }) => {
-                    fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
+                    if publisher.is_some() || lock(&shared.gate).open() > 0 {
+                        fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
+                    }
                     let mut hub = lock(&shared.hub);
                     *hub = Source::Game(Box::new(Hub::new(new_stream_name(), config.history)));
                     if let Some(publisher) = &publisher {
@@ -508,7 +510,9 @@ async fn serve(
                     lock(&shared.audience).retell();
                 }
                 Some(Control::Shutdown) | None => {
-                    fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
+                    if publisher.is_some() || lock(&shared.gate).open() > 0 {
+                        fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
+                    }
                     break;
                 }
             },
@@ -546,8 +550,9 @@ fn rest(pace: &mut Pace, spectators: bool, publisher: Option<&Publisher>) -> Opt
 }
 
 /// Folds the game's events, or the hall's items, that waited while nobody
-/// watched or while the feeds rested, before a connection is let in, a new
-/// game is served, or the mirror goes.
+/// watched or while the feeds rested, before a connection is let in, or,
+/// when somebody watches or the broker is fed, before a new game is served
+/// or the mirror goes: events nobody will be sent are not folded at all.
 fn fold_waiting(
     shared: &Shared,
     feed: &mut Option<mpsc::UnboundedReceiver<EventBatch>>,
