@@ -313,11 +313,14 @@ pub fn replace(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
 /// temporary file from a goref that was killed, or a link) is removed, not
 /// opened, so nothing is written through a link to another file.
 fn fresh_file(path: &Path) -> std::io::Result<File> {
-    match fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e),
-        _ => {}
+    let create = || OpenOptions::new().write(true).create_new(true).open(path);
+    match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            fs::remove_file(path)?;
+            create()
+        }
+        made => made,
     }
-    OpenOptions::new().write(true).create_new(true).open(path)
 }
 
 /// Swaps two files' names in one step.
