@@ -8,6 +8,15 @@
 //! comes from `wait4` on it, which counts every child it reaped: its own
 //! CPU is that total minus the wrappers' reports.
 //!
+//! Two floors are printed beside it. The machine's: a process that sleeps
+//! a move's time, then appends and syncs one journal line. And a bare
+//! referee's (`referee_cpu bare`), game by game interleaved with goref's on
+//! the same seeds: it drives the same engines over blocking pipes, reading
+//! each answer as GNU Go writes it (in three or four pieces, each a wake),
+//! and appends and syncs one journal line a move, with no rules, clock,
+//! record or events. That is the least any durable referee pays with these
+//! engines, and goref is printed as a multiple of it.
+//!
 //! ```text
 //! cargo build --release && \
 //! cargo run --release --example referee_cpu -- [GAMES_9x9] [GAMES_19x19] [-- GOREF_ARGS...]
