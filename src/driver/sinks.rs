@@ -11,9 +11,9 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::json_out::JsonOut;

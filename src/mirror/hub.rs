@@ -105,17 +105,17 @@ impl Hub {
         })
     }
 
-    /// Folds one event, handed on by the driver at `at`, into the view and
-    /// the history; the line every spectator is sent.
+    /// Folds one event the driver handed on into the view and the history,
+    /// with the JSON line the driver made for it, if any, used as it is;
+    /// the line every spectator is sent.
+    pub(crate) fn publish_handed(&mut self, handed: &HandedOn) -> Line {
+        self.publish_with(handed.at, &handed.stamped, handed.json.as_deref())
+    }
+
+    /// The same for an event handed on at `at` with no line made for it.
     #[cfg(test)]
     pub(crate) fn publish(&mut self, at: Instant, stamped: &StampedEvent) -> Line {
         self.publish_with(at, stamped, None)
-    }
-
-    /// [`Hub::publish`] for an event the driver handed on, with the JSON
-    /// line it made, if any, used as it is.
-    pub(crate) fn publish_handed(&mut self, handed: &HandedOn) -> Line {
-        self.publish_with(handed.at, &handed.stamped, handed.json.as_deref())
     }
 
     fn publish_with(&mut self, at: Instant, stamped: &StampedEvent, json: Option<&str>) -> Line {

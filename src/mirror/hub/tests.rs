@@ -134,3 +134,29 @@ fn stream_time_runs_from_the_first_events_stamp() {
         .heartbeat(start + Duration::from_millis(1490))
         .contains("\"host_t_ms\":1000"));
 }
+
+#[test]
+fn the_line_the_driver_made_is_sent_as_it_is_and_folded_all_the_same() {
+    let start = epoch();
+    let event = notice(1, "made by the driver");
+    let own = serde_json::to_string(&event).unwrap();
+    let made = format!(" {own}");
+    let mut hub = Hub::new("s1".into(), HistoryLimits::default());
+    let handed = HandedOn {
+        at: start,
+        stamped: event.clone(),
+        json: Some(made.as_str().into()),
+    };
+    let line = hub.publish_handed(&handed);
+    assert_eq!(
+        &*line,
+        RefereeMessage::event_line(&made),
+        "not serialised again"
+    );
+    assert_eq!(hub.seq(), 1, "the event is folded into the view");
+    assert_eq!(seqs(&[line]), vec![1]);
+
+    let mut other = Hub::new("s2".into(), HistoryLimits::default());
+    let line = other.publish_handed(&HandedOn::new(start, event));
+    assert_eq!(&*line, RefereeMessage::event_line(&own), "serialised here");
+}
