@@ -495,7 +495,7 @@ async fn serve(
                     hall_news = Some(news);
                 }
                 Some(Control::Game { feed: game, notes: to_game }) => {
-                    if publisher.is_some() || lock(&shared.gate).open() > 0 {
+                    if anyone_is_sent(&shared, publisher.as_ref()) {
                         fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
                     }
                     let mut hub = lock(&shared.hub);
@@ -510,7 +510,7 @@ async fn serve(
                     lock(&shared.audience).retell();
                 }
                 Some(Control::Shutdown) | None => {
-                    if publisher.is_some() || lock(&shared.gate).open() > 0 {
+                    if anyone_is_sent(&shared, publisher.as_ref()) {
                         fold_waiting(&shared, &mut feed, &mut hall_feed, publisher.as_ref());
                     }
                     break;
@@ -547,6 +547,12 @@ fn rest(pace: &mut Pace, spectators: bool, publisher: Option<&Publisher>) -> Opt
         return None;
     }
     pace.read(now())
+}
+
+/// Whether what is folded now goes anywhere: to a spectator connected, or
+/// to the broker.
+fn anyone_is_sent(shared: &Shared, publisher: Option<&Publisher>) -> bool {
+    publisher.is_some() || lock(&shared.gate).open() > 0
 }
 
 /// Folds the game's events, or the hall's items, that waited while nobody
