@@ -298,11 +298,13 @@ impl Sinks {
     /// The journal's events, told again to every output but the journal.
     fn retell(&mut self, history: Vec<StampedEvent>) {
         for stamped in history {
+            let mut json = None;
             if (self.json && !self.stdout_told) || self.trace.is_some() {
                 let line = serde_json::to_string(&stamped).expect("events always serialise");
+                json = self.for_subscribers(&line);
                 self.print(stamped.seq, line);
             }
-            self.hand_on(stamped, None);
+            self.hand_on(stamped, json);
         }
     }
 
@@ -318,6 +320,11 @@ impl Sinks {
             trace.append(line);
         }
         sent
+    }
+
+    /// An event's line, shared, when there is a subscriber to hand it to.
+    fn for_subscribers(&self, line: &str) -> Option<Arc<str>> {
+        (!self.subscribers.is_empty()).then(|| Arc::from(line))
     }
 
     /// Holds an event, and its JSON line when one was made, for every
@@ -485,9 +492,7 @@ impl Sinks {
         let wanted_on_stdout = self.json && !self.stdout_told;
         if wanted_on_stdout || self.trace.is_some() || self.folder.is_some() {
             let line = serde_json::to_string(&stamped).expect("events always serialise");
-            if !self.subscribers.is_empty() {
-                json = Some(Arc::from(line.as_str()));
-            }
+            json = self.for_subscribers(&line);
             if let Some(folder) = &mut self.folder {
                 folder.journal.append(&line);
                 if relays_or_announces(&stamped.event) {
