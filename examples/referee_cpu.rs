@@ -244,17 +244,10 @@ fn bare(args: &[String]) -> Result<(), String> {
     };
     let dir = Path::new(dir);
     let seed: u64 = seed.parse().map_err(|_| format!("not a number: {seed}"))?;
+    let me = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut engines = [
-        BareEngine::start(
-            &std::env::current_exe().map_err(|e| e.to_string())?,
-            &dir.join("black.cpu"),
-            seed,
-        )?,
-        BareEngine::start(
-            &std::env::current_exe().map_err(|e| e.to_string())?,
-            &dir.join("white.cpu"),
-            seed + 1000,
-        )?,
+        BareEngine::start(&me, &dir.join("black.cpu"), seed)?,
+        BareEngine::start(&me, &dir.join("white.cpu"), seed + 1000)?,
     ];
     for engine in &mut engines {
         engine.ask(&format!("boardsize {size}"))?;
@@ -312,7 +305,7 @@ fn play_bare(me: &Path, dir: &Path, size: u8, seed: u64) -> Result<Game, String>
     if !exited_well {
         return Err(format!("the bare referee failed in {}", dir.display()));
     }
-    let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
+    let engines = engines_cpu(dir)?;
     let moves = fs::read_to_string(dir.join("bare.moves"))
         .map_err(|e| e.to_string())?
         .parse()
@@ -370,6 +363,12 @@ fn read_report(path: &Path) -> Result<Cpu, String> {
     Ok(sum)
 }
 
+/// What both engines of the game in `dir` used, from their wrappers'
+/// reports.
+fn engines_cpu(dir: &Path) -> Result<Cpu, String> {
+    Ok(read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?))
+}
+
 /// The moves in an SGF record.
 fn moves_in(sgf: &str) -> usize {
     sgf.matches(";B[").count() + sgf.matches(";W[").count()
@@ -417,7 +416,7 @@ fn play(
     if !exited_well {
         return Err(format!("goref failed in {}", dir.display()));
     }
-    let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
+    let engines = engines_cpu(dir)?;
     let record = fs::read_to_string(folder.join("game.sgf")).map_err(|e| e.to_string())?;
     Ok(Game {
         moves: moves_in(&record),
@@ -462,7 +461,7 @@ fn ringmaster(command: &str, me: &Path, dir: &Path, size: u8, n: u64) -> Result<
     if !exited_well {
         return Err(format!("ringmaster failed in {}", dir.display()));
     }
-    let engines = read_report(&dir.join("black.cpu"))?.plus(read_report(&dir.join("white.cpu"))?);
+    let engines = engines_cpu(dir)?;
     let games = dir.join("cpu.games");
     let mut moves = 0;
     for entry in fs::read_dir(&games).map_err(|e| format!("{}: {e}", games.display()))? {
