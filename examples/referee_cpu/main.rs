@@ -8,14 +8,16 @@
 //! comes from `wait4` on it, which counts every child it reaped: its own
 //! CPU is that total minus the wrappers' reports.
 //!
-//! Two floors are printed beside it. The machine's: a process that sleeps
-//! a move's time, then appends and syncs one journal line. And a bare
-//! referee's (`referee_cpu bare`), game by game interleaved with goref's on
-//! the same seeds: it drives the same engines over blocking pipes, reading
-//! each answer as GNU Go writes it (in three or four pieces, each a wake),
-//! and appends and syncs one journal line a move, with no rules, clock,
-//! record or events. That is the least any durable referee pays with these
-//! engines, and goref is printed as a multiple of it.
+//! Three floors are printed beside it. The machine's: a process that sleeps
+//! a move's time, then appends and syncs one journal line. And two bare
+//! referees' (`bare.rs`), game by game interleaved with goref's on the same
+//! seeds: they drive the same engines, reading each answer as GNU Go writes
+//! it (in three or four pieces, each a wake), and append and sync one
+//! journal line a move, with no rules, clock, record or events. One reads
+//! over blocking pipes: the least any durable referee pays with these
+//! engines. The other reads over tokio's pipes on a current-thread runtime,
+//! as goref's shell does: the least an async referee pays. goref is printed
+//! as a multiple of each.
 //!
 //! ```text
 //! cargo build --release && \
@@ -30,6 +32,11 @@
 //! on the disk you mean to measure. Extra goref arguments after `--` are
 //! added to every game (e.g. `--json`).
 //!
+//! With `GOREF_CPU_BINARY` set to goref binaries (a list like `PATH`), each
+//! of them plays every game, game by game interleaved, in place of the one
+//! beside the example: builds compared on the same games and the same
+//! drift of the machine.
+//!
 //! With `GOREF_CPU_RINGMASTER` set to a command that runs gomill's
 //! `ringmaster` (e.g. `python2.7 /path/to/ringmaster`), the same games are
 //! also played by ringmaster, all of a size in one run with its records on,
@@ -40,6 +47,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+mod bare;
 
 const GNUGO: &str = "/usr/games/gnugo";
 
@@ -158,146 +167,14 @@ fn floor(args: &[String]) -> Result<(), String> {
     Ok(())
 }
 
-/// One GTP engine as the bare referee drives it: blocking pipes, ids.
-struct BareEngine {
-    child: std::process::Child,
-    input: std::process::ChildStdin,
-    output: std::io::BufReader<std::process::ChildStdout>,
-    next_id: u32,
-}
-
-impl BareEngine {
-    fn start(me: &Path, report: &Path, seed: u64) -> Result<BareEngine, String> {
-        let mut child = Command::new(me)
-            .arg("wrap")
-            .arg(report)
-            .args([
-                GNUGO,
-                "--mode",
-                "gtp",
-                "--level",
-                "0",
-                "--seed",
-                &seed.to_string(),
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("cannot start {GNUGO}: {e}"))?;
-        let input = child.stdin.take().ok_or("no stdin")?;
-        let output = std::io::BufReader::new(child.stdout.take().ok_or("no stdout")?);
-        Ok(BareEngine {
-            child,
-            input,
-            output,
-            next_id: 1,
-        })
-    }
-
-    /// Sends one command and reads its answer to the blank line that ends
-    /// it, each piece as the engine writes it.
-    fn ask(&mut self, command: &str) -> Result<String, String> {
-        use std::io::BufRead;
-        let id = self.next_id;
-        self.next_id += 1;
-        self.input
-            .write_all(format!("{id} {command}\n").as_bytes())
-            .map_err(|e| e.to_string())?;
-        let mut answer = String::new();
-        loop {
-            let mut line = String::new();
-            if self
-                .output
-                .read_line(&mut line)
-                .map_err(|e| e.to_string())?
-                == 0
-            {
-                return Err(format!("the engine closed its output after '{command}'"));
-            }
-            if line.trim().is_empty() && !answer.is_empty() {
-                break;
-            }
-            answer.push_str(&line);
-        }
-        match answer.strip_prefix(&format!("={id}")) {
-            Some(rest) => Ok(rest.trim().to_string()),
-            None => Err(format!("'{command}' answered '{}'", answer.trim())),
-        }
-    }
-
-    fn quit(mut self) -> Result<(), String> {
-        self.ask("quit")?;
-        self.child.wait().map_err(|e| e.to_string())?;
-        Ok(())
-    }
-}
-
-/// `referee_cpu bare DIR SIZE SEED`: the least a durable referee does with
-/// GNU Go for the game `play` runs with the same seeds. It sets the engines
-/// up, and for each move asks the mover `genmove`, appends a journal line of
-/// the move and syncs it (`fdatasync`), and tells the other engine `play`,
-/// until two passes or a resignation. No rules, no clock, no record, no
-/// events: only the engines' answers, read as they come, and the sync.
-fn bare(args: &[String]) -> Result<(), String> {
-    let [dir, size, seed] = args else {
-        return Err("bare DIR SIZE SEED".into());
-    };
-    let dir = Path::new(dir);
-    let seed: u64 = seed.parse().map_err(|_| format!("not a number: {seed}"))?;
-    let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    let mut engines = [
-        BareEngine::start(&me, &dir.join("black.cpu"), seed)?,
-        BareEngine::start(&me, &dir.join("white.cpu"), seed + 1000)?,
-    ];
-    for engine in &mut engines {
-        engine.ask(&format!("boardsize {size}"))?;
-        engine.ask("clear_board")?;
-        engine.ask("komi 7.5")?;
-    }
-    let mut journal = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join("bare.jsonl"))
-        .map_err(|e| e.to_string())?;
-    let (mut moves, mut passes) = (0usize, 0);
-    let colours = ["black", "white"];
-    while passes < 2 && moves < 1000 {
-        let mover = moves % 2;
-        let vertex = engines[mover].ask(&format!("genmove {}", colours[mover]))?;
-        moves += 1;
-        journal
-            .write_all(
-                format!(
-                    "{{\"seq\":{moves},\"type\":\"move\",\"colour\":\"{}\",\"vertex\":\"{vertex}\"}}\n",
-                    colours[mover]
-                )
-                .as_bytes(),
-            )
-            .map_err(|e| e.to_string())?;
-        journal.sync_data().map_err(|e| e.to_string())?;
-        if vertex.eq_ignore_ascii_case("resign") {
-            break;
-        }
-        passes = if vertex.eq_ignore_ascii_case("pass") {
-            passes + 1
-        } else {
-            0
-        };
-        engines[1 - mover].ask(&format!("play {} {vertex}", colours[mover]))?;
-    }
-    for engine in engines {
-        engine.quit()?;
-    }
-    fs::write(dir.join("bare.moves"), moves.to_string()).map_err(|e| e.to_string())
-}
-
-/// The bare referee's game of `size` with `seed`: its own CPU and moves.
-fn play_bare(me: &Path, dir: &Path, size: u8, seed: u64) -> Result<Game, String> {
+/// A bare referee's game of `size` with `seed` (`kind` is `bare` or
+/// `bare-tokio`): its own CPU and moves.
+fn play_bare(me: &Path, kind: &str, dir: &Path, size: u8, seed: u64) -> Result<Game, String> {
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let (total, exited_well) = run_measured(
         Command::new(me)
-            .arg("bare")
+            .arg(kind)
             .arg(dir)
             .args([size.to_string(), seed.to_string()])
             .stdin(Stdio::null()),
@@ -378,6 +255,43 @@ struct Game {
     moves: usize,
     own: Cpu,
     wall_s: f64,
+}
+
+/// One referee's games of a size, summed.
+#[derive(Default)]
+struct Tally {
+    moves: usize,
+    own: Cpu,
+    /// Each game's own CPU a move, in ms.
+    per_move: Vec<f64>,
+    /// Each game's (moves, own CPU in ms), to fit a line through.
+    points: Vec<(f64, f64)>,
+}
+
+impl Tally {
+    fn add(&mut self, game: &Game) {
+        let ms = game.own.total() as f64 / 1000.0;
+        self.moves += game.moves;
+        self.own = self.own.plus(game.own);
+        self.per_move.push(ms / game.moves.max(1) as f64);
+        self.points.push((game.moves as f64, ms));
+    }
+
+    /// `us` microseconds as ms a move.
+    fn ms(&self, us: i64) -> f64 {
+        us as f64 / self.moves.max(1) as f64 / 1000.0
+    }
+
+    fn wakes(&self) -> f64 {
+        self.own.wakes as f64 / self.moves.max(1) as f64
+    }
+
+    /// (ms a game, ms a move) through the games, with enough of them.
+    fn fitted(&self) -> Option<(f64, f64)> {
+        (self.points.len() >= MIN_GAMES_TO_FIT)
+            .then(|| fit_line(&self.points))
+            .flatten()
+    }
 }
 
 fn play(
@@ -503,7 +417,8 @@ fn main() -> Result<(), String> {
     match args.first().map(String::as_str) {
         Some("wrap") => return wrap(&args[1..]),
         Some("floor") => return floor(&args[1..]),
-        Some("bare") => return bare(&args[1..]),
+        Some("bare") => return bare::blocking(&args[1..]),
+        Some("bare-tokio") => return bare::on_tokio(&args[1..]),
         _ => {}
     }
     let (counts, extra) = match args.iter().position(|a| a == "--") {
@@ -517,94 +432,115 @@ fn main() -> Result<(), String> {
     };
     let games = [(9u8, count(0, 10)?), (19u8, count(1, 4)?)];
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    let goref = me
-        .parent()
-        .and_then(Path::parent)
-        .map(|release| release.join("goref"))
-        .filter(|p| p.exists())
-        .ok_or("no goref binary beside this example: run `cargo build --release` first")?;
+    let gorefs: Vec<PathBuf> = match std::env::var_os("GOREF_CPU_BINARY") {
+        Some(list) => std::env::split_paths(&list)
+            .map(|p| {
+                p.canonicalize()
+                    .map_err(|e| format!("{}: {e}", p.display()))
+            })
+            .collect::<Result<_, _>>()?,
+        None => vec![me
+            .parent()
+            .and_then(Path::parent)
+            .map(|release| release.join("goref"))
+            .filter(|p| p.exists())
+            .ok_or("no goref binary beside this example: run `cargo build --release` first")?],
+    };
     if !Path::new(GNUGO).exists() {
         return Err(format!("{GNUGO} is missing: apt-get install gnugo"));
     }
     let root = std::env::temp_dir().join(format!("referee_cpu.{}", std::process::id()));
-    let floor = {
-        let (cpu, _) = run_measured(Command::new(&goref).arg("--version").stdout(Stdio::null()))?;
-        cpu
-    };
-    println!(
-        "goref {} {}; start-up floor (`goref --version`): {:.2} ms CPU",
-        goref.display(),
-        extra.join(" "),
-        floor.total() as f64 / 1000.0
-    );
+    for goref in &gorefs {
+        let (floor, _) = run_measured(Command::new(goref).arg("--version").stdout(Stdio::null()))?;
+        println!(
+            "goref {} {}; start-up floor (`goref --version`): {:.2} ms CPU",
+            goref.display(),
+            extra.join(" "),
+            floor.total() as f64 / 1000.0
+        );
+    }
     for (size, n) in games {
         if n == 0 {
             continue;
         }
-        let mut per_move = Vec::new();
-        let mut points = Vec::new();
-        let (mut moves, mut own, mut wall) = (0, Cpu::default(), 0.0);
-        let (mut bare_moves, mut bare_own, mut bare_points) = (0, Cpu::default(), Vec::new());
+        let mut runs: Vec<(Tally, f64)> = gorefs.iter().map(|_| (Tally::default(), 0.0)).collect();
+        let mut bares = [("bare", Tally::default()), ("bare-tokio", Tally::default())];
         for game in 0..n {
-            let dir = root.join(format!("bare-{size}x{size}-{game}"));
-            let played = play_bare(&me, &dir, size, 1 + game)?;
-            bare_points.push((played.moves as f64, played.own.total() as f64 / 1000.0));
-            bare_moves += played.moves;
-            bare_own = bare_own.plus(played.own);
-            let dir: PathBuf = root.join(format!("{size}x{size}-{game}"));
-            let played = play(&goref, &me, &dir, size, 1 + game, extra)?;
-            per_move.push(played.own.total() as f64 / played.moves.max(1) as f64 / 1000.0);
-            points.push((played.moves as f64, played.own.total() as f64 / 1000.0));
-            moves += played.moves;
-            own = own.plus(played.own);
-            wall += played.wall_s;
+            for (kind, tally) in &mut bares {
+                let dir = root.join(format!("{kind}-{size}x{size}-{game}"));
+                tally.add(&play_bare(&me, kind, &dir, size, 1 + game)?);
+            }
+            for (which, (goref, (tally, wall))) in gorefs.iter().zip(&mut runs).enumerate() {
+                let dir: PathBuf = root.join(format!("{size}x{size}-{game}-{which}"));
+                let played = play(goref, &me, &dir, size, 1 + game, extra)?;
+                tally.add(&played);
+                *wall += played.wall_s;
+            }
         }
-        let ms = |us: i64| us as f64 / moves.max(1) as f64 / 1000.0;
-        println!(
-            "{size}x{size}: {n} games, {moves} moves, {wall:.1} s: goref's own CPU {:.3} ms/move \
-             (user {:.3}, system {:.3}; median game {:.3}); {:.1} wakes a move",
-            ms(own.total()),
-            ms(own.user),
-            ms(own.system),
-            median(&mut per_move),
-            own.wakes as f64 / moves.max(1) as f64,
-        );
-        let pace = Duration::from_secs_f64(wall / moves.max(1) as f64);
+        let pace = Duration::from_secs_f64(runs[0].1 / runs[0].0.moves.max(1) as f64);
         let (wake, append) = machine_floor(&me, &root.join(format!("floor-{size}")), pace)?;
         println!(
             "{size}x{size}: this machine at one move every {:.1} ms: a wake costs {wake:.3} ms, \
-             a journal line appended and synced {append:.3} ms; floor {:.3} ms a move, \
-             goref {:.3} above it",
+             a journal line appended and synced {append:.3} ms; floor {:.3} ms a move",
             pace.as_secs_f64() * 1000.0,
             wake + append,
-            ms(own.total()) - wake - append,
         );
-        let fitted = (points.len() >= MIN_GAMES_TO_FIT).then(|| fit_line(&points));
-        if let Some(Some((per_game, per_move))) = fitted {
+        for (kind, bare) in &bares {
+            let name = match *kind {
+                "bare" => "the bare referee (blocking pipes)",
+                _ => "the bare referee on tokio",
+            };
             println!(
-                "{size}x{size}: fitted over the games, {per_game:.2} ms a game to start and stop \
-                 and {per_move:.3} ms a move"
+                "{size}x{size}: {name} on the same seeds, {} moves: {:.3} ms/move \
+                 (user {:.3}, system {:.3}); {:.1} wakes a move{}",
+                bare.moves,
+                bare.ms(bare.own.total()),
+                bare.ms(bare.own.user),
+                bare.ms(bare.own.system),
+                bare.wakes(),
+                bare.fitted()
+                    .map_or(String::new(), |(per_game, per_move)| format!(
+                        "; fitted {per_game:.2} ms a game and {per_move:.3} ms a move"
+                    )),
             );
         }
-        let bare_ms = |us: i64| us as f64 / bare_moves.max(1) as f64 / 1000.0;
-        println!(
-            "{size}x{size}: the bare referee on the same seeds, {bare_moves} moves: {:.3} ms/move \
-             (user {:.3}, system {:.3}); {:.1} wakes a move; goref {:.2}x it",
-            bare_ms(bare_own.total()),
-            bare_ms(bare_own.user),
-            bare_ms(bare_own.system),
-            bare_own.wakes as f64 / bare_moves.max(1) as f64,
-            ms(own.total()) / bare_ms(bare_own.total()),
-        );
-        let bare_fitted = (bare_points.len() >= MIN_GAMES_TO_FIT).then(|| fit_line(&bare_points));
-        if let (Some(Some((_, goref_move))), Some(Some((bare_game, bare_move)))) =
-            (fitted, bare_fitted)
-        {
+        for (goref, (mut tally, wall)) in gorefs.iter().zip(runs) {
+            let label = if gorefs.len() > 1 {
+                format!(" ({})", goref.display())
+            } else {
+                String::new()
+            };
+            let per_move = tally.ms(tally.own.total());
             println!(
-                "{size}x{size}: the bare referee fitted, {bare_game:.2} ms a game and {bare_move:.3} \
-                 ms a move; goref {:.2}x it a move",
-                goref_move / bare_move
+                "{size}x{size}: {n} games, {} moves, {wall:.1} s: goref's own CPU{label} {per_move:.3} \
+                 ms/move (user {:.3}, system {:.3}; median game {:.3}); {:.1} wakes a move; \
+                 {:.3} above the floor",
+                tally.moves,
+                tally.ms(tally.own.user),
+                tally.ms(tally.own.system),
+                median(&mut tally.per_move),
+                tally.wakes(),
+                per_move - wake - append,
             );
+            let fitted = tally.fitted();
+            if let Some((per_game, per_move)) = fitted {
+                println!(
+                    "{size}x{size}: goref{label} fitted over the games, {per_game:.2} ms a game \
+                     to start and stop and {per_move:.3} ms a move"
+                );
+            }
+            for (kind, bare) in &bares {
+                let fitted_ratio = match (fitted, bare.fitted()) {
+                    (Some((_, goref_move)), Some((_, bare_move))) => {
+                        format!(", {:.2}x by the fitted lines", goref_move / bare_move)
+                    }
+                    _ => String::new(),
+                };
+                println!(
+                    "{size}x{size}: goref{label} {:.2}x {kind} by the totals{fitted_ratio}",
+                    per_move / bare.ms(bare.own.total()),
+                );
+            }
         }
         if let Ok(command) = std::env::var("GOREF_CPU_RINGMASTER") {
             let dir = root.join(format!("ringmaster-{size}x{size}"));
