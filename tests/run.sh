@@ -27,7 +27,7 @@ export GOREF_GAMES="$games_root/games"
 
 # The tests start the example programs (the scripted fake engine, the fault
 # relay) as real processes: build them as programs first.
-cargo build --release --examples
+cargo build --profile quick-release --examples
 # Every test binary runs even after one fails, so a red run names every
 # failing test at once.
-cargo test --release --no-fail-fast "$@"
+cargo test --profile quick-release --no-fail-fast "$@"
