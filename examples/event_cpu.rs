@@ -27,21 +27,14 @@ use goref::event::log::{EventLine, EventLog, EVENT_LOG};
 use goref::event::pairing::propose;
 use goref::event::state::EventState;
 
+mod support;
+
 const GNUGO: &str = "/usr/games/gnugo";
 
 /// CPU in microseconds of a process and the children it reaped.
 fn run_measured(command: &mut Command) -> Result<(i64, bool), String> {
-    let child = command
-        .spawn()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    if unsafe { libc::wait4(pid, &mut status, 0, &mut usage) } != pid {
-        return Err(format!("wait4: {}", std::io::Error::last_os_error()));
-    }
+    let (usage, well) = support::run_and_reap(command)?;
     let us = |t: libc::timeval| t.tv_sec * 1_000_000 + t.tv_usec;
-    let well = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
     Ok((us(usage.ru_utime) + us(usage.ru_stime), well))
 }
 

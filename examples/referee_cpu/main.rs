@@ -49,6 +49,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod bare;
+#[path = "../support/mod.rs"]
+mod support;
 
 const GNUGO: &str = "/usr/games/gnugo";
 
@@ -101,18 +103,8 @@ fn getrusage(who: libc::c_int) -> Cpu {
 /// Runs `command` and waits for it, returning its CPU (the children it
 /// waited for included) and whether it exited with status 0.
 fn run_measured(command: &mut Command) -> Result<(Cpu, bool), String> {
-    let child = command
-        .spawn()
-        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-    let mut status = 0;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = child.id() as libc::pid_t;
-    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    if waited != pid {
-        return Err(format!("wait4: {}", std::io::Error::last_os_error()));
-    }
-    let exited_well = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
-    Ok((Cpu::of(&usage), exited_well))
+    let (usage, well) = support::run_and_reap(command)?;
+    Ok((Cpu::of(&usage), well))
 }
 
 /// `referee_cpu wrap REPORT CMD ARGS...`: runs the engine and writes the
@@ -303,13 +295,7 @@ fn play(
     extra: &[String],
 ) -> Result<Game, String> {
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let engine = |color: &str, seed: u64| {
-        format!(
-            "gtp:{} wrap {} {GNUGO} --mode gtp --level 0 --seed {seed}",
-            me.display(),
-            dir.join(format!("{color}.cpu")).display()
-        )
-    };
+    let engine = |color: &str, seed: u64| format!("gtp:{}", wrapped_gnugo(me, dir, color, seed));
     let folder = dir.join("game");
     let started = Instant::now();
     let (total, exited_well) = run_measured(
@@ -339,17 +325,22 @@ fn play(
     })
 }
 
+/// The command line of `color`'s seeded GNU Go, run under this example's
+/// wrapper that reports its CPU to `DIR/COLOR.cpu`.
+fn wrapped_gnugo(me: &Path, dir: &Path, color: &str, seed: u64) -> String {
+    format!(
+        "{} wrap {} {GNUGO} --mode gtp --level 0 --seed {seed}",
+        me.display(),
+        dir.join(format!("{color}.cpu")).display()
+    )
+}
+
 /// gomill's ringmaster playing `n` games of GNU Go against itself on
 /// `size`, in one run with its records on: its own CPU per move.
 fn ringmaster(command: &str, me: &Path, dir: &Path, size: u8, n: u64) -> Result<Game, String> {
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let engine = |color: &str, seed: u64| {
-        format!(
-            "Player('{} wrap {} {GNUGO} --mode gtp --level 0 --seed {seed}')",
-            me.display(),
-            dir.join(format!("{color}.cpu")).display()
-        )
-    };
+    let engine =
+        |color: &str, seed: u64| format!("Player('{}')", wrapped_gnugo(me, dir, color, seed));
     let control = format!(
         "competition_type = 'playoff'\nboard_size = {size}\nkomi = 7.5\nrecord_games = True\n\
          players = {{'b': {}, 'w': {}}}\n\
@@ -439,12 +430,7 @@ fn main() -> Result<(), String> {
                     .map_err(|e| format!("{}: {e}", p.display()))
             })
             .collect::<Result<_, _>>()?,
-        None => vec![me
-            .parent()
-            .and_then(Path::parent)
-            .map(|release| release.join("goref"))
-            .filter(|p| p.exists())
-            .ok_or("no goref binary beside this example: run `cargo build --release` first")?],
+        None => vec![support::goref_beside()?],
     };
     if !Path::new(GNUGO).exists() {
         return Err(format!("{GNUGO} is missing: apt-get install gnugo"));

@@ -1,5 +1,6 @@
 //! What the measuring examples share: the goref binary built beside them,
-//! and a spectator's side of the mirror's wire (its hello, its clock).
+//! a child's CPU as `wait4` reaps it, and a spectator's side of the
+//! mirror's wire (its hello, its clock).
 #![allow(dead_code)]
 
 use std::path::PathBuf;
@@ -55,4 +56,24 @@ pub fn cpu_ms_of(pid: u32) -> Option<f64> {
     // SAFETY: sysconf reads a constant of the system.
     let per_second = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
     Some(ticks as f64 * 1000.0 / per_second)
+}
+
+/// Runs `command` and reaps it: its resource usage (the children it reaped
+/// included) and whether it exited with status 0.
+pub fn run_and_reap(command: &mut std::process::Command) -> Result<(libc::rusage, bool), String> {
+    let child = command
+        .spawn()
+        .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+    let mut status = 0;
+    // SAFETY: rusage is plain data, filled in by wait4.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: waits for our own child, writing into the locals above.
+    if unsafe { libc::wait4(pid, &mut status, 0, &mut usage) } != pid {
+        return Err(format!("wait4: {}", std::io::Error::last_os_error()));
+    }
+    Ok((
+        usage,
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+    ))
 }
