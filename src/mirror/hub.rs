@@ -126,13 +126,15 @@ impl Hub {
             .or(self.origin)
             .or(Some(at));
         self.view.apply_stamped(stamped);
-        let line: Line = match json {
-            Some(json) => RefereeMessage::event_line(json).into(),
+        let made;
+        let json = match json {
+            Some(json) => json,
             None => {
-                let json = serde_json::to_string(stamped).expect("events always serialise");
-                RefereeMessage::event_line(&json).into()
+                made = serde_json::to_string(stamped).expect("events always serialise");
+                &made
             }
         };
+        let line: Line = RefereeMessage::event_line(json).into();
         self.history_bytes += line.len();
         self.history.push_back((stamped.seq, line.clone()));
         while self.history.len() > self.limits.events || self.history_bytes > self.limits.bytes {
