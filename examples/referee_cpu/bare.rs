@@ -18,16 +18,13 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::GNUGO;
+use crate::{wrapped_gnugo, GNUGO};
 
 /// The wrapped, seeded GNU Go that goref's games use too.
 fn engine_command(me: &Path, report: &Path, seed: u64) -> Command {
     let mut command = Command::new(me);
     command
-        .arg("wrap")
-        .arg(report)
-        .args([GNUGO, "--mode", "gtp", "--level", "0", "--seed"])
-        .arg(seed.to_string())
+        .args(wrapped_gnugo(report, seed))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped());
     command

@@ -295,7 +295,8 @@ fn play(
     extra: &[String],
 ) -> Result<Game, String> {
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let engine = |color: &str, seed: u64| format!("gtp:{}", wrapped_gnugo(me, dir, color, seed));
+    let engine =
+        |color: &str, seed: u64| format!("gtp:{}", wrapped_gnugo_line(me, dir, color, seed));
     let folder = dir.join("game");
     let started = Instant::now();
     let (total, exited_well) = run_measured(
@@ -325,13 +326,25 @@ fn play(
     })
 }
 
-/// The command line of `color`'s seeded GNU Go, run under this example's
-/// wrapper that reports its CPU to `DIR/COLOR.cpu`.
-fn wrapped_gnugo(me: &Path, dir: &Path, color: &str, seed: u64) -> String {
+/// GNU Go as every referee here runs it, seeded, under this example's
+/// wrapper that reports its CPU to `report`: the arguments after this
+/// example's own path. The bare referees and goref play the same games
+/// only while they all take it from here.
+fn wrapped_gnugo(report: &Path, seed: u64) -> Vec<String> {
+    let mut args = vec!["wrap".to_string(), report.display().to_string()];
+    args.extend([GNUGO, "--mode", "gtp", "--level", "0", "--seed"].map(String::from));
+    args.push(seed.to_string());
+    args
+}
+
+/// [`wrapped_gnugo`] for `color`, reporting to `DIR/COLOR.cpu`, as one
+/// command line.
+fn wrapped_gnugo_line(me: &Path, dir: &Path, color: &str, seed: u64) -> String {
+    let report = dir.join(format!("{color}.cpu"));
     format!(
-        "{} wrap {} {GNUGO} --mode gtp --level 0 --seed {seed}",
+        "{} {}",
         me.display(),
-        dir.join(format!("{color}.cpu")).display()
+        wrapped_gnugo(&report, seed).join(" ")
     )
 }
 
@@ -340,7 +353,7 @@ fn wrapped_gnugo(me: &Path, dir: &Path, color: &str, seed: u64) -> String {
 fn ringmaster(command: &str, me: &Path, dir: &Path, size: u8, n: u64) -> Result<Game, String> {
     fs::create_dir_all(dir).map_err(|e| e.to_string())?;
     let engine =
-        |color: &str, seed: u64| format!("Player('{}')", wrapped_gnugo(me, dir, color, seed));
+        |color: &str, seed: u64| format!("Player('{}')", wrapped_gnugo_line(me, dir, color, seed));
     let control = format!(
         "competition_type = 'playoff'\nboard_size = {size}\nkomi = 7.5\nrecord_games = True\n\
          players = {{'b': {}, 'w': {}}}\n\
