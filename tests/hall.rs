@@ -273,3 +273,102 @@ fn a_headless_event_serves_its_hall_and_a_spectator_prints_every_board_tagged() 
         assert!(moves > 0, "board {board}'s moves come through");
     }
 }
+
+/// The event run again after its hall was killed (a lost SSH session, a
+/// `kill`): a board that ended meanwhile is no longer followed, and its tile
+/// still shows its last move, its stones and its result, read back from
+/// its journal, as do the board opened on the whole screen and the hall's
+/// spectators; the board still playing is followed again to its end.
+#[test]
+fn a_board_that_ended_before_the_hall_opened_again_shows_its_last_position() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bot = |n: u32| format!("gtp:{} bot --seed {n} --think-ms 150", goref().display());
+    let entrants = [
+        ("bot1", bot(1)),
+        ("bot2", bot(2)),
+        ("bot3", bot(3)),
+        ("crasher", common::fake("--board --crash-at 3")),
+    ];
+    let mut text = "name = \"again cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\n\
+                    rules = \"kgs\"\nsize = 9\ntime = \"absolute:10m\"\nrestart_crashed = 0\n"
+        .to_string();
+    for (name, player) in entrants {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"{name}\"\nplayer = \"{player}\"\n"
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let command = format!(
+        "cd '{}' && '{}' event cup --yes",
+        root.path().display(),
+        goref().display()
+    );
+    let limit = Duration::from_secs(30);
+    let Some(first) = Tmux::start("hall-first", 80, 24, &command) else {
+        return;
+    };
+    let forfeit = |s: &str| s.contains("+F (");
+    let seen = first.wait_for("the crasher's forfeit", limit, forfeit);
+    assert!(
+        seen.contains("playing"),
+        "the other board plays on:\n{seen}"
+    );
+    drop(first);
+
+    let ended = dir.join("round-1").join(
+        ["board-1", "board-2"]
+            .into_iter()
+            .find(|b| {
+                journal(&dir.join("round-1").join(b))
+                    .iter()
+                    .any(|e| e["end"] == "forfeit_crash")
+            })
+            .expect("a board ended by the crash"),
+    );
+    let events = journal(&ended);
+    let last = events
+        .iter()
+        .rfind(|e| e["type"] == "move")
+        .expect("the ended board has moves");
+    let tile_move = format!(
+        "move {}: {} {}",
+        last["n"],
+        last["color"].as_str().unwrap(),
+        last["vertex"].as_str().unwrap()
+    );
+
+    let port = free_port();
+    let served = format!("{command} --serve 127.0.0.1:{port}");
+    let again = Tmux::start("hall-again", 80, 24, &served).unwrap();
+    let shows_it =
+        |s: &str| s.starts_with("again cup | round 1 of 1") && forfeit(s) && s.contains(&tile_move);
+    let tiles = again.wait_for("the ended board's tile", limit, shows_it);
+    let stones = tiles.matches('●').count() + tiles.matches('○').count();
+    assert!(stones >= 4, "the ended board's stones are drawn:\n{tiles}");
+    let watch = format!("'{}' --watch 127.0.0.1:{port}", goref().display());
+    let spectator = Tmux::start("hall-again-watch", 80, 24, &watch).unwrap();
+    spectator.wait_for("the ended board for a spectator", limit, shows_it);
+    drop(spectator);
+
+    let number = ended
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .replace("board-", "");
+    again.keys(&[&number, "Enter"]);
+    let board = again.wait_for("the ended board on the whole screen", limit, |s| {
+        s.starts_with("result ") && s.contains("forfeit_crash")
+    });
+    assert!(board.contains(&format!("move {}", last["n"])), "{board}");
+    again.keys(&["Escape"]);
+
+    let over = again.wait_for("the event's end", Duration::from_secs(120), |s| {
+        s.contains("the event is over")
+    });
+    assert!(over.contains("round 1 results:"), "{over}");
+    again.keys(&["q"]);
+    let left = again.wait_for("goref to end", limit, |s| s.contains("EXIT="));
+    assert!(left.contains("EXIT=0"), "{left}");
+}

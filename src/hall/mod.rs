@@ -20,7 +20,7 @@ pub mod follower;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc as std_mpsc, Mutex};
+use std::sync::{mpsc as std_mpsc, Arc, Mutex};
 
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -32,8 +32,10 @@ use crate::app::{ScreenOptions, FRAME_GAP};
 use crate::driver::signals::{Received, Signals};
 use crate::event::desk::Terminal;
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
+use crate::journal::folder::JOURNAL;
 use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::{HallFeed, MirrorServer};
+use crate::referee::GameView;
 use crate::shell_time::next_from;
 use crate::tournament::hall::EventPicture;
 use crate::ui::hall::keys::HallEffect;
@@ -260,6 +262,19 @@ pub async fn run(
     ended.unwrap_or_else(|| Err("the event's runner went away".into()))
 }
 
+/// The game of a board that ended before the hall opened (the event run
+/// again after a kill or a lost terminal), folded from its journal, so that
+/// its tile shows the last position, the clocks and the result as the tile
+/// of a board seen ending does. None while the journal has no result.
+fn ended_game(dir: &Path) -> Option<GameView> {
+    let journal = crate::journal::reader::read(&dir.join(JOURNAL)).ok()?;
+    let mut view = GameView::new();
+    for stamped in &journal.events {
+        view.apply_stamped(stamped);
+    }
+    view.result.is_some().then_some(view)
+}
+
 /// The director's hall: the view, the screen, the boards followed and
 /// where the director's answers go.
 struct Hall {
@@ -291,6 +306,7 @@ impl Hall {
             self.view.games.clear();
             self.screen.new_round();
         }
+        let mut ended_before = Vec::new();
         for board in &picture.boards {
             let Some(dir) = &board.dir else { continue };
             let dir = self.dir.join(dir);
@@ -305,10 +321,29 @@ impl Hall {
                     self.relay.clone(),
                 );
                 self.followers.insert(board.board, follower);
+            } else if !board.playing && !self.view.games.contains_key(&board.board) {
+                if let Some(view) = ended_game(&dir) {
+                    ended_before.push((board.board, Arc::new(view)));
+                }
             }
         }
         if let Some(relay) = &self.relay {
             let _ = relay.send(HallItem::Picture(Box::new(picture.clone())));
+            for (board, view) in &ended_before {
+                let view = Arc::clone(view);
+                let _ = relay.send(HallItem::Snapshot {
+                    board: *board,
+                    view,
+                });
+            }
+        }
+        for (board, view) in ended_before {
+            let game = BoardGame {
+                view,
+                clock: None,
+                trouble: None,
+            };
+            self.view.games.insert(board, game);
         }
         self.view.picture = picture;
     }
