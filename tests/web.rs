@@ -5,7 +5,8 @@
 //! The page's board after the game's last move is the host's position, with
 //! its coordinates, and its result the host's; a screenshot of it is kept
 //! as an artefact (`target/tmp/web/game.png`). The referee asks for a
-//! token: a page opened without it is told how to give it.
+//! token: a page opened without it is told how to give it. A WebSocket
+//! that sends what is not a text message is refused and counted.
 
 mod common;
 
@@ -84,4 +85,95 @@ fn the_page_shows_the_hosts_position_and_result_after_the_last_move() {
         shot.display()
     );
     eprintln!("the page's screenshot: {}", shot.display());
+}
+
+/// Opens the page's WebSocket on `port` by hand and sends `frame`, as a
+/// browser never would; returns once the referee closed the socket.
+fn hostile_socket(port: u16, frame: &[u8]) {
+    use std::io::{Read, Write};
+    let mut socket = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    write!(
+        socket,
+        "GET /ws HTTP/1.1\r\nHost: goref\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    let mut byte = [0u8; 1];
+    while !answer.ends_with(b"\r\n\r\n") {
+        match socket.read(&mut byte) {
+            Ok(1) => answer.push(byte[0]),
+            outcome => panic!("the handshake's answer ended: {outcome:?} after {answer:?}"),
+        }
+    }
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 101"), "{answer}");
+    socket.write_all(frame).expect("the frame is sent");
+    let mut rest = Vec::new();
+    let _ = socket.read_to_end(&mut rest);
+}
+
+/// A client frame: FIN, `opcode`, masked with a zero mask (so the payload
+/// goes as it is), its length in the shortest form.
+fn client_frame(opcode: u8, payload: &[u8]) -> Vec<u8> {
+    let mut frame = vec![0x80 | opcode];
+    match payload.len() {
+        n if n < 126 => frame.push(0x80 | n as u8),
+        n if n <= usize::from(u16::MAX) => {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&(n as u16).to_be_bytes());
+        }
+        n => {
+            frame.push(0x80 | 127);
+            frame.extend_from_slice(&(n as u64).to_be_bytes());
+        }
+    }
+    frame.extend_from_slice(&[0, 0, 0, 0]);
+    frame.extend_from_slice(payload);
+    frame
+}
+
+/// What the WebSocket protocol itself refuses (text that is not UTF-8, a
+/// message past the wire's line limit) and a binary message are each a
+/// refused spectator in the game's stream, as a `--serve` connection's
+/// junk is; the game plays on to its result.
+#[test]
+fn what_is_not_a_text_message_is_refused_and_counted() {
+    let root = tempfile::tempdir().unwrap();
+    let folder = root.path().join("game");
+    let port = free_port();
+    let mut referee = common::spawn_goref([
+        "play",
+        "--headless",
+        "--black",
+        "bot:3,think=100ms",
+        "--white",
+        "bot:4,think=100ms",
+        "--size",
+        "9",
+        "--game-dir",
+        folder.to_str().unwrap(),
+        "--web",
+        &format!("127.0.0.1:{port}"),
+    ]);
+    common::wait_until(
+        Duration::from_secs(20),
+        || "the page to listen".into(),
+        || std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(),
+    );
+    hostile_socket(port, &client_frame(0x1, b"\xff\xfe not UTF-8"));
+    hostile_socket(port, &client_frame(0x1, &vec![b'x'; 5000]));
+    hostile_socket(port, &client_frame(0x2, b"\x00\x01\x02"));
+    referee.wait().unwrap();
+    let events = journal(&folder);
+    let audience: Vec<_> = events
+        .iter()
+        .filter(|e| e["type"] == "spectators")
+        .collect();
+    let refused: u64 = audience.iter().filter_map(|e| e["refused"].as_u64()).sum();
+    assert_eq!(refused, 3, "{audience:?}");
+    assert!(events.iter().any(|e| e["type"] == "result"));
 }

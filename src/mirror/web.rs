@@ -7,7 +7,11 @@
 //! bridged to the same spectator's session as a `--serve` connection, with
 //! the same gate, caps and token. `GET /` is the page, `/?projector` the
 //! page cycling through a hall's boards in large type, `/?board=N` a board
-//! opened at once, `/?token=T` a token for the hello.
+//! opened at once, `/?token=T` a token for the hello. What is not a text
+//! message (a binary one, a frame the WebSocket protocol refuses: text
+//! that is not UTF-8, a message past the line limit) reaches the session
+//! as a line that is not the wire, so that it is refused and counted as a
+//! `--serve` connection's junk is.
 
 use std::net::SocketAddr;
 
@@ -113,7 +117,13 @@ async fn carry(mut socket: WebSocket, bridge: DuplexStream) {
                 let _ = to_session.write_all(b"binary\n").await;
             }
             Came::Browser(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
-            Came::Browser(Some(Ok(Message::Close(_)) | Err(_)) | None) => break,
+            Came::Browser(Some(Err(_))) => {
+                let _ = to_session
+                    .write_all(b"not a WebSocket text message\n")
+                    .await;
+                break;
+            }
+            Came::Browser(Some(Ok(Message::Close(_))) | None) => break,
             Came::Session(Ok(0) | Err(_)) => break,
             Came::Session(Ok(n)) => {
                 pending.extend_from_slice(&buffer[..n]);
