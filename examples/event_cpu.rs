@@ -161,6 +161,7 @@ fn standings_speed(goref: &Path, root: &Path) -> Result<(), String> {
                 white: pair.white.clone(),
                 result: result.into(),
                 reason: "event_cpu".into(),
+                replaces: None,
             });
         }
         for line in new {

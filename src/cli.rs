@@ -252,7 +252,9 @@ pub enum EventAction {
     /// Set a game's result by hand (goref event DIR result ...): a board
     /// that cannot finish, or a game played without goref. A running event
     /// takes it in at once.
-    #[command(override_usage = "goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT")]
+    #[command(
+        override_usage = "goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT [--override]"
+    )]
     Result {
         /// The round, from 1.
         round: u32,
@@ -265,6 +267,10 @@ pub enum EventAction {
         /// Why: it is kept in the event's journal.
         #[arg(long, value_name = "TEXT")]
         reason: String,
+        /// Replace the result the game already has (from play, or set
+        /// before); the journal keeps both.
+        #[arg(long = "override")]
+        over_ride: bool,
     },
 }
 

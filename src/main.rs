@@ -134,12 +134,20 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
             white,
             result,
             reason,
+            over_ride,
         }) => {
             let dir = needs_dir("goref event DIR result")?;
-            goref::event::set_result(&dir, round, &black, &white, &result, &reason)?;
-            console::out(format!(
-                "round {round}: {black} - {white} {result}, set by the director ({reason})"
-            ));
+            let asked = goref::event::DirectorResult {
+                round,
+                black,
+                white,
+                result,
+                reason,
+                replace: over_ride,
+            };
+            for line in goref::event::set_result(&dir, &asked)? {
+                console::out(line);
+            }
             Ok(Outcome::Done)
         }
         None => {

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::mpsc::Sender;
 
-use crate::journal::folder::JOURNAL;
+use crate::journal::folder::{JOURNAL, SOCKET};
+use crate::mirror::wire::{RefereeMessage, SpectatorMessage, VERSION};
 use crate::referee::GameEvent;
 
 /// What the event asks of a board's goref.
@@ -179,6 +180,74 @@ pub enum FolderState {
     },
     /// The journal cannot be read back.
     Unreadable(String),
+}
+
+/// How long [`void_game`] waits for the board's goref to say its game is
+/// over.
+pub const VOID_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Ends the game a goref plays in `dir` void, through the folder's attach
+/// socket, as an operator at `goref attach` would: `why` is the reason its
+/// journal and record give. Returns once the game's stream carries its
+/// result, or why it could not be ended.
+pub fn void_game(dir: &Path, why: &str) -> Result<(), String> {
+    use std::io::Write;
+    let socket = dir.join(SOCKET);
+    let mut stream = std::os::unix::net::UnixStream::connect(&socket)
+        .map_err(|e| format!("cannot reach its goref at {}: {e}", socket.display()))?;
+    let failed = |e: std::io::Error| format!("its goref at {}: {e}", socket.display());
+    stream.set_write_timeout(Some(VOID_WAIT)).map_err(failed)?;
+    stream.set_read_timeout(Some(VOID_WAIT)).map_err(failed)?;
+    let hello = SpectatorMessage::Hello {
+        version: VERSION,
+        token: None,
+        stream: None,
+        since_seq: None,
+    };
+    let command = SpectatorMessage::Command {
+        line: format!("void {}", why.replace(['\n', '\r'], " ")),
+    };
+    stream
+        .write_all((hello.line() + &command.line()).as_bytes())
+        .map_err(failed)?;
+    let deadline = std::time::Instant::now() + VOID_WAIT;
+    let mut lines = BufReader::new(stream).lines();
+    while std::time::Instant::now() < deadline {
+        match lines.next() {
+            None => return Ok(()),
+            Some(Err(e)) => return Err(failed(e)),
+            Some(Ok(line)) => match RefereeMessage::parse(&line) {
+                Ok(RefereeMessage::Event { event, .. })
+                    if event.get().contains("\"type\":\"result\"") =>
+                {
+                    return Ok(())
+                }
+                Ok(RefereeMessage::Bye { .. }) => return Ok(()),
+                _ => {}
+            },
+        }
+    }
+    Err(format!(
+        "its goref at {} did not end the game within {}s",
+        socket.display(),
+        VOID_WAIT.as_secs()
+    ))
+}
+
+/// The process id of the goref that holds the game in `dir`, if one does.
+pub fn holder(dir: &Path) -> Option<u32> {
+    if !dir.join(JOURNAL).is_file() {
+        return None;
+    }
+    match crate::files::FileLock::acquire(&dir.join(JOURNAL)) {
+        Err(crate::files::FileError::Locked { holder, .. }) => holder.parse().ok(),
+        _ => None,
+    }
+}
+
+/// Whether a goref holds the game in `dir` now.
+pub fn is_live(dir: &Path) -> bool {
+    dir.join(JOURNAL).is_file() && crate::files::FileLock::acquire(&dir.join(JOURNAL)).is_err()
 }
 
 /// Looks at a board's folder: whether a goref holds it, and its result.

@@ -85,6 +85,9 @@ pub enum EventLine {
         white: String,
         result: String,
         reason: String,
+        /// The result it overrides (`W+R from play`), when it replaces one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replaces: Option<String>,
     },
     /// The director swapped the colours of a board before confirming.
     SwapColours { round: u32, board: u32 },
@@ -329,6 +332,7 @@ mod tests {
             white: "b".into(),
             result: "W+F".into(),
             reason: "alpha's operator went home".into(),
+            replaces: None,
         };
         append_to(&path, &result).unwrap();
         assert_eq!(log.read_new().unwrap()[0].line, result);

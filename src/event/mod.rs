@@ -143,18 +143,44 @@ pub fn standings_csv(divisions: &[(Option<String>, Standings)]) -> String {
     text
 }
 
+/// What the director asks of `goref event DIR result` (and of the hall's
+/// `R`): a game's result, why, and whether it may replace one the game
+/// already has.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DirectorResult {
+    pub round: u32,
+    pub black: String,
+    pub white: String,
+    pub result: String,
+    pub reason: String,
+    /// Replace a result the game already has, from play or the director.
+    pub replace: bool,
+}
+
 /// `goref event DIR result`: a game's result set by the director, for a
-/// board of the event or a game played elsewhere, written to the journal
-/// (a running event takes it in within a second). Returns the line.
-pub fn set_result(
-    dir: &Path,
-    round: u32,
-    black: &str,
-    white: &str,
-    result: &str,
-    reason: &str,
-) -> Result<String, String> {
+/// board of the event or a game played elsewhere, written to the journal,
+/// with `standings.html` written again. A result that would give an entrant
+/// a second game in the round, names the wrong way round for the pairing,
+/// or (without [`DirectorResult::replace`]) a second result for a game, is
+/// refused and nothing is written.
+///
+/// A board still played ends void, naming the director's result and reason:
+/// a running event (which holds the journal's lock, in this process or
+/// another) ends it within a second; with none running, this does, through
+/// the board's attach socket. Returns the lines that confirm what was
+/// recorded: `recorded: round 1 board 1, a (B) - b (W), W+R`, and what
+/// became of the board's game.
+pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, String> {
     let (file, state) = standings(dir)?;
+    let DirectorResult {
+        round,
+        black,
+        white,
+        result,
+        reason,
+        replace,
+    } = asked;
+    let round = *round;
     crate::tournament::games::parse_outcome(result)?;
     if round == 0 || round > file.rounds {
         return Err(format!(
@@ -163,7 +189,7 @@ pub fn set_result(
         ));
     }
     for name in [black, white] {
-        if !state.entrants.iter().any(|e| e.name == name) {
+        if !state.entrants.iter().any(|e| &e.name == name) {
             return Err(format!("{name} is not an entrant of {}", file.name));
         }
     }
@@ -173,15 +199,54 @@ pub fn set_result(
     if reason.trim().is_empty() {
         return Err("--reason: say why the director sets this result".into());
     }
+    let placement = state.place_result(round, black, white, *replace)?;
+    let log_path = dir.join(EVENT_LOG);
     log::append_to(
-        &dir.join(EVENT_LOG),
+        &log_path,
         &EventLine::Result {
             round,
-            black: black.into(),
-            white: white.into(),
-            result: result.into(),
-            reason: reason.into(),
+            black: black.clone(),
+            white: white.clone(),
+            result: result.clone(),
+            reason: reason.clone(),
+            replaces: placement.replaces.clone(),
         },
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    let mut lines = vec![format!("recorded: {}, {result}", placement.recorded)];
+    if let Some(old) = &placement.replaces {
+        lines.push(format!("it replaces {old}; the journal keeps both"));
+    }
+    let (file, state) = standings(dir)?;
+    html::write(dir, &file, &state)?;
+    let Some(board) = placement.board.and_then(|b| state.board(round, b)) else {
+        return Ok(lines);
+    };
+    let Some(folder) = board.dirs.last().map(|d| dir.join(d)) else {
+        return Ok(lines);
+    };
+    if !board::is_live(&folder) {
+        return Ok(lines);
+    }
+    let runner = crate::files::FileLock::acquire(&log_path).is_err();
+    if runner {
+        lines.push(format!(
+            "its game in {} is still played: the running event ends it void",
+            folder.display()
+        ));
+        return Ok(lines);
+    }
+    let why = run::director_void_reason(board);
+    lines.push(match board::void_game(&folder, &why) {
+        Ok(()) => format!("its game in {} ended void: {why}", folder.display()),
+        Err(trouble) => {
+            let pid = board::holder(&folder);
+            run::signal_board(pid, libc::SIGTERM);
+            format!(
+                "its game in {} is still played, but {trouble}; its goref was sent SIGTERM",
+                folder.display()
+            )
+        }
+    });
+    Ok(lines)
 }

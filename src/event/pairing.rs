@@ -220,6 +220,7 @@ mod tests {
                 white: pair.white.clone(),
                 result: "B+R".into(),
                 reason: "test".into(),
+                replaces: None,
             });
         }
     }

@@ -60,7 +60,16 @@ pub fn progress(line: &EventLine, dir: &Path) -> Option<String> {
             white,
             result,
             reason,
-        } => format!("round {round}: {black} - {white} {result}, set by the director ({reason})"),
+            replaces,
+        } => {
+            let over = replaces
+                .as_ref()
+                .map(|old| format!(", over {old}"))
+                .unwrap_or_default();
+            format!(
+                "round {round}: {black} - {white} {result}, set by the director ({reason}){over}"
+            )
+        }
         EventLine::SwapColours { round, board } => {
             format!("round {round} board {board}: colours swapped")
         }

@@ -101,12 +101,18 @@ pub fn decide(answer: &str, proposal: &Proposal, state: &EventState) -> Result<D
         }
         ["result", black, white, result, _, ..] => {
             parse_outcome(result)?;
+            let (black, white) = (entrant(black)?, entrant(white)?);
+            if black == white {
+                return Err(format!("{black} cannot play itself"));
+            }
+            state.place_result(round, &black, &white, false)?;
             Ok(Decision::Record(EventLine::Result {
                 round,
-                black: entrant(black)?,
-                white: entrant(white)?,
+                black,
+                white,
                 result: result.to_string(),
                 reason: rest(4),
+                replaces: None,
             }))
         }
         ["result", ..] => Err("result BLACK WHITE RESULT REASON: the reason is needed".into()),

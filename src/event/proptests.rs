@@ -138,6 +138,7 @@ proptest! {
                     white: pair.white.clone(),
                     result: result.into(),
                     reason: "proptest".into(),
+                    replaces: None,
                 });
             }
             prop_assert!(EventState::fold(&file, &lines).current().unwrap().is_over());

@@ -109,6 +109,7 @@ pub fn run_at(
         running: HashMap::new(),
         resumes: HashMap::new(),
         tried: std::collections::HashSet::new(),
+        voided: HashMap::new(),
         waiting_said: false,
         standings_shown: false,
         desk,
@@ -156,6 +157,9 @@ struct Runner {
     resumes: HashMap<(u32, u32), u32>,
     /// The boards this run has started, by (round, board).
     tried: std::collections::HashSet<(u32, u32)>,
+    /// The boards whose goref this run asked to end its game because the
+    /// director set its result, and when.
+    voided: HashMap<(u32, u32), std::time::Instant>,
     waiting_said: bool,
     /// The standings are on the director's screen since the last round.
     standings_shown: bool,
@@ -187,7 +191,7 @@ impl Runner {
             self.reconcile()?;
             let state = self.state();
             match state.current() {
-                Some(round) if !round.is_over() => {
+                Some(round) if !round.is_over() || self.has_live_boards(round) => {
                     let number = round.number;
                     if let Some(end) = self.play_round(number)? {
                         return Ok(end);
@@ -396,10 +400,11 @@ impl Runner {
             }
             let state = self.state();
             let round = state.round(number).expect("the round is confirmed");
-            if round.is_over() {
+            self.adopt_live_boards(round);
+            self.stop_boards_the_director_decided(round);
+            if round.is_over() && !self.running.keys().any(|&(r, _)| r == number) {
                 return Ok(None);
             }
-            self.stop_boards_the_director_decided(round);
             let limit = self.file.boards.map_or(usize::MAX, |n| n as usize);
             let waiting: Vec<Board> = round
                 .boards
@@ -729,16 +734,69 @@ impl Runner {
         Ok(())
     }
 
-    /// Stops the goref of a board whose result the director set while it
-    /// played: its game ends void in its folder, the director's result
-    /// stands.
+    /// Whether a goref still plays a board of `round`: one this run
+    /// started or follows, or one it has not seen yet (the event was run
+    /// again while it played, and the director set its result meanwhile).
+    fn has_live_boards(&self, round: &super::state::Round) -> bool {
+        round.boards.iter().any(|b| {
+            self.running.contains_key(&(round.number, b.pair.board))
+                || (b.played.is_none()
+                    && board::is_live(&self.dir.join(Self::board_dir(round.number, b))))
+        })
+    }
+
+    /// Follows the boards of `round` that a goref plays but this run
+    /// neither started nor follows yet: those that had no reason to be
+    /// started because the director had set their results.
+    fn adopt_live_boards(&mut self, round: &super::state::Round) {
+        for b in round.boards.iter().filter(|b| b.played.is_none()) {
+            let key = (round.number, b.pair.board);
+            if !self.running.contains_key(&key)
+                && board::is_live(&self.dir.join(Self::board_dir(round.number, b)))
+            {
+                self.running.insert(key, None);
+            }
+        }
+    }
+
+    /// Ends the game of every board still played whose result the director
+    /// set: through its folder's attach socket, so that its journal and
+    /// record end void with the director's result and reason, whether this
+    /// run started its goref or found it playing. A goref that does not
+    /// answer is sent SIGTERM, and SIGKILL once it has had as long again.
     fn stop_boards_the_director_decided(&mut self, round: &super::state::Round) {
-        for board in round.boards.iter().filter(|b| b.set.is_some()) {
-            if let Some(Some(pid)) = self.running.get(&(round.number, board.pair.board)) {
-                // SAFETY: kill(2) on a pid this event started and has not reaped.
-                unsafe {
-                    libc::kill(*pid as libc::pid_t, libc::SIGTERM);
+        for b in round.boards.iter().filter(|b| b.set.is_some()) {
+            let key = (round.number, b.pair.board);
+            let Some(pid) = self.running.get(&key).copied() else {
+                continue;
+            };
+            let dir = self.dir.join(Self::board_dir(round.number, b));
+            let now = std::time::Instant::now();
+            match self.voided.get(&key) {
+                None => {
+                    self.voided.insert(key, now);
+                    let why = director_void_reason(b);
+                    if let Err(trouble) = board::void_game(&dir, &why) {
+                        self.say(format!(
+                            "round {} board {}: the director set its result but {trouble}; \
+                             stopping it with SIGTERM",
+                            round.number, b.pair.board
+                        ));
+                        signal_board(pid.or_else(|| board::holder(&dir)), libc::SIGTERM);
+                    }
                 }
+                Some(asked) if now.duration_since(*asked) > 2 * board::VOID_WAIT => {
+                    self.say(format!(
+                        "round {} board {}: its goref is still alive {}s after the director set \
+                         its result: killing it",
+                        round.number,
+                        b.pair.board,
+                        now.duration_since(*asked).as_secs()
+                    ));
+                    signal_board(pid.or_else(|| board::holder(&dir)), libc::SIGKILL);
+                    self.voided.insert(key, now);
+                }
+                Some(_) => {}
             }
         }
     }
@@ -769,6 +827,28 @@ impl Runner {
                 board.pair.black,
                 board.pair.white
             ));
+        }
+    }
+}
+
+/// The reason a board's game ends void with when the director set its
+/// result while it played.
+pub(super) fn director_void_reason(board: &Board) -> String {
+    format!(
+        "the director set the result {} ({} - {}): {}",
+        board.set.as_deref().unwrap_or("?"),
+        board.pair.black,
+        board.pair.white,
+        board.set_reason.as_deref().unwrap_or("no reason given")
+    )
+}
+
+/// Sends `signal` to a board's goref, when its process is known.
+pub(super) fn signal_board(pid: Option<u32>, signal: libc::c_int) {
+    if let Some(pid) = pid {
+        // SAFETY: kill(2) on the goref that holds the board's journal.
+        unsafe {
+            libc::kill(pid as libc::pid_t, signal);
         }
     }
 }

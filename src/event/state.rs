@@ -26,6 +26,8 @@ pub struct Board {
     pub played: Option<BoardResult>,
     /// The director's result, which stands over the board's.
     pub set: Option<String>,
+    /// Why the director set it.
+    pub set_reason: Option<String>,
     /// What went wrong with its goref, if it ended without a result.
     pub trouble: Option<String>,
 }
@@ -81,6 +83,18 @@ impl Round {
     pub fn is_over(&self) -> bool {
         self.boards.iter().all(|b| b.result().is_some())
     }
+}
+
+/// Where a director's result goes: [`EventState::place_result`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    /// The board of the round it is for; none for a game played elsewhere.
+    pub board: Option<u32>,
+    /// The game as the confirmation repeats it: `round 1 board 1, a (B) -
+    /// b (W)`.
+    pub recorded: String,
+    /// The result it replaces, when the director overrides one.
+    pub replaces: Option<String>,
 }
 
 /// A result the director set for a game of no board.
@@ -144,6 +158,7 @@ impl EventState {
                             dirs: Vec::new(),
                             played: None,
                             set: None,
+                            set_reason: None,
                             trouble: None,
                         })
                         .collect(),
@@ -190,8 +205,9 @@ impl EventState {
                 black,
                 white,
                 result,
+                reason,
                 ..
-            } => self.set_result(*round, black, white, result),
+            } => self.set_result(*round, black, white, result, reason),
             EventLine::SwapColours { round, board } => self.swaps.push((*round, *board)),
             EventLine::Repair { round } => self.swaps.retain(|(r, _)| r != round),
             EventLine::Withdraw {
@@ -214,7 +230,7 @@ impl EventState {
         }
     }
 
-    fn set_result(&mut self, round: u32, black: &str, white: &str, result: &str) {
+    fn set_result(&mut self, round: u32, black: &str, white: &str, result: &str, reason: &str) {
         let on_board = self
             .rounds
             .iter_mut()
@@ -225,8 +241,13 @@ impl EventState {
                     || (b.pair.black == white && b.pair.white == black)
             });
         match on_board {
-            Some(board) if board.pair.black == black => board.set = Some(result.to_string()),
-            Some(board) => board.set = Some(swap_result(result)),
+            Some(board) => {
+                board.set = Some(match board.pair.black == black {
+                    true => result.to_string(),
+                    false => swap_result(result),
+                });
+                board.set_reason = Some(reason.to_string());
+            }
             None => {
                 self.elsewhere
                     .retain(|g| !(g.round == round && g.black == black && g.white == white));
@@ -238,6 +259,110 @@ impl EventState {
                 });
             }
         }
+    }
+
+    /// Where a result the director sets for `black` against `white` in
+    /// `round` goes, or why it is refused: names the wrong way round for
+    /// the pairing, an entrant who already has another game or the bye in
+    /// the round, or a game that already has a result from play or from
+    /// the director (unless `replace`, and then the result it replaces).
+    pub fn place_result(
+        &self,
+        round: u32,
+        black: &str,
+        white: &str,
+        replace: bool,
+    ) -> Result<Placement, String> {
+        let confirmed = self.round(round);
+        let on_board = confirmed.and_then(|r| {
+            r.boards.iter().find(|b| {
+                [&b.pair.black, &b.pair.white].contains(&&black.to_string())
+                    && [&b.pair.black, &b.pair.white].contains(&&white.to_string())
+            })
+        });
+        let taken = |existing: Option<String>, what: String| match (existing, replace) {
+            (Some(old), false) => Err(format!(
+                "{what} already has the result {old}: give --override to set another (the \
+                 journal keeps both)"
+            )),
+            (old, _) => Ok(old),
+        };
+        if let Some(board) = on_board {
+            let place = format!(
+                "round {round} board {}, {} (B) - {} (W)",
+                board.pair.board, board.pair.black, board.pair.white
+            );
+            if board.pair.black != black {
+                return Err(format!(
+                    "{place}: give the names in the pairing's order, Black first"
+                ));
+            }
+            let played = board
+                .played
+                .as_ref()
+                .filter(|p| p.result != "?" && p.result != "Void" && p.end != NO_GAME)
+                .map(|p| format!("{} from play", p.result));
+            let set = board
+                .set
+                .as_ref()
+                .map(|r| format!("{r} set by the director"));
+            let replaces = taken(set.or(played), place.clone())?;
+            return Ok(Placement {
+                board: Some(board.pair.board),
+                recorded: place,
+                replaces,
+            });
+        }
+        for name in [black, white] {
+            let game = confirmed.and_then(|r| {
+                r.boards
+                    .iter()
+                    .find(|b| b.pair.black == name || b.pair.white == name)
+                    .map(|b| {
+                        format!(
+                            "board {}, {} (B) - {} (W)",
+                            b.pair.board, b.pair.black, b.pair.white
+                        )
+                    })
+                    .or_else(|| r.byes.iter().any(|n| n == name).then(|| "the bye".into()))
+            });
+            let elsewhere = self
+                .elsewhere
+                .iter()
+                .find(|g| {
+                    g.round == round
+                        && (g.black == name || g.white == name)
+                        && !(g.black == black && g.white == white)
+                })
+                .map(|g| format!("{} (B) - {} (W) {}", g.black, g.white, g.result));
+            if let Some(other) = game.or(elsewhere) {
+                return Err(format!(
+                    "{name} already has a game in round {round}: {other}"
+                ));
+            }
+        }
+        let again = self
+            .elsewhere
+            .iter()
+            .find(|g| g.round == round && g.black == white && g.white == black);
+        if let Some(g) = again {
+            return Err(format!(
+                "round {round} already has {} (B) - {} (W) {}: give the names in that order",
+                g.black, g.white, g.result
+            ));
+        }
+        let existing = self
+            .elsewhere
+            .iter()
+            .find(|g| g.round == round && g.black == black && g.white == white)
+            .map(|g| format!("{} set by the director", g.result));
+        let recorded = format!("round {round}, {black} (B) - {white} (W), played elsewhere");
+        let replaces = taken(existing, recorded.clone())?;
+        Ok(Placement {
+            board: None,
+            recorded,
+            replaces,
+        })
     }
 
     /// Round `number`, if it is confirmed.
@@ -465,6 +590,49 @@ mod tests {
     }
 
     #[test]
+    fn a_directors_result_is_placed_or_refused_with_the_game_it_would_clash_with() {
+        let file = file("");
+        let mut lines = round_one();
+        lines.push(EventLine::Result {
+            round: 2,
+            black: "a".into(),
+            white: "c".into(),
+            result: "W+F".into(),
+            reason: "elsewhere".into(),
+            replaces: None,
+        });
+        let state = EventState::fold(&file, &lines);
+        let placed = state.place_result(1, "c", "d", false).unwrap();
+        assert_eq!(placed.board, Some(2));
+        assert_eq!(placed.recorded, "round 1 board 2, c (B) - d (W)");
+        assert_eq!(placed.replaces, None);
+        let turned = state.place_result(1, "d", "c", false).unwrap_err();
+        assert!(
+            turned.contains("c (B) - d (W)") && turned.contains("order"),
+            "{turned}"
+        );
+        let played = state.place_result(1, "a", "b", false).unwrap_err();
+        assert!(
+            played.contains("B+R from play") && played.contains("--override"),
+            "{played}"
+        );
+        let over = state.place_result(1, "a", "b", true).unwrap();
+        assert_eq!(over.replaces.as_deref(), Some("B+R from play"));
+        let second = state.place_result(1, "a", "c", false).unwrap_err();
+        assert!(
+            second.contains("a already has a game in round 1: board 1"),
+            "{second}"
+        );
+        let elsewhere = state.place_result(2, "d", "a", false).unwrap_err();
+        assert!(elsewhere.contains("a (B) - c (W) W+F"), "{elsewhere}");
+        let again = state.place_result(2, "a", "c", false).unwrap_err();
+        assert!(again.contains("W+F set by the director"), "{again}");
+        assert!(state.place_result(2, "a", "c", true).is_ok());
+        let fresh = state.place_result(2, "b", "d", false).unwrap();
+        assert_eq!((fresh.board, fresh.replaces), (None, None));
+    }
+
+    #[test]
     fn a_round_is_over_when_every_board_has_a_result_its_own_or_the_directors() {
         let file = file("");
         let mut lines = round_one();
@@ -476,6 +644,7 @@ mod tests {
             white: "c".into(),
             result: "B+F".into(),
             reason: "c did not come".into(),
+            replaces: None,
         });
         let state = EventState::fold(&file, &lines);
         let round = state.current().unwrap();
@@ -568,6 +737,7 @@ mod tests {
                 white: "b".into(),
                 result: "W+R".into(),
                 reason: "set".into(),
+                replaces: None,
             },
             EventLine::Result {
                 round: 1,
@@ -575,6 +745,7 @@ mod tests {
                 white: "d".into(),
                 result: "B+3.5".into(),
                 reason: "set".into(),
+                replaces: None,
             },
         ];
         let table = EventState::fold(&file, &lines).standings(&file).unwrap();

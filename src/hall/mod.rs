@@ -390,7 +390,8 @@ impl Hall {
                     board,
                     result,
                     reason,
-                }) => self.set_result(board, &result, &reason),
+                    replace,
+                }) => self.set_result(board, result, reason, replace),
                 Action::Hall(HallEffect::Open(_)) => {}
                 Action::Board { board, line } => {
                     let sent = self
@@ -408,21 +409,21 @@ impl Hall {
         }
     }
 
-    fn set_result(&mut self, board: u32, result: &str, reason: &str) {
+    fn set_result(&mut self, board: u32, result: String, reason: String, replace: bool) {
         let picture = &self.view.picture;
         let Some(pair) = picture.board(board) else {
             return;
         };
-        let set = crate::event::set_result(
-            &self.dir,
-            picture.round,
-            &pair.black,
-            &pair.white,
+        let asked = crate::event::DirectorResult {
+            round: picture.round,
+            black: pair.black.clone(),
+            white: pair.white.clone(),
             result,
             reason,
-        );
-        self.screen.state.message = Some(match set {
-            Ok(_) => format!("board {board}: {result} set by the director"),
+            replace,
+        };
+        self.screen.state.message = Some(match crate::event::set_result(&self.dir, &asked) {
+            Ok(lines) => lines.join("; "),
             Err(why) => format!("board {board}: {why}"),
         });
     }

@@ -36,6 +36,8 @@ pub enum HallEffect {
         board: u32,
         result: String,
         reason: String,
+        /// It replaces the result the board has (the director said so).
+        replace: bool,
     },
 }
 
@@ -112,18 +114,18 @@ pub fn handle(key: Key, hall: &HallView, state: &mut HallState, columns: usize) 
             "result (BLACK WHITE RESULT REASON)",
         ),
         Key::Char('R') if state.director => {
-            match state.selected.and_then(|b| hall.picture.board(b)) {
-                Some(board) if board.result.is_none() => {
-                    let label = format!(
+            if let Some(board) = state.selected.and_then(|b| hall.picture.board(b)) {
+                let label = match &board.result {
+                    None => format!(
                         "board {}: {} (B) - {} (W): RESULT REASON",
                         board.board, board.black, board.white
-                    );
-                    ask(state, Asking::Result(board.board), &label);
-                }
-                Some(board) => {
-                    state.message = Some(format!("board {} has its result", board.board))
-                }
-                None => {}
+                    ),
+                    Some(old) => format!(
+                        "board {} has {old}: to override it, RESULT REASON",
+                        board.board
+                    ),
+                };
+                ask(state, Asking::Result(board.board), &label);
             }
         }
         _ => {}
@@ -225,17 +227,25 @@ fn confirmation(input: &HallInput, hall: &HallView) -> Result<(String, HallEffec
             if reason.trim().is_empty() {
                 return Err("say why after the result: B+R the program crashed twice".into());
             }
-            let pair = hall
-                .picture
-                .board(*board)
+            let shown = hall.picture.board(*board);
+            let pair = shown
                 .map(|b| format!("{} - {}", b.black, b.white))
                 .unwrap_or_default();
+            let old = shown.and_then(|b| b.result.clone());
+            let question = match &old {
+                None => format!("board {board} ({pair}) {result} ({})?", reason.trim()),
+                Some(old) => format!(
+                    "override board {board}'s {old} with {result} ({})?",
+                    reason.trim()
+                ),
+            };
             Ok((
-                format!("board {board} ({pair}) {result} ({})?", reason.trim()),
+                question,
                 HallEffect::SetResult {
                     board: *board,
                     result: result.to_string(),
                     reason: reason.trim().to_string(),
+                    replace: old.is_some(),
                 },
             ))
         }

@@ -315,7 +315,8 @@ fn a_result_for_a_board_needs_a_valid_result_and_a_reason() {
         [HallEffect::SetResult {
             board: 3,
             result: "W+F".into(),
-            reason: "black's program hangs".into()
+            reason: "black's program hangs".into(),
+            replace: false,
         }]
     );
 }
@@ -332,4 +333,35 @@ fn a_spectator_has_no_director_keys() {
     assert!(handle(Key::Char('y'), &hall, &mut state, 1).is_empty());
     assert!(handle(Key::Char('R'), &hall, &mut state, 1).is_empty());
     assert!(state.input.is_none());
+}
+
+#[test]
+fn a_result_over_a_boards_own_says_what_it_overrides_and_asks_first() {
+    let mut hall = hall(2);
+    hall.picture.boards[1].result = Some("W+R".into());
+    let mut state = HallState::new(true);
+    state.selected = Some(2);
+    handle(Key::Char('R'), &hall, &mut state, 1);
+    assert!(state
+        .input
+        .as_ref()
+        .unwrap()
+        .label
+        .contains("board 2 has W+R"));
+    state.input.as_mut().unwrap().text = "B+R the judge found an illegal move".into();
+    handle(Key::Enter, &hall, &mut state, 1);
+    let question = &state.confirm.as_ref().unwrap().0;
+    assert!(
+        question.starts_with("override board 2's W+R with B+R"),
+        "{question}"
+    );
+    assert_eq!(
+        handle(Key::Char('y'), &hall, &mut state, 1),
+        [HallEffect::SetResult {
+            board: 2,
+            result: "B+R".into(),
+            reason: "the judge found an illegal move".into(),
+            replace: true,
+        }]
+    );
 }
