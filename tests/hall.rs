@@ -135,8 +135,13 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
 
     tmux.keys(&["4", "Enter"]);
     let board = tmux.wait_for("board 4 on the whole screen", limit, |s| {
-        last_line(s).starts_with("round 1 board 4: bot10 (B) - bot04 (W)")
+        s.lines()
+            .next()
+            .unwrap_or_default()
+            .contains("round 1 board 4")
+            && last_line(s).contains("q/esc the hall")
     });
+    assert_eq!(board.lines().count(), 24, "the board has the whole screen");
     assert!(board.contains("Fake"), "board 4's players:\n{board}");
     tmux.keys(&["a"]);
     tmux.wait_for("the result box", limit, |s| s.contains("result"));
@@ -370,5 +375,81 @@ fn a_board_that_ended_before_the_hall_opened_again_shows_its_last_position() {
     assert!(over.contains("round 1 results:"), "{over}");
     again.keys(&["q"]);
     let left = again.wait_for("goref to end", limit, |s| s.contains("EXIT="));
+    assert!(left.contains("EXIT=0"), "{left}");
+}
+
+/// The last board of a round, 19x19, at exactly 80x24: it opens from the
+/// hall on the whole screen with the hall's word on its status line, and
+/// the director's `R` on it ends its game void with her result and reason
+/// before the event says it is over.
+#[test]
+fn the_last_board_opens_at_80x24_and_the_directors_result_ends_its_game_void() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("big");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = "name = \"big cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\n\
+                    rules = \"kgs\"\nsize = 19\ntime = \"absolute:30m\"\n"
+        .to_string();
+    for n in 1..=2 {
+        text.push_str(&format!(
+            "[[entrant]]\nname = \"bot{n}\"\nplayer = \"gtp:{} bot --seed {n} --think-ms 300\"\n",
+            goref().display()
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let command = format!(
+        "cd '{}' && '{}' event big --yes",
+        root.path().display(),
+        goref().display()
+    );
+    let Some(tmux) = Tmux::start("hall-big", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(30);
+    tmux.wait_for("the tile", limit, |s| {
+        s.contains("board 1 ") && s.contains("move ")
+    });
+    tmux.keys(&["1", "Enter"]);
+    let board = tmux.wait_for("the 19x19 board", limit, |s| {
+        s.lines()
+            .next()
+            .unwrap_or_default()
+            .contains("round 1 board 1")
+    });
+    assert!(!board.contains("needs 44x24"), "{board}");
+    assert!(board.contains("19"), "the board's coordinates:\n{board}");
+    assert!(last_line(&board).contains("q/esc the hall"), "{board}");
+    tmux.keys(&["q"]);
+    let hall = tmux.wait_for("the hall again", limit, |s| s.starts_with("big cup"));
+    assert!(
+        !hall.contains("void it"),
+        "q went back without asking:\n{hall}"
+    );
+    tmux.keys(&["R"]);
+    tmux.wait_for("the result box", limit, |s| s.contains("RESULT REASON"));
+    tmux.keys(&["B+R its operator resigned", "Enter"]);
+    tmux.wait_for("the confirmation", limit, |s| {
+        s.contains("B+R (its operator resigned)?")
+    });
+    tmux.keys(&["y"]);
+    let over = tmux.wait_for("the event's end", Duration::from_secs(60), |s| {
+        s.contains("the event is over")
+    });
+    assert!(over.contains("B+R (set by the director)"), "{over}");
+    let board_dir = dir.join("round-1/board-1");
+    let result = journal(&board_dir)
+        .into_iter()
+        .rfind(|e| e["type"] == "result")
+        .expect("board 1 has its result");
+    assert_eq!(result["result"], "Void", "{result}");
+    let why = result["reason"].as_str().unwrap();
+    assert!(
+        why.contains("B+R") && why.contains("its operator resigned"),
+        "{why}"
+    );
+    let sgf = std::fs::read_to_string(board_dir.join("game.sgf")).unwrap();
+    assert!(sgf.contains("RE[Void]"), "{sgf}");
+    tmux.keys(&["q"]);
+    let left = tmux.wait_for("goref to end", limit, |s| s.contains("EXIT="));
     assert!(left.contains("EXIT=0"), "{left}");
 }

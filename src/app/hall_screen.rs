@@ -207,7 +207,7 @@ impl HallScreen {
         let (width, height) = screen.size();
         let now = std::time::Instant::now();
         if let Mode::Board(board) = self.state.mode {
-            let line = hall_line(hall, &self.state, board, width, theme);
+            let line = hall_line(hall, &self.state, board, theme);
             let (Some(game), Some(ui)) = (hall.games.get(&board), self.screens.get_mut(&board))
             else {
                 self.state.mode = Mode::Boards;
@@ -222,7 +222,11 @@ impl HallScreen {
                 (None, link) => link.cloned(),
             };
             follow_game(&game.view, ui);
-            let board_area = Rect::new(0, 0, width, height.saturating_sub(1));
+            ui.in_hall = Some(LinkStatus {
+                text: line.0,
+                trouble: line.1 == theme.alert,
+            });
+            let board_area = Rect::new(0, 0, width, height);
             let laid = areas(board_area, &game.view, ui);
             let page = laid
                 .pane(PaneId::Trace)
@@ -233,9 +237,6 @@ impl HallScreen {
             self.board_panes = (laid.panes.iter().map(|(p, _)| *p).collect(), page);
             screen.draw(|frame| {
                 crate::ui::render(board_area, frame.buffer_mut(), &game.view, ui, theme);
-                let y = height.saturating_sub(1);
-                let buf = frame.buffer_mut();
-                buf.set_stringn(0, y, &line.0, usize::from(width), line.1);
             });
             return;
         }
@@ -256,20 +257,14 @@ impl HallScreen {
     }
 }
 
-/// The line under a board's screen: the hall's word on the other boards,
-/// and the way back.
-fn hall_line(
-    hall: &HallView,
-    state: &HallState,
-    shown: u32,
-    width: u16,
-    theme: &Theme,
-) -> (String, Style) {
+/// The hall's word on a board opened from it, first on its status line:
+/// a board that needs the director, or which board this is.
+fn hall_line(hall: &HallView, state: &HallState, shown: u32, theme: &Theme) -> (String, Style) {
     let other = hall.order(state).into_iter().find_map(|n| {
         let board = hall.picture.board(n).filter(|_| n != shown)?;
         hall.needs(board, state).map(|why| (n, why))
     });
-    let (text, style) = match other {
+    match other {
         Some((n, why)) => {
             let who = if state.director {
                 "you"
@@ -279,15 +274,8 @@ fn hall_line(
             (format!("! board {n} needs {who}: {why}"), theme.alert)
         }
         None => {
-            let pair = hall
-                .picture
-                .board(shown)
-                .map(|b| format!(": {} (B) - {} (W)", b.black, b.white))
-                .unwrap_or_default();
             let round = hall.picture.round;
-            (format!("round {round} board {shown}{pair}"), theme.status)
+            (format!("round {round} board {shown}"), theme.status)
         }
-    };
-    let text = format!("{text}  |  esc: the hall");
-    (crate::ui::cut(&text, usize::from(width)), style)
+    }
 }

@@ -109,6 +109,9 @@ fn ascii_only(area: Rect, buf: &mut Buffer) {
 fn status_extra(view: &GameView, state: &UiState) -> (Vec<String>, Vec<String>) {
     let mut lead = Vec::new();
     let mut tail = Vec::new();
+    if let Some(hall) = &state.in_hall {
+        lead.push(hall.text.clone());
+    }
     if state.demo {
         lead.push("DEMO".to_string());
     }
@@ -275,8 +278,14 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
         offered.sort_by_key(|i| !i.command.urgent(&ctx));
         for info in offered {
             if let Some(chord) = state.keys.keys_of(info.command).first() {
-                let (key, what) = (chord.to_string(), short_name(info.command));
-                if info.command.urgent(&ctx) || info.command == Command::Help {
+                let (key, what) = match info.command {
+                    Command::Quit if state.in_hall.is_some() => {
+                        (format!("{chord}/esc"), "the hall")
+                    }
+                    command => (chord.to_string(), short_name(command)),
+                };
+                let way_back = info.command == Command::Quit && state.in_hall.is_some();
+                if info.command.urgent(&ctx) || info.command == Command::Help || way_back {
                     reserved += hint_width(&key, what) + 2;
                 }
                 hints.push((key, what));

@@ -53,6 +53,9 @@ pub struct UiState {
     /// A screen attached to a running game (`goref attach`): quitting
     /// leaves the game playing, so it asks nothing and voids nothing.
     pub detaches: bool,
+    /// The hall's word, on a board opened from an event's hall: the first
+    /// thing on the status line, and `q` goes back to the hall.
+    pub in_hall: Option<LinkStatus>,
     /// The typed player's turn (moves played, colour) whose move box the
     /// operator closed with `esc`: it stays closed for that turn.
     pub move_box_closed: Option<(usize, Color)>,
@@ -141,6 +144,7 @@ impl UiState {
             can_start_next: false,
             demo: false,
             detaches: false,
+            in_hall: None,
             move_box_closed: None,
             interrupted_at_ms: None,
         }
