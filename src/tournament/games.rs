@@ -94,9 +94,13 @@ pub fn parse_outcome(text: &str) -> Result<Outcome, String> {
 }
 
 /// Reads the CSV list of games. A first line that starts with `round` is a
-/// header; blank lines and lines starting with `#` are skipped.
+/// header; blank lines and lines starting with `#` are skipped. An entrant
+/// with two games (or a game and the bye) in one round is refused at the
+/// second, naming the first.
 pub fn parse_games(text: &str) -> Result<Vec<Game>, GamesError> {
     let mut games = Vec::new();
+    let mut seen: std::collections::HashMap<(u32, String), (usize, String)> =
+        std::collections::HashMap::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let trimmed = raw.trim();
@@ -122,7 +126,22 @@ pub fn parse_games(text: &str) -> Result<Vec<Game>, GamesError> {
         if black.is_empty() || white.is_empty() {
             return Err(error("a player's name is empty".into()));
         }
-        if white.eq_ignore_ascii_case("bye") {
+        let is_bye = white.eq_ignore_ascii_case("bye");
+        let what = match is_bye {
+            true => "the bye".to_string(),
+            false => format!("{black} - {white}"),
+        };
+        for name in std::iter::once(black).chain((!is_bye).then_some(white)) {
+            if let Some((first, game)) = seen.get(&(round, name.to_string())) {
+                return Err(error(format!(
+                    "{name} already has a game in round {round}: {game}, on line {first}"
+                )));
+            }
+        }
+        for name in std::iter::once(black).chain((!is_bye).then_some(white)) {
+            seen.insert((round, name.to_string()), (line, what.clone()));
+        }
+        if is_bye {
             games.push(Game::Bye {
                 round,
                 taker: black.to_string(),
@@ -182,6 +201,15 @@ mod tests {
         let error = parse_games("1,a,b,B+R\n2,a,b\n").unwrap_err();
         assert_eq!(error.line, 2);
         assert!(parse_games("0,a,b,B+R").unwrap_err().why.contains("round"));
+        let twice = parse_games("1,a,b,B+R\n1,c,d,W+R\n1,d,b,B+R\n").unwrap_err();
+        assert_eq!(twice.line, 3);
+        assert_eq!(
+            twice.why,
+            "d already has a game in round 1: c - d, on line 2"
+        );
+        let bye = parse_games("1,a,BYE,\n1,b,a,W+R\n").unwrap_err();
+        assert!(bye.why.contains("a already has a game in round 1: the bye"));
+        assert!(parse_games("1,a,b,B+R\n2,b,a,B+R\n").is_ok());
         assert!(parse_games("1,a,a,B+R").unwrap_err().why.contains("itself"));
         assert!(parse_games("1,a,b,W+Q")
             .unwrap_err()
