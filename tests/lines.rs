@@ -166,7 +166,10 @@ fn with_two_lines_under_cgf_the_operator_marks_the_dead_stones() {
         .unwrap()
         .contains("a GMP line has no dead-stone question"));
     let result = run.result();
-    assert_eq!(result["reason"], "scored by the operator", "{result}");
+    assert_eq!(
+        result["reason"], "scored by the operator: counted with the stones marked dead",
+        "{result}"
+    );
     assert!(result["score"].is_object());
 }
 

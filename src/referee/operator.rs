@@ -22,7 +22,7 @@ pub enum OperatorCommand {
     /// End the game with this result (`B+3.5`, `W+`, `Void`, ...).
     Adjudicate { result: String, reason: String },
     /// Score the position now, with the stones currently marked dead.
-    ScoreNow,
+    ScoreNow { reason: String },
     /// Mark the chain at this point dead, or alive again.
     ToggleDead(Point),
     /// A side resigns, as its operator tells the judge.
@@ -49,7 +49,7 @@ impl std::fmt::Display for OperatorCommand {
         match self {
             OperatorCommand::Adjudicate { result, .. } if result == "Void" => f.write_str("void"),
             OperatorCommand::Adjudicate { result, .. } => write!(f, "adjudicate {result}"),
-            OperatorCommand::ScoreNow => f.write_str("score"),
+            OperatorCommand::ScoreNow { .. } => f.write_str("score"),
             OperatorCommand::ToggleDead(point) => write!(f, "dead {point}"),
             OperatorCommand::Resign { color, .. } => write!(f, "resign {}", color.letter()),
             OperatorCommand::Restart { color, .. } => write!(f, "restart {}", color.letter()),
@@ -76,10 +76,9 @@ impl OperatorCommand {
             | OperatorCommand::Resign { reason, .. }
             | OperatorCommand::Restart { reason, .. }
             | OperatorCommand::PauseClocks { reason }
-            | OperatorCommand::AdjustClock { reason, .. } => format!("{self} {reason}"),
-            OperatorCommand::ScoreNow
-            | OperatorCommand::ToggleDead(_)
-            | OperatorCommand::ResumeClocks => self.to_string(),
+            | OperatorCommand::AdjustClock { reason, .. }
+            | OperatorCommand::ScoreNow { reason } => format!("{self} {reason}"),
+            OperatorCommand::ToggleDead(_) | OperatorCommand::ResumeClocks => self.to_string(),
         }
     }
 
@@ -87,7 +86,7 @@ impl OperatorCommand {
     pub(super) fn reason(&self) -> String {
         match self {
             OperatorCommand::Adjudicate { reason, .. } => reason.clone(),
-            OperatorCommand::ScoreNow => "count the game with the stones marked dead".into(),
+            OperatorCommand::ScoreNow { reason } => reason.clone(),
             OperatorCommand::ToggleDead(point) => {
                 format!("mark the chain at {point} dead, or alive again")
             }
@@ -129,6 +128,9 @@ pub const OPERATOR_HELP: &str = "score | dead VERTEX | adjudicate RESULT [reason
      | resign b|w [reason] | pause [reason] | resume | clock b|w +30s|-1m [reason] \
      | restart b|w [reason]";
 
+/// Why the judge scored the game, when nothing was said.
+pub const SCORED_BY_DEFAULT: &str = "counted with the stones marked dead";
+
 /// Parses one line. Empty lines are `Ok(None)`.
 pub(crate) fn parse_operator_line(line: &str, size: u8) -> Result<Option<OperatorCommand>, String> {
     let mut words = line.split_whitespace();
@@ -144,7 +146,9 @@ pub(crate) fn parse_operator_line(line: &str, size: u8) -> Result<Option<Operato
         }
     };
     let command = match verb.to_ascii_lowercase().as_str() {
-        "score" => OperatorCommand::ScoreNow,
+        "score" => OperatorCommand::ScoreNow {
+            reason: reason(&rest, SCORED_BY_DEFAULT),
+        },
         "dead" | "alive" => {
             let [vertex] = rest[..] else {
                 return Err(format!("'{verb}' takes one vertex, e.g. {verb} D4"));
@@ -244,7 +248,15 @@ mod tests {
     fn commands_parse_with_their_arguments() {
         assert_eq!(
             parse_operator_line("score", 9),
-            Ok(Some(OperatorCommand::ScoreNow))
+            Ok(Some(OperatorCommand::ScoreNow {
+                reason: SCORED_BY_DEFAULT.into()
+            }))
+        );
+        assert_eq!(
+            parse_operator_line("score seki in the corner counted by hand", 9),
+            Ok(Some(OperatorCommand::ScoreNow {
+                reason: "seki in the corner counted by hand".into()
+            }))
         );
         assert_eq!(
             parse_operator_line("  dead e5 ", 9),
@@ -338,7 +350,9 @@ mod tests {
     fn every_command_typed_back_from_its_line_is_the_same_command() {
         use crate::game::Color;
         let commands = [
-            OperatorCommand::ScoreNow,
+            OperatorCommand::ScoreNow {
+                reason: "the judge counted the seki".into(),
+            },
             OperatorCommand::ToggleDead(Point::parse_gtp("C3", 9).unwrap()),
             OperatorCommand::Adjudicate {
                 result: "B+3.5".into(),

@@ -464,7 +464,7 @@ pub(crate) fn default_reason(command: &RiskyCommand) -> &'static str {
         RiskyCommand::Adjudicate(_) => "adjudicated by the operator",
         RiskyCommand::Void => "voided by the operator",
         RiskyCommand::AdjustClock { .. } => "adjusted by the operator",
-        RiskyCommand::Score => "scored by the operator",
+        RiskyCommand::Score => crate::referee::operator::SCORED_BY_DEFAULT,
         RiskyCommand::Quit => "the operator quit goref",
         RiskyCommand::Interrupt => "goref was interrupted (ctrl-c)",
     }
@@ -490,7 +490,7 @@ fn confirmed(key: Key, confirm: Confirm, state: &mut UiState) -> Vec<Effect> {
             delta_ms,
             reason,
         },
-        RiskyCommand::Score => OperatorCommand::ScoreNow,
+        RiskyCommand::Score => OperatorCommand::ScoreNow { reason },
         RiskyCommand::Interrupt => return vec![Effect::Interrupt],
         RiskyCommand::Quit => {
             return vec![

@@ -44,7 +44,7 @@ impl Referee {
             }
             (OperatorCommand::ResumeClocks, _) => None,
             (_, _) if judging => None,
-            (OperatorCommand::ScoreNow, _) => Some(
+            (OperatorCommand::ScoreNow { .. }, _) => Some(
                 "'score' ends the game and counts it with the stones marked dead; it is \
                  available once the game awaits the judge (a dead-stone dispute, a time-out \
                  or a move limit), not during play",
@@ -84,9 +84,9 @@ impl Referee {
                 };
                 self.finish(now, GameResult::new(result, reason, winner, end));
             }
-            OperatorCommand::ScoreNow => {
+            OperatorCommand::ScoreNow { reason } => {
                 let dead = self.marked_dead.clone();
-                let reason = "scored by the operator".into();
+                let reason = format!("scored by the operator: {reason}");
                 self.finish_by_score(now, &dead, reason, End::ScoredByJudge);
             }
             OperatorCommand::Resign { color, reason } => {

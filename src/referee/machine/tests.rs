@@ -907,7 +907,12 @@ fn under_a_judge_a_dispute_waits_for_the_adjudication() {
 
     // The game is over: the operator's commands change nothing now, and
     // the operator is told so.
-    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    referee.handle_operator(
+        t,
+        OperatorCommand::ScoreNow {
+            reason: "the judge counts".into(),
+        },
+    );
     let evs = events(&mut referee);
     assert!(results(&evs).is_empty());
     assert!(
@@ -959,13 +964,19 @@ fn the_judge_marks_dead_chains_and_scores_with_territory_rules() {
     referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A4")));
     events(&mut referee);
 
-    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    referee.handle_operator(
+        t,
+        OperatorCommand::ScoreNow {
+            reason: "the judge counts".into(),
+        },
+    );
     let evs = events(&mut referee);
     // Territory scoring, komi 5.5: Black's columns A and B (10 points, the
     // two dead stones' included) plus the 2 dead stones = 12; White E1-E5 =
     // 5 + 5.5 = 10.5.
     let result = the_result(&evs);
     assert_eq!(result.result, "B+1.5");
+    assert_eq!(result.reason, "scored by the operator: the judge counts");
     assert_eq!(result.winner, Some(Black));
     let score = result.score.as_ref().unwrap();
     assert_eq!(score.scoring, Scoring::Territory);
@@ -987,7 +998,12 @@ fn scoring_a_dispute_unmarked_removes_only_the_stones_both_called_dead() {
         black_only: vec![],
         white_only: strings("C1 C2 C3 C4 C5"),
     }));
-    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    referee.handle_operator(
+        t,
+        OperatorCommand::ScoreNow {
+            reason: "the judge counts".into(),
+        },
+    );
     let evs = events(&mut referee);
     let score = the_result(&evs).score.clone().unwrap();
     assert_eq!(score.dead, pts("A3 A4"));
@@ -1695,7 +1711,12 @@ fn under_the_judge_two_line_programs_have_agreed_to_nothing() {
         );
         assert_eq!(referee.judge_reason(), Some(reason));
         referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A3")));
-        referee.handle_operator(t, OperatorCommand::ScoreNow);
+        referee.handle_operator(
+            t,
+            OperatorCommand::ScoreNow {
+                reason: "the judge counts".into(),
+            },
+        );
         let evs = events(&mut referee);
         let score = the_result(&evs).score.clone().unwrap();
         assert_eq!(score.dead, pts("A3 A4"));
@@ -1834,7 +1855,12 @@ fn a_typed_ko_recapture_is_refused_and_typed_again() {
 fn score_during_play_is_refused_with_what_it_does_and_when() {
     let t = crate::test_support::epoch();
     let mut referee = started(config(9, Preset::Cgf), t, true, true);
-    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    referee.handle_operator(
+        t,
+        OperatorCommand::ScoreNow {
+            reason: "the judge counts".into(),
+        },
+    );
     let message = errors(&events(&mut referee)).remove(0).2;
     assert!(message.contains("ends the game"), "{message}");
     assert!(message.contains("awaits the judge"), "{message}");
@@ -1894,7 +1920,12 @@ fn the_referee_validates_operator_commands_and_tells_each_it_accepts() {
     assert!(results(&evs).is_empty());
 
     referee.handle_operator(t, OperatorCommand::ToggleDead(pt("A3")));
-    referee.handle_operator(t, OperatorCommand::ScoreNow);
+    referee.handle_operator(
+        t,
+        OperatorCommand::ScoreNow {
+            reason: "the judge counts".into(),
+        },
+    );
     let evs = events(&mut referee);
     let told: Vec<String> = evs
         .iter()

@@ -588,7 +588,9 @@ fn sample_games() -> Vec<Vec<GameEvent>> {
     judged.play(WALLS_AND_INVADER);
     judged.claim(Black, "A3").claim(White, "");
     judged.operator(OperatorCommand::ToggleDead(pt("A3")));
-    judged.operator(OperatorCommand::ScoreNow);
+    judged.operator(OperatorCommand::ScoreNow {
+        reason: "the judge counts".into(),
+    });
 
     let mut illegal = Game::new(kgs_5x5());
     illegal.play("C3 D4 C3");

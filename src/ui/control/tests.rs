@@ -419,3 +419,22 @@ fn focus_zoom_help_and_alerts() {
     press("enter", &view, &mut state);
     assert_eq!(state.alerts_acknowledged, 1);
 }
+
+#[test]
+fn scoring_keeps_the_reason_the_judge_types_and_its_line_carries_it() {
+    let mut view = view(Phase::Play);
+    view.apply(&GameEvent::Phase {
+        phase: Phase::Adjudication,
+        reason: "claims differ".into(),
+    });
+    let mut state = UiState::new(Role::Operator);
+    assert!(press("S", &view, &mut state).is_empty());
+    type_text("seki in the corner", &view, &mut state);
+    assert!(press("enter", &view, &mut state).is_empty());
+    let effects = press("y", &view, &mut state);
+    let score = OperatorCommand::ScoreNow {
+        reason: "seki in the corner".into(),
+    };
+    assert_eq!(effects, [Effect::Operator(score.clone())]);
+    assert_eq!(score.as_line(), "score seki in the corner");
+}
