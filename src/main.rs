@@ -626,6 +626,12 @@ fn check(args: &CheckArgs) -> Result<Outcome, String> {
 /// `goref attach DIR`: the operator's screen of the game refereed in DIR.
 fn attach(args: &AttachArgs) -> Result<(), String> {
     let dir = args.dir.display();
+    if args.dir.join(goref::event::file::EVENT_FILE).is_file() {
+        return Err(format!(
+            "{dir} is an event's folder: `goref event {dir}` runs it and shows its hall, and \
+             `goref attach {dir}/round-N/board-B` one board's game"
+        ));
+    }
     if !args.dir.join(journal::folder::JOURNAL).is_file() {
         return Err(format!("{dir} holds no game (no journal.jsonl)"));
     }

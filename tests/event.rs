@@ -643,3 +643,22 @@ fn a_journal_or_a_page_that_is_a_device_is_refused_before_anything_plays() {
         assert!(!dir.join("round-1").exists(), "{file}: a board started");
     }
 }
+
+#[test]
+fn attach_on_an_event_folder_points_to_goref_event() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 1, &six_bots(0), "");
+    let attach = Command::new(common::goref())
+        .arg("attach")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(attach.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&attach.stderr);
+    assert!(
+        said.contains(&format!("`goref event {}`", dir.display())),
+        "{said}"
+    );
+    assert!(said.contains("round-N/board-B"), "{said}");
+}

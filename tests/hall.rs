@@ -453,3 +453,32 @@ fn the_last_board_opens_at_80x24_and_the_directors_result_ends_its_game_void() {
     let left = tmux.wait_for("goref to end", limit, |s| s.contains("EXIT="));
     assert!(left.contains("EXIT=0"), "{left}");
 }
+
+/// A terminal that a killed hall left on the alternate screen, full of its
+/// old frame: a new hall clears it whole before it draws, and ctrl-l
+/// clears whatever scribbles on it later.
+#[test]
+fn a_hall_clears_what_a_killed_one_left_and_ctrl_l_repaints() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    event_folder(&dir, 300);
+    let command = format!(
+        "cd '{}' && printf '\\033[?1049h'; for i in $(seq 1 24); do printf 'LEFTOVER%.0s' $(seq 1 10); done; \
+         (sleep 5; printf '\\033[12;5HSCRIBBLED-OVER-THE-HALL') & '{}' event cup --yes",
+        root.path().display(),
+        goref().display()
+    );
+    let Some(tmux) = Tmux::start("hall-clear", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(30);
+    let hall = tmux.wait_for("the hall", limit, |s| {
+        s.starts_with("hall cup") && s.contains("board 1 ")
+    });
+    assert!(!hall.contains("LEFTOVER"), "{hall}");
+    tmux.wait_for("the scribble", limit, |s| s.contains("SCRIBBLED"));
+    tmux.keys(&["C-l"]);
+    let clean = tmux.wait_for("the hall repainted", limit, |s| !s.contains("SCRIBBLED"));
+    assert!(clean.starts_with("hall cup"), "{clean}");
+    tmux.keys(&["q"]);
+}

@@ -4,7 +4,7 @@
 //! terminal's bytes with `poll` and `read`, from the descriptor raw mode is
 //! set on (stdin when it is a terminal, else `/dev/tty`), and the
 //! [`KeyDecoder`] turns them into the screen's own [`Key`]s; SIGWINCH,
-//! caught by tokio, is [`TerminalEvent::Resize`]. Everything after this file
+//! caught by tokio, and ctrl-l are [`TerminalEvent::Repaint`]. Everything after this file
 //! is free of the terminal's bytes.
 //!
 //! A terminal that went away (a killed session, a dropped SSH connection)
@@ -35,7 +35,9 @@ pub const ESC_WAIT: Duration = Duration::from_millis(30);
 #[derive(Debug, Clone, PartialEq)]
 pub enum TerminalEvent {
     Key(Key),
-    Resize,
+    /// The screen must be drawn anew, whole: the terminal was resized, or
+    /// the user pressed ctrl-l because something scribbled on it.
+    Repaint,
     /// The terminal cannot be read any more (it went away).
     Lost(String),
 }
@@ -104,7 +106,11 @@ fn read_keys(input: BorrowedFd<'_>, tx: &mpsc::UnboundedSender<TerminalEvent>) {
             Read::Ended(why) => break why,
         };
         for key in keys {
-            if tx.send(TerminalEvent::Key(key)).is_err() {
+            let event = match key {
+                Key::Ctrl('l') => TerminalEvent::Repaint,
+                key => TerminalEvent::Key(key),
+            };
+            if tx.send(event).is_err() {
                 return;
             }
         }
@@ -166,7 +172,7 @@ fn next_bytes(input: BorrowedFd<'_>, wait_ms: libc::c_int, buffer: &mut [u8]) ->
     }
 }
 
-/// Sends a [`TerminalEvent::Resize`] on each SIGWINCH until the channel
+/// Sends a [`TerminalEvent::Repaint`] on each SIGWINCH until the channel
 /// closes.
 fn forward_resizes(tx: mpsc::UnboundedSender<TerminalEvent>) {
     let Ok(runtime) = tokio::runtime::Handle::try_current() else {
@@ -181,7 +187,7 @@ fn forward_resizes(tx: mpsc::UnboundedSender<TerminalEvent>) {
         loop {
             tokio::select! {
                 caught = resized.recv() => {
-                    if caught.is_none() || tx.send(TerminalEvent::Resize).is_err() {
+                    if caught.is_none() || tx.send(TerminalEvent::Repaint).is_err() {
                         return;
                     }
                 }

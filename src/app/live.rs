@@ -208,7 +208,10 @@ async fn play_one(
                     }
                     dirty = true;
                 }
-                Some(TerminalEvent::Resize) => dirty = true,
+                Some(TerminalEvent::Repaint) => {
+                    screen.repaint();
+                    dirty = true;
+                }
                 Some(TerminalEvent::Lost(why)) => {
                     tracing::warn!("the terminal cannot be read: {why}");
                     *keys = None;

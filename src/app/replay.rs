@@ -117,7 +117,7 @@ pub async fn run(
                     state.message = problem.clone();
                 }
             }
-            Some(TerminalEvent::Resize) => {}
+            Some(TerminalEvent::Repaint) => screen.repaint(),
             Some(TerminalEvent::Lost(_)) | None => return Ok(()),
         }
     }

@@ -28,7 +28,8 @@ pub struct Screen {
 }
 
 impl Screen {
-    /// Takes the terminal: raw mode, the alternate screen, no cursor.
+    /// Takes the terminal: raw mode, the alternate screen, cleared (a
+    /// killed goref may have left its frame there), no cursor.
     pub fn enter() -> io::Result<Screen> {
         install_panic_hook();
         terminal::enable_raw_mode()?;
@@ -39,13 +40,17 @@ impl Screen {
             restore();
             return Err(e);
         }
-        let terminal = match Terminal::new(CrosstermBackend::new(stdout)) {
+        let mut terminal = match Terminal::new(CrosstermBackend::new(stdout)) {
             Ok(terminal) => terminal,
             Err(e) => {
                 restore();
                 return Err(e);
             }
         };
+        if let Err(e) = terminal.clear() {
+            restore();
+            return Err(e);
+        }
         Ok(Screen {
             terminal,
             lost: false,
@@ -61,6 +66,18 @@ impl Screen {
             .and_then(|()| self.terminal.draw(render).map(|_| ()))
             .and_then(|()| execute!(self.terminal.backend_mut(), EndSynchronizedUpdate));
         if let Err(e) = drawn {
+            tracing::warn!("the terminal went away: {e}; the screen stops drawing");
+            self.lost = true;
+        }
+    }
+
+    /// Clears the terminal and forgets what was drawn, so that the next
+    /// frame is written whole over whatever scribbled on it.
+    pub fn repaint(&mut self) {
+        if self.lost {
+            return;
+        }
+        if let Err(e) = self.terminal.clear() {
             tracing::warn!("the terminal went away: {e}; the screen stops drawing");
             self.lost = true;
         }

@@ -294,7 +294,10 @@ async fn run_screen(
                     }
                     dirty = true;
                 }
-                Some(TerminalEvent::Resize) => dirty = true,
+                Some(TerminalEvent::Repaint) => {
+                    screen.repaint();
+                    dirty = true;
+                }
                 Some(TerminalEvent::Lost(_)) | None => keys = None,
             },
             _ = signals.next() => {

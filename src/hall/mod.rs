@@ -242,7 +242,7 @@ pub async fn run(
             Some(news) = next_from(&mut mirror_news) => hall.said(news),
             input = next_from(&mut keys) => match input {
                 Some(TerminalEvent::Key(key)) => hall.key(key),
-                Some(TerminalEvent::Resize) => {}
+                Some(TerminalEvent::Repaint) => screen.repaint(),
                 Some(TerminalEvent::Lost(why)) => {
                     screen.lose(&why);
                     keys = None;
