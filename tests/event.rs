@@ -662,3 +662,48 @@ fn attach_on_an_event_folder_points_to_goref_event() {
     );
     assert!(said.contains("round-N/board-B"), "{said}");
 }
+
+#[test]
+fn the_file_says_a_swiss_repeats_pairings_and_a_renamed_entrant_is_refused_by_name() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("cup");
+    let pair = [("alpha", bot(1, 0)), ("beta", bot(2, 0))];
+    event_folder(&dir, 2, &pair, "");
+    let run = run_event(&dir, &[]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{stderr}");
+    assert!(
+        stderr.contains(
+            "note: 2 entrants allow 1 round without a rematch; rounds = 2 repeats pairings"
+        ),
+        "{stderr}"
+    );
+    let path = dir.join("event.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, text.replace("\"alpha\"", "\"alfa\"")).unwrap();
+    for args in [vec!["standings"], vec!["event", "--headless"]] {
+        let refused = Command::new(common::goref())
+            .args(&args[..1])
+            .arg(&dir)
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&refused.stderr);
+        assert_eq!(refused.status.code(), Some(2), "{args:?}: {said}");
+        assert!(
+            said.contains("names alpha in round 1") && said.contains("a name is fixed"),
+            "{args:?}: {said}"
+        );
+    }
+    std::fs::write(&path, text.replace("rounds = 2", "rounds = 0")).unwrap();
+    let zero = Command::new(common::goref())
+        .arg("standings")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&zero.stderr);
+    assert!(
+        said.contains("line 3, column 10, key rounds: a Swiss plays 1 round at least"),
+        "{said}"
+    );
+}

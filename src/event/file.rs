@@ -173,6 +173,48 @@ pub struct EventFile {
     pub game_table: toml::Table,
     pub entrants: Vec<Entrant>,
     pub publish: PublishSettings,
+    /// What the director should know of the file that is not an error:
+    /// a Swiss with more rounds than its field allows without a rematch,
+    /// a key that a round robin ignores.
+    pub notes: Vec<String>,
+}
+
+/// Where the keys whose errors name their place are written, read apart
+/// from the file's meaning (serde ignores every other key here).
+#[derive(Debug, Default, Deserialize)]
+struct Places {
+    rounds: Option<toml::Spanned<toml::Value>>,
+    #[serde(default, rename = "entrant")]
+    entrants: Vec<EntrantPlace>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+struct EntrantPlace {
+    name: Option<toml::Spanned<toml::Value>>,
+}
+
+/// `line L, column C, key KEY: ` for a value written at `span`.
+fn at(text: &str, span: std::ops::Range<usize>, key: &str) -> String {
+    let (line, column) = crate::toml_errors::position(text, span.start);
+    format!("line {line}, column {column}, key {key}: ")
+}
+
+/// A TOML error's line in the words of the key it is about: a number of
+/// rounds or boards is a whole number, not a `u32`.
+fn in_words(message: String) -> String {
+    let words = [
+        ("key rounds:", "a whole number of rounds"),
+        ("key boards:", "a whole number of boards"),
+        ("key seed:", "a whole number"),
+    ];
+    for (key, expected) in words {
+        if message.contains(key) {
+            return message
+                .replace("expected u32", &format!("expected {expected}"))
+                .replace("expected u64", &format!("expected {expected}"));
+        }
+    }
+    message
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -210,7 +252,8 @@ pub fn check_name(name: &str) -> Result<(), String> {
 
 /// Reads and checks an event file's text.
 pub fn parse(text: &str) -> Result<EventFile, String> {
-    let raw: RawEventFile = toml::from_str(text).map_err(|e| locate(text, &e))?;
+    let raw: RawEventFile = toml::from_str(text).map_err(|e| in_words(locate(text, &e)))?;
+    let places: Places = toml::from_str(text).unwrap_or_default();
     let game_table = match text.parse::<toml::Table>().map(|mut t| t.remove("game")) {
         Ok(Some(toml::Value::Table(table))) => table,
         _ => toml::Table::new(),
@@ -227,7 +270,15 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         check_name(&entrant.name).map_err(|why| format!("{at}: {why}"))?;
         let name = entrant.name.as_str();
         if !names.insert(name.to_string()) {
-            return Err(format!("{at}: the name is taken by an earlier entrant"));
+            let place = places
+                .entrants
+                .get(index)
+                .and_then(|e| e.name.as_ref())
+                .map(|name| self::at(text, name.span(), "entrant.name"))
+                .unwrap_or_default();
+            return Err(format!(
+                "{place}{at}: the name is taken by an earlier entrant"
+            ));
         }
         entrant
             .player
@@ -274,14 +325,43 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
             ));
         }
     }
+    let rounds_at = places
+        .rounds
+        .as_ref()
+        .map(|r| at(text, r.span(), "rounds"))
+        .unwrap_or_default();
+    let mut notes = Vec::new();
     let rounds = match (raw.system, raw.rounds) {
-        (System::Swiss, None | Some(0)) => {
-            return Err("rounds: a Swiss needs its number of rounds".into())
+        (System::Swiss, None) => {
+            return Err("rounds: a Swiss needs its number of rounds (rounds = 3)".into())
+        }
+        (System::Swiss, Some(0)) => {
+            return Err(format!("{rounds_at}a Swiss plays 1 round at least"))
         }
         (System::Swiss, Some(rounds)) => rounds,
         (System::RoundRobin, _) => field as u32 - 1,
         (System::DoubleRoundRobin, _) => 2 * (field as u32 - 1),
     };
+    if let (System::RoundRobin | System::DoubleRoundRobin, Some(written)) = (raw.system, raw.rounds)
+    {
+        notes.push(format!(
+            "{rounds_at}a round robin counts its own rounds ({rounds} for this field): \
+             rounds = {written} is ignored"
+        ));
+    }
+    if raw.system == System::Swiss && rounds > field as u32 - 1 {
+        let players = raw
+            .entrants
+            .iter()
+            .filter(|e| Some(&e.name) != raw.filler.as_ref())
+            .count();
+        let allowed = field as u32 - 1;
+        notes.push(format!(
+            "{players} entrants allow {allowed} round{} without a rematch; rounds = {rounds} \
+             repeats pairings",
+            if allowed == 1 { "" } else { "s" }
+        ));
+    }
     let bye_score =
         bye_halves(raw.bye_score.unwrap_or(1.0)).map_err(|e| format!("bye_score: {e}"))?;
     let tie_breaks = TieBreak::parse_chain(raw.tie_breaks.as_deref().unwrap_or("kgs"))
@@ -312,6 +392,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         game_table,
         entrants: raw.entrants,
         publish: raw.publish.check()?,
+        notes,
     })
 }
 
@@ -445,6 +526,33 @@ mod tests {
     }
 
     #[test]
+    fn more_swiss_rounds_than_the_field_allows_and_a_round_robins_rounds_are_noted() {
+        let entrants: String = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| format!("[[entrant]]\nname = \"{n}\"\nplayer = \"bot\"\n"))
+            .collect();
+        let swiss = |rounds: u32| {
+            parse(&format!(
+                "name = \"x\"\nsystem = \"swiss\"\nrounds = {rounds}\n{entrants}"
+            ))
+            .unwrap()
+            .notes
+        };
+        assert!(swiss(3).is_empty());
+        assert_eq!(
+            swiss(5),
+            ["4 entrants allow 3 rounds without a rematch; rounds = 5 repeats pairings"]
+        );
+        let robin = parse(&format!(
+            "name = \"x\"\nsystem = \"round-robin\"\nrounds = 7\n{entrants}"
+        ))
+        .unwrap();
+        assert_eq!(robin.rounds, 3);
+        assert!(robin.notes[0].contains("key rounds: a round robin counts its own rounds (3"));
+        assert!(robin.notes[0].contains("rounds = 7 is ignored"));
+    }
+
+    #[test]
     fn a_wrong_file_is_one_line_that_names_the_place() {
         let wrong = |text: &str| parse(text).unwrap_err();
         let typo = wrong("name = \"x\"\nsystem = \"swiss\"\nrounds = 3\nround = 4\n");
@@ -467,6 +575,22 @@ mod tests {
             "[[entrant]]\nname = \"a\"\nplayer = \"bot\"\n"
         );
         assert!(wrong(&same).contains("taken"));
+        assert!(
+            wrong(&same).starts_with("line 11, column 8, key entrant.name:"),
+            "{}",
+            wrong(&same)
+        );
+        let zero = wrong(&base("rounds = 0"));
+        assert_eq!(
+            zero,
+            "line 3, column 10, key rounds: a Swiss plays 1 round at least"
+        );
+        let words = wrong(&base("rounds = \"three\""));
+        assert!(
+            words.contains("expected a whole number of rounds"),
+            "{words}"
+        );
+        assert!(!words.contains("u32"), "{words}");
         let bad_player =
             "name = \"x\"\nsystem = \"swiss\"\nrounds = 1\n[[entrant]]\nname = \"a\"\n\
                           player = \"telnet:x\"\n[[entrant]]\nname = \"b\"\nplayer = \"bot\"\n";

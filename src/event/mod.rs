@@ -62,9 +62,24 @@ pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let lines = log::read(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
     let journalled = EventState::fold(&file, lines.iter().map(|l| &l.line));
+    check_names(dir, &journalled)?;
     let ends = ends_in_folders(dir, &journalled);
     let state = EventState::fold(&file, lines.iter().map(|l| &l.line).chain(&ends));
     Ok((file, state))
+}
+
+/// Refuses an event whose journal names an entrant the event file no
+/// longer has: an entrant's name is fixed once it has played.
+pub(crate) fn check_names(dir: &Path, state: &EventState) -> Result<(), String> {
+    match state.stranger() {
+        None => Ok(()),
+        Some((name, round)) => Err(format!(
+            "{} names {name} in round {round}, but {} has no entrant {name}: a name is fixed \
+             once its entrant has played; give the entrant its name back",
+            dir.join(EVENT_LOG).display(),
+            dir.join(EVENT_FILE).display()
+        )),
+    }
 }
 
 /// The `board_end` lines the journal lacks: boards whose last folder holds

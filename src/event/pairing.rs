@@ -34,6 +34,12 @@ pub struct Proposal {
     pub boards: Vec<Pair>,
     /// Who sits the round out, one per odd division at most.
     pub byes: Vec<String>,
+    /// The boards whose two entrants met before, with the round they met
+    /// in first: a Swiss longer than its field allows repeats pairings.
+    pub rematches: Vec<(u32, u32)>,
+    /// What the director should know before confirming: each rematch, and
+    /// each line entrant's line and colour.
+    pub notes: Vec<String>,
 }
 
 /// Proposes round `round` (from 1).
@@ -88,11 +94,46 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
             std::mem::swap(&mut pair.black, &mut pair.white);
         }
     }
+    let rematches: Vec<(u32, u32)> = boards
+        .iter()
+        .filter_map(|p| met_in(state, round, &p.black, &p.white).map(|met| (p.board, met)))
+        .collect();
+    let notes = rematches
+        .iter()
+        .filter_map(|&(board, met)| {
+            let pair = boards.iter().find(|p| p.board == board)?;
+            Some(format!(
+                "board {board}: {} and {} met in round {met}: a rematch",
+                pair.black, pair.white
+            ))
+        })
+        .collect();
     Proposal {
         round,
         boards,
         byes,
+        rematches,
+        notes,
     }
+}
+
+/// The first round before `round` in which `a` and `b` met, on a board or
+/// in a game the director entered.
+fn met_in(state: &EventState, round: u32, a: &str, b: &str) -> Option<u32> {
+    let pair = |black: &str, white: &str| (black == a && white == b) || (black == b && white == a);
+    let on_boards = state
+        .rounds
+        .iter()
+        .filter(|r| r.number < round)
+        .find(|r| r.boards.iter().any(|x| pair(&x.pair.black, &x.pair.white)))
+        .map(|r| r.number);
+    let elsewhere = state
+        .elsewhere
+        .iter()
+        .filter(|g| g.round < round && pair(&g.black, &g.white))
+        .map(|g| g.round)
+        .min();
+    on_boards.into_iter().chain(elsewhere).min()
 }
 
 /// The names of `division` that play `round`: its active entrants, the
@@ -250,6 +291,24 @@ mod tests {
             })
             .collect();
         assert!(draws.iter().any(|d| d != &draws[0]), "nigiri never varies");
+    }
+
+    #[test]
+    fn a_swiss_longer_than_its_field_marks_each_rematch_it_proposes() {
+        let names = ["a", "b"];
+        let event = file("system = \"swiss\"\nrounds = 2", &names);
+        let mut lines = Vec::new();
+        let first = propose(&event, &EventState::fold(&event, &lines), 1);
+        assert!(first.rematches.is_empty() && first.notes.is_empty());
+        lines.push(confirm(&first));
+        decide_all(&first, &mut lines);
+        let second = propose(&event, &EventState::fold(&event, &lines), 2);
+        assert_eq!(second.rematches, [(1, 1)]);
+        assert!(
+            second.notes[0].ends_with("met in round 1: a rematch"),
+            "{:?}",
+            second.notes
+        );
     }
 
     #[test]

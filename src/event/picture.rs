@@ -45,6 +45,8 @@ pub fn pairing(proposal: &Proposal) -> Stage {
         round: proposal.round,
         boards: proposal.boards.iter().map(proposed).collect(),
         byes: proposal.byes.clone(),
+        rematches: proposal.rematches.iter().map(|&(board, _)| board).collect(),
+        notes: proposal.notes.clone(),
     }
 }
 

@@ -36,13 +36,20 @@ pub enum Decision {
 pub fn show(proposal: &Proposal) -> Vec<String> {
     let mut lines = vec![format!("round {} proposed:", proposal.round)];
     for pair in &proposal.boards {
+        let rematch = match proposal.rematches.iter().any(|&(b, _)| b == pair.board) {
+            true => "  (rematch)",
+            false => "",
+        };
         lines.push(format!(
-            "  board {:>2}  {} (B)  -  {} (W)",
+            "  board {:>2}  {} (B)  -  {} (W){rematch}",
             pair.board, pair.black, pair.white
         ));
     }
     for bye in &proposal.byes {
         lines.push(format!("  bye       {bye}"));
+    }
+    for note in &proposal.notes {
+        lines.push(format!("  note: {note}"));
     }
     lines.push("y: confirm and start   swap N   repair   withdraw NAME [REASON]   q: quit".into());
     lines.push("add NAME PLAYER   result BLACK WHITE RESULT REASON".into());
@@ -142,6 +149,8 @@ mod tests {
                 white: "b".into(),
             }],
             byes: Vec::new(),
+            rematches: Vec::new(),
+            notes: Vec::new(),
         };
         (proposal, EventState::fold(&file, &[]))
     }

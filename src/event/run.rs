@@ -93,6 +93,7 @@ pub fn run_at(
     crate::files::resolve_output(&dir.join(html::STANDINGS_PAGE), crate::files::Holds::Page)
         .map_err(|e| e.to_string())?;
     let (log, lines) = EventLog::open(&log_path).map_err(|e| e.to_string())?;
+    super::check_names(dir, &EventState::fold(&file, lines.iter().map(|l| &l.line)))?;
     if signals {
         catch_stop_signals(true);
     }
@@ -184,6 +185,9 @@ impl Runner {
             plural(self.file.rounds as usize, "round"),
             self.dir.display()
         ));
+        for note in self.file.notes.clone() {
+            self.say(format!("note: {note}"));
+        }
         loop {
             if let Some(end) = self.stopped() {
                 return Ok(end);

@@ -365,6 +365,27 @@ impl EventState {
         })
     }
 
+    /// The first name the journal gives a game or a bye that is no
+    /// entrant's (the event file renamed or dropped it), with its round.
+    pub fn stranger(&self) -> Option<(String, u32)> {
+        let known = |name: &str| self.entrants.iter().any(|e| e.name == name);
+        let played = self.rounds.iter().flat_map(|r| {
+            r.boards
+                .iter()
+                .flat_map(|b| [&b.pair.black, &b.pair.white])
+                .chain(&r.byes)
+                .map(move |name| (name, r.number))
+        });
+        let elsewhere = self
+            .elsewhere
+            .iter()
+            .flat_map(|g| [(&g.black, g.round), (&g.white, g.round)]);
+        played
+            .chain(elsewhere)
+            .find(|(name, _)| !known(name))
+            .map(|(name, round)| (name.clone(), round))
+    }
+
     /// Round `number`, if it is confirmed.
     pub fn round(&self, number: u32) -> Option<&Round> {
         self.rounds.iter().find(|r| r.number == number)

@@ -45,6 +45,12 @@ pub enum Stage {
         round: u32,
         boards: Vec<BoardPicture>,
         byes: Vec<String>,
+        /// The boards whose entrants met before.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        rematches: Vec<u32>,
+        /// What the director should know before confirming.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        notes: Vec<String>,
     },
     /// Every round is played: the standings page.
     Over { standings_html: String },

@@ -468,16 +468,25 @@ fn between_rounds(hall: &HallView, width: usize) -> Vec<(String, bool)> {
             round,
             boards,
             byes,
+            rematches,
+            notes,
         } => {
             lines.push((
                 format!("round {round} of {}, proposed:", picture.rounds),
                 true,
             ));
             for board in boards {
-                lines.push((pair(board.board, &board.black, &board.white), false));
+                let mut line = pair(board.board, &board.black, &board.white);
+                if rematches.contains(&board.board) {
+                    line.push_str("  (rematch)");
+                }
+                lines.push((line, false));
             }
             for bye in byes {
                 lines.push((format!("  bye       {bye}"), false));
+            }
+            for note in notes {
+                lines.push((format!("  note: {note}"), false));
             }
         }
         Stage::Over { standings_html } => lines.push((

@@ -265,12 +265,18 @@ fn a_pairing_change_is_sent_only_once_confirmed_and_y_starts_the_round() {
         round: 2,
         boards: vec![board(1), board(2)],
         byes: Vec::new(),
+        rematches: vec![2],
+        notes: vec!["board 2: black2 and white2 met in round 1: a rematch".into()],
     };
     let mut state = HallState::new(true);
     let screen = drawn(&hall, &mut state, 80, 24).join("\n");
     assert!(screen.contains("round 2 of 3, proposed:"), "{screen}");
     assert!(
-        screen.contains("board  2  black2 (B) - white2 (W)"),
+        screen.contains("board  2  black2 (B) - white2 (W)  (rematch)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("note: board 2: black2 and white2 met in round 1"),
         "{screen}"
     );
     assert!(screen.contains("y start  c swap"), "{screen}");
@@ -328,6 +334,8 @@ fn a_spectator_has_no_director_keys() {
         round: 2,
         boards: vec![board(1)],
         byes: Vec::new(),
+        rematches: Vec::new(),
+        notes: Vec::new(),
     };
     let mut state = HallState::new(false);
     assert!(handle(Key::Char('y'), &hall, &mut state, 1).is_empty());
