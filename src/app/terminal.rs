@@ -47,7 +47,7 @@ impl Screen {
                 return Err(e);
             }
         };
-        if let Err(e) = terminal.clear() {
+        if let Err(e) = clear(&mut terminal) {
             restore();
             return Err(e);
         }
@@ -77,7 +77,7 @@ impl Screen {
         if self.lost {
             return;
         }
-        if let Err(e) = self.terminal.clear() {
+        if let Err(e) = clear(&mut self.terminal) {
             tracing::warn!("the terminal went away: {e}; the screen stops drawing");
             self.lost = true;
         }
@@ -107,6 +107,15 @@ impl Drop for Screen {
         let _ = self.terminal.backend_mut().flush();
         restore();
     }
+}
+
+/// Clears the whole terminal and empties the buffer the next frame is
+/// compared with, so that frame is written whole. Through `resize`, not
+/// `Terminal::clear`, which asks the terminal where its cursor is and
+/// reads the answer from the input that goref's key reader owns.
+fn clear(terminal: &mut Terminal<CrosstermBackend<Stdout>>) -> io::Result<()> {
+    let size = terminal.size()?;
+    terminal.resize(ratatui::layout::Rect::new(0, 0, size.width, size.height))
 }
 
 /// Whether the screen holds the terminal now.

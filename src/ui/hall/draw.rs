@@ -30,7 +30,7 @@ use ratatui::style::Style;
 use crate::game::{Color, Move, Point};
 use crate::referee::GameView;
 use crate::tournament::crosstable;
-use crate::tournament::hall::{BoardPicture, Stage};
+use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
 
 use super::super::board::point_glyph;
 use super::super::clocks::{describe, reading_at};
@@ -71,7 +71,7 @@ pub fn draw(
     }
     let width = usize::from(area.width);
     let row = |n: u16| Rect::new(area.x, area.y + n, area.width, 1);
-    let status = cut(&status_text(hall, state), width);
+    let status = fitted_title(status_text(hall, state), width);
     buf.set_stringn(
         area.x,
         area.y,
@@ -83,6 +83,11 @@ pub fn draw(
     let laid = match (state.mode, &hall.picture.stage) {
         (Mode::Standings, _) => {
             let lines = standings_lines(hall, width);
+            text(body, buf, &lines, state, theme);
+            Laid { columns: 1 }
+        }
+        (Mode::Help, _) => {
+            let lines = help_lines(state.director);
             text(body, buf, &lines, state, theme);
             Laid { columns: 1 }
         }
@@ -105,7 +110,7 @@ pub fn draw(
     laid
 }
 
-fn status_text(hall: &HallView, state: &HallState) -> String {
+fn status_text(hall: &HallView, state: &HallState) -> Vec<String> {
     let picture = &hall.picture;
     let mut parts = vec![picture.name.clone()];
     if picture.round > 0 {
@@ -118,7 +123,11 @@ fn status_text(hall: &HallView, state: &HallState) -> String {
         .filter(|b| hall.needs(b, state).is_some())
         .count();
     let playing = boards.len() - over - needs;
-    let mut counts = format!("{} boards: {playing} playing, {over} over", boards.len());
+    let noun = match boards.len() {
+        1 => "board",
+        _ => "boards",
+    };
+    let mut counts = format!("{} {noun}: {playing} playing, {over} over", boards.len());
     if needs > 0 {
         let who = if state.director {
             "you"
@@ -140,7 +149,28 @@ fn status_text(hall: &HallView, state: &HallState) -> String {
     if !state.director {
         parts.push("watching".into());
     }
-    parts.join(" | ")
+    parts
+}
+
+/// The hall's title in `width` columns: what it says last (where the event
+/// stands) is kept; the boards' counts give way first, then the event's
+/// name is shortened.
+fn fitted_title(parts: Vec<String>, width: usize) -> String {
+    let long = |parts: &[String]| parts.join(" | ").chars().count() > width;
+    let mut parts = parts;
+    if long(&parts) {
+        if let Some(counts) = parts.iter_mut().find(|p| p.contains(" playing, ")) {
+            *counts = counts
+                .split_once(": ")
+                .map_or(counts.clone(), |(_, tail)| tail.to_string());
+        }
+    }
+    if long(&parts) {
+        let rest: usize = parts[1..].iter().map(|p| p.chars().count() + 3).sum();
+        let room = width.saturating_sub(rest).max(8);
+        parts[0] = cut(&parts[0], room);
+    }
+    cut(&parts.join(" | "), width)
 }
 
 /// The round's boards, as tiles or as a list.
@@ -435,13 +465,25 @@ fn list(
     }
 }
 
+/// What the standings shown count: none of the rounds yet, a round still
+/// in play (its finished games counted), or the rounds played.
+fn standings_label(picture: &EventPicture) -> String {
+    let round = picture.round;
+    let in_play = matches!(picture.stage, Stage::Playing | Stage::Starting)
+        && picture.boards.iter().any(|b| b.result.is_none());
+    match round {
+        0 => "standings before round 1".into(),
+        _ if in_play => {
+            format!("standings, round {round} in play: its finished games counted")
+        }
+        _ => format!("standings after round {round}"),
+    }
+}
+
 /// The standings of each division, fitted to `width`.
 fn standings_lines(hall: &HallView, width: usize) -> Vec<(String, bool)> {
     let standings = &hall.picture.standings;
-    let mut lines = vec![(
-        format!("standings after round {}", hall.picture.round),
-        true,
-    )];
+    let mut lines = vec![(standings_label(&hall.picture), true)];
     for (division, table) in standings {
         if let Some(name) = division.as_deref().filter(|_| standings.len() > 1) {
             lines.push((format!("division {name}:"), true));
@@ -580,13 +622,46 @@ fn hint_bar(area: Rect, buf: &mut Buffer, hall: &HallView, state: &HallState, th
 fn keys_text(hall: &HallView, state: &HallState) -> String {
     let pairing = matches!(hall.picture.stage, Stage::Pairing { .. });
     match (state.mode, pairing && state.director) {
-        (Mode::Standings, _) => "s, esc: the boards  j/k scroll  q quit".into(),
+        (Mode::Standings, _) => "s, esc: the boards  j/k scroll  ? help  q quit".into(),
+        (Mode::Help, _) => "?, esc: the boards  j/k scroll  q quit".into(),
         (_, true) => {
-            "y start  c swap  w withdraw  a add  r re-pair  R result  j/k scroll  q quit".into()
+            "y start  c swap  w withdraw  a add  r re-pair  R result  ? help  q quit".into()
         }
-        _ if !state.director => "enter open  arrows select  s standings  q quit".into(),
-        _ => "enter open  arrows select  R result  s standings  q quit".into(),
+        _ if !state.director => "enter open  arrows select  s standings  ? help  q quit".into(),
+        _ => "enter open  arrows select  R result  s standings  ? help  q quit".into(),
     }
+}
+
+/// The hall's keys, for `?`: the director's marked as such on a
+/// spectator's hall.
+fn help_lines(director: bool) -> Vec<(String, bool)> {
+    let mine = |line: &str| match director {
+        true => line.to_string(),
+        false => format!("{line} (the director)"),
+    };
+    let mut lines = vec![("the hall's keys".to_string(), true)];
+    let keys = [
+        "  arrows, h/j/k/l   select a board".to_string(),
+        "  N then enter      open board N; enter alone: the one selected".into(),
+        "  in a board        its own keys (? there lists them); q or esc: the hall".into(),
+        "  s                 the standings (s again, or esc: the boards)".into(),
+        mine("  R                 a result for the selected board"),
+        "  ctrl-l            draw the screen anew".into(),
+        "  q                 leave the hall (the event stops; the boards play on)".into(),
+    ];
+    lines.extend(keys.into_iter().map(|l| (l, false)));
+    lines.push((String::new(), false));
+    lines.push((mine("between rounds"), true));
+    let between = [
+        "  y  start the round           c  swap a board's colours",
+        "  w  withdraw an entrant       a  add a late entrant",
+        "  r  pair the round again      R  a result for a game of the round",
+        "  j/k  scroll                  each change asks y before it is made",
+    ];
+    lines.extend(between.into_iter().map(|l| (l.to_string(), false)));
+    lines.push((String::new(), false));
+    lines.push(("?  or esc: close this help".to_string(), false));
+    lines
 }
 
 /// A tile's frame.

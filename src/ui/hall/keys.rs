@@ -6,6 +6,7 @@
 //! up/down/left/right, j/k/h/l   the board selected
 //! 1..9 then enter               open that board;  enter  the one selected
 //! s                             the standings (again: the boards)
+//! ?                             the hall's keys (again, or esc: the boards)
 //! R                             a result for the selected board
 //! q                             leave the hall (the boards play on)
 //! between rounds:  y  start the round   c  swap colours   w  withdraw
@@ -62,7 +63,7 @@ pub fn handle(key: Key, hall: &HallView, state: &mut HallState, columns: usize) 
         state.selected = order.first().copied();
     }
     let pairing = matches!(hall.picture.stage, Stage::Pairing { .. }) && state.director;
-    let text = state.mode == Mode::Standings
+    let text = matches!(state.mode, Mode::Standings | Mode::Help)
         || !matches!(hall.picture.stage, Stage::Playing | Stage::Starting);
     match key {
         Key::Char('q') | Key::Ctrl('c') => return vec![HallEffect::Quit],
@@ -72,9 +73,16 @@ pub fn handle(key: Key, hall: &HallView, state: &mut HallState, columns: usize) 
         }
         Key::Esc => {
             state.typed.clear();
-            if state.mode == Mode::Standings {
+            if matches!(state.mode, Mode::Standings | Mode::Help) {
                 state.mode = Mode::Boards;
             }
+        }
+        Key::Char('?') => {
+            state.mode = match state.mode {
+                Mode::Help => Mode::Boards,
+                _ => Mode::Help,
+            };
+            state.scroll = 0;
         }
         Key::Enter => return open(hall, state),
         Key::Char('s') => {

@@ -48,6 +48,8 @@ pub enum Mode {
     Boards,
     /// The standings, whole screen.
     Standings,
+    /// The hall's keys, whole screen.
+    Help,
     /// One board's full screen.
     Board(u32),
 }

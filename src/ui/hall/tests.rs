@@ -373,3 +373,67 @@ fn a_result_over_a_boards_own_says_what_it_overrides_and_asks_first() {
         }]
     );
 }
+
+#[test]
+fn question_mark_shows_the_halls_keys_and_closes_them_again() {
+    let hall = hall(2);
+    let mut state = HallState::new(true);
+    let boards = drawn(&hall, &mut state, 80, 24);
+    assert!(boards.last().unwrap().contains("? help"), "{boards:#?}");
+    handle(Key::Char('?'), &hall, &mut state, 1);
+    assert_eq!(state.mode, Mode::Help);
+    let help = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(help.contains("the hall's keys"), "{help}");
+    assert!(help.contains("between rounds"), "{help}");
+    assert!(help.contains("q or esc: the hall"), "{help}");
+    assert!(help.lines().all(|l| l.chars().count() <= 80));
+    handle(Key::Esc, &hall, &mut state, 1);
+    assert_eq!(state.mode, Mode::Boards);
+    let mut spectator = HallState::new(false);
+    handle(Key::Char('?'), &hall, &mut spectator, 1);
+    let theirs = drawn(&hall, &mut spectator, 80, 24).join("\n");
+    assert!(
+        theirs.contains("a result for the selected board (the director)"),
+        "{theirs}"
+    );
+}
+
+#[test]
+fn the_title_counts_one_board_and_fits_80_columns_keeping_its_end() {
+    let mut hall = hall(1);
+    let mut state = HallState::new(true);
+    let title = drawn(&hall, &mut state, 80, 24)[0].clone();
+    assert!(title.contains("| 1 board: 1 playing, 0 over |"), "{title}");
+    hall.picture.name =
+        "The 2026 Computer Go Championship of the Northern Hemisphere, day two".into();
+    hall.picture.stage = Stage::Over {
+        standings_html: "standings.html".into(),
+    };
+    let title = drawn(&hall, &mut state, 80, 24)[0].trim_end().to_string();
+    assert!(title.chars().count() <= 80, "{title}");
+    assert!(title.ends_with("| the event is over"), "{title}");
+    assert!(title.starts_with("The 2026 Computer Go"), "{title}");
+}
+
+#[test]
+fn the_standings_say_what_they_count() {
+    let mut hall = hall(2);
+    hall.picture.round = 0;
+    hall.picture.boards.clear();
+    let mut state = HallState::new(true);
+    state.mode = Mode::Standings;
+    let before = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(before.contains("standings before round 1"), "{before}");
+    let mut hall = self::hall(2);
+    hall.picture.round = 2;
+    let during = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(
+        during.contains("standings, round 2 in play: its finished games counted"),
+        "{during}"
+    );
+    for board in &mut hall.picture.boards {
+        board.result = Some("B+R".into());
+    }
+    let after = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(after.contains("standings after round 2"), "{after}");
+}
