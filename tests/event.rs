@@ -345,6 +345,10 @@ fn a_board_that_cannot_start_waits_for_the_director_and_her_result_lets_the_even
     assert!(done.status.success(), "{stderr}");
     assert!(stderr.contains("waits for the director"), "{stderr}");
     assert!(stderr.contains("its game never started"), "{stderr}");
+    assert!(
+        stderr.contains("note: entrant missing: /nonexistent/engine: no such program"),
+        "found when the event starts: {stderr}"
+    );
     let table = standings_json(&dir);
     assert_eq!(table["rows"][0]["name"], "solid");
     assert_eq!(table["rows"][0]["score"], 1);

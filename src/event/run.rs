@@ -188,6 +188,15 @@ impl Runner {
         for note in self.file.notes.clone() {
             self.say(format!("note: {note}"));
         }
+        for entrant in self.state().entrants {
+            if let Some(why) = entrant_problem(&entrant.player) {
+                self.say(format!(
+                    "note: entrant {}: {why}: its boards will not start until event.toml is put \
+                     right",
+                    entrant.name
+                ));
+            }
+        }
         loop {
             if let Some(end) = self.stopped() {
                 return Ok(end);
@@ -380,6 +389,12 @@ impl Runner {
                         "goref: a round robin's field is its event file's: add is for a Swiss"
                             .into(),
                     );
+                }
+                Ok(prompt::Decision::Record(EventLine::Add { name, player, .. }))
+                    if entrant_problem(&player).is_some() =>
+                {
+                    let why = entrant_problem(&player).unwrap_or_default();
+                    self.desk.say(format!("goref: {name} is not added: {why}"));
                 }
                 Ok(prompt::Decision::Record(line)) => self.record(line)?,
                 Ok(prompt::Decision::Again) => {}
@@ -833,6 +848,12 @@ impl Runner {
             ));
         }
     }
+}
+
+/// Why an entrant's player cannot start here, when that can be told now.
+fn entrant_problem(player: &str) -> Option<String> {
+    let spec = player.parse::<crate::players::PlayerSpec>().ok()?;
+    crate::players::program_problem(&spec)
 }
 
 /// The reason a board's game ends void with when the director set its

@@ -118,6 +118,8 @@ pub struct EventState {
     pub swaps: Vec<(u32, u32)>,
     pub elsewhere: Vec<ElsewhereGame>,
     pub filler: Option<String>,
+    /// How many of `entrants` the event file gives; the rest were added.
+    from_file: usize,
 }
 
 impl EventState {
@@ -133,6 +135,7 @@ impl EventState {
             swaps: Vec::new(),
             elsewhere: Vec::new(),
             filler: file.filler.clone(),
+            from_file: file.entrants.len(),
         };
         for line in lines {
             state.apply(line);
@@ -213,7 +216,19 @@ impl EventState {
             EventLine::Withdraw {
                 name, from_round, ..
             } => {
-                self.withdrawn.insert(name.clone(), *from_round);
+                let added = self
+                    .entrants
+                    .iter()
+                    .skip(self.from_file)
+                    .position(|e| &e.name == name);
+                match added {
+                    Some(at) if !self.has_played(name) => {
+                        self.entrants.remove(self.from_file + at);
+                    }
+                    _ => {
+                        self.withdrawn.insert(name.clone(), *from_round);
+                    }
+                }
             }
             EventLine::Add { name, player, .. } => {
                 if !self.entrants.iter().any(|e| &e.name == name) {
@@ -363,6 +378,20 @@ impl EventState {
             recorded,
             replaces,
         })
+    }
+
+    /// Whether `name` has a game or a bye in a confirmed round, or a game
+    /// the director entered.
+    fn has_played(&self, name: &str) -> bool {
+        self.rounds.iter().any(|r| {
+            r.byes.iter().any(|b| b == name)
+                || r.boards
+                    .iter()
+                    .any(|b| b.pair.black == name || b.pair.white == name)
+        }) || self
+            .elsewhere
+            .iter()
+            .any(|g| g.black == name || g.white == name)
     }
 
     /// The first name the journal gives a game or a bye that is no
@@ -713,6 +742,33 @@ mod tests {
         assert_eq!(records[1].colours, [Color::White]);
         assert!(records[2].had_bye && records[2].score == 2);
         assert_eq!(records[3], Record::default());
+    }
+
+    #[test]
+    fn a_late_entrant_withdrawn_before_it_plays_is_taken_back_whole() {
+        let file = file("");
+        let mut lines = vec![EventLine::Add {
+            name: "e".into(),
+            player: "bot:5".into(),
+            from_round: 1,
+        }];
+        lines.push(EventLine::Withdraw {
+            name: "e".into(),
+            from_round: 1,
+            reason: "added by mistake".into(),
+        });
+        let state = EventState::fold(&file, &lines);
+        assert_eq!(state.entrants.len(), 4);
+        assert!(state.withdrawn.is_empty());
+        let mut played = round_one();
+        played.push(EventLine::Withdraw {
+            name: "a".into(),
+            from_round: 2,
+            reason: "left".into(),
+        });
+        let state = EventState::fold(&file, &played);
+        assert_eq!(state.entrants.len(), 4, "a file's entrant stays, withdrawn");
+        assert_eq!(state.withdrawn.get("a"), Some(&2));
     }
 
     #[test]

@@ -493,6 +493,43 @@ pub(crate) fn bot_command(self_exe: &std::path::Path, seed: u64, settings: &Sett
     command
 }
 
+/// Why the player `spec` names cannot be started on this machine, found
+/// before any game: a program that is not there or not executable (looked
+/// up on `PATH` when its name has no `/`), a serial device that does not
+/// exist. None when nothing can be told before it starts.
+pub fn program_problem(spec: &PlayerSpec) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |path: &std::path::Path| {
+        path.metadata()
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    match spec {
+        PlayerSpec::Gtp { command } | PlayerSpec::Usenix { command } => {
+            let words = crate::transport::process::split_command_line(command).ok()?;
+            let program = words.first()?;
+            if program.contains('/') {
+                let path = std::path::Path::new(program);
+                return match (path.exists(), runnable(path)) {
+                    (false, _) => Some(format!("{program}: no such program")),
+                    (true, false) => Some(format!("{program}: not an executable file")),
+                    (true, true) => None,
+                };
+            }
+            let on_path = std::env::var_os("PATH").is_some_and(|dirs| {
+                std::env::split_paths(&dirs).any(|d| runnable(&d.join(program)))
+            });
+            (!on_path).then(|| format!("{program}: no such program on PATH"))
+        }
+        PlayerSpec::Line { line, .. } => match &line.target {
+            LineTarget::Device { path, .. } if !path.exists() => {
+                Some(format!("{}: no such device", path.display()))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Starts the adapter for `spec` as a task. It reads actions from the
 /// handle's sender and reports through `reports`.
 pub fn spawn(
@@ -559,6 +596,27 @@ pub fn spawn(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_that_is_not_there_or_cannot_run_is_found_before_a_game() {
+        let problem = |spec: &str| program_problem(&spec.parse::<PlayerSpec>().unwrap());
+        assert_eq!(
+            problem("gtp:/nonexistent/engine --mode gtp").as_deref(),
+            Some("/nonexistent/engine: no such program")
+        );
+        let plain = tempfile::NamedTempFile::new().unwrap();
+        let plain = format!("gtp:{}", plain.path().display());
+        assert!(problem(&plain).unwrap().contains("not an executable"));
+        assert_eq!(problem("gtp:/bin/sh -c true"), None);
+        assert_eq!(problem("gtp:sh -c true"), None);
+        assert!(problem("usenix:no-such-program-here")
+            .unwrap()
+            .contains("on PATH"));
+        assert!(problem("sgmp:/dev/no-such-line")
+            .unwrap()
+            .contains("no such device"));
+        assert_eq!(problem("bot"), None);
+    }
 
     fn parse(spec: &str) -> PlayerSpec {
         spec.parse().unwrap()
