@@ -12,6 +12,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
+use common::event_lines;
 use serde_json::Value;
 
 /// A one-round event of two built-in engines, `a` and `b`, that think
@@ -42,14 +43,6 @@ fn spawn_event(dir: &Path) -> std::process::Child {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap()
-}
-
-fn event_lines(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("event.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect()
 }
 
 fn pairing(dir: &Path, round: u64) -> (String, String) {
@@ -86,6 +79,19 @@ fn running(text: &str) -> bool {
                 line.contains(text) && !line.contains(" result ")
             })
         })
+}
+
+/// A one-round event in `dir` whose only board plays on after its runner
+/// was killed; the board's folder.
+fn playing_without_its_runner(dir: &Path) -> std::path::PathBuf {
+    slow_pair(dir, 1, &["a", "b"]);
+    let mut first = spawn_event(dir);
+    let board = dir.join("round-1").join("board-1");
+    common::wait_for_moves(&board, 2, |_| true);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(running(&board.display().to_string()), "the board plays on");
+    board
 }
 
 /// Waits for the child to end, failing the test after `limit`.
@@ -220,13 +226,7 @@ fn a_result_for_the_last_board_of_a_round_ends_its_game_void_before_the_event_go
 fn a_result_for_a_board_the_event_follows_after_a_restart_ends_its_game_void() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("ev");
-    slow_pair(&dir, 1, &["a", "b"]);
-    let mut first = spawn_event(&dir);
-    let board = dir.join("round-1").join("board-1");
-    common::wait_for_moves(&board, 2, |_| true);
-    first.kill().unwrap();
-    first.wait().unwrap();
-    assert!(running(&board.display().to_string()), "the board plays on");
+    let board = playing_without_its_runner(&dir);
     let again = spawn_event(&dir);
     std::thread::sleep(Duration::from_secs(2));
     let (black, white) = pairing(&dir, 1);
@@ -252,12 +252,7 @@ fn a_result_for_a_board_the_event_follows_after_a_restart_ends_its_game_void() {
 fn a_result_for_a_board_no_event_watches_ends_its_game_void_at_once() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("ev");
-    slow_pair(&dir, 1, &["a", "b"]);
-    let mut first = spawn_event(&dir);
-    let board = dir.join("round-1").join("board-1");
-    common::wait_for_moves(&board, 2, |_| true);
-    first.kill().unwrap();
-    first.wait().unwrap();
+    let board = playing_without_its_runner(&dir);
     let (black, white) = pairing(&dir, 1);
     let set = set_result(
         &dir,

@@ -11,6 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use common::event_lines;
 use serde_json::Value;
 
 fn init(dir: &std::path::Path) -> std::process::Output {
@@ -71,14 +72,6 @@ fn six_bots(think_ms: u32) -> Vec<(&'static str, String)> {
         .into_iter()
         .zip(1..)
         .map(|(name, seed)| (name, bot(seed, think_ms)))
-        .collect()
-}
-
-fn event_lines(dir: &Path) -> Vec<Value> {
-    std::fs::read_to_string(dir.join("event.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
         .collect()
 }
 

@@ -324,3 +324,13 @@ pub fn free_port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// The lines of an event's journal, `DIR/event.jsonl`, read; none when it
+/// is not there yet.
+pub fn event_lines(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("event.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
