@@ -245,6 +245,17 @@ pub fn holder(dir: &Path) -> Option<u32> {
     }
 }
 
+/// Sends `signal` to the goref of the game in `dir`: the process this
+/// event started (`started`), else the one that holds the folder's lock.
+pub fn signal(dir: &Path, started: Option<u32>, signal: libc::c_int) {
+    if let Some(pid) = started.or_else(|| holder(dir)) {
+        // SAFETY: kill(2) on the goref that holds the board's journal.
+        unsafe {
+            libc::kill(pid as libc::pid_t, signal);
+        }
+    }
+}
+
 /// Whether a goref holds the game in `dir` now.
 pub fn is_live(dir: &Path) -> bool {
     dir.join(JOURNAL).is_file() && crate::files::FileLock::acquire(&dir.join(JOURNAL)).is_err()

@@ -23,6 +23,13 @@ pub struct Pair {
     pub white: String,
 }
 
+impl Pair {
+    /// Whether the board's two entrants are `a` and `b`, either way round.
+    pub fn is_between(&self, a: &str, b: &str) -> bool {
+        (self.black == a && self.white == b) || (self.black == b && self.white == a)
+    }
+}
+
 /// A line as the journal holds it: what happened, and when it was written
 /// (milliseconds since the Unix epoch), so that every standing can be
 /// traced in time too.

@@ -255,8 +255,7 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
     lines.push(match board::void_game(&folder, &why) {
         Ok(()) => format!("its game in {} ended void: {why}", folder.display()),
         Err(trouble) => {
-            let pid = board::holder(&folder);
-            run::signal_board(pid, libc::SIGTERM);
+            board::signal(&folder, None, libc::SIGTERM);
             format!(
                 "its game in {} is still played, but {trouble}; its goref was sent SIGTERM",
                 folder.display()

@@ -120,17 +120,18 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
 /// The first round before `round` in which `a` and `b` met, on a board or
 /// in a game the director entered.
 fn met_in(state: &EventState, round: u32, a: &str, b: &str) -> Option<u32> {
-    let pair = |black: &str, white: &str| (black == a && white == b) || (black == b && white == a);
     let on_boards = state
         .rounds
         .iter()
         .filter(|r| r.number < round)
-        .find(|r| r.boards.iter().any(|x| pair(&x.pair.black, &x.pair.white)))
+        .find(|r| r.boards.iter().any(|x| x.pair.is_between(a, b)))
         .map(|r| r.number);
     let elsewhere = state
         .elsewhere
         .iter()
-        .filter(|g| g.round < round && pair(&g.black, &g.white))
+        .filter(|g| {
+            g.round < round && ((g.black == a && g.white == b) || (g.black == b && g.white == a))
+        })
         .map(|g| g.round)
         .min();
     on_boards.into_iter().chain(elsewhere).min()

@@ -390,13 +390,10 @@ impl Runner {
                             .into(),
                     );
                 }
-                Ok(prompt::Decision::Record(EventLine::Add { name, player, .. }))
-                    if entrant_problem(&player).is_some() =>
-                {
-                    let why = entrant_problem(&player).unwrap_or_default();
-                    self.desk.say(format!("goref: {name} is not added: {why}"));
-                }
-                Ok(prompt::Decision::Record(line)) => self.record(line)?,
+                Ok(prompt::Decision::Record(line)) => match refused_addition(&line) {
+                    Some(why) => self.desk.say(format!("goref: {why}")),
+                    None => self.record(line)?,
+                },
                 Ok(prompt::Decision::Again) => {}
                 Err(why) => self.desk.say(format!("goref: {why}")),
             }
@@ -757,24 +754,35 @@ impl Runner {
     /// started or follows, or one it has not seen yet (the event was run
     /// again while it played, and the director set its result meanwhile).
     fn has_live_boards(&self, round: &super::state::Round) -> bool {
-        round.boards.iter().any(|b| {
-            self.running.contains_key(&(round.number, b.pair.board))
-                || (b.played.is_none()
-                    && board::is_live(&self.dir.join(Self::board_dir(round.number, b))))
-        })
+        self.running.keys().any(|&(r, _)| r == round.number)
+            || !self.live_unfollowed(round).is_empty()
     }
 
-    /// Follows the boards of `round` that a goref plays but this run
-    /// neither started nor follows yet: those that had no reason to be
-    /// started because the director had set their results.
+    /// The boards of `round` a goref plays that this run neither started
+    /// nor follows: those that had no reason to be started because the
+    /// director had set their results.
+    fn live_unfollowed(&self, round: &super::state::Round) -> Vec<(u32, u32)> {
+        round
+            .boards
+            .iter()
+            .filter(|b| b.played.is_none())
+            .map(|b| {
+                (
+                    (round.number, b.pair.board),
+                    Self::board_dir(round.number, b),
+                )
+            })
+            .filter(|(key, dir)| {
+                !self.running.contains_key(key) && board::is_live(&self.dir.join(dir))
+            })
+            .map(|(key, _)| key)
+            .collect()
+    }
+
+    /// Follows the boards [`Self::live_unfollowed`] finds.
     fn adopt_live_boards(&mut self, round: &super::state::Round) {
-        for b in round.boards.iter().filter(|b| b.played.is_none()) {
-            let key = (round.number, b.pair.board);
-            if !self.running.contains_key(&key)
-                && board::is_live(&self.dir.join(Self::board_dir(round.number, b)))
-            {
-                self.running.insert(key, None);
-            }
+        for key in self.live_unfollowed(round) {
+            self.running.insert(key, None);
         }
     }
 
@@ -801,7 +809,7 @@ impl Runner {
                              stopping it with SIGTERM",
                             round.number, b.pair.board
                         ));
-                        signal_board(pid.or_else(|| board::holder(&dir)), libc::SIGTERM);
+                        board::signal(&dir, pid, libc::SIGTERM);
                     }
                 }
                 Some(asked) if now.duration_since(*asked) > 2 * board::VOID_WAIT => {
@@ -812,7 +820,7 @@ impl Runner {
                         b.pair.board,
                         now.duration_since(*asked).as_secs()
                     ));
-                    signal_board(pid.or_else(|| board::holder(&dir)), libc::SIGKILL);
+                    board::signal(&dir, pid, libc::SIGKILL);
                     self.voided.insert(key, now);
                 }
                 Some(_) => {}
@@ -850,6 +858,14 @@ impl Runner {
     }
 }
 
+/// Why a late entrant is not added: its program cannot start here.
+fn refused_addition(line: &EventLine) -> Option<String> {
+    let EventLine::Add { name, player, .. } = line else {
+        return None;
+    };
+    entrant_problem(player).map(|why| format!("{name} is not added: {why}"))
+}
+
 /// Why an entrant's player cannot start here, when that can be told now.
 fn entrant_problem(player: &str) -> Option<String> {
     let spec = player.parse::<crate::players::PlayerSpec>().ok()?;
@@ -866,14 +882,4 @@ pub(super) fn director_void_reason(board: &Board) -> String {
         board.pair.white,
         board.set_reason.as_deref().unwrap_or("no reason given")
     )
-}
-
-/// Sends `signal` to a board's goref, when its process is known.
-pub(super) fn signal_board(pid: Option<u32>, signal: libc::c_int) {
-    if let Some(pid) = pid {
-        // SAFETY: kill(2) on the goref that holds the board's journal.
-        unsafe {
-            libc::kill(pid as libc::pid_t, signal);
-        }
-    }
 }

@@ -251,10 +251,7 @@ impl EventState {
             .iter_mut()
             .filter(|r| r.number == round)
             .flat_map(|r| r.boards.iter_mut())
-            .find(|b| {
-                (b.pair.black == black && b.pair.white == white)
-                    || (b.pair.black == white && b.pair.white == black)
-            });
+            .find(|b| b.pair.is_between(black, white));
         match on_board {
             Some(board) => {
                 board.set = Some(match board.pair.black == black {
@@ -289,12 +286,8 @@ impl EventState {
         replace: bool,
     ) -> Result<Placement, String> {
         let confirmed = self.round(round);
-        let on_board = confirmed.and_then(|r| {
-            r.boards.iter().find(|b| {
-                [&b.pair.black, &b.pair.white].contains(&&black.to_string())
-                    && [&b.pair.black, &b.pair.white].contains(&&white.to_string())
-            })
-        });
+        let on_board =
+            confirmed.and_then(|r| r.boards.iter().find(|b| b.pair.is_between(black, white)));
         let taken = |existing: Option<String>, what: String| match (existing, replace) {
             (Some(old), false) => Err(format!(
                 "{what} already has the result {old}: give --override to set another (the \
