@@ -385,3 +385,29 @@ fn a_played_result_is_overridden_only_when_the_director_says_so_and_the_journal_
         .unwrap();
     assert_eq!(row["score"], 1, "{table}");
 }
+
+/// A board whose goref stalls (stopped, its socket silent): the director's
+/// result waits the 10 s for an answer, sends SIGTERM, and the event run
+/// again kills it and finishes with her result, without resuming it.
+#[test]
+fn a_stalled_board_is_stopped_and_the_directors_result_stands() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("ev");
+    let board = playing_without_its_runner(&dir);
+    let pid = std::fs::read_to_string(board.join("journal.jsonl.lock")).unwrap();
+    let pid: i32 = pid.trim().parse().unwrap();
+    unsafe { libc::kill(pid, libc::SIGSTOP) };
+    let (black, white) = pairing(&dir, 1);
+    let set = set_result(&dir, &["1", &black, &white, "B+R", "--reason", "it hangs"]);
+    assert!(set.status.success(), "{set:?}");
+    let said = String::from_utf8_lossy(&set.stdout);
+    assert!(said.contains("its goref was sent SIGTERM"), "{said}");
+    let rerun = wait_for(spawn_event(&dir), Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&rerun.stderr);
+    assert!(rerun.status.success(), "{stderr}");
+    assert!(stderr.contains("killing it"), "{stderr}");
+    assert!(stderr.contains("the director's result stands"), "{stderr}");
+    assert!(!stderr.contains("resuming it"), "{stderr}");
+    assert!(!running(&board.display().to_string()));
+    assert_winner(&dir, &black);
+}

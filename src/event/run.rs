@@ -703,6 +703,13 @@ impl Runner {
                 }
                 Ok(())
             }
+            FolderState::Unfinished if board.set.is_some() => {
+                self.say(format!(
+                    "round {number} board {board_number}: its goref ended ({how}) before its \
+                     game did; the director's result stands"
+                ));
+                Ok(())
+            }
             FolderState::Unfinished => {
                 let tries = self.resumes.entry((number, board_number)).or_insert(0);
                 *tries += 1;
