@@ -156,8 +156,13 @@ pub enum Command {
     /// DIR/event.jsonl; run it again after a kill and it goes on where the
     /// event stands. The standings are in DIR/standings.html after each
     /// round, and goref standings DIR prints them.
+    ///
+    /// --serve, --web and --publish serve the event: its hall and every
+    /// board, live, to goref --watch, to browsers and through a NATS
+    /// broker; the hall's title says where it serves and how many watch.
     #[command(override_usage = "goref event init DIR\n       \
-                                goref event DIR [--headless] [--yes] [--json]\n       \
+                                goref event DIR [--headless] [--yes] [--json] \
+                                [--serve ADDR] [--web ADDR] [--publish nats://HOST:PORT[/NAME]]\n       \
                                 goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT")]
     Event(EventArgs),
     /// Print the completion script for a shell, generated from these very
@@ -408,8 +413,9 @@ pub struct DemoArgs {
 /// Serving the game to spectators.
 #[derive(Debug, Args, Clone)]
 pub struct SpectatorArgs {
-    /// Serve the game to read-only spectators on this address, e.g.
-    /// 0.0.0.0:7777 (port 0 picks one); they run goref --watch HOST:PORT.
+    /// Serve the game (or the event: its hall and every board) to
+    /// read-only spectators on this address, e.g. 0.0.0.0:7777 (port 0
+    /// picks one); they run goref --watch HOST:PORT.
     #[arg(long, value_name = "ADDR")]
     pub serve: Option<String>,
     /// The token spectators must give, with --serve and --web (or set

@@ -98,7 +98,12 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
         assert!(line.chars().count() <= 80, "{line}");
     }
     assert!(
-        tiles.starts_with("hall cup | round 1 of 1 | 6 boards:"),
+        tiles.starts_with("hall cup | round 1 of 1 | ")
+            && tiles
+                .lines()
+                .next()
+                .unwrap()
+                .contains(&format!("6 playing, 0 over | serving :{port} | playing")),
         "{tiles}"
     );
     let watch = format!("'{}' --watch 127.0.0.1:{port}", goref().display());
@@ -109,6 +114,18 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
     assert!(
         watching.lines().next().unwrap().contains("watching"),
         "{watching}"
+    );
+    let counted = tmux.wait_for("the director's title to count the spectator", limit, |s| {
+        s.lines()
+            .next()
+            .unwrap_or_default()
+            .contains("| 1 watching |")
+    });
+    let title = counted.lines().next().unwrap();
+    assert!(
+        title.contains(&format!("| serving :{port} | 1 watching |"))
+            || title.contains("| served | 1 watching |"),
+        "where it serves, shortened to fit 80 columns: {title}"
     );
 
     let marked = tmux.wait_for("board 4 marked", limit, |s| s.contains("! board 4"));
@@ -456,7 +473,8 @@ fn the_last_board_opens_at_80x24_and_the_directors_result_ends_its_game_void() {
 
 /// A terminal that a killed hall left on the alternate screen, full of its
 /// old frame: a new hall clears it whole before it draws, and ctrl-l
-/// clears whatever scribbles on it later.
+/// clears whatever scribbles on it later (here the blank end of the hint
+/// bar, which the hall never redraws by itself).
 #[test]
 fn a_hall_clears_what_a_killed_one_left_and_ctrl_l_repaints() {
     let root = tempfile::tempdir().unwrap();
@@ -464,7 +482,7 @@ fn a_hall_clears_what_a_killed_one_left_and_ctrl_l_repaints() {
     event_folder(&dir, 300);
     let command = format!(
         "cd '{}' && printf '\\033[?1049h'; for i in $(seq 1 24); do printf 'LEFTOVER%.0s' $(seq 1 10); done; \
-         (sleep 5; printf '\\033[12;5HSCRIBBLED-OVER-THE-HALL') & '{}' event cup --yes",
+         (sleep 5; printf '\\033[24;66HSCRIBBLED') & '{}' event cup --yes",
         root.path().display(),
         goref().display()
     );

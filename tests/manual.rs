@@ -91,6 +91,22 @@ fn bash_completes(script: &str, words: &[&str]) -> Vec<String> {
 }
 
 #[test]
+fn event_help_says_that_serve_web_and_publish_serve_the_event() {
+    let help = String::from_utf8(run(&["event", "--help"]).stdout).unwrap();
+    for flag in ["--serve <ADDR>", "--web <ADDR>", "--publish <nats://"] {
+        assert!(
+            help.contains(flag),
+            "goref event --help shows {flag}: {help}"
+        );
+    }
+    assert!(
+        help.contains("--serve, --web and --publish serve the event"),
+        "{help}"
+    );
+    assert!(help.contains("[--serve ADDR] [--web ADDR]"), "{help}");
+}
+
+#[test]
 fn the_bash_script_loads_and_completes_values() {
     let folder = tempfile::tempdir().unwrap();
     let script = folder.path().join("goref.bash");

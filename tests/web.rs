@@ -6,7 +6,9 @@
 //! its coordinates, and its result the host's; a screenshot of it is kept
 //! as an artefact (`target/tmp/web/game.png`). The referee asks for a
 //! token: a page opened without it is told how to give it. A WebSocket
-//! that sends what is not a text message is refused and counted.
+//! that sends what is not a text message is refused and counted. The final
+//! board marks the stones the score counted dead, and the clocks read as
+//! the terminal's do.
 
 mod common;
 
@@ -176,4 +178,73 @@ fn what_is_not_a_text_message_is_refused_and_counted() {
     let refused: u64 = audience.iter().filter_map(|e| e["refused"].as_u64()).sum();
     assert_eq!(refused, 3, "{audience:?}");
     assert!(events.iter().any(|e| e["type"] == "result"));
+}
+
+/// GNU Go against itself on 9x9 (seeded: the same game every run)
+/// ends with both agreeing that a stone is dead; the page's final board
+/// marks exactly the stones the score removed, and its clocks read as the
+/// terminal's (`m:ss main`, rounded down).
+#[test]
+fn the_final_board_marks_the_stones_counted_dead() {
+    let root = tempfile::tempdir().unwrap();
+    let folder = root.path().join("game");
+    let port = free_port();
+    let gnugo = common::gnugo();
+    let command = format!(
+        "{} play --black 'gtp:{gnugo} --mode gtp --level 1 --seed 1' --white 'gtp:{gnugo} --mode gtp --level 0 --seed 1' \
+         --size 9 --rules kgs --time absolute:10m --game-dir {} --web 127.0.0.1:{port}",
+        goref().display(),
+        folder.display()
+    );
+    let Some(host) = Tmux::start("web-dead", 100, 30, &command) else {
+        return;
+    };
+    host.wait_for("the result", Duration::from_secs(120), |screen| {
+        screen.contains("result ")
+    });
+    let result = journal(&folder)
+        .into_iter()
+        .find(|e| e["type"] == "result")
+        .unwrap();
+    let mut counted: Vec<String> = result["score"]["dead"]
+        .as_array()
+        .expect("a scored game")
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        !counted.is_empty(),
+        "GNU Go's game has a dead stone: {result}"
+    );
+    let dom = dom(&format!("http://127.0.0.1:{port}/"));
+    let board = dom
+        .split_once("id=\"board\"")
+        .and_then(|(_, rest)| rest.split_once("</svg>"))
+        .map_or("", |(svg, _)| svg);
+    let mut marked: Vec<String> = board
+        .split("<circle class=\"stone dead\" data-vertex=\"")
+        .skip(1)
+        .map(|piece| piece.split('"').next().unwrap().to_string())
+        .collect();
+    counted.sort();
+    marked.sort();
+    assert_eq!(marked, counted, "the page marks the dead stones");
+    assert!(board.contains("class=\"territory\""), "and the territory");
+    let clock = reads_as_the_terminal_clocks(&dom);
+    assert!(clock, "the clocks read m:ss main: {dom}");
+    host.keys(&["q"]);
+}
+
+/// Whether the page's clocks read `m:ss main`, as the terminal's do.
+fn reads_as_the_terminal_clocks(dom: &str) -> bool {
+    dom.split("<span class=\"time\">").skip(1).all(|piece| {
+        let text = piece.split('<').next().unwrap();
+        let (time, phase) = text.split_once(' ').unwrap_or((text, ""));
+        let (m, s) = time.split_once(':').unwrap_or(("", ""));
+        phase == "main"
+            && !m.is_empty()
+            && m.chars().all(|c| c.is_ascii_digit())
+            && s.len() == 2
+            && s.chars().all(|c| c.is_ascii_digit())
+    }) && dom.contains("<span class=\"time\">")
 }

@@ -7,7 +7,10 @@ use std::path::{Path, PathBuf};
 use super::file::EventFile;
 use super::state::EventState;
 use crate::journal::folder::RECORD;
-use crate::tournament::crosstable::{cell_text, halves_text, rank_text};
+use crate::tournament::crosstable::{
+    cell_text, empty_round_text, halves_text, head_to_head_text, legend, rank_text,
+    shows_head_to_head,
+};
 use crate::tournament::standings::Standings;
 
 /// The page's name in the event's folder.
@@ -71,6 +74,10 @@ fn table_html(table: &Standings, state: &EventState) -> String {
     for tie_break in table.tie_breaks.iter().filter(|t| t.is_column()) {
         html.push_str(&format!("<th>{}</th>", escape(tie_break.heading())));
     }
+    let head_to_head = shows_head_to_head(table);
+    if head_to_head {
+        html.push_str("<th>h2h</th>");
+    }
     html.push_str("</tr>\n");
     for row in &table.rows {
         html.push_str(&format!(
@@ -93,7 +100,7 @@ fn table_html(table: &Standings, state: &EventState) -> String {
                 })
                 .collect();
             let shown = match cells.is_empty() {
-                true => "-".to_string(),
+                true => empty_round_text(row, round).to_string(),
                 false => cells.join(" / "),
             };
             html.push_str(&format!("<td>{shown}</td>"));
@@ -102,9 +109,15 @@ fn table_html(table: &Standings, state: &EventState) -> String {
         for (_, value) in &row.values {
             html.push_str(&format!("<td>{}</td>", halves_text(*value)));
         }
+        if head_to_head {
+            html.push_str(&format!("<td>{}</td>", head_to_head_text(row)));
+        }
         html.push_str("</tr>\n");
     }
     html.push_str("</table>\n");
+    for line in legend(table) {
+        html.push_str(&format!("<p class=\"legend\">{}</p>\n", escape(&line)));
+    }
     html
 }
 
@@ -176,5 +189,40 @@ mod tests {
         assert!(html.contains("<a href=\"round-1/board-1/game.sgf\">2b-R</a>"));
         assert!(html.contains("<a href=\"round-1/board-1/game.sgf\">1w+R</a>"));
         assert!(html.contains("After 1 of 1 rounds"));
+    }
+
+    #[test]
+    fn a_withdrawn_entrant_is_marked_on_the_page() {
+        let file = parse(
+            "name = \"club\"\nsystem = \"swiss\"\nrounds = 2\n[[entrant]]\nname = \"a\"\n\
+             player = \"bot\"\n[[entrant]]\nname = \"b\"\nplayer = \"bot\"\n[[entrant]]\nname = \"c\"\nplayer = \"bot\"\n",
+        )
+        .unwrap();
+        let lines = vec![
+            EventLine::Result {
+                round: 1,
+                black: "a".into(),
+                white: "c".into(),
+                result: "B+R".into(),
+                reason: "played elsewhere".into(),
+                replaces: None,
+            },
+            EventLine::Withdraw {
+                name: "c".into(),
+                from_round: 2,
+                reason: "its author left".into(),
+            },
+            EventLine::Result {
+                round: 2,
+                black: "a".into(),
+                white: "b".into(),
+                result: "W+R".into(),
+                reason: "played elsewhere".into(),
+                replaces: None,
+            },
+        ];
+        let html = page(&file, &EventState::fold(&file, &lines)).unwrap();
+        assert!(html.contains("<td>wd</td>"), "{html}");
+        assert!(html.contains("wd: withdrawn (c from round 2)"), "{html}");
     }
 }

@@ -490,7 +490,8 @@ impl EventState {
     /// games counting for its opponents.
     pub fn standings(&self, file: &EventFile) -> Result<Standings, String> {
         let names: Vec<String> = self.entrants.iter().map(|e| e.name.clone()).collect();
-        let table = standings(&names, &self.games(), &file.tie_breaks, file.bye_score)?;
+        let table = standings(&names, &self.games(), &file.tie_breaks, file.bye_score)?
+            .with_withdrawals(|name| self.withdrawn.get(name).copied());
         Ok(match &self.filler {
             Some(filler) => table.without(|name| name == filler),
             None => table,

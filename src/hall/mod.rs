@@ -34,7 +34,7 @@ use crate::event::desk::Terminal;
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
 use crate::journal::folder::JOURNAL;
 use crate::mirror::hall_hub::HallItem;
-use crate::mirror::server::{HallFeed, MirrorServer};
+use crate::mirror::server::{HallFeed, HallNews, MirrorServer};
 use crate::referee::GameView;
 use crate::shell_time::next_from;
 use crate::tournament::hall::EventPicture;
@@ -166,7 +166,10 @@ pub async fn serve_headless(
                 None => return Err("the event's runner went away".into()),
             },
             Some((board, note)) = board_notes.recv() => hall.board_note(board, note),
-            Some(news) = mirror_news.recv() => Terminal.say(format!("goref: {news}")),
+            Some(news) = mirror_news.recv() => match news {
+                HallNews::Said(news) => Terminal.say(format!("goref: {news}")),
+                HallNews::Audience(count) => hall.view.watching = Some(count),
+            },
         }
     }
 }
@@ -194,7 +197,10 @@ pub async fn run(
     };
     let mut hall = Hall {
         dir: dir.to_path_buf(),
-        view: HallView::default(),
+        view: HallView {
+            serving: mirror.and_then(MirrorServer::serving),
+            ..HallView::default()
+        },
         screen: HallScreen::new(Role::Operator, screen_options.keys.clone()),
         theme: screen_options.theme,
         followers: HashMap::new(),
@@ -239,7 +245,10 @@ pub async fn run(
                 None => ended = ended.or(Some(Err("the event's runner went away".into()))),
             },
             Some((board, note)) = board_notes.recv() => hall.board_note(board, note),
-            Some(news) = next_from(&mut mirror_news) => hall.said(news),
+            Some(news) = next_from(&mut mirror_news) => match news {
+                HallNews::Said(news) => hall.said(news),
+                HallNews::Audience(count) => hall.view.watching = Some(count),
+            },
             input = next_from(&mut keys) => match input {
                 Some(TerminalEvent::Key(key)) => hall.key(key),
                 Some(TerminalEvent::Repaint) => screen.repaint(),

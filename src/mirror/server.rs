@@ -91,12 +91,22 @@ enum Control {
         notes: mpsc::UnboundedSender<GameEvent>,
     },
     /// An event's hall, from now on: its items come on `feed`; the
-    /// mirror's own notices (publishing stopped, caught up) go to `news`.
+    /// mirror's own notices (publishing stopped, caught up) and the
+    /// audience go to `news`.
     Hall {
         feed: mpsc::UnboundedReceiver<HallItem>,
-        news: mpsc::UnboundedSender<String>,
+        news: mpsc::UnboundedSender<HallNews>,
     },
     Shutdown,
+}
+
+/// What the mirror tells an event's hall.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HallNews {
+    /// A notice for the hall's news line (publishing stopped, caught up).
+    Said(String),
+    /// How many spectators watch the hall now, told at most once a second.
+    Audience(u32),
 }
 
 /// The running mirror. Dropping it shuts it down.
@@ -104,6 +114,8 @@ pub struct MirrorServer {
     /// Where spectators connect, when it listens.
     address: Option<SocketAddr>,
     web_address: Option<SocketAddr>,
+    /// The address watchers give for the broker, when it publishes.
+    publishing: Option<String>,
     /// The folder's socket, removed when the server goes.
     socket: Option<PathBuf>,
     control: mpsc::UnboundedSender<Control>,
@@ -216,6 +228,7 @@ impl MirrorServer {
         socket: Option<PathBuf>,
     ) -> Result<MirrorServer, ServeError> {
         let web_address = web.as_ref().map(|(_, address)| *address);
+        let publishing = config.publish.as_ref().map(|p| p.watch_address());
         let (control, control_rx) = mpsc::unbounded_channel();
         let thread = std::thread::Builder::new()
             .name("mirror".into())
@@ -235,6 +248,7 @@ impl MirrorServer {
         Ok(MirrorServer {
             address,
             web_address,
+            publishing,
             socket,
             control,
             thread: Some(thread),
@@ -252,6 +266,21 @@ impl MirrorServer {
         self.web_address
     }
 
+    /// Where it serves, in a few words for a title: `serving :7777, web
+    /// :8080, nats://host:4222/cup`; none when it serves nothing.
+    pub fn serving(&self) -> Option<String> {
+        let port = |address: SocketAddr| format!(":{}", address.port());
+        let places: Vec<String> = [
+            self.address.map(port),
+            self.web_address.map(|a| format!("web {}", port(a))),
+            self.publishing.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!places.is_empty()).then(|| format!("serving {}", places.join(", ")))
+    }
+
     /// Serves a new game: the feed to subscribe to its driver, and the
     /// `spectators` events to put into its stream.
     pub fn attach_game(&self) -> (Feed, mpsc::UnboundedReceiver<GameEvent>) {
@@ -265,9 +294,9 @@ impl MirrorServer {
     }
 
     /// Serves an event's hall from now on: the feed to hand its items to,
-    /// and the mirror's notices for the hall's news (publishing stopped,
-    /// caught up).
-    pub fn attach_hall(&self) -> (HallFeed, mpsc::UnboundedReceiver<String>) {
+    /// and the mirror's news for the hall (publishing stopped, caught up,
+    /// how many watch).
+    pub fn attach_hall(&self) -> (HallFeed, mpsc::UnboundedReceiver<HallNews>) {
         let (feed, feed_rx) = mpsc::unbounded_channel();
         let (news, news_rx) = mpsc::unbounded_channel();
         let _ = self.control.send(Control::Hall {
@@ -417,7 +446,7 @@ async fn serve(
     let mut feed: Option<mpsc::UnboundedReceiver<EventBatch>> = None;
     let mut hall_feed: Option<mpsc::UnboundedReceiver<HallItem>> = None;
     let mut notes: Option<mpsc::UnboundedSender<GameEvent>> = None;
-    let mut hall_news: Option<mpsc::UnboundedSender<String>> = None;
+    let mut hall_news: Option<mpsc::UnboundedSender<HallNews>> = None;
     let (broker_notices, mut broker_news) = mpsc::unbounded_channel();
     let publisher = config
         .publish
@@ -432,7 +461,7 @@ async fn serve(
     let mut pace = Pace::new(PUBLISH_PACE, PUBLISH_BURST);
     let mut resting_until: Option<Instant> = None;
     loop {
-        let audience_due = (notes.is_some() && counts_spectators)
+        let audience_due = ((notes.is_some() || hall_news.is_some()) && counts_spectators)
             .then(|| lock(&shared.audience).due(now()))
             .flatten();
         let spectators = lock(&shared.gate).open() > 0;
@@ -480,7 +509,7 @@ async fn serve(
             _ = sleep_until(resting_until) => resting_until = None,
             Some(notice) = broker_news.recv() => match &hall_news {
                 Some(news) => {
-                    let _ = news.send(notice);
+                    let _ = news.send(HallNews::Said(notice));
                 }
                 None => tell_game(&mut notes, notice),
             },
@@ -493,6 +522,7 @@ async fn serve(
                     }
                     hall_feed = Some(items);
                     hall_news = Some(news);
+                    lock(&shared.audience).retell();
                 }
                 Some(Control::Game { feed: game, notes: to_game }) => {
                     if anyone_is_sent(&shared, publisher.as_ref()) {
@@ -518,7 +548,12 @@ async fn serve(
             },
             _ = sleep_until(audience_due) => {
                 if let Some(event) = lock(&shared.audience).take(now()) {
-                    to_the_game(&mut notes, event);
+                    match (&hall_news, event) {
+                        (Some(news), GameEvent::Spectators { count, .. }) => {
+                            let _ = news.send(HallNews::Audience(count));
+                        }
+                        (_, event) => to_the_game(&mut notes, event),
+                    }
                 }
             }
             _ = heartbeat.tick(), if watched => {

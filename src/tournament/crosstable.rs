@@ -8,10 +8,15 @@
 //! close up, then the names are shortened (to six characters at least); an
 //! event whose rounds alone are wider runs past the width rather than lose
 //! a game.
+//!
+//! A tie that head-to-head decided shows each tied row's points against the
+//! others in an `h2h` column; a rank the pairing number decided is marked
+//! `*`; `wd` fills the rounds of a withdrawn entrant; a legend under the
+//! table says so whenever one of these appears.
 
 use serde_json::{json, Value};
 
-use super::standings::{Cell, Halves, Mark, Row, Standings};
+use super::standings::{Cell, Halves, Mark, Row, Standings, TieBreak};
 
 /// Half points as text: `2`, `2½`, `½`.
 pub fn halves_text(halves: Halves) -> String {
@@ -53,7 +58,8 @@ pub(crate) fn cell_text(cell: &Cell, with_how: bool) -> String {
 }
 
 /// The text of each round's column for a row: games of a round joined by
-/// `/`, `-` for a round without one.
+/// `/`, `wd` for a round after the entrant withdrew, `-` for another round
+/// without one.
 fn round_cells(row: &Row, rounds: u32, with_how: bool) -> Vec<String> {
     (1..=rounds)
         .map(|round| {
@@ -64,18 +70,71 @@ fn round_cells(row: &Row, rounds: u32, with_how: bool) -> Vec<String> {
                 .map(|c| cell_text(c, with_how))
                 .collect();
             match texts.is_empty() {
-                true => "-".to_string(),
+                true => empty_round_text(row, round).to_string(),
                 false => texts.join("/"),
             }
         })
         .collect()
 }
 
-pub(crate) fn rank_text(row: &Row) -> String {
-    match row.tied {
-        true => format!("{}=", row.rank),
-        false => row.rank.to_string(),
+/// A round the row has no game in: `wd` once withdrawn, else `-`.
+pub(crate) fn empty_round_text(row: &Row, round: u32) -> &'static str {
+    match row.withdrawn_from.is_some_and(|from| round >= from) {
+        true => "wd",
+        false => "-",
     }
+}
+
+/// The rank: `3=` shared, `3*` placed by the pairing number, else `3`.
+pub(crate) fn rank_text(row: &Row) -> String {
+    match (row.tied, row.decided_by) {
+        (true, _) => format!("{}=", row.rank),
+        (false, Some(TieBreak::PairingNumber)) => format!("{}*", row.rank),
+        _ => row.rank.to_string(),
+    }
+}
+
+/// Whether the table has an `h2h` column: head-to-head is in the chain
+/// and some tie reached it.
+pub(crate) fn shows_head_to_head(standings: &Standings) -> bool {
+    standings.tie_breaks.contains(&TieBreak::HeadToHead)
+        && standings.rows.iter().any(|r| r.head_to_head.is_some())
+}
+
+/// The `h2h` cell: the points taken from the others tied, or nothing.
+pub(crate) fn head_to_head_text(row: &Row) -> String {
+    row.head_to_head.map(halves_text).unwrap_or_default()
+}
+
+/// What the marks in the table mean, for the ones it has.
+pub fn legend(standings: &Standings) -> Vec<String> {
+    let mut legend = Vec::new();
+    if standings
+        .rows
+        .iter()
+        .any(|r| r.decided_by == Some(TieBreak::HeadToHead))
+    {
+        legend.push("h2h: points against the others tied, which decided their places".into());
+    }
+    if standings
+        .rows
+        .iter()
+        .any(|r| !r.tied && r.decided_by == Some(TieBreak::PairingNumber))
+    {
+        legend.push("*: placed by pairing number, tied on every other criterion".into());
+    }
+    if standings.rows.iter().any(|r| r.withdrawn_from.is_some()) {
+        let names: Vec<String> = standings
+            .rows
+            .iter()
+            .filter_map(|r| {
+                r.withdrawn_from
+                    .map(|from| format!("{} from round {from}", r.name))
+            })
+            .collect();
+        legend.push(format!("wd: withdrawn ({})", names.join(", ")));
+    }
+    legend
 }
 
 /// The crosstable as lines of at most `width` columns where it can be:
@@ -91,6 +150,10 @@ pub fn table(standings: &Standings, width: usize) -> Vec<String> {
     heading.extend((1..=standings.rounds).map(|r| format!("r{r}")));
     heading.push("pts".into());
     heading.extend(columns.iter().map(|t| t.heading().to_string()));
+    let head_to_head = shows_head_to_head(standings);
+    if head_to_head {
+        heading.push(TieBreak::HeadToHead.heading().to_string());
+    }
     let lines_with = |with_how: bool| -> Vec<Vec<String>> {
         let mut lines = vec![heading.clone()];
         for row in &standings.rows {
@@ -98,6 +161,9 @@ pub fn table(standings: &Standings, width: usize) -> Vec<String> {
             line.extend(round_cells(row, standings.rounds, with_how));
             line.push(halves_text(row.score));
             line.extend(row.values.iter().map(|(_, v)| halves_text(*v)));
+            if head_to_head {
+                line.push(head_to_head_text(row));
+            }
             lines.push(line);
         }
         lines
@@ -128,7 +194,7 @@ pub fn table(standings: &Standings, width: usize) -> Vec<String> {
     let over = total(&column_widths, gap).saturating_sub(width);
     const NAME: usize = 2;
     column_widths[NAME] = column_widths[NAME].saturating_sub(over).max(6);
-    lines
+    let mut table: Vec<String> = lines
         .iter()
         .map(|line| {
             let cells: Vec<String> = line
@@ -145,7 +211,9 @@ pub fn table(standings: &Standings, width: usize) -> Vec<String> {
                 .collect();
             cells.join(&" ".repeat(gap)).trim_end().to_string()
         })
-        .collect()
+        .collect();
+    table.extend(legend(standings).iter().map(|l| shorten(l, width.max(20))));
+    table
 }
 
 fn shorten(text: &str, width: usize) -> String {
@@ -168,6 +236,12 @@ pub fn csv(standings: &Standings) -> String {
             .filter(|t| t.is_column())
             .map(|t| t.name().to_string()),
     );
+    let head_to_head = standings.tie_breaks.contains(&TieBreak::HeadToHead);
+    if head_to_head {
+        header.push(TieBreak::HeadToHead.name().into());
+    }
+    header.push("decided_by".into());
+    header.push("withdrawn_from".into());
     header.extend((1..=standings.rounds).map(|r| format!("r{r}")));
     let mut out = header.join(",") + "\n";
     for row in &standings.rows {
@@ -182,6 +256,19 @@ pub fn csv(standings: &Standings) -> String {
             row.values
                 .iter()
                 .map(|(_, v)| (*v as f64 / 2.0).to_string()),
+        );
+        if head_to_head {
+            fields.push(
+                row.head_to_head
+                    .map(|v| (v as f64 / 2.0).to_string())
+                    .unwrap_or_default(),
+            );
+        }
+        fields.push(row.decided_by.map(|t| t.name()).unwrap_or_default().into());
+        fields.push(
+            row.withdrawn_from
+                .map(|r| r.to_string())
+                .unwrap_or_default(),
         );
         fields.extend(round_cells(row, standings.rounds, true));
         out.push_str(&fields.join(","));
@@ -214,6 +301,14 @@ pub fn json(standings: &Standings) -> Value {
             for (tie_break, value) in &row.values {
                 object[tie_break.name()] = halves_number(*value);
             }
+            if standings.tie_breaks.contains(&TieBreak::HeadToHead) {
+                object["head_to_head"] = row.head_to_head.map(halves_number).into();
+            }
+            if standings.tie_breaks.contains(&TieBreak::PairingNumber) {
+                object["pairing_number"] = json!(row.number);
+            }
+            object["decided_by"] = json!(row.decided_by.map(|t| t.name()));
+            object["withdrawn_from"] = json!(row.withdrawn_from);
             object["games"] = row
                 .cells
                 .iter()

@@ -157,6 +157,17 @@ pub struct Row {
     /// The value of each column tie-break of the chain, in its order.
     pub values: Vec<(TieBreak, Halves)>,
     pub cells: Vec<Cell>,
+    /// The points taken from the others still tied when head-to-head was
+    /// applied; none when the row was placed before it.
+    #[serde(default)]
+    pub head_to_head: Option<Halves>,
+    /// The criterion that last split the row's group, placing it apart
+    /// from those it was tied with; none when the score alone placed it.
+    #[serde(default)]
+    pub decided_by: Option<TieBreak>,
+    /// The round from which the entrant plays no more.
+    #[serde(default)]
+    pub withdrawn_from: Option<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -306,21 +317,33 @@ pub fn standings(
     let mut groups: Vec<Vec<usize>> = vec![(0..entrants.len()).collect()];
     let mut criteria: Vec<Option<TieBreak>> = vec![None];
     criteria.extend(chain.iter().copied().map(Some));
+    let mut head_to_heads: Vec<Option<Halves>> = vec![None; entrants.len()];
+    let mut decided_by: Vec<Option<TieBreak>> = vec![None; entrants.len()];
     for criterion in criteria {
-        groups = groups
-            .into_iter()
-            .flat_map(|group| {
-                let key = |i: usize| -> (Halves, usize) {
-                    match criterion {
-                        None => (scores[i], 0),
-                        Some(TieBreak::HeadToHead) => (head_to_head(i, &group), 0),
-                        Some(TieBreak::PairingNumber) => (0, usize::MAX - i),
-                        Some(other) => (value(i, other), 0),
-                    }
-                };
-                split_by(group.clone(), key)
-            })
-            .collect();
+        let mut split = Vec::new();
+        for group in groups {
+            if group.len() > 1 && criterion == Some(TieBreak::HeadToHead) {
+                for &i in &group {
+                    head_to_heads[i] = Some(head_to_head(i, &group));
+                }
+            }
+            let key = |i: usize| -> (Halves, usize) {
+                match criterion {
+                    None => (scores[i], 0),
+                    Some(TieBreak::HeadToHead) => (head_to_head(i, &group), 0),
+                    Some(TieBreak::PairingNumber) => (0, usize::MAX - i),
+                    Some(other) => (value(i, other), 0),
+                }
+            };
+            let runs = split_by(group.clone(), key);
+            if runs.len() > 1 {
+                for &i in &group {
+                    decided_by[i] = criterion;
+                }
+            }
+            split.extend(runs);
+        }
+        groups = split;
     }
     let mut rows = Vec::new();
     let mut rank = 1;
@@ -341,6 +364,9 @@ pub fn standings(
                     .map(|&t| (t, value(i, t)))
                     .collect(),
                 cells: cells[i].clone(),
+                head_to_head: head_to_heads[i],
+                decided_by: decided_by[i],
+                withdrawn_from: None,
             });
         }
         rank += group.len();
@@ -355,6 +381,26 @@ pub fn standings(
 }
 
 impl Standings {
+    /// The standings with each withdrawn entrant marked from the round it
+    /// left.
+    pub fn with_withdrawals(mut self, withdrawn_from: impl Fn(&str) -> Option<u32>) -> Standings {
+        for row in &mut self.rows {
+            row.withdrawn_from = withdrawn_from(&row.name);
+        }
+        self
+    }
+
+    /// Whether head-to-head or the pairing number placed any row: the
+    /// crosstable then shows how.
+    pub fn decided_late(&self) -> bool {
+        self.rows.iter().any(|r| {
+            matches!(
+                r.decided_by,
+                Some(TieBreak::HeadToHead | TieBreak::PairingNumber)
+            )
+        })
+    }
+
     /// The standings without the rows whose names `leave_out` picks (an
     /// event's filler, whose games count for its opponents but who is not
     /// ranked; another division), ranks closed up.

@@ -126,13 +126,97 @@ fn json_and_csv_name_each_tie_break() {
     assert_eq!(value["rows"][0]["games"][0]["result"], "win");
     let text = csv(&table);
     assert!(
-        text.starts_with("rank,tied,number,name,score,sos,sodos,r1,r2,r3\n"),
+        text.starts_with(
+            "rank,tied,number,name,score,sos,sodos,decided_by,withdrawn_from,r1,r2,r3\n"
+        ),
         "{text}"
     );
     assert!(
-        text.contains("1,false,2,beta,2.5,3.5,2,1w+R,4b=,3b+R\n"),
+        text.contains("1,false,2,beta,2.5,3.5,2,,,1w+R,4b=,3b+R\n"),
         "{text}"
     );
+}
+
+#[test]
+fn a_tie_decided_by_head_to_head_or_the_pairing_number_is_shown_as_decided() {
+    let by_head_to_head = ranked(FOUR, "sos,head-to-head,pairing-number");
+    let lines = super::crosstable::table(&by_head_to_head, 80);
+    assert!(lines[0].ends_with("SOS  h2h"), "{lines:#?}");
+    let alpha = lines.iter().find(|l| l.contains("alpha")).unwrap();
+    let gamma = lines.iter().find(|l| l.contains("gamma")).unwrap();
+    assert!(
+        alpha.starts_with("3 ") && alpha.ends_with("5    1"),
+        "{alpha}"
+    );
+    assert!(
+        gamma.starts_with("4 ") && gamma.ends_with("5    0"),
+        "{gamma}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("h2h: points against")));
+    let value = json(&by_head_to_head);
+    let row = |name: &str| {
+        value["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(row("alpha")["head_to_head"], 1);
+    assert_eq!(row("alpha")["decided_by"], "head_to_head");
+    assert_eq!(row("alpha")["pairing_number"], 1);
+    assert_eq!(row("beta")["head_to_head"], serde_json::Value::Null);
+    assert_eq!(
+        row("beta")["decided_by"],
+        serde_json::Value::Null,
+        "its score placed it"
+    );
+    assert!(csv(&by_head_to_head).contains(",head_to_head,decided_by,"));
+
+    let by_number = ranked(FOUR, "sos,pairing-number");
+    let lines = super::crosstable::table(&by_number, 80);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("3*") && l.contains("alpha")),
+        "{lines:#?}"
+    );
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("*: placed by pairing number")));
+    assert_eq!(json(&by_number)["rows"][2]["decided_by"], "pairing_number");
+
+    let plain = super::crosstable::table(&ranked(FOUR, "kgs"), 80);
+    assert!(
+        !plain.iter().any(|l| l.contains("h2h") || l.contains('*')),
+        "{plain:#?}"
+    );
+}
+
+#[test]
+fn a_withdrawn_entrant_is_marked_from_its_round_on() {
+    let games = "1,a,b,B+R\n1,c,d,W+R\n2,a,c,B+R\n2,b,BYE,\n";
+    let table = ranked(games, "kgs").with_withdrawals(|name| (name == "d").then_some(2));
+    let lines = super::crosstable::table(&table, 80);
+    let d = lines.iter().find(|l| l.contains(" d ")).unwrap();
+    assert!(
+        d.contains("3w+R") && d.ends_with("wd    1    0      0"),
+        "{d}"
+    );
+    assert!(
+        lines.iter().any(|l| l == "wd: withdrawn (d from round 2)"),
+        "{lines:#?}"
+    );
+    let row = json(&table)["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "d")
+        .unwrap()
+        .clone();
+    assert_eq!(row["withdrawn_from"], 2);
+    assert!(csv(&table).contains(",2,3w+R,wd\n"), "{}", csv(&table));
 }
 
 #[test]

@@ -47,7 +47,7 @@
     view.clockAt = [performance.now(), performance.now()];
     view.toMove = v.to_move;
     view.phase = v.phase;
-    view.result = v.result ? { result: v.result.result, reason: v.result.reason } : null;
+    view.result = v.result ? { result: v.result.result, reason: v.result.reason, score: v.result.score } : null;
     view.trace = (v.trace || []).map((t) => `${t.color} ${arrow(t.direction)} ${t.line}`);
     view.agreement = v.agreement;
     view.lastSeq = snapshot.seq;
@@ -118,7 +118,7 @@
         view.phase = e.phase;
         if (e.phase !== "play" && e.phase !== "cleanup") view.toMove = null;
         break;
-      case "result": view.result = { result: e.result, reason: e.reason }; view.toMove = null; break;
+      case "result": view.result = { result: e.result, reason: e.reason, score: e.score }; view.toMove = null; break;
       case "gtp": case "usenix": pushTrace(view, `${e.color} ${arrow(e.direction)} ${e.line}`); break;
       case "packet": pushTrace(view, `${e.color} ${arrow(e.direction)} ${e.hex}  ${e.meaning || ""}`); break;
       case "error": case "notice": pushTrace(view, `! ${e.message}`); break;
@@ -233,32 +233,68 @@
       }
     }
     const last = view.lastMove ? index(view, view.lastMove.vertex) : -1;
+    const dead = deadStones(view);
+    const point = (i) => [at(i % n), at(n - 1 - Math.floor(i / n))];
+    const score = view.result?.score;
+    for (const [list, owner] of [[score?.black_territory, "B"], [score?.white_territory, "W"]]) {
+      for (const v of list || []) {
+        const i = index(view, v);
+        if (i < 0 || (view.board[i] && !dead.has(i))) continue;
+        const [x, y] = point(i);
+        s += `<rect class="territory" data-owner="${owner}" x="${x - 0.15}" y="${y - 0.15}" width="0.3" height="0.3" fill="${owner === "B" ? "#111" : "#f8f8f8"}" stroke="#111" stroke-width="0.02"/>`;
+      }
+    }
     view.board.forEach((stone, i) => {
       if (!stone) return;
-      const col = i % n;
-      const row = Math.floor(i / n);
-      const x = at(col);
-      const y = at(n - 1 - row);
-      const vertex = `${LETTERS[col]}${row + 1}`;
+      const [x, y] = point(i);
+      const vertex = `${LETTERS[i % n]}${Math.floor(i / n) + 1}`;
       const fill = stone === "B" ? "#111" : "#f8f8f8";
+      const ink = stone === "B" ? "#fff" : "#111";
+      if (dead.has(i)) {
+        s += `<circle class="stone dead" data-vertex="${vertex}" data-color="${stone}" data-dead="1" cx="${x}" cy="${y}" r="0.47" fill="${fill}" fill-opacity="0.45" stroke="#111" stroke-width="0.03"/>`;
+        s += `<path d="M${x - 0.2} ${y - 0.2}L${x + 0.2} ${y + 0.2}M${x + 0.2} ${y - 0.2}L${x - 0.2} ${y + 0.2}" stroke="${ink}" stroke-width="0.07"/>`;
+        return;
+      }
       s += `<circle class="stone" data-vertex="${vertex}" data-color="${stone}" cx="${x}" cy="${y}" r="0.47" fill="${fill}" stroke="#111" stroke-width="0.03"/>`;
-      if (i === last) s += `<circle class="last" cx="${x}" cy="${y}" r="0.18" fill="none" stroke="${stone === "B" ? "#fff" : "#111"}" stroke-width="0.06"/>`;
+      if (i === last && dead.size === 0) s += `<circle class="last" cx="${x}" cy="${y}" r="0.18" fill="none" stroke="${ink}" stroke-width="0.06"/>`;
     });
     return s + "</svg>";
   }
 
+  // Counted dead: agreed by both sides, marked by the operator, or removed
+  // by the score: the terminal's `x` and `o`.
+  function deadStones(view) {
+    const dead = new Set();
+    const a = view.agreement;
+    for (const v of [...(view.result?.score?.dead || []), ...(a?.agreed || []), ...(a?.marked || [])]) {
+      const i = index(view, v);
+      if (i >= 0) dead.add(i);
+    }
+    return dead;
+  }
+
+  // m:ss, or h:mm:ss from an hour, rounded down as the terminal's clocks are.
+  function minutes(ms) {
+    const s = Math.floor(ms / 1000);
+    const pad = (x) => String(x).padStart(2, "0");
+    return s >= 3600 ? `${Math.floor(s / 3600)}:${pad(Math.floor(s / 60) % 60)}:${pad(s % 60)}` : `${Math.floor(s / 60)}:${pad(s % 60)}`;
+  }
+
+  // A clock as the terminal shows it compact: `12:34 main`, `0:25 byo 3x`,
+  // `0:40 5 st`, `FLAG`, `3:02 used`; ticking while it runs.
   function clockText(view, k) {
     const reading = view.clocks[k];
-    if (!reading) return "–";
+    if (!reading) return "--:--";
+    if (reading.flagged) return "FLAG";
     const running = reading.running && view.result === null;
     const elapsed = running ? performance.now() - view.clockAt[k] : 0;
-    const untimed = view.time === "none";
-    const base = reading.in_overtime ? reading.period_left_ms ?? 0 : reading.main_left_ms;
-    const left = untimed ? reading.used_ms + elapsed : Math.max(0, base - elapsed);
-    const total = untimed ? Math.floor(left / 1000) : Math.ceil(left / 1000);
-    const text = `${Math.floor(total / 60)}:${String(total % 60).padStart(2, "0")}`;
-    const extra = reading.in_overtime && reading.periods_left != null ? ` (${reading.periods_left})` : "";
-    return (reading.flagged ? "flag " : "") + (untimed ? "used " : "") + text + extra;
+    if (view.time === "none") return `${minutes(reading.used_ms + elapsed)} used`;
+    const overtime = reading.in_overtime && reading.period_left_ms != null;
+    const left = Math.max(0, (overtime ? reading.period_left_ms : reading.main_left_ms) - elapsed);
+    const phase = !overtime ? "main"
+      : reading.periods_left != null ? `byo ${reading.periods_left}x`
+      : reading.stones_left != null ? `${reading.stones_left} st` : "overtime";
+    return `${minutes(left)} ${phase}`;
   }
 
   function playerName(view, k) {
@@ -295,15 +331,38 @@
     $("boards").innerHTML = picture.boards.map((b) => {
       const view = hall.games.get(b.board);
       const moves = view ? view.moves.length : 0;
-      const state = b.result ? `${b.result}${b.reason ? `: ${b.reason}` : ""}` : b.playing ? `playing, move ${view?.lastMove?.n ?? moves}` : "waiting";
-      return `<div class="tile" data-board="${b.board}"><div class="names">${b.board}. ● ${esc(b.black)} – ○ ${esc(b.white)}</div><div class="state">${esc(state)}</div>${view ? boardSvg(view, false) : ""}</div>`;
+      const last = view?.lastMove;
+      const state = b.result ? `${b.result}${b.reason ? `: ${b.reason}` : ""}`
+        : b.playing ? (last ? `move ${last.n}: ${last.color} ${last.vertex}` : `playing, move ${moves}`) : "waiting";
+      const clocks = view ? [0, 1].map((k) => {
+        const color = k === 0 ? "B" : "W";
+        const moving = view.toMove === color ? " to-move" : "";
+        return `<span class="clock${moving}" data-color="${color}">${color === "B" ? "●" : "○"} ${clockText(view, k)}</span>`;
+      }).join("") : "";
+      return `<div class="tile" data-board="${b.board}"><div class="names">${b.board}. ● ${esc(b.black)} – ○ ${esc(b.white)}</div><div class="clocks">${clocks}</div><div class="state">${esc(state)}</div>${view ? boardSvg(view, false) : ""}</div>`;
     }).join("");
     const tables = picture.standings || [];
-    $("standings").innerHTML = tables.map(([division, table]) => {
-      const head = `<tr><th>#</th><th>${esc(division || "")}</th><th>pts</th>${table.tie_breaks.map((t) => `<th>${esc(t)}</th>`).join("")}</tr>`;
-      const rows = table.rows.map((r) => `<tr><td>${r.rank}</td><td>${esc(r.name)}</td><td>${r.score / 2}</td>${r.values.map(([, v]) => `<td>${v / 2}</td>`).join("")}</tr>`).join("");
-      return head + rows;
+    $("standings").innerHTML = tables.map(([division, table]) => standingsHtml(division, table)).join("");
+  }
+
+  const HEADINGS = { Wins: "wins", Sos: "SOS", Sosos: "SOSOS", Sodos: "SODOS", TrimmedSodos: "tSODOS" };
+  // Half points as the terminal writes them: 2, 2½, ½.
+  const halves = (h) => (h === 1 ? "½" : h % 2 ? `${Math.floor(h / 2)}½` : String(h / 2));
+
+  // One division's standings as the terminal's crosstable ranks them: `3=`
+  // shared, `3*` placed by pairing number, an h2h column when head-to-head
+  // decided a tie, `wd` for a withdrawn entrant.
+  function standingsHtml(division, table) {
+    const columns = table.rows[0]?.values.map(([t]) => t) || [];
+    const h2h = table.tie_breaks.includes("HeadToHead") && table.rows.some((r) => r.head_to_head != null);
+    const head = `<tr><th>#</th><th>${esc(division || "")}</th><th>pts</th>${columns.map((t) => `<th>${esc(HEADINGS[t] || t)}</th>`).join("")}${h2h ? "<th>h2h</th>" : ""}</tr>`;
+    const rows = table.rows.map((r) => {
+      const rank = r.tied ? `${r.rank}=` : r.decided_by === "PairingNumber" ? `${r.rank}*` : `${r.rank}`;
+      const name = r.withdrawn_from != null ? `${esc(r.name)} <span class="withdrawn">(withdrawn from round ${r.withdrawn_from})</span>` : esc(r.name);
+      const values = r.values.map(([, v]) => `<td>${halves(v)}</td>`).join("");
+      return `<tr><td class="rank">${rank}</td><td>${name}</td><td>${halves(r.score)}</td>${values}${h2h ? `<td>${r.head_to_head != null ? halves(r.head_to_head) : ""}</td>` : ""}</tr>`;
     }).join("");
+    return head + rows;
   }
 
   function draw() {

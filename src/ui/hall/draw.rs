@@ -139,6 +139,14 @@ fn status_text(hall: &HallView, state: &HallState) -> Vec<String> {
     if !boards.is_empty() {
         parts.push(counts);
     }
+    if state.director {
+        parts.extend(hall.serving.clone());
+        parts.extend(
+            hall.watching
+                .filter(|&n| n > 0)
+                .map(|n| format!("{n} watching")),
+        );
+    }
     parts.push(match &picture.stage {
         Stage::Starting => "starting".into(),
         Stage::Playing => "playing".into(),
@@ -153,8 +161,8 @@ fn status_text(hall: &HallView, state: &HallState) -> Vec<String> {
 }
 
 /// The hall's title in `width` columns: what it says last (where the event
-/// stands) is kept; the boards' counts give way first, then the event's
-/// name is shortened.
+/// stands) is kept; the boards' counts give way first, then where it is
+/// served (to `served`), then the event's name is shortened.
 fn fitted_title(parts: Vec<String>, width: usize) -> String {
     let long = |parts: &[String]| parts.join(" | ").chars().count() > width;
     let mut parts = parts;
@@ -163,6 +171,11 @@ fn fitted_title(parts: Vec<String>, width: usize) -> String {
             *counts = counts
                 .split_once(": ")
                 .map_or(counts.clone(), |(_, tail)| tail.to_string());
+        }
+    }
+    if long(&parts) {
+        if let Some(serving) = parts.iter_mut().find(|p| p.starts_with("serving ")) {
+            *serving = "served".into();
         }
     }
     if long(&parts) {

@@ -39,6 +39,10 @@ pub struct HallView {
     pub games: BTreeMap<u32, BoardGame>,
     /// The event's newest lines (the runner's progress), newest last.
     pub news: Vec<String>,
+    /// Where the hall is served (`serving :7777, web :8080`), if it is.
+    pub serving: Option<String>,
+    /// How many spectators watch the hall, once the mirror has said.
+    pub watching: Option<u32>,
 }
 
 /// What the hall shows.

@@ -416,6 +416,28 @@ fn the_title_counts_one_board_and_fits_80_columns_keeping_its_end() {
 }
 
 #[test]
+fn the_directors_title_says_where_the_hall_is_served_and_how_many_watch() {
+    let mut hall = hall(2);
+    hall.serving = Some("serving :7777".into());
+    hall.watching = Some(3);
+    let mut state = HallState::new(true);
+    let title = drawn(&hall, &mut state, 80, 24)[0].trim_end().to_string();
+    assert_eq!(
+        title,
+        "Cup | round 1 of 3 | 2 playing, 0 over | serving :7777 | 3 watching | playing"
+    );
+    hall.serving = Some("serving :7777, web :8080, nats://broker.example.org:4222/cup".into());
+    let title = drawn(&hall, &mut state, 80, 24)[0].trim_end().to_string();
+    assert!(title.contains("| served | 3 watching | playing"), "{title}");
+    let mut watcher = HallState::new(false);
+    let theirs = drawn(&hall, &mut watcher, 80, 24)[0].clone();
+    assert!(
+        !theirs.contains("serv"),
+        "a spectator's title does not: {theirs}"
+    );
+}
+
+#[test]
 fn the_standings_say_what_they_count() {
     let mut hall = hall(2);
     hall.picture.round = 0;
