@@ -163,7 +163,8 @@ pub enum Command {
     #[command(override_usage = "goref event init DIR\n       \
                                 goref event DIR [--headless] [--yes] [--json] \
                                 [--serve ADDR] [--web ADDR] [--publish nats://HOST:PORT[/NAME]]\n       \
-                                goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT")]
+                                goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT\n       \
+                                goref event DIR retry ROUND BOARD")]
     Event(EventArgs),
     /// Print the completion script for a shell, generated from these very
     /// flags: `goref completions bash > /etc/bash_completion.d/goref`.
@@ -276,6 +277,24 @@ pub enum EventAction {
         /// before); the journal keeps both.
         #[arg(long = "override")]
         over_ride: bool,
+    },
+    /// Start a board of the round in play again, in a new folder, when it
+    /// waits for the director because its game never started (a GMP or
+    /// SGMP line that was not connected, a program that was missing) or
+    /// its goref failed. A running event starts it at once.
+    #[command(override_usage = "goref event DIR retry ROUND BOARD [--reason TEXT]")]
+    Retry {
+        /// The round, from 1.
+        round: u32,
+        /// The board, from 1.
+        board: u32,
+        /// Why: it is kept in the event's journal.
+        #[arg(
+            long,
+            value_name = "TEXT",
+            default_value = "the director started it again"
+        )]
+        reason: String,
     },
 }
 

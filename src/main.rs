@@ -150,6 +150,15 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
             }
             Ok(Outcome::Done)
         }
+        Some(EventAction::Retry {
+            round,
+            board,
+            reason,
+        }) => {
+            let dir = needs_dir("goref event DIR retry")?;
+            console::out(goref::event::retry_board(&dir, round, board, &reason)?);
+            Ok(Outcome::Done)
+        }
         None => {
             let dir = needs_dir("goref event DIR")?;
             let options = goref::event::run::EventOptions {

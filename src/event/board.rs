@@ -138,12 +138,13 @@ fn tagged(line: &str, round: u32, board: u32) -> String {
 
 /// Reads a board's stderr to its end: its progress lines are told but the
 /// moves' and the result's (the event tells the result it reads from the
-/// folder), and the last few are kept to say why it failed.
+/// folder) and a line's raw packets, and the last few are kept to say why
+/// it failed.
 fn last_lines(stderr: impl Read, tell: impl Fn(&str)) -> Vec<String> {
     let mut kept: Vec<String> = Vec::new();
     for line in BufReader::new(stderr).lines() {
         let Ok(line) = line else { break };
-        if !is_move_line(&line) && !line.starts_with("result ") {
+        if !is_move_line(&line) && !is_packet_line(&line) && !line.starts_with("result ") {
             tell(&line);
         }
         if kept.len() == STDERR_KEPT {
@@ -161,6 +162,16 @@ fn is_move_line(line: &str) -> bool {
     matches!(
         (words.next(), words.next()),
         (Some(n), Some("B" | "W")) if n.parse::<u32>().is_ok()
+    )
+}
+
+/// A game's progress line for a GMP or SGMP packet (`     W --> 0x8a00
+/// ...`): the trace's business, not news.
+fn is_packet_line(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    matches!(
+        (words.next(), words.next()),
+        (Some("B" | "W"), Some("-->" | "<--"))
     )
 }
 
@@ -305,7 +316,7 @@ mod tests {
     }
 
     #[test]
-    fn the_moves_progress_lines_are_not_told_and_the_others_are() {
+    fn the_moves_and_packets_progress_lines_are_not_told_and_the_others_are() {
         assert!(is_move_line("   1 B A1        0.000s"));
         assert!(is_move_line(" 212 W pass     12.500s"));
         assert!(!is_move_line("phase play: both players are ready"));
@@ -314,12 +325,18 @@ mod tests {
             "9x9 game, kgs rules, komi 7.5, time none: Black B vs White W"
         ));
         let told = std::cell::RefCell::new(Vec::new());
-        let text = "   1 B A1   0.000s\nphase play: ready\n   2 W B2   0.001s\nresult B+R: White resigned\n";
+        let text = "   1 B A1   0.000s\nphase play: ready\n     B <-- 01:a1:a0:80 NEWGAME\n\
+                    \x20    B --> 03:be:b0:8b QUERY 11 (colour)\n   2 W B2   0.001s\n\
+                    result B+R: White resigned\n";
         let kept = last_lines(text.as_bytes(), |line| {
             told.borrow_mut().push(line.to_string())
         });
-        assert_eq!(told.into_inner(), ["phase play: ready"]);
-        assert_eq!(kept.len(), 4);
+        assert_eq!(
+            told.into_inner(),
+            ["phase play: ready"],
+            "no packet is news"
+        );
+        assert_eq!(kept.len(), 6);
     }
 
     #[test]

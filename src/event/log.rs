@@ -96,6 +96,13 @@ pub enum EventLine {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         replaces: Option<String>,
     },
+    /// The director asked for a board waiting for it (its line failed, its
+    /// program was missing) to be started again, in a new folder.
+    BoardRetry {
+        round: u32,
+        board: u32,
+        reason: String,
+    },
     /// The director swapped the colours of a board before confirming.
     SwapColours { round: u32, board: u32 },
     /// The director had the round paired again by the rules alone, the

@@ -158,6 +158,33 @@ pub fn standings_csv(divisions: &[(Option<String>, Standings)]) -> String {
     text
 }
 
+/// `goref event DIR retry ROUND BOARD` (and the hall's `t`): a board that
+/// waits for the director because its game never started or its goref
+/// failed is started again, in a new folder, by the running event at once
+/// or by the next `goref event DIR`. Refused, with nothing written, for a
+/// board that has a result, plays, or waits for the judge. Returns the line
+/// that confirms it.
+pub fn retry_board(dir: &Path, round: u32, board: u32, reason: &str) -> Result<String, String> {
+    let (_, state) = standings(dir)?;
+    if let Some(why) = state.retry_refusal(round, board) {
+        return Err(why);
+    }
+    let line = EventLine::BoardRetry {
+        round,
+        board,
+        reason: reason.to_string(),
+    };
+    log::append_to(&dir.join(EVENT_LOG), &line).map_err(|e| e.to_string())?;
+    let runner = crate::files::FileLock::acquire(&dir.join(EVENT_LOG)).is_err();
+    Ok(match runner {
+        true => format!("round {round} board {board}: the running event starts it again"),
+        false => format!(
+            "round {round} board {board}: goref event {} starts it again",
+            dir.display()
+        ),
+    })
+}
+
 /// What the director asks of `goref event DIR result` (and of the hall's
 /// `R`): a game's result, why, and whether it may replace one the game
 /// already has.

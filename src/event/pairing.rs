@@ -24,8 +24,10 @@ use super::file::{Colours, EventFile, System};
 use super::log::Pair;
 use super::state::EventState;
 use crate::game::Color;
+use crate::players::{program_problem, PlayerSpec};
 use crate::tournament::round_robin::{self, RoundPairing};
 use crate::tournament::swiss;
+use crate::transport::line_spec::LineTarget;
 
 /// A round's pairing before the director confirms it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -98,7 +100,7 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
         .iter()
         .filter_map(|p| met_in(state, round, &p.black, &p.white).map(|met| (p.board, met)))
         .collect();
-    let notes = rematches
+    let mut notes: Vec<String> = rematches
         .iter()
         .filter_map(|&(board, met)| {
             let pair = boards.iter().find(|p| p.board == board)?;
@@ -108,6 +110,7 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
             ))
         })
         .collect();
+    notes.extend(line_notes(state, &boards));
     Proposal {
         round,
         boards,
@@ -115,6 +118,41 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
         rematches,
         notes,
     }
+}
+
+/// For each entrant on a GMP or SGMP line, the colour its program must be
+/// set to for its board, and whether the line is there: `board 2:
+/// gnugo-line plays White on /dev/ttyS0: set it to White`.
+pub fn line_notes(state: &EventState, boards: &[Pair]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for pair in boards {
+        for (name, colour) in [(&pair.black, Color::Black), (&pair.white, Color::White)] {
+            let Some(entrant) = state.entrants.iter().find(|e| &e.name == name) else {
+                continue;
+            };
+            let Ok(spec) = entrant.player.parse::<PlayerSpec>() else {
+                continue;
+            };
+            let PlayerSpec::Line { line, .. } = &spec else {
+                continue;
+            };
+            let place = match &line.target {
+                LineTarget::Device { path, .. } => path.display().to_string(),
+                LineTarget::Tcp { host, port } => format!("{host}:{port}"),
+            };
+            let mut note = format!(
+                "board {}: {name} plays {colour} on {place}: set it to {colour}",
+                pair.board
+            );
+            if let Some(problem) = program_problem(&spec) {
+                note.push_str(&format!(
+                    "; but {problem}: connect it, then start the board again (t on the hall)"
+                ));
+            }
+            notes.push(note);
+        }
+    }
+    notes
 }
 
 /// The first round before `round` in which `a` and `b` met, on a board or

@@ -70,6 +70,11 @@ pub fn progress(line: &EventLine, dir: &Path) -> Option<String> {
                 "round {round}: {black} - {white} {result}, set by the director ({reason}){over}"
             )
         }
+        EventLine::BoardRetry {
+            round,
+            board,
+            reason,
+        } => format!("round {round} board {board}: started again by the director ({reason})"),
         EventLine::SwapColours { round, board } => {
             format!("round {round} board {board}: colours swapped")
         }

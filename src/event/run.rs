@@ -15,7 +15,7 @@
 //! lines and prompt ([`run`]), or the hall screen, which is also shown the
 //! event's [`EventPicture`] each time it changes ([`run_at`]).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use std::sync::mpsc;
@@ -24,8 +24,8 @@ use std::time::Duration;
 use super::board::{self, BoardNews, BoardRun, FolderState};
 use super::desk::{catch_stop_signals, stop_asked, Terminal};
 use super::file::{self, EventFile, OnCrash};
-use super::log::{EventLine, EventLog, Logged, EVENT_LOG};
-use super::pairing::{propose, Proposal};
+use super::log::{EventLine, EventLog, Logged, Pair, EVENT_LOG};
+use super::pairing::{self, propose, Proposal};
 use super::progress::progress;
 use super::state::{Board, EventState, NO_GAME};
 use super::{html, picture, prompt};
@@ -111,7 +111,7 @@ pub fn run_at(
         resumes: HashMap::new(),
         tried: std::collections::HashSet::new(),
         voided: HashMap::new(),
-        waiting_said: false,
+        waiting_said: HashSet::new(),
         standings_shown: false,
         desk,
         stage: Stage::Starting,
@@ -157,11 +157,12 @@ struct Runner {
     running: HashMap<(u32, u32), Option<u32>>,
     resumes: HashMap<(u32, u32), u32>,
     /// The boards this run has started, by (round, board).
-    tried: std::collections::HashSet<(u32, u32)>,
+    tried: HashSet<(u32, u32)>,
     /// The boards whose goref this run asked to end its game because the
     /// director set its result, and when.
     voided: HashMap<(u32, u32), std::time::Instant>,
-    waiting_said: bool,
+    /// What the director was told a board of the round waits for it for.
+    waiting_said: HashSet<(u32, u32, String)>,
     /// The standings are on the director's screen since the last round.
     standings_shown: bool,
     desk: Box<dyn Desk>,
@@ -403,12 +404,19 @@ impl Runner {
     /// Plays round `number` until every board has a result; an end when
     /// the event stops first.
     fn play_round(&mut self, number: u32) -> Result<Option<EventEnd>, String> {
-        self.waiting_said = false;
+        self.waiting_said.clear();
         self.shown_round = number;
         self.stage = Stage::Playing;
         self.show();
         if let Some(end) = self.rest_before(number) {
             return Ok(Some(end));
+        }
+        let state = self.state();
+        if let Some(round) = state.round(number) {
+            let pairs: Vec<Pair> = round.boards.iter().map(|b| b.pair.clone()).collect();
+            for note in pairing::line_notes(&state, &pairs) {
+                self.say(format!("round {number} {note}"));
+            }
         }
         loop {
             if let Some(end) = self.stopped() {
@@ -497,12 +505,13 @@ impl Runner {
     /// because its goref failed or its game never started, since what
     /// failed it (a full disk, a missing program) may have been put right
     /// before the event was run again. One waiting for the judge is the
-    /// director's alone.
+    /// director's alone. One the director asked to be started again is.
     fn may_start(&self, number: u32, board: &Board) -> bool {
         let waits_for_the_judge = board.played.as_ref().is_some_and(|p| p.result == "?");
         match board.needs_director() {
             None => true,
-            Some(_) => !waits_for_the_judge && !self.tried.contains(&(number, board.pair.board)),
+            Some(_) if waits_for_the_judge => false,
+            Some(_) => board.retry || !self.tried.contains(&(number, board.pair.board)),
         }
     }
 
@@ -844,14 +853,28 @@ impl Runner {
             .collect();
         let all_else_done = round.boards.len()
             == stuck.len() + round.boards.iter().filter(|b| b.result().is_some()).count();
-        if stuck.is_empty() || !all_else_done || self.waiting_said {
+        if stuck.is_empty() || !all_else_done {
             return;
         }
-        self.waiting_said = true;
         for (board, why) in stuck {
+            let said = (round.number, board.pair.board, why.clone());
+            if !self.waiting_said.insert(said) {
+                continue;
+            }
+            let judged = board.played.as_ref().is_some_and(|p| p.result == "?");
+            let retry = match judged {
+                true => String::new(),
+                false => format!(
+                    ", or once what failed is put right start it again with `goref event {} \
+                     retry {} {}` (t on the hall)",
+                    self.dir.display(),
+                    round.number,
+                    board.pair.board
+                ),
+            };
             self.say(format!(
                 "round {} waits for the director: board {} ({} against {}): {why}; set its result \
-                 with `goref event {} result {} {} {} RESULT --reason TEXT`",
+                 with `goref event {} result {} {} {} RESULT --reason TEXT`{retry}",
                 round.number,
                 board.pair.board,
                 board.pair.black,

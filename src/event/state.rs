@@ -30,6 +30,9 @@ pub struct Board {
     pub set_reason: Option<String>,
     /// What went wrong with its goref, if it ended without a result.
     pub trouble: Option<String>,
+    /// The director asked for it to be started again, and it has not been
+    /// yet.
+    pub retry: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,6 +166,7 @@ impl EventState {
                             set: None,
                             set_reason: None,
                             trouble: None,
+                            retry: false,
                         })
                         .collect(),
                     byes: byes.clone(),
@@ -178,6 +182,7 @@ impl EventState {
                         board.played = None;
                     }
                     board.trouble = None;
+                    board.retry = false;
                 }
             }
             EventLine::BoardEnd {
@@ -211,6 +216,11 @@ impl EventState {
                 reason,
                 ..
             } => self.set_result(*round, black, white, result, reason),
+            EventLine::BoardRetry { round, board, .. } => {
+                if let Some(board) = self.board_mut(*round, *board) {
+                    board.retry = true;
+                }
+            }
             EventLine::SwapColours { round, board } => self.swaps.push((*round, *board)),
             EventLine::Repair { round } => self.swaps.retain(|(r, _)| r != round),
             EventLine::Withdraw {
@@ -414,6 +424,32 @@ impl EventState {
     }
 
     /// Board `board` of round `round`.
+    /// Why board `board` of `round` cannot be started again by the
+    /// director: it is not a board of the round in play, it has a result,
+    /// it plays, or it waits for the judge. A board waits for the director
+    /// to be started again when its game never started (a line that failed,
+    /// a program that was missing) or its goref failed.
+    pub fn retry_refusal(&self, round: u32, board: u32) -> Option<String> {
+        let Some(found) = self.board(round, board) else {
+            return Some(format!("round {round} has no board {board}"));
+        };
+        if self.current().map(|r| r.number) != Some(round) {
+            return Some(format!("round {round} is not the round in play"));
+        }
+        if let Some(result) = found.result() {
+            return Some(format!("board {board} has its result, {result}"));
+        }
+        match found.needs_director() {
+            None => Some(format!(
+                "board {board} is playing or about to; it needs no retry"
+            )),
+            Some(_) if found.played.as_ref().is_some_and(|p| p.result == "?") => Some(format!(
+                "board {board} waits for the judge: set its result instead"
+            )),
+            Some(_) => None,
+        }
+    }
+
     pub fn board(&self, round: u32, board: u32) -> Option<&Board> {
         self.round(round)
             .and_then(|r| r.boards.iter().find(|b| b.pair.board == board))
@@ -736,6 +772,58 @@ mod tests {
         assert_eq!(records[1].colours, [Color::White]);
         assert!(records[2].had_bye && records[2].score == 2);
         assert_eq!(records[3], Record::default());
+    }
+
+    #[test]
+    fn only_a_board_whose_game_never_started_may_be_started_again_and_a_start_clears_the_ask() {
+        let file = file("");
+        let mut lines = round_one();
+        let refusal = |lines: &[EventLine], board| {
+            EventState::fold(&file, lines)
+                .retry_refusal(1, board)
+                .unwrap_or_default()
+        };
+        assert!(refusal(&lines, 1).contains("has its result, B+R"));
+        assert!(refusal(&lines, 2).contains("needs no retry"));
+        assert!(refusal(&lines, 3).contains("round 1 has no board 3"));
+        lines.push(EventLine::BoardStart {
+            round: 1,
+            board: 2,
+            black: "c".into(),
+            white: "d".into(),
+            dir: "round-1/board-2".into(),
+            resumed: false,
+        });
+        lines.push(EventLine::BoardEnd {
+            round: 1,
+            board: 2,
+            black: "c".into(),
+            white: "d".into(),
+            dir: "round-1/board-2".into(),
+            result: "Void".into(),
+            end: NO_GAME.into(),
+            reason: "White: cannot open /dev/ttyS0".into(),
+        });
+        assert_eq!(EventState::fold(&file, &lines).retry_refusal(1, 2), None);
+        lines.push(EventLine::BoardRetry {
+            round: 1,
+            board: 2,
+            reason: "plugged in".into(),
+        });
+        let asked = EventState::fold(&file, &lines);
+        assert!(asked.board(1, 2).unwrap().retry);
+        lines.push(EventLine::BoardStart {
+            round: 1,
+            board: 2,
+            black: "c".into(),
+            white: "d".into(),
+            dir: "round-1/board-2-2".into(),
+            resumed: false,
+        });
+        let started = EventState::fold(&file, &lines);
+        let board = started.board(1, 2).unwrap();
+        assert!(!board.retry && board.played.is_none());
+        assert_eq!(board.dirs, ["round-1/board-2", "round-1/board-2-2"]);
     }
 
     #[test]

@@ -401,6 +401,16 @@ impl Hall {
                     reason,
                     replace,
                 }) => self.set_result(board, result, reason, replace),
+                Action::Hall(HallEffect::Retry(board)) => {
+                    let round = self.view.picture.round;
+                    let reason = "the director started it again from the hall";
+                    self.screen.state.message = Some(
+                        match crate::event::retry_board(&self.dir, round, board, reason) {
+                            Ok(line) => line,
+                            Err(why) => format!("board {board}: {why}"),
+                        },
+                    );
+                }
                 Action::Hall(HallEffect::Open(_)) => {}
                 Action::Board { board, line } => {
                     let sent = self

@@ -641,7 +641,7 @@ fn keys_text(hall: &HallView, state: &HallState) -> String {
             "y start  c swap  w withdraw  a add  r re-pair  R result  ? help  q quit".into()
         }
         _ if !state.director => "enter open  arrows select  s standings  ? help  q quit".into(),
-        _ => "enter open  arrows select  R result  s standings  ? help  q quit".into(),
+        _ => "enter open  arrows select  R result  t retry  s standings  ? help  q quit".into(),
     }
 }
 
@@ -659,6 +659,7 @@ fn help_lines(director: bool) -> Vec<(String, bool)> {
         "  in a board        its own keys (? there lists them); q or esc: the hall".into(),
         "  s                 the standings (s again, or esc: the boards)".into(),
         mine("  R                 a result for the selected board"),
+        mine("  t                 start the selected board again (its line failed)"),
         "  ctrl-l            draw the screen anew".into(),
         "  q                 leave the hall (the event stops; the boards play on)".into(),
     ];

@@ -8,6 +8,8 @@
 //! s                             the standings (again: the boards)
 //! ?                             the hall's keys (again, or esc: the boards)
 //! R                             a result for the selected board
+//! t                             start the selected board again, when its
+//!                               game never started (its line failed)
 //! q                             leave the hall (the boards play on)
 //! between rounds:  y  start the round   c  swap colours   w  withdraw
 //!                  a  add               r  re-pair        R  a result
@@ -40,6 +42,9 @@ pub enum HallEffect {
         /// It replaces the result the board has (the director said so).
         replace: bool,
     },
+    /// Start a board of the round again, in a new folder: its game never
+    /// started, or its goref failed.
+    Retry(u32),
 }
 
 /// Handles one key on the hall. `columns` is how many tiles a row of the
@@ -121,6 +126,25 @@ pub fn handle(key: Key, hall: &HallView, state: &mut HallState, columns: usize) 
             Asking::Prompt("result"),
             "result (BLACK WHITE RESULT REASON)",
         ),
+        Key::Char('t') if state.director && !pairing => {
+            let Some(board) = state.selected.and_then(|b| hall.picture.board(b)) else {
+                return Vec::new();
+            };
+            match &board.needs_director {
+                Some(why) => {
+                    state.confirm = Some((
+                        format!("start board {} again ({why})?", board.board),
+                        HallEffect::Retry(board.board),
+                    ))
+                }
+                None => {
+                    state.message = Some(format!(
+                        "board {} needs no retry: t starts again a board whose game never started",
+                        board.board
+                    ))
+                }
+            }
+        }
         Key::Char('R') if state.director => {
             if let Some(board) = state.selected.and_then(|b| hall.picture.board(b)) {
                 let label = match &board.result {

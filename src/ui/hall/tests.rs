@@ -459,3 +459,37 @@ fn the_standings_say_what_they_count() {
     let after = drawn(&hall, &mut state, 80, 24).join("\n");
     assert!(after.contains("standings after round 2"), "{after}");
 }
+
+#[test]
+fn t_starts_again_a_board_whose_game_never_started_once_confirmed() {
+    let mut hall = hall(2);
+    hall.picture.boards[1].needs_director =
+        Some("its game never started: White: cannot open /dev/ttyS0".into());
+    let mut state = HallState::new(true);
+    state.selected = Some(1);
+    assert!(handle(Key::Char('t'), &hall, &mut state, 2).is_empty());
+    assert!(
+        state
+            .message
+            .as_deref()
+            .unwrap()
+            .contains("board 1 needs no retry"),
+        "{:?}",
+        state.message
+    );
+    state.selected = Some(2);
+    assert!(handle(Key::Char('t'), &hall, &mut state, 2).is_empty());
+    let (question, _) = state.confirm.clone().expect("asks first");
+    assert!(
+        question.starts_with("start board 2 again (its game never started"),
+        "{question}"
+    );
+    assert_eq!(
+        handle(Key::Char('y'), &hall, &mut state, 2),
+        [HallEffect::Retry(2)]
+    );
+    let mut watcher = HallState::new(false);
+    watcher.selected = Some(2);
+    assert!(handle(Key::Char('t'), &hall, &mut watcher, 2).is_empty());
+    assert!(watcher.confirm.is_none(), "a spectator cannot");
+}
