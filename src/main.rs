@@ -217,17 +217,24 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
 /// `goref standings DIR` or `goref standings --games FILE`: the crosstable
 /// of an event's folder or of a list of games.
 fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
-    use goref::event::{standings_csv, standings_json, standings_text};
-    let divisions = match (&args.dir, &args.games) {
-        (Some(dir), None) => {
-            let (file, state) = goref::event::standings(dir)?;
-            state.division_standings(&file)?
-        }
+    use goref::event::{event_text, standings_csv, standings_json, standings_text};
+    let event = match &args.dir {
+        Some(dir) => Some(goref::event::standings(dir)?),
+        None => None,
+    };
+    let divisions = match (&event, &args.games) {
+        (Some((file, state)), None) => state.division_standings(file)?,
         (None, Some(games)) => vec![(None, standings_of_games(games, args)?)],
         _ => return Err("goref standings DIR, or goref standings --games FILE.csv".into()),
     };
+    let bracket = event.as_ref().and_then(|(file, state)| state.bracket(file));
     if args.json {
-        console::out(standings_json(&divisions).to_string());
+        let mut json = standings_json(&divisions);
+        if let Some(bracket) = &bracket {
+            json["bracket"] = serde_json::to_value(bracket).map_err(|e| e.to_string())?;
+            json["champion"] = bracket.champion().into();
+        }
+        console::out(json.to_string());
     } else if args.csv {
         console::out(standings_csv(&divisions).trim_end());
     } else {
@@ -235,7 +242,11 @@ fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
             true => crossterm::terminal::size().map_or(80, |(columns, _)| columns as usize),
             false => 80,
         };
-        for line in standings_text(&divisions, width) {
+        let lines = match &event {
+            Some((file, state)) => event_text(file, state, width)?,
+            None => standings_text(&divisions, width),
+        };
+        for line in lines {
             console::out(line);
         }
     }

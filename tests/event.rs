@@ -704,3 +704,94 @@ fn the_file_says_a_swiss_repeats_pairings_and_a_renamed_entrant_is_refused_by_na
         "{said}"
     );
 }
+
+/// The UEC Cup's two days: a Swiss of six, then a knockout of the same six
+/// seeded from its standings, with a game for third place. The top two of
+/// the Swiss have byes into the semi-finals; the bracket is played round by
+/// round to its champion, who won the final on the board; `goref
+/// standings`, `--json` and `standings.html` give the bracket.
+#[test]
+fn a_knockout_of_six_seeded_from_a_finished_swiss_plays_its_bracket_to_a_champion() {
+    let root = tempfile::tempdir().unwrap();
+    let day1 = root.path().join("day1");
+    let day2 = root.path().join("day2");
+    event_folder(&day1, 2, &six_bots(0), "");
+    let swiss = run_event(&day1, &[]);
+    assert!(swiss.status.success(), "{swiss:?}");
+    let seeds: Vec<String> = standings_json(&day1)["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap().to_string())
+        .collect();
+    event_folder(
+        &day2,
+        1,
+        &six_bots(0),
+        "seed_from = \"../day1\"\nthird_place = true",
+    );
+    let text = std::fs::read_to_string(day2.join("event.toml")).unwrap();
+    std::fs::write(
+        day2.join("event.toml"),
+        text.replace(
+            "system = \"swiss\"\nrounds = 1\n",
+            "system = \"knockout\"\n",
+        ),
+    )
+    .unwrap();
+    let knockout = run_event(&day2, &[]);
+    let said = String::from_utf8_lossy(&knockout.stderr);
+    assert!(knockout.status.success(), "{said}");
+    assert!(
+        said.contains(&format!(
+            "seeded from the standings of ../day1: 1 {}, 2 {}",
+            seeds[0], seeds[1]
+        )),
+        "{said}"
+    );
+    let lines = event_lines(&day2);
+    let pairings = of_type(&lines, "pairing");
+    assert_eq!(pairings[0]["byes"], serde_json::json!([seeds[0], seeds[1]]));
+    assert_eq!(pairings[0]["boards"].as_array().unwrap().len(), 2);
+    let last = pairings.last().unwrap();
+    assert_eq!(
+        last["boards"].as_array().unwrap().len(),
+        2,
+        "the final and the game for third place"
+    );
+    let final_pair = &last["boards"][0];
+    let final_end = of_type(&lines, "board_end")
+        .into_iter()
+        .rfind(|e| e["round"] == last["round"] && e["board"] == 1)
+        .unwrap();
+    let result = final_end["result"].as_str().unwrap();
+    let champion = match &result[..2] {
+        "B+" => final_pair["black"].as_str().unwrap(),
+        "W+" => final_pair["white"].as_str().unwrap(),
+        _ => panic!("the final ended {result}: replayed, not the champion's"),
+    };
+    let printed = Command::new(common::goref())
+        .arg("standings")
+        .arg(&day2)
+        .output()
+        .unwrap();
+    let printed = String::from_utf8_lossy(&printed.stdout);
+    assert!(printed.starts_with("quarter-finals\n"), "{printed}");
+    assert!(
+        printed.contains(&format!("champion: {champion}\n")),
+        "{printed}"
+    );
+    assert!(printed.contains("third place: "), "{printed}");
+    assert!(
+        printed.lines().all(|l| l.chars().count() <= 80),
+        "{printed}"
+    );
+    let json = standings_json(&day2);
+    assert_eq!(json["champion"], champion);
+    assert_eq!(json["bracket"]["stages"], 3);
+    let page = std::fs::read_to_string(day2.join("standings.html")).unwrap();
+    assert!(
+        page.contains("<h2>The bracket</h2>") && page.contains(&format!("champion: {champion}")),
+        "{page}"
+    );
+}

@@ -14,6 +14,7 @@ use serde::Deserialize;
 use crate::config::GameFile;
 use crate::players::PlayerSpec;
 use crate::toml_errors::locate;
+use crate::tournament::knockout::{stages_for, KnockoutRules, OnTie};
 use crate::tournament::standings::{bye_halves, TieBreak};
 
 /// The file's name in an event's folder.
@@ -26,6 +27,20 @@ pub enum System {
     Swiss,
     RoundRobin,
     DoubleRoundRobin,
+    /// A single-elimination bracket.
+    Knockout,
+}
+
+/// A knockout's keys: how it is seeded and what decides a tie.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Knockout {
+    pub rules: KnockoutRules,
+    /// The folder of the event whose standings seed this one, relative to
+    /// this event's folder as written.
+    pub seed_from: Option<PathBuf>,
+    /// The entrants best seed first: the file's order, or the standings of
+    /// `seed_from` (entrants it does not rank after, in the file's order).
+    pub seeds: Vec<String>,
 }
 
 /// How colours are given.
@@ -142,6 +157,10 @@ struct RawEventFile {
     entrants: Vec<Entrant>,
     #[serde(default)]
     publish: RawPublish,
+    seed_from: Option<String>,
+    third_place: Option<bool>,
+    on_tie: Option<OnTie>,
+    max_replays: Option<u32>,
 }
 
 /// An event file, read and checked.
@@ -152,7 +171,7 @@ pub struct EventFile {
     pub dates: Option<String>,
     pub system: System,
     /// The rounds to play: as written for a Swiss, from the field for a
-    /// round robin.
+    /// round robin and a knockout (whose replays may add more).
     pub rounds: u32,
     pub colours: Colours,
     pub seed: u64,
@@ -173,6 +192,8 @@ pub struct EventFile {
     pub game_table: toml::Table,
     pub entrants: Vec<Entrant>,
     pub publish: PublishSettings,
+    /// A knockout's seeds and rules; none for another system.
+    pub knockout: Option<Knockout>,
     /// What the director should know of the file that is not an error:
     /// a Swiss with more rounds than its field allows without a rematch,
     /// a key that a round robin ignores.
@@ -228,8 +249,47 @@ pub enum EventFileError {
     Invalid { path: PathBuf, message: String },
 }
 
-/// Reads and checks `DIR/event.toml`.
+/// Reads and checks `DIR/event.toml`; a knockout seeded from another
+/// event is seeded from that event's standings as they stand.
 pub fn load(dir: &Path) -> Result<EventFile, EventFileError> {
+    let mut file = load_unseeded(dir)?;
+    let seed_from = file.knockout.as_ref().and_then(|k| k.seed_from.clone());
+    if let Some(from) = seed_from {
+        let invalid = |message: String| EventFileError::Invalid {
+            path: dir.join(EVENT_FILE),
+            message: format!("seed_from: {message}"),
+        };
+        let source = dir.join(&from);
+        let source_file = load_unseeded(&source).map_err(|e| invalid(e.to_string()))?;
+        let (source_file, state) = super::standings_with(&source, source_file).map_err(invalid)?;
+        let ranked: Vec<String> = state
+            .standings(&source_file)
+            .map_err(invalid)?
+            .rows
+            .into_iter()
+            .map(|r| r.name)
+            .collect();
+        let knockout = file.knockout.as_mut().expect("seed_from is a knockout's");
+        knockout
+            .seeds
+            .sort_by_key(|name| ranked.iter().position(|r| r == name).unwrap_or(usize::MAX));
+        file.notes.push(format!(
+            "seeded from the standings of {}: {}",
+            from.display(),
+            knockout
+                .seeds
+                .iter()
+                .enumerate()
+                .map(|(i, name)| format!("{} {name}", i + 1))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Ok(file)
+}
+
+/// Reads and checks `DIR/event.toml`, a knockout seeded in its file's order.
+fn load_unseeded(dir: &Path) -> Result<EventFile, EventFileError> {
     let path = dir.join(EVENT_FILE);
     let text = std::fs::read_to_string(&path).map_err(|source| EventFileError::Read {
         path: path.clone(),
@@ -288,6 +348,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
     if raw.entrants.len() < 2 {
         return Err("an event needs two [[entrant]] tables at least".into());
     }
+    let knockout = knockout_keys(&raw)?;
     if let Some(filler) = &raw.filler {
         if !names.contains(filler) {
             return Err(format!("filler: {filler} is not an entrant"));
@@ -341,12 +402,20 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         (System::Swiss, Some(rounds)) => rounds,
         (System::RoundRobin, _) => field as u32 - 1,
         (System::DoubleRoundRobin, _) => 2 * (field as u32 - 1),
+        (System::Knockout, _) => stages_for(raw.entrants.len()),
     };
     if let (System::RoundRobin | System::DoubleRoundRobin, Some(written)) = (raw.system, raw.rounds)
     {
         notes.push(format!(
             "{rounds_at}a round robin counts its own rounds ({rounds} for this field): \
              rounds = {written} is ignored"
+        ));
+    }
+    if let (System::Knockout, Some(written)) = (raw.system, raw.rounds) {
+        notes.push(format!(
+            "{rounds_at}a knockout counts its own rounds ({rounds} for {} entrants, and a round \
+             more for each replay): rounds = {written} is ignored",
+            raw.entrants.len()
         ));
     }
     if raw.system == System::Swiss && rounds > field as u32 - 1 {
@@ -392,8 +461,41 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         game_table,
         entrants: raw.entrants,
         publish: raw.publish.check()?,
+        knockout,
         notes,
     })
+}
+
+/// A knockout's keys, checked: refused for another system, and a knockout
+/// takes no divisions and no filler.
+fn knockout_keys(raw: &RawEventFile) -> Result<Option<Knockout>, String> {
+    if raw.system != System::Knockout {
+        let keys = [
+            ("seed_from", raw.seed_from.is_some()),
+            ("third_place", raw.third_place.is_some()),
+            ("on_tie", raw.on_tie.is_some()),
+            ("max_replays", raw.max_replays.is_some()),
+        ];
+        return match keys.iter().find(|(_, given)| *given) {
+            Some((key, _)) => Err(format!("{key}: only a knockout takes it")),
+            None => Ok(None),
+        };
+    }
+    if raw.entrants.iter().any(|e| e.division.is_some()) {
+        return Err("a knockout has no divisions: one bracket for every entrant".into());
+    }
+    if raw.filler.is_some() {
+        return Err("filler: a knockout has byes, not a filler".into());
+    }
+    Ok(Some(Knockout {
+        rules: KnockoutRules {
+            third_place: raw.third_place.unwrap_or(false),
+            on_tie: raw.on_tie.unwrap_or_default(),
+            max_replays: raw.max_replays.unwrap_or(2),
+        },
+        seed_from: raw.seed_from.as_ref().map(PathBuf::from),
+        seeds: raw.entrants.iter().map(|e| e.name.clone()).collect(),
+    }))
 }
 
 /// The commented file `goref event init` writes: a 4-entrant Swiss of the
@@ -406,10 +508,21 @@ name = "club championship"
 # place = "the venue"
 # dates = "2026-12-05"
 
-# How rounds are paired: "swiss", "round-robin" or "double-round-robin".
+# How rounds are paired: "swiss", "round-robin", "double-round-robin" or
+# "knockout" (a single-elimination bracket).
 system = "swiss"
-# The rounds of a Swiss (a round robin counts its own).
+# The rounds of a Swiss (a round robin and a knockout count their own).
 rounds = 3
+
+# A knockout only: seeded in the entrants' order below, or by the standings
+# of another event's folder (a Swiss played the day before); byes go to the
+# top seeds when the field is not a power of two. A jigo or a void game is
+# replayed with the colours swapped ("replay", max_replays times, then the
+# higher seed goes on) or the higher seed goes on at once ("higher-seed").
+# seed_from = "../day1"
+# third_place = false
+# on_tie = "replay"
+# max_replays = 2
 
 # Colours: "nigiri" (drawn from the seed for each game, and recorded) or
 # "balanced" (as the pairing gives them).
@@ -553,11 +666,43 @@ mod tests {
     }
 
     #[test]
+    fn a_knockout_counts_its_stages_and_its_keys_are_refused_elsewhere() {
+        let entrants: String = (1..=6)
+            .map(|i| format!("[[entrant]]\nname = \"e{i}\"\nplayer = \"bot\"\n"))
+            .collect();
+        let knockout = parse(&format!(
+            "name = \"x\"\nsystem = \"knockout\"\nrounds = 9\nthird_place = true\n\
+             on_tie = \"higher-seed\"\n{entrants}"
+        ))
+        .unwrap();
+        assert_eq!(knockout.rounds, 3, "6 entrants: a bracket of 8");
+        let settings = knockout.knockout.unwrap();
+        assert!(settings.rules.third_place);
+        assert_eq!(settings.rules.on_tie, OnTie::HigherSeed);
+        assert_eq!(settings.seeds[0], "e1", "the file's order");
+        assert!(
+            knockout.notes[0].contains("rounds = 9 is ignored"),
+            "{:?}",
+            knockout.notes
+        );
+        let swiss = parse(&format!(
+            "name = \"x\"\nsystem = \"swiss\"\nrounds = 2\nseed_from = \"../day1\"\n{entrants}"
+        ))
+        .unwrap_err();
+        assert_eq!(swiss, "seed_from: only a knockout takes it");
+        let divided = parse(&format!(
+            "name = \"x\"\nsystem = \"knockout\"\n{entrants}division = \"b\"\n"
+        ))
+        .unwrap_err();
+        assert!(divided.contains("no divisions"), "{divided}");
+    }
+
+    #[test]
     fn a_wrong_file_is_one_line_that_names_the_place() {
         let wrong = |text: &str| parse(text).unwrap_err();
         let typo = wrong("name = \"x\"\nsystem = \"swiss\"\nrounds = 3\nround = 4\n");
         assert!(typo.contains("line 4") && typo.contains("round"), "{typo}");
-        let system = wrong("name = \"x\"\nsystem = \"knockout\"\n");
+        let system = wrong("name = \"x\"\nsystem = \"lottery\"\n");
         assert!(
             system.contains("line 2") && system.contains("system"),
             "{system}"

@@ -52,8 +52,13 @@ pub fn page(file: &EventFile, state: &EventState) -> Result<String, String> {
         "<p>After {played} of {} rounds. A cell is the opponent's number, the colour \
          (b or w), + - = for a win, a loss or a jigo, and how the game ended; it links \
          to the game's record.</p>\n",
-        file.rounds
+        file.rounds.max(played as u32)
     ));
+    if let Some(bracket) = state.bracket(file) {
+        html.push_str("<h2>The bracket</h2>\n<pre class=\"bracket\">");
+        html.push_str(&escape(&bracket.lines(100).join("\n")));
+        html.push_str("</pre>\n");
+    }
     for (division, table) in &divisions {
         if let Some(name) = division.as_deref().filter(|_| divisions.len() > 1) {
             html.push_str(&format!("<h2>{}</h2>\n", escape(name)));

@@ -60,6 +60,14 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
 /// folders. Nothing is written.
 pub fn standings(dir: &Path) -> Result<(EventFile, EventState), String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
+    standings_with(dir, file)
+}
+
+/// The event in `dir` as it stands, under `file`, read already.
+pub(crate) fn standings_with(
+    dir: &Path,
+    file: EventFile,
+) -> Result<(EventFile, EventState), String> {
     let lines = log::read(&dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;
     let journalled = EventState::fold(&file, lines.iter().map(|l| &l.line));
     check_names(dir, &journalled)?;
@@ -124,6 +132,22 @@ pub fn standings_text(divisions: &[(Option<String>, Standings)], width: usize) -
         lines.extend(crosstable::table(table, width));
     }
     lines
+}
+
+/// What `goref standings DIR` prints: a knockout's bracket, then the
+/// standings of each division, fitted to `width`.
+pub fn event_text(
+    file: &EventFile,
+    state: &EventState,
+    width: usize,
+) -> Result<Vec<String>, String> {
+    let mut lines = Vec::new();
+    if let Some(bracket) = state.bracket(file) {
+        lines.extend(bracket.lines(width));
+        lines.push(String::new());
+    }
+    lines.extend(standings_text(&state.division_standings(file)?, width));
+    Ok(lines)
 }
 
 /// The standings as JSON: `{"tie_breaks": [...], "rows": [...]}` for an
@@ -224,11 +248,9 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
     } = asked;
     let round = *round;
     crate::tournament::games::parse_outcome(result)?;
-    if round == 0 || round > file.rounds {
-        return Err(format!(
-            "round {round}: the event has rounds 1 to {}",
-            file.rounds
-        ));
+    let last = file.rounds.max(state.rounds.len() as u32 + 1);
+    if round == 0 || round > last {
+        return Err(format!("round {round}: the event has rounds 1 to {last}"));
     }
     for name in [black, white] {
         if !state.entrants.iter().any(|e| &e.name == name) {

@@ -25,6 +25,7 @@ use super::log::Pair;
 use super::state::EventState;
 use crate::game::Color;
 use crate::players::{program_problem, PlayerSpec};
+use crate::tournament::knockout::Bracket;
 use crate::tournament::round_robin::{self, RoundPairing};
 use crate::tournament::swiss;
 use crate::transport::line_spec::LineTarget;
@@ -46,6 +47,9 @@ pub struct Proposal {
 
 /// Proposes round `round` (from 1).
 pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
+    if let Some(bracket) = state.bracket(file) {
+        return knockout_proposal(file, state, round, &bracket);
+    }
     let names: Vec<&str> = state.entrants.iter().map(|e| e.name.as_str()).collect();
     let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, &n)| (n, i)).collect();
     let mut pairing = RoundPairing {
@@ -57,7 +61,7 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
         let field = field(state, round, division);
         let division_pairing = match file.system {
             System::Swiss => swiss_pairing(file, state, &field, &index, round),
-            System::RoundRobin | System::DoubleRoundRobin => {
+            System::RoundRobin | System::DoubleRoundRobin | System::Knockout => {
                 robin_pairing(file, state, &field, &index, round, division)
             }
         };
@@ -116,6 +120,62 @@ pub fn propose(file: &EventFile, state: &EventState, round: u32) -> Proposal {
         boards,
         byes,
         rematches,
+        notes,
+    }
+}
+
+/// A knockout's round: every match whose two sides are known and that is
+/// not decided, a first game's colours drawn as the event draws them (the
+/// higher seed Black when they are not), a replay's swapped from the game
+/// before; the first stage's byes in round 1.
+fn knockout_proposal(
+    file: &EventFile,
+    state: &EventState,
+    round: u32,
+    bracket: &Bracket,
+) -> Proposal {
+    let mut notes = Vec::new();
+    let mut boards: Vec<Pair> = bracket
+        .next_games()
+        .into_iter()
+        .enumerate()
+        .map(|(at, game)| {
+            let board = at as u32 + 1;
+            let drawn = file.colours == Colours::Nigiri && nigiri(file.seed, round, board);
+            let (black, white) = match !game.replay && drawn {
+                true => (game.white, game.black),
+                false => (game.black, game.white),
+            };
+            notes.push(match game.replay {
+                true => format!(
+                    "board {board}, {}: {black} and {white} play again, colours swapped: their \
+                     game was drawn or void",
+                    game.stage
+                ),
+                false => format!("board {board}: {}", game.stage),
+            });
+            Pair {
+                board,
+                black,
+                white,
+            }
+        })
+        .collect();
+    for &(_, board) in state.swaps.iter().filter(|(r, _)| *r == round) {
+        if let Some(pair) = boards.iter_mut().find(|p| p.board == board) {
+            std::mem::swap(&mut pair.black, &mut pair.white);
+        }
+    }
+    notes.extend(line_notes(state, &boards));
+    let byes = match round {
+        1 => bracket.first_byes(),
+        _ => Vec::new(),
+    };
+    Proposal {
+        round,
+        boards,
+        byes,
+        rematches: Vec::new(),
         notes,
     }
 }

@@ -30,12 +30,13 @@ pub fn draw(
     };
     Ok(EventPicture {
         name: file.name.clone(),
-        rounds: file.rounds,
+        rounds: file.rounds.max(round),
         round,
         stage,
         boards,
         byes,
         standings: state.division_standings(file)?,
+        bracket: state.bracket(file),
     })
 }
 

@@ -216,7 +216,7 @@ impl Runner {
                     if played > 0 {
                         self.close_round(played)?;
                     }
-                    if played >= self.file.rounds {
+                    if state.is_finished(&self.file, played) {
                         let standings_html = html::write(&self.dir, &self.file, &self.state())?;
                         self.say(format!(
                             "{} is over: the standings are in {}",
@@ -342,7 +342,7 @@ impl Runner {
         let divisions = self.state().division_standings(&self.file)?;
         if !self.options.json {
             let mut lines = vec![format!("standings after round {round}:")];
-            lines.extend(super::standings_text(&divisions, 80));
+            lines.extend(super::event_text(&self.file, &self.state(), 80)?);
             self.desk.standings(lines);
             self.standings_shown = true;
         }
@@ -368,8 +368,8 @@ impl Runner {
                 return Ok(Some(proposal));
             }
             if !std::mem::replace(&mut self.standings_shown, true) {
-                let divisions = self.state().division_standings(&self.file)?;
-                self.desk.standings(super::standings_text(&divisions, 80));
+                self.desk
+                    .standings(super::event_text(&self.file, &self.state(), 80)?);
             }
             self.shown_round = round - 1;
             self.stage = picture::pairing(&proposal);
@@ -387,9 +387,18 @@ impl Runner {
                     if self.file.system != super::file::System::Swiss =>
                 {
                     self.desk.say(
-                        "goref: a round robin's field is its event file's: add is for a Swiss"
+                        "goref: a round robin's or a knockout's field is its event file's: add \
+                         is for a Swiss"
                             .into(),
                     );
+                }
+                Ok(prompt::Decision::Record(EventLine::Withdraw { name, .. }))
+                    if self.file.knockout.is_some() =>
+                {
+                    self.desk.say(format!(
+                        "goref: a knockout's bracket is fixed: {name}'s next game is decided by \
+                         its result (result BLACK WHITE W+F REASON)"
+                    ));
                 }
                 Ok(prompt::Decision::Record(line)) => match refused_addition(&line) {
                     Some(why) => self.desk.say(format!("goref: {why}")),

@@ -12,6 +12,7 @@ use super::file::{Entrant, EventFile};
 use super::log::{EventLine, Pair};
 use crate::game::Color;
 use crate::tournament::games::{parse_outcome, Game, Outcome};
+use crate::tournament::knockout::{bracket, Bracket};
 use crate::tournament::standings::{standings, Standings};
 use crate::tournament::swiss::Record;
 
@@ -520,6 +521,23 @@ impl EventState {
             }
         }
         divisions
+    }
+
+    /// A knockout's bracket as the games so far decide it; none for
+    /// another system.
+    pub fn bracket(&self, file: &EventFile) -> Option<Bracket> {
+        let knockout = file.knockout.as_ref()?;
+        Some(bracket(&knockout.seeds, &self.games(), &knockout.rules))
+    }
+
+    /// Whether every round the event will play is played: all of a Swiss's
+    /// or a round robin's, a knockout's once its champion (and third place)
+    /// is decided.
+    pub fn is_finished(&self, file: &EventFile, played: u32) -> bool {
+        match self.bracket(file) {
+            Some(bracket) => bracket.is_over(),
+            None => played >= file.rounds,
+        }
     }
 
     /// The standings: every entrant but the filler ranked, the filler's

@@ -10,6 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::knockout::Bracket;
 use super::standings::Standings;
 
 /// The whole event, as the hall shows it now.
@@ -28,6 +29,9 @@ pub struct EventPicture {
     pub byes: Vec<String>,
     /// The standings of each division (one, unnamed, for most events).
     pub standings: Vec<(Option<String>, Standings)>,
+    /// A knockout's bracket as it stands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bracket: Option<Bracket>,
 }
 
 /// What the event is doing.

@@ -9,11 +9,13 @@
 //!   JSON.
 //! - [`round_robin`]: the Berger tables.
 //! - [`swiss`]: the next round of a Swiss from the standings so far.
+//! - [`knockout`]: a single-elimination bracket from seeds and games.
 //! - [`hall`]: the event as the hall screen and its spectators see it.
 
 pub mod crosstable;
 pub mod games;
 pub mod hall;
+pub mod knockout;
 pub mod round_robin;
 pub mod standings;
 pub mod swiss;

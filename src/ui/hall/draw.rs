@@ -496,7 +496,13 @@ fn standings_label(picture: &EventPicture) -> String {
 /// The standings of each division, fitted to `width`.
 fn standings_lines(hall: &HallView, width: usize) -> Vec<(String, bool)> {
     let standings = &hall.picture.standings;
-    let mut lines = vec![(standings_label(&hall.picture), true)];
+    let mut lines = Vec::new();
+    if let Some(bracket) = &hall.picture.bracket {
+        lines.push(("the bracket".to_string(), true));
+        lines.extend(bracket.lines(width).into_iter().map(|l| (l, false)));
+        lines.push((String::new(), false));
+    }
+    lines.push((standings_label(&hall.picture), true));
     for (division, table) in standings {
         if let Some(name) = division.as_deref().filter(|_| standings.len() > 1) {
             lines.push((format!("division {name}:"), true));
