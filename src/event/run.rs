@@ -422,7 +422,12 @@ impl Runner {
         }
         let state = self.state();
         if let Some(round) = state.round(number) {
-            let pairs: Vec<Pair> = round.boards.iter().map(|b| b.pair.clone()).collect();
+            let pairs: Vec<Pair> = round
+                .boards
+                .iter()
+                .filter(|b| b.dirs.is_empty())
+                .map(|b| b.pair.clone())
+                .collect();
             for note in pairing::line_notes(&state, &pairs) {
                 self.say(format!("round {number} {note}"));
             }

@@ -547,7 +547,8 @@ fn between_rounds(hall: &HallView, width: usize) -> Vec<(String, bool)> {
                 lines.push((format!("  bye       {bye}"), false));
             }
             for note in notes {
-                lines.push((format!("  note: {note}"), false));
+                let wrapped = crate::ui::wrap(&format!("  note: {note}"), width, 8);
+                lines.extend(wrapped.into_iter().map(|l| (l, false)));
             }
         }
         Stage::Over { standings_html } => lines.push((

@@ -266,10 +266,20 @@ fn a_pairing_change_is_sent_only_once_confirmed_and_y_starts_the_round() {
         boards: vec![board(1), board(2)],
         byes: Vec::new(),
         rematches: vec![2],
-        notes: vec!["board 2: black2 and white2 met in round 1: a rematch".into()],
+        notes: vec![
+            "board 2: black2 and white2 met in round 1: a rematch".into(),
+            "board 1: gnugo-line plays White on /dev/ttyS0: set it to White; but /dev/ttyS0: \
+             no such device: connect it, then start the board again (t on the hall)"
+                .into(),
+        ],
     };
     let mut state = HallState::new(true);
     let screen = drawn(&hall, &mut state, 80, 24).join("\n");
+    assert!(
+        screen.contains("set it to White; but")
+            && screen.contains("        /dev/ttyS0: no such device: connect it"),
+        "a long note is wrapped, not cut: {screen}"
+    );
     assert!(screen.contains("round 2 of 3, proposed:"), "{screen}");
     assert!(
         screen.contains("board  2  black2 (B) - white2 (W)  (rematch)"),
