@@ -427,6 +427,15 @@ mod tests {
         (1..=n).map(|i| format!("s{i}")).collect()
     }
 
+    /// The next games' colours: (Black, White).
+    fn pairs(bracket: &Bracket) -> Vec<(String, String)> {
+        bracket
+            .next_games()
+            .into_iter()
+            .map(|g| (g.black, g.white))
+            .collect()
+    }
+
     fn rules(third_place: bool, on_tie: OnTie) -> KnockoutRules {
         KnockoutRules {
             third_place,
@@ -449,25 +458,15 @@ mod tests {
         let seeds = names(6);
         let none = bracket(&seeds, &[], &rules(false, OnTie::Replay));
         assert_eq!(none.first_byes(), ["s1", "s2"]);
-        let first: Vec<(String, String)> = none
-            .next_games()
-            .into_iter()
-            .map(|g| (g.black, g.white))
-            .collect();
         assert_eq!(
-            first,
+            pairs(&none),
             [("s4".into(), "s5".into()), ("s3".into(), "s6".into())],
             "the higher seed takes Black"
         );
         let games = parse_games("1,s4,s5,W+R\n1,s3,s6,B+3.5\n").unwrap();
         let after = bracket(&seeds, &games, &rules(false, OnTie::Replay));
-        let second: Vec<(String, String)> = after
-            .next_games()
-            .into_iter()
-            .map(|g| (g.black, g.white))
-            .collect();
         assert_eq!(
-            second,
+            pairs(&after),
             [("s1".into(), "s5".into()), ("s2".into(), "s3".into())]
         );
         assert!(!after.is_over());
@@ -515,13 +514,8 @@ mod tests {
         let seeds = names(4);
         let games = parse_games("1,s1,s4,B+R\n1,s2,s3,W+R\n").unwrap();
         let semis = bracket(&seeds, &games, &rules(true, OnTie::Replay));
-        let next: Vec<(String, String)> = semis
-            .next_games()
-            .into_iter()
-            .map(|g| (g.black, g.white))
-            .collect();
         assert_eq!(
-            next,
+            pairs(&semis),
             [("s1".into(), "s3".into()), ("s2".into(), "s4".into())]
         );
         let games = parse_games("1,s1,s4,B+R\n1,s2,s3,W+R\n2,s1,s3,B+R\n2,s2,s4,W+R\n").unwrap();
