@@ -1,13 +1,20 @@
 //! goref: a terminal referee for computer Go tournaments.
 //!
-//! Module map, from the ground up. A module uses only modules of lower
-//! layers, never one of its own layer or above: `tests/architecture.rs`
-//! holds the code to this list.
+//! The pure core is a crate of its own, `goref-core`: Go's rules, clocks
+//! and SGF ([`game`]), the protocol machines ([`protocol`]), a tournament's
+//! pairings, standings and brackets ([`tournament`]) and the referee's state
+//! machine and reducer ([`referee`]), re-exported here under the same
+//! names. It has no I/O, no clock and nothing async; the compiler holds it
+//! beneath everything below.
+//!
+//! Module map of this crate, the shell, from the ground up. A module uses
+//! only the core and modules of lower layers, never one of its own layer or
+//! above: `tests/architecture.rs` holds the code to this list.
 //!
 //! Layers, lowest first:
-//! 1. game, shell_time, console, files, toml_errors
-//! 2. protocol, transport, tournament
-//! 3. referee, bot
+//! 1. shell_time, console, files, toml_errors
+//! 2. transport
+//! 3. bot
 //! 4. journal, players, ui, decode
 //! 5. mirror, check
 //! 6. driver, cli
@@ -15,21 +22,14 @@
 //! 8. app, event
 //! 9. replay, hall
 //!
-//! 1. [`game`]: pure Go. Coordinates, the board with captures, ko and
-//!    superko, scoring, clocks and time systems, rules presets, SGF.
-//!    [`shell_time`]: the shell's clock and the waits its loops are made of;
+//! 1. [`shell_time`]: the shell's clock and the waits its loops are made of;
 //!    [`console`]: every line goref prints, never panicking on a closed
 //!    pipe; [`files`]: every file goref writes, checked, claimed and replaced
 //!    atomically; [`toml_errors`]: a TOML file's error as one line.
-//! 2. [`protocol`]: pure protocol machines. GTP line codec and engine
-//!    controller; GMP/SGMP packets, link (sequence bits, resends) and
-//!    session. [`transport`]: processes, serial lines, ptys and TCP, the
-//!    async byte movers that know nothing of Go. [`tournament`]: an event's
-//!    games, standings, pairings and crosstable, pure.
-//! 3. [`referee`]: the pure game state machine. It turns player events into
-//!    [`referee::GameEvent`]s and actions, runs the KGS end-of-game protocol,
-//!    and folds events into a [`referee::GameView`]. [`bot`]: the built-in
-//!    engine, spoken to over GTP or a line like any other program.
+//! 2. [`transport`]: processes, serial lines, ptys and TCP, the async byte
+//!    movers that know nothing of Go.
+//! 3. [`bot`]: the built-in engine, spoken to over GTP or a line like any
+//!    other program.
 //! 4. [`journal`]: the game folder: the durable journal of every event, read
 //!    back by `goref resume`, and the manifest of a finished game.
 //!    [`players`]: the player adapters, one per protocol. [`ui`]: the screen,
@@ -55,12 +55,17 @@
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
-//! - `game`, `referee` and `protocol` use no tokio, crossterm or ratatui, and
-//!   never read the clock: time is passed in as `std::time::Instant`.
+//! - The core (`game`, `protocol`, `tournament`, `referee`) names no tokio,
+//!   crossterm, ratatui, axum or async-nats in its manifest, and never reads
+//!   the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
 //! - Only `app`, `players`, `transport`, `driver`, `mirror`, `check` and
 //!   `hall` are async;
 //!   they read time through [`shell_time`], tokio's clock as std instants.
+
+pub use goref_core::{game, protocol, referee, tournament};
+#[cfg(test)]
+mod test_support;
 
 pub mod app;
 pub mod bot;
@@ -72,19 +77,13 @@ pub mod decode;
 pub mod driver;
 pub mod event;
 pub mod files;
-pub mod game;
 pub mod hall;
 pub mod journal;
 pub mod manual;
 pub mod mirror;
 pub mod players;
-pub mod protocol;
-pub mod referee;
 pub mod replay;
 pub mod shell_time;
-#[cfg(test)]
-mod test_support;
 pub mod toml_errors;
-pub mod tournament;
 pub mod transport;
 pub mod ui;

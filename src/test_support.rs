@@ -1,57 +1,8 @@
-//! Test support shared by the pure cores' tests: the one place their tests
-//! take a starting instant, so that `game`, `referee` and `protocol` never
-//! read the clock, not even in tests; the screen's tests' reading of a
-//! drawn buffer; and the mirror's tests' plain event.
+//! The shell's tests' support: the core's (a starting instant, a game's
+//! start, a clock reading, a plain event) and the reading of a drawn
+//! screen buffer.
 
-use std::time::Instant;
-
-/// A starting instant for a test; every later instant is this plus a duration.
-pub fn epoch() -> Instant {
-    Instant::now()
-}
-
-use crate::game::board::KoRule;
-use crate::game::clock::ClockReading;
-use crate::game::Color;
-use crate::referee::event::{GameStart, PlayerInfo};
-
-/// A stopped clock reading with `main_left_ms` left and nothing else used.
-pub(crate) fn clock_reading(main_left_ms: u64) -> ClockReading {
-    ClockReading {
-        main_left_ms,
-        period_left_ms: None,
-        periods_left: None,
-        stones_left: None,
-        in_overtime: false,
-        running: false,
-        flagged: false,
-        used_ms: 0,
-        last_move_ms: 0,
-        wall_ms: None,
-    }
-}
-
-/// An untimed KGS game start on `size` with these handicap stones and komi
-/// 6.5; tests override the fields they care about.
-pub fn game_start(size: u8, handicap: &[&str], first_to_move: Color) -> GameStart {
-    GameStart {
-        size,
-        komi: 6.5,
-        rules: "kgs".into(),
-        ruleset: "Chinese".into(),
-        time: "none".into(),
-        handicap: handicap.iter().map(|v| v.to_string()).collect(),
-        black: PlayerInfo::default(),
-        white: PlayerInfo::default(),
-        first_to_move,
-        time_settings: Default::default(),
-        limits: Default::default(),
-        ko: Some(KoRule::Simple),
-        suicide_allowed: false,
-        folder: None,
-        published: None,
-    }
-}
+pub(crate) use goref_core::test_support::*;
 
 /// A drawn buffer as its rows of text, each without trailing spaces.
 pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
@@ -64,17 +15,4 @@ pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {
             line.trim_end().to_string()
         })
         .collect()
-}
-
-/// A notice, the plainest event, at `seq` (stamped `seq * 10` ms).
-pub(crate) fn notice(seq: u64, text: &str) -> crate::referee::StampedEvent {
-    crate::referee::StampedEvent {
-        seq,
-        t_ms: seq * 10,
-        after_result: false,
-        event: crate::referee::GameEvent::Notice {
-            color: None,
-            message: text.into(),
-        },
-    }
 }

@@ -1,5 +1,7 @@
 //! The dependency rules of `src/lib.rs`, checked on the source text: the pure
-//! cores use no async runtime or terminal crate and never read the clock.
+//! core (the `goref-core` crate) names no async runtime or terminal crate and
+//! never reads the clock; the shell's modules import only from the layers
+//! below their own.
 
 use std::path::{Path, PathBuf};
 
@@ -26,9 +28,45 @@ fn production_code(path: &Path) -> String {
     }
 }
 
+/// The core crate's sources.
+fn core_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/goref-core/src")
+}
+
+/// The pure modules, all in the core crate.
+const CORES: [&str; 4] = ["game", "referee", "protocol", "tournament"];
+
+#[test]
+fn the_core_crate_depends_on_no_runtime_terminal_or_network_crate() {
+    let manifest = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/goref-core/Cargo.toml"),
+    )
+    .unwrap();
+    for name in [
+        "tokio",
+        "crossterm",
+        "ratatui",
+        "axum",
+        "async-nats",
+        "tracing",
+        "goref =",
+    ] {
+        assert!(!manifest.contains(name), "goref-core names {name}");
+    }
+    for core in CORES {
+        assert!(
+            !Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("src")
+                .join(core)
+                .exists(),
+            "src/{core} is the core crate's, not the shell's"
+        );
+    }
+}
+
 #[test]
 fn pure_cores_use_no_runtime_no_terminal_and_no_clock() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root = core_src();
     let forbidden = [
         "tokio",
         "crossterm",
@@ -41,7 +79,7 @@ fn pure_cores_use_no_runtime_no_terminal_and_no_clock() {
         "std::thread",
     ];
     let mut checked = 0;
-    for core in ["game", "referee", "protocol"] {
+    for core in CORES {
         for file in rust_files(&root.join(core)) {
             if file.file_name().is_some_and(|name| name == "tests.rs") {
                 continue;
@@ -62,8 +100,8 @@ fn pure_cores_use_no_runtime_no_terminal_and_no_clock() {
 
 #[test]
 fn pure_cores_never_read_the_clock_not_even_in_tests() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for core in ["game", "referee", "protocol"] {
+    let root = core_src();
+    for core in CORES {
         for file in rust_files(&root.join(core)) {
             let text = std::fs::read_to_string(&file).unwrap();
             for read in ["Instant::now", "SystemTime::now"] {
@@ -80,7 +118,7 @@ fn pure_cores_never_read_the_clock_not_even_in_tests() {
 #[test]
 fn every_module_says_what_it_owns() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    for file in rust_files(&root) {
+    for file in rust_files(&root).into_iter().chain(rust_files(&core_src())) {
         let text = std::fs::read_to_string(&file).unwrap();
         assert!(
             text.trim_start().starts_with("//!"),

@@ -30,4 +30,4 @@ export GOREF_GAMES="$games_root/games"
 cargo build --profile quick-release --examples
 # Every test binary runs even after one fails, so a red run names every
 # failing test at once.
-cargo test --profile quick-release --no-fail-fast "$@"
+cargo test --profile quick-release --workspace --no-fail-fast "$@"

@@ -1,0 +1,860 @@
+//! The referee: one game's state machine, pure and driven with `now` passed in.
+//!
+//! [`Referee`] offers the shell its inputs (`handle_player` with a
+//! [`PlayerEvent`], `handle_operator` with an
+//! [`OperatorCommand`](crate::referee::OperatorCommand), `handle_timeout`)
+//! and its outputs to poll ([`GameEvent`]s, what happened, and [`Action`]s,
+//! what the shell must tell a player). A move is validated before any
+//! [`Action::TellMove`] is queued, so an illegal move never reaches the
+//! opponent.
+//!
+//! This file holds the game's state and its course from the players'
+//! readiness through the moves; `machine/pause.rs` holds the operator's
+//! commands and the pause, which holds the game whatever the players'
+//! protocols (a move that comes meanwhile is taken at the resumption);
+//! `machine/ending.rs` holds the end of the game, by the KGS protocol
+//! (`reference/gtp-kgs.md` §8) or the judge, and the result.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use crate::game::board::{first_to_move, Board, KoRule};
+use crate::game::clock::{format_duration, Clock, TimeSystem};
+use crate::game::score::score;
+use crate::game::{Color, Move, Point};
+
+use super::event::{End, GameEvent, GameResult, GameStart, Phase, PlayerInfo, SessionChange};
+use super::game_config::{GameConfig, SetupError};
+use super::report::{Action, Failure, FailureKind, PlayerEvent, TimeLeft};
+use super::resume::ResumePoint;
+
+/// The game as the operator's pause holds it.
+#[derive(Debug, Clone, PartialEq)]
+struct Pause {
+    since: Instant,
+    /// What came from the players meanwhile that would change the game (a
+    /// move, the CPU time reported with it), in order: taken at the
+    /// resumption.
+    held: Vec<(Color, PlayerEvent)>,
+    /// The side to move is still to be asked for its move.
+    request_due: bool,
+}
+
+impl Pause {
+    fn new(since: Instant) -> Pause {
+        Pause {
+            since,
+            held: Vec::new(),
+            request_due: false,
+        }
+    }
+}
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Waiting {
+    Nothing,
+    Move { color: Color, since: Instant },
+    DeadStones,
+}
+
+/// One game, from the players' readiness to the result.
+pub struct Referee {
+    config: GameConfig,
+    board: Board,
+    clocks: [Clock; 2],
+    players: [Option<PlayerInfo>; 2],
+    phase: Phase,
+    waiting: Waiting,
+    moves_played: u32,
+    stones_played: u32,
+    consecutive_passes: u32,
+    claims: [Option<BTreeSet<Point>>; 2],
+    marked_dead: BTreeSet<Point>,
+    cpu_time: [Option<Duration>; 2],
+    /// The players told that their main CPU time is used up (`byo-romi`).
+    main_time_told: [bool; 2],
+    /// Why a player failed after play had stopped, if it did.
+    failed: [Option<Failure>; 2],
+    /// Under the judge's end of game: why a side could not claim dead stones.
+    no_claim: [Option<String>; 2],
+    /// Why the game awaits the judge, while it does.
+    judge_reason: Option<String>,
+    /// The move limit the game stopped at, while the judge is awaited for it.
+    stopped_at: Option<u32>,
+    /// The operator holds the game, until `resume`.
+    pause: Option<Pause>,
+    /// The operator's input has closed: nobody is left to end a pause.
+    unattended: bool,
+    /// A game taken back from its journal, waiting for its players: the
+    /// phase to go back to once both are ready.
+    resuming: Option<ResumePoint>,
+    /// Why a game taken back from its journal could not go on: a player
+    /// failed before both were ready. Nothing is decided then.
+    not_taken_back: Option<String>,
+    /// Every move played, in order: the position a restarted program is told.
+    moves: Vec<(Color, Move)>,
+    /// The players whose programs are being started again after a crash.
+    restarting: [bool; 2],
+    result: Option<GameResult>,
+    events: VecDeque<GameEvent>,
+    actions: VecDeque<Action>,
+}
+
+impl Referee {
+    pub fn new(config: GameConfig) -> Result<Referee, SetupError> {
+        let mut board = Board::new(config.size, config.rules.board_rules())?;
+        let stones = config.handicap_stones()?;
+        if !stones.is_empty() {
+            board
+                .place_setup(Color::Black, &stones)
+                .map_err(SetupError::Handicap)?;
+        }
+        board.set_to_move(first_to_move(&stones));
+        let clock = Clock::new(config.rules.time);
+        Ok(Referee {
+            config,
+            board,
+            clocks: [clock.clone(), clock],
+            players: [None, None],
+            phase: Phase::Setup,
+            waiting: Waiting::Nothing,
+            moves_played: 0,
+            stones_played: 0,
+            consecutive_passes: 0,
+            claims: [None, None],
+            marked_dead: BTreeSet::new(),
+            cpu_time: [None, None],
+            main_time_told: [false; 2],
+            failed: [None, None],
+            no_claim: [None, None],
+            judge_reason: None,
+            stopped_at: None,
+            pause: None,
+            unattended: false,
+            resuming: None,
+            not_taken_back: None,
+            moves: Vec::new(),
+            restarting: [false, false],
+            result: None,
+            events: VecDeque::new(),
+            actions: VecDeque::new(),
+        })
+    }
+
+    /// The referee of a game taken back from its journal: the moves are
+    /// replayed on the board and the clocks set as the journal last showed
+    /// them, stopped. Once both players are ready again the game goes back
+    /// to its phase without a second `game_start`; a game that had not
+    /// started starts as new.
+    pub fn resume(config: GameConfig, point: &ResumePoint) -> Result<Referee, SetupError> {
+        let mut referee = Referee::new(config)?;
+        for (n, (color, mv)) in point.moves.iter().enumerate() {
+            let n = n as u32 + 1;
+            let bad = |reason: String| SetupError::Journal(format!("move {n} ({mv}): {reason}"));
+            if referee.board.to_move() != *color {
+                return Err(bad(format!("{color} played out of turn")));
+            }
+            match mv {
+                Move::Play(point) => {
+                    referee
+                        .board
+                        .play(*color, *point)
+                        .map_err(|e| bad(e.to_string()))?;
+                    referee.stones_played += 1;
+                    referee.consecutive_passes = 0;
+                }
+                Move::Pass => {
+                    referee.board.pass(*color).map_err(|e| bad(e.to_string()))?;
+                    referee.consecutive_passes += 1;
+                }
+                Move::Resign => return Err(bad("a resignation ends the game".into())),
+            }
+            referee.moves_played = n;
+            referee.moves.push((*color, *mv));
+        }
+        for color in Color::BOTH {
+            if let Some(reading) = &point.clocks[color.index()] {
+                referee.clocks[color.index()] = Clock::restore(referee.config.rules.time, reading);
+            }
+        }
+        if point.started {
+            referee.resuming = Some(point.clone());
+        }
+        Ok(referee)
+    }
+
+    /// How many moves have been played, passes included.
+    #[cfg(test)]
+    pub(crate) fn moves_played(&self) -> u32 {
+        self.moves_played
+    }
+
+    /// Every move played, in order.
+    pub fn moves(&self) -> &[(Color, Move)] {
+        &self.moves
+    }
+
+    /// Whether `color`'s program may be started again after it crashed:
+    /// play goes on (a crash after play has stopped changes nothing the
+    /// restart could mend).
+    pub fn can_restart(&self, color: Color) -> bool {
+        matches!(self.phase, Phase::Play | Phase::Cleanup)
+            && self.players[color.index()].is_some()
+            && self.result.is_none()
+    }
+
+    /// `color`'s program crashed and is being started again: its clock
+    /// runs on, and once it is ready it is asked again for whatever it was
+    /// asked before.
+    pub fn restarting(&mut self, color: Color, why: &str, attempt: u32) {
+        self.restarting[color.index()] = true;
+        let moves = self.moves_played;
+        self.events.push_back(GameEvent::Session {
+            what: SessionChange::Restarted,
+            color: Some(color),
+            message: format!(
+                "{why}; goref starts it again (restart {attempt}) and tells it the {moves} \
+                 moves so far; its clock runs on"
+            ),
+            down_ms: None,
+        });
+    }
+
+    pub fn config(&self) -> &GameConfig {
+        &self.config
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+
+    /// Why the game awaits the judge, while it does.
+    pub fn judge_reason(&self) -> Option<&str> {
+        self.judge_reason.as_deref()
+    }
+
+    pub fn clock(&self, color: Color) -> &Clock {
+        &self.clocks[color.index()]
+    }
+
+    pub fn poll_event(&mut self) -> Option<GameEvent> {
+        self.events.pop_front()
+    }
+
+    pub fn poll_action(&mut self) -> Option<Action> {
+        self.actions.pop_front()
+    }
+
+    /// The next instant at which [`Referee::handle_timeout`] must be called:
+    /// the first instant the mover's clock is past its allowance or, when no
+    /// clock can flag, its move timeout.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let Waiting::Move { color, since } = self.waiting else {
+            return None;
+        };
+        if self.pause.is_some() {
+            return None;
+        }
+        match self.clocks[color.index()].deadline() {
+            Some(deadline) => deadline.checked_add(Duration::from_nanos(1)),
+            None => since.checked_add(self.config.rules.move_timeout),
+        }
+    }
+
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let Waiting::Move { color, since } = self.waiting else {
+            return;
+        };
+        if self.pause.is_some() {
+            return;
+        }
+        match self.clocks[color.index()].deadline() {
+            Some(deadline) if now > deadline => {
+                self.clocks[color.index()].stop(now);
+                self.time_out(now, color);
+            }
+            Some(_) => {}
+            None => {
+                let idle = since.checked_add(self.config.rules.move_timeout);
+                if idle.is_some_and(|idle| now >= idle) {
+                    self.clocks[color.index()].stop(now);
+                    let limit = format_duration(self.config.rules.move_timeout);
+                    let why = format!("{color} gave no move within {limit}");
+                    self.forfeit(now, color, Failure::hang(why));
+                }
+            }
+        }
+    }
+
+    pub fn handle_player(&mut self, now: Instant, color: Color, event: PlayerEvent) {
+        let changes_the_game = matches!(
+            event,
+            PlayerEvent::Moved(_) | PlayerEvent::Typed(_) | PlayerEvent::CpuTime(_)
+        );
+        if changes_the_game && self.pause.is_some() && self.phase != Phase::Over {
+            return self.hold(color, event);
+        }
+        match event {
+            PlayerEvent::Line { direction, line } => self.events.push_back(GameEvent::Gtp {
+                color,
+                direction,
+                line,
+            }),
+            PlayerEvent::UsenixLine {
+                direction,
+                line,
+                note,
+            } => self.events.push_back(GameEvent::Usenix {
+                color,
+                direction,
+                line,
+                note,
+            }),
+            PlayerEvent::Packet { entry, wire_ms } => self.events.push_back(GameEvent::Packet {
+                color,
+                wire_ms,
+                entry,
+            }),
+            PlayerEvent::Notice(message) => self.events.push_back(GameEvent::Error {
+                color: Some(color),
+                message,
+                fatal: false,
+            }),
+            PlayerEvent::Info(message) => self.events.push_back(GameEvent::Notice {
+                color: Some(color),
+                message,
+            }),
+            PlayerEvent::Prompt(message) => self.events.push_back(GameEvent::Prompt {
+                color: Some(color),
+                message,
+            }),
+            _ if self.phase == Phase::Over => {}
+            PlayerEvent::Ready(info) => self.on_ready(now, color, info),
+            PlayerEvent::Thinking => self.on_thinking(now, color),
+            PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
+            PlayerEvent::CpuSoFar(used) => self.on_cpu_so_far(now, color, used),
+            PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
+            PlayerEvent::Typed(mv) => self.on_typed(now, color, mv),
+            PlayerEvent::DeadStones(stones) => self.on_claim(now, color, stones, None),
+            PlayerEvent::DeadStonesUnavailable(message) => {
+                self.on_no_claim(now, color, format!("final_status_list failed ({message})"))
+            }
+            PlayerEvent::RejectedMove { mv, message } => {
+                let mover = color.opponent();
+                let why = format!(
+                    "{color} refused {mover}'s move {mv} ('{message}'), which the rules allow"
+                );
+                self.fatal(color, &why);
+                let result = self.defeat(color, "F", why, End::ForfeitRefusedRelay);
+                self.finish(now, result);
+            }
+            PlayerEvent::Failed(failure) => self.on_failure(now, color, failure),
+            PlayerEvent::LostPosition(message) => self.on_lost_position(now, color, message),
+        }
+    }
+
+    fn on_ready(&mut self, now: Instant, color: Color, info: PlayerInfo) {
+        if std::mem::take(&mut self.restarting[color.index()]) {
+            return self.on_restarted(now, color, info);
+        }
+        if self.phase != Phase::Setup {
+            return;
+        }
+        self.events.push_back(GameEvent::Player {
+            color,
+            info: info.clone(),
+        });
+        self.players[color.index()] = Some(info);
+        let [Some(black), Some(white)] = self.players.clone() else {
+            return;
+        };
+        if let Some(point) = self.resuming.take() {
+            return self.go_back_to(now, point);
+        }
+        let start = GameStart {
+            size: self.config.size,
+            komi: self.config.rules.komi,
+            rules: self.config.rules.preset.to_string(),
+            ruleset: self.config.rules.sgf_name().to_string(),
+            time: self.config.rules.time.to_string(),
+            handicap: self
+                .board
+                .stones()
+                .map(|(point, _)| point.to_gtp())
+                .collect(),
+            black,
+            white,
+            first_to_move: self.board.to_move(),
+            time_settings: self.config.rules.time.into(),
+            limits: self.config.rules.limits,
+            ko: Some(self.config.rules.ko),
+            suicide_allowed: self.config.rules.suicide_allowed,
+            folder: None,
+            published: None,
+        };
+        self.events.push_back(GameEvent::GameStart(Box::new(start)));
+        self.set_phase(Phase::Play, "both players are ready".into());
+        self.request_move(now);
+    }
+
+    /// Both players of a resumed game are ready: the game goes on where
+    /// the journal left it. Dead stones are asked again; a game that
+    /// awaited the judge awaits the judge again.
+    fn go_back_to(&mut self, now: Instant, point: ResumePoint) {
+        let moves = self.moves_played;
+        let to_move = self.board.to_move();
+        match point.phase {
+            Some(Phase::Cleanup) => {
+                self.set_phase(
+                    Phase::Cleanup,
+                    format!("resumed after move {moves}: the cleanup goes on, {to_move} to move"),
+                );
+                self.go_back_to_play(now, point.paused);
+            }
+            Some(Phase::DeadStones) => {
+                self.phase = Phase::Play;
+                self.on_double_pass(now);
+            }
+            Some(Phase::Adjudication) => {
+                if let Some(stop_at) = self.config.rules.limits.stop_at {
+                    if self.counted_moves() >= stop_at {
+                        self.stopped_at = Some(stop_at);
+                    }
+                }
+                let reason = point
+                    .judge_reason
+                    .unwrap_or_else(|| "the game awaited the judge".into());
+                self.await_judge(now, reason);
+            }
+            _ => {
+                self.set_phase(
+                    Phase::Play,
+                    format!("resumed after move {moves}: {to_move} to move"),
+                );
+                self.go_back_to_play(now, point.paused);
+            }
+        }
+    }
+
+    /// Play goes on in a resumed game. One the operator had paused stays
+    /// paused, the operator told, until `resume`; with nobody left to give
+    /// it, it goes on at once, and says why.
+    fn go_back_to_play(&mut self, now: Instant, paused: Option<String>) {
+        let Some(reason) = paused else {
+            return self.request_move(now);
+        };
+        self.pause = Some(Pause::new(now));
+        self.request_move(now);
+        let stopped = format!("the game was paused when goref stopped ({reason})");
+        if self.unattended {
+            let why = format!("{stopped}, and no operator is attached to resume it");
+            return self.resume_play(now, Some(why));
+        }
+        self.notice(format!(
+            "{stopped}: it stays paused, and no move is asked for until the operator resumes it"
+        ));
+    }
+
+    /// A restarted program is ready, told the position: if it was to move,
+    /// it is asked again, on the clock that kept running.
+    fn on_restarted(&mut self, now: Instant, color: Color, info: PlayerInfo) {
+        self.events.push_back(GameEvent::Player {
+            color,
+            info: info.clone(),
+        });
+        self.players[color.index()] = Some(info);
+        if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
+            self.request_move(now);
+        }
+    }
+
+    /// Queues `color`'s move for its opponent, after the opponent's
+    /// `byo-romi` when its main CPU time ran out since the last relay.
+    fn relay(&mut self, color: Color, mv: Move) {
+        let to = color.opponent();
+        let clock = &self.clocks[to.index()];
+        let out_of_main_time = clock.counts_cpu() && clock.main_time_used_up();
+        if out_of_main_time && !self.main_time_told[to.index()] {
+            self.main_time_told[to.index()] = true;
+            self.actions.push_back(Action::MainTimeUsed { color: to });
+        }
+        self.actions.push_back(Action::TellMove { to, color, mv });
+    }
+
+    /// The CPU time `color` has used on the move it is thinking about: past
+    /// what its clock allows, it has lost on time at once, without waiting
+    /// for the move.
+    fn on_cpu_so_far(&mut self, now: Instant, color: Color, used: Duration) {
+        let to_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
+        let clock = &mut self.clocks[color.index()];
+        if !to_move || self.pause.is_some() || !clock.counts_cpu() {
+            return;
+        }
+        if clock.would_flag(used) {
+            self.waiting = Waiting::Nothing;
+            clock.charge_turn(now, used);
+            self.time_out(now, color);
+        }
+    }
+
+    fn on_thinking(&mut self, now: Instant, color: Color) {
+        if self.pause.is_some() {
+            return;
+        }
+        if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
+            let clock = &mut self.clocks[color.index()];
+            clock.start(now);
+            let reading = clock.reading(now);
+            self.events.push_back(GameEvent::Clock {
+                color,
+                clock: reading,
+            });
+        }
+    }
+
+    /// A typed move: played when the rules allow it, else told and awaited again.
+    fn on_typed(&mut self, now: Instant, color: Color, mv: Move) {
+        let to_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
+        let refusal = match mv {
+            _ if !to_move => Some(format!("'{mv}' ignored: {color} is not asked to move now")),
+            Move::Play(point) => self.board.check(color, point).err().map(|reason| {
+                format!("{mv} is not legal for {color} here ({reason}); {color} to move again")
+            }),
+            Move::Pass | Move::Resign => None,
+        };
+        match refusal {
+            Some(message) => self.events.push_back(GameEvent::Notice {
+                color: Some(color),
+                message,
+            }),
+            None => self.on_move(now, color, mv),
+        }
+    }
+
+    fn on_move(&mut self, now: Instant, color: Color, mv: Move) {
+        let Waiting::Move {
+            color: expected, ..
+        } = self.waiting
+        else {
+            return self.unexpected(color, mv);
+        };
+        if expected != color {
+            return self.unexpected(color, mv);
+        }
+        self.waiting = Waiting::Nothing;
+        let clock = &mut self.clocks[color.index()];
+        if !clock.is_running() {
+            clock.start(now);
+        }
+        let cpu_time = self.cpu_time[color.index()].take();
+        let turn = match (clock.system(), cpu_time) {
+            (TimeSystem::Cpu { .. }, Some(used)) => clock.charge_turn(now, used),
+            _ => clock.stop(now),
+        };
+        if turn.flagged {
+            return self.time_out(now, color);
+        }
+        let n = self.moves_played + 1;
+        let retakes_ko = match mv {
+            Move::Play(point) if self.config.rules.ko == KoRule::Lax => {
+                self.board.recaptures_ko(color, point)
+            }
+            _ => false,
+        };
+        let captures = match mv {
+            Move::Resign => {
+                self.push_move(now, n, color, mv, turn.used, Vec::new());
+                let why = format!("{color} resigned");
+                let result = self.defeat(color, "R", why, End::Resign);
+                return self.finish(now, result);
+            }
+            Move::Pass => {
+                self.board
+                    .pass(color)
+                    .expect("the referee only asks the side to move");
+                self.consecutive_passes += 1;
+                Vec::new()
+            }
+            Move::Play(point) => match self.board.play(color, point) {
+                Ok(captures) => {
+                    self.consecutive_passes = 0;
+                    self.stones_played += 1;
+                    if retakes_ko {
+                        self.events.push_back(GameEvent::Error {
+                            color: Some(color),
+                            message: format!(
+                                "ko violation: {color} retook the ko at {mv} as move {n}; played \
+                                 anyway (--ko lax, as the 1987 Usenix referee did)"
+                            ),
+                            fatal: false,
+                        });
+                    }
+                    captures
+                }
+                Err(reason) => {
+                    self.events.push_back(GameEvent::Illegal {
+                        n,
+                        color,
+                        vertex: mv.to_gtp(),
+                        reason,
+                    });
+                    let why = format!("{color} played {mv} as move {n}: {reason}");
+                    self.fatal(color, &why);
+                    let mut result = self.defeat(color, "F", why, End::ForfeitIllegalMove);
+                    result.illegal = Some(reason);
+                    return self.finish(now, result);
+                }
+            },
+        };
+        self.moves_played = n;
+        self.moves.push((color, mv));
+        self.push_move(now, n, color, mv, turn.used, captures);
+        self.relay(color, mv);
+        if self.consecutive_passes >= 2 {
+            return self.on_double_pass(now);
+        }
+        let limits = self.config.rules.limits;
+        if let Some(stop_at) = limits.stop_at {
+            if self.counted_moves() >= stop_at {
+                self.await_judge(now, format!("the game stopped at move {stop_at}"));
+                self.stopped_at = Some(stop_at);
+                return;
+            }
+        }
+        self.request_move(now);
+    }
+
+    /// A player that can no longer play forfeits while the game is played.
+    /// Once play has stopped the position stands: a failure while the dead
+    /// stones are asked counts as claiming none, and one while the judge
+    /// decides is only told.
+    fn on_failure(&mut self, now: Instant, color: Color, failure: Failure) {
+        match self.phase {
+            Phase::DeadStones => {
+                self.failed[color.index()] = Some(failure.clone());
+                self.on_no_claim(now, color, failure.reason);
+            }
+            Phase::Adjudication => {
+                self.events.push_back(GameEvent::Error {
+                    color: Some(color),
+                    message: failure.reason.clone(),
+                    fatal: false,
+                });
+                self.failed[color.index()] = Some(failure);
+            }
+            _ => self.forfeit(now, color, failure),
+        }
+    }
+
+    /// A program that lost the position cannot play on: while play goes
+    /// on, the judge is called, the clocks stopped.
+    fn on_lost_position(&mut self, now: Instant, color: Color, message: String) {
+        self.events.push_back(GameEvent::Error {
+            color: Some(color),
+            message: message.clone(),
+            fatal: false,
+        });
+        if matches!(self.phase, Phase::Play | Phase::Cleanup) {
+            self.await_judge(now, format!("{message}; the judge decides"));
+        }
+    }
+
+    /// A move nobody asked for. A pass once play has stopped is ordinary (GNU
+    /// Go on a GMP line passes once more after the game) and stays in the
+    /// trace; anything else is told.
+    fn unexpected(&mut self, color: Color, mv: Move) {
+        let play_stopped = !matches!(self.phase, Phase::Play | Phase::Cleanup);
+        if mv == Move::Pass && play_stopped {
+            return;
+        }
+        self.events.push_back(GameEvent::Error {
+            color: Some(color),
+            message: format!("{color} sent the move {mv} unasked; ignored"),
+            fatal: false,
+        });
+    }
+
+    fn push_move(
+        &mut self,
+        now: Instant,
+        n: u32,
+        color: Color,
+        mv: Move,
+        used: Duration,
+        captures: Vec<Point>,
+    ) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Move {
+            n,
+            color,
+            vertex: mv.to_gtp(),
+            ms: used.as_millis() as u64,
+            captures: captures.iter().map(|p| p.to_gtp()).collect(),
+            clock,
+            referee_us: None,
+        });
+    }
+
+    fn counted_moves(&self) -> u32 {
+        if self.config.rules.limits.count_passes {
+            self.moves_played
+        } else {
+            self.stones_played
+        }
+    }
+
+    fn request_move(&mut self, now: Instant) {
+        let color = self.board.to_move();
+        if let Some(failure) = self.failed[color.index()].clone() {
+            return self.forfeit(now, color, failure);
+        }
+        self.waiting = Waiting::Move { color, since: now };
+        if let Some(pause) = &mut self.pause {
+            pause.request_due = true;
+            return;
+        }
+        let time_left = TimeLeft::on(&self.clocks[color.index()], now);
+        self.actions.push_back(Action::RequestMove {
+            color,
+            cleanup: self.phase == Phase::Cleanup,
+            time_left,
+        });
+    }
+
+    /// Tells the screens how `color`'s clock stands.
+    fn tell_clock(&mut self, now: Instant, color: Color) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Clock { color, clock });
+    }
+
+    fn time_out(&mut self, now: Instant, color: Color) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Clock { color, clock });
+        let on_move = self.counted_moves() + 1;
+        if let Some(before) = self.config.rules.limits.time_loss_before {
+            if on_move >= before {
+                return self.await_judge(
+                    now,
+                    format!("{color} ran out of time on move {on_move}, from move {before} on the judge decides"),
+                );
+            }
+        }
+        let mut result = self.defeat(color, "T", format!("{color} ran out of time"), End::Time);
+        result.limit = self.config.rules.limits.time_loss_before;
+        self.finish(now, result);
+    }
+
+    /// A player that can no longer play loses by forfeit; before the game
+    /// started, there is no game.
+    fn forfeit(&mut self, now: Instant, loser: Color, failure: Failure) {
+        self.fatal(loser, &failure.reason);
+        if self.phase == Phase::Setup && self.resuming.is_some() {
+            return self.stop_taking_back(failure.reason);
+        }
+        if self.phase == Phase::Setup {
+            let result = GameResult::new("Void".into(), failure.reason, None, End::NoGame);
+            return self.finish(now, result);
+        }
+        let mut result = self.defeat(loser, "F", failure.reason.clone(), failure.end());
+        if let FailureKind::Crash { exit } = failure.kind {
+            result.exit = exit;
+        }
+        self.finish(now, result);
+    }
+
+    /// A game taken back from its journal whose player failed before both
+    /// were ready: no result, so the game stays as the journal left it, to
+    /// be taken back again once the fault is mended. A player that cannot
+    /// come back (a line that is not there, a program that will not start)
+    /// is the venue's problem, not a fault of the game.
+    fn stop_taking_back(&mut self, reason: String) {
+        self.waiting = Waiting::Nothing;
+        self.not_taken_back = Some(reason.clone());
+        self.set_phase(
+            Phase::Over,
+            format!("the game was not taken back: {reason}"),
+        );
+    }
+
+    /// Why the game taken back from its journal could not go on, if so.
+    pub fn not_taken_back(&self) -> Option<&str> {
+        self.not_taken_back.as_deref()
+    }
+
+    /// The result of `loser` losing the game: `B+F`, `W+R`, ...
+    fn defeat(&self, loser: Color, how: &str, reason: String, end: End) -> GameResult {
+        let winner = loser.opponent();
+        let result = format!("{}+{how}", winner.letter());
+        GameResult::new(result, reason, Some(winner), end)
+    }
+
+    /// A fault that ends the game, told before its result.
+    fn fatal(&mut self, color: Color, reason: &str) {
+        self.events.push_back(GameEvent::Error {
+            color: Some(color),
+            message: reason.to_string(),
+            fatal: true,
+        });
+    }
+
+    fn await_judge(&mut self, now: Instant, reason: String) {
+        self.waiting = Waiting::Nothing;
+        self.stop_clocks(now);
+        self.judge_reason = Some(reason.clone());
+        self.set_phase(Phase::Adjudication, reason);
+    }
+
+    fn stop_clocks(&mut self, now: Instant) {
+        for clock in &mut self.clocks {
+            if clock.is_running() {
+                clock.stop(now);
+            }
+        }
+    }
+
+    fn finish_by_score(&mut self, now: Instant, dead: &BTreeSet<Point>, reason: String, end: End) {
+        let rules = &self.config.rules;
+        let score = score(&self.board, dead, rules.scoring, rules.komi);
+        let (result, winner) = result_of(&score);
+        let mut result = GameResult::new(result, reason, winner, end);
+        result.score = Some(score);
+        self.finish(now, result);
+    }
+
+    fn finish(&mut self, now: Instant, result: GameResult) {
+        self.waiting = Waiting::Nothing;
+        self.judge_reason = None;
+        self.stopped_at = None;
+        self.stop_clocks(now);
+        self.set_phase(Phase::Over, result.reason.clone());
+        self.actions.push_back(Action::GameOver {
+            result: result.result.clone(),
+        });
+        self.events.push_back(GameEvent::Result(result.clone()));
+        self.result = Some(result);
+    }
+
+    fn set_phase(&mut self, phase: Phase, reason: String) {
+        self.phase = phase;
+        self.events.push_back(GameEvent::Phase { phase, reason });
+    }
+}
+
+mod ending;
+mod pause;
+
+use ending::result_of;
+
+#[cfg(test)]
+mod tests;
