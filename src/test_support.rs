@@ -3,6 +3,7 @@
 //! screen buffer.
 
 pub(crate) use goref_core::test_support::*;
+pub(crate) use goref_epoch::epoch;
 
 /// A drawn buffer as its rows of text, each without trailing spaces.
 pub(crate) fn buffer_lines(buf: &ratatui::buffer::Buffer) -> Vec<String> {

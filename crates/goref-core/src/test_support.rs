@@ -1,14 +1,12 @@
-//! Test support shared by the tests of the core and of the shell: the one
-//! place their tests take a starting instant, so that `game`, `referee` and
-//! `protocol` never read the clock, not even in tests; a game's start and a
-//! clock reading to build on; and the plainest event.
+//! Test support shared by the tests of the core and of the shell: a game's
+//! start and a clock reading to build on, and the plainest event. The
+//! starting instant comes from `goref-epoch`, so that the core never reads
+//! the clock, not even in tests.
 
-use std::time::Instant;
-
-/// A starting instant for a test; every later instant is this plus a duration.
-pub fn epoch() -> Instant {
-    Instant::now()
-}
+/// A starting instant for a test (from `goref-epoch`, so that this crate
+/// never reads the clock itself).
+#[cfg(test)]
+pub use goref_epoch::epoch;
 
 use crate::game::board::KoRule;
 use crate::game::clock::ClockReading;
