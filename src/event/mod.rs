@@ -248,7 +248,10 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
     } = asked;
     let round = *round;
     crate::tournament::games::parse_outcome(result)?;
-    let last = file.rounds.max(state.rounds.len() as u32 + 1);
+    let last = match file.knockout {
+        Some(_) => file.rounds.max(state.rounds.len() as u32 + 1),
+        None => file.rounds,
+    };
     if round == 0 || round > last {
         return Err(format!("round {round}: the event has rounds 1 to {last}"));
     }
