@@ -364,11 +364,11 @@ pub struct ResumeArgs {
 }
 
 /// How long the demo's engines think per move.
-pub const DEMO_THINK: &str = "500ms";
+pub(crate) const DEMO_THINK: &str = "500ms";
 /// The demo engines' playouts per move: recognisable Go within the think time.
-pub const DEMO_PLAYOUTS: u32 = 2000;
+pub(crate) const DEMO_PLAYOUTS: u32 = 2000;
 /// The demo's clock: the clocks tick, and byo-yomi comes near the end.
-pub const DEMO_TIME: &str = "byoyomi:20s,5s,3";
+pub(crate) const DEMO_TIME: &str = "byoyomi:20s,5s,3";
 
 impl DemoArgs {
     /// `goref` with no command: the demo as `goref demo` plays it.

@@ -23,14 +23,14 @@ use crate::toml_errors::locate;
 use crate::transport::line::LineTarget;
 
 /// Where the default game folders go, under the current folder.
-pub const DEFAULT_GAMES: &str = "games";
+pub(crate) const DEFAULT_GAMES: &str = "games";
 
 /// The default deadline for commands other than move requests.
-pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The largest komi, either way, that a game may have. Real komi are a few
 /// points; the bound only keeps typos and overflow out of the score.
-pub const MAX_KOMI: f64 = 1000.0;
+pub(crate) const MAX_KOMI: f64 = 1000.0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -108,7 +108,7 @@ pub fn resolve(
 /// Builds the driver's configuration from the flags and a game file
 /// already read (an event's `[game]` table, checked before its first
 /// round).
-pub fn resolve_file(
+pub(crate) fn resolve_file(
     args: &PlayArgs,
     file: GameFile,
     self_exe: PathBuf,

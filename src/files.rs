@@ -8,7 +8,7 @@
 //! ([`Holds`]): a record path that leads to `/etc/passwd` is refused, not
 //! replaced. The temporary file beside a record is made afresh, never
 //! opened through a link left in its place. A file that is rewritten during the game is
-//! guarded by a [`FileLock`], so two gorefs never write one record, and is
+//! guarded by a `FileLock`, so two gorefs never write one record, and is
 //! replaced with `write_atomically`, so a reader never sees half of it.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
@@ -218,7 +218,7 @@ pub(crate) fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
 /// goes with the process, so a goref that was killed leaves no stale claim;
 /// the lock file is removed when the claim is dropped.
 #[derive(Debug)]
-pub struct FileLock {
+pub(crate) struct FileLock {
     path: PathBuf,
     _file: File,
 }

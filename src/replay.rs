@@ -24,7 +24,7 @@ use crate::referee::replay::{Inconsistency, Line, Validator};
 use crate::referee::{GameView, StampedEvent};
 
 /// The longest line read; a longer one is refused without being read whole.
-pub const MAX_LINE: usize = 1 << 20;
+pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// Why a stream cannot be replayed, as `goref:` prints it.
 #[derive(Debug, thiserror::Error)]

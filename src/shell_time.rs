@@ -32,7 +32,7 @@ pub async fn sleep_until(deadline: Option<Instant>) {
 /// A timer for a deadline that seldom moves, kept across the turns of a
 /// loop: [`set`](Timer::set) re-arms it only when the deadline changes,
 /// rather than a new one being made for each turn.
-pub struct Timer {
+pub(crate) struct Timer {
     due: Option<Instant>,
     sleep: std::pin::Pin<Box<tokio::time::Sleep>>,
 }

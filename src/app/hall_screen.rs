@@ -3,7 +3,7 @@
 //! or one board opened on the whole screen with the single game's panes
 //! and keys, and the way back.
 //!
-//! It draws a [`HallView`] it is handed and turns keys into [`Action`]s:
+//! It draws a [`HallView`] it is handed and turns keys into `Action`s:
 //! what reaches the event or a board's goref is the caller's to carry.
 //! On a spectator's screen the keys have no operator command, so a board
 //! opened there can only be looked at.
@@ -29,11 +29,11 @@ use super::FRAME_GAP;
 
 /// The least time between two frames of the hall's tiles: boards that move
 /// together are one frame, and ten a second is more than a clock needs.
-pub const HALL_FRAME_GAP: Duration = Duration::from_millis(100);
+pub(crate) const HALL_FRAME_GAP: Duration = Duration::from_millis(100);
 
 /// What a key asks of the caller.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     /// Something for the event (the director's hall only).
     Hall(HallEffect),
     /// An operator's line for board `board`'s goref.
@@ -41,7 +41,7 @@ pub enum Action {
 }
 
 /// One hall screen: the hall's own state and each opened board's.
-pub struct HallScreen {
+pub(crate) struct HallScreen {
     pub state: HallState,
     /// Each board's full screen, kept while the round lasts.
     screens: HashMap<u32, UiState>,
@@ -66,7 +66,7 @@ impl HallScreen {
     }
 
     /// A new round: what was opened and seen was of the round before.
-    pub fn new_round(&mut self) {
+    pub(crate) fn new_round(&mut self) {
         self.screens.clear();
         self.state.seen.clear();
         if let Mode::Board(_) = self.state.mode {
@@ -83,7 +83,7 @@ impl HallScreen {
     }
 
     /// A line for the opened board's hint bar (a command refused).
-    pub fn tell_board(&mut self, board: u32, message: String) {
+    pub(crate) fn tell_board(&mut self, board: u32, message: String) {
         if let Some(screen) = self.screens.get_mut(&board) {
             screen.message = Some(message);
         }
@@ -172,7 +172,7 @@ impl HallScreen {
 
     /// The least time between two frames: a board opened is drawn as its
     /// own screen is, the tiles less often.
-    pub fn frame_gap(&self) -> Duration {
+    pub(crate) fn frame_gap(&self) -> Duration {
         match self.state.mode {
             Mode::Board(_) => FRAME_GAP,
             _ => HALL_FRAME_GAP,
@@ -180,7 +180,7 @@ impl HallScreen {
     }
 
     /// When a clock on screen shows another second next.
-    pub fn next_tick(&self, hall: &HallView) -> Instant {
+    pub(crate) fn next_tick(&self, hall: &HallView) -> Instant {
         let now = std::time::Instant::now();
         let soonest = hall
             .games

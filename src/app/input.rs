@@ -3,17 +3,17 @@
 //! A plain thread (a blocked read must not hold the async runtime) reads the
 //! terminal's bytes with `poll` and `read`, from the descriptor raw mode is
 //! set on (stdin when it is a terminal, else `/dev/tty`), and the
-//! [`KeyDecoder`] turns them into the screen's own [`Key`]s; SIGWINCH,
-//! caught by tokio, and ctrl-l are [`TerminalEvent::Repaint`]. Everything after this file
+//! `KeyDecoder` turns them into the screen's own [`Key`]s; SIGWINCH,
+//! caught by tokio, and ctrl-l are `TerminalEvent::Repaint`. Everything after this file
 //! is free of the terminal's bytes.
 //!
 //! A terminal that went away (a killed session, a dropped SSH connection)
 //! reads as end of file or EIO for ever: that is the end of its input,
-//! [`TerminalEvent::Lost`], sent once, and the thread ends. crossterm's own
+//! `TerminalEvent::Lost`, sent once, and the thread ends. crossterm's own
 //! reader cannot be used: it reads such a terminal again and again inside
 //! one call, a core burnt for as long as a detached game lasts. While
 //! nothing is typed the thread sleeps in `poll` with no timeout; only an
-//! escape sequence begun makes it wait [`ESC_WAIT`] for the rest.
+//! escape sequence begun makes it wait `ESC_WAIT` for the rest.
 
 use std::fs::File;
 use std::io;
@@ -29,11 +29,11 @@ use crate::ui::keys::Key;
 /// How long a lone ESC waits for the rest of a sequence before it is the
 /// Esc key: a terminal sends a sequence's bytes together, a person cannot
 /// type a second key this fast.
-pub const ESC_WAIT: Duration = Duration::from_millis(30);
+pub(crate) const ESC_WAIT: Duration = Duration::from_millis(30);
 
 /// What the terminal reports.
 #[derive(Debug, Clone, PartialEq)]
-pub enum TerminalEvent {
+pub(crate) enum TerminalEvent {
     Key(Key),
     /// The screen must be drawn anew, whole: the terminal was resized, or
     /// the user pressed ctrl-l because something scribbled on it.

@@ -64,7 +64,7 @@ enum Introducer {
 
 /// Turns a terminal's bytes into keys.
 #[derive(Debug, Clone, Default)]
-pub struct KeyDecoder {
+pub(crate) struct KeyDecoder {
     state: State,
 }
 

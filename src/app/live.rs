@@ -5,7 +5,7 @@
 //! There is no fixed tick. The loop wakes for an event, a key, a resize, a
 //! signal, the game's end, or the moment a running clock shows another
 //! second; bursts of events are folded before one frame is drawn, and
-//! frames are at least [`FRAME_GAP`] apart.
+//! frames are at least `FRAME_GAP` apart.
 
 use std::time::Duration;
 

@@ -5,7 +5,7 @@
 //! the keys, runs the game's driver beside the screen and carries the
 //! operator's commands to it. A live game is [`live::run`]; a recorded one
 //! is [`replay::run`]; an event's hall on the terminal is
-//! [`hall_screen::HallScreen`].
+//! `hall_screen::HallScreen`.
 
 pub mod hall_screen;
 pub mod input;
@@ -27,11 +27,11 @@ use crate::ui::{PaneId, UiState};
 use terminal::Screen;
 
 /// The least time between two frames: a burst of events is one frame.
-pub const FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(15);
+pub(crate) const FRAME_GAP: std::time::Duration = std::time::Duration::from_millis(15);
 
 /// What a drawn frame tells the keys: the panes on screen in focus order,
 /// and the rows a page of the trace scrolls.
-pub struct Drawn {
+pub(crate) struct Drawn {
     pub panes: Vec<PaneId>,
     pub page: usize,
 }

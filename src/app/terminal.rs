@@ -73,7 +73,7 @@ impl Screen {
 
     /// Clears the terminal and forgets what was drawn, so that the next
     /// frame is written whole over whatever scribbled on it.
-    pub fn repaint(&mut self) {
+    pub(crate) fn repaint(&mut self) {
         if self.lost {
             return;
         }

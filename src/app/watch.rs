@@ -15,7 +15,7 @@
 //! and a game folder whose goref does not answer is a message at once.
 //!
 //! A referee that serves an event's hall (`goref event DIR --serve`) is
-//! watched on the hall's screen ([`HallScreen`]): every board, any one
+//! watched on the hall's screen (`HallScreen`): every board, any one
 //! opened and left, and with `--board N` that board opened from the start.
 
 use std::time::Duration;

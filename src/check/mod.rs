@@ -26,14 +26,14 @@ pub use card::{Card, Check, Section, Verdict};
 
 /// The moves the program is asked for, unless told otherwise: the first on
 /// an empty board (or after the handicap), the rest in the middle of a game.
-pub const DEFAULT_MOVES: u32 = 6;
+pub(crate) const DEFAULT_MOVES: u32 = 6;
 
 /// The card's width: it reads at 80 columns.
 pub const CARD_WIDTH: usize = 80;
 
 /// The longest the check waits for one move, unless the rules' move
 /// timeout is shorter.
-pub const MOVE_LIMIT: Duration = Duration::from_secs(120);
+pub(crate) const MOVE_LIMIT: Duration = Duration::from_secs(120);
 
 /// What to check a program for.
 #[derive(Debug, Clone)]

@@ -16,7 +16,7 @@ use crate::shell_time::now;
 
 /// How a wait for the player ended.
 #[derive(Debug)]
-pub enum Waited<T> {
+pub(crate) enum Waited<T> {
     Got(T),
     Failed(Failure),
     /// Nothing came within the time allowed.
@@ -24,7 +24,7 @@ pub enum Waited<T> {
 }
 
 /// One player adapter, driven by the check.
-pub struct Scripted {
+pub(crate) struct Scripted {
     handle: PlayerHandle,
     reports: mpsc::UnboundedReceiver<Report>,
     /// Every report so far, in order.
@@ -99,7 +99,7 @@ impl Scripted {
 
 /// One move the program made.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TimedMove {
+pub(crate) struct TimedMove {
     pub mv: Move,
     /// From the moment it had the turn to its move.
     pub took: Duration,
@@ -107,7 +107,7 @@ pub struct TimedMove {
 
 /// How the exchange of moves went.
 #[derive(Debug, Default)]
-pub struct Exchange {
+pub(crate) struct Exchange {
     pub moves: Vec<TimedMove>,
     /// The opponent's moves the program refused.
     pub refused: Vec<String>,
@@ -125,7 +125,7 @@ pub enum Stopped {
 }
 
 /// The other side of the game: the built-in engine, its board the game's.
-pub struct Opponent {
+pub(crate) struct Opponent {
     engine: Engine,
 }
 

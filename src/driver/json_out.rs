@@ -15,12 +15,12 @@ use std::time::Duration;
 use crate::console;
 
 /// Lines the queue holds before events are left out of stdout.
-pub const QUEUE_LINES: usize = 20_000;
+pub(crate) const QUEUE_LINES: usize = 20_000;
 
 /// How long the end of the game waits for a stalled reader to take the rest.
 const FINISH_WAIT: Duration = Duration::from_secs(10);
 
-pub struct JsonOut {
+pub(crate) struct JsonOut {
     tx: Option<SyncSender<String>>,
     thread: Option<JoinHandle<()>>,
     /// The `seq` range left out and not yet marked.

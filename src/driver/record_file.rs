@@ -21,7 +21,7 @@ use crate::files::{replace, resolve_output, write_atomically, FileError, FileLoc
 
 /// When the record is made to survive a power cut.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sync {
+pub(crate) enum Sync {
     /// Every text is synced before it replaces the last: the record is
     /// the only copy of the game.
     EveryWrite,
@@ -34,18 +34,18 @@ pub enum Sync {
 /// The least time between two writes of a record derived from a journal:
 /// the file lags the game by no more, and a game of quick moves does not
 /// rewrite it for each.
-pub const DERIVED_GAP: Duration = Duration::from_millis(500);
+pub(crate) const DERIVED_GAP: Duration = Duration::from_millis(500);
 
 /// A change in whether the record reaches the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum RecordStatus {
+pub(crate) enum RecordStatus {
     /// A write failed; the file on disk keeps its last complete text.
     Failing(String),
     /// A write succeeded again after failures.
     Recovered,
 }
 
-pub struct RecordFile {
+pub(crate) struct RecordFile {
     tx: Option<mpsc::Sender<String>>,
     thread: Option<JoinHandle<Result<(), String>>>,
     status: mpsc::Receiver<RecordStatus>,

@@ -346,7 +346,7 @@ impl Sinks {
     /// Hands every event held to every subscriber, unless they wait for
     /// the move they belong to to be relayed ([`HOLD_AT_MOST`] at most, at
     /// the next turn of the game's loop after it).
-    pub fn hand_on_held(&mut self) {
+    pub(crate) fn hand_on_held(&mut self) {
         if self
             .held_since
             .is_some_and(|since| now().saturating_duration_since(since) < HOLD_AT_MOST)
@@ -383,7 +383,7 @@ impl Sinks {
 
     /// [`Sinks::drain`], but the subscribers' events are held, for
     /// [`Sinks::hand_on_held`] once what the referee asked is sent.
-    pub fn drain_holding(&mut self, referee: &mut Referee) {
+    pub(crate) fn drain_holding(&mut self, referee: &mut Referee) {
         self.take_events(referee);
         self.flush_folder();
         self.take_record_status();

@@ -14,7 +14,7 @@ use std::thread::JoinHandle;
 
 use crate::files::{resolve_output, FileError, FileLock, Holds};
 
-pub struct TraceFile {
+pub(crate) struct TraceFile {
     pub path: PathBuf,
     tx: Option<mpsc::Sender<String>>,
     thread: Option<JoinHandle<Result<(), String>>>,

@@ -177,7 +177,7 @@ fn is_packet_line(line: &str) -> bool {
 
 /// What a game folder says of its game.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FolderState {
+pub(crate) enum FolderState {
     /// No journal: the game never started.
     Empty,
     /// Another goref referees it now.
@@ -195,13 +195,13 @@ pub enum FolderState {
 
 /// How long [`void_game`] waits for the board's goref to say its game is
 /// over.
-pub const VOID_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+pub(crate) const VOID_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Ends the game a goref plays in `dir` void, through the folder's attach
 /// socket, as an operator at `goref attach` would: `why` is the reason its
 /// journal and record give. Returns once the game's stream carries its
 /// result, or why it could not be ended.
-pub fn void_game(dir: &Path, why: &str) -> Result<(), String> {
+pub(crate) fn void_game(dir: &Path, why: &str) -> Result<(), String> {
     use std::io::Write;
     let socket = dir.join(SOCKET);
     let mut stream = std::os::unix::net::UnixStream::connect(&socket)
@@ -268,12 +268,12 @@ pub fn signal(dir: &Path, started: Option<u32>, signal: libc::c_int) {
 }
 
 /// Whether a goref holds the game in `dir` now.
-pub fn is_live(dir: &Path) -> bool {
+pub(crate) fn is_live(dir: &Path) -> bool {
     dir.join(JOURNAL).is_file() && crate::files::FileLock::acquire(&dir.join(JOURNAL)).is_err()
 }
 
 /// Looks at a board's folder: whether a goref holds it, and its result.
-pub fn folder_state(dir: &Path) -> FolderState {
+pub(crate) fn folder_state(dir: &Path) -> FolderState {
     let journal = dir.join(JOURNAL);
     if !journal.is_file() {
         return FolderState::Empty;

@@ -1,6 +1,6 @@
 //! The director's desk: where the event runner says what happens and asks
 //! for the pairing ([`Desk`]), the terminal's desk of `--headless`
-//! ([`Terminal`]: progress lines on stderr, the prompt on stdin), and the
+//! (`Terminal`: progress lines on stderr, the prompt on stdin), and the
 //! signals that stop a runner ([`stop`]).
 
 use std::io::BufRead;
@@ -32,7 +32,7 @@ pub trait Desk: Send {
 
 /// The director at the terminal: progress lines on stderr, the prompt on
 /// stdin.
-pub struct Terminal;
+pub(crate) struct Terminal;
 
 impl Desk for Terminal {
     fn say(&self, line: String) {

@@ -300,7 +300,7 @@ fn load_unseeded(dir: &Path) -> Result<EventFile, EventFileError> {
 
 /// Whether `name` may name an entrant: not empty, no comma and no space
 /// around it (the games list is CSV), and not BYE (which marks a bye there).
-pub fn check_name(name: &str) -> Result<(), String> {
+pub(crate) fn check_name(name: &str) -> Result<(), String> {
     if name.trim().is_empty() || name.trim() != name || name.contains(',') {
         return Err("a name is not empty, has no comma and no space around it".into());
     }
@@ -500,7 +500,7 @@ fn knockout_keys(raw: &RawEventFile) -> Result<Option<Knockout>, String> {
 
 /// The commented file `goref event init` writes: a 4-entrant Swiss of the
 /// built-in engine and GNU Go that plays as it stands.
-pub const TEMPLATE: &str = r#"# The event file of a goref tournament folder: the event, its system, its
+pub(crate) const TEMPLATE: &str = r#"# The event file of a goref tournament folder: the event, its system, its
 # tie-breaks, the games' settings and the entrants. Every key is described
 # here; an unknown key is an error.
 

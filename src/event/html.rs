@@ -14,7 +14,7 @@ use crate::tournament::crosstable::{
 use crate::tournament::standings::Standings;
 
 /// The page's name in the event's folder.
-pub const STANDINGS_PAGE: &str = "standings.html";
+pub(crate) const STANDINGS_PAGE: &str = "standings.html";
 
 /// Writes the page (atomically) and returns its path.
 pub fn write(dir: &Path, file: &EventFile, state: &EventState) -> Result<PathBuf, String> {

@@ -25,7 +25,7 @@ pub struct Pair {
 
 impl Pair {
     /// Whether the board's two entrants are `a` and `b`, either way round.
-    pub fn is_between(&self, a: &str, b: &str) -> bool {
+    pub(crate) fn is_between(&self, a: &str, b: &str) -> bool {
         (self.black == a && self.white == b) || (self.black == b && self.white == a)
     }
 }
@@ -257,7 +257,7 @@ impl EventLog {
 
     /// The lines others appended since the last look (`goref event DIR
     /// result` while the event runs), and this log's own since then.
-    pub fn read_new(&mut self) -> Result<Vec<Logged>, LogError> {
+    pub(crate) fn read_new(&mut self) -> Result<Vec<Logged>, LogError> {
         let read_error = |source| LogError::Read {
             path: self.path.clone(),
             source,
@@ -282,7 +282,7 @@ impl EventLog {
 
 /// Appends one line to the log at `path` and syncs it, for a command that
 /// runs beside the event (`goref event DIR result`).
-pub fn append_to(path: &Path, line: &EventLine) -> Result<String, LogError> {
+pub(crate) fn append_to(path: &Path, line: &EventLine) -> Result<String, LogError> {
     let (mut log, _) = EventLog::open(path)?;
     log.append(line)
 }

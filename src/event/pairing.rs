@@ -183,7 +183,7 @@ fn knockout_proposal(
 /// For each entrant on a GMP or SGMP line, the colour its program must be
 /// set to for its board, and whether the line is there: `board 2:
 /// gnugo-line plays White on /dev/ttyS0: set it to White`.
-pub fn line_notes(state: &EventState, boards: &[Pair]) -> Vec<String> {
+pub(crate) fn line_notes(state: &EventState, boards: &[Pair]) -> Vec<String> {
     let mut notes = Vec::new();
     for pair in boards {
         for (name, colour) in [(&pair.black, Color::Black), (&pair.white, Color::White)] {

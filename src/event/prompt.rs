@@ -23,7 +23,7 @@ use crate::tournament::games::parse_outcome;
 
 /// What an answer asks for.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Decision {
+pub(crate) enum Decision {
     Confirm,
     Quit,
     /// A change to write down, after which the pairing is drawn again.
@@ -57,7 +57,11 @@ pub fn show(proposal: &Proposal) -> Vec<String> {
 }
 
 /// Reads one answer.
-pub fn decide(answer: &str, proposal: &Proposal, state: &EventState) -> Result<Decision, String> {
+pub(crate) fn decide(
+    answer: &str,
+    proposal: &Proposal,
+    state: &EventState,
+) -> Result<Decision, String> {
     let words: Vec<&str> = answer.split_whitespace().collect();
     let round = proposal.round;
     let entrant = |name: &str| -> Result<String, String> {

@@ -13,7 +13,7 @@
 //!
 //! What the event says and asks goes through a [`Desk`]: the terminal's
 //! lines and prompt ([`run`]), or the hall screen, which is also shown the
-//! event's [`EventPicture`] each time it changes ([`run_at`]).
+//! event's [`EventPicture`] each time it changes (`run_at`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -73,7 +73,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
 
 /// Runs the event in `dir` at `desk` until it is over or stopped; with
 /// `signals`, Ctrl-C and SIGTERM stop it (else [`stop`] does).
-pub fn run_at(
+pub(crate) fn run_at(
     dir: &Path,
     options: &EventOptions,
     desk: Box<dyn Desk>,

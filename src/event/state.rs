@@ -44,7 +44,7 @@ pub struct BoardResult {
 }
 
 /// The end code of a game whose players could not be set up.
-pub const NO_GAME: &str = "no_game";
+pub(crate) const NO_GAME: &str = "no_game";
 
 impl Board {
     /// The result that counts: the director's, else a decided one of the
@@ -84,14 +84,14 @@ pub struct Round {
 }
 
 impl Round {
-    pub fn is_over(&self) -> bool {
+    pub(crate) fn is_over(&self) -> bool {
         self.boards.iter().all(|b| b.result().is_some())
     }
 }
 
 /// Where a director's result goes: [`EventState::place_result`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Placement {
+pub(crate) struct Placement {
     /// The board of the round it is for; none for a game played elsewhere.
     pub board: Option<u32>,
     /// The game as the confirmation repeats it: `round 1 board 1, a (B) -
@@ -289,7 +289,7 @@ impl EventState {
     /// the pairing, an entrant who already has another game or the bye in
     /// the round, or a game that already has a result from play or from
     /// the director (unless `replace`, and then the result it replaces).
-    pub fn place_result(
+    pub(crate) fn place_result(
         &self,
         round: u32,
         black: &str,
@@ -430,7 +430,7 @@ impl EventState {
     /// it plays, or it waits for the judge. A board waits for the director
     /// to be started again when its game never started (a line that failed,
     /// a program that was missing) or its goref failed.
-    pub fn retry_refusal(&self, round: u32, board: u32) -> Option<String> {
+    pub(crate) fn retry_refusal(&self, round: u32, board: u32) -> Option<String> {
         let Some(found) = self.board(round, board) else {
             return Some(format!("round {round} has no board {board}"));
         };
@@ -470,7 +470,7 @@ impl EventState {
 
     /// The entrants who play in `round`, in pairing-table order: not
     /// withdrawn before it.
-    pub fn active_in(&self, round: u32) -> Vec<&Entrant> {
+    pub(crate) fn active_in(&self, round: u32) -> Vec<&Entrant> {
         self.entrants
             .iter()
             .filter(|e| self.withdrawn.get(&e.name).is_none_or(|&from| from > round))

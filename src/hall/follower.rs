@@ -32,7 +32,7 @@ const COALESCE: Duration = Duration::from_millis(30);
 
 /// What a followed board tells the hall.
 #[derive(Debug)]
-pub enum BoardNote {
+pub(crate) enum BoardNote {
     /// Its view changed: the view, its stream time at a local instant, and
     /// why the hall cannot follow it now, if it cannot.
     View {
@@ -47,7 +47,7 @@ pub enum BoardNote {
 }
 
 /// A board the hall follows: the task, and where its commands go.
-pub struct Follower {
+pub(crate) struct Follower {
     pub round: u32,
     pub dir: PathBuf,
     commands: mpsc::UnboundedSender<String>,

@@ -15,7 +15,7 @@ use crate::game::Color;
 /// move is relayed and before a result is announced.
 pub const JOURNAL: &str = "journal.jsonl";
 /// The SGF record, derived from the events, replaced after every move.
-pub const RECORD: &str = "game.sgf";
+pub(crate) const RECORD: &str = "game.sgf";
 /// The resolved configuration, as a game file: `goref play --config` plays
 /// the same setup, and `goref resume` restarts the same players.
 pub const CONFIG: &str = "config.toml";

@@ -4,20 +4,20 @@
 //! `accept` fails for reasons that last (no file descriptors left, no
 //! memory for a socket) as well as for one connection that was reset
 //! before it was taken. Trying again at once would spin; logging every
-//! try would fill the log. So the wait doubles from [`FIRST_WAIT`] to
-//! [`LONGEST_WAIT`], the first failure of a run is told, and the first
+//! try would fill the log. So the wait doubles from `FIRST_WAIT` to
+//! `LONGEST_WAIT`, the first failure of a run is told, and the first
 //! connection taken after it is told with the count of failures between.
 
 use std::time::Duration;
 
 /// The wait after the first failure of a run.
-pub const FIRST_WAIT: Duration = Duration::from_millis(100);
+pub(crate) const FIRST_WAIT: Duration = Duration::from_millis(100);
 /// The longest wait between two tries.
-pub const LONGEST_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const LONGEST_WAIT: Duration = Duration::from_secs(2);
 
 /// The failures of `accept` since the last connection it took.
 #[derive(Debug, Default)]
-pub struct AcceptTrouble {
+pub(crate) struct AcceptTrouble {
     failures: u32,
     wait: Duration,
 }

@@ -1,5 +1,5 @@
 //! The audience: spectators joining and leaving, told to the game as one
-//! `spectators` event at most once per [`Audience::PERIOD`], so that a storm
+//! `spectators` event at most once per `Audience::PERIOD`, so that a storm
 //! of connects is a handful of lines in the trace. Pure, with time passed in.
 
 use std::time::{Duration, Instant};
@@ -8,7 +8,7 @@ use crate::referee::event::SPECTATORS_NAMED;
 use crate::referee::GameEvent;
 
 #[derive(Debug, Default)]
-pub struct Audience {
+pub(crate) struct Audience {
     count: u32,
     joined: Vec<String>,
     left: Vec<String>,
@@ -21,15 +21,10 @@ pub struct Audience {
 
 impl Audience {
     /// The least time between two `spectators` events.
-    pub const PERIOD: Duration = Duration::from_secs(1);
+    pub(crate) const PERIOD: Duration = Duration::from_secs(1);
 
     pub fn new() -> Audience {
         Audience::default()
-    }
-
-    /// Spectators watching now.
-    pub fn count(&self) -> u32 {
-        self.count
     }
 
     /// A spectator at `address` passed the gate and said hello.

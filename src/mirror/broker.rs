@@ -1,4 +1,4 @@
-//! `--publish nats://…`: the async shell around [`Outlet`], on the mirror's
+//! `--publish nats://…`: the async shell around `Outlet`, on the mirror's
 //! thread. It connects to the broker, makes the JetStream stream if it is
 //! missing, and publishes the outlet's lines one at a time, each waited for
 //! its acknowledgement, so that they are stored in the order the game made
@@ -27,7 +27,7 @@ const CONNECT_WITHIN: Duration = Duration::from_secs(3);
 const ACK_WITHIN: Duration = Duration::from_secs(3);
 /// The header that says when a message's first line was handed to the
 /// publisher, in microseconds since the Unix epoch: a watcher's delay.
-pub const SENT_HEADER: &str = "Goref-Sent-Us";
+pub(crate) const SENT_HEADER: &str = "Goref-Sent-Us";
 
 /// `at` in microseconds since the Unix epoch, by the wall clock.
 fn unix_us(at: std::time::Instant) -> u64 {

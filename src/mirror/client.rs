@@ -30,11 +30,11 @@ use super::wire::{
 };
 
 /// How often a spectator pings.
-pub const PING_EVERY: Duration = Duration::from_secs(5);
+pub(crate) const PING_EVERY: Duration = Duration::from_secs(5);
 /// Nothing heard for this long shows the screen as stale.
-pub const STALE_AFTER: Duration = Duration::from_secs(12);
+pub(crate) const STALE_AFTER: Duration = Duration::from_secs(12);
 /// Nothing heard for this long drops the connection and connects again.
-pub const SILENT_LIMIT: Duration = Duration::from_secs(20);
+pub(crate) const SILENT_LIMIT: Duration = Duration::from_secs(20);
 /// How long "resynced" stays on the status line.
 const NOTICE_FOR: Duration = Duration::from_secs(5);
 /// The first wait before connecting again, doubled each time up to

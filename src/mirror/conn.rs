@@ -11,7 +11,7 @@ use tokio::io::{AsyncRead, AsyncWrite, DuplexStream, ReadBuf, ReadHalf, WriteHal
 use tokio::net::{tcp, unix, TcpStream, UnixStream};
 
 /// An open connection.
-pub enum Conn {
+pub(crate) enum Conn {
     Tcp(TcpStream),
     Unix(UnixStream),
     /// A browser's WebSocket, carried line by line by `web`.
@@ -19,14 +19,14 @@ pub enum Conn {
 }
 
 /// The reading half of a [`Conn`].
-pub enum ConnRead {
+pub(crate) enum ConnRead {
     Tcp(tcp::OwnedReadHalf),
     Unix(unix::OwnedReadHalf),
     Duplex(ReadHalf<DuplexStream>),
 }
 
 /// The writing half of a [`Conn`].
-pub enum ConnWrite {
+pub(crate) enum ConnWrite {
     Tcp(tcp::OwnedWriteHalf),
     Unix(unix::OwnedWriteHalf),
     Duplex(WriteHalf<DuplexStream>),

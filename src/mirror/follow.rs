@@ -41,7 +41,7 @@ const CONNECT_WITHIN: Duration = Duration::from_secs(5);
 const BROKER_QUIET: Duration = Duration::from_secs(3);
 /// How long a connection may take to be welcomed, until the referee has
 /// let this spectator in once.
-pub const WELCOME_WITHIN: Duration = Duration::from_secs(10);
+pub(crate) const WELCOME_WITHIN: Duration = Duration::from_secs(10);
 
 /// Where the referee serves the game.
 #[derive(Debug, Clone, PartialEq, Eq)]

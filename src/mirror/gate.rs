@@ -57,7 +57,7 @@ impl Default for Limits {
 
 /// Why a connection is turned away, as the spectator is told.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     #[error("the referee serves {0} spectators already")]
     Full(usize),
     #[error("too many connects from {0}: wait a few seconds")]
@@ -96,7 +96,7 @@ struct Bucket {
 
 /// The gate every connection passes.
 #[derive(Debug)]
-pub struct Gate {
+pub(crate) struct Gate {
     limits: Limits,
     token: Option<String>,
     buckets: HashMap<IpAddr, Bucket>,
@@ -111,10 +111,6 @@ impl Gate {
             buckets: HashMap::new(),
             open: 0,
         }
-    }
-
-    pub fn limits(&self) -> &Limits {
-        &self.limits
     }
 
     /// Connections open now.

@@ -1,7 +1,7 @@
 //! An event's hall as the mirror serves it (`goref event DIR --serve`): the
 //! event's picture and each board's game, folded from what the hall hears
 //! from the boards, so that a spectator who joins late is sent the whole
-//! hall at once. Pure, like [`super::hub::Hub`]: the server's shell feeds
+//! hall at once. Pure, like `super::hub::Hub`: the server's shell feeds
 //! it and asks it what a joining spectator is sent.
 //!
 //! Each line is serialised once, here, and each board's snapshot once for
@@ -27,7 +27,7 @@ pub const HALL_QUEUE: usize = 8 * 1024;
 
 /// What the hall hands the mirror.
 #[derive(Debug, Clone)]
-pub enum HallItem {
+pub(crate) enum HallItem {
     /// The event as it stands.
     Picture(Box<EventPicture>),
     /// Board `board`'s game, whole: the hall joined it, or joined it again.
@@ -38,7 +38,7 @@ pub enum HallItem {
 
 /// The hall as served.
 #[derive(Debug)]
-pub struct HallHub {
+pub(crate) struct HallHub {
     stream: String,
     producer: String,
     origin: Instant,

@@ -32,17 +32,17 @@ impl Default for HistoryLimits {
 }
 
 /// A line to send, shared by every spectator it goes to.
-pub type Line = Arc<str>;
+pub(crate) type Line = Arc<str>;
 
 /// What a spectator that says hello is sent before the live events.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Join {
+pub(crate) struct Join {
     pub welcome: String,
     pub catch_up: CatchUp,
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub enum CatchUp {
+pub(crate) enum CatchUp {
     /// The events after the spectator's `since_seq`, oldest first.
     Events(Vec<Line>),
     /// The whole view: the spectator's `since_seq` is of another stream or
@@ -52,7 +52,7 @@ pub enum CatchUp {
 
 /// One game's stream as the mirror serves it.
 #[derive(Debug)]
-pub struct Hub {
+pub(crate) struct Hub {
     stream: String,
     producer: String,
     view: GameView,
@@ -79,16 +79,12 @@ impl Hub {
         }
     }
 
-    /// The stream's name: a new one for every game.
-    pub fn stream(&self) -> &str {
-        &self.stream
-    }
-
-    pub fn view(&self) -> &GameView {
+    /// The `seq` of the newest event.
+    #[cfg(test)]
+    pub(crate) fn view(&self) -> &GameView {
         &self.view
     }
 
-    /// The `seq` of the newest event.
     pub fn seq(&self) -> u64 {
         self.view.last_seq
     }

@@ -30,9 +30,9 @@ use std::time::{Duration, Instant};
 use super::hub::Line;
 
 /// The root of every stored subject.
-pub const SUBJECT_ROOT: &str = "goref";
+pub(crate) const SUBJECT_ROOT: &str = "goref";
 /// The root of the heartbeats' subjects, outside the stored ones.
-pub const LIVE_ROOT: &str = "goref-live";
+pub(crate) const LIVE_ROOT: &str = "goref-live";
 
 /// Where a broker is, and what on it: `nats://HOST:PORT[/EVENT[/BOARD]]`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -114,7 +114,7 @@ pub fn subject_token(name: &str) -> String {
 
 /// The subjects of one event (or game) on the broker.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Subjects {
+pub(crate) struct Subjects {
     event: String,
 }
 
@@ -148,7 +148,7 @@ impl Subjects {
     }
 
     /// Every subject of one game: its events and its snapshots.
-    pub fn game_wildcard(&self, board: Option<u32>) -> String {
+    pub(crate) fn game_wildcard(&self, board: Option<u32>) -> String {
         format!("{}.*", self.game(board))
     }
 
@@ -193,7 +193,7 @@ impl Default for OutletLimits {
 /// it if a retry sends it twice, and its lines (a game's events that came
 /// together go as one message).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outgoing {
+pub(crate) struct Outgoing {
     pub subject: String,
     pub id: String,
     pub payload: String,
@@ -211,7 +211,7 @@ pub struct Outgoing {
 
 /// What a pushed line asks of the shell.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Pushed {
+pub(crate) enum Pushed {
     /// Queued.
     Queued,
     /// Queued, and the game has had enough events since its last snapshot:
@@ -237,7 +237,7 @@ const MESSAGE_BYTES: usize = 64 << 10;
 
 /// The lines on their way to the broker.
 #[derive(Debug)]
-pub struct Outlet {
+pub(crate) struct Outlet {
     subjects: Subjects,
     /// Where, as notices name it.
     broker: String,
@@ -279,26 +279,22 @@ impl Outlet {
         }
     }
 
-    pub fn subjects(&self) -> &Subjects {
-        &self.subjects
-    }
-
     /// The broker, as notices name it.
     pub fn broker(&self) -> &str {
         &self.broker
     }
 
     /// The stream's welcome, pushed at `now` (as every line is).
-    pub fn push_welcome(&mut self, line: Line, now: Instant) -> Pushed {
+    pub(crate) fn push_welcome(&mut self, line: Line, now: Instant) -> Pushed {
         self.push(self.subjects.welcome(), &line, false, now)
     }
 
-    pub fn push_hall(&mut self, line: Line, now: Instant) -> Pushed {
+    pub(crate) fn push_hall(&mut self, line: Line, now: Instant) -> Pushed {
         self.push(self.subjects.hall(), &line, false, now)
     }
 
     /// A game's event: board `board` of a hall, or the one game.
-    pub fn push_event(&mut self, board: Option<u32>, line: Line, now: Instant) -> Pushed {
+    pub(crate) fn push_event(&mut self, board: Option<u32>, line: Line, now: Instant) -> Pushed {
         let pushed = self.push(self.subjects.events(board), &line, true, now);
         let count = self.since_snapshot.entry(board).or_insert(0);
         *count += 1;
@@ -308,7 +304,7 @@ impl Outlet {
         }
     }
 
-    pub fn push_snapshot(&mut self, board: Option<u32>, line: Line, now: Instant) -> Pushed {
+    pub(crate) fn push_snapshot(&mut self, board: Option<u32>, line: Line, now: Instant) -> Pushed {
         self.since_snapshot.insert(board, 0);
         self.push(self.subjects.snapshots(board), &line, false, now)
     }
@@ -355,7 +351,7 @@ impl Outlet {
     }
 
     /// The next message to send, which nothing joins from now on.
-    pub fn next_to_send(&mut self) -> Option<Outgoing> {
+    pub(crate) fn next_to_send(&mut self) -> Option<Outgoing> {
         let next = self.queue.get_mut(self.sending)?;
         next.sealed = true;
         let next = next.clone();
@@ -364,12 +360,13 @@ impl Outlet {
     }
 
     /// Lines waiting, sent or not, for the broker to take them.
-    pub fn queued(&self) -> usize {
+    pub(crate) fn queued(&self) -> usize {
         self.lines
     }
 
     /// Lines the broker has taken.
-    pub fn published(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn published(&self) -> u64 {
         self.published
     }
 
@@ -439,7 +436,7 @@ fn message_id(run: &str, subject: &str, number: u64) -> String {
 }
 
 /// A message id's run and subject, and its number on that subject.
-pub fn read_message_id(id: &str) -> Option<(&str, u64)> {
+pub(crate) fn read_message_id(id: &str) -> Option<(&str, u64)> {
     let (run_and_subject, number) = id.rsplit_once(':')?;
     Some((run_and_subject, number.parse().ok()?))
 }

@@ -1,5 +1,5 @@
-//! `--serve ADDR`: the mirror's server, the async shell around [`Hub`],
-//! [`Gate`] and [`Audience`].
+//! `--serve ADDR`: the mirror's server, the async shell around `Hub`,
+//! `Gate` and `Audience`.
 //!
 //! It runs on a thread of its own with its own runtime, at a lower CPU
 //! priority than the referee. The game hands it events through an unbounded
@@ -78,10 +78,10 @@ pub enum ServeError {
 
 /// The feed of one game's events, in the batches the game hands them on
 /// in, with the instant each was handed on.
-pub type Feed = mpsc::UnboundedSender<EventBatch>;
+pub(crate) type Feed = mpsc::UnboundedSender<EventBatch>;
 
 /// The feed of an event's hall.
-pub type HallFeed = mpsc::UnboundedSender<HallItem>;
+pub(crate) type HallFeed = mpsc::UnboundedSender<HallItem>;
 
 enum Control {
     /// A new game: its events come on `feed`; `spectators` events go to
@@ -102,7 +102,7 @@ enum Control {
 
 /// What the mirror tells an event's hall.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum HallNews {
+pub(crate) enum HallNews {
     /// A notice for the hall's news line (publishing stopped, caught up).
     Said(String),
     /// How many spectators watch the hall now, told at most once a second.
@@ -296,7 +296,7 @@ impl MirrorServer {
     /// Serves an event's hall from now on: the feed to hand its items to,
     /// and the mirror's news for the hall (publishing stopped, caught up,
     /// how many watch).
-    pub fn attach_hall(&self) -> (HallFeed, mpsc::UnboundedReceiver<HallNews>) {
+    pub(crate) fn attach_hall(&self) -> (HallFeed, mpsc::UnboundedReceiver<HallNews>) {
         let (feed, feed_rx) = mpsc::unbounded_channel();
         let (news, news_rx) = mpsc::unbounded_channel();
         let _ = self.control.send(Control::Hall {

@@ -14,7 +14,7 @@
 //! ```
 //!
 //! A spectator may send only `hello` (first, once), `ping` and `bye`, in
-//! lines of at most [`SPECTATOR_LINE_LIMIT`] bytes; anything else closes its
+//! lines of at most `SPECTATOR_LINE_LIMIT` bytes; anything else closes its
 //! connection. The referee's lines are at most [`REFEREE_LINE_LIMIT`] bytes.
 //! Both sides skip fields they do not know; a spectator skips message types
 //! it does not know. An `event` carries the event exactly as `--json` prints
@@ -37,14 +37,15 @@ use crate::tournament::hall::EventPicture;
 pub const VERSION: u32 = 1;
 
 /// The `bye` reason for a hello with no token where the referee needs one.
-pub const TOKEN_NEEDED: &str = "this game needs a token (give it with --token or GOREF_TOKEN)";
+pub(crate) const TOKEN_NEEDED: &str =
+    "this game needs a token (give it with --token or GOREF_TOKEN)";
 
 /// The `bye` reason for a hello with a token that is not the referee's. A
 /// referee older than [`TOKEN_NEEDED`] gives it to a hello with none too.
-pub const WRONG_TOKEN: &str = "wrong token";
+pub(crate) const WRONG_TOKEN: &str = "wrong token";
 
 /// The longest line a spectator may send, newline included.
-pub const SPECTATOR_LINE_LIMIT: usize = 4096;
+pub(crate) const SPECTATOR_LINE_LIMIT: usize = 4096;
 
 /// The longest line the referee sends, newline included: a snapshot is
 /// well under 1 MiB (the view bounds every list and text).
@@ -145,7 +146,7 @@ impl PartialEq for RawEvent {
 
 /// The `seq` and time of an event whose type may be unknown here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-pub struct EventStamp {
+pub(crate) struct EventStamp {
     pub seq: u64,
     pub t_ms: u64,
 }

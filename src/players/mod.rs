@@ -497,7 +497,7 @@ pub(crate) fn bot_command(self_exe: &std::path::Path, seed: u64, settings: &Sett
 /// before any game: a program that is not there or not executable (looked
 /// up on `PATH` when its name has no `/`), a serial device that does not
 /// exist. None when nothing can be told before it starts.
-pub fn program_problem(spec: &PlayerSpec) -> Option<String> {
+pub(crate) fn program_problem(spec: &PlayerSpec) -> Option<String> {
     use std::os::unix::fs::PermissionsExt;
     let runnable = |path: &std::path::Path| {
         path.metadata()

@@ -92,7 +92,7 @@ pub async fn run(
 
 /// The built-in engine as a line player starts it.
 #[derive(Debug, Clone)]
-pub struct Builtin {
+pub(crate) struct Builtin {
     pub profile: Profile,
     pub seed: u64,
     /// More `goref bot` arguments: `--playouts N`, `--think-ms MS`.

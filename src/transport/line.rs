@@ -11,7 +11,7 @@ pub trait LineIo: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
 impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> LineIo for T {}
 
 /// An opened line of any kind.
-pub type BoxedLine = Box<dyn LineIo>;
+pub(crate) type BoxedLine = Box<dyn LineIo>;
 
 pub use super::line_spec::{
     FlowControl, LineError, LineSpec, LineTarget, DEFAULT_BAUD, DEFAULT_SETUP,
@@ -20,7 +20,7 @@ pub use super::line_spec::{
 /// Opens the line. Devices are opened raw, 8N1, at the spec's baud and flow
 /// control, without flushing input (a NEWGAME may already be waiting).
 /// Flushing the returned line hands the bytes to the kernel and does not wait
-/// for them to leave the wire (see [`serial::SerialLine`]).
+/// for them to leave the wire (see `serial::SerialLine`).
 pub async fn open(spec: &LineSpec) -> Result<BoxedLine, LineError> {
     match &spec.target {
         LineTarget::Device { path, baud, flow } => {

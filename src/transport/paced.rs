@@ -24,7 +24,7 @@ use tokio::time::{sleep, sleep_until, Instant, Sleep};
 const CHUNK: usize = 4;
 
 /// Wraps a line so that it runs at `bytes_per_second`.
-pub struct PacedLine<T> {
+pub(crate) struct PacedLine<T> {
     inner: T,
     bytes_per_second: f64,
     /// The chunk being written: its length, and the wait while it crosses.

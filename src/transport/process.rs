@@ -20,7 +20,7 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::sync::mpsc;
 
 /// The longest stderr line kept; the rest of the line is cut.
-pub const STDERR_LINE_LIMIT: usize = 500;
+pub(crate) const STDERR_LINE_LIMIT: usize = 500;
 /// The stderr rate, in bytes a second, sustained beyond which a program
 /// floods: some 50 times what a chatty engine (Leela Zero: a dozen lines a
 /// move) writes at its fastest.
@@ -29,7 +29,7 @@ pub const STDERR_FLOOD_BYTES_PER_SECOND: u64 = 64 * 1024;
 pub const STDERR_BURST_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, thiserror::Error)]
-pub enum ProcessError {
+pub(crate) enum ProcessError {
     #[error("empty command line")]
     EmptyCommand,
     #[error("unbalanced quote in command line: {0}")]
@@ -43,7 +43,7 @@ pub enum ProcessError {
 
 /// What the stderr reader reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StderrItem {
+pub(crate) enum StderrItem {
     Line(String),
     /// The program floods its stderr: from now on lines beyond the rate are
     /// counted, not passed on. Reported once per program.
@@ -59,7 +59,7 @@ pub enum StderrItem {
 const READ_CHUNK: usize = 8192;
 
 /// A running program with its pipes.
-pub struct Process {
+pub(crate) struct Process {
     child: Child,
     /// The program's process group (its own PID), killed on drop.
     group: Option<i32>,

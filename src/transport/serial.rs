@@ -74,7 +74,7 @@ fn open_error(path: &Path, error: tokio_serial::Error) -> LineError {
 /// have left the UART (17 ms a packet at 2400 baud) or, with RTS/CTS and a
 /// silent peer, for ever. Reads and writes go straight to the port.
 #[derive(Debug)]
-pub struct SerialLine {
+pub(crate) struct SerialLine {
     stream: SerialStream,
 }
 

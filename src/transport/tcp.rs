@@ -2,7 +2,7 @@
 //! bytes of a serial port.
 //!
 //! Packets are four bytes, so Nagle's algorithm is turned off: each packet
-//! leaves at once. A connection attempt gives up after [`CONNECT_TIMEOUT`].
+//! leaves at once. A connection attempt gives up after `CONNECT_TIMEOUT`.
 
 use std::io;
 use std::time::Duration;
@@ -12,7 +12,7 @@ use tokio::net::TcpStream;
 use crate::transport::line_spec::LineError;
 
 /// How long a connection attempt may take.
-pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Connects to `host:port` with TCP_NODELAY set.
 pub async fn connect(host: &str, port: u16) -> Result<TcpStream, LineError> {

@@ -165,7 +165,7 @@ use Command as C;
 use Group as G;
 
 /// Every command, in the order the help lists them.
-pub const REGISTRY: &[CommandInfo] = &[
+pub(crate) const REGISTRY: &[CommandInfo] = &[
     info(
         C::Help,
         "help",
@@ -578,7 +578,7 @@ impl Command {
 
 /// What a key press (after any earlier keys of a chord) means.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Lookup {
+pub(crate) enum Lookup {
     Command(Command),
     /// The keys begin one or more chords: these could follow.
     Prefix(Vec<(Chord, Command)>),
@@ -593,7 +593,7 @@ pub struct KeyMap {
 
 /// A key map file that cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum KeyMapError {
+pub(crate) enum KeyMapError {
     #[error("{origin}: {message}")]
     Syntax { origin: String, message: String },
     #[error("{origin}: '{name}' is not a command; the commands are: {known}")]

@@ -1,5 +1,5 @@
 //! What a key does: the screen's own state changes here, and what must
-//! reach the game comes back as [`Effect`]s for the app to carry out.
+//! reach the game comes back as `Effect`s for the app to carry out.
 //!
 //! Pure, like the panes: the host's app, a spectator's and a replay feed it
 //! their keys; a spectator's keys can only ever change its own screen,
@@ -13,7 +13,7 @@
 //! a key (`q`, `a`, `c`, `h`..`n`) can only ever be part of the move;
 //! `esc` closes the box for that turn and gives the keys back, `m` opens it
 //! again. On the operator's screen of a game that is on, ctrl-c asks, as `q`
-//! does; a second ctrl-c within [`INTERRUPT_AGAIN_MS`] confirms.
+//! does; a second ctrl-c within `INTERRUPT_AGAIN_MS` confirms.
 
 use crate::game::{Color, Move, Point};
 use crate::referee::operator::{is_sgf_result, parse_adjustment};
@@ -26,7 +26,7 @@ use super::state::{Confirm, InputBox, InputPurpose, PaneId, RiskyCommand, Role, 
 
 /// What the app must do for the screen.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
+pub(crate) enum Effect {
     /// A command for the referee.
     Operator(OperatorCommand),
     /// A typed player's move, as the operator typed it.
@@ -53,10 +53,10 @@ pub enum Step {
 }
 
 /// One edit of an input box, as tui-input names it.
-pub type Edit = tui_input::InputRequest;
+pub(crate) type Edit = tui_input::InputRequest;
 
 /// How soon a second ctrl-c confirms the first, in ms.
-pub const INTERRUPT_AGAIN_MS: u64 = 5_000;
+pub(crate) const INTERRUPT_AGAIN_MS: u64 = 5_000;
 
 /// Handles one key. `panes` are the panes on screen now, in focus order,
 /// and `page` the rows a page scrolls.

@@ -104,7 +104,7 @@ impl fmt::Display for Key {
 /// Keys pressed one after the other, e.g. `r b`: a chord is harder to hit by
 /// accident than one key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Chord(pub Vec<Key>);
+pub(crate) struct Chord(pub Vec<Key>);
 
 impl FromStr for Chord {
     type Err = BadKey;

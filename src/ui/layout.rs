@@ -33,7 +33,7 @@ const WIDE: (u16, u16) = (120, 30);
 
 /// The breakpoint a screen falls in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Breakpoint {
+pub(crate) enum Breakpoint {
     Wide,
     Standard,
     BoardOnly,
@@ -46,7 +46,7 @@ pub enum Breakpoint {
 
 /// The rectangles of one frame.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Areas {
+pub(crate) struct Areas {
     pub breakpoint: Breakpoint,
     pub status: Rect,
     /// The panes, each with its title row included.

@@ -13,7 +13,7 @@ pub enum PaneId {
 }
 
 impl PaneId {
-    pub const ALL: [PaneId; 6] = [
+    pub(crate) const ALL: [PaneId; 6] = [
         PaneId::Board,
         PaneId::Clocks,
         PaneId::Trace,

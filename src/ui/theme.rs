@@ -39,7 +39,7 @@ mod file;
 use file::StyleSpec;
 
 /// The built-in themes' names.
-pub const BUILTIN_NAMES: &[&str] = &["default", "light", "high-contrast", "mono"];
+pub(crate) const BUILTIN_NAMES: &[&str] = &["default", "light", "high-contrast", "mono"];
 
 /// A built-in theme's file.
 fn builtin_text(name: &str) -> Option<&'static str> {
@@ -55,7 +55,7 @@ fn builtin_text(name: &str) -> Option<&'static str> {
 /// Where a package installs themes: `share/goref/themes` beside the
 /// binary's `bin` (`/usr/share/goref/themes` for `/usr/bin/goref`, and the
 /// same in a scratch root), then `/usr/share/goref/themes`.
-pub fn installed_theme_folders() -> Vec<PathBuf> {
+pub(crate) fn installed_theme_folders() -> Vec<PathBuf> {
     let beside = std::env::current_exe().ok().and_then(|exe| {
         let prefix = exe.parent()?.parent()?;
         Some(prefix.join("share/goref/themes"))
@@ -277,7 +277,7 @@ impl Theme {
     }
 
     /// A built-in theme's name, the path of a theme file, or the name of
-    /// an installed one (`NAME.toml` in [`installed_theme_folders`]).
+    /// an installed one (`NAME.toml` in `installed_theme_folders`).
     pub fn load(name_or_path: &str) -> Result<Theme, ThemeError> {
         if let Some(theme) = Theme::builtin(name_or_path) {
             return Ok(theme);
@@ -346,7 +346,7 @@ impl Default for Theme {
 }
 
 /// The colour names a theme file may use.
-pub const COLOR_NAMES: &[(&str, Color)] = &[
+pub(crate) const COLOR_NAMES: &[(&str, Color)] = &[
     ("black", Color::Black),
     ("red", Color::Red),
     ("green", Color::Green),
@@ -366,7 +366,7 @@ pub const COLOR_NAMES: &[(&str, Color)] = &[
 ];
 
 /// The modifier names a theme file may use.
-pub const MODIFIER_NAMES: &[(&str, Modifier)] = &[
+pub(crate) const MODIFIER_NAMES: &[(&str, Modifier)] = &[
     ("bold", Modifier::BOLD),
     ("dim", Modifier::DIM),
     ("italic", Modifier::ITALIC),

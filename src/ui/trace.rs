@@ -105,7 +105,7 @@ impl Default for TraceState {
 
 /// One row of the trace, borrowed from the view.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum TraceRow<'a> {
+pub(crate) enum TraceRow<'a> {
     /// A GTP line either way, or a line of a program's stderr.
     Line(&'a TraceLine),
     /// A GMP packet, or noise on a GMP line.
@@ -288,7 +288,7 @@ impl Layout {
 
 /// The trace of a [`GameView`] as a [`TraceState`] scrolls and filters it,
 /// as a ratatui widget.
-pub struct TracePane<'a> {
+pub(crate) struct TracePane<'a> {
     pub view: &'a GameView,
     pub state: &'a TraceState,
     pub theme: &'a Theme,

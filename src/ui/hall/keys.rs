@@ -49,7 +49,12 @@ pub enum HallEffect {
 
 /// Handles one key on the hall. `columns` is how many tiles a row of the
 /// frame just drawn holds, for up and down.
-pub fn handle(key: Key, hall: &HallView, state: &mut HallState, columns: usize) -> Vec<HallEffect> {
+pub(crate) fn handle(
+    key: Key,
+    hall: &HallView,
+    state: &mut HallState,
+    columns: usize,
+) -> Vec<HallEffect> {
     state.message = None;
     if let Some((_, effect)) = state.confirm.take() {
         return match key {

@@ -4,8 +4,8 @@
 //! Pure, like the single-board screen: the director's hall and a
 //! spectator's draw the same [`HallView`] with the same functions. The hall
 //! offers the view ([`HallView`]), what one screen adds to it
-//! ([`HallState`]), the frame ([`draw()`]), the keys ([`keys::handle`]) and
-//! where a board stands in words ([`board_state`]). A board that needs the
+//! ([`HallState`]), the frame ([`draw()`]), the keys (`keys::handle`) and
+//! where a board stands in words (`board_state`). A board that needs the
 //! director (an alert not yet seen, the judge called, a result only the
 //! director can give) is marked `!` and sorted to the top.
 
@@ -165,7 +165,7 @@ impl HallView {
 
 /// Where a board stands, in a few words: the result and why once it has
 /// one, else its game's phase.
-pub fn board_state(board: &BoardPicture, game: Option<&BoardGame>) -> String {
+pub(crate) fn board_state(board: &BoardPicture, game: Option<&BoardGame>) -> String {
     if let Some(result) = &board.result {
         return match &board.reason {
             Some(reason) => format!("{result} ({reason})"),

@@ -72,7 +72,7 @@ pub struct MoveLimits {
 }
 
 impl MoveLimits {
-    pub const NONE: MoveLimits = MoveLimits {
+    pub(crate) const NONE: MoveLimits = MoveLimits {
         time_loss_before: None,
         stop_at: None,
         count_passes: true,

@@ -503,7 +503,7 @@ pub enum SessionChange {
 }
 
 impl GameEvent {
-    /// A `spectators` event in words (see [`spectators_summary`]).
+    /// A `spectators` event in words (see `spectators_summary`).
     pub fn audience_text(&self) -> Option<String> {
         let GameEvent::Spectators {
             count,
@@ -524,7 +524,7 @@ pub const SPECTATORS_NAMED: usize = 8;
 
 /// A `spectators` event in words, e.g. `2 watching; joined 10.0.0.5:40112;
 /// left 10.0.0.7:39001 (closed); 1 refused`.
-pub fn spectators_summary(
+pub(crate) fn spectators_summary(
     count: u32,
     joined: &[String],
     left: &[String],

@@ -5,7 +5,7 @@
 //! an SGF record.
 
 pub mod event;
-pub mod game_config;
+pub(crate) mod game_config;
 pub mod machine;
 pub mod operator;
 pub mod record;

@@ -56,7 +56,7 @@ pub struct GameView {
     pub first_to_move: Option<Color>,
     /// Who is asked to move; `None` while nobody is.
     pub to_move: Option<Color>,
-    /// The newest [`MOVE_CAPACITY`] moves.
+    /// The newest `MOVE_CAPACITY` moves.
     pub moves: Vec<MoveLine>,
     /// Stones captured by Black and by White.
     pub captures: [u32; 2],
@@ -634,9 +634,9 @@ mod lines;
 
 pub(crate) use bounds::bounded_text;
 use bounds::{board_vertices, bounded_entry, bounded_player, bounded_result, push_bounded};
-pub use bounds::{
-    ALERT_CAPACITY, AUDIENCE_CAPACITY, ERROR_CAPACITY, FLAG_LIMIT, HEX_LIMIT, MOVE_CAPACITY,
-    NOTICE_CAPACITY, PACKET_CAPACITY, PACKET_TEXT_LIMIT, TEXT_LIMIT, TRACE_CAPACITY,
+pub(crate) use bounds::{
+    ALERT_CAPACITY, AUDIENCE_CAPACITY, ERROR_CAPACITY, MOVE_CAPACITY, NOTICE_CAPACITY,
+    PACKET_CAPACITY, TEXT_LIMIT, TRACE_CAPACITY,
 };
 pub use lines::{AgreementView, Alert, AudienceLine, MoveLine, PacketLine, TraceLine};
 

@@ -85,9 +85,4 @@ impl EventPicture {
     pub fn board(&self, board: u32) -> Option<&BoardPicture> {
         self.boards.iter().find(|b| b.board == board)
     }
-
-    /// Whether every board of the round has its result.
-    pub fn round_is_over(&self) -> bool {
-        !self.boards.is_empty() && self.boards.iter().all(|b| b.result.is_some())
-    }
 }

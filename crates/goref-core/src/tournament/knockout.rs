@@ -87,13 +87,8 @@ impl Match {
     }
 
     /// The entrant who goes on, once decided.
-    pub fn winner_name(&self) -> Option<&str> {
+    pub(crate) fn winner_name(&self) -> Option<&str> {
         self.winner.and_then(|side| self.side_name(side))
-    }
-
-    /// The entrant who is out, once decided by a game.
-    pub fn loser_name(&self) -> Option<&str> {
-        self.winner.and_then(|side| self.side_name(1 - side))
     }
 }
 
@@ -125,7 +120,7 @@ pub struct Bracket {
 
 /// The seeds (from 1) in bracket order for a bracket `size` wide, a power
 /// of two: `[1, 8, 4, 5, 2, 7, 3, 6]` for 8.
-pub fn seed_order(size: usize) -> Vec<usize> {
+pub(crate) fn seed_order(size: usize) -> Vec<usize> {
     let mut order = vec![1];
     while order.len() < size {
         let width = order.len() * 2;
@@ -324,7 +319,7 @@ impl Bracket {
             .collect()
     }
 
-    pub fn final_match(&self) -> Option<&Match> {
+    pub(crate) fn final_match(&self) -> Option<&Match> {
         self.matches.iter().rfind(|m| m.stage == self.stages)
     }
 
@@ -398,7 +393,7 @@ impl Bracket {
 }
 
 /// `final`, `semi-finals`, `quarter-finals`, `round of 16`, ...
-pub fn stage_name(stage: u32, stages: u32) -> String {
+pub(crate) fn stage_name(stage: u32, stages: u32) -> String {
     match stages - stage {
         0 => "final".into(),
         1 => "semi-finals".into(),

@@ -390,17 +390,6 @@ impl Standings {
         self
     }
 
-    /// Whether head-to-head or the pairing number placed any row: the
-    /// crosstable then shows how.
-    pub fn decided_late(&self) -> bool {
-        self.rows.iter().any(|r| {
-            matches!(
-                r.decided_by,
-                Some(TieBreak::HeadToHead | TieBreak::PairingNumber)
-            )
-        })
-    }
-
     /// The standings without the rows whose names `leave_out` picks (an
     /// event's filler, whose games count for its opponents but who is not
     /// ranked; another division), ranks closed up.

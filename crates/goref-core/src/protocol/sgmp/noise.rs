@@ -8,11 +8,11 @@
 //! bytes or so, and the trace grew by megabytes a minute. So:
 //!
 //! * Frames of noise with no good packet between them coalesce into one
-//!   entry. Its hex keeps the first [`KEPT_BYTES`] bytes; its meaning gives
+//!   entry. Its hex keeps the first `KEPT_BYTES` bytes; its meaning gives
 //!   the total count. An entry made of a single frame reads as that frame
 //!   always did (`stray bytes`, `talk "..."`, `bad checksum`).
 //! * An entry goes out when the bytes that make it have been read, if the
-//!   last one is at least [`MIN_INTERVAL`] old; otherwise the noise is held,
+//!   last one is at least `MIN_INTERVAL` old; otherwise the noise is held,
 //!   gathers what follows, and goes out at `Noise::due`: at most four
 //!   entries a second, however fast the noise comes.
 //! * Held noise goes out before the next good packet, whatever the rate, so
@@ -26,10 +26,10 @@ use super::packet::hex;
 use super::trace::{Direction, TraceEntry, TraceFlag};
 
 /// The bytes of noise one trace entry shows in its hex.
-pub const KEPT_BYTES: usize = 16;
+pub(crate) const KEPT_BYTES: usize = 16;
 
 /// The least time between two entries of noise, unless a packet follows.
-pub const MIN_INTERVAL: Duration = Duration::from_millis(250);
+pub(crate) const MIN_INTERVAL: Duration = Duration::from_millis(250);
 
 /// Noise read and not yet traced.
 #[derive(Debug)]

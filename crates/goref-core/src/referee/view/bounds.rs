@@ -13,27 +13,27 @@ use super::lines::{AgreementView, PacketLine};
 use super::GameView;
 
 /// How many trace lines (GTP and stderr) the view keeps.
-pub const TRACE_CAPACITY: usize = 600;
+pub(crate) const TRACE_CAPACITY: usize = 600;
 /// How many GMP packets the view keeps.
-pub const PACKET_CAPACITY: usize = 300;
+pub(crate) const PACKET_CAPACITY: usize = 300;
 /// How many error lines the view keeps.
-pub const ERROR_CAPACITY: usize = 100;
+pub(crate) const ERROR_CAPACITY: usize = 100;
 /// How many alerts the view keeps.
-pub const ALERT_CAPACITY: usize = 50;
+pub(crate) const ALERT_CAPACITY: usize = 50;
 /// How many notices the view keeps.
-pub const NOTICE_CAPACITY: usize = 100;
+pub(crate) const NOTICE_CAPACITY: usize = 100;
 /// How many lines about spectators joining and leaving the view keeps.
-pub const AUDIENCE_CAPACITY: usize = 100;
+pub(crate) const AUDIENCE_CAPACITY: usize = 100;
 /// How many moves the move list keeps (the newest).
-pub const MOVE_CAPACITY: usize = 1000;
+pub(crate) const MOVE_CAPACITY: usize = 1000;
 /// How many bytes of a text (a line, an error, a reason, a name) are stored.
-pub const TEXT_LIMIT: usize = 300;
+pub(crate) const TEXT_LIMIT: usize = 300;
 /// How many bytes of a packet's meaning and note are stored.
-pub const PACKET_TEXT_LIMIT: usize = 160;
+pub(crate) const PACKET_TEXT_LIMIT: usize = 160;
 /// How many bytes of a packet's hex are stored.
-pub const HEX_LIMIT: usize = 48;
+pub(crate) const HEX_LIMIT: usize = 48;
 /// How many flags of a packet are stored.
-pub const FLAG_LIMIT: usize = 8;
+pub(crate) const FLAG_LIMIT: usize = 8;
 /// The most points a board has, so the most vertices a list can name.
 pub(super) const MAX_POINTS: usize = MAX_SIZE as usize * MAX_SIZE as usize;
 /// How many bytes a stored move's vertex may have (`resign` is the longest).
