@@ -107,6 +107,7 @@ fn gaps_of_one_game(
         subscribers: vec![tx],
         folder: None,
         published: None,
+        seats: Default::default(),
     };
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();

@@ -166,12 +166,47 @@ pub enum Command {
                                 goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT\n       \
                                 goref event DIR retry ROUND BOARD")]
     Event(EventArgs),
+    /// Connect a program on this machine to a venue's referee, as one
+    /// entrant's seat.
+    ///
+    /// Starts the program (the command line after --), dials the venue over
+    /// TLS, refuses any venue whose certificate is not the one pinned, and
+    /// from then on hands the venue's GTP commands to the program and its
+    /// answers back, with how long it thought, for every game the entrant
+    /// plays. It dials again by itself when the link drops. The program's
+    /// stderr stays here, in the log. The venue prints the whole line to
+    /// run (goref event DIR seats, or goref play --seats).
+    #[command(override_usage = "goref seat HOST:PORT --entrant NAME --token TOKEN \
+                                --pin sha256:HEX -- PROGRAM [ARGS...]")]
+    Seat(SeatArgs),
     /// Print the completion script for a shell, generated from these very
     /// flags: `goref completions bash > /etc/bash_completion.d/goref`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff), generated from these very flags:
     /// `goref man | man -l -`.
     Man,
+}
+
+/// `goref seat`.
+#[derive(Debug, Args)]
+pub struct SeatArgs {
+    /// The venue's HOST:PORT.
+    pub address: String,
+    /// The entrant this seat speaks for.
+    #[arg(long, value_name = "NAME")]
+    pub entrant: String,
+    /// The entrant's token, from the venue.
+    #[arg(long, value_name = "TOKEN")]
+    pub token: String,
+    /// The venue certificate's fingerprint, from the venue.
+    #[arg(long, value_name = "sha256:HEX")]
+    pub pin: String,
+    /// Where the program's stderr goes [default: seat-NAME.log].
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// The program and its arguments.
+    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    pub program: Vec<String>,
 }
 
 /// `goref completions SHELL`.
@@ -191,6 +226,7 @@ const PLAYER_KINDS: &[&str] = &[
     "sgmp-tcp:",
     "gmp-tcp:",
     "human",
+    "seat:",
     "bot",
     "bot-sgmp",
     "bot-gmp",
@@ -538,6 +574,15 @@ pub struct PlayArgs {
     /// Place for the record (SGF PC).
     #[arg(long, value_name = "TEXT")]
     pub place: Option<String>,
+    /// Listen on ADDR (HOST:PORT) for the seats of seat:NAME players: each
+    /// seated side's `goref seat` line is printed when the game starts, and
+    /// the game waits for it to connect.
+    #[arg(long, value_name = "ADDR")]
+    pub seats: Option<String>,
+    /// The folder of the seats' certificate and tokens, made when missing
+    /// [default: goref-seats].
+    #[arg(long, value_name = "DIR", requires = "seats")]
+    pub seat_keys: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

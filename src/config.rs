@@ -253,6 +253,7 @@ pub(crate) fn resolve_file(
         subscribers: Vec::new(),
         folder: Some(folder),
         published: None,
+        seats: Default::default(),
     })
 }
 

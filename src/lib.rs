@@ -14,7 +14,7 @@
 //! Layers, lowest first:
 //! 1. shell_time, console, files, toml_errors
 //! 2. transport
-//! 3. bot
+//! 3. bot, seats
 //! 4. journal, players, ui, decode
 //! 5. mirror, check
 //! 6. driver, cli
@@ -29,7 +29,9 @@
 //! 2. [`transport`]: processes, serial lines, ptys and TCP, the async byte
 //!    movers that know nothing of Go.
 //! 3. [`bot`]: the built-in engine, spoken to over GTP or a line like any
-//!    other program.
+//!    other program. [`seats`]: programs on their owners' machines, over
+//!    TLS: the venue's listener and keys, and `goref seat`, the entrant's
+//!    side.
 //! 4. [`journal`]: the game folder: the durable journal of every event, read
 //!    back by `goref resume`, and the manifest of a finished game.
 //!    [`players`]: the player adapters, one per protocol. [`ui`]: the screen,
@@ -83,6 +85,7 @@ pub mod manual;
 pub mod mirror;
 pub mod players;
 pub mod replay;
+pub mod seats;
 pub mod shell_time;
 pub mod toml_errors;
 pub mod transport;

@@ -21,7 +21,7 @@ use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
     AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, EventAction, EventArgs, GameArgs,
-    OutputArgs, PlayArgs, ResumeArgs, SpectatorArgs, StandingsArgs, WatchArgs,
+    OutputArgs, PlayArgs, ResumeArgs, SeatArgs, SpectatorArgs, StandingsArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -97,6 +97,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Standings(args) => standings(&args),
         Command::Event(args) => event(args),
+        Command::Seat(args) => seat(args),
         Command::Completions(args) => print_bytes(&goref::manual::completions(args.shell)),
         Command::Man => print_bytes(&goref::manual::man_page()),
     };
@@ -111,6 +112,22 @@ fn main() -> ExitCode {
         }
         Err(message) => fail(&message),
     }
+}
+
+/// `goref seat`: this machine's program, seated at a venue.
+fn seat(args: SeatArgs) -> Result<Outcome, String> {
+    let options = goref::seats::client::SeatOptions {
+        log: args
+            .log
+            .unwrap_or_else(|| PathBuf::from(format!("seat-{}.log", args.entrant))),
+        address: args.address,
+        entrant: args.entrant,
+        token: args.token,
+        pin: args.pin,
+        program: args.program,
+    };
+    game_runtime()?.block_on(goref::seats::client::run(options))?;
+    Ok(Outcome::Done)
 }
 
 /// `goref event ...`: a tournament in one folder.
@@ -520,7 +537,14 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     let options = screen_options(&args.output.screen)?
         .with_next_games(can_start_next)
         .as_demo(demo);
-    referee(config, &args.output, &args.spectators, options, None)
+    let seats = args.seats.clone().map(|listen| {
+        let keys = args
+            .seat_keys
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("goref-seats"));
+        (listen, keys)
+    });
+    referee(config, &args.output, &args.spectators, options, None, seats)
 }
 
 fn today() -> Date {
@@ -574,6 +598,7 @@ fn resume(args: ResumeArgs) -> Result<Outcome, String> {
         &args.spectators,
         options,
         Some(resumption),
+        None,
     )
 }
 
@@ -687,6 +712,7 @@ fn referee(
     spectators: &SpectatorArgs,
     options: ScreenOptions,
     resume: Option<Resumption>,
+    seats: Option<(String, PathBuf)>,
 ) -> Result<Outcome, String> {
     let name = game_name(&config, resume.as_ref());
     let mirror = serve(
@@ -705,6 +731,7 @@ fn referee(
             Some(publish_config(url, &name, &PublishSettings::default())?.watch_address());
     }
     let runtime = game_runtime()?;
+    let _venue = runtime.block_on(seat_venue(&mut config, seats))?;
     let outcome = if screen {
         config.progress = false;
         config.engine_stderr = false;
@@ -754,6 +781,49 @@ fn referee(
         _ if !result.end.is_decided() => Outcome::Undecided,
         _ => Outcome::Done,
     })
+}
+
+/// The venue for the game's seated players, listening, with each seated
+/// side's `goref seat` line printed; none when no side is seated.
+async fn seat_venue(
+    config: &mut DriverConfig,
+    seats: Option<(String, PathBuf)>,
+) -> Result<Option<goref::seats::venue::Venue>, String> {
+    let entrants: Vec<String> = [&config.black, &config.white]
+        .into_iter()
+        .filter_map(|spec| match spec {
+            PlayerSpec::Seat { entrant } => Some(entrant.clone()),
+            _ => None,
+        })
+        .collect();
+    if entrants.is_empty() {
+        return Ok(None);
+    }
+    let Some((listen, folder)) = seats else {
+        return Err(format!(
+            "seat:{} plays through a seat: give --seats HOST:PORT to listen for it",
+            entrants[0]
+        ));
+    };
+    let host = listen
+        .rsplit_once(':')
+        .map_or("localhost", |(host, _)| host);
+    let names = vec![host.to_string(), "localhost".to_string()];
+    let keys = goref::seats::keys::SeatKeys::load_or_make(&folder, &entrants, &names)
+        .map_err(|e| e.to_string())?;
+    let mut venue = goref::seats::venue::Venue::start(&listen, &keys, "goref play").await?;
+    let address = format!("{host}:{}", venue.address.port());
+    for entrant in &entrants {
+        if let Some(line) = keys.command_line(&address, entrant) {
+            console::say(format!(
+                "goref: waiting for {entrant}'s seat: {line} PROGRAM..."
+            ));
+        }
+        if let Some(link) = venue.take_link(entrant) {
+            config.seats.put(link);
+        }
+    }
+    Ok(Some(venue))
 }
 
 /// The name a game is published under by default: its folder's.

@@ -89,6 +89,7 @@ impl CheckConfig {
             self_exe: self.self_exe.clone(),
             position: Vec::new(),
             line: None,
+            seats: Default::default(),
         }
     }
 }
@@ -110,7 +111,7 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
             text,
         } => line::check(config, *profile, line, text).await,
         PlayerSpec::Usenix { command } => usenix::check(config, command).await,
-        PlayerSpec::Human { .. } | PlayerSpec::BotOnLine { .. } => {
+        PlayerSpec::Human { .. } | PlayerSpec::BotOnLine { .. } | PlayerSpec::Seat { .. } => {
             return Err(CheckError(format!(
                 "'{}' has nothing to check: goref check takes gtp:CMDLINE, usenix:CMDLINE, \
                  sgmp:DEVICE, gmp:DEVICE, sgmp-tcp:HOST:PORT, gmp-tcp:HOST:PORT or bot",

@@ -40,6 +40,7 @@ impl Lineup {
             self_exe: config.self_exe.clone(),
             position,
             line: None,
+            seats: config.seats.clone(),
         };
         let specs = [config.black.clone(), config.white.clone()];
         let restarts = config.game.rules.restart_crashed;

@@ -78,6 +78,8 @@ pub struct DriverConfig {
     /// Where the game is published to be watched (`--publish`), as its
     /// `game_start` announces it.
     pub published: Option<String>,
+    /// The links of the seated players (`seat:NAME`).
+    pub seats: crate::seats::link::SeatDesk,
 }
 
 /// What reaches a game from outside besides its players.

@@ -20,6 +20,7 @@ use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
+use crate::seats::link::{SeatDesk, SeatLink, SeatNote};
 use crate::shell_time::{now, Timer};
 use crate::transport::process::{Process, StderrItem};
 
@@ -44,6 +45,8 @@ const OPTIONAL_COMMANDS: [&str; 8] = [
 const CPU_WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How many of its last stderr lines are quoted when an engine fails.
 const STDERR_TAIL: usize = 5;
+/// How long a seated program's seat has to connect before its game.
+const SEAT_WAIT: Duration = Duration::from_secs(300);
 
 /// Why the adapter stops serving its engine before the normal goodbye.
 #[derive(Debug)]
@@ -63,7 +66,7 @@ impl From<Failure> for Stop {
 /// The adapter's state while the game runs.
 struct GtpPlayer {
     color: Color,
-    process: Process,
+    engine: Engine,
     controller: Controller,
     stderr: mpsc::Receiver<StderrItem>,
     /// The last lines the engine wrote to stderr, for a failure's report.
@@ -94,9 +97,55 @@ pub async fn run(
         Ok(started) => started,
         Err(failure) => return reporter.send(PlayerEvent::Failed(failure)),
     };
+    serve_engine(
+        Engine::Local(process),
+        stderr,
+        spec,
+        setup,
+        actions,
+        reporter,
+    )
+    .await
+}
+
+/// Runs a seated entrant's program, reached through its seat, for the
+/// whole game: as a local engine, once its seat has connected.
+pub async fn run_seated(
+    entrant: String,
+    spec: String,
+    setup: PlayerSetup,
+    actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+) {
+    let Some(mut link) = setup.seats.take(&entrant) else {
+        let why = format!("{}: no seat for '{entrant}' at this venue", setup.color);
+        return reporter.send(PlayerEvent::Failed(Failure::other(why)));
+    };
+    if let Err(why) = link.wait_admitted(SEAT_WAIT).await {
+        setup.seats.put(link);
+        let failure = Failure::hang(format!("{}: {why}", setup.color));
+        return reporter.send(PlayerEvent::Failed(failure));
+    }
+    let (_no_stderr, stderr) = mpsc::channel(1);
+    let seat = SeatHold {
+        link: Some(link),
+        desk: setup.seats.clone(),
+    };
+    serve_engine(Engine::Seat(seat), stderr, spec, setup, actions, reporter).await
+}
+
+async fn serve_engine(
+    engine: Engine,
+    stderr: mpsc::Receiver<StderrItem>,
+    spec: String,
+    setup: PlayerSetup,
+    actions: mpsc::UnboundedReceiver<Action>,
+    reporter: Reporter,
+) {
+    let color = setup.color;
     let mut player = GtpPlayer {
         color,
-        process,
+        engine,
         controller: Controller::new(),
         stderr,
         stderr_tail: VecDeque::new(),
@@ -118,11 +167,11 @@ pub async fn run(
     match outcome {
         Ok(()) => player.say_goodbye().await,
         Err(Stop::GameOver) => {
-            player.process.shut_down(Duration::ZERO).await;
+            player.engine.shut_down(Duration::ZERO).await;
             player.drain_stderr().await;
         }
         Err(Stop::Failed(failure)) => {
-            player.process.shut_down(Duration::from_millis(100)).await;
+            player.engine.shut_down(Duration::from_millis(100)).await;
             player.drain_stderr().await;
             let failure = Failure {
                 reason: player.with_stderr_tail(failure.reason),
@@ -244,7 +293,8 @@ impl GtpPlayer {
                 Some(action) => Some(action),
                 None => tokio::select! {
                     action = self.actions.recv() => action,
-                    chunk = self.process.read() => {
+                    chunk = self.engine.read() => {
+                        self.seat_notes();
                         self.unsolicited(chunk).await?;
                         continue;
                     }
@@ -294,13 +344,13 @@ impl GtpPlayer {
             .saturating_add(MOVE_DEADLINE_SLACK);
         let counts_cpu = self.setup.rules.time.counts_cpu();
         let watched = counts_cpu || self.setup.rules.idle_limit.is_some();
-        let cpu_before = watched.then(|| self.process.user_cpu_time()).flatten();
+        let cpu_before = watched.then(|| self.engine.user_cpu_time()).flatten();
         self.cpu_watch = cpu_before.map(|at_start| CpuWatch::new(at_start, now()));
         let reply = self.command_then(name, &[color], deadline, true).await;
         self.cpu_watch = None;
         let reply = reply?;
         if let (true, Some(before)) = (counts_cpu, cpu_before) {
-            if let Some(after) = self.process.user_cpu_time() {
+            if let Some(after) = self.engine.user_cpu_time() {
                 self.reporter
                     .send(PlayerEvent::CpuTime(after.saturating_sub(before)));
             }
@@ -365,8 +415,10 @@ impl GtpPlayer {
                 .command("kgs-game_over", &[], Duration::from_secs(10))
                 .await;
         }
-        let _ = self.command("quit", &[], grace).await;
-        self.process.shut_down(grace).await;
+        if !self.engine.is_seat() {
+            let _ = self.command("quit", &[], grace).await;
+        }
+        self.engine.shut_down(grace).await;
         self.drain_stderr().await;
     }
 
@@ -410,7 +462,7 @@ impl GtpPlayer {
             _ => {
                 let who = self.who();
                 let why = |how| format!("{who} {how} between moves");
-                Err(super::gone(&mut self.process, why).await.into())
+                Err(self.engine.gone(why).await.into())
             }
         }
     }
@@ -472,7 +524,7 @@ impl GtpPlayer {
         let line = String::from_utf8_lossy(&bytes).trim_end().to_string();
         self.trace(LineDirection::Sent, line.clone());
         let who = self.who();
-        super::write_line(&mut self.process, &bytes, &who, &line).await?;
+        self.engine.write_line(&bytes, &who, &line).await?;
         if report_thinking {
             self.reporter.send(PlayerEvent::Thinking);
         }
@@ -483,7 +535,8 @@ impl GtpPlayer {
         loop {
             timer.set(self.controller.poll_timeout());
             tokio::select! {
-                chunk = self.process.read() => {
+                chunk = self.engine.read() => {
+                    self.seat_notes();
                     let now = now();
                     let bytes = match chunk {
                         Ok(bytes) if !bytes.is_empty() => bytes,
@@ -491,7 +544,7 @@ impl GtpPlayer {
                             self.controller.handle_eof(now);
                             let who = self.who();
                             let why = |how| format!("{who} {how} while answering '{line}'");
-                            return Err(super::gone(&mut self.process, why).await.into());
+                            return Err(self.engine.gone(why).await.into());
                         }
                     };
                     for event in self.controller.handle_stdout(now, &bytes) {
@@ -520,7 +573,7 @@ impl GtpPlayer {
     /// for a CPU-time clock, and the idle rule (no growth for the limit).
     fn watch_cpu(&mut self) -> Result<(), Stop> {
         let who = self.who();
-        let (Some(watch), Some(cpu)) = (&mut self.cpu_watch, self.process.user_cpu_time()) else {
+        let (Some(watch), Some(cpu)) = (&mut self.cpu_watch, self.engine.user_cpu_time()) else {
             return Ok(());
         };
         if let Some(event) = watch.observe(cpu, now(), &self.setup.rules, &who)? {
@@ -570,7 +623,25 @@ impl GtpPlayer {
     }
 
     fn who(&self) -> String {
-        format!("{}'s engine ({})", self.color, self.process.program)
+        match &self.engine {
+            Engine::Local(process) => format!("{}'s engine ({})", self.color, process.program),
+            Engine::Seat(seat) => format!("{}'s seated engine ({})", self.color, seat.entrant()),
+        }
+    }
+
+    /// What a seat had to say besides the program's output: it connected,
+    /// it was lost, its operator used a right.
+    fn seat_notes(&mut self) {
+        let notes: Vec<SeatNote> = match &mut self.engine {
+            Engine::Seat(seat) => seat.link_mut().notes.drain(..).collect(),
+            Engine::Local(_) => Vec::new(),
+        };
+        for note in notes {
+            self.reporter.send(match note {
+                SeatNote::Session(what, message) => PlayerEvent::Seat { what, message },
+                SeatNote::Info(message) => PlayerEvent::Info(message),
+            });
+        }
     }
 
     fn trace(&self, direction: LineDirection, line: String) {
@@ -595,6 +666,84 @@ impl GtpPlayer {
             StderrItem::Suppressed { lines, bytes } => {
                 self.trace(LineDirection::Stderr, super::stderr_left_out(lines, bytes))
             }
+        }
+    }
+}
+
+/// The program a GTP player speaks to: a child process here, or a program
+/// on its owner's machine through its seat.
+enum Engine {
+    Local(Process),
+    Seat(SeatHold),
+}
+
+/// A seat's link, given back to the desk when the player stops, however it
+/// stops.
+struct SeatHold {
+    link: Option<SeatLink>,
+    desk: SeatDesk,
+}
+
+impl SeatHold {
+    fn link_mut(&mut self) -> &mut SeatLink {
+        self.link.as_mut().expect("held until dropped")
+    }
+
+    fn entrant(&self) -> &str {
+        self.link.as_ref().map_or("", |link| link.entrant.as_str())
+    }
+}
+
+impl Drop for SeatHold {
+    fn drop(&mut self) {
+        if let Some(link) = self.link.take() {
+            self.desk.put(link);
+        }
+    }
+}
+
+impl Engine {
+    fn is_seat(&self) -> bool {
+        matches!(self, Engine::Seat(_))
+    }
+
+    async fn read(&mut self) -> std::io::Result<Vec<u8>> {
+        match self {
+            Engine::Local(process) => process.read().await,
+            Engine::Seat(seat) => seat.link_mut().read().await,
+        }
+    }
+
+    async fn write_line(&mut self, bytes: &[u8], who: &str, line: &str) -> Result<(), Failure> {
+        match self {
+            Engine::Local(process) => super::write_line(process, bytes, who, line).await,
+            Engine::Seat(seat) => seat.link_mut().write(bytes).await.map_err(|_| {
+                Failure::crash(
+                    format!("{who} lost its seat before '{line}' could be sent"),
+                    None,
+                )
+            }),
+        }
+    }
+
+    fn user_cpu_time(&self) -> Option<Duration> {
+        match self {
+            Engine::Local(process) => process.user_cpu_time(),
+            Engine::Seat(_) => None,
+        }
+    }
+
+    async fn shut_down(&mut self, grace: Duration) {
+        if let Engine::Local(process) = self {
+            process.shut_down(grace).await;
+        }
+    }
+
+    /// Why the program can no longer answer: its exit, or its seat's loss.
+    async fn gone(&mut self, why: impl FnOnce(String) -> String) -> Failure {
+        match self {
+            Engine::Local(process) => super::gone(process, why).await,
+            Engine::Seat(_) => Failure::crash(why("lost its seat".into()), None),
         }
     }
 }

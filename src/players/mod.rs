@@ -20,6 +20,7 @@ use crate::game::rules::Rules;
 use crate::game::{Color, Move, Point};
 use crate::protocol::sgmp::session::{LineMemory, Profile};
 use crate::referee::{Action, Failure, PlayerEvent};
+use crate::seats::link::SeatDesk;
 use crate::transport::line::{LineSpec, LineTarget};
 use crate::transport::process::{
     describe_exit, exit_text, split_command_line, Process, StderrItem,
@@ -53,6 +54,9 @@ pub enum PlayerSpec {
     Usenix { command: String },
     /// `human` or `human:NAME`: the operator types the program's moves.
     Human { name: Option<String> },
+    /// `seat:ENTRANT`: a GTP program on its owner's machine, played through
+    /// its `goref seat` over TLS.
+    Seat { entrant: String },
     /// `sgmp:DEVICE[,..]`, `gmp:DEVICE[,..]`, `sgmp-tcp:HOST:PORT`,
     /// `gmp-tcp:HOST:PORT`: a program on a GMP line.
     Line {
@@ -107,6 +111,13 @@ impl FromStr for PlayerSpec {
                 })
             }
             "human" if rest.is_empty() => Ok(PlayerSpec::Human { name: None }),
+            "seat" if rest.is_empty() => Err(error("seat: name the entrant, as seat:NAME")),
+            "seat" if rest.chars().any(char::is_whitespace) => {
+                Err(error("an entrant's name has no spaces"))
+            }
+            "seat" => Ok(PlayerSpec::Seat {
+                entrant: rest.to_string(),
+            }),
             "human" => Ok(PlayerSpec::Human {
                 name: Some(rest.to_string()),
             }),
@@ -207,6 +218,7 @@ impl PlayerSpec {
             PlayerSpec::Bot { .. } => "bot".into(),
             PlayerSpec::BotOnLine { .. } => "bot-line".into(),
             PlayerSpec::Human { name } => name.clone().unwrap_or_else(|| "human".into()),
+            PlayerSpec::Seat { entrant } => entrant.clone(),
             PlayerSpec::Line { line, .. } => match (&line.name, &line.target) {
                 (Some(name), _) => name.clone(),
                 (None, LineTarget::Device { path, .. }) => file_name(&path.to_string_lossy()),
@@ -248,6 +260,7 @@ impl fmt::Display for PlayerSpec {
             PlayerSpec::Bot { seed, settings } => write_bot(f, "bot", *seed, settings, None),
             PlayerSpec::Human { name: None } => f.write_str("human"),
             PlayerSpec::Human { name: Some(name) } => write!(f, "human:{name}"),
+            PlayerSpec::Seat { entrant } => write!(f, "seat:{entrant}"),
             PlayerSpec::Line { text, .. } => f.write_str(text),
             PlayerSpec::BotOnLine {
                 profile,
@@ -282,6 +295,8 @@ pub struct PlayerSetup {
     /// For a line player of a resumed game: what the journal's trace of its
     /// line says. The line goes on where its link left off.
     pub line: Option<LineMemory>,
+    /// The seats of the entrants played through `goref seat`.
+    pub seats: SeatDesk,
 }
 
 /// A player event with the instant it happened and who it came from.
@@ -577,6 +592,16 @@ pub fn spawn(
             };
             let text = spec.to_string();
             tokio::spawn(sgmp::run_builtin(engine, text, setup, rx, reporter))
+        }
+        PlayerSpec::Seat { entrant } => {
+            let entrant = entrant.clone();
+            tokio::spawn(gtp::run_seated(
+                entrant,
+                spec.to_string(),
+                setup,
+                rx,
+                reporter,
+            ))
         }
         PlayerSpec::Human { name } => {
             let (tx, lines_rx) = mpsc::unbounded_channel();

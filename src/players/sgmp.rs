@@ -617,6 +617,7 @@ mod tests {
                 .map(|(c, v)| (*c, Move::parse_gtp(v, 9).unwrap()))
                 .collect(),
             line: None,
+            seats: Default::default(),
         }
     }
 

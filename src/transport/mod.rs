@@ -7,3 +7,4 @@ pub mod process;
 pub mod pty;
 pub mod serial;
 pub mod tcp;
+pub mod tls;

@@ -500,6 +500,12 @@ pub enum SessionChange {
     Left,
     /// A player's program was started again.
     Restarted,
+    /// A seated program's seat connected (`goref seat`).
+    SeatIn,
+    /// A seated program's seat was lost: its clock runs on.
+    SeatLost,
+    /// A lost seat connected again; the message says after how long.
+    SeatBack,
 }
 
 impl GameEvent {

@@ -331,6 +331,12 @@ impl Referee {
                 message,
                 fatal: false,
             }),
+            PlayerEvent::Seat { what, message } => self.events.push_back(GameEvent::Session {
+                what,
+                color: Some(color),
+                message,
+                down_ms: None,
+            }),
             PlayerEvent::Info(message) => self.events.push_back(GameEvent::Notice {
                 color: Some(color),
                 message,

@@ -59,6 +59,11 @@ pub enum PlayerEvent {
     },
     /// Something wrong the operator should see; play goes on.
     Notice(String),
+    /// A seated program's seat came, went or came back.
+    Seat {
+        what: crate::referee::SessionChange,
+        message: String,
+    },
     /// Something the operator should know that is not a fault, e.g. what
     /// the player's set-up is waiting for.
     Info(String),

@@ -359,7 +359,7 @@ impl GameView {
             }
             GameEvent::Notice { color, message } | GameEvent::Session { color, message, .. } => {
                 if let GameEvent::Session {
-                    what: SessionChange::Restarted,
+                    what: SessionChange::Restarted | SessionChange::SeatLost,
                     ..
                 } = event
                 {

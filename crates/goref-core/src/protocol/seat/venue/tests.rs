@@ -1,3 +1,6 @@
+//! The venue's side of a seat connection, with time passed in: admission,
+//! refusal, stamps, keepalive and bounds.
+
 use std::collections::BTreeMap;
 
 use super::*;

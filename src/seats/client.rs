@@ -1,0 +1,275 @@
+//! `goref seat`: the entrant's side. Runs the program here, dials the venue
+//! over TLS with the venue's certificate pinned, and relays the venue's
+//! GTP commands to the program and its answers back, stamped. It stays
+//! connected between games and comes back by itself, with backoff and
+//! jitter, when the link drops. The program's stderr goes to a log beside
+//! the seat, never to the venue.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rustls::pki_types::ServerName;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+use tokio_rustls::TlsConnector;
+
+use super::venue::send;
+use crate::console;
+use crate::protocol::seat::{
+    decode, LineSplitter, ProgramState, Relay, SeatMessage, VenueMessage, LOST_AFTER,
+    PROTOCOL_VERSION,
+};
+use crate::shell_time::now;
+use crate::transport::process::{Process, StderrItem};
+use crate::transport::tls::pinned_client_config;
+
+/// How long dialling and the TLS handshake may take.
+const DIAL_WAIT: Duration = Duration::from_secs(10);
+/// The longest wait between two attempts to reach the venue.
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// What `goref seat` was told.
+#[derive(Debug, Clone)]
+pub struct SeatOptions {
+    /// `HOST:PORT` of the venue.
+    pub address: String,
+    pub entrant: String,
+    pub token: String,
+    pub pin: String,
+    /// The program and its arguments.
+    pub program: Vec<String>,
+    /// Where the program's stderr goes.
+    pub log: PathBuf,
+}
+
+/// Why the seat stops for good.
+#[derive(Debug)]
+enum Session {
+    /// The link dropped: dial again.
+    Dropped(String),
+    /// The venue will not have this seat, or it is not the pinned venue.
+    Refused(String),
+}
+
+/// Runs the seat until it is refused; a dropped link is dialled again.
+pub async fn run(options: SeatOptions) -> Result<(), String> {
+    let config = pinned_client_config(&options.pin).map_err(|e| e.to_string())?;
+    let connector = TlsConnector::from(config);
+    let (host, _) = options
+        .address
+        .rsplit_once(':')
+        .ok_or_else(|| format!("'{}' is not HOST:PORT", options.address))?;
+    let server_name = ServerName::try_from(host.trim_matches(['[', ']']).to_string())
+        .map_err(|_| format!("'{host}' is not a host name"))?;
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&options.log)
+        .map_err(|e| format!("{}: {e}", options.log.display()))?;
+    let mut program = Program::start(&options.program, &mut log)?;
+    console::out(format!(
+        "seat: {} runs '{}' (stderr to {})",
+        options.entrant,
+        options.program.join(" "),
+        options.log.display()
+    ));
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let session = session(&options, &connector, &server_name, &mut program, &mut log).await;
+        match session {
+            Session::Refused(why) => return Err(why),
+            Session::Dropped(why) => {
+                let wait = backoff + jitter(backoff / 2);
+                console::out(format!(
+                    "seat: link lost ({why}); dialling again in {:.1} s",
+                    wait.as_secs_f64()
+                ));
+                tokio::time::sleep(wait).await;
+                backoff = (backoff * 2).min(MAX_BACKOFF);
+                if program.admitted_once {
+                    backoff = Duration::from_secs(1);
+                    program.admitted_once = false;
+                }
+            }
+        }
+    }
+}
+
+/// One connection to the venue, from dialling to its end.
+async fn session(
+    options: &SeatOptions,
+    connector: &TlsConnector,
+    server_name: &ServerName<'static>,
+    program: &mut Program,
+    log: &mut std::fs::File,
+) -> Session {
+    let dial = async {
+        let tcp = TcpStream::connect(&options.address)
+            .await
+            .map_err(|e| Session::Dropped(format!("cannot reach {}: {e}", options.address)))?;
+        let _ = tcp.set_nodelay(true);
+        connector
+            .connect(server_name.clone(), tcp)
+            .await
+            .map_err(|e| match e.to_string() {
+                why if why.contains("pinned") => Session::Refused(format!(
+                    "{} is not the venue pinned: {why}",
+                    options.address
+                )),
+                why => Session::Dropped(format!("TLS: {why}")),
+            })
+    };
+    let tls = match tokio::time::timeout(DIAL_WAIT, dial).await {
+        Ok(Ok(tls)) => tls,
+        Ok(Err(session)) => return session,
+        Err(_) => return Session::Dropped(format!("no answer from {} in time", options.address)),
+    };
+    let (mut reader, mut writer) = tokio::io::split(tls);
+    let hello = SeatMessage::Hello {
+        protocol: PROTOCOL_VERSION,
+        entrant: options.entrant.clone(),
+        token: options.token.clone(),
+        client: format!("goref-seat {}", env!("CARGO_PKG_VERSION")),
+    };
+    if let Err(why) = send(&mut writer, &hello).await {
+        return Session::Dropped(why);
+    }
+    let mut splitter = LineSplitter::default();
+    let mut buffer = vec![0u8; 16 * 1024];
+    let mut relay = Relay::new();
+    loop {
+        let silence = tokio::time::sleep(LOST_AFTER);
+        let lines = tokio::select! {
+            read = reader.read(&mut buffer) => match read {
+                Ok(0) => return Session::Dropped("the venue closed the connection".into()),
+                Ok(n) => match splitter.feed(&buffer[..n]) {
+                    Ok(lines) => lines,
+                    Err(e) => return Session::Dropped(e.to_string()),
+                },
+                Err(e) => return Session::Dropped(format!("the connection broke: {e}")),
+            },
+            output = program.process.read() => {
+                let bytes = match output {
+                    Ok(bytes) if !bytes.is_empty() => bytes,
+                    _ => {
+                        let detail = program.exited().await;
+                        console::out(format!("seat: the program exited ({detail}); starting it again"));
+                        let mut messages: Vec<SeatMessage> = relay.program_gone().into_iter().collect();
+                        messages.push(SeatMessage::Program { state: ProgramState::Exited, detail });
+                        match Program::start(&options.program, log) {
+                            Ok(started) => {
+                                *program = Program { admitted_once: program.admitted_once, ..started };
+                                messages.push(SeatMessage::Program {
+                                    state: ProgramState::Started,
+                                    detail: options.program.join(" "),
+                                });
+                            }
+                            Err(why) => return Session::Refused(why),
+                        }
+                        for message in messages {
+                            if let Err(why) = send(&mut writer, &message).await {
+                                return Session::Dropped(why);
+                            }
+                        }
+                        continue;
+                    }
+                };
+                for message in relay.program_output(now(), &bytes) {
+                    if let Err(why) = send(&mut writer, &message).await {
+                        return Session::Dropped(why);
+                    }
+                }
+                continue;
+            }
+            Some(item) = program.stderr.recv() => {
+                if let StderrItem::Line(line) = item {
+                    let _ = writeln!(log, "{line}");
+                }
+                continue;
+            }
+            _ = silence => return Session::Dropped(format!("the venue was silent for {} s", LOST_AFTER.as_secs())),
+        };
+        for line in lines {
+            let message = match decode::<VenueMessage>(&line) {
+                Ok(message) => message,
+                Err(e) => return Session::Dropped(format!("the venue broke the protocol: {e}")),
+            };
+            match message {
+                VenueMessage::Welcome { entrant, venue, .. } => {
+                    program.admitted_once = true;
+                    console::out(format!(
+                        "seat: connected to {venue} at {} as {entrant}",
+                        options.address
+                    ));
+                }
+                VenueMessage::Refused { reason } => {
+                    if reason.contains("replaced") {
+                        return Session::Dropped(reason);
+                    }
+                    return Session::Refused(format!("the venue refused the seat: {reason}"));
+                }
+                VenueMessage::Ping { n } => {
+                    if let Err(why) = send(&mut writer, &SeatMessage::Pong { n }).await {
+                        return Session::Dropped(why);
+                    }
+                }
+                VenueMessage::Command { id, line } => {
+                    if line
+                        .split_whitespace()
+                        .any(|w| w == "genmove" || w == "kgs-genmove_cleanup")
+                    {
+                        console::out(format!("seat: {line}"));
+                    }
+                    let bytes = relay.command(now(), id, &line);
+                    if program.process.write(&bytes).await.is_err() {
+                        // The program is gone; its end of file is read next.
+                    }
+                }
+                VenueMessage::Restart => {
+                    program.process.shut_down(Duration::from_millis(200)).await;
+                }
+                VenueMessage::Info { text } => {
+                    console::out(format!("seat: {text}"));
+                }
+            }
+        }
+        let _ = writer.flush().await;
+    }
+}
+
+/// The program this seat runs.
+struct Program {
+    process: Process,
+    stderr: mpsc::Receiver<StderrItem>,
+    admitted_once: bool,
+}
+
+impl Program {
+    fn start(argv: &[String], log: &mut std::fs::File) -> Result<Program, String> {
+        let (stderr_tx, stderr) = mpsc::channel(256);
+        let process = Process::spawn(argv, stderr_tx).map_err(|e| e.to_string())?;
+        let _ = writeln!(log, "--- started: {}", argv.join(" "));
+        Ok(Program {
+            process,
+            stderr,
+            admitted_once: false,
+        })
+    }
+
+    async fn exited(&mut self) -> String {
+        let status = self.process.shut_down(Duration::from_millis(100)).await;
+        crate::transport::process::describe_exit(status)
+    }
+}
+
+/// A random wait of up to `most`, so that seats cut off together do not
+/// all dial back at once.
+fn jitter(most: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    most.mul_f64(f64::from(nanos % 1000) / 1000.0)
+}

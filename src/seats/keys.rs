@@ -1,0 +1,137 @@
+//! A venue's seat keys, in one folder: its certificate and key (made once,
+//! the key readable by its owner only) and a token for each seated entrant
+//! (file `tokens`, `ENTRANT TOKEN` a line, readable by its owner only).
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use crate::protocol::seat::Tokens;
+use crate::transport::tls::{self, Identity, TlsError};
+
+const TOKENS_FILE: &str = "tokens";
+
+/// The venue's identity and every seated entrant's token.
+pub struct SeatKeys {
+    pub identity: Identity,
+    pub tokens: Tokens,
+    pub folder: PathBuf,
+}
+
+impl SeatKeys {
+    /// The keys in `folder`, with a token made for each of `entrants` that
+    /// has none yet; the certificate names `names`.
+    pub fn load_or_make(
+        folder: &Path,
+        entrants: &[String],
+        names: &[String],
+    ) -> Result<SeatKeys, TlsError> {
+        let (identity, _) = tls::load_or_make(folder, names)?;
+        let path = folder.join(TOKENS_FILE);
+        let file_error = |why: String| TlsError::File {
+            path: path.clone(),
+            why,
+        };
+        let mut by_entrant = match std::fs::read_to_string(&path) {
+            Ok(text) => parse_tokens(&text).map_err(file_error)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
+            Err(e) => return Err(file_error(e.to_string())),
+        };
+        let missing: Vec<&String> = entrants
+            .iter()
+            .filter(|e| !by_entrant.contains_key(*e))
+            .collect();
+        if !missing.is_empty() {
+            for entrant in missing {
+                by_entrant.insert(entrant.clone(), new_token().map_err(file_error)?);
+            }
+            let text: String = by_entrant
+                .iter()
+                .map(|(entrant, token)| format!("{entrant} {token}\n"))
+                .collect();
+            tls::write_private(&path, &text).map_err(|e| file_error(e.to_string()))?;
+        }
+        Ok(SeatKeys {
+            identity,
+            tokens: Tokens::new(by_entrant),
+            folder: folder.to_path_buf(),
+        })
+    }
+
+    /// The command `entrant`'s operator runs, to which the program's
+    /// command line is appended.
+    pub fn command_line(&self, address: &str, entrant: &str) -> Option<String> {
+        let token = self.tokens.get(entrant)?;
+        Some(format!(
+            "goref seat {address} --entrant {entrant} --token {token} --pin {} --",
+            self.identity.fingerprint()
+        ))
+    }
+}
+
+fn parse_tokens(text: &str) -> Result<BTreeMap<String, String>, String> {
+    let mut tokens = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match line.split_whitespace().collect::<Vec<_>>()[..] {
+            [entrant, token] => {
+                tokens.insert(entrant.to_string(), token.to_string());
+            }
+            _ => return Err(format!("line {}: not 'ENTRANT TOKEN'", n + 1)),
+        }
+    }
+    Ok(tokens)
+}
+
+/// 128 random bits from the system, in hex.
+fn new_token() -> Result<String, String> {
+    let mut bytes = [0u8; 16];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| format!("no randomness for a token: {e}"))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn each_entrant_gets_its_own_private_token_kept_across_runs() {
+        let folder = tempfile::tempdir().unwrap();
+        let names = vec!["localhost".to_string()];
+        let first = SeatKeys::load_or_make(folder.path(), &["alpha".into()], &names).unwrap();
+        let alpha = first.tokens.get("alpha").unwrap().to_string();
+        assert_eq!(alpha.len(), 32);
+        let mode = std::fs::metadata(folder.path().join(TOKENS_FILE))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        let again = SeatKeys::load_or_make(folder.path(), &["alpha".into(), "beta".into()], &names)
+            .unwrap();
+        assert_eq!(again.tokens.get("alpha"), Some(alpha.as_str()));
+        assert_ne!(again.tokens.get("beta"), Some(alpha.as_str()));
+        let line = again
+            .command_line("venue.example.org:6819", "beta")
+            .unwrap();
+        assert!(line.starts_with("goref seat venue.example.org:6819 --entrant beta --token "));
+        assert!(line.ends_with(&format!("--pin {} --", again.identity.fingerprint())));
+        assert_eq!(again.command_line("x:1", "gamma"), None);
+    }
+
+    #[test]
+    fn a_damaged_tokens_file_is_named_not_overwritten() {
+        let folder = tempfile::tempdir().unwrap();
+        std::fs::write(folder.path().join(TOKENS_FILE), "alpha\n").unwrap();
+        let error = SeatKeys::load_or_make(folder.path(), &["alpha".into()], &[])
+            .err()
+            .unwrap();
+        assert!(error.to_string().contains("line 1"), "{error}");
+    }
+}

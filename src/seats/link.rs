@@ -1,0 +1,244 @@
+//! One seated entrant as its player sees it: GTP bytes out and in, as a
+//! local program's pipes would carry them, plus what only a seat says (its
+//! stamps, its round trip, the operator's rights, a lost link).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+
+use crate::protocol::seat::{ProgramState, Right};
+use crate::referee::SessionChange;
+use crate::shell_time::now;
+
+/// What a seat's connection tells the player.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SeatNews {
+    /// A seat was admitted for the entrant (`client` is its own name).
+    Admitted {
+        client: String,
+    },
+    /// The program's response to the command in flight, with the seat's
+    /// stamp of its thinking and the venue's own measure.
+    Answer {
+        text: String,
+        think: Duration,
+        venue_measure: Duration,
+    },
+    Output(String),
+    Operator(Right),
+    Program {
+        state: ProgramState,
+        detail: String,
+    },
+    RoundTrip(Duration),
+    /// The connection is gone; `replaced` when a newer one took its place.
+    Lost {
+        why: String,
+        replaced: bool,
+    },
+}
+
+/// The links of every seated entrant of a game or an event, shared by the
+/// players: a player takes its entrant's link while it plays and gives it
+/// back when it stops, for the next game or a restarted player.
+#[derive(Clone, Default)]
+pub struct SeatDesk {
+    links: std::sync::Arc<std::sync::Mutex<std::collections::HashMap<String, SeatLink>>>,
+}
+
+impl std::fmt::Debug for SeatDesk {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SeatDesk")
+    }
+}
+
+impl SeatDesk {
+    pub fn put(&self, link: SeatLink) {
+        let mut links = self.links.lock().expect("seat desk");
+        links.insert(link.entrant.clone(), link);
+    }
+
+    pub fn take(&self, entrant: &str) -> Option<SeatLink> {
+        self.links.lock().expect("seat desk").remove(entrant)
+    }
+}
+
+/// What the player asks of the seat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ToSeat {
+    Command(String),
+}
+
+/// A seated entrant's link to its player.
+pub struct SeatLink {
+    pub entrant: String,
+    pub(crate) to_seat: mpsc::UnboundedSender<ToSeat>,
+    pub(crate) news: mpsc::UnboundedReceiver<SeatNews>,
+    pub(crate) admitted: watch::Receiver<u64>,
+    /// The operator asked the program to resign: the next move request is
+    /// answered so without reaching the program.
+    resign_asked: bool,
+    made_up: VecDeque<Vec<u8>>,
+    in_flight: Option<String>,
+    /// The last answer's stamp: (the seat's think time, the venue's measure).
+    pub last_stamp: Option<(Duration, Duration)>,
+    pub round_trip: Option<Duration>,
+    pub client: Option<String>,
+    /// Notes for the game's stream: admissions, losses, the operator.
+    pub notes: VecDeque<SeatNote>,
+    lost_at: Option<std::time::Instant>,
+}
+
+/// What a seat's link has to tell the game's stream.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatNote {
+    Session(SessionChange, String),
+    Info(String),
+}
+
+impl SeatLink {
+    pub(crate) fn new(
+        entrant: String,
+        to_seat: mpsc::UnboundedSender<ToSeat>,
+        news: mpsc::UnboundedReceiver<SeatNews>,
+        admitted: watch::Receiver<u64>,
+    ) -> SeatLink {
+        SeatLink {
+            entrant,
+            to_seat,
+            news,
+            admitted,
+            resign_asked: false,
+            made_up: VecDeque::new(),
+            in_flight: None,
+            last_stamp: None,
+            round_trip: None,
+            client: None,
+            notes: VecDeque::new(),
+            lost_at: None,
+        }
+    }
+
+    /// Waits until a seat has been admitted for the entrant, for `within`
+    /// at most.
+    pub async fn wait_admitted(&mut self, within: Duration) -> Result<(), String> {
+        let wait = self.admitted.wait_for(|generation| *generation > 0);
+        match tokio::time::timeout(within, wait).await {
+            Ok(Ok(_)) => Ok(()),
+            _ => Err(format!(
+                "no seat connected for '{}' within {} s",
+                self.entrant,
+                within.as_secs()
+            )),
+        }
+    }
+
+    /// Sends a GTP command line, as a program's stdin would take it.
+    pub async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        let line = String::from_utf8_lossy(bytes).trim_end().to_string();
+        let is_move_request = line
+            .split_whitespace()
+            .any(|word| word == "genmove" || word.ends_with("genmove_cleanup"));
+        if self.resign_asked && is_move_request {
+            self.resign_asked = false;
+            let id: String = line.chars().take_while(char::is_ascii_digit).collect();
+            self.made_up
+                .push_back(format!("={id} resign\n\n").into_bytes());
+            return Ok(());
+        }
+        self.in_flight = Some(line.clone());
+        self.to_seat
+            .send(ToSeat::Command(line))
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))
+    }
+
+    /// The next bytes the program wrote; empty when the link is gone, as a
+    /// pipe's end of file. Cancel-safe.
+    pub async fn read(&mut self) -> std::io::Result<Vec<u8>> {
+        loop {
+            if let Some(bytes) = self.made_up.pop_front() {
+                return Ok(bytes);
+            }
+            let Some(news) = self.news.recv().await else {
+                return Ok(Vec::new());
+            };
+            match news {
+                SeatNews::Answer {
+                    text,
+                    think,
+                    venue_measure,
+                } => {
+                    self.in_flight = None;
+                    self.last_stamp = Some((think, venue_measure));
+                    return Ok(text.into_bytes());
+                }
+                SeatNews::Output(text) => return Ok(text.into_bytes()),
+                SeatNews::RoundTrip(trip) => self.round_trip = Some(trip),
+                SeatNews::Admitted { client } => {
+                    let note = match self.lost_at.take() {
+                        Some(lost) => SeatNote::Session(
+                            SessionChange::SeatBack,
+                            format!(
+                                "{}'s seat is back after {:.1} s ({client})",
+                                self.entrant,
+                                now().saturating_duration_since(lost).as_secs_f64()
+                            ),
+                        ),
+                        None => SeatNote::Session(
+                            SessionChange::SeatIn,
+                            format!("{}'s seat connected ({client})", self.entrant),
+                        ),
+                    };
+                    self.notes.push_back(note);
+                    self.client = Some(client);
+                }
+                SeatNews::Operator(Right::Resign) => {
+                    self.notes.push_back(SeatNote::Info(format!(
+                        "{}'s operator has the program resign",
+                        self.entrant
+                    )));
+                    match self.in_flight.take() {
+                        Some(line) if line.contains("genmove") => {
+                            let id: String =
+                                line.chars().take_while(char::is_ascii_digit).collect();
+                            return Ok(format!("={id} resign\n\n").into_bytes());
+                        }
+                        in_flight => {
+                            self.in_flight = in_flight;
+                            self.resign_asked = true;
+                        }
+                    }
+                }
+                SeatNews::Operator(Right::Restart) => self.notes.push_back(SeatNote::Info(
+                    format!("{}'s operator starts the program again", self.entrant),
+                )),
+                SeatNews::Program { state, detail } => {
+                    let what = match state {
+                        ProgramState::Started => "started",
+                        ProgramState::Exited => "exited",
+                    };
+                    self.notes.push_back(SeatNote::Info(format!(
+                        "{}'s program {what} on its seat: {detail}",
+                        self.entrant
+                    )));
+                    if state == ProgramState::Exited {
+                        return Ok(Vec::new());
+                    }
+                }
+                SeatNews::Lost { why, replaced } => {
+                    if !replaced {
+                        self.lost_at = Some(now());
+                    }
+                    self.notes.push_back(SeatNote::Session(
+                        SessionChange::SeatLost,
+                        format!("{}'s seat is lost: {why}", self.entrant),
+                    ));
+                    if !replaced {
+                        return Ok(Vec::new());
+                    }
+                }
+            }
+        }
+    }
+}

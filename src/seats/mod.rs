@@ -1,0 +1,12 @@
+//! Seats: programs that run on their owners' machines, played from the
+//! venue over TLS (`docs/seat.md`). [`keys`] keeps the venue's certificate
+//! and the entrants' tokens; [`venue`] listens for seats and hands each
+//! entrant's connection to the player that plays it, as a [`link::SeatLink`];
+//! [`client`] is `goref seat`, the entrant's side, which runs the program
+//! and relays. The protocol itself is the pure machine in
+//! [`crate::protocol::seat`].
+
+pub mod client;
+pub mod keys;
+pub mod link;
+pub mod venue;

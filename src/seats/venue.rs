@@ -1,0 +1,273 @@
+//! The venue's seat listener: accepts TLS connections, lets in only an
+//! entrant's own token (the pure [`VenueSide`] decides), and joins each
+//! admitted connection to that entrant's [`SeatLink`]. A newer connection
+//! for an entrant replaces the older (the way back after a half-open link).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio_rustls::TlsAcceptor;
+
+use super::keys::SeatKeys;
+use super::link::{SeatLink, SeatNews, ToSeat};
+use crate::protocol::seat::{encode, LineSplitter, Tokens, VenueEvent, VenueMessage, VenueSide};
+use crate::shell_time::{now, Timer};
+
+/// How long a TLS handshake may take.
+const HANDSHAKE_WAIT: Duration = Duration::from_secs(10);
+/// How long one write to a seat may block before the link counts as lost.
+const WRITE_WAIT: Duration = Duration::from_secs(5);
+
+struct Slot {
+    commands: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<ToSeat>>>,
+    news: mpsc::UnboundedSender<SeatNews>,
+    admitted: watch::Sender<u64>,
+    current: Option<oneshot::Sender<()>>,
+}
+
+/// The listening venue. Dropping it stops taking new seats.
+pub struct Venue {
+    pub address: std::net::SocketAddr,
+    links: HashMap<String, SeatLink>,
+    accept: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Venue {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}
+
+impl Venue {
+    /// Listens on `listen` for the seats of every entrant with a token.
+    pub async fn start(listen: &str, keys: &SeatKeys, name: &str) -> Result<Venue, String> {
+        let listener = TcpListener::bind(listen)
+            .await
+            .map_err(|e| format!("cannot listen for seats on {listen}: {e}"))?;
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        let acceptor = TlsAcceptor::from(keys.identity.server_config().map_err(|e| e.to_string())?);
+        let mut slots = HashMap::new();
+        let mut links = HashMap::new();
+        for (entrant, _) in keys.tokens.entrants() {
+            let (to_seat, commands) = mpsc::unbounded_channel();
+            let (news, news_rx) = mpsc::unbounded_channel();
+            let (admitted, admitted_rx) = watch::channel(0);
+            let link = SeatLink::new(entrant.to_string(), to_seat, news_rx, admitted_rx);
+            links.insert(entrant.to_string(), link);
+            let slot = Slot {
+                commands: Arc::new(tokio::sync::Mutex::new(commands)),
+                news,
+                admitted,
+                current: None,
+            };
+            slots.insert(entrant.to_string(), slot);
+        }
+        let shared = Shared {
+            slots: Mutex::new(slots),
+            tokens: keys.tokens.clone(),
+            name: name.to_string(),
+        };
+        let accept = tokio::spawn(accept_seats(listener, acceptor, Arc::new(shared)));
+        Ok(Venue {
+            address,
+            links,
+            accept,
+        })
+    }
+
+    /// The link to `entrant`'s seat, once.
+    pub fn take_link(&mut self, entrant: &str) -> Option<SeatLink> {
+        self.links.remove(entrant)
+    }
+}
+
+struct Shared {
+    slots: Mutex<HashMap<String, Slot>>,
+    tokens: Tokens,
+    name: String,
+}
+
+async fn accept_seats(listener: TcpListener, acceptor: TlsAcceptor, shared: Arc<Shared>) {
+    loop {
+        let Ok((tcp, peer)) = listener.accept().await else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let (acceptor, shared) = (acceptor.clone(), shared.clone());
+        tokio::spawn(async move {
+            let _ = tcp.set_nodelay(true);
+            if let Err(why) = serve_seat(tcp, acceptor, shared).await {
+                tracing::info!(%peer, "seat connection closed: {why}");
+            }
+        });
+    }
+}
+
+async fn serve_seat(
+    tcp: TcpStream,
+    acceptor: TlsAcceptor,
+    shared: Arc<Shared>,
+) -> Result<(), String> {
+    let tls = tokio::time::timeout(HANDSHAKE_WAIT, acceptor.accept(tcp))
+        .await
+        .map_err(|_| "no TLS handshake in time".to_string())?
+        .map_err(|e| format!("TLS: {e}"))?;
+    let (mut reader, mut writer) = tokio::io::split(tls);
+    let mut side = VenueSide::new(now(), shared.name.clone());
+    let mut splitter = LineSplitter::default();
+    let mut buffer = vec![0u8; 16 * 1024];
+    let mut timer = Timer::default();
+    let entrant = loop {
+        timer.set(side.poll_timeout());
+        let events = tokio::select! {
+            read = reader.read(&mut buffer) => {
+                let lines = read_lines(read, &mut buffer, &mut splitter)?;
+                lines.iter().flat_map(|line| side.handle_line(now(), line, &shared.tokens)).collect()
+            }
+            _ = timer.fired() => side.handle_timeout(now()),
+        };
+        let mut admitted = None;
+        for event in events {
+            match event {
+                VenueEvent::Send(message) => send(&mut writer, &message).await?,
+                VenueEvent::Refuse { reason, after } => {
+                    tracing::warn!("seat refused: {reason}");
+                    tokio::time::sleep(after).await;
+                    let _ = send(
+                        &mut writer,
+                        &VenueMessage::Refused {
+                            reason: reason.clone(),
+                        },
+                    )
+                    .await;
+                    let _ = writer.shutdown().await;
+                    return Err(format!("refused: {reason}"));
+                }
+                VenueEvent::Lost { why } => return Err(why),
+                VenueEvent::Admitted { entrant, client } => admitted = Some((entrant, client)),
+                _ => {}
+            }
+        }
+        if let Some(admitted) = admitted {
+            break admitted;
+        }
+    };
+    let (entrant, client) = entrant;
+    let (close_tx, mut close_rx) = oneshot::channel();
+    let (commands, news) = {
+        let mut slots = shared.slots.lock().expect("seat slots");
+        let slot = slots
+            .get_mut(&entrant)
+            .ok_or("no slot for an admitted entrant")?;
+        if let Some(older) = slot.current.replace(close_tx) {
+            let _ = older.send(());
+        }
+        slot.admitted.send_modify(|generation| *generation += 1);
+        let _ = slot.news.send(SeatNews::Admitted { client });
+        (slot.commands.clone(), slot.news.clone())
+    };
+    tracing::info!(%entrant, "seat admitted");
+    let mut commands = commands.lock().await;
+    let outcome: Result<(), (String, bool)> = loop {
+        timer.set(side.poll_timeout());
+        let events: Vec<VenueEvent> = tokio::select! {
+            read = reader.read(&mut buffer) => match read_lines(read, &mut buffer, &mut splitter) {
+                Ok(lines) => lines.iter().flat_map(|line| side.handle_line(now(), line, &shared.tokens)).collect(),
+                Err(why) => break Err((why, false)),
+            },
+            command = commands.recv() => match command {
+                Some(ToSeat::Command(line)) => {
+                    let (_, message) = side.command(now(), &line);
+                    vec![VenueEvent::Send(message)]
+                }
+                None => break Ok(()),
+            },
+            _ = timer.fired() => side.handle_timeout(now()),
+            _ = &mut close_rx => {
+                let reason = format!("a newer seat for {entrant} replaced this one");
+                let _ = send(&mut writer, &VenueMessage::Refused { reason: reason.clone() }).await;
+                break Err((reason, true));
+            }
+        };
+        let mut lost = None;
+        for event in events {
+            match event {
+                VenueEvent::Send(message) => {
+                    if let Err(why) = send(&mut writer, &message).await {
+                        lost = Some(why);
+                        break;
+                    }
+                }
+                VenueEvent::Lost { why } => {
+                    lost = Some(why);
+                    break;
+                }
+                VenueEvent::Answer {
+                    text,
+                    think,
+                    venue_measure,
+                    ..
+                } => {
+                    let _ = news.send(SeatNews::Answer {
+                        text,
+                        think,
+                        venue_measure,
+                    });
+                }
+                VenueEvent::Output(text) => drop(news.send(SeatNews::Output(text))),
+                VenueEvent::Operator(right) => drop(news.send(SeatNews::Operator(right))),
+                VenueEvent::Program { state, detail } => {
+                    let _ = news.send(SeatNews::Program { state, detail });
+                }
+                VenueEvent::RoundTrip(trip) => drop(news.send(SeatNews::RoundTrip(trip))),
+                VenueEvent::Admitted { .. } | VenueEvent::Refuse { .. } => {}
+            }
+        }
+        if let Some(why) = lost {
+            break Err((why, false));
+        }
+    };
+    if let Err((why, replaced)) = outcome {
+        tracing::info!(%entrant, "seat lost: {why}");
+        let _ = news.send(SeatNews::Lost {
+            why: why.clone(),
+            replaced,
+        });
+        return Err(why);
+    }
+    Ok(())
+}
+
+fn read_lines(
+    read: std::io::Result<usize>,
+    buffer: &mut [u8],
+    splitter: &mut LineSplitter,
+) -> Result<Vec<Vec<u8>>, String> {
+    match read {
+        Ok(0) => Err("the seat closed the connection".into()),
+        Ok(n) => splitter.feed(&buffer[..n]).map_err(|e| e.to_string()),
+        Err(e) => Err(format!("the connection broke: {e}")),
+    }
+}
+
+/// Writes one message, within [`WRITE_WAIT`].
+pub(crate) async fn send<W, T>(writer: &mut W, message: &T) -> Result<(), String>
+where
+    W: AsyncWrite + Unpin,
+    T: serde::Serialize,
+{
+    let line = encode(message);
+    let write = async {
+        writer.write_all(&line).await?;
+        writer.flush().await
+    };
+    match tokio::time::timeout(WRITE_WAIT, write).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(format!("the connection broke: {e}")),
+        Err(_) => Err(format!("a write blocked for {} s", WRITE_WAIT.as_secs())),
+    }
+}
