@@ -12,13 +12,18 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{gnugo, goref, journal};
+use common::tcp_proxy::Proxy;
+use common::{gnugo, goref, journal, journal_moves, wait_until};
 
 const LIMIT: Duration = Duration::from_secs(120);
 
 /// A `goref play` whose Black is seated, and the seat line it printed:
 /// (address, token, pin).
 fn venue(root: &Path, white: &str) -> (Child, [String; 3]) {
+    venue_sized(root, white, "9")
+}
+
+fn venue_sized(root: &Path, white: &str, size: &str) -> (Child, [String; 3]) {
     let mut play = Command::new(goref())
         .current_dir(root)
         .args(["play", "--black", "seat:alpha", "--white", white])
@@ -28,7 +33,7 @@ fn venue(root: &Path, white: &str) -> (Child, [String; 3]) {
             "--seat-keys",
             "keys",
             "--size",
-            "9",
+            size,
         ])
         .args(["--headless", "--game-dir", "game"])
         .stdin(Stdio::null())
@@ -83,6 +88,55 @@ fn seat(root: &Path, address: &str, token: &str, pin: &str) -> Command {
         ])
         .args(["--", &gnugo(), "--mode", "gtp", "--level", "1"]);
     seat
+}
+
+fn spawn_seat(root: &Path, address: &str, token: &str, pin: &str) -> Child {
+    seat(root, address, token, pin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+/// The journal's `session` events of `what`.
+fn sessions(root: &Path, what: &str) -> Vec<serde_json::Value> {
+    journal(&root.join("game"))
+        .into_iter()
+        .filter(|e| e["type"] == "session" && e["what"] == what)
+        .collect()
+}
+
+/// Waits for the game to have `n` moves.
+fn wait_moves(root: &Path, n: usize) {
+    let folder = root.join("game");
+    wait_until(
+        LIMIT,
+        || format!("{n} moves"),
+        || journal_moves(&folder).len() >= n,
+    );
+}
+
+/// The game ended by play, not by its seated side's loss.
+fn assert_played_out(root: &Path, play: &mut Child, at_least: usize) {
+    let status = wait_exit(play, LIMIT);
+    let events = journal(&root.join("game"));
+    let result = events
+        .iter()
+        .find(|e| e["type"] == "result")
+        .unwrap_or_else(|| panic!("no result ({status})"));
+    let reason = result["reason"].as_str().unwrap();
+    assert!(!reason.contains("seat"), "{result}");
+    assert!(!reason.contains("forfeit"), "{result}");
+    let moves = journal_moves(&root.join("game")).len();
+    assert!(moves >= at_least, "only {moves} moves");
+    assert!(
+        events.iter().any(|e| e["type"] == "notice"
+            && e["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("told the game again")),
+        "the seated program was told the game again"
+    );
 }
 
 fn wait_exit(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
@@ -185,4 +239,89 @@ fn a_wrong_token_and_a_wrong_pin_are_refused_with_the_reason() {
     );
     let _ = play.kill();
     let _ = play.wait();
+}
+
+#[test]
+fn a_seat_killed_mid_game_and_started_again_finishes_its_game() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
+    let mut first = spawn_seat(root.path(), &address, &token, &pin);
+    wait_moves(root.path(), 12);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    wait_until(
+        LIMIT,
+        || "seat_lost".into(),
+        || !sessions(root.path(), "seat_lost").is_empty(),
+    );
+    let mut second = spawn_seat(root.path(), &address, &token, &pin);
+    assert_played_out(root.path(), &mut play, 20);
+    let _ = second.kill();
+    let _ = second.wait();
+    let back = sessions(root.path(), "seat_back");
+    assert_eq!(back.len(), 1, "{back:?}");
+    assert!(back[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("is back after"));
+}
+
+#[test]
+fn a_half_open_link_is_found_within_ten_seconds_and_the_seat_comes_back() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
+    let proxy = Proxy::start(address.parse().unwrap(), Duration::ZERO);
+    let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
+    wait_moves(root.path(), 12);
+    let silent_from = std::time::Instant::now();
+    proxy.go_half_open();
+    wait_until(
+        LIMIT,
+        || "seat_lost".into(),
+        || !sessions(root.path(), "seat_lost").is_empty(),
+    );
+    let found_in = silent_from.elapsed();
+    assert!(
+        found_in < Duration::from_secs(13),
+        "found after {found_in:?}"
+    );
+    let lost = sessions(root.path(), "seat_lost");
+    assert!(
+        lost[0]["message"].as_str().unwrap().contains("silent"),
+        "{lost:?}"
+    );
+    assert_played_out(root.path(), &mut play, 20);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    assert!(proxy.connections() >= 2, "the seat dialled again");
+    assert_eq!(sessions(root.path(), "seat_back").len(), 1);
+}
+
+#[test]
+fn a_program_that_dies_on_its_seat_is_started_there_again_and_told_the_game() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
+    let mut seat = spawn_seat(root.path(), &address, &token, &pin);
+    wait_moves(root.path(), 12);
+    let killed = Command::new("pkill")
+        .args(["-9", "-P", &seat.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "the seat's program was there to kill");
+    assert_played_out(root.path(), &mut play, 20);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    let events = journal(&root.path().join("game"));
+    assert!(events.iter().any(|e| e["type"] == "notice"
+        && e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("program exited on its seat")));
+    assert!(
+        sessions(root.path(), "seat_lost").is_empty(),
+        "the link itself held"
+    );
 }

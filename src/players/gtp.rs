@@ -55,6 +55,9 @@ enum Stop {
     Failed(Failure),
     /// The game ended while the engine was thinking: it is stopped at once.
     GameOver,
+    /// A seated program's seat is gone, or its program exited there: the
+    /// player waits for it to come back and tells it the game again.
+    SeatDown,
 }
 
 impl From<Failure> for Stop {
@@ -81,6 +84,11 @@ struct GtpPlayer {
     /// While a move is asked for on a CPU-time clock or under an idle
     /// limit: the engine's CPU time, watched every second.
     cpu_watch: Option<CpuWatch>,
+    /// Every move the engine has been told or has played, in order: what a
+    /// seated program that comes back is told again.
+    moves: Vec<(Color, Move)>,
+    /// A seated program is being told the game again.
+    resyncing: bool,
 }
 
 /// Runs one GTP engine for the whole game. Returns when the game is over
@@ -156,6 +164,8 @@ async fn serve_engine(
         setup,
         kgs_time: false,
         cpu_watch: None,
+        moves: Vec::new(),
+        resyncing: false,
     };
     let outcome = match player.prepare(spec).await {
         Ok(info) => {
@@ -169,6 +179,12 @@ async fn serve_engine(
         Err(Stop::GameOver) => {
             player.engine.shut_down(Duration::ZERO).await;
             player.drain_stderr().await;
+        }
+        Err(Stop::SeatDown) => {
+            let why = format!("{} lost its seat", player.who());
+            player
+                .reporter
+                .send(PlayerEvent::Failed(Failure::crash(why, None)));
         }
         Err(Stop::Failed(failure)) => {
             player.engine.shut_down(Duration::from_millis(100)).await;
@@ -250,6 +266,7 @@ impl GtpPlayer {
         let moves = std::mem::take(&mut self.setup.position);
         for (color, mv) in moves {
             self.required("play", &[color.name(), &mv.to_gtp()]).await?;
+            self.moves.push((color, mv));
         }
         Ok(())
     }
@@ -295,7 +312,10 @@ impl GtpPlayer {
                     action = self.actions.recv() => action,
                     chunk = self.engine.read() => {
                         self.seat_notes();
-                        self.unsolicited(chunk).await?;
+                        match self.unsolicited(chunk).await {
+                            Err(Stop::SeatDown) => self.recover_seat().await?,
+                            other => other?,
+                        }
                         continue;
                     }
                     Some(item) = self.stderr.recv() => {
@@ -365,6 +385,7 @@ impl GtpPlayer {
         }
         match Move::parse_gtp(&reply.text, self.setup.size) {
             Ok(mv) => {
+                self.moves.push((self.color, mv));
                 self.reporter.send(PlayerEvent::Moved(mv));
                 Ok(())
             }
@@ -382,7 +403,9 @@ impl GtpPlayer {
         let reply = self
             .command("play", &[mover.name(), &vertex], self.setup.command_timeout)
             .await?;
-        if !reply.success {
+        if reply.success {
+            self.moves.push((mover, mv));
+        } else {
             self.reporter.send(PlayerEvent::RejectedMove {
                 mv,
                 message: reply.text,
@@ -459,6 +482,7 @@ impl GtpPlayer {
                 }
                 Ok(())
             }
+            _ if self.engine.is_seat() => Err(Stop::SeatDown),
             _ => {
                 let who = self.who();
                 let why = |how| format!("{who} {how} between moves");
@@ -515,6 +539,91 @@ impl GtpPlayer {
         timeout: Duration,
         report_thinking: bool,
     ) -> Result<Response, Stop> {
+        loop {
+            match self.exchange(name, args, timeout, report_thinking).await {
+                Err(Stop::SeatDown) if !self.resyncing => self.recover_seat().await?,
+                outcome => return outcome,
+            }
+        }
+    }
+
+    /// Waits for a seated program that went away to come back, the clock
+    /// running (the end of the game ends the wait), then tells it the game
+    /// again: the same set-up, every move so far. A seat lost again while
+    /// it is told is waited for again.
+    async fn recover_seat(&mut self) -> Result<(), Stop> {
+        let give_up = now() + SEAT_WAIT;
+        loop {
+            let Engine::Seat(seat) = &mut self.engine else {
+                return Err(Failure::other("only a seat comes back".into()).into());
+            };
+            let link = seat.link_mut();
+            let back = tokio::select! {
+                back = link.wait_back() => back,
+                action = self.actions.recv() => match action {
+                    Some(Action::GameOver { .. }) | None => return Err(Stop::GameOver),
+                    Some(other) => {
+                        self.pending.push_back(other);
+                        continue;
+                    }
+                },
+                _ = crate::shell_time::sleep_until(Some(give_up)) => Err(format!(
+                    "not back within {} min",
+                    SEAT_WAIT.as_secs() / 60
+                )),
+            };
+            self.seat_notes();
+            if let Err(why) = back {
+                let why = format!("{}: {why}", self.who());
+                return Err(Failure::hang(why).into());
+            }
+            self.controller = Controller::new();
+            self.resyncing = true;
+            let told = Box::pin(self.tell_again()).await;
+            self.resyncing = false;
+            match told {
+                Ok(()) => return Ok(()),
+                Err(Stop::SeatDown) => continue,
+                Err(other) => return Err(other),
+            }
+        }
+    }
+
+    /// The game so far, to a seated program that came back.
+    async fn tell_again(&mut self) -> Result<(), Stop> {
+        let size = self.setup.size.to_string();
+        self.required("boardsize", &[&size]).await?;
+        self.required("clear_board", &[]).await?;
+        let komi = self.setup.rules.komi.to_string();
+        self.optional("komi", &[&komi]).await?;
+        if self.lists("kgs-rules") {
+            let rules = self.setup.rules.kgs_rules_name();
+            self.optional("kgs-rules", &[rules]).await?;
+        }
+        self.place_handicap().await?;
+        self.set_time().await?;
+        let moves = self.moves.clone();
+        for (color, mv) in moves {
+            self.required("play", &[color.name(), &mv.to_gtp()]).await?;
+        }
+        let told = format!(
+            "{} was told the game again: {} moves",
+            self.who(),
+            self.moves.len()
+        );
+        self.reporter.send(PlayerEvent::Info(told));
+        Ok(())
+    }
+
+    /// One command and its reply; [`Stop::SeatDown`] when a seat goes away
+    /// meanwhile.
+    async fn exchange(
+        &mut self,
+        name: &str,
+        args: &[&str],
+        timeout: Duration,
+        report_thinking: bool,
+    ) -> Result<Response, Stop> {
         let bytes = self
             .controller
             .send(now(), name, args, timeout)
@@ -540,6 +649,7 @@ impl GtpPlayer {
                     let now = now();
                     let bytes = match chunk {
                         Ok(bytes) if !bytes.is_empty() => bytes,
+                        _ if self.engine.is_seat() => return Err(Stop::SeatDown),
                         _ => {
                             self.controller.handle_eof(now);
                             let who = self.who();

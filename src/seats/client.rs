@@ -148,6 +148,9 @@ async fn session(
                     Ok(lines) => lines,
                     Err(e) => return Session::Dropped(e.to_string()),
                 },
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+                    return Session::Dropped("the venue's connection ended without a goodbye".into())
+                }
                 Err(e) => return Session::Dropped(format!("the connection broke: {e}")),
             },
             output = program.process.read() => {

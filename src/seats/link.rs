@@ -88,6 +88,22 @@ pub struct SeatLink {
     /// Notes for the game's stream: admissions, losses, the operator.
     pub notes: VecDeque<SeatNote>,
     lost_at: Option<std::time::Instant>,
+    down: Option<Down>,
+}
+
+/// Why a seat cannot answer for now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Down {
+    Lost,
+    ProgramExited,
+}
+
+/// What one piece of news means to the player.
+enum Step {
+    Bytes(Vec<u8>),
+    Down,
+    Back,
+    Nothing,
 }
 
 /// What a seat's link has to tell the game's stream.
@@ -117,6 +133,7 @@ impl SeatLink {
             client: None,
             notes: VecDeque::new(),
             lost_at: None,
+            down: None,
         }
     }
 
@@ -153,8 +170,9 @@ impl SeatLink {
             .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))
     }
 
-    /// The next bytes the program wrote; empty when the link is gone, as a
-    /// pipe's end of file. Cancel-safe.
+    /// The next bytes the program wrote; empty when the link is gone or
+    /// the program exited on its seat, as a pipe's end of file: the player
+    /// then waits for it with [`SeatLink::wait_back`]. Cancel-safe.
     pub async fn read(&mut self) -> std::io::Result<Vec<u8>> {
         loop {
             if let Some(bytes) = self.made_up.pop_front() {
@@ -163,80 +181,127 @@ impl SeatLink {
             let Some(news) = self.news.recv().await else {
                 return Ok(Vec::new());
             };
-            match news {
-                SeatNews::Answer {
-                    text,
-                    think,
-                    venue_measure,
-                } => {
-                    self.in_flight = None;
-                    self.last_stamp = Some((think, venue_measure));
-                    return Ok(text.into_bytes());
+            match self.absorb(news) {
+                Step::Bytes(bytes) => return Ok(bytes),
+                Step::Down => return Ok(Vec::new()),
+                Step::Back | Step::Nothing => {}
+            }
+        }
+    }
+
+    /// Waits until the seat is back after a [`SeatLink::read`] that found
+    /// it gone: connected again, or its program started again. What the
+    /// old connection still said is dropped. Cancel-safe.
+    pub async fn wait_back(&mut self) -> Result<(), String> {
+        self.made_up.clear();
+        self.in_flight = None;
+        loop {
+            let Some(news) = self.news.recv().await else {
+                return Err("the venue stopped taking seats".into());
+            };
+            if let Step::Back = self.absorb(news) {
+                return Ok(());
+            }
+        }
+    }
+
+    fn absorb(&mut self, news: SeatNews) -> Step {
+        match news {
+            SeatNews::Answer {
+                text,
+                think,
+                venue_measure,
+            } => {
+                if self.down.is_some() {
+                    return Step::Nothing;
                 }
-                SeatNews::Output(text) => return Ok(text.into_bytes()),
-                SeatNews::RoundTrip(trip) => self.round_trip = Some(trip),
-                SeatNews::Admitted { client } => {
-                    let note = match self.lost_at.take() {
-                        Some(lost) => SeatNote::Session(
-                            SessionChange::SeatBack,
-                            format!(
-                                "{}'s seat is back after {:.1} s ({client})",
-                                self.entrant,
-                                now().saturating_duration_since(lost).as_secs_f64()
-                            ),
+                self.in_flight = None;
+                self.last_stamp = Some((think, venue_measure));
+                Step::Bytes(text.into_bytes())
+            }
+            SeatNews::Output(text) if self.down.is_none() => Step::Bytes(text.into_bytes()),
+            SeatNews::Output(_) => Step::Nothing,
+            SeatNews::RoundTrip(trip) => {
+                self.round_trip = Some(trip);
+                Step::Nothing
+            }
+            SeatNews::Admitted { client } => {
+                let note = match self.lost_at.take() {
+                    Some(lost) => SeatNote::Session(
+                        SessionChange::SeatBack,
+                        format!(
+                            "{}'s seat is back after {:.1} s ({client})",
+                            self.entrant,
+                            now().saturating_duration_since(lost).as_secs_f64()
                         ),
-                        None => SeatNote::Session(
-                            SessionChange::SeatIn,
-                            format!("{}'s seat connected ({client})", self.entrant),
-                        ),
-                    };
-                    self.notes.push_back(note);
-                    self.client = Some(client);
+                    ),
+                    None => SeatNote::Session(
+                        SessionChange::SeatIn,
+                        format!("{}'s seat connected ({client})", self.entrant),
+                    ),
+                };
+                self.notes.push_back(note);
+                self.client = Some(client);
+                match self.down.take() {
+                    Some(_) => Step::Back,
+                    None => Step::Nothing,
                 }
-                SeatNews::Operator(Right::Resign) => {
-                    self.notes.push_back(SeatNote::Info(format!(
-                        "{}'s operator has the program resign",
-                        self.entrant
-                    )));
-                    match self.in_flight.take() {
-                        Some(line) if line.contains("genmove") => {
-                            let id: String =
-                                line.chars().take_while(char::is_ascii_digit).collect();
-                            return Ok(format!("={id} resign\n\n").into_bytes());
-                        }
-                        in_flight => {
-                            self.in_flight = in_flight;
-                            self.resign_asked = true;
-                        }
+            }
+            SeatNews::Operator(Right::Resign) => {
+                self.notes.push_back(SeatNote::Info(format!(
+                    "{}'s operator has the program resign",
+                    self.entrant
+                )));
+                match self.in_flight.take() {
+                    Some(line) if line.contains("genmove") => {
+                        let id: String = line.chars().take_while(char::is_ascii_digit).collect();
+                        Step::Bytes(format!("={id} resign\n\n").into_bytes())
                     }
-                }
-                SeatNews::Operator(Right::Restart) => self.notes.push_back(SeatNote::Info(
-                    format!("{}'s operator starts the program again", self.entrant),
-                )),
-                SeatNews::Program { state, detail } => {
-                    let what = match state {
-                        ProgramState::Started => "started",
-                        ProgramState::Exited => "exited",
-                    };
-                    self.notes.push_back(SeatNote::Info(format!(
-                        "{}'s program {what} on its seat: {detail}",
-                        self.entrant
-                    )));
-                    if state == ProgramState::Exited {
-                        return Ok(Vec::new());
+                    in_flight => {
+                        self.in_flight = in_flight;
+                        self.resign_asked = true;
+                        Step::Nothing
                     }
                 }
-                SeatNews::Lost { why, replaced } => {
-                    if !replaced {
-                        self.lost_at = Some(now());
+            }
+            SeatNews::Operator(Right::Restart) => {
+                self.notes.push_back(SeatNote::Info(format!(
+                    "{}'s operator starts the program again",
+                    self.entrant
+                )));
+                Step::Nothing
+            }
+            SeatNews::Program { state, detail } => {
+                let what = match state {
+                    ProgramState::Started => "started",
+                    ProgramState::Exited => "exited",
+                };
+                self.notes.push_back(SeatNote::Info(format!(
+                    "{}'s program {what} on its seat: {detail}",
+                    self.entrant
+                )));
+                match (state, self.down) {
+                    (ProgramState::Exited, None) => {
+                        self.down = Some(Down::ProgramExited);
+                        Step::Down
                     }
-                    self.notes.push_back(SeatNote::Session(
-                        SessionChange::SeatLost,
-                        format!("{}'s seat is lost: {why}", self.entrant),
-                    ));
-                    if !replaced {
-                        return Ok(Vec::new());
+                    (ProgramState::Started, Some(Down::ProgramExited)) => {
+                        self.down = None;
+                        Step::Back
                     }
+                    _ => Step::Nothing,
+                }
+            }
+            SeatNews::Lost { why, .. } => {
+                self.lost_at.get_or_insert_with(now);
+                self.notes.push_back(SeatNote::Session(
+                    SessionChange::SeatLost,
+                    format!("{}'s seat is lost: {why}", self.entrant),
+                ));
+                let was_down = self.down.replace(Down::Lost).is_some();
+                match was_down {
+                    true => Step::Nothing,
+                    false => Step::Down,
                 }
             }
         }

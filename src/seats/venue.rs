@@ -250,6 +250,9 @@ fn read_lines(
     match read {
         Ok(0) => Err("the seat closed the connection".into()),
         Ok(n) => splitter.feed(&buffer[..n]).map_err(|e| e.to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
+            Err("the connection ended without a goodbye".into())
+        }
         Err(e) => Err(format!("the connection broke: {e}")),
     }
 }

@@ -4,6 +4,7 @@
 
 pub mod browser;
 pub mod pty;
+pub mod tcp_proxy;
 pub mod tmux;
 
 use std::io::Read;
