@@ -124,6 +124,7 @@ fn busy_view(size: u8, moves: u32) -> GameView {
             captures: captures.iter().map(|p| p.to_gtp()).collect(),
             clock: clock(1_000_000, false),
             referee_us: None,
+            net_ms: None,
         });
     }
     events.push(GameEvent::Clock {

@@ -638,6 +638,11 @@ pub struct GameArgs {
     /// crash forfeits [default by --rules: kgs 1, cgf 0, usenix 0].
     #[arg(long, value_name = "N")]
     pub restart_crashed: Option<u32>,
+    /// For a seated program (seat:NAME): how much less than the venue's own
+    /// measure of a move its clock may be charged, on the seat's word for
+    /// its thinking, e.g. 1s; 0 charges the venue's measure [default: 1s].
+    #[arg(long, value_name = "DURATION")]
+    pub lag_allowance: Option<String>,
     /// A program (Usenix or GTP) whose CPU time does not grow for this long
     /// while it is to move is stuck and forfeits, e.g. 10m, or off [default
     /// by --rules: usenix 10m, others off].

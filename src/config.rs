@@ -65,6 +65,7 @@ pub struct GameFile {
     pub stop_at: Option<u32>,
     pub count_passes: Option<bool>,
     pub restart_crashed: Option<u32>,
+    pub lag_allowance: Option<String>,
     pub idle_limit: Option<String>,
     pub forks: Option<String>,
     pub sgf: Option<PathBuf>,
@@ -155,6 +156,10 @@ pub(crate) fn resolve_file(
     }
     if let Some(n) = args.game.restart_crashed.or(file.restart_crashed) {
         rules.restart_crashed = n;
+    }
+    if let Some(lag) = pick(&args.game.lag_allowance, &file.lag_allowance) {
+        rules.lag_allowance = parse_duration(lag.trim())
+            .map_err(|e| ConfigError::Invalid(format!("--lag-allowance {lag}: {e}")))?;
     }
     if let Some(limit) = pick(&args.game.idle_limit, &file.idle_limit) {
         rules.idle_limit = match limit.trim() {

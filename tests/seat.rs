@@ -24,6 +24,10 @@ fn venue(root: &Path, white: &str) -> (Child, [String; 3]) {
 }
 
 fn venue_sized(root: &Path, white: &str, size: &str) -> (Child, [String; 3]) {
+    venue_with(root, white, size, &[])
+}
+
+fn venue_with(root: &Path, white: &str, size: &str, more: &[&str]) -> (Child, [String; 3]) {
     let mut play = Command::new(goref())
         .current_dir(root)
         .args(["play", "--black", "seat:alpha", "--white", white])
@@ -36,6 +40,7 @@ fn venue_sized(root: &Path, white: &str, size: &str) -> (Child, [String; 3]) {
             size,
         ])
         .args(["--headless", "--game-dir", "game"])
+        .args(more)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -48,9 +53,14 @@ fn venue_sized(root: &Path, white: &str, size: &str) -> (Child, [String; 3]) {
             let _ = tx.send(line);
         }
     });
-    let line = rx
-        .recv_timeout(Duration::from_secs(20))
-        .expect("the venue prints the seat's line");
+    let line = loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("the venue prints the seat's line");
+        if line.contains("goref seat ") {
+            break line;
+        }
+    };
     std::thread::spawn(move || while rx.recv().is_ok() {});
     let words: Vec<&str> = line.split_whitespace().collect();
     let after = |flag: &str| {
@@ -324,4 +334,44 @@ fn a_program_that_dies_on_its_seat_is_started_there_again_and_told_the_game() {
         sessions(root.path(), "seat_lost").is_empty(),
         "the link itself held"
     );
+}
+
+#[test]
+fn through_a_link_that_delays_200_ms_each_way_a_seat_is_charged_its_own_thinking() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) =
+        venue_with(root.path(), &white, "9", &["--time", "absolute:10m"]);
+    let proxy = Proxy::start(address.parse().unwrap(), Duration::from_millis(200));
+    let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
+    let status = wait_exit(&mut play, LIMIT);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    assert!(status.success(), "{status}");
+    let charged: Vec<(u64, u64)> = journal_moves(&root.path().join("game"))
+        .iter()
+        .filter(|m| m["color"] == "B")
+        .map(|m| (m["ms"].as_u64().unwrap(), m["net_ms"].as_u64().unwrap()))
+        .collect();
+    let log = std::fs::read_to_string(root.path().join("seat-alpha.log")).unwrap();
+    let thought: Vec<u64> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("--- move "))
+        .map(|l| l.split_whitespace().nth(2).unwrap().parse().unwrap())
+        .collect();
+    assert!(charged.len() > 10, "{charged:?}");
+    assert!(
+        thought.len().abs_diff(charged.len()) <= 1,
+        "{thought:?} {charged:?}"
+    );
+    for (n, ((ms, net_ms), think)) in charged.iter().zip(&thought).enumerate() {
+        assert!(
+            ms.abs_diff(*think) <= 20,
+            "move {n}: charged {ms} ms, thought {think} ms: {charged:?} {thought:?}"
+        );
+        assert!(
+            *net_ms >= 380,
+            "move {n}: the network's 400 ms round trip is its net, not {net_ms}"
+        );
+    }
 }

@@ -153,6 +153,7 @@ mod tests {
                 captures: vec![],
                 clock: clock_reading(0),
                 referee_us: None,
+                net_ms: None,
             });
         }
         let stamped = events

@@ -60,6 +60,10 @@ pub(crate) fn game_file_text(config: &DriverConfig) -> String {
     line("stop_at", or_zero(rules.limits.stop_at).to_string());
     line("count_passes", rules.limits.count_passes.to_string());
     line("restart_crashed", rules.restart_crashed.to_string());
+    line(
+        "lag_allowance",
+        quote(&format_duration(rules.lag_allowance)),
+    );
     let idle_limit = rules.idle_limit.map_or("off".to_string(), format_duration);
     line("idle_limit", quote(&idle_limit));
     let forks = match rules.forks {

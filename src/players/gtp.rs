@@ -386,6 +386,9 @@ impl GtpPlayer {
         match Move::parse_gtp(&reply.text, self.setup.size) {
             Ok(mv) => {
                 self.moves.push((self.color, mv));
+                if let Some(think) = self.engine.seat_think() {
+                    self.reporter.send(PlayerEvent::SeatTime(think));
+                }
                 self.reporter.send(PlayerEvent::Moved(mv));
                 Ok(())
             }
@@ -833,6 +836,14 @@ impl Engine {
                     None,
                 )
             }),
+        }
+    }
+
+    /// The seat's own stamp of the program's thinking over the last answer.
+    fn seat_think(&self) -> Option<Duration> {
+        match self {
+            Engine::Seat(seat) => seat.link.as_ref()?.last_stamp.map(|(think, _)| think),
+            Engine::Local(_) => None,
         }
     }
 

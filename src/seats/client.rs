@@ -18,8 +18,8 @@ use tokio_rustls::TlsConnector;
 use super::venue::send;
 use crate::console;
 use crate::protocol::seat::{
-    decode, LineSplitter, ProgramState, Relay, SeatMessage, VenueMessage, LOST_AFTER,
-    PROTOCOL_VERSION,
+    decode, is_move_request, LineSplitter, ProgramState, Relay, SeatMessage, VenueMessage,
+    LOST_AFTER, PROTOCOL_VERSION,
 };
 use crate::shell_time::now;
 use crate::transport::process::{Process, StderrItem};
@@ -139,6 +139,7 @@ async fn session(
     let mut splitter = LineSplitter::default();
     let mut buffer = vec![0u8; 16 * 1024];
     let mut relay = Relay::new();
+    let mut move_requests = std::collections::HashSet::new();
     loop {
         let silence = tokio::time::sleep(LOST_AFTER);
         let lines = tokio::select! {
@@ -180,6 +181,12 @@ async fn session(
                     }
                 };
                 for message in relay.program_output(now(), &bytes) {
+                    if let SeatMessage::Answer { id, think_ms, text } = &message {
+                        if move_requests.remove(id) {
+                            let answer = text.split_whitespace().nth(1).unwrap_or("");
+                            let _ = writeln!(log, "--- move {answer} in {think_ms} ms");
+                        }
+                    }
                     if let Err(why) = send(&mut writer, &message).await {
                         return Session::Dropped(why);
                     }
@@ -219,11 +226,9 @@ async fn session(
                     }
                 }
                 VenueMessage::Command { id, line } => {
-                    if line
-                        .split_whitespace()
-                        .any(|w| w == "genmove" || w == "kgs-genmove_cleanup")
-                    {
+                    if is_move_request(&line) {
                         console::out(format!("seat: {line}"));
+                        move_requests.insert(id);
                     }
                     let bytes = relay.command(now(), id, &line);
                     if program.process.write(&bytes).await.is_err() {

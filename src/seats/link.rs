@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::protocol::seat::{ProgramState, Right};
+use crate::protocol::seat::{is_move_request, ProgramState, Right};
 use crate::referee::SessionChange;
 use crate::shell_time::now;
 
@@ -154,10 +154,7 @@ impl SeatLink {
     /// Sends a GTP command line, as a program's stdin would take it.
     pub async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let line = String::from_utf8_lossy(bytes).trim_end().to_string();
-        let is_move_request = line
-            .split_whitespace()
-            .any(|word| word == "genmove" || word.ends_with("genmove_cleanup"));
-        if self.resign_asked && is_move_request {
+        if self.resign_asked && is_move_request(&line) {
             self.resign_asked = false;
             let id: String = line.chars().take_while(char::is_ascii_digit).collect();
             self.made_up
@@ -165,6 +162,7 @@ impl SeatLink {
             return Ok(());
         }
         self.in_flight = Some(line.clone());
+        self.last_stamp = None;
         self.to_seat
             .send(ToSeat::Command(line))
             .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))
@@ -253,7 +251,7 @@ impl SeatLink {
                     self.entrant
                 )));
                 match self.in_flight.take() {
-                    Some(line) if line.contains("genmove") => {
+                    Some(line) if is_move_request(&line) => {
                         let id: String = line.chars().take_while(char::is_ascii_digit).collect();
                         Step::Bytes(format!("={id} resign\n\n").into_bytes())
                     }

@@ -76,6 +76,7 @@ mod tests {
                 wire_ms: 0.0,
                 resends: 0,
                 referee_ms: 0.0,
+                net_ms: 0,
             });
         }
         let area = Rect::new(0, 0, 24, 3);

@@ -20,7 +20,8 @@
 //! as many as fit. A column is a bar of the move's whole time on one scale for both sides
 //! (the longest move shown, written as `max`), split bottom to top into the
 //! program's thinking time and the time its GMP line spent carrying
-//! packets, each with its own glyph and style (`█`/`▒`, `#`/`=` in ASCII).
+//! packets (for a seated program: its network's share, `net_ms`), each
+//! with its own glyph and style (`█`/`▒`, `#`/`=` in ASCII).
 //! Above a bar, `R` marks resends, else `r` a resignation or `p` a pass.
 //! Each side's line gives its total and average thinking time, wire time
 //! and resends, over the moves the view keeps.
@@ -80,14 +81,15 @@ const SEGMENTS: [Segment; 3] = [
     },
 ];
 
-/// A move's time in milliseconds, part by part as in [`SEGMENTS`].
+/// A move's time in milliseconds, part by part as in [`SEGMENTS`]. A
+/// seated program's network time is its wire.
 fn parts(line: &MoveLine) -> [f64; 3] {
     let wire = if line.wire_ms.is_finite() {
         line.wire_ms.max(0.0)
     } else {
         0.0
     };
-    [line.ms as f64, wire, referee_ms(line)]
+    [line.ms as f64, wire + line.net_ms as f64, referee_ms(line)]
 }
 
 /// The referee's own share of a move's time, as the driver measured it.

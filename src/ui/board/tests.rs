@@ -38,6 +38,7 @@ fn view(size: u8, moves: &str) -> GameView {
             captures: Vec::new(),
             clock: clock_reading(0),
             referee_us: None,
+            net_ms: None,
         });
     }
     view

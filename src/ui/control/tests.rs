@@ -138,6 +138,7 @@ fn a_typed_move_is_checked_against_the_board_before_it_is_sent() {
         captures: vec![],
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
+        net_ms: None,
     });
     let mut state = UiState::new(Role::Operator);
     follow_game(&view, &mut state);
@@ -178,6 +179,7 @@ fn the_operator_marks_a_group_with_the_cursor_while_judging() {
         captures: vec![],
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
+        net_ms: None,
     });
     view.apply(&GameEvent::Phase {
         phase: Phase::Adjudication,
@@ -320,6 +322,7 @@ fn at_a_typed_players_turn_every_key_types_the_move_and_esc_gives_the_keys_back(
         captures: vec![],
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
+        net_ms: None,
     });
     follow_game(&view, &mut state);
     assert!(state.input.is_none(), "White's turn: no box");
@@ -332,6 +335,7 @@ fn at_a_typed_players_turn_every_key_types_the_move_and_esc_gives_the_keys_back(
         captures: vec![],
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
+        net_ms: None,
     });
     follow_game(&view, &mut state);
     assert!(

@@ -68,6 +68,7 @@ fn game(n: u32) -> GameView {
             captures: Vec::new(),
             clock: clock(590_000 - 1_000 * i as u64, false),
             referee_us: None,
+            net_ms: None,
         };
         apply(&mut view, event);
     }

@@ -115,6 +115,7 @@ fn mid_game() -> GameView {
             captures: vec![],
             clock: clock(left[color.index()], false, think),
             referee_us: None,
+            net_ms: None,
         });
     }
     events.push(GameEvent::Packet {

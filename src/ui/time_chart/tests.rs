@@ -27,6 +27,7 @@ fn view(moves: &[(&str, u64, f64, u32)]) -> GameView {
             wire_ms,
             resends,
             referee_ms: 0.0,
+            net_ms: 0,
         });
     }
     view

@@ -179,6 +179,26 @@ impl Clock {
         }
     }
 
+    /// Like [`Clock::stop`], but charges what `charge` makes of the time
+    /// measured (a seat's own stamp, within the lag allowance).
+    pub(crate) fn stop_charging(
+        &mut self,
+        now: Instant,
+        charge: impl FnOnce(Duration) -> Duration,
+    ) -> TurnOutcome {
+        match self.started.take() {
+            Some(start) => {
+                let before = std::mem::take(&mut self.interrupted);
+                let used = charge(now.saturating_duration_since(start));
+                let mut outcome = self.complete(used);
+                outcome.used = outcome.used.saturating_add(before);
+                self.last_move = outcome.used;
+                outcome
+            }
+            None => self.stop(now),
+        }
+    }
+
     /// Charges an externally measured duration (CPU time) as one completed
     /// turn. If the clock was running, the wall-clock turn is discarded and the
     /// clock stops: the shell may `start` for the display and `charge` the CPU

@@ -107,7 +107,19 @@ pub struct Rules {
     /// as the 1987 rules say, or a report only.
     #[serde(default)]
     pub forks: ForkRule,
+    /// For a program played through a seat (`goref seat`): how much less
+    /// than the venue's own measure of a move its clock may be charged, on
+    /// the seat's word for its thinking; 0 charges the venue's measure.
+    #[serde(default = "default_lag_allowance")]
+    pub lag_allowance: Duration,
 }
+
+fn default_lag_allowance() -> Duration {
+    DEFAULT_LAG_ALLOWANCE
+}
+
+/// The lag a seat's own stamp may take off a move's charge, unless set.
+pub const DEFAULT_LAG_ALLOWANCE: Duration = Duration::from_secs(1);
 
 /// What a program that forks gets (the Usenix "no forking" rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -141,6 +153,7 @@ impl Rules {
                 restart_crashed: 1,
                 idle_limit: None,
                 forks: ForkRule::Report,
+                lag_allowance: DEFAULT_LAG_ALLOWANCE,
             },
             Preset::Cgf => Rules {
                 preset,
@@ -161,6 +174,7 @@ impl Rules {
                 restart_crashed: 0,
                 idle_limit: None,
                 forks: ForkRule::Report,
+                lag_allowance: DEFAULT_LAG_ALLOWANCE,
             },
             Preset::Usenix => Rules {
                 preset,
@@ -178,6 +192,7 @@ impl Rules {
                 restart_crashed: 0,
                 idle_limit: Some(Duration::from_secs(10 * 60)),
                 forks: ForkRule::Forfeit,
+                lag_allowance: DEFAULT_LAG_ALLOWANCE,
             },
         }
     }

@@ -376,6 +376,10 @@ pub enum GameEvent {
         /// its relay to the opponent and this event (set by the driver).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         referee_us: Option<u64>,
+        /// For a seated program: the venue's measure of the move less the
+        /// seat's own stamp of its thinking, the network's share.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        net_ms: Option<u64>,
     },
     /// A clock started, stopped or flagged.
     Clock {

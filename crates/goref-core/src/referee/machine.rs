@@ -22,6 +22,7 @@ use crate::game::board::{first_to_move, Board, KoRule};
 use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::score::score;
 use crate::game::{Color, Move, Point};
+use crate::protocol::seat::charged;
 
 use super::event::{End, GameEvent, GameResult, GameStart, Phase, PlayerInfo, SessionChange};
 use super::game_config::{GameConfig, SetupError};
@@ -70,6 +71,8 @@ pub struct Referee {
     claims: [Option<BTreeSet<Point>>; 2],
     marked_dead: BTreeSet<Point>,
     cpu_time: [Option<Duration>; 2],
+    /// A seated program's own stamp of its thinking for the move to come.
+    seat_time: [Option<Duration>; 2],
     /// The players told that their main CPU time is used up (`byo-romi`).
     main_time_told: [bool; 2],
     /// Why a player failed after play had stopped, if it did.
@@ -123,6 +126,7 @@ impl Referee {
             claims: [None, None],
             marked_dead: BTreeSet::new(),
             cpu_time: [None, None],
+            seat_time: [None, None],
             main_time_told: [false; 2],
             failed: [None, None],
             no_claim: [None, None],
@@ -266,9 +270,22 @@ impl Referee {
         if self.pause.is_some() {
             return None;
         }
-        match self.clocks[color.index()].deadline() {
+        match self.flag_deadline(color) {
             Some(deadline) => deadline.checked_add(Duration::from_nanos(1)),
             None => since.checked_add(self.config.rules.move_timeout),
+        }
+    }
+
+    /// When `color`'s clock flags: for a seated program, only once the lag
+    /// allowance is spent too, since its own stamp may be charged.
+    fn flag_deadline(&self, color: Color) -> Option<Instant> {
+        let deadline = self.clocks[color.index()].deadline()?;
+        let seated = self.players[color.index()]
+            .as_ref()
+            .is_some_and(|info| info.spec.starts_with("seat:"));
+        match seated {
+            true => deadline.checked_add(self.config.rules.lag_allowance),
+            false => Some(deadline),
         }
     }
 
@@ -279,7 +296,7 @@ impl Referee {
         if self.pause.is_some() {
             return;
         }
-        match self.clocks[color.index()].deadline() {
+        match self.flag_deadline(color) {
             Some(deadline) if now > deadline => {
                 self.clocks[color.index()].stop(now);
                 self.time_out(now, color);
@@ -349,6 +366,7 @@ impl Referee {
             PlayerEvent::Ready(info) => self.on_ready(now, color, info),
             PlayerEvent::Thinking => self.on_thinking(now, color),
             PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
+            PlayerEvent::SeatTime(think) => self.seat_time[color.index()] = Some(think),
             PlayerEvent::CpuSoFar(used) => self.on_cpu_so_far(now, color, used),
             PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
             PlayerEvent::Typed(mv) => self.on_typed(now, color, mv),
@@ -564,8 +582,15 @@ impl Referee {
             clock.start(now);
         }
         let cpu_time = self.cpu_time[color.index()].take();
-        let turn = match (clock.system(), cpu_time) {
-            (TimeSystem::Cpu { .. }, Some(used)) => clock.charge_turn(now, used),
+        let seat_time = self.seat_time[color.index()].take();
+        let allowance = self.config.rules.lag_allowance;
+        let mut net = None;
+        let turn = match (clock.system(), cpu_time, seat_time) {
+            (TimeSystem::Cpu { .. }, Some(used), _) => clock.charge_turn(now, used),
+            (_, _, Some(think)) => clock.stop_charging(now, |measured| {
+                net = Some(measured.saturating_sub(think));
+                charged(think, measured, allowance)
+            }),
             _ => clock.stop(now),
         };
         if turn.flagged {
@@ -580,7 +605,7 @@ impl Referee {
         };
         let captures = match mv {
             Move::Resign => {
-                self.push_move(now, n, color, mv, turn.used, Vec::new());
+                self.push_move(now, n, color, mv, (turn.used, net), Vec::new());
                 let why = format!("{color} resigned");
                 let result = self.defeat(color, "R", why, End::Resign);
                 return self.finish(now, result);
@@ -625,7 +650,7 @@ impl Referee {
         };
         self.moves_played = n;
         self.moves.push((color, mv));
-        self.push_move(now, n, color, mv, turn.used, captures);
+        self.push_move(now, n, color, mv, (turn.used, net), captures);
         self.relay(color, mv);
         if self.consecutive_passes >= 2 {
             return self.on_double_pass(now);
@@ -697,7 +722,7 @@ impl Referee {
         n: u32,
         color: Color,
         mv: Move,
-        used: Duration,
+        (used, net): (Duration, Option<Duration>),
         captures: Vec<Point>,
     ) {
         let clock = self.clocks[color.index()].reading(now);
@@ -709,6 +734,7 @@ impl Referee {
             captures: captures.iter().map(|p| p.to_gtp()).collect(),
             clock,
             referee_us: None,
+            net_ms: net.map(|net| net.as_millis() as u64),
         });
     }
 

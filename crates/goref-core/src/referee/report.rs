@@ -37,6 +37,9 @@ pub enum PlayerEvent {
     /// Sent before [`PlayerEvent::Moved`]; a CPU-time clock charges it
     /// instead of the wall time.
     CpuTime(Duration),
+    /// A seated program's own stamp of its thinking for the move it is
+    /// about to send, charged within the rules' lag allowance.
+    SeatTime(Duration),
     /// The answer to [`Action::RequestDeadStones`].
     DeadStones(Vec<Point>),
     /// The player answered the dead-stone question with an error.

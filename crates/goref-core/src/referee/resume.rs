@@ -143,6 +143,7 @@ mod tests {
             captures: Vec::new(),
             clock: reading(left, false),
             referee_us: None,
+            net_ms: None,
         }
     }
 

@@ -246,11 +246,13 @@ impl GameView {
                 captures,
                 clock,
                 referee_us,
+                net_ms,
             } => {
                 self.play(*n, *color, vertex, *ms, captures, clock);
                 let referee_ms = referee_us.map_or(0.0, |us| us as f64 / 1000.0);
                 if let Some(line) = self.moves.last_mut().filter(|m| m.n == *n) {
                     line.referee_ms = referee_ms;
+                    line.net_ms = net_ms.unwrap_or(0);
                     self.last_move = Some(line.clone());
                 }
             }
@@ -491,6 +493,7 @@ impl GameView {
             wire_ms: std::mem::take(&mut self.pending_wire_ms[side]),
             resends: std::mem::take(&mut self.pending_resends[side]),
             referee_ms: 0.0,
+            net_ms: 0,
         };
         if self.moves.len() >= MOVE_CAPACITY {
             let excess = self.moves.len() + 1 - MOVE_CAPACITY;

@@ -21,6 +21,6 @@ pub use relay::Relay;
 pub use tokens::{Tokens, TokensError};
 pub use venue::{VenueEvent, VenueSide, HELLO_WAIT, LOST_AFTER, PING_EVERY};
 pub use wire::{
-    charged, decode, encode, LineSplitter, ProgramState, Right, SeatMessage, VenueMessage,
-    WireError, MAX_LINE, PROTOCOL_VERSION,
+    charged, decode, encode, is_move_request, LineSplitter, ProgramState, Right, SeatMessage,
+    VenueMessage, WireError, MAX_LINE, PROTOCOL_VERSION,
 };

@@ -136,6 +136,18 @@ impl LineSplitter {
     }
 }
 
+/// Whether a GTP command line (with or without its id) asks for a move.
+pub fn is_move_request(line: &str) -> bool {
+    let mut words = line.split_whitespace();
+    let first = words.next().unwrap_or("");
+    let name = match first.bytes().all(|b| b.is_ascii_digit()) {
+        true => words.next().unwrap_or(""),
+        false => first,
+    };
+    matches!(name, "genmove" | "kgs-genmove_cleanup" | "reg_genmove")
+        || name.ends_with("genmove_analyze")
+}
+
 /// The time a seated program's clock is charged for one command: what the
 /// seat measured, but never less than the venue's own measure less
 /// `lag_allowance` (so a dishonest seat gains at most the allowance) and
@@ -210,6 +222,17 @@ mod tests {
             }
         }
         assert!(refused);
+    }
+
+    #[test]
+    fn a_move_request_is_known_by_its_command_not_its_arguments() {
+        assert!(is_move_request("genmove black"));
+        assert!(is_move_request("15 genmove b"));
+        assert!(is_move_request("7 kgs-genmove_cleanup white"));
+        assert!(is_move_request("lz-genmove_analyze b 100"));
+        assert!(!is_move_request("9 known_command kgs-genmove_cleanup"));
+        assert!(!is_move_request("play black D4"));
+        assert!(!is_move_request(""));
     }
 
     #[test]

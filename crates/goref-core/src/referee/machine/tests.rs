@@ -2611,3 +2611,82 @@ fn under_the_lax_ko_rule_an_immediate_recapture_is_played_and_noted() {
     play(&mut referee, t, Black, mv("C1"));
     assert_eq!(moves(&events(&mut referee)).len(), 1, "and back again");
 }
+
+/// A timed game whose Black is seated (`seat:alpha`), started at `t`.
+fn seated(t: Instant, main: Duration) -> Referee {
+    let mut referee = Referee::new(timed(9, absolute(main))).unwrap();
+    let seat = PlayerInfo {
+        spec: "seat:alpha".into(),
+        ..info("alpha", false)
+    };
+    referee.handle_player(t, Black, PlayerEvent::Ready(seat));
+    referee.handle_player(t, White, PlayerEvent::Ready(info("white-bot", false)));
+    events(&mut referee);
+    actions(&mut referee);
+    referee
+}
+
+fn net_ms(events: &[GameEvent]) -> Vec<Option<u64>> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Move { net_ms, .. } => Some(*net_ms),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_seated_program_is_charged_its_own_thinking_within_the_lag_allowance() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(60));
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t + ms(1400), Black, PlayerEvent::SeatTime(ms(1000)));
+    referee.handle_player(t + ms(1400), Black, PlayerEvent::Moved(mv("E5")));
+    let after = events(&mut referee);
+    assert_eq!(moves(&after), [(1, Black, "E5".to_string(), 1000)]);
+    assert_eq!(net_ms(&after), [Some(400)]);
+
+    let t2 = t + secs(2);
+    play_after(&mut referee, t2, White, mv("C3"), ms(300));
+    let t3 = t2 + secs(1);
+    referee.handle_player(t3, Black, PlayerEvent::Thinking);
+    referee.handle_player(t3 + ms(3000), Black, PlayerEvent::SeatTime(ms(100)));
+    referee.handle_player(t3 + ms(3000), Black, PlayerEvent::Moved(mv("G5")));
+    let after = events(&mut referee);
+    let charged: Vec<u64> = moves(&after).iter().map(|m| m.3).collect();
+    assert_eq!(
+        charged,
+        [300, 2000],
+        "a seat that claims 100 ms is charged 3 s less 1 s"
+    );
+    assert_eq!(net_ms(&after), [None, Some(2900)]);
+}
+
+#[test]
+fn a_seated_programs_clock_flags_only_once_the_allowance_is_spent_too() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(10));
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    assert_eq!(
+        referee.poll_timeout(),
+        Some(t + secs(11) + ns(1)),
+        "ten seconds and the one-second allowance"
+    );
+    referee.handle_timeout(t + ms(10_500));
+    assert!(
+        results(&events(&mut referee)).is_empty(),
+        "not flagged at 10.5 s"
+    );
+    referee.handle_player(t + ms(10_600), Black, PlayerEvent::SeatTime(ms(9_900)));
+    referee.handle_player(t + ms(10_600), Black, PlayerEvent::Moved(mv("E5")));
+    let after = events(&mut referee);
+    assert_eq!(moves(&after), [(1, Black, "E5".to_string(), 9_900)]);
+    assert!(results(&after).is_empty());
+
+    let mut late = seated(t, secs(10));
+    late.handle_player(t, Black, PlayerEvent::Thinking);
+    late.handle_timeout(t + secs(11) + ms(1));
+    let flagged = events(&mut late);
+    assert_eq!(the_result(&flagged).result, "W+T");
+}

@@ -32,6 +32,7 @@ fn mv(n: u32, color: Color, vertex: &str, captures: &[&str]) -> GameEvent {
         captures: captures.iter().map(|v| v.to_string()).collect(),
         clock: clock(),
         referee_us: None,
+        net_ms: None,
     }
 }
 

@@ -24,6 +24,10 @@ pub struct MoveLine {
     /// The referee's own share: from the move's arrival to its relay.
     #[serde(default)]
     pub referee_ms: f64,
+    /// A seated program's network share: the venue's measure of the move
+    /// less the seat's stamp of its thinking.
+    #[serde(default)]
+    pub net_ms: u64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -201,6 +201,7 @@ fn stones_are_placed_and_captured_stones_removed() {
             wire_ms: 0.0,
             resends: 0,
             referee_ms: 0.0,
+            net_ms: 0,
         })
     );
 
@@ -688,6 +689,7 @@ fn each_move_carries_its_lines_wire_time_and_resends_and_rows_their_stamps() {
             ..clock_reading(60_000)
         },
         referee_us: None,
+        net_ms: None,
     };
     let mut start = game_start(9, &[], Black);
     start.time_settings = TimeSystem::ByoYomi {

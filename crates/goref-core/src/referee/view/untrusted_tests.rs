@@ -45,6 +45,7 @@ fn mv(n: u32, color: Color, vertex: &str, captures: &[&str]) -> GameEvent {
         captures: captures.iter().map(|v| v.to_string()).collect(),
         clock: clock(),
         referee_us: None,
+        net_ms: None,
     }
 }
 
@@ -429,6 +430,7 @@ fn event() -> impl Strategy<Value = GameEvent> {
                 captures,
                 clock: clock(),
                 referee_us: None,
+                net_ms: None,
             }
         ),
         (color(), text()).prop_map(|(color, line)| GameEvent::Gtp {
