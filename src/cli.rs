@@ -164,7 +164,8 @@ pub enum Command {
                                 goref event DIR [--headless] [--yes] [--json] \
                                 [--serve ADDR] [--web ADDR] [--publish nats://HOST:PORT[/NAME]]\n       \
                                 goref event DIR result ROUND BLACK WHITE RESULT --reason TEXT\n       \
-                                goref event DIR retry ROUND BOARD")]
+                                goref event DIR retry ROUND BOARD\n       \
+                                goref event DIR seats")]
     Event(EventArgs),
     /// Connect a program on this machine to a venue's referee, as one
     /// entrant's seat.
@@ -332,6 +333,11 @@ pub enum EventAction {
         )]
         reason: String,
     },
+    /// Make the event's certificate and its seated entrants' tokens, if the
+    /// folder has none yet, and print for each seated entrant the command
+    /// its operator runs, to which the program's command line is appended.
+    #[command(override_usage = "goref event DIR seats")]
+    Seats,
 }
 
 #[derive(Debug, Args, Default)]
@@ -393,6 +399,10 @@ pub struct AttachArgs {
 pub struct ResumeArgs {
     /// The game's folder, as `goref play` made it.
     pub dir: PathBuf,
+    /// Reach the seats of seat:NAME players through an event's runner, at
+    /// its socket (goref event passes it to its boards).
+    #[arg(long, value_name = "SOCKET")]
+    pub seat_relay: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]
@@ -583,6 +593,10 @@ pub struct PlayArgs {
     /// [default: goref-seats].
     #[arg(long, value_name = "DIR", requires = "seats")]
     pub seat_keys: Option<PathBuf>,
+    /// Reach the seats of seat:NAME players through an event's runner, at
+    /// its socket (goref event passes it to its boards).
+    #[arg(long, value_name = "SOCKET", conflicts_with = "seats")]
+    pub seat_relay: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
     #[command(flatten)]

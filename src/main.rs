@@ -167,6 +167,13 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
             }
             Ok(Outcome::Done)
         }
+        Some(EventAction::Seats) => {
+            let dir = needs_dir("goref event DIR seats")?;
+            for line in goref::event::seat_lines(&dir)? {
+                console::out(line);
+            }
+            Ok(Outcome::Done)
+        }
         Some(EventAction::Retry {
             round,
             board,
@@ -537,13 +544,17 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     let options = screen_options(&args.output.screen)?
         .with_next_games(can_start_next)
         .as_demo(demo);
-    let seats = args.seats.clone().map(|listen| {
-        let keys = args
-            .seat_keys
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("goref-seats"));
-        (listen, keys)
-    });
+    let seats = match (&args.seats, &args.seat_relay) {
+        (Some(listen), _) => Some(SeatSource::Listen {
+            listen: listen.clone(),
+            keys: args
+                .seat_keys
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("goref-seats")),
+        }),
+        (None, Some(socket)) => Some(SeatSource::Relay(socket.clone())),
+        (None, None) => None,
+    };
     referee(config, &args.output, &args.spectators, options, None, seats)
 }
 
@@ -598,7 +609,7 @@ fn resume(args: ResumeArgs) -> Result<Outcome, String> {
         &args.spectators,
         options,
         Some(resumption),
-        None,
+        args.seat_relay.clone().map(SeatSource::Relay),
     )
 }
 
@@ -712,7 +723,7 @@ fn referee(
     spectators: &SpectatorArgs,
     options: ScreenOptions,
     resume: Option<Resumption>,
-    seats: Option<(String, PathBuf)>,
+    seats: Option<SeatSource>,
 ) -> Result<Outcome, String> {
     let name = game_name(&config, resume.as_ref());
     let mirror = serve(
@@ -783,11 +794,20 @@ fn referee(
     })
 }
 
+/// Where a game's seated players are reached.
+enum SeatSource {
+    /// The game listens itself (`--seats`), with its keys in `keys`.
+    Listen { listen: String, keys: PathBuf },
+    /// Through an event's runner, at its socket (`--seat-relay`).
+    Relay(PathBuf),
+}
+
 /// The venue for the game's seated players, listening, with each seated
-/// side's `goref seat` line printed; none when no side is seated.
+/// side's `goref seat` line printed; none when no side is seated or the
+/// seats are reached through an event's runner.
 async fn seat_venue(
     config: &mut DriverConfig,
-    seats: Option<(String, PathBuf)>,
+    seats: Option<SeatSource>,
 ) -> Result<Option<goref::seats::venue::Venue>, String> {
     let entrants: Vec<String> = [&config.black, &config.white]
         .into_iter()
@@ -799,11 +819,22 @@ async fn seat_venue(
     if entrants.is_empty() {
         return Ok(None);
     }
-    let Some((listen, folder)) = seats else {
-        return Err(format!(
-            "seat:{} plays through a seat: give --seats HOST:PORT to listen for it",
-            entrants[0]
-        ));
+    let (listen, folder) = match seats {
+        Some(SeatSource::Listen { listen, keys }) => (listen, keys),
+        Some(SeatSource::Relay(socket)) => {
+            for entrant in &entrants {
+                config
+                    .seats
+                    .put(goref::seats::relay::attach(&socket, entrant));
+            }
+            return Ok(None);
+        }
+        None => {
+            return Err(format!(
+                "seat:{} plays through a seat: give --seats HOST:PORT to listen for it",
+                entrants[0]
+            ))
+        }
     };
     let host = listen
         .rsplit_once(':')

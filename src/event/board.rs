@@ -34,6 +34,8 @@ pub struct BoardRun {
     pub config: PathBuf,
     /// Go on with the game in `dir` rather than start one.
     pub resume: bool,
+    /// The runner's socket for seated players, when the event has any.
+    pub seat_relay: Option<PathBuf>,
 }
 
 /// What a board tells the event.
@@ -74,6 +76,9 @@ pub fn start(
             .arg("--game-dir")
             .arg(&run.dir),
     };
+    if let Some(socket) = &run.seat_relay {
+        command.arg("--seat-relay").arg(socket);
+    }
     command
         .arg("--headless")
         .args(every_line.then_some("--json"))

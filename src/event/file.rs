@@ -98,6 +98,27 @@ impl Default for PublishSettings {
     }
 }
 
+/// The `[seats]` table: where the event listens for its seated entrants'
+/// seats (`player = "seat"`), and the address they dial.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SeatsSettings {
+    /// `HOST:PORT` the event listens on, e.g. `0.0.0.0:6819`.
+    pub listen: Option<String>,
+    /// `HOST:PORT` the entrants dial; `listen` when not given.
+    pub address: Option<String>,
+}
+
+impl SeatsSettings {
+    /// The address a seat dials, as its operator's line gives it.
+    pub fn dialled(&self) -> Option<String> {
+        self.address.clone().or_else(|| self.listen.clone())
+    }
+}
+
+/// The folder of an event's seat keys: its certificate and the tokens.
+pub const SEATS_FOLDER: &str = "seats";
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawPublish {
@@ -157,6 +178,8 @@ struct RawEventFile {
     entrants: Vec<Entrant>,
     #[serde(default)]
     publish: RawPublish,
+    #[serde(default)]
+    seats: SeatsSettings,
     seed_from: Option<String>,
     third_place: Option<bool>,
     on_tie: Option<OnTie>,
@@ -192,6 +215,8 @@ pub struct EventFile {
     pub game_table: toml::Table,
     pub entrants: Vec<Entrant>,
     pub publish: PublishSettings,
+    /// Where the seated entrants' seats connect.
+    pub seats: SeatsSettings,
     /// A knockout's seeds and rules; none for another system.
     pub knockout: Option<Knockout>,
     /// What the director should know of the file that is not an error:
@@ -323,6 +348,19 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
     }
     if raw.game.black.is_some() || raw.game.white.is_some() {
         return Err("[game]: black and white are the entrants' to give, not the game's".into());
+    }
+    let mut raw = raw;
+    for entrant in &mut raw.entrants {
+        if entrant.player.trim() == "seat" {
+            entrant.player = format!("seat:{}", entrant.name);
+        }
+    }
+    let seated = raw.entrants.iter().any(|e| e.player.starts_with("seat:"));
+    if seated && raw.seats.listen.is_none() {
+        return Err(
+            "[seats]: listen = \"HOST:PORT\" is needed for the entrants whose player = \"seat\""
+                .into(),
+        );
     }
     let mut names = HashSet::new();
     for (index, entrant) in raw.entrants.iter().enumerate() {
@@ -461,6 +499,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         game_table,
         entrants: raw.entrants,
         publish: raw.publish.check()?,
+        seats: raw.seats,
         knockout,
         notes,
     })
@@ -560,6 +599,14 @@ on_crash = "restart-then-forfeit"
 # max_megabytes = 1024
 # snapshot_every = 500
 
+# Entrants whose programs run on their own machines (player = "seat"):
+# where the event listens for their seats, and the address they dial (the
+# listening one when not given). goref event DIR seats prints each seated
+# entrant's command.
+# [seats]
+# listen = "0.0.0.0:6819"
+# address = "venue.example.org:6819"
+
 # Every game of the event: any key of a game file but black and white.
 [game]
 rules = "kgs"
@@ -567,7 +614,8 @@ size = 9
 time = "absolute:10m"
 
 # One table per entrant, in the order of the pairing table: a name, and a
-# player exactly as --black takes it; an operator and a division if wanted.
+# player exactly as --black takes it (or "seat": the program runs on its
+# owner's machine, through goref seat); an operator and a division if wanted.
 [[entrant]]
 name = "alpha"
 player = "bot"
@@ -695,6 +743,24 @@ mod tests {
         ))
         .unwrap_err();
         assert!(divided.contains("no divisions"), "{divided}");
+    }
+
+    #[test]
+    fn a_seated_entrant_plays_through_its_own_seat_where_the_event_listens() {
+        let entrants = "[[entrant]]\nname = \"a\"\nplayer = \"seat\"\n\
+                        [[entrant]]\nname = \"b\"\nplayer = \"bot\"\n";
+        let no_listen = parse(&format!(
+            "name = \"x\"\nsystem = \"round-robin\"\n{entrants}"
+        ));
+        assert!(no_listen.unwrap_err().contains("[seats]: listen"));
+        let text = format!(
+            "name = \"x\"\nsystem = \"round-robin\"\n[seats]\nlisten = \"0.0.0.0:6819\"\n{entrants}"
+        );
+        let file = parse(&text).unwrap();
+        assert_eq!(file.entrants[0].player, "seat:a");
+        assert_eq!(file.seats.dialled().as_deref(), Some("0.0.0.0:6819"));
+        let typo = parse(&text.replace("listen =", "listen_on ="));
+        assert!(typo.unwrap_err().contains("listen_on"));
     }
 
     #[test]

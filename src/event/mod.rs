@@ -188,6 +188,67 @@ pub fn standings_csv(divisions: &[(Option<String>, Standings)]) -> String {
 /// or by the next `goref event DIR`. Refused, with nothing written, for a
 /// board that has a result, plays, or waits for the judge. Returns the line
 /// that confirms it.
+/// The seat keys of the event in `dir` (made where missing) and, for each
+/// seated entrant, the line its operator runs.
+pub fn seat_lines(dir: &Path) -> Result<Vec<String>, String> {
+    let file = file::load(dir).map_err(|e| e.to_string())?;
+    let keys = seat_keys(dir, &file)?;
+    let Some(address) = file.seats.dialled() else {
+        return Ok(Vec::new());
+    };
+    Ok(seated(&file)
+        .iter()
+        .filter_map(|entrant| keys.command_line(&address, entrant))
+        .map(|line| format!("{line} PROGRAM..."))
+        .collect())
+}
+
+/// The event's seated entrants.
+pub(crate) fn seated(file: &file::EventFile) -> Vec<String> {
+    file.entrants
+        .iter()
+        .filter(|e| e.player.starts_with("seat:"))
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// The event's seat keys, made where missing: the certificate names the
+/// hosts of both addresses of `[seats]` and localhost.
+pub(crate) fn seat_keys(
+    dir: &Path,
+    file: &file::EventFile,
+) -> Result<crate::seats::keys::SeatKeys, String> {
+    let entrants = seated(file);
+    if entrants.is_empty() {
+        return Err(format!(
+            "{}: no entrant has player = \"seat\"",
+            dir.join(file::EVENT_FILE).display()
+        ));
+    }
+    let host = |address: &Option<String>| {
+        address
+            .as_deref()
+            .and_then(|a| a.rsplit_once(':'))
+            .map(|(host, _)| host.trim_matches(['[', ']']).to_string())
+    };
+    let mut names: Vec<String> = [host(&file.seats.address), host(&file.seats.listen)]
+        .into_iter()
+        .flatten()
+        .filter(|h| h != "0.0.0.0" && h != "::")
+        .collect();
+    names.push("localhost".into());
+    names.dedup();
+    let folder = dir.join(file::SEATS_FOLDER);
+    std::fs::create_dir_all(&folder)
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700))
+        })
+        .map_err(|e| format!("{}: {e}", folder.display()))?;
+    crate::seats::keys::SeatKeys::load_or_make(&folder, &entrants, &names)
+        .map_err(|e| e.to_string())
+}
+
 pub fn retry_board(dir: &Path, round: u32, board: u32, reason: &str) -> Result<String, String> {
     let (_, state) = standings(dir)?;
     if let Some(why) = state.retry_refusal(round, board) {

@@ -97,6 +97,15 @@ pub(crate) fn run_at(
     if signals {
         catch_stop_signals(true);
     }
+    let seats = match (super::seated(&file).is_empty(), &file.seats.listen) {
+        (false, Some(listen)) => {
+            let keys = super::seat_keys(dir, &file)?;
+            let server = crate::seats::relay::RelayServer::start(keys, listen, &file.name)?;
+            tracing::info!(address = %server.address, "listening for seats");
+            Some(server)
+        }
+        _ => None,
+    };
     let (news_tx, news) = mpsc::channel();
     let mut runner = Runner {
         dir: dir.to_path_buf(),
@@ -117,6 +126,7 @@ pub(crate) fn run_at(
         stage: Stage::Starting,
         shown_round: 0,
         shown: None,
+        seat_relay: seats.as_ref().map(|server| server.socket.clone()),
     };
     let end = runner.go();
     runner.stage = match &end {
@@ -171,6 +181,8 @@ struct Runner {
     shown_round: u32,
     /// The picture the desk was last shown.
     shown: Option<EventPicture>,
+    /// The socket through which the boards reach the seated entrants.
+    seat_relay: Option<PathBuf>,
 }
 
 impl Runner {
@@ -603,6 +615,7 @@ impl Runner {
             dir,
             config,
             resume,
+            seat_relay: self.seat_relay.clone(),
         };
         let pid = board::start(&self.exe, &run, self.options.json, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for board {}: {e}", board.pair.board))?;

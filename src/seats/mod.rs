@@ -9,4 +9,5 @@
 pub mod client;
 pub mod keys;
 pub mod link;
+pub mod relay;
 pub mod venue;

@@ -1,0 +1,334 @@
+//! Seats in an event: the runner owns the venue (the TLS listener and the
+//! seats, which stay connected between rounds), and each board's goref, a
+//! process of its own, reaches its seated entrant through the runner over a
+//! Unix socket in the event's keys folder. [`RelayServer`] is the runner's
+//! side; [`attach`] gives a board the entrant's [`SeatLink`], which comes
+//! back by itself when the runner is started again.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::{UnixListener, UnixStream};
+use tokio::sync::{mpsc, watch};
+
+use super::keys::SeatKeys;
+use super::link::{SeatLink, SeatNews, ToSeat};
+use super::venue::Venue;
+use crate::protocol::seat::{encode, ProgramState, Right};
+
+/// The runner's socket for the boards, in the keys folder.
+pub const RELAY_SOCKET: &str = "relay.sock";
+/// How soon a board tries the runner's socket again.
+const RETRY: Duration = Duration::from_millis(500);
+
+/// What a board says to the runner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum FromBoard {
+    Attach { entrant: String },
+    Command { line: String },
+}
+
+/// What the runner tells a board of its entrant's seat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ToBoard {
+    Admitted {
+        client: String,
+    },
+    Answer {
+        text: String,
+        think_ms: u64,
+        venue_ms: u64,
+    },
+    Output {
+        text: String,
+    },
+    Operator {
+        right: Right,
+    },
+    Program {
+        state: ProgramState,
+        detail: String,
+    },
+    RoundTrip {
+        ms: u64,
+    },
+    Lost {
+        why: String,
+        replaced: bool,
+    },
+}
+
+impl From<SeatNews> for ToBoard {
+    fn from(news: SeatNews) -> ToBoard {
+        let ms = |d: Duration| d.as_millis() as u64;
+        match news {
+            SeatNews::Admitted { client } => ToBoard::Admitted { client },
+            SeatNews::Answer {
+                text,
+                think,
+                venue_measure,
+            } => ToBoard::Answer {
+                text,
+                think_ms: ms(think),
+                venue_ms: ms(venue_measure),
+            },
+            SeatNews::Output(text) => ToBoard::Output { text },
+            SeatNews::Operator(right) => ToBoard::Operator { right },
+            SeatNews::Program { state, detail } => ToBoard::Program { state, detail },
+            SeatNews::RoundTrip(trip) => ToBoard::RoundTrip { ms: ms(trip) },
+            SeatNews::Lost { why, replaced } => ToBoard::Lost { why, replaced },
+        }
+    }
+}
+
+impl From<ToBoard> for SeatNews {
+    fn from(news: ToBoard) -> SeatNews {
+        let ms = Duration::from_millis;
+        match news {
+            ToBoard::Admitted { client } => SeatNews::Admitted { client },
+            ToBoard::Answer {
+                text,
+                think_ms,
+                venue_ms,
+            } => SeatNews::Answer {
+                text,
+                think: ms(think_ms),
+                venue_measure: ms(venue_ms),
+            },
+            ToBoard::Output { text } => SeatNews::Output(text),
+            ToBoard::Operator { right } => SeatNews::Operator(right),
+            ToBoard::Program { state, detail } => SeatNews::Program { state, detail },
+            ToBoard::RoundTrip { ms: trip } => SeatNews::RoundTrip(ms(trip)),
+            ToBoard::Lost { why, replaced } => SeatNews::Lost { why, replaced },
+        }
+    }
+}
+
+/// The runner's venue and relay, on a thread of their own; they stop with
+/// the runner.
+pub struct RelayServer {
+    pub address: std::net::SocketAddr,
+    pub socket: PathBuf,
+}
+
+impl RelayServer {
+    /// Listens for seats on `listen` and for boards on the keys folder's
+    /// socket.
+    pub fn start(keys: SeatKeys, listen: &str, name: &str) -> Result<RelayServer, String> {
+        let socket = keys.folder.join(RELAY_SOCKET);
+        let _ = std::fs::remove_file(&socket);
+        let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (listen, name, path) = (listen.to_string(), name.to_string(), socket.clone());
+        std::thread::Builder::new()
+            .name("seats".into())
+            .spawn(move || {
+                let runtime = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(runtime) => runtime,
+                    Err(e) => return drop(ready_tx.send(Err(e.to_string()))),
+                };
+                runtime.block_on(serve(keys, listen, name, path, ready_tx));
+            })
+            .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
+        let address = ready_rx
+            .recv()
+            .map_err(|_| "the seats' thread stopped".to_string())??;
+        Ok(RelayServer { address, socket })
+    }
+}
+
+type BoardWriter = tokio::net::unix::OwnedWriteHalf;
+
+/// A board attached to its entrant's keeper: its commands come in with its
+/// number, so that a replaced board's are dropped.
+enum ToKeeper {
+    Board(u64, BoardWriter),
+    Command(u64, String),
+}
+
+async fn serve(
+    keys: SeatKeys,
+    listen: String,
+    name: String,
+    socket: PathBuf,
+    ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
+) {
+    let mut venue = match Venue::start(&listen, &keys, &name).await {
+        Ok(venue) => venue,
+        Err(why) => return drop(ready.send(Err(why))),
+    };
+    let boards = match UnixListener::bind(&socket) {
+        Ok(listener) => listener,
+        Err(e) => {
+            let why = format!("{}: {e}", socket.display());
+            return drop(ready.send(Err(why)));
+        }
+    };
+    let mut keepers = HashMap::new();
+    for (entrant, _) in keys.tokens.entrants() {
+        if let Some(link) = venue.take_link(entrant) {
+            let (tx, rx) = mpsc::unbounded_channel();
+            tokio::spawn(keep(link, rx));
+            keepers.insert(entrant.to_string(), tx);
+        }
+    }
+    let _ = ready.send(Ok(venue.address));
+    let mut next_board = 0u64;
+    loop {
+        let Ok((stream, _)) = boards.accept().await else {
+            tokio::time::sleep(RETRY).await;
+            continue;
+        };
+        next_board += 1;
+        let (reader, writer) = stream.into_split();
+        let mut lines = BufReader::new(reader).lines();
+        let Ok(Some(first)) = lines.next_line().await else {
+            continue;
+        };
+        let Ok(FromBoard::Attach { entrant }) = serde_json::from_str(&first) else {
+            continue;
+        };
+        let Some(keeper) = keepers.get(&entrant).cloned() else {
+            continue;
+        };
+        let board = next_board;
+        let _ = keeper.send(ToKeeper::Board(board, writer));
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if let Ok(FromBoard::Command { line }) = serde_json::from_str(&line) {
+                    let _ = keeper.send(ToKeeper::Command(board, line));
+                }
+            }
+        });
+    }
+}
+
+/// Keeps one entrant's seat for the whole event: knows whether it is
+/// connected, and joins it to the board that plays it now.
+async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>) {
+    let mut connected: Option<String> = None;
+    let mut attached: Option<(u64, BoardWriter)> = None;
+    loop {
+        tokio::select! {
+            news = link.news.recv() => {
+                let Some(news) = news else { return };
+                match &news {
+                    SeatNews::Admitted { client } => connected = Some(client.clone()),
+                    SeatNews::Lost { replaced: false, .. } => connected = None,
+                    _ => {}
+                }
+                if let Some((_, writer)) = &mut attached {
+                    if writer.write_all(&encode(&ToBoard::from(news))).await.is_err() {
+                        attached = None;
+                    }
+                }
+            }
+            order = boards.recv() => match order {
+                None => return,
+                Some(ToKeeper::Board(board, mut writer)) => {
+                    if let Some(client) = &connected {
+                        let hello = ToBoard::Admitted { client: client.clone() };
+                        if writer.write_all(&encode(&hello)).await.is_err() {
+                            continue;
+                        }
+                    }
+                    attached = Some((board, writer));
+                }
+                Some(ToKeeper::Command(board, line)) => {
+                    if attached.as_ref().is_some_and(|(current, _)| *current == board) {
+                        let _ = link.to_seat.send(ToSeat::Command(line));
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// The link a board's player uses for `entrant`, through the runner's
+/// socket at `socket`; dialled, and dialled again, by a task of its own.
+pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
+    let (to_seat, mut commands) = mpsc::unbounded_channel();
+    let (news_tx, news) = mpsc::unbounded_channel();
+    let (admitted_tx, admitted) = watch::channel(0);
+    let (socket, name) = (socket.to_path_buf(), entrant.to_string());
+    tokio::spawn(async move {
+        loop {
+            let Ok(stream) = UnixStream::connect(&socket).await else {
+                tokio::time::sleep(RETRY).await;
+                continue;
+            };
+            while commands.try_recv().is_ok() {}
+            let (reader, mut writer) = stream.into_split();
+            let attach = FromBoard::Attach {
+                entrant: name.clone(),
+            };
+            if writer.write_all(&encode(&attach)).await.is_err() {
+                continue;
+            }
+            let mut lines = BufReader::new(reader).lines();
+            loop {
+                tokio::select! {
+                    line = lines.next_line() => {
+                        let Ok(Some(line)) = line else { break };
+                        let Ok(news) = serde_json::from_str::<ToBoard>(&line) else { continue };
+                        if let ToBoard::Admitted { .. } = news {
+                            admitted_tx.send_modify(|generation| *generation += 1);
+                        }
+                        if news_tx.send(SeatNews::from(news)).is_err() {
+                            return;
+                        }
+                    }
+                    command = commands.recv() => {
+                        let Some(ToSeat::Command(line)) = command else { return };
+                        let _ = writer.write_all(&encode(&FromBoard::Command { line })).await;
+                    }
+                }
+            }
+            let lost = SeatNews::Lost {
+                why: "the event's runner went away".into(),
+                replaced: false,
+            };
+            if news_tx.send(lost).is_err() {
+                return;
+            }
+            tokio::time::sleep(RETRY).await;
+        }
+    });
+    SeatLink::new(entrant.to_string(), to_seat, news, admitted)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seats_news_crosses_the_relay_unchanged() {
+        let news = [
+            SeatNews::Admitted {
+                client: "goref-seat 0.1.0".into(),
+            },
+            SeatNews::Answer {
+                text: "= D4\n\n".into(),
+                think: Duration::from_millis(1200),
+                venue_measure: Duration::from_millis(1450),
+            },
+            SeatNews::Operator(Right::Resign),
+            SeatNews::Lost {
+                why: "silent for 10 s".into(),
+                replaced: false,
+            },
+        ];
+        for item in news {
+            let line = encode(&ToBoard::from(item.clone()));
+            let back: ToBoard = serde_json::from_slice(&line[..line.len() - 1]).unwrap();
+            assert_eq!(SeatNews::from(back), item);
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! An event whose every entrant is seated: four real GNU Gos, each behind
+//! its own real `goref seat` over TLS on loopback, dialling the event's
+//! runner, which relays each board's commands to the seat of the entrant
+//! that plays it. The seats stay connected between rounds; the event's
+//! runner may be killed mid-round and run again.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{event_lines, free_port, gnugo, goref, journal, wait_until};
+use serde_json::Value;
+
+const NAMES: [&str; 4] = ["ant", "bee", "cat", "dog"];
+const LIMIT: Duration = Duration::from_secs(240);
+
+/// An event folder of four seated entrants, a round robin on 9x9.
+fn seated_event(root: &Path) -> std::path::PathBuf {
+    let dir = root.join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = format!(
+        "name = \"seated cup\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\n\n\
+         [seats]\nlisten = \"127.0.0.1:{}\"\n",
+        free_port()
+    );
+    for name in NAMES {
+        text.push_str(&format!(
+            "\n[[entrant]]\nname = \"{name}\"\nplayer = \"seat\"\n"
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    dir
+}
+
+/// `goref event DIR seats`, and a real seat with GNU Go for each line.
+fn seats(root: &Path, dir: &Path) -> Vec<Child> {
+    let out = Command::new(goref())
+        .arg("event")
+        .arg(dir)
+        .arg("seats")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    let again = Command::new(goref())
+        .arg("event")
+        .arg(dir)
+        .arg("seats")
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(again.stdout).unwrap(),
+        text,
+        "the keys are kept"
+    );
+    lines
+        .iter()
+        .map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(&words[..2], ["goref", "seat"], "{line}");
+            let end = words.iter().position(|w| *w == "--").unwrap();
+            Command::new(goref())
+                .current_dir(root)
+                .args(&words[1..=end])
+                .args([&gnugo(), "--mode", "gtp", "--level", "1"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect()
+}
+
+fn spawn_event(dir: &Path) -> Child {
+    Command::new(goref())
+        .arg("event")
+        .arg(dir)
+        .args(["--headless", "--yes"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn wait_success(child: Child) {
+    let pid = child.id() as i32;
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if finished.recv_timeout(LIMIT).is_err() {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    let _ = watchdog.join();
+    assert!(
+        output.status.success(),
+        "the event ends: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Every board of the round robin played through the seats: no forfeit,
+/// both sides' seats in, a point a game.
+fn assert_every_game_right(dir: &Path) {
+    let lines = event_lines(dir);
+    let ends: Vec<&Value> = lines.iter().filter(|l| l["type"] == "board_end").collect();
+    assert_eq!(ends.len(), 6, "three rounds of two boards");
+    for end in ends {
+        let result = end["result"].as_str().unwrap();
+        assert!(!result.ends_with('F') && result != "Void", "{end}");
+        let folder = dir.join(end["dir"].as_str().unwrap());
+        let events = journal(&folder);
+        for color in ["B", "W"] {
+            assert!(
+                events.iter().any(|e| e["type"] == "player"
+                    && e["color"] == color
+                    && e["info"]["name"] == "GNU Go"
+                    && e["info"]["spec"].as_str().unwrap().starts_with("seat:")),
+                "{} played through its seat",
+                folder.display()
+            );
+        }
+        assert!(folder.join("MANIFEST.sha256").exists());
+    }
+    let standings = Command::new(goref())
+        .arg("standings")
+        .arg(dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let table: Value = serde_json::from_slice(&standings.stdout).unwrap();
+    let points: f64 = table["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["score"].as_f64().unwrap())
+        .sum();
+    assert_eq!(points, 6.0);
+}
+
+fn stop(seats: Vec<Child>) {
+    for mut seat in seats {
+        let _ = seat.kill();
+        let _ = seat.wait();
+    }
+}
+
+#[test]
+fn an_event_of_four_seated_gnu_gos_plays_every_game_through_the_seats() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = seated_event(root.path());
+    let seats = seats(root.path(), &dir);
+    wait_success(spawn_event(&dir));
+    stop(seats);
+    assert_every_game_right(&dir);
+    let mode = std::fs::metadata(dir.join("seats/tokens")).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
+    );
+}
+
+#[test]
+fn the_events_runner_killed_mid_round_and_run_again_loses_no_seated_game() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = seated_event(root.path());
+    let seats = seats(root.path(), &dir);
+    let mut first = spawn_event(&dir);
+    let board = dir.join("round-2").join("board-1");
+    wait_until(
+        LIMIT,
+        || "round 2 under way".into(),
+        || common::journal_moves(&board).len() >= 6,
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    wait_success(spawn_event(&dir));
+    stop(seats);
+    assert_every_game_right(&dir);
+    let events = journal(&board);
+    assert!(
+        events.iter().any(|e| e["type"] == "session"
+            && e["what"] == "seat_lost"
+            && e["message"].as_str().unwrap_or("").contains("runner")),
+        "the board saw its runner go"
+    );
+    let moves: Vec<u64> = events
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .map(|e| e["n"].as_u64().unwrap())
+        .collect();
+    assert!(
+        moves.windows(2).all(|w| w[1] == w[0] + 1),
+        "one game, no move twice"
+    );
+}
