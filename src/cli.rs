@@ -205,6 +205,12 @@ pub struct SeatArgs {
     /// Where the program's stderr goes [default: seat-NAME.log].
     #[arg(long, value_name = "FILE")]
     pub log: Option<PathBuf>,
+    /// A progress line per event instead of the screen (for scripts and
+    /// services; also when stdout is not a terminal).
+    #[arg(long)]
+    pub headless: bool,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
     /// The program and its arguments.
     #[arg(last = true, required = true, value_name = "PROGRAM")]
     pub program: Vec<String>,

@@ -126,7 +126,13 @@ fn seat(args: SeatArgs) -> Result<Outcome, String> {
         pin: args.pin,
         program: args.program,
     };
-    game_runtime()?.block_on(goref::seats::client::run(options))?;
+    let runtime = game_runtime()?;
+    if args.headless || !std::io::stdout().is_terminal() {
+        runtime.block_on(goref::seats::client::run(options, None))?;
+    } else {
+        let screen = screen_options(&args.screen)?;
+        runtime.block_on(goref::app::seat_screen::run(options, screen))?;
+    }
     Ok(Outcome::Done)
 }
 
@@ -822,10 +828,14 @@ async fn seat_venue(
     let (listen, folder) = match seats {
         Some(SeatSource::Listen { listen, keys }) => (listen, keys),
         Some(SeatSource::Relay(socket)) => {
-            for entrant in &entrants {
-                config
-                    .seats
-                    .put(goref::seats::relay::attach(&socket, entrant));
+            let links: Vec<_> = entrants
+                .iter()
+                .map(|entrant| goref::seats::relay::attach(&socket, entrant))
+                .collect();
+            let feed = goref::seats::link::stream_to_seats(&links.iter().collect::<Vec<_>>());
+            config.subscribers.push(feed);
+            for link in links {
+                config.seats.put(link);
             }
             return Ok(None);
         }
@@ -844,15 +854,19 @@ async fn seat_venue(
         .map_err(|e| e.to_string())?;
     let mut venue = goref::seats::venue::Venue::start(&listen, &keys, "goref play").await?;
     let address = format!("{host}:{}", venue.address.port());
+    let mut links = Vec::new();
     for entrant in &entrants {
         if let Some(line) = keys.command_line(&address, entrant) {
             console::say(format!(
                 "goref: waiting for {entrant}'s seat: {line} PROGRAM..."
             ));
         }
-        if let Some(link) = venue.take_link(entrant) {
-            config.seats.put(link);
-        }
+        links.extend(venue.take_link(entrant));
+    }
+    let feed = goref::seats::link::stream_to_seats(&links.iter().collect::<Vec<_>>());
+    config.subscribers.push(feed);
+    for link in links {
+        config.seats.put(link);
     }
     Ok(Some(venue))
 }

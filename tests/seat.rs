@@ -13,6 +13,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::tcp_proxy::Proxy;
+use common::tmux::Tmux;
 use common::{gnugo, goref, journal, journal_moves, wait_until};
 
 const LIMIT: Duration = Duration::from_secs(120);
@@ -374,4 +375,68 @@ fn through_a_link_that_delays_200_ms_each_way_a_seat_is_charged_its_own_thinking
             "move {n}: the network's 400 ms round trip is its net, not {net_ms}"
         );
     }
+}
+
+#[test]
+fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
+    let command = format!(
+        "cd {} && {} seat {address} --entrant alpha --token {token} --pin {pin} -- {} --mode gtp --level 6",
+        root.path().display(),
+        goref().display(),
+        gnugo()
+    );
+    let Some(tmux) = Tmux::start("seat-screen", 80, 24, &command) else {
+        let _ = play.kill();
+        return;
+    };
+    let screen = tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
+        s.contains("alpha at goref play") && s.contains("GNU Go") && s.contains(" B ")
+    });
+    assert!(screen.lines().count() <= 24);
+    assert!(screen.contains("rtt"), "{screen}");
+    assert!(screen.contains("R resign  X restart"), "{screen}");
+    assert!(screen.contains("GNU Go"), "the board's players: {screen}");
+
+    tmux.keys(&["X"]);
+    tmux.wait_for("the restart's question", LIMIT, |s| {
+        s.contains("restart the program? y: yes")
+    });
+    tmux.keys(&["y"]);
+    let folder = root.path().join("game");
+    wait_until(
+        LIMIT,
+        || "the program told the game again".into(),
+        || {
+            journal(&folder).iter().any(|e| {
+                e["message"]
+                    .as_str()
+                    .unwrap_or("")
+                    .contains("told the game again")
+            })
+        },
+    );
+    tmux.keys(&["R"]);
+    tmux.wait_for("the resign's question", LIMIT, |s| {
+        s.contains("resign? y: yes")
+    });
+    tmux.keys(&["y"]);
+    let status = wait_exit(&mut play, LIMIT);
+    assert!(status.success());
+    let events = journal(&folder);
+    let result = events.iter().find(|e| e["type"] == "result").unwrap();
+    assert_eq!(result["result"], "W+R", "{result}");
+    assert!(events.iter().any(|e| e["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("alpha's operator starts the program again")));
+    assert!(events.iter().any(|e| e["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("alpha's operator has the program resign")));
+    tmux.wait_for("the result on the seat's screen", LIMIT, |s| {
+        s.contains("W+R")
+    });
 }

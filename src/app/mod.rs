@@ -12,6 +12,7 @@ pub mod input;
 pub mod key_decoder;
 pub mod live;
 pub mod replay;
+pub mod seat_screen;
 pub mod terminal;
 pub mod watch;
 

@@ -18,7 +18,7 @@ use tokio_rustls::TlsConnector;
 use super::venue::send;
 use crate::console;
 use crate::protocol::seat::{
-    decode, is_move_request, LineSplitter, ProgramState, Relay, SeatMessage, VenueMessage,
+    decode, is_move_request, LineSplitter, ProgramState, Relay, Right, SeatMessage, VenueMessage,
     LOST_AFTER, PROTOCOL_VERSION,
 };
 use crate::shell_time::now;
@@ -44,6 +44,55 @@ pub struct SeatOptions {
     pub log: PathBuf,
 }
 
+/// What the seat tells its screen, when it has one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SeatEvent {
+    Connected {
+        venue: String,
+        entrant: String,
+    },
+    Lost(String),
+    RoundTrip(Duration),
+    /// A line of the stream of the game the entrant plays.
+    Stream(String),
+    /// A line worth showing the operator.
+    Said(String),
+}
+
+/// The seat's screen: where its news go, and the operator's rights come
+/// from. Without one, the seat prints its news as lines.
+pub struct SeatUi {
+    pub events: mpsc::UnboundedSender<SeatEvent>,
+    pub rights: mpsc::UnboundedReceiver<Right>,
+}
+
+/// Where the seat's news go: its screen, or stdout.
+struct Output {
+    ui: Option<SeatUi>,
+}
+
+impl Output {
+    fn say(&self, text: String) {
+        match &self.ui {
+            Some(ui) => drop(ui.events.send(SeatEvent::Said(text))),
+            None => drop(console::out(text)),
+        }
+    }
+
+    fn tell(&self, event: SeatEvent) {
+        if let Some(ui) = &self.ui {
+            let _ = ui.events.send(event);
+        }
+    }
+
+    async fn next_right(&mut self) -> Option<Right> {
+        match &mut self.ui {
+            Some(ui) => ui.rights.recv().await,
+            None => std::future::pending().await,
+        }
+    }
+}
+
 /// Why the seat stops for good.
 #[derive(Debug)]
 enum Session {
@@ -54,7 +103,8 @@ enum Session {
 }
 
 /// Runs the seat until it is refused; a dropped link is dialled again.
-pub async fn run(options: SeatOptions) -> Result<(), String> {
+pub async fn run(options: SeatOptions, ui: Option<SeatUi>) -> Result<(), String> {
+    let mut out = Output { ui };
     let config = pinned_client_config(&options.pin).map_err(|e| e.to_string())?;
     let connector = TlsConnector::from(config);
     let (host, _) = options
@@ -69,7 +119,7 @@ pub async fn run(options: SeatOptions) -> Result<(), String> {
         .open(&options.log)
         .map_err(|e| format!("{}: {e}", options.log.display()))?;
     let mut program = Program::start(&options.program, &mut log)?;
-    console::out(format!(
+    out.say(format!(
         "seat: {} runs '{}' (stderr to {})",
         options.entrant,
         options.program.join(" "),
@@ -77,12 +127,21 @@ pub async fn run(options: SeatOptions) -> Result<(), String> {
     ));
     let mut backoff = Duration::from_secs(1);
     loop {
-        let session = session(&options, &connector, &server_name, &mut program, &mut log).await;
+        let session = session(
+            &options,
+            &connector,
+            &server_name,
+            &mut program,
+            &mut log,
+            &mut out,
+        )
+        .await;
         match session {
             Session::Refused(why) => return Err(why),
             Session::Dropped(why) => {
+                out.tell(SeatEvent::Lost(why.clone()));
                 let wait = backoff + jitter(backoff / 2);
-                console::out(format!(
+                out.say(format!(
                     "seat: link lost ({why}); dialling again in {:.1} s",
                     wait.as_secs_f64()
                 ));
@@ -104,6 +163,7 @@ async fn session(
     server_name: &ServerName<'static>,
     program: &mut Program,
     log: &mut std::fs::File,
+    out: &mut Output,
 ) -> Session {
     let dial = async {
         let tcp = TcpStream::connect(&options.address)
@@ -159,7 +219,7 @@ async fn session(
                     Ok(bytes) if !bytes.is_empty() => bytes,
                     _ => {
                         let detail = program.exited().await;
-                        console::out(format!("seat: the program exited ({detail}); starting it again"));
+                        out.say(format!("seat: the program exited ({detail}); starting it again"));
                         let mut messages: Vec<SeatMessage> = relay.program_gone().into_iter().collect();
                         messages.push(SeatMessage::Program { state: ProgramState::Exited, detail });
                         match Program::start(&options.program, log) {
@@ -200,6 +260,21 @@ async fn session(
                 continue;
             }
             _ = silence => return Session::Dropped(format!("the venue was silent for {} s", LOST_AFTER.as_secs())),
+            right = out.next_right() => {
+                let Some(right) = right else { continue };
+                let what = match right {
+                    Right::Resign => "the program is to resign",
+                    Right::Restart => "the program is started again",
+                };
+                out.say(format!("seat: the operator's right: {what}"));
+                if let Err(why) = send(&mut writer, &SeatMessage::Operator { right }).await {
+                    return Session::Dropped(why);
+                }
+                if right == Right::Restart {
+                    program.process.shut_down(Duration::from_millis(200)).await;
+                }
+                continue;
+            }
         };
         for line in lines {
             let message = match decode::<VenueMessage>(&line) {
@@ -209,10 +284,11 @@ async fn session(
             match message {
                 VenueMessage::Welcome { entrant, venue, .. } => {
                     program.admitted_once = true;
-                    console::out(format!(
+                    out.say(format!(
                         "seat: connected to {venue} at {} as {entrant}",
                         options.address
                     ));
+                    out.tell(SeatEvent::Connected { venue, entrant });
                 }
                 VenueMessage::Refused { reason } => {
                     if reason.contains("replaced") {
@@ -220,14 +296,19 @@ async fn session(
                     }
                     return Session::Refused(format!("the venue refused the seat: {reason}"));
                 }
-                VenueMessage::Ping { n } => {
+                VenueMessage::Ping { n, rtt_ms } => {
+                    if let Some(ms) = rtt_ms {
+                        out.tell(SeatEvent::RoundTrip(Duration::from_millis(ms)));
+                    }
                     if let Err(why) = send(&mut writer, &SeatMessage::Pong { n }).await {
                         return Session::Dropped(why);
                     }
                 }
                 VenueMessage::Command { id, line } => {
                     if is_move_request(&line) {
-                        console::out(format!("seat: {line}"));
+                        if out.ui.is_none() {
+                            console::out(format!("seat: {line}"));
+                        }
                         move_requests.insert(id);
                     }
                     let bytes = relay.command(now(), id, &line);
@@ -238,9 +319,8 @@ async fn session(
                 VenueMessage::Restart => {
                     program.process.shut_down(Duration::from_millis(200)).await;
                 }
-                VenueMessage::Info { text } => {
-                    console::out(format!("seat: {text}"));
-                }
+                VenueMessage::Info { text } => out.say(format!("seat: {text}")),
+                VenueMessage::Stream { line } => out.tell(SeatEvent::Stream(line)),
             }
         }
         let _ = writer.flush().await;

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use crate::protocol::seat::{is_move_request, ProgramState, Right};
-use crate::referee::SessionChange;
+use crate::referee::{EventBatch, SessionChange};
 use crate::shell_time::now;
 
 /// What a seat's connection tells the player.
@@ -64,10 +64,37 @@ impl SeatDesk {
     }
 }
 
+/// Feeds the stream of a game to the seats of its seated players: a
+/// subscriber of the game's events.
+pub fn stream_to_seats(links: &[&SeatLink]) -> mpsc::UnboundedSender<EventBatch> {
+    let seats: Vec<mpsc::UnboundedSender<ToSeat>> =
+        links.iter().map(|link| link.to_seat.clone()).collect();
+    let (feed, mut batches) = mpsc::unbounded_channel::<EventBatch>();
+    tokio::spawn(async move {
+        while let Some(batch) = batches.recv().await {
+            for handed in batch {
+                let line = match handed.json {
+                    Some(json) => json.to_string(),
+                    None => match serde_json::to_string(&handed.stamped) {
+                        Ok(line) => line,
+                        Err(_) => continue,
+                    },
+                };
+                for seat in &seats {
+                    let _ = seat.send(ToSeat::Stream(line.clone()));
+                }
+            }
+        }
+    });
+    feed
+}
+
 /// What the player asks of the seat.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum ToSeat {
     Command(String),
+    /// A line of the game's stream, for the seat's screen.
+    Stream(String),
 }
 
 /// A seated entrant's link to its player.

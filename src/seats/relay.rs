@@ -30,6 +30,7 @@ const RETRY: Duration = Duration::from_millis(500);
 enum FromBoard {
     Attach { entrant: String },
     Command { line: String },
+    Stream { line: String },
 }
 
 /// What the runner tells a board of its entrant's seat.
@@ -151,6 +152,7 @@ type BoardWriter = tokio::net::unix::OwnedWriteHalf;
 enum ToKeeper {
     Board(u64, BoardWriter),
     Command(u64, String),
+    Stream(u64, String),
 }
 
 async fn serve(
@@ -202,8 +204,14 @@ async fn serve(
         let _ = keeper.send(ToKeeper::Board(board, writer));
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
-                if let Ok(FromBoard::Command { line }) = serde_json::from_str(&line) {
-                    let _ = keeper.send(ToKeeper::Command(board, line));
+                match serde_json::from_str(&line) {
+                    Ok(FromBoard::Command { line }) => {
+                        let _ = keeper.send(ToKeeper::Command(board, line));
+                    }
+                    Ok(FromBoard::Stream { line }) => {
+                        let _ = keeper.send(ToKeeper::Stream(board, line));
+                    }
+                    _ => {}
                 }
             }
         });
@@ -246,6 +254,11 @@ async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>)
                         let _ = link.to_seat.send(ToSeat::Command(line));
                     }
                 }
+                Some(ToKeeper::Stream(board, line)) => {
+                    if attached.as_ref().is_some_and(|(current, _)| *current == board) {
+                        let _ = link.to_seat.send(ToSeat::Stream(line));
+                    }
+                }
             },
         }
     }
@@ -286,8 +299,12 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
                         }
                     }
                     command = commands.recv() => {
-                        let Some(ToSeat::Command(line)) = command else { return };
-                        let _ = writer.write_all(&encode(&FromBoard::Command { line })).await;
+                        let order = match command {
+                            Some(ToSeat::Command(line)) => FromBoard::Command { line },
+                            Some(ToSeat::Stream(line)) => FromBoard::Stream { line },
+                            None => return,
+                        };
+                        let _ = writer.write_all(&encode(&order)).await;
                     }
                 }
             }

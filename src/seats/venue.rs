@@ -184,6 +184,7 @@ async fn serve_seat(
                     let (_, message) = side.command(now(), &line);
                     vec![VenueEvent::Send(message)]
                 }
+                Some(ToSeat::Stream(line)) => vec![VenueEvent::Send(VenueMessage::Stream { line })],
                 None => break Ok(()),
             },
             _ = timer.fired() => side.handle_timeout(now()),

@@ -239,7 +239,11 @@ impl VenueSide {
                 } else if let Some((_, sent)) = self.ping_sent {
                     self.ping_sent = Some((self.ping, sent.max(now)));
                 }
-                vec![VenueEvent::Send(VenueMessage::Ping { n: self.ping })]
+                let rtt_ms = self.round_trip.map(|trip| trip.as_millis() as u64);
+                vec![VenueEvent::Send(VenueMessage::Ping {
+                    n: self.ping,
+                    rtt_ms,
+                })]
             }
             _ => Vec::new(),
         }

@@ -55,8 +55,16 @@ pub enum VenueMessage {
     Refused { reason: String },
     /// A GTP command line to hand to the program as it is.
     Command { id: u64, line: String },
-    /// Keepalive; answered with `pong` and the same `n`.
-    Ping { n: u64 },
+    /// Keepalive; answered with `pong` and the same `n`. `rtt_ms`: the
+    /// last round trip the venue measured, for the seat's screen.
+    Ping {
+        n: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rtt_ms: Option<u64>,
+    },
+    /// One line of the stream of the game the entrant plays, exactly as
+    /// `--json` prints it, for the seat's screen.
+    Stream { line: String },
     /// Start the program again with the same settings; the board then
     /// tells it the game so far.
     Restart,

@@ -120,7 +120,10 @@ fn pings_measure_the_round_trip_and_silence_loses_the_link() {
     let mut venue = admitted(t);
     assert_eq!(venue.poll_timeout(), Some(t + PING_EVERY));
     let events = venue.handle_timeout(t + PING_EVERY);
-    assert_eq!(events, vec![VenueEvent::Send(VenueMessage::Ping { n: 1 })]);
+    assert_eq!(
+        events,
+        vec![VenueEvent::Send(VenueMessage::Ping { n: 1, rtt_ms: None })]
+    );
     let pong = line(&SeatMessage::Pong { n: 1 });
     let events = venue.handle_line(t + PING_EVERY + ms(40), &pong, &tokens());
     assert_eq!(events, vec![VenueEvent::RoundTrip(ms(40))]);

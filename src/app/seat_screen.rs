@@ -1,0 +1,191 @@
+//! `goref seat` on a terminal: the operator's screen. The game the entrant
+//! plays is drawn live from the venue's stream, folded by the same reducer
+//! and drawn by the same panes as a spectator's screen of that board; the
+//! status line gives the connection (the venue, the round trip, connected
+//! for how long, or lost), and the hint bar the operator's two rights,
+//! each confirmed with `y`: `R` has the program resign, `X` starts it
+//! again with the same settings.
+
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::protocol::seat::Right;
+use crate::referee::{GameView, StampedEvent};
+use crate::seats::client::{SeatEvent, SeatOptions, SeatUi};
+use crate::shell_time::next_from;
+use crate::ui::control::{handle_key, Effect};
+use crate::ui::keys::Key;
+use crate::ui::state::LinkStatus;
+use crate::ui::{Role, UiState};
+
+use super::input::{spawn_reader, TerminalEvent};
+use super::terminal::Screen;
+use super::{draw_frame, Drawn, ScreenOptions, FRAME_GAP};
+
+/// The hint the operator sees while no right is being confirmed.
+const RIGHTS: &str = "R resign  X restart";
+
+/// The connection as the status line says it.
+struct Connection {
+    venue: Option<(String, String)>,
+    since: Option<Instant>,
+    round_trip: Option<Duration>,
+    lost: Option<String>,
+}
+
+impl Connection {
+    fn status(&self, address: &str) -> LinkStatus {
+        match (&self.venue, self.since, &self.lost) {
+            (Some((venue, entrant)), Some(since), None) => {
+                let trip = self
+                    .round_trip
+                    .map_or("…".to_string(), |t| format!("{} ms", t.as_millis()));
+                LinkStatus {
+                    text: format!(
+                        "{entrant} at {venue} ({address}), rtt {trip}, connected {}",
+                        span(since.elapsed())
+                    ),
+                    trouble: false,
+                }
+            }
+            (_, _, Some(why)) => LinkStatus {
+                text: format!("{address}: {why}; dialling again"),
+                trouble: true,
+            },
+            _ => LinkStatus {
+                text: format!("dialling {address}…"),
+                trouble: true,
+            },
+        }
+    }
+}
+
+fn span(elapsed: Duration) -> String {
+    let s = elapsed.as_secs();
+    match s {
+        0..=59 => format!("{s}s"),
+        60..=3599 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, s / 60 % 60),
+    }
+}
+
+/// Runs the seat with its screen until the operator quits or the venue
+/// refuses it.
+pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<(), String> {
+    let (events_tx, mut events) = mpsc::unbounded_channel();
+    let (rights, rights_rx) = mpsc::unbounded_channel();
+    let address = options.address.clone();
+    let ui = SeatUi {
+        events: events_tx,
+        rights: rights_rx,
+    };
+    let mut seat = tokio::spawn(crate::seats::client::run(options, Some(ui)));
+    let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut keys = Some(spawn_reader());
+    let mut view = GameView::new();
+    let mut state = UiState::new(Role::Spectator);
+    state.keys = screen_options.keys.clone();
+    state.message = Some(RIGHTS.into());
+    let mut connection = Connection {
+        venue: None,
+        since: None,
+        round_trip: None,
+        lost: None,
+    };
+    let mut asking: Option<Right> = None;
+    let mut drawn = Drawn {
+        panes: Vec::new(),
+        page: 10,
+    };
+    let mut dirty = true;
+    let mut last_frame = Instant::now() - FRAME_GAP;
+    loop {
+        state.link = Some(connection.status(&address));
+        state.now_t_ms = view.last_t_ms;
+        if dirty && Instant::now() >= last_frame + FRAME_GAP {
+            drawn = draw_frame(&mut screen, &view, &mut state, &screen_options.theme);
+            last_frame = Instant::now();
+            dirty = false;
+        }
+        if screen.is_lost() {
+            return Ok(());
+        }
+        let wake = match dirty {
+            true => last_frame + FRAME_GAP,
+            false => Instant::now() + Duration::from_secs(1),
+        };
+        tokio::select! {
+            ended = &mut seat => {
+                drop(screen);
+                return ended.map_err(|e| format!("the seat stopped: {e}"))?;
+            }
+            event = events.recv() => {
+                match event {
+                    Some(SeatEvent::Connected { venue, entrant }) => {
+                        connection.venue = Some((venue, entrant));
+                        connection.since = Some(Instant::now());
+                        connection.lost = None;
+                    }
+                    Some(SeatEvent::Lost(why)) => {
+                        connection.lost = Some(why);
+                        connection.since = None;
+                    }
+                    Some(SeatEvent::RoundTrip(trip)) => connection.round_trip = Some(trip),
+                    Some(SeatEvent::Stream(line)) => {
+                        if let Ok(stamped) = serde_json::from_str::<StampedEvent>(&line) {
+                            view.apply_stamped(&stamped);
+                        }
+                    }
+                    Some(SeatEvent::Said(_)) => {}
+                    None => {}
+                }
+                dirty = true;
+            }
+            input = next_from(&mut keys) => match input {
+                Some(TerminalEvent::Key(key)) => {
+                    dirty = true;
+                    if let Some(right) = asking.take() {
+                        state.message = Some(match key {
+                            Key::Char('y') => {
+                                let _ = rights.send(right);
+                                format!("sent: {}  {RIGHTS}", what(right))
+                            }
+                            _ => RIGHTS.to_string(),
+                        });
+                        continue;
+                    }
+                    let right = match key {
+                        Key::Char('R') => Some(Right::Resign),
+                        Key::Char('X') => Some(Right::Restart),
+                        _ => None,
+                    };
+                    if let Some(right) = right {
+                        asking = Some(right);
+                        state.message = Some(format!("{}? y: yes", what(right)));
+                        continue;
+                    }
+                    for effect in handle_key(key, &view, &mut state, &drawn.panes, drawn.page) {
+                        if let Effect::Quit | Effect::Interrupt = effect {
+                            return Ok(());
+                        }
+                    }
+                }
+                Some(TerminalEvent::Repaint) => {
+                    screen.repaint();
+                    dirty = true;
+                }
+                Some(TerminalEvent::Lost(_)) | None => keys = None,
+            },
+            _ = tokio::time::sleep_until(wake) => dirty = true,
+        }
+    }
+}
+
+fn what(right: Right) -> &'static str {
+    match right {
+        Right::Resign => "resign",
+        Right::Restart => "restart the program",
+    }
+}
