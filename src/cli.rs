@@ -178,7 +178,9 @@ pub enum Command {
     /// stderr stays here, in the log. The venue prints the whole line to
     /// run (goref event DIR seats, or goref play --seats).
     #[command(override_usage = "goref seat HOST:PORT --entrant NAME --token TOKEN \
-                                --pin sha256:HEX -- PROGRAM [ARGS...]")]
+                                --pin sha256:HEX -- PROGRAM [ARGS...]\n       \
+                                goref seat HOST:PORT --entrant NAME --token TOKEN \
+                                --pin sha256:HEX --engine SPEC")]
     Seat(SeatArgs),
     /// Print the completion script for a shell, generated from these very
     /// flags: `goref completions bash > /etc/bash_completion.d/goref`.
@@ -211,8 +213,16 @@ pub struct SeatArgs {
     pub headless: bool,
     #[command(flatten)]
     pub screen: ScreenArgs,
+    /// The program as a player spec goref takes (gtp:CMDLINE or bot[:SEED]),
+    /// instead of the command line after --.
+    #[arg(long, value_name = "SPEC", conflicts_with = "program")]
+    pub engine: Option<String>,
     /// The program and its arguments.
-    #[arg(last = true, required = true, value_name = "PROGRAM")]
+    #[arg(
+        last = true,
+        required_unless_present = "engine",
+        value_name = "PROGRAM"
+    )]
     pub program: Vec<String>,
 }
 

@@ -115,7 +115,16 @@ fn main() -> ExitCode {
 }
 
 /// `goref seat`: this machine's program, seated at a venue.
-fn seat(args: SeatArgs) -> Result<Outcome, String> {
+fn seat(mut args: SeatArgs) -> Result<Outcome, String> {
+    if let Some(engine) = &args.engine {
+        let spec: PlayerSpec = engine
+            .parse()
+            .map_err(|e: goref::players::SpecError| e.to_string())?;
+        let self_exe = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"));
+        args.program = goref::players::gtp_command_line(&spec, &self_exe).ok_or_else(|| {
+            format!("--engine {engine}: a seat runs a GTP program: gtp:CMDLINE or bot[:SEED]")
+        })?;
+    }
     let options = goref::seats::client::SeatOptions {
         log: args
             .log

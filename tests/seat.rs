@@ -440,3 +440,37 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
         s.contains("W+R")
     });
 }
+
+#[test]
+fn a_seat_runs_an_engine_given_as_a_player_spec() {
+    let root = tempfile::tempdir().unwrap();
+    let (mut play, [address, token, pin]) = venue(root.path(), "bot:2");
+    let mut seat = Command::new(goref())
+        .current_dir(root.path())
+        .args(["seat", &address, "--entrant", "alpha", "--token", &token])
+        .args(["--pin", &pin, "--engine", "bot:7", "--headless"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = wait_exit(&mut play, LIMIT);
+    let _ = seat.kill();
+    let output = seat.wait_with_output().unwrap();
+    assert!(status.success(), "{status}");
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("bot --gtp --seed 7"), "{said}");
+    assert!(said.contains("seat: connected to goref play"), "{said}");
+    let events = journal(&root.path().join("game"));
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "player" && e["color"] == "B" && e["info"]["spec"] == "seat:alpha"));
+    assert!(events.iter().any(|e| e["type"] == "result"));
+
+    let wrong = Command::new(goref())
+        .args(["seat", &address, "--entrant", "alpha", "--token", &token])
+        .args(["--pin", &pin, "--engine", "human"])
+        .output()
+        .unwrap();
+    assert!(!wrong.status.success());
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("a seat runs a GTP program"));
+}

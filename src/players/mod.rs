@@ -545,6 +545,18 @@ pub(crate) fn program_problem(spec: &PlayerSpec) -> Option<String> {
     }
 }
 
+/// The command line of a program that speaks GTP on its stdin and stdout,
+/// as `spec` names it: a GTP engine's own, or the built-in engine's. None
+/// for a player of another kind.
+pub fn gtp_command_line(spec: &PlayerSpec, self_exe: &std::path::Path) -> Option<Vec<String>> {
+    let line = match spec {
+        PlayerSpec::Gtp { command } => command.clone(),
+        PlayerSpec::Bot { seed, settings } => bot_command(self_exe, seed.unwrap_or(1), settings),
+        _ => return None,
+    };
+    split_command_line(&line).ok()
+}
+
 /// Starts the adapter for `spec` as a task. It reads actions from the
 /// handle's sender and reports through `reports`.
 pub fn spawn(
