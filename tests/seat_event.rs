@@ -88,7 +88,7 @@ fn spawn_event(dir: &Path) -> Child {
         .unwrap()
 }
 
-fn wait_success(child: Child) {
+fn wait_success(child: Child) -> String {
     let pid = child.id() as i32;
     let (done, finished) = std::sync::mpsc::channel::<()>();
     let watchdog = std::thread::spawn(move || {
@@ -99,11 +99,9 @@ fn wait_success(child: Child) {
     let output = child.wait_with_output().unwrap();
     let _ = done.send(());
     let _ = watchdog.join();
-    assert!(
-        output.status.success(),
-        "the event ends: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "the event ends: {said}");
+    said
 }
 
 /// Every board of the round robin played through the seats: no forfeit,
@@ -157,9 +155,15 @@ fn an_event_of_four_seated_gnu_gos_plays_every_game_through_the_seats() {
     let root = tempfile::tempdir().unwrap();
     let dir = seated_event(root.path());
     let seats = seats(root.path(), &dir);
-    wait_success(spawn_event(&dir));
+    let said = wait_success(spawn_event(&dir));
     stop(seats);
     assert_every_game_right(&dir);
+    for name in NAMES {
+        assert!(
+            said.contains(&format!("seat of {name}: connected at ")),
+            "{said}"
+        );
+    }
     let mode = std::fs::metadata(dir.join("seats/tokens")).unwrap();
     assert_eq!(
         std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,

@@ -37,6 +37,7 @@ pub fn draw(
         byes,
         standings: state.division_standings(file)?,
         bracket: state.bracket(file),
+        seats: Vec::new(),
     })
 }
 

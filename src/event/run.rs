@@ -127,6 +127,8 @@ pub(crate) fn run_at(
         shown_round: 0,
         shown: None,
         seat_relay: seats.as_ref().map(|server| server.socket.clone()),
+        seat_board: seats.as_ref().map(|server| server.seats.clone()),
+        seats_said: HashMap::new(),
     };
     let end = runner.go();
     runner.stage = match &end {
@@ -183,6 +185,10 @@ struct Runner {
     shown: Option<EventPicture>,
     /// The socket through which the boards reach the seated entrants.
     seat_relay: Option<PathBuf>,
+    /// The seats as the relay keeps them, and whether each was last said
+    /// to be connected.
+    seat_board: Option<crate::seats::relay::SeatBoard>,
+    seats_said: HashMap<String, bool>,
 }
 
 impl Runner {
@@ -311,6 +317,20 @@ impl Runner {
     /// Shows the desk the event as it stands, when it wants pictures and
     /// something changed.
     fn show(&mut self) {
+        let seats = self.seat_pictures();
+        for seat in &seats {
+            if self.seats_said.insert(seat.entrant.clone(), seat.connected) != Some(seat.connected)
+                && (seat.connected || seat.since.is_some())
+            {
+                let how = match seat.connected {
+                    true => "connected",
+                    false => "lost",
+                };
+                let since = seat.since.as_deref().unwrap_or("");
+                self.desk
+                    .say(format!("seat of {}: {how} at {since}", seat.entrant));
+            }
+        }
         if !self.desk.wants_pictures() {
             return;
         }
@@ -323,6 +343,7 @@ impl Runner {
             self.stage.clone(),
             |board| running.contains_key(&(round, board)),
         );
+        let drawn = drawn.map(|picture| EventPicture { seats, ..picture });
         match drawn {
             Ok(picture) if self.shown.as_ref() != Some(&picture) => {
                 self.desk.show(&picture);
@@ -331,6 +352,19 @@ impl Runner {
             Ok(_) => {}
             Err(why) => self.desk.say(format!("goref: the standings: {why}")),
         }
+    }
+
+    /// The seated entrants' seats, in the entrants' order.
+    fn seat_pictures(&self) -> Vec<crate::tournament::hall::SeatPicture> {
+        let Some(board) = &self.seat_board else {
+            return Vec::new();
+        };
+        let seats = board.lock().expect("seat board");
+        self.file
+            .entrants
+            .iter()
+            .filter_map(|e| seats.get(&e.name).cloned())
+            .collect()
     }
 
     /// Writes the results of boards that ended while no event was

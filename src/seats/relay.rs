@@ -5,8 +5,9 @@
 //! side; [`attach`] gives a board the entrant's [`SeatLink`], which comes
 //! back by itself when the runner is started again.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -18,6 +19,7 @@ use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
 use super::venue::Venue;
 use crate::protocol::seat::{encode, ProgramState, Right};
+use crate::tournament::hall::SeatPicture;
 
 /// The runner's socket for the boards, in the keys folder.
 pub const RELAY_SOCKET: &str = "relay.sock";
@@ -110,11 +112,15 @@ impl From<ToBoard> for SeatNews {
     }
 }
 
+/// Every seat as the director sees it, kept up to date by the relay.
+pub type SeatBoard = Arc<Mutex<BTreeMap<String, SeatPicture>>>;
+
 /// The runner's venue and relay, on a thread of their own; they stop with
 /// the runner.
 pub struct RelayServer {
     pub address: std::net::SocketAddr,
     pub socket: PathBuf,
+    pub seats: SeatBoard,
 }
 
 impl RelayServer {
@@ -123,6 +129,19 @@ impl RelayServer {
     pub fn start(keys: SeatKeys, listen: &str, name: &str) -> Result<RelayServer, String> {
         let socket = keys.folder.join(RELAY_SOCKET);
         let _ = std::fs::remove_file(&socket);
+        let seats: SeatBoard = Arc::new(Mutex::new(
+            keys.tokens
+                .entrants()
+                .map(|(entrant, _)| {
+                    let picture = SeatPicture {
+                        entrant: entrant.to_string(),
+                        ..SeatPicture::default()
+                    };
+                    (entrant.to_string(), picture)
+                })
+                .collect(),
+        ));
+        let board = seats.clone();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (listen, name, path) = (listen.to_string(), name.to_string(), socket.clone());
         std::thread::Builder::new()
@@ -135,13 +154,17 @@ impl RelayServer {
                     Ok(runtime) => runtime,
                     Err(e) => return drop(ready_tx.send(Err(e.to_string()))),
                 };
-                runtime.block_on(serve(keys, listen, name, path, ready_tx));
+                runtime.block_on(serve(keys, listen, name, path, board, ready_tx));
             })
             .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
         let address = ready_rx
             .recv()
             .map_err(|_| "the seats' thread stopped".to_string())??;
-        Ok(RelayServer { address, socket })
+        Ok(RelayServer {
+            address,
+            socket,
+            seats,
+        })
     }
 }
 
@@ -160,6 +183,7 @@ async fn serve(
     listen: String,
     name: String,
     socket: PathBuf,
+    board: SeatBoard,
     ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
 ) {
     let mut venue = match Venue::start(&listen, &keys, &name).await {
@@ -177,7 +201,7 @@ async fn serve(
     for (entrant, _) in keys.tokens.entrants() {
         if let Some(link) = venue.take_link(entrant) {
             let (tx, rx) = mpsc::unbounded_channel();
-            tokio::spawn(keep(link, rx));
+            tokio::spawn(keep(link, rx, board.clone()));
             keepers.insert(entrant.to_string(), tx);
         }
     }
@@ -220,16 +244,59 @@ async fn serve(
 
 /// Keeps one entrant's seat for the whole event: knows whether it is
 /// connected, and joins it to the board that plays it now.
-async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>) {
+async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>, board: SeatBoard) {
     let mut connected: Option<String> = None;
     let mut attached: Option<(u64, BoardWriter)> = None;
+    let mut asked: Option<String> = None;
+    let entrant = link.entrant.clone();
+    let update = |change: &dyn Fn(&mut SeatPicture)| {
+        if let Some(picture) = board.lock().expect("seat board").get_mut(&entrant) {
+            change(picture);
+        }
+    };
     loop {
         tokio::select! {
             news = link.news.recv() => {
                 let Some(news) = news else { return };
                 match &news {
-                    SeatNews::Admitted { client } => connected = Some(client.clone()),
-                    SeatNews::Lost { replaced: false, .. } => connected = None,
+                    SeatNews::Admitted { client } => {
+                        connected = Some(client.clone());
+                        update(&|p| {
+                            p.connected = true;
+                            p.since = Some(clock_text());
+                            p.client = Some(client.clone());
+                        });
+                    }
+                    SeatNews::Lost { replaced: false, .. } => {
+                        connected = None;
+                        update(&|p| {
+                            p.connected = false;
+                            p.since = Some(clock_text());
+                            p.rtt_ms = None;
+                        });
+                    }
+                    SeatNews::RoundTrip(trip) => {
+                        let ms = trip.as_millis() as u64;
+                        update(&|p| {
+                            let old = p.rtt_ms.unwrap_or(u64::MAX / 2);
+                            if ms.abs_diff(old) > (old / 5).max(2) {
+                                p.rtt_ms = Some(ms);
+                            }
+                        });
+                    }
+                    SeatNews::Answer { text, .. } => {
+                        let said = text.trim().trim_start_matches(|c: char| c == '=' || c.is_ascii_digit()).trim();
+                        match asked.take().as_deref() {
+                            Some("name") => update(&|p| p.program = Some(said.to_string())),
+                            Some("version") => update(&|p| {
+                                let name = p.program.clone().unwrap_or_default();
+                                if !name.ends_with(said) {
+                                    p.program = Some(format!("{name} {said}").trim().to_string());
+                                }
+                            }),
+                            _ => {}
+                        }
+                    }
                     _ => {}
                 }
                 if let Some((_, writer)) = &mut attached {
@@ -251,6 +318,13 @@ async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>)
                 }
                 Some(ToKeeper::Command(board, line)) => {
                     if attached.as_ref().is_some_and(|(current, _)| *current == board) {
+                        let mut words = line.split_whitespace();
+                        let first = words.next().unwrap_or("");
+                        let name = match first.bytes().all(|b| b.is_ascii_digit()) {
+                            true => words.next().unwrap_or(""),
+                            false => first,
+                        };
+                        asked = Some(name.to_string());
                         let _ = link.to_seat.send(ToSeat::Command(line));
                     }
                 }
@@ -262,6 +336,14 @@ async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>)
             },
         }
     }
+}
+
+/// The venue's clock as the director reads it: `04:21 UTC`.
+fn clock_text() -> String {
+    let seconds = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    format!("{:02}:{:02} UTC", seconds / 3600 % 24, seconds / 60 % 60)
 }
 
 /// The link a board's player uses for `entrant`, through the runner's

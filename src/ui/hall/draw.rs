@@ -86,6 +86,11 @@ pub fn draw(
             text(body, buf, &lines, state, theme);
             Laid { columns: 1 }
         }
+        (Mode::Seats, _) => {
+            let lines = seats_lines(hall, width);
+            text(body, buf, &lines, state, theme);
+            Laid { columns: 1 }
+        }
         (Mode::Help, _) => {
             let lines = help_lines(state.director);
             text(body, buf, &lines, state, theme);
@@ -494,6 +499,45 @@ fn standings_label(picture: &EventPicture) -> String {
 }
 
 /// The standings of each division, fitted to `width`.
+/// The seats view: each seated entrant, connected or not and since when,
+/// its round trip, and the program and seat it answered with.
+fn seats_lines(hall: &HallView, width: usize) -> Vec<(String, bool)> {
+    let seats = &hall.picture.seats;
+    let connected = seats.iter().filter(|s| s.connected).count();
+    let mut lines = vec![(
+        format!("seats: {connected} of {} connected", seats.len()),
+        true,
+    )];
+    let name_width = seats
+        .iter()
+        .map(|s| s.entrant.chars().count())
+        .max()
+        .unwrap_or(0);
+    for seat in seats {
+        let state = match (seat.connected, &seat.since) {
+            (true, Some(since)) => format!("connected since {since}"),
+            (true, None) => "connected".into(),
+            (false, Some(since)) => format!("ABSENT since {since}"),
+            (false, None) => "absent: never connected".into(),
+        };
+        let rtt = seat
+            .rtt_ms
+            .map_or(String::new(), |ms| format!("rtt {ms} ms"));
+        let program = match (&seat.program, &seat.client) {
+            (Some(program), Some(client)) => format!("{program} ({client})"),
+            (Some(program), None) => program.clone(),
+            (None, Some(client)) => client.clone(),
+            (None, None) => String::new(),
+        };
+        let line = format!(
+            "{:<name_width$}  {state:<28} {rtt:<11} {program}",
+            seat.entrant
+        );
+        lines.push((cut(line.trim_end(), width).to_string(), false));
+    }
+    lines
+}
+
 fn standings_lines(hall: &HallView, width: usize) -> Vec<(String, bool)> {
     let standings = &hall.picture.standings;
     let mut lines = Vec::new();
@@ -643,6 +687,7 @@ fn keys_text(hall: &HallView, state: &HallState) -> String {
     let pairing = matches!(hall.picture.stage, Stage::Pairing { .. });
     match (state.mode, pairing && state.director) {
         (Mode::Standings, _) => "s, esc: the boards  j/k scroll  ? help  q quit".into(),
+        (Mode::Seats, _) => "S, esc: the boards  j/k scroll  ? help  q quit".into(),
         (Mode::Help, _) => "?, esc: the boards  j/k scroll  q quit".into(),
         (_, true) => {
             "y start  c swap  w withdraw  a add  r re-pair  R result  ? help  q quit".into()
@@ -665,6 +710,7 @@ fn help_lines(director: bool) -> Vec<(String, bool)> {
         "  N then enter      open board N; enter alone: the one selected".into(),
         "  in a board        its own keys (? there lists them); q or esc: the hall".into(),
         "  s                 the standings (s again, or esc: the boards)".into(),
+        "  S                 the seats of the entrants on their own machines".into(),
         mine("  R                 a result for the selected board"),
         mine("  t                 start the selected board again (its line failed)"),
         "  ctrl-l            draw the screen anew".into(),

@@ -73,7 +73,7 @@ pub(crate) fn handle(
         state.selected = order.first().copied();
     }
     let pairing = matches!(hall.picture.stage, Stage::Pairing { .. }) && state.director;
-    let text = matches!(state.mode, Mode::Standings | Mode::Help)
+    let text = matches!(state.mode, Mode::Standings | Mode::Seats | Mode::Help)
         || !matches!(hall.picture.stage, Stage::Playing | Stage::Starting);
     match key {
         Key::Char('q') | Key::Ctrl('c') => return vec![HallEffect::Quit],
@@ -83,7 +83,7 @@ pub(crate) fn handle(
         }
         Key::Esc => {
             state.typed.clear();
-            if matches!(state.mode, Mode::Standings | Mode::Help) {
+            if matches!(state.mode, Mode::Standings | Mode::Seats | Mode::Help) {
                 state.mode = Mode::Boards;
             }
         }
@@ -99,6 +99,13 @@ pub(crate) fn handle(
             state.mode = match state.mode {
                 Mode::Standings => Mode::Boards,
                 _ => Mode::Standings,
+            };
+            state.scroll = 0;
+        }
+        Key::Char('S') if !hall.picture.seats.is_empty() => {
+            state.mode = match state.mode {
+                Mode::Seats => Mode::Boards,
+                _ => Mode::Seats,
             };
             state.scroll = 0;
         }

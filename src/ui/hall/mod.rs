@@ -52,6 +52,8 @@ pub enum Mode {
     Boards,
     /// The standings, whole screen.
     Standings,
+    /// The seated entrants' seats, whole screen.
+    Seats,
     /// The hall's keys, whole screen.
     Help,
     /// One board's full screen.

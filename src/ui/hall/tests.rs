@@ -504,3 +504,48 @@ fn t_starts_again_a_board_whose_game_never_started_once_confirmed() {
     assert!(handle(Key::Char('t'), &hall, &mut watcher, 2).is_empty());
     assert!(watcher.confirm.is_none(), "a spectator cannot");
 }
+
+#[test]
+fn shift_s_shows_each_seat_connected_or_absent_with_its_round_trip_and_program() {
+    use crate::tournament::hall::SeatPicture;
+    let mut hall = hall(2);
+    let mut state = HallState::new(true);
+    handle(Key::Char('S'), &hall, &mut state, 2);
+    assert_eq!(state.mode, Mode::Boards, "no seats, no seats view");
+    hall.picture.seats = vec![
+        SeatPicture {
+            entrant: "alpha".into(),
+            connected: true,
+            since: Some("04:21 UTC".into()),
+            rtt_ms: Some(38),
+            program: Some("GNU Go 3.8".into()),
+            client: Some("goref-seat 0.1.0".into()),
+        },
+        SeatPicture {
+            entrant: "beta".into(),
+            connected: false,
+            since: Some("04:30 UTC".into()),
+            ..SeatPicture::default()
+        },
+        SeatPicture {
+            entrant: "gamma".into(),
+            ..SeatPicture::default()
+        },
+    ];
+    handle(Key::Char('S'), &hall, &mut state, 2);
+    assert_eq!(state.mode, Mode::Seats);
+    let lines = drawn(&hall, &mut state, 80, 24);
+    let screen = lines.join("\n");
+    assert!(screen.contains("seats: 1 of 3 connected"), "{screen}");
+    let alpha = lines.iter().find(|l| l.starts_with("alpha")).unwrap();
+    assert!(alpha.contains("connected since 04:21 UTC"), "{alpha}");
+    assert!(alpha.contains("rtt 38 ms") && alpha.contains("GNU Go 3.8 (goref-seat 0.1.0)"));
+    assert!(screen.contains("beta   ABSENT since 04:30 UTC"), "{screen}");
+    assert!(
+        screen.contains("gamma  absent: never connected"),
+        "{screen}"
+    );
+    assert!(lines.iter().all(|l| l.chars().count() <= 80));
+    handle(Key::Esc, &hall, &mut state, 2);
+    assert_eq!(state.mode, Mode::Boards);
+}

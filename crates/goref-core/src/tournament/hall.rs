@@ -32,6 +32,27 @@ pub struct EventPicture {
     /// A knockout's bracket as it stands.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bracket: Option<Bracket>,
+    /// The seated entrants' seats, in the entrants' order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seats: Vec<SeatPicture>,
+}
+
+/// One seated entrant's seat, as the director sees it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatPicture {
+    pub entrant: String,
+    pub connected: bool,
+    /// When it connected or was lost, as the venue's clock read (`04:21 UTC`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
+    /// The last round trip measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rtt_ms: Option<u64>,
+    /// The program's name and version as it answered them, and the seat's own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client: Option<String>,
 }
 
 /// What the event is doing.
