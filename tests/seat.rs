@@ -474,3 +474,33 @@ fn a_seat_runs_an_engine_given_as_a_player_spec() {
     assert!(!wrong.status.success());
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("a seat runs a GTP program"));
 }
+
+#[test]
+fn a_seat_that_comes_late_has_the_time_taken_off_its_clock() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) =
+        venue_with(root.path(), &white, "9", &["--time", "absolute:10m"]);
+    std::thread::sleep(Duration::from_secs(3));
+    let mut seat = spawn_seat(root.path(), &address, &token, &pin);
+    let status = wait_exit(&mut play, LIMIT);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    assert!(status.success(), "{status}");
+    let events = journal(&root.path().join("game"));
+    assert!(events.iter().any(|e| e["type"] == "notice"
+        && e["color"] == "B"
+        && e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("late: the time comes off its clock")));
+    let first = journal_moves(&root.path().join("game"))
+        .into_iter()
+        .find(|m| m["color"] == "B")
+        .unwrap();
+    assert!(first["ms"].as_u64().unwrap() >= 3000, "{first}");
+    assert!(
+        first["clock"]["main_left_ms"].as_u64().unwrap() <= 597_000,
+        "{first}"
+    );
+}

@@ -45,8 +45,11 @@ const OPTIONAL_COMMANDS: [&str; 8] = [
 const CPU_WATCH_EVERY: Duration = Duration::from_secs(1);
 /// How many of its last stderr lines are quoted when an engine fails.
 const STDERR_TAIL: usize = 5;
-/// How long a seated program's seat has to connect before its game.
+/// How long a seated program's seat has to connect before its game; the
+/// time it takes comes off its clock.
 const SEAT_WAIT: Duration = Duration::from_secs(300);
+/// A seat that connects this soon after its board started is not late.
+const LATE_AFTER: Duration = Duration::from_secs(1);
 
 /// Why the adapter stops serving its engine before the normal goodbye.
 #[derive(Debug)]
@@ -105,15 +108,8 @@ pub async fn run(
         Ok(started) => started,
         Err(failure) => return reporter.send(PlayerEvent::Failed(failure)),
     };
-    serve_engine(
-        Engine::Local(process),
-        stderr,
-        spec,
-        setup,
-        actions,
-        reporter,
-    )
-    .await
+    let engine = Engine::Local(process);
+    serve_engine(engine, stderr, spec, setup, actions, reporter, None).await
 }
 
 /// Runs a seated entrant's program, reached through its seat, for the
@@ -129,6 +125,7 @@ pub async fn run_seated(
         let why = format!("{}: no seat for '{entrant}' at this venue", setup.color);
         return reporter.send(PlayerEvent::Failed(Failure::other(why)));
     };
+    let waiting_from = now();
     if let Err(why) = link.wait_admitted(SEAT_WAIT).await {
         setup.seats.put(link);
         let failure = Failure::hang(format!("{}: {why}", setup.color));
@@ -139,7 +136,18 @@ pub async fn run_seated(
         link: Some(link),
         desk: setup.seats.clone(),
     };
-    serve_engine(Engine::Seat(seat), stderr, spec, setup, actions, reporter).await
+    let late = now().saturating_duration_since(waiting_from);
+    let late = (late > LATE_AFTER).then_some(late);
+    serve_engine(
+        Engine::Seat(seat),
+        stderr,
+        spec,
+        setup,
+        actions,
+        reporter,
+        late,
+    )
+    .await
 }
 
 async fn serve_engine(
@@ -149,6 +157,7 @@ async fn serve_engine(
     setup: PlayerSetup,
     actions: mpsc::UnboundedReceiver<Action>,
     reporter: Reporter,
+    late: Option<Duration>,
 ) {
     let color = setup.color;
     let mut player = GtpPlayer {
@@ -170,6 +179,9 @@ async fn serve_engine(
     let outcome = match player.prepare(spec).await {
         Ok(info) => {
             player.reporter.send(PlayerEvent::Ready(info));
+            if let Some(late) = late {
+                player.reporter.send(PlayerEvent::Late(late));
+            }
             player.serve().await
         }
         Err(stop) => Err(stop),

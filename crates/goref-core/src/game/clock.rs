@@ -236,6 +236,20 @@ impl Clock {
         }
     }
 
+    /// A player came `late` to its game (a seat connected after the game
+    /// was to start): the time comes off its playing time, as the first
+    /// turn's, before that turn starts (CGF §6(3)). Nothing on a CPU-time
+    /// clock, which counts only the program's own time. Whether it flagged.
+    pub(crate) fn charge_late(&mut self, late: Duration) -> bool {
+        if self.counts_cpu() || self.started.is_some() {
+            return self.state.flagged;
+        }
+        self.state = self.project(late);
+        self.used = self.used.saturating_add(late);
+        self.interrupted = self.interrupted.saturating_add(late);
+        self.state.flagged
+    }
+
     /// The operator adds time (`delta_ms` above zero) or takes it away:
     /// from main time while there is any, else from the current period.
     /// Never below zero, and a flagged clock stays flagged; a running turn

@@ -367,6 +367,7 @@ impl Referee {
             PlayerEvent::Thinking => self.on_thinking(now, color),
             PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
             PlayerEvent::SeatTime(think) => self.seat_time[color.index()] = Some(think),
+            PlayerEvent::Late(late) => self.on_late(now, color, late),
             PlayerEvent::CpuSoFar(used) => self.on_cpu_so_far(now, color, used),
             PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
             PlayerEvent::Typed(mv) => self.on_typed(now, color, mv),
@@ -768,6 +769,28 @@ impl Referee {
     fn tell_clock(&mut self, now: Instant, color: Color) {
         let clock = self.clocks[color.index()].reading(now);
         self.events.push_back(GameEvent::Clock { color, clock });
+    }
+
+    /// `color` came `late`: charged to its clock before its first move, as
+    /// tardy time comes off the playing time; past its time, it has lost.
+    fn on_late(&mut self, now: Instant, color: Color, late: Duration) {
+        if self.result.is_some() || self.moves.iter().any(|(c, _)| *c == color) {
+            return;
+        }
+        let flagged = self.clocks[color.index()].charge_late(late);
+        self.events.push_back(GameEvent::Notice {
+            color: Some(color),
+            message: format!(
+                "{color} came {} late: the time comes off its clock",
+                format_duration(late)
+            ),
+        });
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Clock { color, clock });
+        if flagged && self.phase == Phase::Play {
+            self.waiting = Waiting::Nothing;
+            self.time_out(now, color);
+        }
     }
 
     fn time_out(&mut self, now: Instant, color: Color) {

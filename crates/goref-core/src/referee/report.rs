@@ -40,6 +40,9 @@ pub enum PlayerEvent {
     /// A seated program's own stamp of its thinking for the move it is
     /// about to send, charged within the rules' lag allowance.
     SeatTime(Duration),
+    /// The player came this late to its game (its seat connected after
+    /// the game was to start): the time comes off its clock.
+    Late(Duration),
     /// The answer to [`Action::RequestDeadStones`].
     DeadStones(Vec<Point>),
     /// The player answered the dead-stone question with an error.

@@ -2690,3 +2690,32 @@ fn a_seated_programs_clock_flags_only_once_the_allowance_is_spent_too() {
     let flagged = events(&mut late);
     assert_eq!(the_result(&flagged).result, "W+T");
 }
+
+#[test]
+fn a_late_seat_has_its_lateness_taken_off_its_clock_and_past_its_time_it_loses() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(60));
+    referee.handle_player(t, Black, PlayerEvent::Late(secs(20)));
+    let after = events(&mut referee);
+    assert!(
+        after.iter().any(|e| matches!(e,
+            GameEvent::Notice { color: Some(Black), message } if message.contains("20s late"))),
+        "{after:#?}"
+    );
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t + secs(1), Black, PlayerEvent::Moved(mv("E5")));
+    let after = events(&mut referee);
+    assert_eq!(moves(&after), [(1, Black, "E5".to_string(), 21_000)]);
+    assert_eq!(move_clock(&after).main_left_ms, 39_000);
+    referee.handle_player(t + secs(2), Black, PlayerEvent::Late(secs(20)));
+    assert!(
+        !events(&mut referee)
+            .iter()
+            .any(|e| matches!(e, GameEvent::Notice { .. })),
+        "only before its first move"
+    );
+
+    let mut gone = seated(t, secs(60));
+    gone.handle_player(t, Black, PlayerEvent::Late(secs(61)));
+    assert_eq!(the_result(&events(&mut gone)).result, "W+T");
+}
