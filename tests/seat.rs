@@ -504,3 +504,34 @@ fn a_seat_that_comes_late_has_the_time_taken_off_its_clock() {
         "{first}"
     );
 }
+
+#[test]
+fn a_second_seat_for_the_entrant_replaces_the_first_which_stops_and_both_are_journaled() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
+    let first = seat(root.path(), &address, &token, &pin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_moves(root.path(), 10);
+    let mut second = spawn_seat(root.path(), &address, &token, &pin);
+    let replaced = first.wait_with_output().unwrap();
+    assert!(!replaced.status.success(), "the replaced seat stops");
+    let said = String::from_utf8_lossy(&replaced.stderr);
+    assert!(
+        said.contains("another seat for alpha took this one's place"),
+        "{said}"
+    );
+    assert_played_out(root.path(), &mut play, 20);
+    let _ = second.kill();
+    let _ = second.wait();
+    let lost = sessions(root.path(), "seat_lost");
+    assert!(
+        lost.iter()
+            .any(|e| e["message"].as_str().unwrap().contains("replaced")),
+        "{lost:?}"
+    );
+    assert_eq!(sessions(root.path(), "seat_back").len(), 1);
+}

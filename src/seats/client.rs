@@ -292,7 +292,10 @@ async fn session(
                 }
                 VenueMessage::Refused { reason } => {
                     if reason.contains("replaced") {
-                        return Session::Dropped(reason);
+                        return Session::Refused(format!(
+                            "another seat for {} took this one's place: {reason}",
+                            options.entrant
+                        ));
                     }
                     return Session::Refused(format!("the venue refused the seat: {reason}"));
                 }

@@ -1,7 +1,8 @@
 //! The venue's seat listener: accepts TLS connections, lets in only an
 //! entrant's own token (the pure [`VenueSide`] decides), and joins each
 //! admitted connection to that entrant's [`SeatLink`]. A newer connection
-//! for an entrant replaces the older (the way back after a half-open link).
+//! for an entrant replaces the older (the way back after a half-open link):
+//! the older's loss reaches the link before the newer's admission.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -166,12 +167,14 @@ async fn serve_seat(
         if let Some(older) = slot.current.replace(close_tx) {
             let _ = older.send(());
         }
-        slot.admitted.send_modify(|generation| *generation += 1);
-        let _ = slot.news.send(SeatNews::Admitted { client });
         (slot.commands.clone(), slot.news.clone())
     };
-    tracing::info!(%entrant, "seat admitted");
     let mut commands = commands.lock().await;
+    if let Some(slot) = shared.slots.lock().expect("seat slots").get_mut(&entrant) {
+        slot.admitted.send_modify(|generation| *generation += 1);
+        let _ = slot.news.send(SeatNews::Admitted { client });
+    }
+    tracing::info!(%entrant, "seat admitted");
     let outcome: Result<(), (String, bool)> = loop {
         timer.set(side.poll_timeout());
         let events: Vec<VenueEvent> = tokio::select! {
