@@ -223,17 +223,7 @@ impl GtpPlayer {
         let name = self.optional("name", &[]).await?;
         let engine_version = self.optional("version", &[]).await?;
         self.learn_commands(timeout).await?;
-        let size = self.setup.size.to_string();
-        self.required("boardsize", &[&size]).await?;
-        self.required("clear_board", &[]).await?;
-        let komi = self.setup.rules.komi.to_string();
-        self.optional("komi", &[&komi]).await?;
-        if self.lists("kgs-rules") {
-            let rules = self.setup.rules.kgs_rules_name();
-            self.optional("kgs-rules", &[rules]).await?;
-        }
-        self.place_handicap().await?;
-        self.set_time().await?;
+        self.set_up_game().await?;
         self.replay_position().await?;
         Ok(PlayerInfo {
             protocol: "gtp".into(),
@@ -604,8 +594,8 @@ impl GtpPlayer {
         }
     }
 
-    /// The game so far, to a seated program that came back.
-    async fn tell_again(&mut self) -> Result<(), Stop> {
+    /// The game's board, rules, handicap and clock, on an empty board.
+    async fn set_up_game(&mut self) -> Result<(), Stop> {
         let size = self.setup.size.to_string();
         self.required("boardsize", &[&size]).await?;
         self.required("clear_board", &[]).await?;
@@ -616,7 +606,12 @@ impl GtpPlayer {
             self.optional("kgs-rules", &[rules]).await?;
         }
         self.place_handicap().await?;
-        self.set_time().await?;
+        self.set_time().await
+    }
+
+    /// The game so far, to a seated program that came back.
+    async fn tell_again(&mut self) -> Result<(), Stop> {
+        self.set_up_game().await?;
         let moves = self.moves.clone();
         for (color, mv) in moves {
             self.required("play", &[color.name(), &mv.to_gtp()]).await?;
