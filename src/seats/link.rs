@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
+use crate::protocol::gtp::{format_response, parse_command_line};
 use crate::protocol::seat::{is_move_request, ProgramState, Right};
 use crate::referee::{EventBatch, SessionChange};
 use crate::shell_time::now;
@@ -87,6 +88,13 @@ pub fn stream_to_seats(links: &[&SeatLink]) -> mpsc::UnboundedSender<EventBatch>
         }
     });
     feed
+}
+
+/// The program's answer, as the operator gave it, to the move request
+/// `line`: `=ID resign`.
+fn resignation(line: &str) -> Vec<u8> {
+    let id = parse_command_line(line).and_then(|command| command.id);
+    format_response(id, Ok("resign")).into_bytes()
 }
 
 /// What the player asks of the seat.
@@ -183,9 +191,7 @@ impl SeatLink {
         let line = String::from_utf8_lossy(bytes).trim_end().to_string();
         if self.resign_asked && is_move_request(&line) {
             self.resign_asked = false;
-            let id: String = line.chars().take_while(char::is_ascii_digit).collect();
-            self.made_up
-                .push_back(format!("={id} resign\n\n").into_bytes());
+            self.made_up.push_back(resignation(&line));
             return Ok(());
         }
         self.in_flight = Some(line.clone());
@@ -278,10 +284,7 @@ impl SeatLink {
                     self.entrant
                 )));
                 match self.in_flight.take() {
-                    Some(line) if is_move_request(&line) => {
-                        let id: String = line.chars().take_while(char::is_ascii_digit).collect();
-                        Step::Bytes(format!("={id} resign\n\n").into_bytes())
-                    }
+                    Some(line) if is_move_request(&line) => Step::Bytes(resignation(&line)),
                     in_flight => {
                         self.in_flight = in_flight;
                         self.resign_asked = true;

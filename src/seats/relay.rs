@@ -18,6 +18,7 @@ use tokio::sync::{mpsc, watch};
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
 use super::venue::Venue;
+use crate::protocol::gtp::parse_command_line;
 use crate::protocol::seat::{encode, ProgramState, Right};
 use crate::tournament::hall::SeatPicture;
 
@@ -318,13 +319,7 @@ async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>,
                 }
                 Some(ToKeeper::Command(board, line)) => {
                     if attached.as_ref().is_some_and(|(current, _)| *current == board) {
-                        let mut words = line.split_whitespace();
-                        let first = words.next().unwrap_or("");
-                        let name = match first.bytes().all(|b| b.is_ascii_digit()) {
-                            true => words.next().unwrap_or(""),
-                            false => first,
-                        };
-                        asked = Some(name.to_string());
+                        asked = parse_command_line(&line).map(|command| command.name);
                         let _ = link.to_seat.send(ToSeat::Command(line));
                     }
                 }

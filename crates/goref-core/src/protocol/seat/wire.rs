@@ -5,6 +5,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use crate::protocol::gtp::parse_command_line;
+
 /// The version a `hello` and a `welcome` carry; a venue refuses another.
 pub const PROTOCOL_VERSION: u32 = 1;
 /// The longest line either side accepts, terminator excluded: a GTP
@@ -146,14 +148,11 @@ impl LineSplitter {
 
 /// Whether a GTP command line (with or without its id) asks for a move.
 pub fn is_move_request(line: &str) -> bool {
-    let mut words = line.split_whitespace();
-    let first = words.next().unwrap_or("");
-    let name = match first.bytes().all(|b| b.is_ascii_digit()) {
-        true => words.next().unwrap_or(""),
-        false => first,
-    };
-    matches!(name, "genmove" | "kgs-genmove_cleanup" | "reg_genmove")
-        || name.ends_with("genmove_analyze")
+    parse_command_line(line).is_some_and(|command| {
+        let name = command.name.as_str();
+        matches!(name, "genmove" | "kgs-genmove_cleanup" | "reg_genmove")
+            || name.ends_with("genmove_analyze")
+    })
 }
 
 /// The time a seated program's clock is charged for one command: what the
