@@ -204,9 +204,10 @@ pub struct SeatArgs {
     /// The venue certificate's fingerprint, from the venue.
     #[arg(long, value_name = "sha256:HEX")]
     pub pin: String,
-    /// Where the program's stderr goes [default: seat-NAME.log].
+    /// Where the program's stderr goes [default: seat-NAME.log] (--log is
+    /// goref's own log, as for every command).
     #[arg(long, value_name = "FILE")]
-    pub log: Option<PathBuf>,
+    pub program_log: Option<PathBuf>,
     /// A progress line per event instead of the screen (for scripts and
     /// services; also when stdout is not a terminal).
     #[arg(long)]

@@ -127,7 +127,7 @@ fn seat(mut args: SeatArgs) -> Result<Outcome, String> {
     }
     let options = goref::seats::client::SeatOptions {
         log: args
-            .log
+            .program_log
             .unwrap_or_else(|| PathBuf::from(format!("seat-{}.log", args.entrant))),
         address: args.address,
         entrant: args.entrant,

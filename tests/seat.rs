@@ -449,6 +449,7 @@ fn a_seat_runs_an_engine_given_as_a_player_spec() {
         .current_dir(root.path())
         .args(["seat", &address, "--entrant", "alpha", "--token", &token])
         .args(["--pin", &pin, "--engine", "bot:7", "--headless"])
+        .args(["--program-log", "bot.log", "--log", "goref.log"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -459,6 +460,13 @@ fn a_seat_runs_an_engine_given_as_a_player_spec() {
     assert!(status.success(), "{status}");
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(said.contains("bot --gtp --seed 7"), "{said}");
+    assert!(said.contains("(stderr to bot.log)"), "{said}");
+    let program_log = std::fs::read_to_string(root.path().join("bot.log")).unwrap();
+    assert!(program_log.contains("--- started:"), "{program_log}");
+    assert!(
+        root.path().join("goref.log").exists(),
+        "--log stays goref's own"
+    );
     assert!(said.contains("seat: connected to goref play"), "{said}");
     let events = journal(&root.path().join("game"));
     assert!(events
