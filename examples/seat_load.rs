@@ -80,7 +80,8 @@ async fn measure(goref: std::path::PathBuf, seats: usize, boards: usize, command
         .map(|e| venue.take_link(e).unwrap())
         .collect();
     for link in &mut links {
-        link.wait_admitted(Duration::from_secs(60)).await.unwrap();
+        let within = Instant::now() + Duration::from_secs(60);
+        link.wait_admitted(Some(within)).await.unwrap();
     }
     let rss_after = rss_kb();
     println!("{seats} seats connected");

@@ -757,7 +757,8 @@ fn referee(
             Some(publish_config(url, &name, &PublishSettings::default())?.watch_address());
     }
     let runtime = game_runtime()?;
-    let _venue = runtime.block_on(seat_venue(&mut config, seats))?;
+    let (_venue, seat_message) = runtime.block_on(seat_venue(&mut config, seats))?;
+    let options = options.with_message(seat_message);
     let outcome = if screen {
         config.progress = false;
         config.engine_stderr = false;
@@ -818,12 +819,14 @@ enum SeatSource {
 }
 
 /// The venue for the game's seated players, listening, with each seated
-/// side's `goref seat` line printed; none when no side is seated or the
-/// seats are reached through an event's runner.
+/// side's `goref seat` line printed and kept in the keys folder's
+/// `commands.txt` (readable by its owner only: the lines hold the tokens),
+/// and the line that tells the screen's operator where; none when no side
+/// is seated or the seats are reached through an event's runner.
 async fn seat_venue(
     config: &mut DriverConfig,
     seats: Option<SeatSource>,
-) -> Result<Option<goref::seats::venue::Venue>, String> {
+) -> Result<(Option<goref::seats::venue::Venue>, Option<String>), String> {
     let entrants: Vec<String> = [&config.black, &config.white]
         .into_iter()
         .filter_map(|spec| match spec {
@@ -832,7 +835,7 @@ async fn seat_venue(
         })
         .collect();
     if entrants.is_empty() {
-        return Ok(None);
+        return Ok((None, None));
     }
     let (listen, folder) = match seats {
         Some(SeatSource::Listen { listen, keys }) => (listen, keys),
@@ -841,12 +844,12 @@ async fn seat_venue(
                 .iter()
                 .map(|entrant| goref::seats::relay::attach(&socket, entrant))
                 .collect();
-            let feed = goref::seats::link::stream_to_seats(&links.iter().collect::<Vec<_>>());
+            let feed = goref::seats::link::stream_to_seats(&seat_infos(config, &links));
             config.subscribers.push(feed);
             for link in links {
                 config.seats.put(link);
             }
-            return Ok(None);
+            return Ok((None, None));
         }
         None => {
             return Err(format!(
@@ -864,20 +867,57 @@ async fn seat_venue(
     let mut venue = goref::seats::venue::Venue::start(&listen, &keys, "goref play").await?;
     let address = format!("{host}:{}", venue.address.port());
     let mut links = Vec::new();
+    let mut commands = String::new();
     for entrant in &entrants {
         if let Some(line) = keys.command_line(&address, entrant) {
             console::say(format!(
                 "goref: waiting for {entrant}'s seat: {line} PROGRAM..."
             ));
+            commands.push_str(&format!("{line} PROGRAM...\n"));
         }
         links.extend(venue.take_link(entrant));
     }
-    let feed = goref::seats::link::stream_to_seats(&links.iter().collect::<Vec<_>>());
+    let kept = folder.join(SEAT_COMMANDS);
+    goref::transport::tls::write_private(&kept, &commands)
+        .map_err(|e| format!("cannot write {}: {e}", kept.display()))?;
+    let message = format!(
+        "waiting for {}'s seat: its operator's command is in {}",
+        entrants.join("'s and "),
+        kept.display()
+    );
+    let feed = goref::seats::link::stream_to_seats(&seat_infos(config, &links));
     config.subscribers.push(feed);
     for link in links {
         config.seats.put(link);
     }
-    Ok(Some(venue))
+    Ok((Some(venue), Some(message)))
+}
+
+/// The file in the keys folder that keeps the seats' command lines.
+const SEAT_COMMANDS: &str = "commands.txt";
+
+/// Each seated entrant's link with what its screen is told of the game:
+/// the game's name when it has one (an event's board says its round, its
+/// board and both entrants), else its colour and its opponent.
+fn seat_infos<'a>(
+    config: &DriverConfig,
+    links: &'a [goref::seats::link::SeatLink],
+) -> Vec<(&'a goref::seats::link::SeatLink, String)> {
+    let opponent = |spec: &PlayerSpec| spec.short_name();
+    links
+        .iter()
+        .map(|link| {
+            let seated = |spec: &PlayerSpec| {
+                matches!(spec, PlayerSpec::Seat { entrant } if *entrant == link.entrant)
+            };
+            let info = match (&config.record.game_name, seated(&config.black)) {
+                (Some(name), _) => name.clone(),
+                (None, true) => format!("Black against {}", opponent(&config.white)),
+                (None, false) => format!("White against {}", opponent(&config.black)),
+            };
+            (link, info)
+        })
+        .collect()
 }
 
 /// The name a game is published under by default: its folder's.

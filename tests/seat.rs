@@ -393,7 +393,7 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
         return;
     };
     let screen = tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
-        s.contains("alpha at goref play") && s.contains("GNU Go") && s.contains(" B ")
+        s.contains("Black against gnugo; rtt") && s.contains("GNU Go") && s.contains(" B ")
     });
     assert!(screen.lines().count() <= 24);
     assert!(screen.contains("rtt"), "{screen}");
@@ -510,6 +510,33 @@ fn a_seat_that_comes_late_has_the_time_taken_off_its_clock() {
     assert!(
         first["clock"]["main_left_ms"].as_u64().unwrap() <= 597_000,
         "{first}"
+    );
+}
+
+#[test]
+fn a_seat_that_never_comes_loses_on_time_once_its_whole_time_has_passed() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, _) = venue_with(root.path(), &white, "9", &["--time", "absolute:4s"]);
+    let status = wait_exit(&mut play, LIMIT);
+    assert!(status.success(), "{status}");
+    let events = journal(&root.path().join("game"));
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "session" && e["what"] == "seat_absent" && e["color"] == "B"),
+        "{events:#?}"
+    );
+    let result = events.iter().find(|e| e["type"] == "result").unwrap();
+    assert_eq!(result["result"], "W+T", "{result}");
+    assert_eq!(result["end"], "time", "{result}");
+    let kept = root.path().join("keys/commands.txt");
+    let commands = std::fs::read_to_string(&kept).unwrap();
+    assert!(commands.contains("goref seat ") && commands.contains("--entrant alpha"));
+    let mode = std::fs::metadata(&kept).unwrap();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
+        0o600
     );
 }
 

@@ -185,15 +185,35 @@ fn the_events_runner_killed_mid_round_and_run_again_loses_no_seated_game() {
     );
     first.kill().unwrap();
     first.wait().unwrap();
+    let away = Duration::from_secs(3);
+    std::thread::sleep(away);
     wait_success(spawn_event(&dir));
     stop(seats);
     assert_every_game_right(&dir);
     let events = journal(&board);
     assert!(
         events.iter().any(|e| e["type"] == "session"
-            && e["what"] == "seat_lost"
+            && e["what"] == "venue_away"
             && e["message"].as_str().unwrap_or("").contains("runner")),
         "the board saw its runner go"
+    );
+    let held: Vec<u64> = events
+        .iter()
+        .filter(|e| e["type"] == "operator" && e["command"] == "resume")
+        .filter_map(|e| e["paused_ms"].as_u64())
+        .collect();
+    assert!(
+        held.iter().any(|ms| *ms >= away.as_millis() as u64),
+        "the game was held while the runner was away: {held:?}"
+    );
+    let charged: Vec<u64> = events
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .filter_map(|e| e["ms"].as_u64())
+        .collect();
+    assert!(
+        charged.iter().all(|ms| *ms < away.as_millis() as u64),
+        "no move was charged the time the runner was away: {charged:?}"
     );
     let moves: Vec<u64> = events
         .iter()

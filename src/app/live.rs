@@ -34,6 +34,9 @@ pub struct ScreenOptions {
     /// The game is the demo, which the screen says, with how to start a
     /// real game.
     pub demo: bool,
+    /// A line for the operator's eyes only when the screen opens (where
+    /// the seats' commands are); never in the game's stream.
+    pub message: Option<String>,
 }
 
 /// How the screen ended.
@@ -124,6 +127,7 @@ async fn play_one(
     state.can_start_next = options.can_start_next;
     state.demo = options.demo;
     state.link = serving;
+    state.message = options.message.clone();
     let mut origin: Option<Instant> = None;
     let mut outcome: Option<Result<GameOutcome, String>> = None;
     let mut leaving = false;

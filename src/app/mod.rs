@@ -88,6 +88,7 @@ pub fn screen_options(args: &ScreenArgs) -> Result<ScreenOptions, String> {
         keys,
         can_start_next: false,
         demo: false,
+        message: None,
     })
 }
 
@@ -101,6 +102,12 @@ impl ScreenOptions {
     /// Whether `n` may start another game when this one is over.
     pub fn with_next_games(mut self, can_start_next: bool) -> ScreenOptions {
         self.can_start_next = can_start_next;
+        self
+    }
+
+    /// A line for the operator's eyes only, shown when the screen opens.
+    pub fn with_message(mut self, message: Option<String>) -> ScreenOptions {
+        self.message = message;
         self
     }
 }

@@ -33,6 +33,8 @@ struct Connection {
     since: Option<Instant>,
     round_trip: Option<Duration>,
     lost: Option<String>,
+    /// The game the entrant plays now, as the venue says it.
+    game: Option<String>,
 }
 
 impl Connection {
@@ -42,11 +44,17 @@ impl Connection {
                 let trip = self
                     .round_trip
                     .map_or("…".to_string(), |t| format!("{} ms", t.as_millis()));
-                LinkStatus {
-                    text: format!(
-                        "{entrant} at {venue} ({address}), rtt {trip}, connected {}",
-                        span(since.elapsed())
+                let connected = span(since.elapsed());
+                let text = match &self.game {
+                    Some(game) => {
+                        format!("{game}; rtt {trip}, connected {connected} to {venue} ({address})")
+                    }
+                    None => format!(
+                        "{entrant} at {venue} ({address}), rtt {trip}, connected {connected}"
                     ),
+                };
+                LinkStatus {
+                    text,
                     trouble: false,
                 }
             }
@@ -93,6 +101,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
         since: None,
         round_trip: None,
         lost: None,
+        game: None,
     };
     let mut asking: Option<Right> = None;
     let mut drawn = Drawn {
@@ -138,6 +147,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
                             view.apply_stamped(&stamped);
                         }
                     }
+                    Some(SeatEvent::Game(game)) => connection.game = Some(game),
                     Some(SeatEvent::Said(_)) => {}
                     None => {}
                 }

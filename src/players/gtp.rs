@@ -19,7 +19,7 @@ use crate::game::clock::format_duration;
 use crate::game::{Color, Move};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
-use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
+use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo, SessionChange};
 use crate::seats::link::{SeatDesk, SeatLink, SeatNote};
 use crate::shell_time::{now, Timer};
 use crate::transport::process::{Process, StderrItem};
@@ -126,10 +126,27 @@ pub async fn run_seated(
         return reporter.send(PlayerEvent::Failed(Failure::other(why)));
     };
     let waiting_from = now();
-    if let Err(why) = link.wait_admitted(SEAT_WAIT).await {
-        setup.seats.put(link);
-        let failure = Failure::hang(format!("{}: {why}", setup.color));
-        return reporter.send(PlayerEvent::Failed(failure));
+    let mut actions = actions;
+    let mut told_late = false;
+    if !link.is_admitted() {
+        let whole_time = whole_time(setup.rules.time);
+        let message = match whole_time {
+            Some(time) => format!(
+                "{entrant}'s seat is not connected: the game waits for it, its clock running ({} to lose on time)",
+                format_duration(time)
+            ),
+            None => format!(
+                "{entrant}'s seat is not connected: the game waits for it, or for the director"
+            ),
+        };
+        let what = SessionChange::SeatAbsent;
+        reporter.send(PlayerEvent::Seat { what, message });
+        let fallen = whole_time.map(|time| waiting_from + time + Duration::from_millis(1));
+        match seat_comes(&mut link, fallen, &mut actions, &reporter).await {
+            SeatWait::Over => return setup.seats.put(link),
+            SeatWait::CameAfterItsTime => told_late = true,
+            SeatWait::Came => {}
+        }
     }
     let (_no_stderr, stderr) = mpsc::channel(1);
     let seat = SeatHold {
@@ -137,7 +154,7 @@ pub async fn run_seated(
         desk: setup.seats.clone(),
     };
     let late = now().saturating_duration_since(waiting_from);
-    let late = (late > LATE_AFTER).then_some(late);
+    let late = (late > LATE_AFTER && !told_late).then_some(late);
     serve_engine(
         Engine::Seat(seat),
         stderr,
@@ -148,6 +165,57 @@ pub async fn run_seated(
         late,
     )
     .await
+}
+
+/// The whole time a clock of `system` gives before it flags, if it can.
+fn whole_time(system: crate::game::clock::TimeSystem) -> Option<Duration> {
+    let start = now();
+    let mut clock = crate::game::clock::Clock::new(system);
+    clock.start(start);
+    Some(clock.deadline()?.saturating_duration_since(start))
+}
+
+/// How the wait for an absent seat ended.
+#[derive(Debug, PartialEq, Eq)]
+enum SeatWait {
+    Came,
+    /// It came after its whole time, already reported late.
+    CameAfterItsTime,
+    Over,
+}
+
+/// Waits for an absent seat. Once its clock would have fallen (`fallen`)
+/// the player is reported that late, which loses the game on time; the
+/// end of the game ends the wait.
+async fn seat_comes(
+    link: &mut SeatLink,
+    mut fallen: Option<std::time::Instant>,
+    actions: &mut mpsc::UnboundedReceiver<Action>,
+    reporter: &Reporter,
+) -> SeatWait {
+    let since = now();
+    let mut told_late = false;
+    loop {
+        tokio::select! {
+            admitted = link.wait_admitted(fallen) => match admitted {
+                Ok(()) if told_late => return SeatWait::CameAfterItsTime,
+                Ok(()) => return SeatWait::Came,
+                Err(_) if fallen.is_some() => {
+                    fallen = None;
+                    told_late = true;
+                    reporter.send(PlayerEvent::Late(now().saturating_duration_since(since)));
+                }
+                Err(why) => {
+                    reporter.send(PlayerEvent::Failed(Failure::other(why)));
+                    return SeatWait::Over;
+                }
+            },
+            action = actions.recv() => match action {
+                Some(Action::GameOver { .. }) | None => return SeatWait::Over,
+                Some(_) => {}
+            },
+        }
+    }
 }
 
 async fn serve_engine(
@@ -760,6 +828,8 @@ impl GtpPlayer {
             self.reporter.send(match note {
                 SeatNote::Session(what, message) => PlayerEvent::Seat { what, message },
                 SeatNote::Info(message) => PlayerEvent::Info(message),
+                SeatNote::VenueAway(message) => PlayerEvent::VenueAway(message),
+                SeatNote::VenueBack(message) => PlayerEvent::VenueBack(message),
             });
         }
     }

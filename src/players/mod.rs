@@ -202,7 +202,7 @@ fn parse_bot(kind: &str, rest: &str) -> Result<(Option<u64>, Settings, Option<u3
 impl PlayerSpec {
     /// A short name for a folder or a list: the program's file name, the
     /// line's device or port, `bot`, `human`.
-    pub(crate) fn short_name(&self) -> String {
+    pub fn short_name(&self) -> String {
         let file_name = |path: &str| {
             std::path::Path::new(path)
                 .file_name()

@@ -55,6 +55,8 @@ pub enum SeatEvent {
     RoundTrip(Duration),
     /// A line of the stream of the game the entrant plays.
     Stream(String),
+    /// The game the entrant plays now: round, board, colour, opponent.
+    Game(String),
     /// A line worth showing the operator.
     Said(String),
 }
@@ -322,7 +324,10 @@ async fn session(
                 VenueMessage::Restart => {
                     program.process.shut_down(Duration::from_millis(200)).await;
                 }
-                VenueMessage::Info { text } => out.say(format!("seat: {text}")),
+                VenueMessage::Info { text } => match out.ui.is_some() {
+                    true => out.tell(SeatEvent::Game(text)),
+                    false => out.say(format!("seat: {text}")),
+                },
                 VenueMessage::Stream { line } => out.tell(SeatEvent::Stream(line)),
             }
         }

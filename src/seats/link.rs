@@ -9,7 +9,7 @@ use tokio::sync::{mpsc, watch};
 
 use crate::protocol::gtp::{format_response, parse_command_line};
 use crate::protocol::seat::{is_move_request, ProgramState, Right};
-use crate::referee::{EventBatch, SessionChange};
+use crate::referee::{EventBatch, GameEvent, SessionChange};
 use crate::shell_time::now;
 
 /// What a seat's connection tells the player.
@@ -38,6 +38,9 @@ pub enum SeatNews {
         why: String,
         replaced: bool,
     },
+    /// The venue's own side went away (the event's runner stopped), and
+    /// with it every seat: the time until the seat is back is nobody's.
+    VenueAway(String),
 }
 
 /// The links of every seated entrant of a game or an event, shared by the
@@ -65,14 +68,56 @@ impl SeatDesk {
     }
 }
 
+/// How often the feed looks for seats admitted while the game is quiet.
+const ADMISSION_LOOK: Duration = Duration::from_millis(500);
+/// The most lines of a game's stream kept for a seat that connects late.
+const HISTORY_KEPT: usize = 50_000;
+
+/// One seat the feed serves: what its screen is told on each admission.
+struct SeatFeed {
+    to_seat: mpsc::UnboundedSender<ToSeat>,
+    admitted: watch::Receiver<u64>,
+    info: String,
+}
+
 /// Feeds the stream of a game to the seats of its seated players: a
-/// subscriber of the game's events.
-pub fn stream_to_seats(links: &[&SeatLink]) -> mpsc::UnboundedSender<EventBatch> {
-    let seats: Vec<mpsc::UnboundedSender<ToSeat>> =
-        links.iter().map(|link| link.to_seat.clone()).collect();
+/// subscriber of the game's events. Each seat, whenever it is admitted
+/// (first or again), is told `info` (the game, its colour, the opponent)
+/// and the game so far, every event but the protocol's lines, so that
+/// its screen draws the whole game whenever it came.
+pub fn stream_to_seats(links: &[(&SeatLink, String)]) -> mpsc::UnboundedSender<EventBatch> {
+    let mut seats: Vec<SeatFeed> = links
+        .iter()
+        .map(|(link, info)| SeatFeed {
+            to_seat: link.to_seat.clone(),
+            admitted: link.admitted.clone(),
+            info: info.clone(),
+        })
+        .collect();
+    for seat in &mut seats {
+        seat.admitted.mark_changed();
+    }
     let (feed, mut batches) = mpsc::unbounded_channel::<EventBatch>();
     tokio::spawn(async move {
-        while let Some(batch) = batches.recv().await {
+        let mut history: VecDeque<String> = VecDeque::new();
+        loop {
+            let batch = tokio::select! {
+                batch = batches.recv() => match batch {
+                    Some(batch) => batch,
+                    None => return,
+                },
+                _ = tokio::time::sleep(ADMISSION_LOOK) => Vec::new(),
+            };
+            for seat in &mut seats {
+                let admitted = seat.admitted.has_changed().unwrap_or(false)
+                    && *seat.admitted.borrow_and_update() > 0;
+                if admitted {
+                    let _ = seat.to_seat.send(ToSeat::Info(seat.info.clone()));
+                    for line in &history {
+                        let _ = seat.to_seat.send(ToSeat::Stream(line.clone()));
+                    }
+                }
+            }
             for handed in batch {
                 let line = match handed.json {
                     Some(json) => json.to_string(),
@@ -82,7 +127,17 @@ pub fn stream_to_seats(links: &[&SeatLink]) -> mpsc::UnboundedSender<EventBatch>
                     },
                 };
                 for seat in &seats {
-                    let _ = seat.send(ToSeat::Stream(line.clone()));
+                    let _ = seat.to_seat.send(ToSeat::Stream(line.clone()));
+                }
+                let protocol_line = matches!(
+                    handed.stamped.event,
+                    GameEvent::Gtp { .. } | GameEvent::Packet { .. } | GameEvent::Usenix { .. }
+                );
+                if !protocol_line {
+                    if history.len() == HISTORY_KEPT {
+                        history.pop_front();
+                    }
+                    history.push_back(line);
                 }
             }
         }
@@ -103,6 +158,8 @@ pub(crate) enum ToSeat {
     Command(String),
     /// A line of the game's stream, for the seat's screen.
     Stream(String),
+    /// The game, the colour and the opponent, for the seat's screen.
+    Info(String),
 }
 
 /// A seated entrant's link to its player.
@@ -124,6 +181,7 @@ pub struct SeatLink {
     pub notes: VecDeque<SeatNote>,
     lost_at: Option<std::time::Instant>,
     down: Option<Down>,
+    venue_away: bool,
 }
 
 /// Why a seat cannot answer for now.
@@ -146,6 +204,9 @@ enum Step {
 pub enum SeatNote {
     Session(SessionChange, String),
     Info(String),
+    /// The venue went away: the game is held until [`SeatNote::VenueBack`].
+    VenueAway(String),
+    VenueBack(String),
 }
 
 impl SeatLink {
@@ -169,20 +230,25 @@ impl SeatLink {
             notes: VecDeque::new(),
             lost_at: None,
             down: None,
+            venue_away: false,
         }
     }
 
-    /// Waits until a seat has been admitted for the entrant, for `within`
-    /// at most.
-    pub async fn wait_admitted(&mut self, within: Duration) -> Result<(), String> {
+    /// Whether a seat has been admitted for the entrant.
+    pub fn is_admitted(&self) -> bool {
+        *self.admitted.borrow() > 0
+    }
+
+    /// Waits until a seat has been admitted for the entrant, until `until`
+    /// at most (for ever without it).
+    pub async fn wait_admitted(&mut self, until: Option<std::time::Instant>) -> Result<(), String> {
         let wait = self.admitted.wait_for(|generation| *generation > 0);
-        match tokio::time::timeout(within, wait).await {
-            Ok(Ok(_)) => Ok(()),
-            _ => Err(format!(
-                "no seat connected for '{}' within {} s",
-                self.entrant,
-                within.as_secs()
-            )),
+        let timeout = crate::shell_time::sleep_until(until);
+        tokio::select! {
+            admitted = wait => admitted
+                .map(|_| ())
+                .map_err(|_| "the venue stopped taking seats".to_string()),
+            _ = timeout => Err(format!("no seat connected for '{}'", self.entrant)),
         }
     }
 
@@ -236,6 +302,13 @@ impl SeatLink {
         }
     }
 
+    fn go_down(&mut self) -> Step {
+        match self.down.replace(Down::Lost) {
+            Some(_) => Step::Nothing,
+            None => Step::Down,
+        }
+    }
+
     fn absorb(&mut self, news: SeatNews) -> Step {
         match news {
             SeatNews::Answer {
@@ -258,14 +331,17 @@ impl SeatLink {
             }
             SeatNews::Admitted { client } => {
                 let note = match self.lost_at.take() {
-                    Some(lost) => SeatNote::Session(
-                        SessionChange::SeatBack,
-                        format!(
+                    Some(lost) => {
+                        let back = format!(
                             "{}'s seat is back after {:.1} s ({client})",
                             self.entrant,
                             now().saturating_duration_since(lost).as_secs_f64()
-                        ),
-                    ),
+                        );
+                        match std::mem::take(&mut self.venue_away) {
+                            true => SeatNote::VenueBack(back),
+                            false => SeatNote::Session(SessionChange::SeatBack, back),
+                        }
+                    }
                     None => SeatNote::Session(
                         SessionChange::SeatIn,
                         format!("{}'s seat connected ({client})", self.entrant),
@@ -326,11 +402,16 @@ impl SeatLink {
                     SessionChange::SeatLost,
                     format!("{}'s seat is lost: {why}", self.entrant),
                 ));
-                let was_down = self.down.replace(Down::Lost).is_some();
-                match was_down {
-                    true => Step::Nothing,
-                    false => Step::Down,
-                }
+                self.go_down()
+            }
+            SeatNews::VenueAway(why) => {
+                self.lost_at.get_or_insert_with(now);
+                self.venue_away = true;
+                self.notes.push_back(SeatNote::VenueAway(format!(
+                    "{}'s seat is out of reach: {why}; the game is held, its time charged to nobody",
+                    self.entrant
+                )));
+                self.go_down()
             }
         }
     }

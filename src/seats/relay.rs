@@ -34,6 +34,7 @@ enum FromBoard {
     Attach { entrant: String },
     Command { line: String },
     Stream { line: String },
+    Info { text: String },
 }
 
 /// What the runner tells a board of its entrant's seat.
@@ -86,6 +87,10 @@ impl From<SeatNews> for ToBoard {
             SeatNews::Program { state, detail } => ToBoard::Program { state, detail },
             SeatNews::RoundTrip(trip) => ToBoard::RoundTrip { ms: ms(trip) },
             SeatNews::Lost { why, replaced } => ToBoard::Lost { why, replaced },
+            SeatNews::VenueAway(why) => ToBoard::Lost {
+                why,
+                replaced: false,
+            },
         }
     }
 }
@@ -177,6 +182,7 @@ enum ToKeeper {
     Board(u64, BoardWriter),
     Command(u64, String),
     Stream(u64, String),
+    Info(u64, String),
 }
 
 async fn serve(
@@ -235,6 +241,9 @@ async fn serve(
                     }
                     Ok(FromBoard::Stream { line }) => {
                         let _ = keeper.send(ToKeeper::Stream(board, line));
+                    }
+                    Ok(FromBoard::Info { text }) => {
+                        let _ = keeper.send(ToKeeper::Info(board, text));
                     }
                     _ => {}
                 }
@@ -328,6 +337,11 @@ async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>,
                         let _ = link.to_seat.send(ToSeat::Stream(line));
                     }
                 }
+                Some(ToKeeper::Info(board, text)) => {
+                    if attached.as_ref().is_some_and(|(current, _)| *current == board) {
+                        let _ = link.to_seat.send(ToSeat::Info(text));
+                    }
+                }
             },
         }
     }
@@ -379,16 +393,14 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
                         let order = match command {
                             Some(ToSeat::Command(line)) => FromBoard::Command { line },
                             Some(ToSeat::Stream(line)) => FromBoard::Stream { line },
+                            Some(ToSeat::Info(text)) => FromBoard::Info { text },
                             None => return,
                         };
                         let _ = writer.write_all(&encode(&order)).await;
                     }
                 }
             }
-            let lost = SeatNews::Lost {
-                why: "the event's runner went away".into(),
-                replaced: false,
-            };
+            let lost = SeatNews::VenueAway("the event's runner went away".into());
             if news_tx.send(lost).is_err() {
                 return;
             }

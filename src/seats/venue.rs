@@ -188,6 +188,7 @@ async fn serve_seat(
                     vec![VenueEvent::Send(message)]
                 }
                 Some(ToSeat::Stream(line)) => vec![VenueEvent::Send(VenueMessage::Stream { line })],
+                Some(ToSeat::Info(text)) => vec![VenueEvent::Send(VenueMessage::Info { text })],
                 None => break Ok(()),
             },
             _ = timer.fired() => side.handle_timeout(now()),

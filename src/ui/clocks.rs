@@ -74,7 +74,14 @@ impl Widget for ClocksPane<'_> {
                 format!("{PAUSED} by the operator: no move is asked for or relayed until resume");
             (text, self.theme.text)
         });
-        super::draw_lines(area, buf, lines.into_iter().chain(held));
+        let absent = Color::BOTH
+            .iter()
+            .filter(|color| self.view.seat_absent[color.index()] && self.view.result.is_none())
+            .map(|color| {
+                let text = format!("{color}'s seat is absent: the game waits, its clock running");
+                (text, self.theme.alert)
+            });
+        super::draw_lines(area, buf, lines.into_iter().chain(held).chain(absent));
     }
 }
 
@@ -144,6 +151,11 @@ impl ClocksPane<'_> {
             .unwrap_or(0);
         let wanted = longest.clamp(4, NAME_WIDTH);
         let room = |clock: &str| width.saturating_sub(5 + 1 + clock.chars().count());
+        let absent = self.view.seat_absent[color.index()] && self.view.result.is_none();
+        let clock = |compact: bool| match absent {
+            true => format!("{} absent", clock(compact)),
+            false => clock(compact),
+        };
         let full = clock(false);
         let clock = if room(&full) >= wanted {
             full
@@ -338,6 +350,30 @@ mod tests {
 
         view.clocks_paused = false;
         assert!(!draw_in(&view, &Theme::mono(), wide).contains("PAUSED"));
+    }
+
+    #[test]
+    fn an_absent_seat_is_said_under_the_clocks() {
+        let mut view = GameView::new();
+        view.clocks = [
+            Some(reading(600_000, None, None)),
+            Some(reading(600_000, None, None)),
+        ];
+        view.seat_absent = [false, true];
+        let drawn = draw_in(&view, &Theme::mono(), Rect::new(0, 0, 72, 3));
+        assert!(
+            drawn.contains("White's seat is absent: the game waits, its clock running"),
+            "{drawn}"
+        );
+        let two_rows = draw_in(&view, &Theme::mono(), Rect::new(0, 0, 40, 2));
+        let white = two_rows.lines().nth(1).unwrap();
+        assert!(
+            white.ends_with("absent"),
+            "on the clock's own line:\n{two_rows}"
+        );
+        assert!(!two_rows.lines().next().unwrap().contains("absent"));
+        view.seat_absent = [false, false];
+        assert!(!draw_in(&view, &Theme::mono(), Rect::new(0, 0, 72, 3)).contains("absent"));
     }
 
     #[test]

@@ -31,7 +31,7 @@
     return {
       size, board: new Array(size * size).fill(null), players: [null, null], moves: [],
       lastMove: null, clocks: [null, null], clockAt: [0, 0], toMove: null, phase: "setup",
-      result: null, trace: [], agreement: null, lastSeq: 0,
+      result: null, trace: [], agreement: null, lastSeq: 0, absent: [false, false],
     };
   }
 
@@ -50,6 +50,7 @@
     view.result = v.result ? { result: v.result.result, reason: v.result.reason, score: v.result.score } : null;
     view.trace = (v.trace || []).map((t) => `${t.color} ${arrow(t.direction)} ${t.line}`);
     view.agreement = v.agreement;
+    view.absent = v.seat_absent || [false, false];
     view.lastSeq = snapshot.seq;
     return view;
   }
@@ -89,6 +90,7 @@
         fresh.toMove = e.first_to_move;
         fresh.phase = "play";
         fresh.lastSeq = e.seq;
+        fresh.absent = view.absent || [false, false];
         for (const v of e.handicap || []) {
           const i = index(fresh, v);
           if (i >= 0) fresh.board[i] = "B";
@@ -122,6 +124,15 @@
       case "gtp": case "usenix": pushTrace(view, `${e.color} ${arrow(e.direction)} ${e.line}`); break;
       case "packet": pushTrace(view, `${e.color} ${arrow(e.direction)} ${e.hex}  ${e.meaning || ""}`); break;
       case "error": case "notice": pushTrace(view, `! ${e.message}`); break;
+      case "session": {
+        pushTrace(view, `! ${e.message}`);
+        if (e.color) {
+          const gone = ["seat_absent", "seat_lost", "venue_away"].includes(e.what);
+          const back = ["seat_in", "seat_back"].includes(e.what);
+          if (gone || back) view.absent[side(e.color)] = gone;
+        }
+        break;
+      }
       case "agreement": {
         const a = agreement(view);
         if (e.kind === "claim") a.claims[side(e.color)] = e.stones;
@@ -297,6 +308,10 @@
     return `${minutes(left)} ${phase}`;
   }
 
+  function absentMark(view, k) {
+    return view.absent && view.absent[k] && !view.result ? ` <span class="absent">absent</span>` : "";
+  }
+
   function playerName(view, k) {
     const p = view.players[k];
     return p ? `${p.name} ${p.version}`.trim() : k === 0 ? "Black" : "White";
@@ -310,7 +325,8 @@
     $("clocks").innerHTML = [0, 1].map((k) => {
       const color = k === 0 ? "B" : "W";
       const moving = view.toMove === color ? " to-move" : "";
-      return `<div class="clock${moving}" data-color="${color}"><span>${color === "B" ? "●" : "○"} ${esc(playerName(view, k))}</span><span class="time">${clockText(view, k)}</span></div>`;
+      const absent = absentMark(view, k);
+      return `<div class="clock${moving}" data-color="${color}"><span>${color === "B" ? "●" : "○"} ${esc(playerName(view, k))}${absent}</span><span class="time">${clockText(view, k)}</span></div>`;
     }).join("");
     $("result").textContent = view.result ? `${view.result.result}: ${view.result.reason}` : view.phase === "play" ? "" : view.phase;
     const a = view.agreement;
@@ -337,7 +353,7 @@
       const clocks = view ? [0, 1].map((k) => {
         const color = k === 0 ? "B" : "W";
         const moving = view.toMove === color ? " to-move" : "";
-        return `<span class="clock${moving}" data-color="${color}">${color === "B" ? "●" : "○"} ${clockText(view, k)}</span>`;
+        return `<span class="clock${moving}" data-color="${color}">${color === "B" ? "●" : "○"} ${clockText(view, k)}${absentMark(view, k)}</span>`;
       }).join("") : "";
       return `<div class="tile" data-board="${b.board}"><div class="names">${b.board}. ● ${esc(b.black)} – ○ ${esc(b.white)}</div><div class="clocks">${clocks}</div><div class="state">${esc(state)}</div>${view ? boardSvg(view, false) : ""}</div>`;
     }).join("");

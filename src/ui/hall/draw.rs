@@ -357,10 +357,19 @@ fn players(
                 (false, _) => ' ',
             };
             let room = width.saturating_sub(4 + clock.chars().count());
-            let name = cut(name, room);
-            let style = match to_move {
-                true => theme.to_move,
-                false => theme.text,
+            let absent =
+                view.is_some_and(|view| view.seat_absent[color.index()] && view.result.is_none());
+            let name = match absent {
+                true => cut(
+                    &format!("{} absent", cut(name, room.saturating_sub(7))),
+                    room,
+                ),
+                false => cut(name, room),
+            };
+            let style = match (absent, to_move) {
+                (true, _) => theme.alert,
+                (false, true) => theme.to_move,
+                (false, false) => theme.text,
             };
             (format!("{stone} {name:<room$} {mover}{clock}"), style)
         })

@@ -14,7 +14,7 @@ use super::keys::{handle, HallEffect};
 use super::{draw, BoardGame, HallState, HallView, Mode};
 use crate::game::clock::ClockReading;
 use crate::game::Color::{Black, White};
-use crate::referee::event::{GameEvent, StampedEvent};
+use crate::referee::event::{GameEvent, SessionChange, StampedEvent};
 use crate::referee::{GameView, Phase};
 use crate::test_support::{buffer_lines, game_start};
 use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
@@ -548,4 +548,34 @@ fn shift_s_shows_each_seat_connected_or_absent_with_its_round_trip_and_program()
     assert!(lines.iter().all(|l| l.chars().count() <= 80));
     handle(Key::Esc, &hall, &mut state, 2);
     assert_eq!(state.mode, Mode::Boards);
+}
+
+#[test]
+fn a_tile_says_whose_seat_is_absent_until_it_comes() {
+    let mut hall = hall(2);
+    let session = |what: SessionChange| GameEvent::Session {
+        what,
+        color: Some(White),
+        message: "white2's seat".into(),
+        down_ms: None,
+    };
+    let apply = |hall: &mut HallView, event: GameEvent| {
+        let game = hall.games.get_mut(&2).unwrap();
+        let mut view = (*game.view).clone();
+        let seq = view.last_seq + 1;
+        view.apply_stamped(&StampedEvent {
+            seq,
+            t_ms: seq * 1000,
+            after_result: false,
+            event,
+        });
+        game.view = Arc::new(view);
+    };
+    apply(&mut hall, session(SessionChange::SeatLost));
+    let screen = drawn(&hall, &mut HallState::new(true), 80, 24).join("\n");
+    assert!(screen.contains("○ white2 absent"), "{screen}");
+    assert!(!screen.contains("white1 absent"), "{screen}");
+    apply(&mut hall, session(SessionChange::SeatBack));
+    let screen = drawn(&hall, &mut HallState::new(true), 80, 24).join("\n");
+    assert!(!screen.contains("absent"), "{screen}");
 }

@@ -510,6 +510,13 @@ pub enum SessionChange {
     SeatLost,
     /// A lost seat connected again; the message says after how long.
     SeatBack,
+    /// A seated program's seat was not connected when its game was to
+    /// start: the game waits for it, its clock running (CGF §6(3)).
+    SeatAbsent,
+    /// The venue's own link to the seats went away (the event's runner
+    /// stopped): the game is held, charged to nobody, until the seats are
+    /// back.
+    VenueAway,
 }
 
 impl GameEvent {

@@ -39,6 +39,9 @@ struct Pause {
     held: Vec<(Color, PlayerEvent)>,
     /// The side to move is still to be asked for its move.
     request_due: bool,
+    /// The venue's link to the seats went away: the pause ends by itself
+    /// once every seat is back.
+    by_venue: bool,
 }
 
 impl Pause {
@@ -47,6 +50,7 @@ impl Pause {
             since,
             held: Vec::new(),
             request_due: false,
+            by_venue: false,
         }
     }
 }
@@ -97,6 +101,8 @@ pub struct Referee {
     moves: Vec<(Color, Move)>,
     /// The players whose programs are being started again after a crash.
     restarting: [bool; 2],
+    /// The seated players the venue lost touch with when it went away.
+    venue_away: [bool; 2],
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -138,6 +144,7 @@ impl Referee {
             not_taken_back: None,
             moves: Vec::new(),
             restarting: [false, false],
+            venue_away: [false, false],
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -368,6 +375,8 @@ impl Referee {
             PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
             PlayerEvent::SeatTime(think) => self.seat_time[color.index()] = Some(think),
             PlayerEvent::Late(late) => self.on_late(now, color, late),
+            PlayerEvent::VenueAway(message) => self.on_venue_away(now, color, message),
+            PlayerEvent::VenueBack(message) => self.on_venue_back(now, color, message),
             PlayerEvent::CpuSoFar(used) => self.on_cpu_so_far(now, color, used),
             PlayerEvent::Moved(mv) => self.on_move(now, color, mv),
             PlayerEvent::Typed(mv) => self.on_typed(now, color, mv),
@@ -407,6 +416,12 @@ impl Referee {
         if let Some(point) = self.resuming.take() {
             return self.go_back_to(now, point);
         }
+        self.start_game(black, white, "both players are ready");
+        self.request_move(now);
+    }
+
+    /// The game begins: `game_start`, and play.
+    fn start_game(&mut self, black: PlayerInfo, white: PlayerInfo, why: &str) {
         let start = GameStart {
             size: self.config.size,
             komi: self.config.rules.komi,
@@ -429,8 +444,7 @@ impl Referee {
             published: None,
         };
         self.events.push_back(GameEvent::GameStart(Box::new(start)));
-        self.set_phase(Phase::Play, "both players are ready".into());
-        self.request_move(now);
+        self.set_phase(Phase::Play, why.into());
     }
 
     /// Both players of a resumed game are ready: the game goes on where
@@ -787,9 +801,52 @@ impl Referee {
         });
         let clock = self.clocks[color.index()].reading(now);
         self.events.push_back(GameEvent::Clock { color, clock });
+        if flagged && self.phase == Phase::Setup && self.resuming.is_none() {
+            let [black, white] = self.players.clone().map(|info| {
+                info.unwrap_or_else(|| PlayerInfo {
+                    name: "absent".into(),
+                    ..PlayerInfo::default()
+                })
+            });
+            self.start_game(black, white, "a player never came");
+        }
         if flagged && self.phase == Phase::Play {
             self.waiting = Waiting::Nothing;
             self.time_out(now, color);
+        }
+    }
+
+    /// The venue lost its seats (its runner stopped): the game is held, as
+    /// a game `goref resume` takes back charges nobody for the time goref
+    /// was away.
+    fn on_venue_away(&mut self, now: Instant, color: Color, message: String) {
+        self.events.push_back(GameEvent::Session {
+            what: SessionChange::VenueAway,
+            color: Some(color),
+            message,
+            down_ms: None,
+        });
+        self.venue_away[color.index()] = true;
+        let playing = matches!(self.phase, Phase::Play | Phase::Cleanup);
+        if playing && self.pause.is_none() {
+            self.pause_play(now);
+            if let Some(pause) = &mut self.pause {
+                pause.by_venue = true;
+            }
+        }
+    }
+
+    fn on_venue_back(&mut self, now: Instant, color: Color, message: String) {
+        self.events.push_back(GameEvent::Session {
+            what: SessionChange::SeatBack,
+            color: Some(color),
+            message,
+            down_ms: None,
+        });
+        self.venue_away[color.index()] = false;
+        let venue_paused = self.pause.as_ref().is_some_and(|pause| pause.by_venue);
+        if venue_paused && !self.venue_away.contains(&true) {
+            self.resume_play(now, Some("the venue's seats are back".into()));
         }
     }
 

@@ -65,6 +65,12 @@ pub enum PlayerEvent {
     },
     /// Something wrong the operator should see; play goes on.
     Notice(String),
+    /// The venue's link to this player's seat went away with the
+    /// venue itself (the event's runner stopped): nobody's time passes
+    /// until [`PlayerEvent::VenueBack`].
+    VenueAway(String),
+    /// The seat is back after [`PlayerEvent::VenueAway`].
+    VenueBack(String),
     /// A seated program's seat came, went or came back.
     Seat {
         what: crate::referee::SessionChange,

@@ -107,6 +107,10 @@ pub struct GameView {
     #[serde(default)]
     pub prompt: Option<String>,
     pub result: Option<GameResult>,
+    /// Which sides' seats are absent (never connected yet, or lost), from
+    /// the `session` events: the game waits for them, their clocks running.
+    #[serde(default)]
+    pub seat_absent: [bool; 2],
     /// The game's folder, as `game_start` names it.
     #[serde(default)]
     pub folder: Option<String>,
@@ -161,6 +165,7 @@ impl Default for GameView {
             notices: VecDeque::new(),
             prompt: None,
             result: None,
+            seat_absent: [false, false],
             folder: None,
             rejected: 0,
             last_seq: 0,
@@ -360,6 +365,15 @@ impl GameView {
                 );
             }
             GameEvent::Notice { color, message } | GameEvent::Session { color, message, .. } => {
+                if let (GameEvent::Session { what, .. }, Some(color)) = (event, color) {
+                    self.seat_absent[color.index()] = match what {
+                        SessionChange::SeatAbsent
+                        | SessionChange::SeatLost
+                        | SessionChange::VenueAway => true,
+                        SessionChange::SeatIn | SessionChange::SeatBack => false,
+                        _ => self.seat_absent[color.index()],
+                    };
+                }
                 if let GameEvent::Session {
                     what: SessionChange::Restarted | SessionChange::SeatLost,
                     ..
@@ -424,6 +438,7 @@ impl GameView {
             alerts: std::mem::take(&mut self.alerts),
             notices: std::mem::take(&mut self.notices),
             prompt: self.prompt.take(),
+            seat_absent: self.seat_absent,
             rejected: self.rejected,
             last_seq: self.last_seq,
             last_t_ms: self.last_t_ms,

@@ -11,7 +11,7 @@ use crate::game::rules::{Preset, Rules};
 use crate::game::score::Scoring;
 use crate::game::{Color, Move, Point, MAX_SIZE};
 use crate::referee::event::{
-    AgreementEvent, End, GameEvent, GameResult, LineDirection, Phase, PlayerInfo,
+    AgreementEvent, End, GameEvent, GameResult, LineDirection, Phase, PlayerInfo, SessionChange,
 };
 use crate::referee::{
     Action, Failure, GameConfig, Handicap, OperatorCommand, PlayerEvent, Referee, TimeLeft,
@@ -2718,4 +2718,89 @@ fn a_late_seat_has_its_lateness_taken_off_its_clock_and_past_its_time_it_loses()
     let mut gone = seated(t, secs(60));
     gone.handle_player(t, Black, PlayerEvent::Late(secs(61)));
     assert_eq!(the_result(&events(&mut gone)).result, "W+T");
+}
+
+#[test]
+fn an_absent_seat_whose_whole_time_passed_loses_on_time_before_the_game_starts() {
+    let t = crate::test_support::epoch();
+    let mut referee = Referee::new(timed(9, absolute(secs(60)))).unwrap();
+    referee.handle_player(t, White, PlayerEvent::Ready(info("white-bot", false)));
+    let absent = PlayerEvent::Seat {
+        what: SessionChange::SeatAbsent,
+        message: "alpha's seat is not connected".into(),
+    };
+    referee.handle_player(t, Black, absent);
+    assert!(results(&events(&mut referee)).is_empty());
+    referee.handle_player(t + secs(61), Black, PlayerEvent::Late(secs(61)));
+    let after = events(&mut referee);
+    let result = the_result(&after);
+    assert_eq!((result.result.as_str(), result.end), ("W+T", End::Time));
+    let start = after.iter().find_map(|e| match e {
+        GameEvent::GameStart(start) => Some(start),
+        _ => None,
+    });
+    assert_eq!(
+        start.map(|s| (s.black.name.as_str(), s.white.name.as_str())),
+        Some(("absent", "white-bot")),
+        "the game exists, lost by the side that never came"
+    );
+    assert!(
+        actions(&mut referee)
+            .iter()
+            .any(|a| matches!(a, Action::GameOver { .. })),
+        "the players are told the game is over"
+    );
+}
+
+#[test]
+fn the_time_the_venue_was_away_is_charged_to_nobody() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(60));
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    let away = t + secs(2);
+    referee.handle_player(
+        away,
+        Black,
+        PlayerEvent::VenueAway("runner went away".into()),
+    );
+    assert_eq!(referee.poll_timeout(), None, "no clock runs meanwhile");
+    let back = away + secs(100);
+    referee.handle_player(back, Black, PlayerEvent::VenueBack("seat is back".into()));
+    let after = events(&mut referee);
+    assert!(after.iter().any(|e| matches!(
+        e,
+        GameEvent::Session {
+            what: SessionChange::VenueAway,
+            color: Some(Black),
+            ..
+        }
+    )));
+    referee.handle_player(back + secs(1), Black, PlayerEvent::Moved(mv("E5")));
+    let after = events(&mut referee);
+    assert_eq!(
+        moves(&after),
+        [(1, Black, "E5".to_string(), 3_000)],
+        "2 s before the venue went, 1 s after it came back; not the 100 s between"
+    );
+    assert!(results(&after).is_empty());
+}
+
+#[test]
+fn a_move_that_comes_while_the_venue_is_away_waits_for_its_seats() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(60));
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t + secs(1), Black, PlayerEvent::Moved(mv("E5")));
+    events(&mut referee);
+    actions(&mut referee);
+    referee.handle_player(t + secs(2), Black, PlayerEvent::VenueAway("gone".into()));
+    referee.handle_player(t + secs(3), White, PlayerEvent::Moved(mv("C3")));
+    assert!(moves(&events(&mut referee)).is_empty(), "held");
+    referee.handle_player(t + secs(9), Black, PlayerEvent::VenueBack("back".into()));
+    let after = events(&mut referee);
+    assert_eq!(
+        moves(&after).len(),
+        1,
+        "taken once the venue's seats are back"
+    );
 }
