@@ -311,6 +311,41 @@ fn a_half_open_link_is_found_within_ten_seconds_and_the_seat_comes_back() {
 }
 
 #[test]
+fn a_link_cut_outright_is_lost_at_once_and_the_seat_dials_back_and_finishes() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
+    let proxy = Proxy::start(address.parse().unwrap(), Duration::ZERO);
+    let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
+    wait_moves(root.path(), 12);
+    let cut_at = std::time::Instant::now();
+    proxy.cut();
+    wait_until(
+        LIMIT,
+        || "seat_lost".into(),
+        || !sessions(root.path(), "seat_lost").is_empty(),
+    );
+    assert!(
+        cut_at.elapsed() < Duration::from_secs(3),
+        "a closed link needs no keepalive to be found: {:?}",
+        cut_at.elapsed()
+    );
+    assert_played_out(root.path(), &mut play, 20);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    assert!(
+        proxy.connections() >= 1,
+        "the seat dialled again (cut forgets the connections it closed)"
+    );
+    assert_eq!(sessions(root.path(), "seat_back").len(), 1);
+    let events = journal(&root.path().join("game"));
+    assert!(events.iter().any(|e| e["message"]
+        .as_str()
+        .unwrap_or("")
+        .contains("was told the game again")));
+}
+
+#[test]
 fn a_program_that_dies_on_its_seat_is_started_there_again_and_told_the_game() {
     let root = tempfile::tempdir().unwrap();
     let white = format!("gtp:{} --mode gtp --level 1", gnugo());

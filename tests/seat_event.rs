@@ -225,3 +225,58 @@ fn the_events_runner_killed_mid_round_and_run_again_loses_no_seated_game() {
         "one game, no move twice"
     );
 }
+
+#[test]
+fn a_boards_goref_killed_mid_game_is_resumed_and_its_seats_told_the_game_again() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = seated_event(root.path());
+    let seats = seats(root.path(), &dir);
+    let runner = spawn_event(&dir);
+    let board = dir.join("round-1").join("board-1");
+    wait_until(
+        LIMIT,
+        || "round 1 under way".into(),
+        || common::journal_moves(&board).len() >= 6,
+    );
+    let pattern = format!("game-dir {}", board.display());
+    let found = Command::new("pgrep")
+        .args(["-f", &pattern])
+        .output()
+        .unwrap();
+    let pids: Vec<i32> = String::from_utf8_lossy(&found.stdout)
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect();
+    assert_eq!(pids.len(), 1, "the board's own goref: {pids:?}");
+    unsafe { libc::kill(pids[0], libc::SIGKILL) };
+    let said = wait_success(runner);
+    stop(seats);
+    assert_every_game_right(&dir);
+    let events = journal(&board);
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "session" && e["what"] == "resumed"),
+        "the runner resumed the board: {said}"
+    );
+    let told = events
+        .iter()
+        .filter(|e| {
+            e["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("was told the game again")
+                || e["type"] == "player"
+        })
+        .count();
+    assert!(told >= 4, "both seated programs set up again: {told}");
+    let moves: Vec<u64> = events
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .map(|e| e["n"].as_u64().unwrap())
+        .collect();
+    assert!(
+        moves.windows(2).all(|w| w[1] == w[0] + 1),
+        "one game, no move twice: {moves:?}"
+    );
+}
