@@ -54,7 +54,7 @@ async fn measure(goref: std::path::PathBuf, seats: usize, boards: usize, command
     let entrants: Vec<String> = (1..=seats).map(|n| format!("e{n}")).collect();
     let keys = SeatKeys::load_or_make(folder.path(), &entrants, &["localhost".into()]).unwrap();
     let rss_before = rss_kb();
-    let mut venue = Venue::start("127.0.0.1:0", &keys, "seat_load")
+    let mut venue = Venue::start("127.0.0.1:0", &keys, "seat_load", false)
         .await
         .unwrap();
     let address = format!("127.0.0.1:{}", venue.address.port());

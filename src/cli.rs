@@ -610,6 +610,10 @@ pub struct PlayArgs {
     /// [default: goref-seats].
     #[arg(long, value_name = "DIR", requires = "seats")]
     pub seat_keys: Option<PathBuf>,
+    /// Ask the seats for their programs' stderr, for the trace; without
+    /// it, it stays on the seats' machines.
+    #[arg(long, requires = "seats")]
+    pub seat_stderr: bool,
     /// Reach the seats of seat:NAME players through an event's runner, at
     /// its socket (goref event passes it to its boards).
     #[arg(long, value_name = "SOCKET", conflicts_with = "seats")]

@@ -562,6 +562,7 @@ fn play(args: PlayArgs, demo: bool) -> Result<Outcome, String> {
     let seats = match (&args.seats, &args.seat_relay) {
         (Some(listen), _) => Some(SeatSource::Listen {
             listen: listen.clone(),
+            asks_stderr: args.seat_stderr,
             keys: args
                 .seat_keys
                 .clone()
@@ -812,8 +813,13 @@ fn referee(
 
 /// Where a game's seated players are reached.
 enum SeatSource {
-    /// The game listens itself (`--seats`), with its keys in `keys`.
-    Listen { listen: String, keys: PathBuf },
+    /// The game listens itself (`--seats`), with its keys in `keys`;
+    /// `asks_stderr` with `--seat-stderr`.
+    Listen {
+        listen: String,
+        keys: PathBuf,
+        asks_stderr: bool,
+    },
     /// Through an event's runner, at its socket (`--seat-relay`).
     Relay(PathBuf),
 }
@@ -837,8 +843,12 @@ async fn seat_venue(
     if entrants.is_empty() {
         return Ok((None, None));
     }
-    let (listen, folder) = match seats {
-        Some(SeatSource::Listen { listen, keys }) => (listen, keys),
+    let (listen, folder, asks_stderr) = match seats {
+        Some(SeatSource::Listen {
+            listen,
+            keys,
+            asks_stderr,
+        }) => (listen, keys, asks_stderr),
         Some(SeatSource::Relay(socket)) => {
             let links: Vec<_> = entrants
                 .iter()
@@ -864,7 +874,8 @@ async fn seat_venue(
     let names = vec![host.to_string(), "localhost".to_string()];
     let keys = goref::seats::keys::SeatKeys::load_or_make(&folder, &entrants, &names)
         .map_err(|e| e.to_string())?;
-    let mut venue = goref::seats::venue::Venue::start(&listen, &keys, "goref play").await?;
+    let mut venue =
+        goref::seats::venue::Venue::start(&listen, &keys, "goref play", asks_stderr).await?;
     let address = format!("{host}:{}", venue.address.port());
     let mut links = Vec::new();
     let mut commands = String::new();

@@ -476,6 +476,53 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
     });
 }
 
+/// A game whose seated program says `aloud` on its stderr before it
+/// plays; `more` for the venue. The journal's stderr lines.
+fn stderr_in_journal(more: &[&str], aloud: &str) -> (Vec<String>, String) {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_with(root.path(), &white, "9", more);
+    let program = format!("echo {aloud} >&2; exec {} --mode gtp --level 1", gnugo());
+    let mut seat = Command::new(goref())
+        .current_dir(root.path())
+        .args(["seat", &address, "--entrant", "alpha", "--token", &token])
+        .args(["--pin", &pin, "--headless", "--", "sh", "-c", &program])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = wait_exit(&mut play, LIMIT);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    assert!(status.success(), "{status}");
+    let lines = journal(&root.path().join("game"))
+        .into_iter()
+        .filter(|e| e["type"] == "gtp" && e["direction"] == "stderr")
+        .map(|e| e["line"].as_str().unwrap_or("").to_string())
+        .collect();
+    let log = std::fs::read_to_string(root.path().join("seat-alpha.log")).unwrap();
+    (lines, log)
+}
+
+#[test]
+fn a_seats_stderr_stays_on_its_machine_unless_the_venue_asks_for_it() {
+    let (kept, log) = stderr_in_journal(&[], "thinking-aloud");
+    assert!(
+        !kept.iter().any(|line| line.contains("thinking-aloud")),
+        "{kept:?}"
+    );
+    assert!(log.contains("thinking-aloud"), "{log}");
+    let (sent, log) = stderr_in_journal(&["--seat-stderr"], "thinking-aloud");
+    assert!(
+        sent.iter().any(|line| line.contains("thinking-aloud")),
+        "{sent:?}"
+    );
+    assert!(
+        log.contains("thinking-aloud"),
+        "and kept beside the seat too"
+    );
+}
+
 #[test]
 fn a_seat_runs_an_engine_given_as_a_player_spec() {
     let root = tempfile::tempdir().unwrap();

@@ -107,6 +107,10 @@ pub struct SeatsSettings {
     pub listen: Option<String>,
     /// `HOST:PORT` the entrants dial; `listen` when not given.
     pub address: Option<String>,
+    /// The seats send their programs' stderr lines to the boards' traces;
+    /// by default they stay on the entrants' machines.
+    #[serde(default)]
+    pub stderr: bool,
 }
 
 impl SeatsSettings {
@@ -606,6 +610,8 @@ on_crash = "restart-then-forfeit"
 # [seats]
 # listen = "0.0.0.0:6819"
 # address = "venue.example.org:6819"
+# stderr = true        # the programs' stderr in the boards' traces; by
+#                      # default it stays on the entrants' machines
 
 # Every game of the event: any key of a game file but black and white.
 [game]
@@ -759,6 +765,9 @@ mod tests {
         let file = parse(&text).unwrap();
         assert_eq!(file.entrants[0].player, "seat:a");
         assert_eq!(file.seats.dialled().as_deref(), Some("0.0.0.0:6819"));
+        assert!(!file.seats.stderr, "stderr stays on the entrants' machines");
+        let asked = parse(&text.replace("[seats]\n", "[seats]\nstderr = true\n")).unwrap();
+        assert!(asked.seats.stderr);
         let typo = parse(&text.replace("listen =", "listen_on ="));
         assert!(typo.unwrap_err().contains("listen_on"));
     }

@@ -100,7 +100,9 @@ pub(crate) fn run_at(
     let seats = match (super::seated(&file).is_empty(), &file.seats.listen) {
         (false, Some(listen)) => {
             let keys = super::seat_keys(dir, &file)?;
-            let server = crate::seats::relay::RelayServer::start(keys, listen, &file.name)?;
+            let asks_stderr = file.seats.stderr;
+            let server =
+                crate::seats::relay::RelayServer::start(keys, listen, &file.name, asks_stderr)?;
             tracing::info!(address = %server.address, "listening for seats");
             Some(server)
         }

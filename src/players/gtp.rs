@@ -50,6 +50,9 @@ const STDERR_TAIL: usize = 5;
 const SEAT_WAIT: Duration = Duration::from_secs(300);
 /// A seat that connects this soon after its board started is not late.
 const LATE_AFTER: Duration = Duration::from_secs(1);
+/// A seated program's stderr lines waiting for the player; beyond, they
+/// are dropped, as the seat bounds them already.
+const STDERR_WAITING: usize = 256;
 
 /// Why the adapter stops serving its engine before the normal goodbye.
 #[derive(Debug)]
@@ -148,7 +151,8 @@ pub async fn run_seated(
             SeatWait::Came => {}
         }
     }
-    let (_no_stderr, stderr) = mpsc::channel(1);
+    let (stderr_to, stderr) = mpsc::channel(STDERR_WAITING);
+    link.send_stderr_to(stderr_to);
     let seat = SeatHold {
         link: Some(link),
         desk: setup.seats.clone(),

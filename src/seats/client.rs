@@ -202,6 +202,7 @@ async fn session(
     let mut buffer = vec![0u8; 16 * 1024];
     let mut relay = Relay::new();
     let mut move_requests = std::collections::HashSet::new();
+    let mut stderr_asked = false;
     loop {
         let silence = tokio::time::sleep(LOST_AFTER);
         let lines = tokio::select! {
@@ -226,7 +227,8 @@ async fn session(
                         messages.push(SeatMessage::Program { state: ProgramState::Exited, detail });
                         match Program::start(&options.program, log) {
                             Ok(started) => {
-                                *program = Program { admitted_once: program.admitted_once, ..started };
+                                let unsent_stderr = std::mem::take(&mut program.unsent_stderr);
+                                *program = Program { admitted_once: program.admitted_once, unsent_stderr, ..started };
                                 messages.push(SeatMessage::Program {
                                     state: ProgramState::Started,
                                     detail: options.program.join(" "),
@@ -258,6 +260,18 @@ async fn session(
             Some(item) = program.stderr.recv() => {
                 if let StderrItem::Line(line) = item {
                     let _ = writeln!(log, "{line}");
+                    if !stderr_asked {
+                        if program.unsent_stderr.len() == UNSENT_STDERR {
+                            program.unsent_stderr.pop_front();
+                        }
+                        program.unsent_stderr.push_back(line);
+                        continue;
+                    }
+                    for message in relay.stderr_line(now(), &line) {
+                        if let Err(why) = send(&mut writer, &message).await {
+                            return Session::Dropped(why);
+                        }
+                    }
                 }
                 continue;
             }
@@ -284,12 +298,33 @@ async fn session(
                 Err(e) => return Session::Dropped(format!("the venue broke the protocol: {e}")),
             };
             match message {
-                VenueMessage::Welcome { entrant, venue, .. } => {
+                VenueMessage::Welcome {
+                    entrant,
+                    venue,
+                    stderr,
+                    ..
+                } => {
                     program.admitted_once = true;
+                    stderr_asked = stderr;
+                    let sent = match stderr {
+                        true => "; the venue asks for the program's stderr, which it is sent",
+                        false => "",
+                    };
                     out.say(format!(
-                        "seat: connected to {venue} at {} as {entrant}",
+                        "seat: connected to {venue} at {} as {entrant}{sent}",
                         options.address
                     ));
+                    let unsent: Vec<String> = match stderr {
+                        true => program.unsent_stderr.drain(..).collect(),
+                        false => Vec::new(),
+                    };
+                    for line in unsent {
+                        for message in relay.stderr_line(now(), &line) {
+                            if let Err(why) = send(&mut writer, &message).await {
+                                return Session::Dropped(why);
+                            }
+                        }
+                    }
                     out.tell(SeatEvent::Connected { venue, entrant });
                 }
                 VenueMessage::Refused { reason } => {
@@ -340,7 +375,13 @@ struct Program {
     process: Process,
     stderr: mpsc::Receiver<StderrItem>,
     admitted_once: bool,
+    /// Its last stderr lines while no venue asked for them (its start-up,
+    /// mostly), sent once one does.
+    unsent_stderr: std::collections::VecDeque<String>,
 }
+
+/// The most stderr lines a seat keeps for a venue that will ask for them.
+const UNSENT_STDERR: usize = 100;
 
 impl Program {
     fn start(argv: &[String], log: &mut std::fs::File) -> Result<Program, String> {
@@ -351,6 +392,7 @@ impl Program {
             process,
             stderr,
             admitted_once: false,
+            unsent_stderr: std::collections::VecDeque::new(),
         })
     }
 

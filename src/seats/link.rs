@@ -11,6 +11,7 @@ use crate::protocol::gtp::{format_response, parse_command_line};
 use crate::protocol::seat::{is_move_request, ProgramState, Right};
 use crate::referee::{EventBatch, GameEvent, SessionChange};
 use crate::shell_time::now;
+use crate::transport::process::StderrItem;
 
 /// What a seat's connection tells the player.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,8 @@ pub enum SeatNews {
     /// The venue's own side went away (the event's runner stopped), and
     /// with it every seat: the time until the seat is back is nobody's.
     VenueAway(String),
+    /// A line of the program's stderr, which the venue asked for.
+    Stderr(String),
 }
 
 /// The links of every seated entrant of a game or an event, shared by the
@@ -182,6 +185,7 @@ pub struct SeatLink {
     lost_at: Option<std::time::Instant>,
     down: Option<Down>,
     venue_away: bool,
+    stderr: Option<mpsc::Sender<StderrItem>>,
 }
 
 /// Why a seat cannot answer for now.
@@ -231,7 +235,14 @@ impl SeatLink {
             lost_at: None,
             down: None,
             venue_away: false,
+            stderr: None,
         }
+    }
+
+    /// Where the program's stderr lines go, when the venue asks for them:
+    /// the player's trace, as a local program's.
+    pub(crate) fn send_stderr_to(&mut self, to: mpsc::Sender<StderrItem>) {
+        self.stderr = Some(to);
     }
 
     /// Whether a seat has been admitted for the entrant.
@@ -327,6 +338,12 @@ impl SeatLink {
             SeatNews::Output(_) => Step::Nothing,
             SeatNews::RoundTrip(trip) => {
                 self.round_trip = Some(trip);
+                Step::Nothing
+            }
+            SeatNews::Stderr(line) => {
+                if let Some(stderr) = &self.stderr {
+                    let _ = stderr.try_send(StderrItem::Line(line));
+                }
                 Step::Nothing
             }
             SeatNews::Admitted { client } => {

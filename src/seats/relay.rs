@@ -66,6 +66,9 @@ enum ToBoard {
         why: String,
         replaced: bool,
     },
+    Stderr {
+        line: String,
+    },
 }
 
 impl From<SeatNews> for ToBoard {
@@ -91,6 +94,7 @@ impl From<SeatNews> for ToBoard {
                 why,
                 replaced: false,
             },
+            SeatNews::Stderr(line) => ToBoard::Stderr { line },
         }
     }
 }
@@ -114,6 +118,7 @@ impl From<ToBoard> for SeatNews {
             ToBoard::Program { state, detail } => SeatNews::Program { state, detail },
             ToBoard::RoundTrip { ms: trip } => SeatNews::RoundTrip(ms(trip)),
             ToBoard::Lost { why, replaced } => SeatNews::Lost { why, replaced },
+            ToBoard::Stderr { line } => SeatNews::Stderr(line),
         }
     }
 }
@@ -132,7 +137,12 @@ pub struct RelayServer {
 impl RelayServer {
     /// Listens for seats on `listen` and for boards on the keys folder's
     /// socket.
-    pub fn start(keys: SeatKeys, listen: &str, name: &str) -> Result<RelayServer, String> {
+    pub fn start(
+        keys: SeatKeys,
+        listen: &str,
+        name: &str,
+        asks_stderr: bool,
+    ) -> Result<RelayServer, String> {
         let socket = keys.folder.join(RELAY_SOCKET);
         let _ = std::fs::remove_file(&socket);
         let seats: SeatBoard = Arc::new(Mutex::new(
@@ -160,7 +170,8 @@ impl RelayServer {
                     Ok(runtime) => runtime,
                     Err(e) => return drop(ready_tx.send(Err(e.to_string()))),
                 };
-                runtime.block_on(serve(keys, listen, name, path, board, ready_tx));
+                let venue = (listen, name, asks_stderr);
+                runtime.block_on(serve(keys, venue, path, board, ready_tx));
             })
             .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
         let address = ready_rx
@@ -187,13 +198,12 @@ enum ToKeeper {
 
 async fn serve(
     keys: SeatKeys,
-    listen: String,
-    name: String,
+    (listen, name, asks_stderr): (String, String, bool),
     socket: PathBuf,
     board: SeatBoard,
     ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
 ) {
-    let mut venue = match Venue::start(&listen, &keys, &name).await {
+    let mut venue = match Venue::start(&listen, &keys, &name, asks_stderr).await {
         Ok(venue) => venue,
         Err(why) => return drop(ready.send(Err(why))),
     };

@@ -44,8 +44,14 @@ impl Drop for Venue {
 }
 
 impl Venue {
-    /// Listens on `listen` for the seats of every entrant with a token.
-    pub async fn start(listen: &str, keys: &SeatKeys, name: &str) -> Result<Venue, String> {
+    /// Listens on `listen` for the seats of every entrant with a token;
+    /// `asks_stderr`: the seats are asked for their programs' stderr.
+    pub async fn start(
+        listen: &str,
+        keys: &SeatKeys,
+        name: &str,
+        asks_stderr: bool,
+    ) -> Result<Venue, String> {
         let listener = TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen for seats on {listen}: {e}"))?;
@@ -71,6 +77,7 @@ impl Venue {
             slots: Mutex::new(slots),
             tokens: keys.tokens.clone(),
             name: name.to_string(),
+            asks_stderr,
         };
         let accept = tokio::spawn(accept_seats(listener, acceptor, Arc::new(shared)));
         Ok(Venue {
@@ -90,6 +97,7 @@ struct Shared {
     slots: Mutex<HashMap<String, Slot>>,
     tokens: Tokens,
     name: String,
+    asks_stderr: bool,
 }
 
 async fn accept_seats(listener: TcpListener, acceptor: TlsAcceptor, shared: Arc<Shared>) {
@@ -118,7 +126,7 @@ async fn serve_seat(
         .map_err(|_| "no TLS handshake in time".to_string())?
         .map_err(|e| format!("TLS: {e}"))?;
     let (mut reader, mut writer) = tokio::io::split(tls);
-    let mut side = VenueSide::new(now(), shared.name.clone());
+    let mut side = VenueSide::new(now(), shared.name.clone()).asking_stderr(shared.asks_stderr);
     let mut splitter = LineSplitter::default();
     let mut buffer = vec![0u8; 16 * 1024];
     let mut timer = Timer::default();
@@ -229,6 +237,7 @@ async fn serve_seat(
                     let _ = news.send(SeatNews::Program { state, detail });
                 }
                 VenueEvent::RoundTrip(trip) => drop(news.send(SeatNews::RoundTrip(trip))),
+                VenueEvent::Stderr(line) => drop(news.send(SeatNews::Stderr(line))),
                 VenueEvent::Admitted { .. } | VenueEvent::Refuse { .. } => {}
             }
         }

@@ -22,5 +22,6 @@ pub use tokens::{Tokens, TokensError};
 pub use venue::{VenueEvent, VenueSide, HELLO_WAIT, LOST_AFTER, PING_EVERY};
 pub use wire::{
     charged, decode, encode, is_move_request, LineSplitter, ProgramState, Right, SeatMessage,
-    VenueMessage, WireError, MAX_LINE, PROTOCOL_VERSION,
+    VenueMessage, WireError, MAX_LINE, PROTOCOL_VERSION, STDERR_LINES_PER_SECOND,
+    STDERR_LINE_CHARS,
 };

@@ -1,10 +1,11 @@
 //! The seat's side of its program: hands it the venue's command lines,
-//! stamps when each was handed and when its response ended, and frames the
-//! program's output into whole GTP responses.
+//! stamps when each was handed and when its response ended, frames the
+//! program's output into whole GTP responses, and bounds the stderr lines
+//! it sends when the venue asks for them.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::wire::SeatMessage;
+use super::wire::{SeatMessage, STDERR_LINES_PER_SECOND, STDERR_LINE_CHARS};
 use crate::protocol::gtp::MAX_RESPONSE;
 
 /// Relays between the venue's commands and one local program. Sans-IO.
@@ -12,6 +13,8 @@ use crate::protocol::gtp::MAX_RESPONSE;
 pub struct Relay {
     in_flight: Option<(u64, Instant)>,
     buffer: Vec<u8>,
+    /// This second's start, the stderr lines sent in it and those held back.
+    stderr_window: Option<(Instant, u32, u64)>,
 }
 
 impl Relay {
@@ -25,6 +28,37 @@ impl Relay {
         let mut bytes = line.trim_end_matches(['\r', '\n']).as_bytes().to_vec();
         bytes.push(b'\n');
         bytes
+    }
+
+    /// A line of the program's stderr, for a venue that asked for them:
+    /// the messages to send. Past [`STDERR_LINES_PER_SECOND`] in a second
+    /// the lines are held back, and the next second begins by saying how
+    /// many; each line is cut to [`STDERR_LINE_CHARS`] characters.
+    pub fn stderr_line(&mut self, now: Instant, line: &str) -> Vec<SeatMessage> {
+        let mut messages = Vec::new();
+        let (start, sent, held) = self.stderr_window.get_or_insert((now, 0, 0));
+        if now.saturating_duration_since(*start) >= Duration::from_secs(1) {
+            if *held > 0 {
+                messages.push(SeatMessage::Stderr {
+                    line: format!("[{held} stderr lines held back: more than {STDERR_LINES_PER_SECOND} a second]"),
+                });
+            }
+            (*start, *sent, *held) = (now, 0, 0);
+        }
+        match *sent < STDERR_LINES_PER_SECOND {
+            true => {
+                *sent += 1;
+                let line = match line.char_indices().nth(STDERR_LINE_CHARS) {
+                    Some((at, _)) => &line[..at],
+                    None => line,
+                };
+                messages.push(SeatMessage::Stderr {
+                    line: line.to_string(),
+                });
+            }
+            false => *held += 1,
+        }
+        messages
     }
 
     /// Whether a command waits for the program's response.
@@ -85,8 +119,6 @@ impl Relay {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
 
     #[test]
@@ -140,6 +172,28 @@ mod tests {
         let messages = relay.program_output(t, &flood);
         assert!(
             matches!(&messages[..], [SeatMessage::Output { text }] if text.len() > MAX_RESPONSE)
+        );
+    }
+
+    #[test]
+    fn stderr_lines_are_bounded_a_second_and_the_held_back_counted() {
+        let t = goref_epoch::epoch();
+        let mut relay = Relay::new();
+        let sent: usize = (0..150)
+            .map(|n| relay.stderr_line(t, &format!("line {n}")).len())
+            .sum();
+        assert_eq!(sent, STDERR_LINES_PER_SECOND as usize);
+        let next = relay.stderr_line(t + Duration::from_secs(1), "after");
+        match &next[..] {
+            [SeatMessage::Stderr { line: held }, SeatMessage::Stderr { line }] => {
+                assert!(held.starts_with("[50 stderr lines held back"), "{held}");
+                assert_eq!(line, "after");
+            }
+            other => panic!("{other:?}"),
+        }
+        let long = relay.stderr_line(t + Duration::from_secs(1), &"x".repeat(5000));
+        assert!(
+            matches!(&long[..], [SeatMessage::Stderr { line }] if line.len() == STDERR_LINE_CHARS)
         );
     }
 }

@@ -5,7 +5,9 @@
 use std::time::{Duration, Instant};
 
 use super::tokens::Tokens;
-use super::wire::{decode, ProgramState, Right, SeatMessage, VenueMessage, PROTOCOL_VERSION};
+use super::wire::{
+    decode, ProgramState, Right, SeatMessage, VenueMessage, PROTOCOL_VERSION, STDERR_LINE_CHARS,
+};
 
 /// How long a new connection has to say `hello`.
 pub const HELLO_WAIT: Duration = Duration::from_secs(10);
@@ -49,6 +51,8 @@ pub enum VenueEvent {
         state: ProgramState,
         detail: String,
     },
+    /// A line of the program's stderr, which the venue asked for.
+    Stderr(String),
     /// A round trip measured by a ping.
     RoundTrip(Duration),
     /// The link is lost or broken: close it.
@@ -79,6 +83,7 @@ pub struct VenueSide {
     next_id: u64,
     in_flight: Option<(u64, Instant)>,
     window: (Instant, u32),
+    asks_stderr: bool,
 }
 
 impl VenueSide {
@@ -95,7 +100,14 @@ impl VenueSide {
             next_id: 1,
             in_flight: None,
             window: (now, 0),
+            asks_stderr: false,
         }
+    }
+
+    /// Asks the seat for its program's stderr lines in the `welcome`.
+    pub fn asking_stderr(mut self, asks: bool) -> VenueSide {
+        self.asks_stderr = asks;
+        self
     }
 
     /// The entrant this seat speaks for, once admitted.
@@ -158,6 +170,7 @@ impl VenueSide {
                     protocol: PROTOCOL_VERSION,
                     entrant: entrant.clone(),
                     venue: self.venue.clone(),
+                    stderr: self.asks_stderr,
                 };
                 vec![
                     VenueEvent::Send(welcome),
@@ -194,6 +207,10 @@ impl VenueSide {
             (_, SeatMessage::Program { state, detail }) => {
                 vec![VenueEvent::Program { state, detail }]
             }
+            (_, SeatMessage::Stderr { line }) if self.asks_stderr => {
+                vec![VenueEvent::Stderr(bounded_chars(line, STDERR_LINE_CHARS))]
+            }
+            (_, SeatMessage::Stderr { .. }) => Vec::new(),
         }
     }
 
@@ -271,6 +288,15 @@ fn kind(message: &SeatMessage) -> &'static str {
         SeatMessage::Pong { .. } => "pong",
         SeatMessage::Operator { .. } => "an operator's right",
         SeatMessage::Program { .. } => "program",
+        SeatMessage::Stderr { .. } => "stderr",
+    }
+}
+
+/// `text` cut to its first `chars` characters.
+fn bounded_chars(text: String, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => text[..at].to_string(),
+        None => text,
     }
 }
 

@@ -41,7 +41,17 @@ pub enum SeatMessage {
     Operator { right: Right },
     /// The program's state changed on the seat's machine.
     Program { state: ProgramState, detail: String },
+    /// A line the program wrote to its stderr, sent only when the venue's
+    /// `welcome` asked for them (`stderr`), at most [`STDERR_LINES_PER_SECOND`]
+    /// a second and [`STDERR_LINE_CHARS`] characters a line.
+    Stderr { line: String },
 }
+
+/// The most stderr lines a seat sends in a second; the rest are counted
+/// and said in one line once the second is over.
+pub const STDERR_LINES_PER_SECOND: u32 = 100;
+/// The longest stderr line a seat sends, in characters; the rest is cut.
+pub const STDERR_LINE_CHARS: usize = 1000;
 
 /// What the venue says to the seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +62,10 @@ pub enum VenueMessage {
         protocol: u32,
         entrant: String,
         venue: String,
+        /// The venue asks for the program's stderr lines; without it they
+        /// stay on the seat's machine.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        stderr: bool,
     },
     /// The seat is not let in, or is sent away; the connection closes.
     Refused { reason: String },

@@ -163,3 +163,33 @@ fn a_flood_or_a_broken_line_closes_the_link() {
         [VenueEvent::Lost { why }] if why.contains("protocol")
     ));
 }
+
+#[test]
+fn stderr_crosses_only_when_the_venue_asked_for_it_and_long_lines_are_cut() {
+    let t = goref_epoch::epoch();
+    let said = |line: &str| super::super::wire::encode(&SeatMessage::Stderr { line: line.into() });
+    let mut quiet = admitted(t);
+    let mut stderr_line = said("thinking...");
+    stderr_line.pop();
+    assert!(quiet.handle_line(t, &stderr_line, &tokens()).is_empty());
+
+    let mut asking = VenueSide::new(t, "venue").asking_stderr(true);
+    let events = asking.handle_line(t, &hello("alpha", "tok-alpha"), &tokens());
+    assert!(
+        matches!(
+            &events[0],
+            VenueEvent::Send(VenueMessage::Welcome { stderr: true, .. })
+        ),
+        "{events:?}"
+    );
+    assert_eq!(
+        asking.handle_line(t, &stderr_line, &tokens()),
+        [VenueEvent::Stderr("thinking...".into())]
+    );
+    let mut long = said(&"é".repeat(5000));
+    long.pop();
+    match &asking.handle_line(t, &long, &tokens())[..] {
+        [VenueEvent::Stderr(line)] => assert_eq!(line.chars().count(), STDERR_LINE_CHARS),
+        other => panic!("{other:?}"),
+    }
+}
