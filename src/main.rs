@@ -659,6 +659,7 @@ fn check(args: &CheckArgs) -> Result<Outcome, String> {
         command_timeout: resolved.command_timeout,
         self_exe,
         moves: args.moves.max(1),
+        seats: Default::default(),
     };
     console::say(format!(
         "goref: checking {} as {}",

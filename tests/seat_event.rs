@@ -163,6 +163,19 @@ fn an_event_of_four_seated_gnu_gos_plays_every_game_through_the_seats() {
             said.contains(&format!("seat of {name}: connected at ")),
             "{said}"
         );
+        assert!(
+            said.contains(&format!(
+                "seat of {name}: check card: ready (seats/cards/{name}.txt)"
+            )),
+            "{said}"
+        );
+        let card = std::fs::read_to_string(dir.join(format!("seats/cards/{name}.txt"))).unwrap();
+        assert!(card.starts_with("ready"), "{card}");
+        assert!(card.contains("seat:") && card.contains("GNU Go"), "{card}");
+        assert!(
+            card.contains("genmove"),
+            "the opening was played through the seat: {card}"
+        );
     }
     let mode = std::fs::metadata(dir.join("seats/tokens")).unwrap();
     assert_eq!(

@@ -21,7 +21,7 @@ use crate::transport::process::StderrItem;
 use super::card::Section;
 use super::{plural, CheckConfig};
 use opening::play_opening;
-use probe::{probe, Ids};
+use probe::{probe, Ids, Target};
 use trace::exchanges;
 
 /// Stderr beyond this a move is worth a warning.
@@ -29,13 +29,33 @@ const CHATTY_BYTES_PER_MOVE: u64 = 16 * 1024;
 
 /// Checks the engine started by `command` and returns the card's sections.
 pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
+    let spec = PlayerSpec::Gtp {
+        command: command.to_string(),
+    };
+    check_target(config, &Target::Program(command), &spec).await
+}
+
+/// Checks the program behind `entrant`'s seat, whose link is in the
+/// config's seat desk, as it will play: through its seat.
+pub async fn check_seated(config: &CheckConfig, entrant: &str) -> Vec<Section> {
+    let spec = PlayerSpec::Seat {
+        entrant: entrant.to_string(),
+    };
+    check_target(config, &Target::Seat(entrant), &spec).await
+}
+
+async fn check_target(
+    config: &CheckConfig,
+    target: &Target<'_>,
+    spec: &PlayerSpec,
+) -> Vec<Section> {
     let mut start = Section::new("Start-up and identity");
     let mut protocol = Section::new("Protocol");
     let mut stderr = StderrTally::default();
     let mut ids = Ids::default();
     let probed = probe(
         config,
-        command,
+        target,
         &mut start,
         &mut protocol,
         &mut stderr,
@@ -50,10 +70,7 @@ pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
         EndOfGame::KgsCleanup => "KGS end of game",
         EndOfGame::Judge => "End of game (the judge's)",
     });
-    let spec = PlayerSpec::Gtp {
-        command: command.to_string(),
-    };
-    let log = play_opening(config, &spec, &mut game, &mut end).await;
+    let log = play_opening(config, spec, &mut game, &mut end).await;
     for exchanged in exchanges(&log) {
         match exchanged.id_echoed {
             Some(true) => ids.echoed += 1,

@@ -26,7 +26,7 @@ pub use card::{Card, Check, Section, Verdict};
 
 /// The moves the program is asked for, unless told otherwise: the first on
 /// an empty board (or after the handicap), the rest in the middle of a game.
-pub(crate) const DEFAULT_MOVES: u32 = 6;
+pub const DEFAULT_MOVES: u32 = 6;
 
 /// The card's width: it reads at 80 columns.
 pub const CARD_WIDTH: usize = 80;
@@ -48,6 +48,9 @@ pub struct CheckConfig {
     pub self_exe: PathBuf,
     /// How many moves the program is asked for.
     pub moves: u32,
+    /// For a program behind a seat (`seat:NAME`): the desk that holds its
+    /// link.
+    pub seats: crate::seats::link::SeatDesk,
 }
 
 /// Why a program cannot be checked at all.
@@ -89,7 +92,7 @@ impl CheckConfig {
             self_exe: self.self_exe.clone(),
             position: Vec::new(),
             line: None,
-            seats: Default::default(),
+            seats: self.seats.clone(),
         }
     }
 }
@@ -111,6 +114,9 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
             text,
         } => line::check(config, *profile, line, text).await,
         PlayerSpec::Usenix { command } => usenix::check(config, command).await,
+        PlayerSpec::Seat { entrant } if config.seats.holds(entrant) => {
+            return Ok(run_seated(config, entrant).await)
+        }
         PlayerSpec::Human { .. } | PlayerSpec::BotOnLine { .. } | PlayerSpec::Seat { .. } => {
             return Err(CheckError(format!(
                 "'{}' has nothing to check: goref check takes gtp:CMDLINE, usenix:CMDLINE, \
@@ -127,6 +133,20 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
             .filter(|s| !s.checks.is_empty())
             .collect(),
     })
+}
+
+/// Checks the program behind `entrant`'s seat, whose link is in the
+/// config's seat desk (and goes back there), and returns its card.
+pub async fn run_seated(config: &CheckConfig, entrant: &str) -> Card {
+    let sections = gtp::check_seated(config, entrant).await;
+    Card {
+        spec: format!("seat:{entrant}"),
+        game: config.describe(),
+        sections: sections
+            .into_iter()
+            .filter(|s| !s.checks.is_empty())
+            .collect(),
+    }
 }
 
 /// The program's moves on the card: the first as `names.0`, the rest as

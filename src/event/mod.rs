@@ -12,6 +12,7 @@
 //!   the director's [`desk`];
 //!   [`progress`]: its lines for the director; [`picture`]: the event as
 //!   the hall shows it.
+//! - [`seat_check`]: a seated entrant's check card, through its seat.
 //! - [`html`] writes `DIR/standings.html`.
 //! - [`init`], [`standings`], [`set_result`]: `goref event init DIR`,
 //!   `goref standings DIR` and `goref event DIR result`.
@@ -26,6 +27,7 @@ pub mod picture;
 pub mod progress;
 pub mod prompt;
 pub mod run;
+pub mod seat_check;
 pub mod state;
 
 #[cfg(test)]

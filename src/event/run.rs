@@ -100,9 +100,17 @@ pub(crate) fn run_at(
     let seats = match (super::seated(&file).is_empty(), &file.seats.listen) {
         (false, Some(listen)) => {
             let keys = super::seat_keys(dir, &file)?;
-            let asks_stderr = file.seats.stderr;
-            let server =
-                crate::seats::relay::RelayServer::start(keys, listen, &file.name, asks_stderr)?;
+            let cards = crate::seats::keeper::Cards {
+                checker: super::seat_check::seat_checker(&file, &exe)?,
+                folder: keys.folder.clone(),
+            };
+            let settings = crate::seats::relay::RelaySettings {
+                listen: listen.clone(),
+                name: file.name.clone(),
+                asks_stderr: file.seats.stderr,
+                cards: Some(cards),
+            };
+            let server = crate::seats::relay::RelayServer::start(keys, settings)?;
             tracing::info!(address = %server.address, "listening for seats");
             Some(server)
         }
@@ -131,6 +139,7 @@ pub(crate) fn run_at(
         seat_relay: seats.as_ref().map(|server| server.socket.clone()),
         seat_board: seats.as_ref().map(|server| server.seats.clone()),
         seats_said: HashMap::new(),
+        cards_said: HashMap::new(),
     };
     let end = runner.go();
     runner.stage = match &end {
@@ -191,6 +200,8 @@ struct Runner {
     /// to be connected.
     seat_board: Option<crate::seats::relay::SeatBoard>,
     seats_said: HashMap<String, bool>,
+    /// Each seat's card summary as last said.
+    cards_said: HashMap<String, Option<String>>,
 }
 
 impl Runner {
@@ -332,6 +343,22 @@ impl Runner {
                 self.desk
                     .say(format!("seat of {}: {how} at {since}", seat.entrant));
             }
+            let said = self
+                .cards_said
+                .insert(seat.entrant.clone(), seat.card.clone());
+            if let (Some(card), false) = (&seat.card, said == Some(seat.card.clone())) {
+                let path = Path::new(crate::event::file::SEATS_FOLDER)
+                    .join(crate::seats::keeper::CARDS_FOLDER)
+                    .join(format!("{}.txt", seat.entrant));
+                let kept = match seat.checking {
+                    true => String::new(),
+                    false => format!(" ({})", path.display()),
+                };
+                self.desk.say(format!(
+                    "seat of {}: check card: {card}{kept}",
+                    seat.entrant
+                ));
+            }
         }
         if !self.desk.wants_pictures() {
             return;
@@ -354,6 +381,18 @@ impl Runner {
             Ok(_) => {}
             Err(why) => self.desk.say(format!("goref: the standings: {why}")),
         }
+    }
+
+    /// Whether a seated entrant of `pair` is being checked through its
+    /// seat: its board starts once the check is over.
+    fn seat_being_checked(&self, pair: &Pair) -> bool {
+        let Some(seats) = &self.seat_board else {
+            return false;
+        };
+        let seats = seats.lock().expect("seat board");
+        [&pair.black, &pair.white]
+            .iter()
+            .any(|name| seats.get(*name).is_some_and(|seat| seat.checking))
     }
 
     /// The seated entrants' seats, in the entrants' order.
@@ -497,6 +536,7 @@ impl Runner {
                 .iter()
                 .filter(|b| b.result().is_none() && self.may_start(number, b))
                 .filter(|b| !self.running.contains_key(&(number, b.pair.board)))
+                .filter(|b| !self.seat_being_checked(&b.pair))
                 .cloned()
                 .collect();
             for mut board in waiting {

@@ -69,6 +69,11 @@ impl SeatDesk {
     pub fn take(&self, entrant: &str) -> Option<SeatLink> {
         self.links.lock().expect("seat desk").remove(entrant)
     }
+
+    /// Whether the desk holds `entrant`'s link now.
+    pub fn holds(&self, entrant: &str) -> bool {
+        self.links.lock().expect("seat desk").contains_key(entrant)
+    }
 }
 
 /// How often the feed looks for seats admitted while the game is quiet.
@@ -243,6 +248,12 @@ impl SeatLink {
     /// the player's trace, as a local program's.
     pub(crate) fn send_stderr_to(&mut self, to: mpsc::Sender<StderrItem>) {
         self.stderr = Some(to);
+    }
+
+    /// Whether the seat can answer now: admitted, and neither lost nor its
+    /// program gone.
+    pub fn is_up(&self) -> bool {
+        self.is_admitted() && self.down.is_none()
     }
 
     /// Whether a seat has been admitted for the entrant.

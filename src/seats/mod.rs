@@ -3,10 +3,13 @@
 //! and the entrants' tokens; [`venue`] listens for seats and hands each
 //! entrant's connection to the player that plays it, as a [`link::SeatLink`];
 //! [`client`] is `goref seat`, the entrant's side, which runs the program
-//! and relays. The protocol itself is the pure machine in
-//! [`crate::protocol::seat`].
+//! and relays. In an event, [`relay`] joins the runner's seats to the
+//! boards' processes, and [`keeper`] keeps each seat between rounds and has
+//! it checked when it first connects. The protocol itself is the pure
+//! machine in [`crate::protocol::seat`].
 
 pub mod client;
+pub mod keeper;
 pub mod keys;
 pub mod link;
 pub mod relay;

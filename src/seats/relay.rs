@@ -15,11 +15,12 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{mpsc, watch};
 
+use super::keeper::{keep, Cards, ToKeeper};
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
 use super::venue::Venue;
-use crate::protocol::gtp::parse_command_line;
-use crate::protocol::seat::{encode, ProgramState, Right};
+pub(super) use crate::protocol::seat::encode;
+use crate::protocol::seat::{ProgramState, Right};
 use crate::tournament::hall::SeatPicture;
 
 /// The runner's socket for the boards, in the keys folder.
@@ -40,7 +41,7 @@ enum FromBoard {
 /// What the runner tells a board of its entrant's seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum ToBoard {
+pub(super) enum ToBoard {
     Admitted {
         client: String,
     },
@@ -126,6 +127,18 @@ impl From<ToBoard> for SeatNews {
 /// Every seat as the director sees it, kept up to date by the relay.
 pub type SeatBoard = Arc<Mutex<BTreeMap<String, SeatPicture>>>;
 
+/// How the runner's venue takes its seats.
+pub struct RelaySettings {
+    /// `HOST:PORT` to listen on.
+    pub listen: String,
+    /// The venue's name, as its `welcome` says it.
+    pub name: String,
+    /// The seats are asked for their programs' stderr.
+    pub asks_stderr: bool,
+    /// Each seat's check card, run through it when it first connects.
+    pub cards: Option<Cards>,
+}
+
 /// The runner's venue and relay, on a thread of their own; they stop with
 /// the runner.
 pub struct RelayServer {
@@ -137,12 +150,7 @@ pub struct RelayServer {
 impl RelayServer {
     /// Listens for seats on `listen` and for boards on the keys folder's
     /// socket.
-    pub fn start(
-        keys: SeatKeys,
-        listen: &str,
-        name: &str,
-        asks_stderr: bool,
-    ) -> Result<RelayServer, String> {
+    pub fn start(keys: SeatKeys, settings: RelaySettings) -> Result<RelayServer, String> {
         let socket = keys.folder.join(RELAY_SOCKET);
         let _ = std::fs::remove_file(&socket);
         let seats: SeatBoard = Arc::new(Mutex::new(
@@ -159,7 +167,7 @@ impl RelayServer {
         ));
         let board = seats.clone();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-        let (listen, name, path) = (listen.to_string(), name.to_string(), socket.clone());
+        let path = socket.clone();
         std::thread::Builder::new()
             .name("seats".into())
             .spawn(move || {
@@ -170,8 +178,7 @@ impl RelayServer {
                     Ok(runtime) => runtime,
                     Err(e) => return drop(ready_tx.send(Err(e.to_string()))),
                 };
-                let venue = (listen, name, asks_stderr);
-                runtime.block_on(serve(keys, venue, path, board, ready_tx));
+                runtime.block_on(serve(keys, settings, path, board, ready_tx));
             })
             .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
         let address = ready_rx
@@ -185,24 +192,21 @@ impl RelayServer {
     }
 }
 
-type BoardWriter = tokio::net::unix::OwnedWriteHalf;
-
-/// A board attached to its entrant's keeper: its commands come in with its
-/// number, so that a replaced board's are dropped.
-enum ToKeeper {
-    Board(u64, BoardWriter),
-    Command(u64, String),
-    Stream(u64, String),
-    Info(u64, String),
-}
+pub(super) type BoardWriter = tokio::net::unix::OwnedWriteHalf;
 
 async fn serve(
     keys: SeatKeys,
-    (listen, name, asks_stderr): (String, String, bool),
+    settings: RelaySettings,
     socket: PathBuf,
     board: SeatBoard,
     ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
 ) {
+    let RelaySettings {
+        listen,
+        name,
+        asks_stderr,
+        cards,
+    } = settings;
     let mut venue = match Venue::start(&listen, &keys, &name, asks_stderr).await {
         Ok(venue) => venue,
         Err(why) => return drop(ready.send(Err(why))),
@@ -218,7 +222,7 @@ async fn serve(
     for (entrant, _) in keys.tokens.entrants() {
         if let Some(link) = venue.take_link(entrant) {
             let (tx, rx) = mpsc::unbounded_channel();
-            tokio::spawn(keep(link, rx, board.clone()));
+            tokio::spawn(keep(link, rx, board.clone(), cards.clone()));
             keepers.insert(entrant.to_string(), tx);
         }
     }
@@ -258,107 +262,13 @@ async fn serve(
                     _ => {}
                 }
             }
+            let _ = keeper.send(ToKeeper::Gone(board));
         });
     }
 }
 
-/// Keeps one entrant's seat for the whole event: knows whether it is
-/// connected, and joins it to the board that plays it now.
-async fn keep(mut link: SeatLink, mut boards: mpsc::UnboundedReceiver<ToKeeper>, board: SeatBoard) {
-    let mut connected: Option<String> = None;
-    let mut attached: Option<(u64, BoardWriter)> = None;
-    let mut asked: Option<String> = None;
-    let entrant = link.entrant.clone();
-    let update = |change: &dyn Fn(&mut SeatPicture)| {
-        if let Some(picture) = board.lock().expect("seat board").get_mut(&entrant) {
-            change(picture);
-        }
-    };
-    loop {
-        tokio::select! {
-            news = link.news.recv() => {
-                let Some(news) = news else { return };
-                match &news {
-                    SeatNews::Admitted { client } => {
-                        connected = Some(client.clone());
-                        update(&|p| {
-                            p.connected = true;
-                            p.since = Some(clock_text());
-                            p.client = Some(client.clone());
-                        });
-                    }
-                    SeatNews::Lost { replaced: false, .. } => {
-                        connected = None;
-                        update(&|p| {
-                            p.connected = false;
-                            p.since = Some(clock_text());
-                            p.rtt_ms = None;
-                        });
-                    }
-                    SeatNews::RoundTrip(trip) => {
-                        let ms = trip.as_millis() as u64;
-                        update(&|p| {
-                            let old = p.rtt_ms.unwrap_or(u64::MAX / 2);
-                            if ms.abs_diff(old) > (old / 5).max(2) {
-                                p.rtt_ms = Some(ms);
-                            }
-                        });
-                    }
-                    SeatNews::Answer { text, .. } => {
-                        let said = text.trim().trim_start_matches(|c: char| c == '=' || c.is_ascii_digit()).trim();
-                        match asked.take().as_deref() {
-                            Some("name") => update(&|p| p.program = Some(said.to_string())),
-                            Some("version") => update(&|p| {
-                                let name = p.program.clone().unwrap_or_default();
-                                if !name.ends_with(said) {
-                                    p.program = Some(format!("{name} {said}").trim().to_string());
-                                }
-                            }),
-                            _ => {}
-                        }
-                    }
-                    _ => {}
-                }
-                if let Some((_, writer)) = &mut attached {
-                    if writer.write_all(&encode(&ToBoard::from(news))).await.is_err() {
-                        attached = None;
-                    }
-                }
-            }
-            order = boards.recv() => match order {
-                None => return,
-                Some(ToKeeper::Board(board, mut writer)) => {
-                    if let Some(client) = &connected {
-                        let hello = ToBoard::Admitted { client: client.clone() };
-                        if writer.write_all(&encode(&hello)).await.is_err() {
-                            continue;
-                        }
-                    }
-                    attached = Some((board, writer));
-                }
-                Some(ToKeeper::Command(board, line)) => {
-                    if attached.as_ref().is_some_and(|(current, _)| *current == board) {
-                        asked = parse_command_line(&line).map(|command| command.name);
-                        let _ = link.to_seat.send(ToSeat::Command(line));
-                    }
-                }
-                Some(ToKeeper::Stream(board, line)) => {
-                    if attached.as_ref().is_some_and(|(current, _)| *current == board) {
-                        let _ = link.to_seat.send(ToSeat::Stream(line));
-                    }
-                }
-                Some(ToKeeper::Info(board, text)) => {
-                    if attached.as_ref().is_some_and(|(current, _)| *current == board) {
-                        let _ = link.to_seat.send(ToSeat::Info(text));
-                    }
-                }
-            },
-        }
-    }
-}
-
 /// The venue's clock as the director reads it: `04:21 UTC`.
-fn clock_text() -> String {
+pub(super) fn clock_text() -> String {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

@@ -1,7 +1,8 @@
 //! The first run of a GTP engine: spoken to directly, one command at a
 //! time, for what a game never asks. How long it takes to start, its
 //! names, `list_commands`, an unknown command, an illegal `play`, the ids
-//! of its answers, and whether `quit` ends it.
+//! of its answers, and whether `quit` ends it (not asked of a program
+//! behind a seat, which keeps it between games).
 
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use crate::game::Point;
 use crate::players;
 use crate::protocol::gtp::codec::{parse_command_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
+use crate::seats::link::{SeatDesk, SeatLink};
 use crate::shell_time::{now, Timer};
 use crate::transport::process::{describe_exit, Process, StderrItem};
 
@@ -30,17 +32,17 @@ const UNKNOWN_COMMAND: &str = "goref-check-no-such-command";
 /// be brought to answer at all, so that nothing else is worth trying.
 pub(super) async fn probe(
     config: &CheckConfig,
-    command: &str,
+    target: &Target<'_>,
     start: &mut Section,
     protocol: &mut Section,
     stderr: &mut StderrTally,
     ids: &mut Ids,
 ) -> bool {
     let started = now();
-    let (process, stderr_rx) = match players::start_program(config.color, command) {
+    let (process, stderr_rx) = match target.start(config) {
         Ok(started) => started,
-        Err(failure) => {
-            start.fail("start-up", failure.reason);
+        Err(why) => {
+            start.fail("start-up", why);
             return false;
         }
     };
@@ -133,9 +135,86 @@ pub(super) async fn probe(
     true
 }
 
+/// What the card is of: a program goref starts, or one behind a seat.
+pub(super) enum Target<'a> {
+    Program(&'a str),
+    Seat(&'a str),
+}
+
+impl Target<'_> {
+    fn start(&self, config: &CheckConfig) -> Result<(Engine, mpsc::Receiver<StderrItem>), String> {
+        match self {
+            Target::Program(command) => players::start_program(config.color, command)
+                .map(|(process, stderr)| (Engine::Program(process), stderr))
+                .map_err(|failure| failure.reason),
+            Target::Seat(entrant) => {
+                let Some(mut link) = config.seats.take(entrant) else {
+                    return Err(format!("no seat for '{entrant}'"));
+                };
+                let (to, stderr) = mpsc::channel(256);
+                link.send_stderr_to(to);
+                let desk = config.seats.clone();
+                Ok((Engine::Seat(Some(link), desk), stderr))
+            }
+        }
+    }
+}
+
+/// The program the first run speaks to. A seat's link goes back to its
+/// desk when the run ends, however it ends.
+enum Engine {
+    Program(Process),
+    Seat(Option<SeatLink>, SeatDesk),
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Engine::Seat(link, desk) = self {
+            if let Some(link) = link.take() {
+                desk.put(link);
+            }
+        }
+    }
+}
+
+impl Engine {
+    fn link(link: &mut Option<SeatLink>) -> &mut SeatLink {
+        link.as_mut().expect("held until dropped")
+    }
+
+    async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        match self {
+            Engine::Program(process) => process.write(bytes).await,
+            Engine::Seat(link, _) => Self::link(link).write(bytes).await,
+        }
+    }
+
+    async fn read(&mut self) -> std::io::Result<Vec<u8>> {
+        match self {
+            Engine::Program(process) => process.read().await,
+            Engine::Seat(link, _) => Self::link(link).read().await,
+        }
+    }
+
+    /// How the program exited, if it did within `within`; a seat's never
+    /// exits for goref.
+    async fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        match self {
+            Engine::Program(process) => process.wait_exit(within).await,
+            Engine::Seat(..) => None,
+        }
+    }
+
+    async fn shut_down(&mut self, grace: Duration) {
+        if let Engine::Program(process) = self {
+            process.shut_down(grace).await;
+        }
+    }
+}
+
 /// The engine of the first run.
 struct Probe<'a> {
-    process: Process,
+    process: Engine,
     controller: Controller,
     stderr_rx: mpsc::Receiver<StderrItem>,
     stderr: &'a mut StderrTally,
@@ -322,6 +401,9 @@ impl Probe<'_> {
         }
         if let Err(why) = self.illegal_play(config, protocol).await {
             return self.give_up(protocol, "illegal play", why).await;
+        }
+        if let Engine::Seat(..) = self.process {
+            return;
         }
         let quit = self.ask("quit", &[], QUIT_GRACE).await;
         let asked_at = now();

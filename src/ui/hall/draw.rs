@@ -543,6 +543,10 @@ fn seats_lines(hall: &HallView, width: usize) -> Vec<(String, bool)> {
             seat.entrant
         );
         lines.push((cut(line.trim_end(), width).to_string(), false));
+        if let Some(card) = &seat.card {
+            let line = format!("{:<name_width$}  card: {card}", "");
+            lines.push((cut(&line, width).to_string(), false));
+        }
     }
     lines
 }

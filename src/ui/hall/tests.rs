@@ -520,6 +520,8 @@ fn shift_s_shows_each_seat_connected_or_absent_with_its_round_trip_and_program()
             rtt_ms: Some(38),
             program: Some("GNU Go 3.8".into()),
             client: Some("goref-seat 0.1.0".into()),
+            card: Some("ready, 1 warning".into()),
+            checking: false,
         },
         SeatPicture {
             entrant: "beta".into(),
@@ -540,6 +542,10 @@ fn shift_s_shows_each_seat_connected_or_absent_with_its_round_trip_and_program()
     let alpha = lines.iter().find(|l| l.starts_with("alpha")).unwrap();
     assert!(alpha.contains("connected since 04:21 UTC"), "{alpha}");
     assert!(alpha.contains("rtt 38 ms") && alpha.contains("GNU Go 3.8 (goref-seat 0.1.0)"));
+    assert!(
+        screen.contains("\n       card: ready, 1 warning\n"),
+        "{screen}"
+    );
     assert!(screen.contains("beta   ABSENT since 04:30 UTC"), "{screen}");
     assert!(
         screen.contains("gamma  absent: never connected"),

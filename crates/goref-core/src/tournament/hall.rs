@@ -53,6 +53,13 @@ pub struct SeatPicture {
     pub program: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client: Option<String>,
+    /// Its check card's summary (`ready`, `1 failure`), once run through
+    /// the seat when it first connected; `checking…` meanwhile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<String>,
+    /// Its check is running: its boards start once it is over.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub checking: bool,
 }
 
 /// What the event is doing.
