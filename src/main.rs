@@ -892,11 +892,7 @@ async fn seat_venue(
     let kept = folder.join(SEAT_COMMANDS);
     goref::transport::tls::write_private(&kept, &commands)
         .map_err(|e| format!("cannot write {}: {e}", kept.display()))?;
-    let message = format!(
-        "waiting for {}'s seat: its operator's command is in {}",
-        entrants.join("'s and "),
-        kept.display()
-    );
+    let message = format!("seats' commands in {}", kept.display());
     let feed = goref::seats::link::stream_to_seats(&seat_infos(config, &links));
     config.subscribers.push(feed);
     for link in links {

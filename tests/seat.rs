@@ -524,6 +524,38 @@ fn a_seats_stderr_stays_on_its_machine_unless_the_venue_asks_for_it() {
 }
 
 #[test]
+fn the_hosts_full_screen_says_where_the_seats_commands_are_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let command = format!(
+        "cd {} && {} play --black seat:alpha --white 'gtp:{} --mode gtp' --seats 127.0.0.1:0 --seat-keys keys --size 9 --time absolute:10m",
+        root.path().display(),
+        goref().display(),
+        gnugo()
+    );
+    let Some(tmux) = Tmux::start("seat-host", 80, 24, &command) else {
+        return;
+    };
+    let screen = tmux.wait_for("the seats' message on the host's screen", LIMIT, |s| {
+        s.contains("keys/commands.txt")
+    });
+    assert!(
+        screen
+            .lines()
+            .next()
+            .unwrap()
+            .contains("seats' commands in keys/commands.txt"),
+        "on the status line: {screen}"
+    );
+    assert!(screen.contains("absent"), "Black's clock says so: {screen}");
+    assert!(
+        !screen.contains("--token"),
+        "no token on the screen: {screen}"
+    );
+    let commands = std::fs::read_to_string(root.path().join("keys/commands.txt")).unwrap();
+    assert!(commands.contains("--entrant alpha --token "), "{commands}");
+}
+
+#[test]
 fn a_seat_runs_an_engine_given_as_a_player_spec() {
     let root = tempfile::tempdir().unwrap();
     let (mut play, [address, token, pin]) = venue(root.path(), "bot:2");

@@ -34,7 +34,7 @@ pub struct ScreenOptions {
     /// The game is the demo, which the screen says, with how to start a
     /// real game.
     pub demo: bool,
-    /// A line for the operator's eyes only when the screen opens (where
+    /// A line for the operator's eyes only, kept on the status line (where
     /// the seats' commands are); never in the game's stream.
     pub message: Option<String>,
 }
@@ -126,8 +126,17 @@ async fn play_one(
     state.keys = options.keys.clone();
     state.can_start_next = options.can_start_next;
     state.demo = options.demo;
-    state.link = serving;
-    state.message = options.message.clone();
+    state.link = match (serving, &options.message) {
+        (Some(serving), Some(message)) => Some(LinkStatus {
+            text: format!("{}; {message}", serving.text),
+            trouble: true,
+        }),
+        (None, Some(message)) => Some(LinkStatus {
+            text: message.clone(),
+            trouble: true,
+        }),
+        (serving, None) => serving,
+    };
     let mut origin: Option<Instant> = None;
     let mut outcome: Option<Result<GameOutcome, String>> = None;
     let mut leaving = false;

@@ -105,7 +105,7 @@ impl ScreenOptions {
         self
     }
 
-    /// A line for the operator's eyes only, shown when the screen opens.
+    /// A line for the operator's eyes only, kept on the status line.
     pub fn with_message(mut self, message: Option<String>) -> ScreenOptions {
         self.message = message;
         self
