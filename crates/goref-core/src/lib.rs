@@ -13,12 +13,16 @@
 //!    [`tournament`]: an event's games, standings with the rules'
 //!    tie-breaks, crosstables, Swiss and round-robin pairings, knockout
 //!    brackets, and the hall's picture of an event.
+//!    [`matches`](mod@matches): an engine-testing match's statistics:
+//!    trinomial and pentanomial tallies, Elo with its error, nElo, LOS, the
+//!    SPRT, and the seeded plan of openings and opponents.
 //! 3. [`referee`]: the game's state machine. It turns what players say into
 //!    [`referee::GameEvent`]s and actions, runs the KGS end-of-game
 //!    protocol, and folds events into a [`referee::GameView`], the one
 //!    reducer every screen and spectator draws from.
 
 pub mod game;
+pub mod matches;
 pub mod protocol;
 pub mod referee;
 pub mod tournament;

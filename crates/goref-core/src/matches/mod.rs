@@ -1,0 +1,22 @@
+//! The statistics of an engine-testing match, as fastchess, cutechess and
+//! fishtest keep them: games are played in colour-swapped pairs (one
+//! opening, each engine Black once), and every figure is the candidate's.
+//!
+//! - [`stats`]: the trinomial and pentanomial tallies and their figures:
+//!   score, Elo ± its 95 % error, normalized Elo, likelihood of
+//!   superiority.
+//! - [`sprt`]: the sequential probability ratio test: settings, bounds,
+//!   and the log-likelihood ratio under the logistic or normalized model.
+//! - [`schedule`]: which opening, and in a gauntlet which opponent, each
+//!   pair plays, reproducibly from a seed.
+
+pub mod schedule;
+pub mod sprt;
+pub mod stats;
+
+pub use schedule::{gauntlet_opponent, OpeningOrder, Openings};
+pub use sprt::{Sprt, SprtError, SprtModel, SprtSettings, SprtState};
+pub use stats::{Figures, Outcome, Pentanomial, Trinomial};
+
+#[cfg(test)]
+mod tests;
