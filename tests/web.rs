@@ -248,3 +248,40 @@ fn reads_as_the_terminal_clocks(dom: &str) -> bool {
             && s.chars().all(|c| c.is_ascii_digit())
     }) && dom.contains("<span class=\"time\">")
 }
+
+#[test]
+fn the_page_marks_a_side_whose_seat_is_absent() {
+    let root = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let mut host = std::process::Command::new(goref())
+        .current_dir(root.path())
+        .args(["play", "--black", "seat:alpha", "--white", "bot:4"])
+        .args([
+            "--seats",
+            "127.0.0.1:0",
+            "--seat-keys",
+            "keys",
+            "--size",
+            "9",
+        ])
+        .args(["--time", "absolute:10m", "--headless", "--game-dir", "game"])
+        .args(["--web", &format!("127.0.0.1:{port}")])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/");
+    let marked = (1..=5)
+        .map(|n| headless(&url, 3000 * n, &["--dump-dom"]))
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        .find(|dom| dom.contains("class=\"absent\""));
+    let _ = host.kill();
+    let _ = host.wait();
+    let dom = marked.expect("the page marks the absent seat");
+    assert_eq!(
+        dom.matches("class=\"absent\"").count(),
+        1,
+        "only Black's seat is absent"
+    );
+}
