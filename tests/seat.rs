@@ -278,67 +278,57 @@ fn a_seat_killed_mid_game_and_started_again_finishes_its_game() {
         .contains("is back after"));
 }
 
-#[test]
-fn a_half_open_link_is_found_within_ten_seconds_and_the_seat_comes_back() {
+/// A game whose seat's link, through the proxy, `breaks` twelve moves in:
+/// how soon the loss was found, and the journal once the game is over,
+/// the seat back.
+fn link_broken_mid_game(breaks: impl FnOnce(&Proxy)) -> (Duration, Vec<serde_json::Value>) {
     let root = tempfile::tempdir().unwrap();
     let white = format!("gtp:{} --mode gtp --level 1", gnugo());
     let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
     let proxy = Proxy::start(address.parse().unwrap(), Duration::ZERO);
     let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
     wait_moves(root.path(), 12);
-    let silent_from = std::time::Instant::now();
-    proxy.go_half_open();
+    let broken_at = std::time::Instant::now();
+    breaks(&proxy);
     wait_until(
         LIMIT,
         || "seat_lost".into(),
         || !sessions(root.path(), "seat_lost").is_empty(),
     );
-    let found_in = silent_from.elapsed();
+    let found_in = broken_at.elapsed();
+    assert_played_out(root.path(), &mut play, 20);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    assert!(proxy.connections() >= 1, "the seat dialled again");
+    assert_eq!(sessions(root.path(), "seat_back").len(), 1);
+    (found_in, journal(&root.path().join("game")))
+}
+
+fn said(events: &[serde_json::Value], what: &str, text: &str) -> bool {
+    events.iter().any(|e| {
+        e["type"] == "session"
+            && e["what"] == what
+            && e["message"].as_str().unwrap_or("").contains(text)
+    })
+}
+
+#[test]
+fn a_half_open_link_is_found_within_ten_seconds_and_the_seat_comes_back() {
+    let (found_in, events) = link_broken_mid_game(Proxy::go_half_open);
     assert!(
         found_in < Duration::from_secs(13),
         "found after {found_in:?}"
     );
-    let lost = sessions(root.path(), "seat_lost");
-    assert!(
-        lost[0]["message"].as_str().unwrap().contains("silent"),
-        "{lost:?}"
-    );
-    assert_played_out(root.path(), &mut play, 20);
-    let _ = seat.kill();
-    let _ = seat.wait();
-    assert!(proxy.connections() >= 2, "the seat dialled again");
-    assert_eq!(sessions(root.path(), "seat_back").len(), 1);
+    assert!(said(&events, "seat_lost", "silent"), "{events:?}");
 }
 
 #[test]
 fn a_link_cut_outright_is_lost_at_once_and_the_seat_dials_back_and_finishes() {
-    let root = tempfile::tempdir().unwrap();
-    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
-    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "13");
-    let proxy = Proxy::start(address.parse().unwrap(), Duration::ZERO);
-    let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
-    wait_moves(root.path(), 12);
-    let cut_at = std::time::Instant::now();
-    proxy.cut();
-    wait_until(
-        LIMIT,
-        || "seat_lost".into(),
-        || !sessions(root.path(), "seat_lost").is_empty(),
-    );
+    let (found_in, events) = link_broken_mid_game(Proxy::cut);
     assert!(
-        cut_at.elapsed() < Duration::from_secs(3),
-        "a closed link needs no keepalive to be found: {:?}",
-        cut_at.elapsed()
+        found_in < Duration::from_secs(3),
+        "a closed link needs no keepalive to be found: {found_in:?}"
     );
-    assert_played_out(root.path(), &mut play, 20);
-    let _ = seat.kill();
-    let _ = seat.wait();
-    assert!(
-        proxy.connections() >= 1,
-        "the seat dialled again (cut forgets the connections it closed)"
-    );
-    assert_eq!(sessions(root.path(), "seat_back").len(), 1);
-    let events = journal(&root.path().join("game"));
     assert!(events.iter().any(|e| e["message"]
         .as_str()
         .unwrap_or("")
