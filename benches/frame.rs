@@ -125,6 +125,7 @@ fn busy_view(size: u8, moves: u32) -> GameView {
             clock: clock(1_000_000, false),
             referee_us: None,
             net_ms: None,
+            opening: false,
         });
     }
     events.push(GameEvent::Clock {

@@ -84,6 +84,7 @@ fn gaps_of_one_game(
             size: SIZE,
             rules: Rules::preset(Preset::Kgs),
             handicap: Handicap::None,
+            opening: Vec::new(),
         },
         black: spec(black),
         white: spec(white),
@@ -173,6 +174,7 @@ fn core_only(c: &mut Criterion) {
                 size: SIZE,
                 rules: Rules::preset(Preset::Kgs),
                 handicap: Handicap::None,
+                opening: Vec::new(),
             })
             .unwrap();
             let now = Instant::now();

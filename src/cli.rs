@@ -167,6 +167,18 @@ pub enum Command {
                                 goref event DIR retry ROUND BOARD\n       \
                                 goref event DIR seats")]
     Event(EventArgs),
+    /// An engine author's match in one folder: the candidate against one
+    /// opponent (or several, a gauntlet) in colour-swapped pairs of games,
+    /// each opening twice, until the pairs asked for are played or the
+    /// SPRT decides.
+    ///
+    /// Every game is its own goref process in its own folder under
+    /// DIR/games/; run it again after a kill and it goes on: finished games
+    /// keep their results, games under way are resumed, none is played
+    /// twice. goref standings DIR prints the figures.
+    #[command(override_usage = "goref match init DIR
+                                       goref match DIR [--headless] [--json]")]
+    Match(MatchArgs),
     /// Connect a program on this machine to a venue's referee, as one
     /// entrant's seat.
     ///
@@ -188,6 +200,31 @@ pub enum Command {
     /// Print the manual page (roff), generated from these very flags:
     /// `goref man | man -l -`.
     Man,
+}
+
+/// `goref match`.
+#[derive(Debug, Args)]
+pub struct MatchArgs {
+    /// The match's folder, with its match.toml (goref match init writes one).
+    pub dir: Option<PathBuf>,
+    /// Progress lines on stderr, a line per finished game, and the figures.
+    #[arg(long)]
+    pub headless: bool,
+    /// The figures as a JSON line on stdout after each finished game.
+    #[arg(long)]
+    pub json: bool,
+    #[command(subcommand)]
+    pub action: Option<MatchAction>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MatchAction {
+    /// Write DIR/match.toml, commented: the engines, the game settings,
+    /// the openings and the stop rule.
+    Init {
+        /// The match's folder (created if missing).
+        dir: PathBuf,
+    },
 }
 
 /// `goref seat`.
@@ -643,6 +680,10 @@ pub struct GameArgs {
     /// Free handicap placement: the stones' points, e.g. D4,Q16,K10.
     #[arg(long, value_name = "POINTS", conflicts_with = "handicap")]
     pub handicap_stones: Option<String>,
+    /// The game's first moves, played for both players before the first is
+    /// asked for a move (a match's opening): E5,C3,G7.
+    #[arg(long, value_name = "POINTS")]
+    pub opening: Option<String>,
     /// Time system: none, absolute:50m, byoyomi:5m,30s,3, canadian:10m,5m,25, fischer:5m,2s, cpu:60m,10s.
     #[arg(long, value_name = "SPEC")]
     pub time: Option<String>,

@@ -18,7 +18,7 @@ use crate::game::{Point, MAX_SIZE, MIN_SIZE};
 use crate::journal::folder::default_name;
 use crate::journal::FolderPlace;
 use crate::players::PlayerSpec;
-use crate::referee::{GameConfig, Handicap, RecordInfo};
+use crate::referee::{GameConfig, Handicap, RecordInfo, Referee};
 use crate::toml_errors::locate;
 use crate::transport::line::LineTarget;
 
@@ -56,6 +56,8 @@ pub struct GameFile {
     pub komi: Option<f64>,
     pub handicap: Option<u8>,
     pub handicap_stones: Option<String>,
+    /// The game's first moves, played for both players: `E5,C3,G7`.
+    pub opening: Option<String>,
     pub time: Option<String>,
     pub ko: Option<String>,
     pub allow_suicide: Option<bool>,
@@ -197,13 +199,19 @@ pub(crate) fn resolve_file(
         (Some(0) | None, None) => Handicap::None,
         (Some(n), None) => Handicap::Fixed(n),
     };
+    let opening = match pick(&args.game.opening, &file.opening) {
+        Some(moves) => parse_points(&moves, size)?,
+        None => Vec::new(),
+    };
     let game = GameConfig {
         size,
         rules,
         handicap,
+        opening,
     };
     game.handicap_stones()
         .map_err(|e| invalid(format!("handicap: {e}")))?;
+    Referee::new(game.clone()).map_err(|e| invalid(format!("opening: {e}")))?;
 
     let black = player(pick(&args.black, &file.black), "--black")?;
     let white = player(pick(&args.white, &file.white), "--white")?;

@@ -154,6 +154,7 @@ mod tests {
                 clock: clock_reading(0),
                 referee_us: None,
                 net_ms: None,
+                opening: false,
             });
         }
         let stamped = events

@@ -39,6 +39,10 @@ pub(crate) fn game_file_text(config: &DriverConfig) -> String {
             line("handicap_stones", quote(&points.join(",")))
         }
     }
+    if !config.game.opening.is_empty() {
+        let points: Vec<String> = config.game.opening.iter().map(|p| p.to_gtp()).collect();
+        line("opening", quote(&points.join(",")));
+    }
     line("time", quote(&rules.time.to_string()));
     let ko = match rules.ko {
         KoRule::Simple => "simple",

@@ -171,16 +171,21 @@ pub async fn run_game_with(
     } = inputs;
     let setup_error = |e: crate::referee::SetupError| DriverError::Setup(e.to_string());
     let (mut referee, position, lines) = match &resume {
-        Some(resume) => (
-            Referee::resume(config.game.clone(), &resume.point).map_err(setup_error)?,
-            resume.point.moves.clone(),
-            resume.point.started.then(|| resume.point.lines.clone()),
-        ),
-        None => (
-            Referee::new(config.game.clone()).map_err(setup_error)?,
-            Vec::new(),
-            None,
-        ),
+        Some(resume) => {
+            let referee =
+                Referee::resume(config.game.clone(), &resume.point).map_err(setup_error)?;
+            let position = match resume.point.moves.is_empty() {
+                true => referee.opening().to_vec(),
+                false => resume.point.moves.clone(),
+            };
+            let lines = resume.point.started.then(|| resume.point.lines.clone());
+            (referee, position, lines)
+        }
+        None => {
+            let referee = Referee::new(config.game.clone()).map_err(setup_error)?;
+            let opening = referee.opening().to_vec();
+            (referee, opening, None)
+        }
     };
     let handicap = config
         .game

@@ -39,6 +39,7 @@ fn view(size: u8, moves: &str) -> GameView {
             clock: clock_reading(0),
             referee_us: None,
             net_ms: None,
+            opening: false,
         });
     }
     view

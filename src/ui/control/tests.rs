@@ -139,6 +139,7 @@ fn a_typed_move_is_checked_against_the_board_before_it_is_sent() {
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
         net_ms: None,
+        opening: false,
     });
     let mut state = UiState::new(Role::Operator);
     follow_game(&view, &mut state);
@@ -180,6 +181,7 @@ fn the_operator_marks_a_group_with_the_cursor_while_judging() {
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
         net_ms: None,
+        opening: false,
     });
     view.apply(&GameEvent::Phase {
         phase: Phase::Adjudication,
@@ -323,6 +325,7 @@ fn at_a_typed_players_turn_every_key_types_the_move_and_esc_gives_the_keys_back(
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
         net_ms: None,
+        opening: false,
     });
     follow_game(&view, &mut state);
     assert!(state.input.is_none(), "White's turn: no box");
@@ -336,6 +339,7 @@ fn at_a_typed_players_turn_every_key_types_the_move_and_esc_gives_the_keys_back(
         clock: crate::test_support::clock_reading(0),
         referee_us: None,
         net_ms: None,
+        opening: false,
     });
     follow_game(&view, &mut state);
     assert!(

@@ -69,6 +69,7 @@ fn game(n: u32) -> GameView {
             clock: clock(590_000 - 1_000 * i as u64, false),
             referee_us: None,
             net_ms: None,
+            opening: false,
         };
         apply(&mut view, event);
     }
@@ -113,6 +114,16 @@ fn hall(boards: u32) -> HallView {
 
 /// Board `n`'s program crashed: an alert.
 fn crash(hall: &mut HallView, n: u32) {
+    let error = GameEvent::Error {
+        color: Some(White),
+        message: "the engine exited with status 3".into(),
+        fatal: false,
+    };
+    apply(hall, n, error);
+}
+
+/// The next event of board `n`'s stream.
+fn apply(hall: &mut HallView, n: u32, event: GameEvent) {
     let game = hall.games.get_mut(&n).unwrap();
     let mut view = (*game.view).clone();
     let seq = view.last_seq + 1;
@@ -120,11 +131,7 @@ fn crash(hall: &mut HallView, n: u32) {
         seq,
         t_ms: seq * 1000,
         after_result: false,
-        event: GameEvent::Error {
-            color: Some(White),
-            message: "the engine exited with status 3".into(),
-            fatal: false,
-        },
+        event,
     });
     game.view = Arc::new(view);
 }
@@ -565,23 +572,11 @@ fn a_tile_says_whose_seat_is_absent_until_it_comes() {
         message: "white2's seat".into(),
         down_ms: None,
     };
-    let apply = |hall: &mut HallView, event: GameEvent| {
-        let game = hall.games.get_mut(&2).unwrap();
-        let mut view = (*game.view).clone();
-        let seq = view.last_seq + 1;
-        view.apply_stamped(&StampedEvent {
-            seq,
-            t_ms: seq * 1000,
-            after_result: false,
-            event,
-        });
-        game.view = Arc::new(view);
-    };
-    apply(&mut hall, session(SessionChange::SeatLost));
+    apply(&mut hall, 2, session(SessionChange::SeatLost));
     let screen = drawn(&hall, &mut HallState::new(true), 80, 24).join("\n");
     assert!(screen.contains("○ white2 absent"), "{screen}");
     assert!(!screen.contains("white1 absent"), "{screen}");
-    apply(&mut hall, session(SessionChange::SeatBack));
+    apply(&mut hall, 2, session(SessionChange::SeatBack));
     let screen = drawn(&hall, &mut HallState::new(true), 80, 24).join("\n");
     assert!(!screen.contains("absent"), "{screen}");
 }

@@ -116,6 +116,7 @@ fn mid_game() -> GameView {
             clock: clock(left[color.index()], false, think),
             referee_us: None,
             net_ms: None,
+            opening: false,
         });
     }
     events.push(GameEvent::Packet {

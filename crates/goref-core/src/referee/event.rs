@@ -380,6 +380,10 @@ pub enum GameEvent {
         /// seat's own stamp of its thinking, the network's share.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         net_ms: Option<u64>,
+        /// One of the opening's moves, played for the players (a match's
+        /// opening): nobody's thinking.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        opening: bool,
     },
     /// A clock started, stopped or flagged.
     Clock {

@@ -1,5 +1,5 @@
-//! What a game is set up with: the board size, the rules, the handicap, and
-//! why a setup can fail.
+//! What a game is set up with: the board size, the rules, the handicap, the
+//! opening its first moves are, and why a setup can fail.
 
 use crate::game::board::{fixed_handicap, BoardError, Illegal};
 use crate::game::rules::Rules;
@@ -20,6 +20,9 @@ pub struct GameConfig {
     pub size: u8,
     pub rules: Rules,
     pub handicap: Handicap,
+    /// The game's first moves, played for the players, in turn from the
+    /// side first to move (a match's opening): each a stone, none a pass.
+    pub opening: Vec<Point>,
 }
 
 impl GameConfig {
@@ -42,4 +45,10 @@ pub enum SetupError {
     Handicap(Illegal),
     #[error("the journal's moves do not replay: {0}")]
     Journal(String),
+    #[error("the opening's move {n} ({vertex}) cannot be played: {why}")]
+    Opening {
+        n: usize,
+        vertex: String,
+        why: Illegal,
+    },
 }

@@ -61,6 +61,27 @@ enum Waiting {
     DeadStones,
 }
 
+/// The opening's points as moves in turn from `board`'s side to move,
+/// each checked legal on a board of its own.
+fn opening_moves(board: &Board, opening: &[Point]) -> Result<Vec<(Color, Move)>, SetupError> {
+    let mut scratch = board.clone();
+    opening
+        .iter()
+        .enumerate()
+        .map(|(i, &point)| {
+            let color = scratch.to_move();
+            scratch
+                .play(color, point)
+                .map_err(|why| SetupError::Opening {
+                    n: i + 1,
+                    vertex: point.to_gtp(),
+                    why,
+                })?;
+            Ok((color, Move::Play(point)))
+        })
+        .collect()
+}
+
 /// One game, from the players' readiness to the result.
 pub struct Referee {
     config: GameConfig,
@@ -103,6 +124,8 @@ pub struct Referee {
     restarting: [bool; 2],
     /// The seated players the venue lost touch with when it went away.
     venue_away: [bool; 2],
+    /// The opening's moves, checked, played once the game starts.
+    opening: Vec<(Color, Move)>,
     result: Option<GameResult>,
     events: VecDeque<GameEvent>,
     actions: VecDeque<Action>,
@@ -118,6 +141,7 @@ impl Referee {
                 .map_err(SetupError::Handicap)?;
         }
         board.set_to_move(first_to_move(&stones));
+        let opening = opening_moves(&board, &config.opening)?;
         let clock = Clock::new(config.rules.time);
         Ok(Referee {
             config,
@@ -145,6 +169,7 @@ impl Referee {
             moves: Vec::new(),
             restarting: [false, false],
             venue_away: [false, false],
+            opening,
             result: None,
             events: VecDeque::new(),
             actions: VecDeque::new(),
@@ -416,12 +441,12 @@ impl Referee {
         if let Some(point) = self.resuming.take() {
             return self.go_back_to(now, point);
         }
-        self.start_game(black, white, "both players are ready");
+        self.start_game(now, black, white, "both players are ready");
         self.request_move(now);
     }
 
     /// The game begins: `game_start`, and play.
-    fn start_game(&mut self, black: PlayerInfo, white: PlayerInfo, why: &str) {
+    fn start_game(&mut self, now: Instant, black: PlayerInfo, white: PlayerInfo, why: &str) {
         let start = GameStart {
             size: self.config.size,
             komi: self.config.rules.komi,
@@ -444,7 +469,42 @@ impl Referee {
             published: None,
         };
         self.events.push_back(GameEvent::GameStart(Box::new(start)));
+        if self.moves.is_empty() {
+            self.play_opening(now);
+        }
         self.set_phase(Phase::Play, why.into());
+    }
+
+    /// The opening's moves, played for the players (who were told them as
+    /// the game's position) before the first is asked for a move.
+    fn play_opening(&mut self, now: Instant) {
+        for (color, mv) in self.opening.clone() {
+            let Move::Play(point) = mv else { continue };
+            let Ok(captured) = self.board.play(color, point) else {
+                return;
+            };
+            self.moves_played += 1;
+            self.stones_played += 1;
+            self.moves.push((color, mv));
+            let clock = self.clocks[color.index()].reading(now);
+            self.events.push_back(GameEvent::Move {
+                n: self.moves_played,
+                color,
+                vertex: mv.to_gtp(),
+                ms: 0,
+                captures: captured.iter().map(|p| p.to_gtp()).collect(),
+                clock,
+                referee_us: None,
+                net_ms: None,
+                opening: true,
+            });
+        }
+    }
+
+    /// The opening's moves with their colours: the position the players
+    /// are told before the game starts.
+    pub fn opening(&self) -> &[(Color, Move)] {
+        &self.opening
     }
 
     /// Both players of a resumed game are ready: the game goes on where
@@ -750,6 +810,7 @@ impl Referee {
             clock,
             referee_us: None,
             net_ms: net.map(|net| net.as_millis() as u64),
+            opening: false,
         });
     }
 
@@ -808,7 +869,7 @@ impl Referee {
                     ..PlayerInfo::default()
                 })
             });
-            self.start_game(black, white, "a player never came");
+            self.start_game(now, black, white, "a player never came");
         }
         if flagged && self.phase == Phase::Play {
             self.waiting = Waiting::Nothing;

@@ -46,6 +46,9 @@ pub struct Recorder {
     root_comments: Vec<String>,
     final_comments: Vec<String>,
     territory: Option<(Vec<Point>, Vec<Point>)>,
+    /// The node of the opening's last move so far, until the comment that
+    /// says the opening ends there is written on it.
+    opening_end: Option<usize>,
 }
 
 impl Recorder {
@@ -59,6 +62,21 @@ impl Recorder {
             root_comments: Vec::new(),
             final_comments: Vec::new(),
             territory: None,
+            opening_end: None,
+        }
+    }
+
+    /// Says on the opening's last move that the opening ends there.
+    fn close_opening(&mut self) {
+        let Some(at) = self.opening_end.take() else {
+            return;
+        };
+        if let Some(node) = self.moves.get_mut(at) {
+            let text = format!(
+                "End of the opening ({} moves played for both programs).",
+                at + 1
+            );
+            append_comment(node, &text);
         }
     }
 
@@ -80,13 +98,20 @@ impl Recorder {
                 color,
                 vertex,
                 clock,
+                opening,
                 ..
             } => {
                 let Some(size) = self.start.as_ref().map(|s| s.size) else {
                     return;
                 };
+                if !opening {
+                    self.close_opening();
+                }
                 if vertex == "resign" {
                     return;
+                }
+                if *opening {
+                    self.opening_end = Some(self.moves.len());
                 }
                 let mut node = Node::default();
                 let point = Point::parse_gtp(vertex, size).ok();
@@ -147,6 +172,7 @@ impl Recorder {
                 .final_comments
                 .push(format!("No game was played: {}.", result.reason)),
             GameEvent::Result(result) => {
+                self.close_opening();
                 self.result = Some(result.result.clone());
                 self.final_comments
                     .push(format!("Result {}: {}.", result.result, result.reason));

@@ -144,6 +144,7 @@ mod tests {
             clock: reading(left, false),
             referee_us: None,
             net_ms: None,
+            opening: false,
         }
     }
 

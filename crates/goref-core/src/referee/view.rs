@@ -252,6 +252,7 @@ impl GameView {
                 clock,
                 referee_us,
                 net_ms,
+                ..
             } => {
                 self.play(*n, *color, vertex, *ms, captures, clock);
                 let referee_ms = referee_us.map_or(0.0, |us| us as f64 / 1000.0);

@@ -54,6 +54,7 @@ fn config(size: u8, preset: Preset) -> GameConfig {
         size,
         rules: Rules::preset(preset),
         handicap: Handicap::None,
+        opening: Vec::new(),
     }
 }
 
@@ -2803,4 +2804,82 @@ fn a_move_that_comes_while_the_venue_is_away_waits_for_its_seats() {
         1,
         "taken once the venue's seats are back"
     );
+}
+
+#[test]
+fn an_opening_is_played_for_both_players_before_the_first_request() {
+    let t = crate::test_support::epoch();
+    let opening = GameConfig {
+        opening: pts("E5 C3 G7"),
+        ..config(9, Preset::Kgs)
+    };
+    let mut referee = Referee::new(opening).unwrap();
+    assert_eq!(
+        referee.opening(),
+        [(Black, mv("E5")), (White, mv("C3")), (Black, mv("G7"))],
+        "the position the players are told"
+    );
+    start(&mut referee, t, false, false);
+    let after = events(&mut referee);
+    let openings: Vec<(u32, Color, String, u64, bool)> = after
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Move {
+                n,
+                color,
+                vertex,
+                ms,
+                opening,
+                ..
+            } => Some((*n, *color, vertex.clone(), *ms, *opening)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        openings,
+        [
+            (1, Black, "E5".to_string(), 0, true),
+            (2, White, "C3".to_string(), 0, true),
+            (3, Black, "G7".to_string(), 0, true),
+        ]
+    );
+    let start_at = after
+        .iter()
+        .position(|e| matches!(e, GameEvent::GameStart(_)))
+        .unwrap();
+    assert!(
+        start_at
+            < after
+                .iter()
+                .position(|e| matches!(e, GameEvent::Move { .. }))
+                .unwrap()
+    );
+    let asked: Vec<Color> = actions(&mut referee)
+        .iter()
+        .filter_map(|a| match a {
+            Action::RequestMove { color, .. } => Some(*color),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, [White], "the fourth move is White's to think of");
+    play(&mut referee, t, White, mv("C7"));
+    let moved = events(&mut referee);
+    assert!(moved.iter().any(|e| matches!(
+        e,
+        GameEvent::Move {
+            n: 4,
+            opening: false,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn an_illegal_opening_is_refused_with_its_move_named() {
+    let taken_twice = GameConfig {
+        opening: pts("E5 E5"),
+        ..config(9, Preset::Kgs)
+    };
+    let refused = Referee::new(taken_twice).err().unwrap().to_string();
+    assert!(refused.contains("move 2 (E5)"), "{refused}");
 }

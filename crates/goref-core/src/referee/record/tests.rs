@@ -137,6 +137,7 @@ fn config(size: u8, time: TimeSystem) -> GameConfig {
         size,
         rules,
         handicap: Handicap::None,
+        opening: Vec::new(),
     }
 }
 
@@ -396,6 +397,7 @@ fn the_reason_a_game_went_to_the_judge_is_recorded() {
         size: 9,
         rules,
         handicap: Handicap::None,
+        opening: Vec::new(),
     });
     game.play("C3 D3");
     game.referee.handle_operator(
@@ -464,6 +466,7 @@ fn each_operator_command_is_a_comment_on_the_move_it_followed() {
         size: 9,
         rules: Rules::preset(Preset::Cgf),
         handicap: Handicap::None,
+        opening: Vec::new(),
     });
     game.play("C3 D3");
     game.referee.handle_operator(
@@ -514,6 +517,7 @@ fn a_pause_and_its_resumption_are_comments_on_the_node_where_they_happened() {
         size: 9,
         rules: Rules::preset(Preset::Cgf),
         handicap: Handicap::None,
+        opening: Vec::new(),
     });
     let pause = |reason: &str| OperatorCommand::PauseClocks {
         reason: reason.into(),

@@ -33,6 +33,7 @@ fn mv(n: u32, color: Color, vertex: &str, captures: &[&str]) -> GameEvent {
         clock: clock(),
         referee_us: None,
         net_ms: None,
+        opening: false,
     }
 }
 

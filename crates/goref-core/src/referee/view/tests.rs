@@ -107,6 +107,7 @@ fn config(size: u8, preset: Preset, time: TimeSystem) -> GameConfig {
         size,
         rules,
         handicap: Handicap::None,
+        opening: Vec::new(),
     }
 }
 
@@ -690,6 +691,7 @@ fn each_move_carries_its_lines_wire_time_and_resends_and_rows_their_stamps() {
         },
         referee_us: None,
         net_ms: None,
+        opening: false,
     };
     let mut start = game_start(9, &[], Black);
     start.time_settings = TimeSystem::ByoYomi {

@@ -46,6 +46,7 @@ fn mv(n: u32, color: Color, vertex: &str, captures: &[&str]) -> GameEvent {
         clock: clock(),
         referee_us: None,
         net_ms: None,
+        opening: false,
     }
 }
 
@@ -431,6 +432,7 @@ fn event() -> impl Strategy<Value = GameEvent> {
                 clock: clock(),
                 referee_us: None,
                 net_ms: None,
+                opening: false,
             }
         ),
         (color(), text()).prop_map(|(color, line)| GameEvent::Gtp {
