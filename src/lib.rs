@@ -21,6 +21,7 @@
 //! 7. config, manual
 //! 8. app, event
 //! 9. replay, hall
+//! 10. engine_match
 //!
 //! 1. [`shell_time`]: the shell's clock and the waits its loops are made of;
 //!    [`console`]: every line goref prints, never panicking on a closed
@@ -54,10 +55,12 @@
 //! 9. [`replay`]: a trace read back through the stream validator
 //!    ([`referee::replay`]) and the reducer, on the screen. [`hall`]: `goref
 //!    event DIR` on a terminal, every board of the round on one screen.
+//! 10. [`engine_match`]: `goref match`, an engine author's match of
+//!     colour-swapped pairs, its games played as an event's boards are.
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
-//! - The core (`game`, `protocol`, `tournament`, `referee`) names no tokio,
+//! - The core (`game`, `protocol`, `tournament`, `referee`, `matches`) names no tokio,
 //!   crossterm, ratatui, axum or async-nats in its manifest, and never reads
 //!   the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
@@ -65,7 +68,7 @@
 //!   `hall` are async;
 //!   they read time through [`shell_time`], tokio's clock as std instants.
 
-pub use goref_core::{game, protocol, referee, tournament};
+pub use goref_core::{game, matches, protocol, referee, tournament};
 #[cfg(test)]
 mod test_support;
 
@@ -77,6 +80,7 @@ pub mod config;
 pub mod console;
 pub mod decode;
 pub mod driver;
+pub mod engine_match;
 pub mod event;
 pub mod files;
 pub mod hall;

@@ -21,7 +21,8 @@ use goref::app::watch::{Headless, WatchEnd};
 use goref::app::{screen_options, Ending};
 use goref::cli::{
     AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, EventAction, EventArgs, GameArgs,
-    OutputArgs, PlayArgs, ResumeArgs, SeatArgs, SpectatorArgs, StandingsArgs, WatchArgs,
+    MatchAction, MatchArgs, OutputArgs, PlayArgs, ResumeArgs, SeatArgs, SpectatorArgs,
+    StandingsArgs, WatchArgs,
 };
 use goref::config;
 use goref::console;
@@ -97,6 +98,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(&args),
         Command::Standings(args) => standings(&args),
         Command::Event(args) => event(args),
+        Command::Match(args) => engine_match(args),
         Command::Seat(args) => seat(args),
         Command::Completions(args) => print_bytes(&goref::manual::completions(args.shell)),
         Command::Man => print_bytes(&goref::manual::man_page()),
@@ -255,8 +257,52 @@ fn event(args: EventArgs) -> Result<Outcome, String> {
 
 /// `goref standings DIR` or `goref standings --games FILE`: the crosstable
 /// of an event's folder or of a list of games.
+/// `goref match init DIR` and `goref match DIR`.
+fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
+    match (args.action, args.dir) {
+        (Some(MatchAction::Init { dir }), _) => goref::engine_match::init(&dir).map(|path| {
+            console::out(format!(
+                "wrote {}: name the engines, the openings and the stop rule",
+                path.display()
+            ));
+            Outcome::Done
+        }),
+        (None, Some(dir)) => {
+            let options = goref::engine_match::run::MatchOptions { json: args.json };
+            goref::engine_match::run::run(&dir, &options)?;
+            Ok(Outcome::Done)
+        }
+        (None, None) => {
+            Err("goref match DIR: give the match's folder (goref match init DIR writes one)".into())
+        }
+    }
+}
+
+/// `goref standings DIR` on a match's folder: its figures.
+fn match_standings(dir: &std::path::Path, args: &StandingsArgs) -> Result<Outcome, String> {
+    let file = goref::engine_match::file::load(dir).map_err(|e| e.to_string())?;
+    let figures = goref::engine_match::tally::figures(dir, &file);
+    if args.json {
+        console::out(serde_json::to_string(&figures).map_err(|e| e.to_string())?);
+    } else if args.csv {
+        console::out(figures.csv().trim_end());
+    } else {
+        for line in figures.lines() {
+            console::out(line);
+        }
+    }
+    Ok(Outcome::Done)
+}
+
 fn standings(args: &StandingsArgs) -> Result<Outcome, String> {
     use goref::event::{event_text, standings_csv, standings_json, standings_text};
+    if let Some(dir) = args
+        .dir
+        .as_ref()
+        .filter(|dir| goref::engine_match::is_match(dir))
+    {
+        return match_standings(dir, args);
+    }
     let event = match &args.dir {
         Some(dir) => Some(goref::event::standings(dir)?),
         None => None,

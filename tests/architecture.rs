@@ -34,7 +34,7 @@ fn core_src() -> PathBuf {
 }
 
 /// The pure modules, all in the core crate.
-const CORES: [&str; 4] = ["game", "referee", "protocol", "tournament"];
+const CORES: [&str; 5] = ["game", "referee", "protocol", "tournament", "matches"];
 
 #[test]
 fn the_core_crate_depends_on_no_runtime_terminal_or_network_crate() {

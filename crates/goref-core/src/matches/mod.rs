@@ -9,7 +9,9 @@
 //!   and the log-likelihood ratio under the logistic or normalized model.
 //! - [`schedule`]: which opening, and in a gauntlet which opponent, each
 //!   pair plays, reproducibly from a seed.
+//! - [`openings`]: the openings themselves, from SGF or a seeded generator.
 
+pub mod openings;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;

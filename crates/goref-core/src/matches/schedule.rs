@@ -106,14 +106,14 @@ pub fn gauntlet_opponent(opponents: NonZeroUsize, pair: u64) -> usize {
 
 /// Sebastiano Vigna's SplitMix64 (the seeding generator of
 /// `java.util.SplittableRandom` and of xoshiro).
-pub(super) struct SplitMix64 {
+pub(crate) struct SplitMix64 {
     state: u64,
 }
 
 impl SplitMix64 {
     const GOLDEN_GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
 
-    pub(super) fn new(state: u64) -> SplitMix64 {
+    pub(crate) fn new(state: u64) -> SplitMix64 {
         SplitMix64 { state }
     }
 
@@ -122,7 +122,7 @@ impl SplitMix64 {
         SplitMix64::new(key ^ SplitMix64::new(cycle).next_u64())
     }
 
-    pub(super) fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(Self::GOLDEN_GAMMA);
         let mut z = self.state;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);

@@ -1,0 +1,318 @@
+//! `DIR/match.toml`: the engines, the game settings, the openings, how many
+//! boards at once and the stop rule; read and checked into a [`MatchFile`],
+//! and its commented template for `goref match init DIR`.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::config::GameFile;
+use crate::matches::{SprtModel, SprtSettings};
+use crate::players::PlayerSpec;
+use crate::toml_errors::locate;
+
+/// The match file's name in its folder.
+pub const MATCH_FILE: &str = "match.toml";
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawMatchFile {
+    name: String,
+    boards: Option<u32>,
+    seed: Option<u64>,
+    #[serde(default)]
+    game: GameFile,
+    #[serde(default, rename = "engine")]
+    engines: Vec<Engine>,
+    openings: Option<RawOpenings>,
+    #[serde(default)]
+    stop: RawStop,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOpenings {
+    source: String,
+    plies: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStop {
+    pairs: Option<u64>,
+    sprt: Option<RawSprt>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSprt {
+    elo0: f64,
+    elo1: f64,
+    #[serde(default = "five_percent")]
+    alpha: f64,
+    #[serde(default = "five_percent")]
+    beta: f64,
+    #[serde(default)]
+    model: SprtModel,
+}
+
+fn five_percent() -> f64 {
+    0.05
+}
+
+/// One engine: its name in the figures, and its player spec.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Engine {
+    pub name: String,
+    pub player: String,
+}
+
+/// Where the openings come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// `random:N`: N legal moves from the match's seed.
+    Random { plies: usize },
+    /// An SGF file, or a folder of them: the first `plies` moves of each game.
+    Sgf { path: PathBuf, plies: usize },
+}
+
+/// A match file, read and checked.
+#[derive(Debug)]
+pub struct MatchFile {
+    pub name: String,
+    /// Boards at once.
+    pub boards: u32,
+    pub seed: u64,
+    pub game: GameFile,
+    /// The `[game]` table as written, for the games' files.
+    pub game_table: toml::Table,
+    /// The candidate first, then its opponent or opponents (a gauntlet).
+    pub engines: Vec<Engine>,
+    pub openings: OpeningSource,
+    /// Stop after this many pairs.
+    pub pairs: Option<u64>,
+    pub sprt: Option<SprtSettings>,
+}
+
+impl MatchFile {
+    /// The games' board size.
+    pub fn size(&self) -> u8 {
+        self.game.size.unwrap_or(19)
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum MatchFileError {
+    #[error("cannot read the match file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("the match file {path} is not valid: {message}")]
+    Invalid { path: PathBuf, message: String },
+}
+
+/// Reads and checks `DIR/match.toml`.
+pub fn load(dir: &Path) -> Result<MatchFile, MatchFileError> {
+    let path = dir.join(MATCH_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|source| MatchFileError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let mut file = parse(&text).map_err(|message| MatchFileError::Invalid {
+        path: path.clone(),
+        message,
+    })?;
+    if let OpeningSource::Sgf { path, .. } = &mut file.openings {
+        if path.is_relative() {
+            *path = dir.join(&*path);
+        }
+    }
+    Ok(file)
+}
+
+/// Checks a match file's text; the error is one line naming its place.
+pub fn parse(text: &str) -> Result<MatchFile, String> {
+    let raw: RawMatchFile = toml::from_str(text).map_err(|e| locate(text, &e))?;
+    let game_table = match text.parse::<toml::Table>().map(|mut t| t.remove("game")) {
+        Ok(Some(toml::Value::Table(table))) => table,
+        _ => toml::Table::new(),
+    };
+    if raw.name.trim().is_empty() {
+        return Err("name: the match needs a name".into());
+    }
+    if raw.game.black.is_some() || raw.game.white.is_some() {
+        return Err("[game]: black and white are the engines' to give, not the game's".into());
+    }
+    if raw.game.opening.is_some() {
+        return Err("[game]: opening: the openings come from [openings]".into());
+    }
+    if raw.engines.len() < 2 {
+        return Err(format!(
+            "[[engine]]: a match needs two engines or more (the candidate first), not {}",
+            raw.engines.len()
+        ));
+    }
+    for (i, engine) in raw.engines.iter().enumerate() {
+        if engine.name.trim().is_empty() {
+            return Err(format!("[[engine]] {}: name is empty", i + 1));
+        }
+        if raw.engines[..i].iter().any(|e| e.name == engine.name) {
+            return Err(format!("[[engine]] {}: '{}' twice", i + 1, engine.name));
+        }
+        engine
+            .player
+            .parse::<PlayerSpec>()
+            .map_err(|e| format!("[[engine]] {} ({}): player: {e}", i + 1, engine.name))?;
+    }
+    let openings = match raw.openings {
+        None => OpeningSource::Random { plies: 0 },
+        Some(openings) => opening_source(&openings)?,
+    };
+    let sprt = raw
+        .stop
+        .sprt
+        .map(|s| {
+            let settings = SprtSettings {
+                elo0: s.elo0,
+                elo1: s.elo1,
+                alpha: s.alpha,
+                beta: s.beta,
+                model: s.model,
+            };
+            settings.validate().map(|()| settings)
+        })
+        .transpose()
+        .map_err(|e| format!("[stop] sprt: {e}"))?;
+    if raw.stop.pairs.is_none() && sprt.is_none() {
+        return Err("[stop]: give pairs = N, or sprt = { ... }, or both".into());
+    }
+    if raw.stop.pairs == Some(0) {
+        return Err("[stop] pairs: at least 1".into());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let boards = raw.boards.unwrap_or(cores);
+    if boards == 0 {
+        return Err("boards: at least 1".into());
+    }
+    Ok(MatchFile {
+        name: raw.name,
+        boards,
+        seed: raw.seed.unwrap_or(1),
+        game: raw.game,
+        game_table,
+        engines: raw.engines,
+        openings,
+        pairs: raw.stop.pairs,
+        sprt,
+    })
+}
+
+fn opening_source(openings: &RawOpenings) -> Result<OpeningSource, String> {
+    if let Some(plies) = openings.source.strip_prefix("random:") {
+        if openings.plies.is_some() {
+            return Err("[openings] plies: random:N gives the plies itself".into());
+        }
+        let plies = plies.trim().parse().map_err(|_| {
+            format!("[openings] source: random:N takes a number of moves, not '{plies}'")
+        })?;
+        return Ok(OpeningSource::Random { plies });
+    }
+    let plies = openings
+        .plies
+        .ok_or("[openings] plies: how many moves of each game make its opening")?;
+    if plies == 0 {
+        return Err("[openings] plies: at least 1".into());
+    }
+    Ok(OpeningSource::Sgf {
+        path: PathBuf::from(&openings.source),
+        plies,
+    })
+}
+
+/// The commented file `goref match init DIR` writes.
+pub const TEMPLATE: &str = r#"# A match between Go programs: goref plays them against each other in
+# colour-swapped pairs (each opening twice, each engine Black once), and
+# says whether the first engine, the candidate, is stronger.
+# Run it with: goref match DIR      The figures: goref standings DIR
+
+name = "new vs old"
+
+# Games at once, each its own goref process (default: the machine's cores).
+# boards = 2
+
+# The seed of the openings' order (and of random openings).
+# seed = 1
+
+# Every game: any key of a game file but black, white and opening.
+[game]
+rules = "kgs"
+size = 9
+time = "fischer:30s,0.5s"
+
+# The candidate first: the figures are its. More than one opponent makes a
+# gauntlet, with figures against each and against the field.
+[[engine]]
+name = "new"
+player = "gtp:/usr/games/gnugo --mode gtp --level 5"
+
+[[engine]]
+name = "old"
+player = "gtp:/usr/games/gnugo --mode gtp --level 0"
+
+# The openings: random:N (N legal quiet moves from the seed), or an SGF
+# file or folder, with plies = N (the first N moves of each game).
+[openings]
+source = "random:4"
+# source = "openings.sgf"
+# plies = 6
+
+# When the match stops: after a number of pairs, when the sequential
+# probability ratio test decides, or whichever comes first.
+[stop]
+pairs = 200
+sprt = { elo0 = 0, elo1 = 20, alpha = 0.05, beta = 0.05, model = "logistic" }
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_template_is_a_valid_match() {
+        let file = parse(TEMPLATE).unwrap();
+        assert_eq!(file.engines.len(), 2);
+        assert_eq!(file.openings, OpeningSource::Random { plies: 4 });
+        assert_eq!(file.pairs, Some(200));
+        assert_eq!(file.sprt.unwrap().model, SprtModel::Logistic);
+        assert_eq!(file.size(), 9);
+        assert_eq!(file.game_table["time"].as_str(), Some("fischer:30s,0.5s"));
+    }
+
+    #[test]
+    fn a_wrong_file_is_one_line_naming_its_place() {
+        let typo = parse(&TEMPLATE.replace("pairs = 200", "pair = 200")).unwrap_err();
+        assert!(typo.contains("pair") && typo.contains("line"), "{typo}");
+        let alone = TEMPLATE.replace("[[engine]]\nname = \"old\"", "[[x]]\nname = \"old\"");
+        assert!(parse(&alone).is_err());
+        let sprt =
+            parse(&TEMPLATE.replace("elo0 = 0, elo1 = 20", "elo0 = 20, elo1 = 0")).unwrap_err();
+        assert!(
+            sprt.starts_with("[stop] sprt: elo0 (20) must be less"),
+            "{sprt}"
+        );
+        let player =
+            parse(&TEMPLATE.replace("gtp:/usr/games/gnugo --mode gtp --level 0", "nope:x"))
+                .unwrap_err();
+        assert!(
+            player.starts_with("[[engine]] 2 (old): player:"),
+            "{player}"
+        );
+        let sgf =
+            parse(&TEMPLATE.replace("source = \"random:4\"", "source = \"book.sgf\"")).unwrap_err();
+        assert!(sgf.starts_with("[openings] plies"), "{sgf}");
+        let twice = parse(&TEMPLATE.replace("name = \"old\"", "name = \"new\"")).unwrap_err();
+        assert!(twice.contains("'new' twice"), "{twice}");
+    }
+}

@@ -1,0 +1,125 @@
+//! Which games a match plays, and where: pair `k` is two games of one
+//! opening against one opponent, the candidate Black in the first (`a`)
+//! and White in the second (`b`), in `games/pair-KKKK-a` and `-b`; a game
+//! played again (void, or a crash) gets `-2`, `-3`, .... Each folder's game
+//! file says everything the game's goref needs.
+
+use std::num::NonZeroUsize;
+use std::path::{Path, PathBuf};
+
+use crate::game::Color;
+use crate::matches::openings::Opening;
+use crate::matches::{gauntlet_opponent, OpeningOrder};
+
+use super::file::MatchFile;
+
+/// The folder of a match's games.
+pub const GAMES_FOLDER: &str = "games";
+
+/// One game of the plan.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GameSlot {
+    pub pair: u64,
+    /// The candidate's colour: Black in the pair's first game.
+    pub candidate: Color,
+}
+
+impl GameSlot {
+    /// The pair's two games.
+    pub fn of_pair(pair: u64) -> [GameSlot; 2] {
+        [Color::Black, Color::White].map(|candidate| GameSlot { pair, candidate })
+    }
+
+    /// `pair-0007-a`: the folder's name of its first try.
+    pub fn name(&self) -> String {
+        let leg = match self.candidate {
+            Color::Black => 'a',
+            Color::White => 'b',
+        };
+        format!("pair-{:04}-{leg}", self.pair + 1)
+    }
+
+    /// The folder of try `attempt` (from 1), relative to the match's.
+    pub fn dir(&self, attempt: u32) -> PathBuf {
+        let name = match attempt {
+            1 => self.name(),
+            n => format!("{}-{n}", self.name()),
+        };
+        Path::new(GAMES_FOLDER).join(name)
+    }
+}
+
+/// The match's plan: its openings, in their seeded order, and its
+/// opponents.
+pub struct Plan {
+    pub openings: Vec<Opening>,
+    order: OpeningOrder,
+    opponents: NonZeroUsize,
+}
+
+impl Plan {
+    pub fn new(file: &MatchFile, openings: Vec<Opening>) -> Plan {
+        let count = NonZeroUsize::new(openings.len()).unwrap_or(NonZeroUsize::MIN);
+        let opponents = NonZeroUsize::new(file.engines.len() - 1).unwrap_or(NonZeroUsize::MIN);
+        Plan {
+            openings,
+            order: OpeningOrder::new(count, file.seed),
+            opponents,
+        }
+    }
+
+    /// The opening pair `pair` plays, if there are openings.
+    pub fn opening(&self, pair: u64) -> Option<&Opening> {
+        self.openings.get(self.order.opening(pair))
+    }
+
+    /// The index among the engines of pair `pair`'s opponent.
+    pub fn opponent(&self, pair: u64) -> usize {
+        1 + gauntlet_opponent(self.opponents, pair)
+    }
+
+    /// The game file of `slot`: the match's `[game]`, the two engines in
+    /// their colours, the opening, and the game's name.
+    pub fn game_file(&self, file: &MatchFile, slot: &GameSlot) -> String {
+        let candidate = &file.engines[0];
+        let opponent = &file.engines[self.opponent(slot.pair)];
+        let (black, white) = match slot.candidate {
+            Color::Black => (candidate, opponent),
+            Color::White => (opponent, candidate),
+        };
+        let mut table = file.game_table.clone();
+        table.insert("black".into(), black.player.clone().into());
+        table.insert("white".into(), white.player.clone().into());
+        table.insert("event".into(), file.name.clone().into());
+        let opening = self.opening(slot.pair);
+        if let Some(opening) = opening.filter(|o| !o.moves.is_empty()) {
+            let moves: Vec<String> = opening.moves.iter().map(|p| p.to_gtp()).collect();
+            table.insert("opening".into(), moves.join(",").into());
+        }
+        table.insert(
+            "game_name".into(),
+            format!(
+                "pair {} game {}: {} (B) - {} (W)",
+                slot.pair + 1,
+                match slot.candidate {
+                    Color::Black => 1,
+                    Color::White => 2,
+                },
+                black.name,
+                white.name
+            )
+            .into(),
+        );
+        let source = opening.map_or("no opening".to_string(), |o| o.source.clone());
+        let header = format!(
+            "# Pair {} of {}, game {}: {} (Black) against {} (White), opening {source},\n\
+             # written by goref match from match.toml.\n",
+            slot.pair + 1,
+            file.name,
+            slot.name(),
+            black.name,
+            white.name
+        );
+        header + &toml::to_string(&table).expect("a TOML table serializes")
+    }
+}

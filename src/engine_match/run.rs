@@ -1,0 +1,438 @@
+//! `goref match DIR`: the pairs played, `boards` games at once, each its
+//! own goref process in its own folder (as an event's boards), until the
+//! stop rule says so; the figures after each finished game. Everything is
+//! decided from the folders, so that a run killed and started again plays
+//! no game twice: a finished game keeps its result, a game under way is
+//! resumed, a void or crashed game is played again in a folder of its own.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::console;
+use crate::event::board::{self, BoardNews, BoardRun, FolderState};
+use crate::files::FileLock;
+use crate::game::Color;
+use crate::matches::openings::{self, Opening};
+use crate::matches::SprtState;
+
+use super::file::{self, MatchFile, OpeningSource, MATCH_FILE};
+use super::plan::{GameSlot, Plan};
+use super::tally::{self, count, Counted, MatchFigures};
+
+/// How often the runner looks again when nothing happens.
+const TICK: Duration = Duration::from_millis(250);
+/// How many times a game whose goref died is resumed before it is played
+/// again from its start.
+const MAX_RESUMES: u32 = 3;
+/// The most random openings a match makes.
+const MAX_RANDOM_OPENINGS: usize = 1000;
+/// How many times one game is played before the match stops, saying why:
+/// an engine that cannot play at all would be started for ever.
+const MAX_ATTEMPTS: u32 = 4;
+
+/// How the match is shown.
+#[derive(Debug, Clone, Default)]
+pub struct MatchOptions {
+    /// The figures as a JSON line after each finished game, on stdout.
+    pub json: bool,
+}
+
+/// Where one game stands.
+#[derive(Debug, Clone, PartialEq)]
+enum SlotState {
+    /// Counted, or (with its reason) waiting to be played again.
+    Done(Counted),
+    /// A goref plays it in `attempt`'s folder: one this run started, or
+    /// (`adopted`) one that was playing it when this run began.
+    Running {
+        attempt: u32,
+        resumes: u32,
+        adopted: bool,
+    },
+    /// To start in `attempt`'s folder: anew, or resumed.
+    Waiting { attempt: u32, resume: bool },
+    /// Played [`MAX_ATTEMPTS`] times with no result the match can count.
+    Failed(String),
+}
+
+/// Plays the match in `dir` until its stop rule is met; its figures.
+pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, String> {
+    let file = file::load(dir).map_err(|e| e.to_string())?;
+    let _claim = FileLock::acquire(&dir.join(MATCH_FILE)).map_err(|e| match e {
+        crate::files::FileError::Locked { holder, .. } => format!(
+            "the match in {} is being run by another goref (PID {holder})",
+            dir.display()
+        ),
+        other => other.to_string(),
+    })?;
+    let openings = load_openings(&file)?;
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
+    let plan = Plan::new(&file, openings);
+    let (news_tx, news) = mpsc::channel();
+    let mut runner = Runner {
+        dir: dir.to_path_buf(),
+        file,
+        plan,
+        exe,
+        slots: BTreeMap::new(),
+        resumes: BTreeMap::new(),
+        news_tx,
+        news,
+        options: options.clone(),
+    };
+    runner.take_back();
+    runner.go()
+}
+
+/// The match's openings: from its SGF files, or made from its seed; one
+/// empty opening when it has none.
+pub fn load_openings(file: &MatchFile) -> Result<Vec<Opening>, String> {
+    let size = file.size();
+    match &file.openings {
+        OpeningSource::Random { plies: 0 } => Ok(vec![Opening {
+            source: "the empty board".into(),
+            moves: Vec::new(),
+        }]),
+        OpeningSource::Random { plies } => {
+            let count = file
+                .pairs
+                .map_or(MAX_RANDOM_OPENINGS, |p| p as usize)
+                .clamp(1, MAX_RANDOM_OPENINGS);
+            let made = openings::random(count, *plies, size, file.seed);
+            match made.is_empty() {
+                true => Err(format!(
+                    "[openings] random:{plies}: no opening of {plies} quiet moves fits a {size}x{size} board"
+                )),
+                false => Ok(made),
+            }
+        }
+        OpeningSource::Sgf { path, plies } => {
+            let files: Vec<PathBuf> = match path.is_dir() {
+                true => {
+                    let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                        .map_err(|e| format!("[openings] {}: {e}", path.display()))?
+                        .flatten()
+                        .map(|entry| entry.path())
+                        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
+                        .collect();
+                    found.sort();
+                    found
+                }
+                false => vec![path.clone()],
+            };
+            let mut all = Vec::new();
+            for sgf in &files {
+                let text = std::fs::read_to_string(sgf)
+                    .map_err(|e| format!("[openings] {}: {e}", sgf.display()))?;
+                let name = sgf.display().to_string();
+                let found = openings::from_sgf(&text, &name, size, *plies)
+                    .map_err(|e| format!("[openings] {e}"))?;
+                all.extend(found);
+            }
+            match all.is_empty() {
+                true => Err(format!("[openings] {}: no SGF game in it", path.display())),
+                false => Ok(all),
+            }
+        }
+    }
+}
+
+struct Runner {
+    dir: PathBuf,
+    file: MatchFile,
+    plan: Plan,
+    exe: PathBuf,
+    slots: BTreeMap<GameSlot, SlotState>,
+    /// How often each game was resumed by this run.
+    resumes: BTreeMap<GameSlot, u32>,
+    news_tx: mpsc::Sender<BoardNews>,
+    news: mpsc::Receiver<BoardNews>,
+    options: MatchOptions,
+}
+
+impl Runner {
+    /// Where every game already begun stands, from its folders.
+    fn take_back(&mut self) {
+        let games = self.dir.join(super::plan::GAMES_FOLDER);
+        let mut latest: BTreeMap<GameSlot, u32> = BTreeMap::new();
+        for entry in std::fs::read_dir(&games).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if let Some((slot, attempt)) = tally::parse_folder_name(&name) {
+                let best = latest.entry(slot).or_insert(attempt);
+                *best = (*best).max(attempt);
+            }
+        }
+        let pairs: Vec<u64> = latest.keys().map(|slot| slot.pair).collect();
+        for pair in pairs {
+            for slot in GameSlot::of_pair(pair) {
+                let attempt = latest.get(&slot).copied().unwrap_or(1);
+                let state = self.look(&slot, attempt, 0);
+                self.slots.insert(slot, state);
+            }
+        }
+    }
+
+    /// What `slot`'s folder of `attempt` says it needs.
+    fn look(&self, slot: &GameSlot, attempt: u32, resumes: u32) -> SlotState {
+        let dir = self.dir.join(slot.dir(attempt));
+        match board::folder_state(&dir) {
+            FolderState::Empty => SlotState::Waiting {
+                attempt,
+                resume: false,
+            },
+            FolderState::Live => SlotState::Running {
+                attempt,
+                resumes,
+                adopted: true,
+            },
+            FolderState::Unfinished if resumes < MAX_RESUMES => SlotState::Waiting {
+                attempt,
+                resume: true,
+            },
+            FolderState::Unfinished | FolderState::Unreadable(_) => SlotState::Waiting {
+                attempt: attempt + 1,
+                resume: false,
+            },
+            FolderState::Finished {
+                result,
+                end,
+                reason,
+            } => match count(&result, &end, &reason, slot.candidate) {
+                Counted::Replay(why) if attempt >= MAX_ATTEMPTS => SlotState::Failed(format!(
+                    "{} was played {attempt} times with no result to count; the last: {why}",
+                    slot.name()
+                )),
+                Counted::Replay(_) => SlotState::Waiting {
+                    attempt: attempt + 1,
+                    resume: false,
+                },
+                counted => SlotState::Done(counted),
+            },
+        }
+    }
+
+    fn go(&mut self) -> Result<MatchFigures, String> {
+        let mut figures = tally::figures(&self.dir, &self.file);
+        console::say(format!(
+            "goref: match {}: {} against {}, {} boards at once, {} openings; {} games so far",
+            self.file.name,
+            self.file.engines[0].name,
+            figures.opponents.join(", "),
+            self.file.boards,
+            self.plan.openings.len(),
+            figures.games
+        ));
+        let mut failed = None;
+        loop {
+            failed = failed.or_else(|| {
+                self.slots.values().find_map(|s| match s {
+                    SlotState::Failed(why) => Some(why.clone()),
+                    _ => None,
+                })
+            });
+            if failed.is_none() {
+                let decided = self.decided(&figures);
+                self.start_games(decided)?;
+            }
+            if !self
+                .slots
+                .values()
+                .any(|s| matches!(s, SlotState::Running { .. }))
+            {
+                break;
+            }
+            match self.news.recv_timeout(TICK) {
+                Ok(BoardNews::Exited { round, board, .. }) => {
+                    let slot = GameSlot {
+                        pair: u64::from(round) - 1,
+                        candidate: if board == 1 {
+                            Color::Black
+                        } else {
+                            Color::White
+                        },
+                    };
+                    if self.game_ended(&slot) {
+                        figures = tally::figures(&self.dir, &self.file);
+                        self.tell(&slot, &figures);
+                    }
+                }
+                Ok(BoardNews::Line { .. }) => {}
+                Err(_) => {
+                    if self.look_at_adopted() {
+                        figures = tally::figures(&self.dir, &self.file);
+                    }
+                }
+            }
+        }
+        let figures = tally::figures(&self.dir, &self.file);
+        for line in figures.lines() {
+            console::say(line);
+        }
+        match failed {
+            Some(why) => Err(format!("the match stopped: {why}")),
+            None => Ok(figures),
+        }
+    }
+
+    /// Whether no new pair may start: the pairs asked for are begun, or the
+    /// SPRT has decided.
+    fn decided(&self, figures: &MatchFigures) -> bool {
+        let begun = self.slots.keys().map(|s| s.pair + 1).max().unwrap_or(0);
+        let enough = self.file.pairs.is_some_and(|pairs| begun >= pairs);
+        let sprt_done = matches!(
+            figures.sprt,
+            Some(SprtState::AcceptH0 | SprtState::AcceptH1)
+        );
+        enough || sprt_done
+    }
+
+    /// Starts what waits, then new pairs while boards are free and the
+    /// match is not decided.
+    fn start_games(&mut self, decided: bool) -> Result<(), String> {
+        loop {
+            let running = self
+                .slots
+                .values()
+                .filter(|s| matches!(s, SlotState::Running { .. }))
+                .count();
+            if running >= self.file.boards as usize {
+                return Ok(());
+            }
+            let waiting = self.slots.iter().find_map(|(slot, state)| match state {
+                SlotState::Waiting { attempt, resume } => Some((slot.clone(), *attempt, *resume)),
+                _ => None,
+            });
+            match waiting {
+                Some((slot, attempt, resume)) => self.start(&slot, attempt, resume)?,
+                None if decided => return Ok(()),
+                None => {
+                    let pair = self.slots.keys().map(|s| s.pair + 1).max().unwrap_or(0);
+                    for slot in GameSlot::of_pair(pair) {
+                        self.slots.insert(
+                            slot,
+                            SlotState::Waiting {
+                                attempt: 1,
+                                resume: false,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn start(&mut self, slot: &GameSlot, attempt: u32, resume: bool) -> Result<(), String> {
+        let dir = self.dir.join(slot.dir(attempt));
+        let config = dir.with_extension("toml");
+        if !resume {
+            let text = self.plan.game_file(&self.file, slot);
+            std::fs::create_dir_all(dir.parent().expect("games/NAME has a parent"))
+                .and_then(|()| crate::files::write_atomically(&config, &text))
+                .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+        }
+        let run = BoardRun {
+            round: (slot.pair + 1) as u32,
+            board: match slot.candidate {
+                Color::Black => 1,
+                Color::White => 2,
+            },
+            dir,
+            config,
+            resume,
+            seat_relay: None,
+        };
+        board::start(&self.exe, &run, false, self.news_tx.clone())
+            .map_err(|e| format!("cannot start goref for {}: {e}", slot.name()))?;
+        let resumes = self.resumes.get(slot).copied().unwrap_or(0) + u32::from(resume);
+        self.resumes.insert(slot.clone(), resumes);
+        let running = SlotState::Running {
+            attempt,
+            resumes,
+            adopted: false,
+        };
+        self.slots.insert(slot.clone(), running);
+        Ok(())
+    }
+
+    /// A game's goref ended: whether its game counts now.
+    fn game_ended(&mut self, slot: &GameSlot) -> bool {
+        let Some(SlotState::Running {
+            attempt, resumes, ..
+        }) = self.slots.get(slot).cloned()
+        else {
+            return false;
+        };
+        let state = self.look(slot, attempt, resumes);
+        let counted = matches!(state, SlotState::Done(_));
+        self.slots.insert(slot.clone(), state);
+        counted
+    }
+
+    /// Games another goref was playing when this run began: looked at
+    /// again once their folders are free.
+    fn look_at_adopted(&mut self) -> bool {
+        let freed: Vec<(GameSlot, u32, u32)> = self
+            .slots
+            .iter()
+            .filter_map(|(slot, state)| match state {
+                SlotState::Running {
+                    attempt,
+                    resumes,
+                    adopted: true,
+                } => Some((slot.clone(), *attempt, *resumes)),
+                _ => None,
+            })
+            .filter(|(slot, attempt, _)| !board::is_live(&self.dir.join(slot.dir(*attempt))))
+            .collect();
+        let mut counted = false;
+        for (slot, attempt, resumes) in freed {
+            let state = self.look(&slot, attempt, resumes);
+            counted |= matches!(state, SlotState::Done(_));
+            self.slots.insert(slot, state);
+        }
+        counted
+    }
+
+    /// The line of a finished game, and the figures.
+    fn tell(&self, slot: &GameSlot, figures: &MatchFigures) {
+        if self.options.json {
+            if let Ok(line) = serde_json::to_string(figures) {
+                console::out(line);
+            }
+        }
+        let Some(SlotState::Done(Counted::Game { outcome, end })) = self.slots.get(slot) else {
+            return;
+        };
+        let said = match outcome {
+            crate::matches::Outcome::Win => "wins",
+            crate::matches::Outcome::Loss => "loses",
+            crate::matches::Outcome::Draw => "draws",
+        };
+        let colour = match slot.candidate {
+            Color::Black => "Black",
+            Color::White => "White",
+        };
+        let llr = match (figures.llr, figures.llr_lower, figures.llr_upper) {
+            (Some(llr), Some(lower), Some(upper)) => {
+                format!(", LLR {llr:.2} [{lower:.2}, {upper:.2}]")
+            }
+            _ => String::new(),
+        };
+        let elo = match (figures.elo, figures.elo_error) {
+            (Some(elo), Some(error)) => format!(", Elo {elo:.0} +/- {error:.0}"),
+            (Some(elo), None) => format!(", Elo {elo:.0}"),
+            _ => String::new(),
+        };
+        console::say(format!(
+            "{}: {} {said} as {colour} ({end}) | games {}: +{} -{} ={}{elo}{llr}",
+            slot.name(),
+            self.file.engines[0].name,
+            figures.games,
+            figures.wins,
+            figures.losses,
+            figures.draws
+        ));
+    }
+}

@@ -1,0 +1,243 @@
+//! `goref match` with real GNU Gos on 9x9: openings from an SGF file,
+//! colour-swapped pairs, each game its own goref in its own folder; a
+//! strong candidate against a weak one runs to the SPRT's H1, an engine
+//! against itself stops at its pairs; the runner killed mid-match and run
+//! again finishes with no game twice; the figures from the folders.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::{gnugo, goref, journal, wait_until};
+use serde_json::Value;
+
+const LIMIT: Duration = Duration::from_secs(400);
+
+/// Three 9x9 games to take openings from, a collection in one file.
+const BOOK: &str = "(;GM[1]SZ[9];B[ee];W[cc];B[gg];W[gc])\n\
+                    (;GM[1]SZ[9];B[cg];W[ec];B[ge];W[cc])\n\
+                    (;GM[1]SZ[9];B[ec];W[ge];B[cc];W[eg])\n";
+
+fn match_folder(root: &Path, candidate: u8, opponent: u8, stop: &str) -> PathBuf {
+    let dir = root.join("m");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("book.sgf"), BOOK).unwrap();
+    let text = format!(
+        "name = \"level {candidate} vs level {opponent}\"\nboards = 2\nseed = 3\n\
+         [game]\nrules = \"kgs\"\nsize = 9\n\
+         [[engine]]\nname = \"level{candidate}\"\nplayer = \"gtp:{gnugo} --mode gtp --level {candidate}\"\n\
+         [[engine]]\nname = \"level{opponent}-b\"\nplayer = \"gtp:{gnugo} --mode gtp --level {opponent}\"\n\
+         [openings]\nsource = \"book.sgf\"\nplies = 2\n\
+         [stop]\n{stop}\n",
+        gnugo = gnugo()
+    );
+    std::fs::write(dir.join("match.toml"), text).unwrap();
+    dir
+}
+
+fn spawn_match(dir: &Path) -> Child {
+    Command::new(goref())
+        .arg("match")
+        .arg(dir)
+        .arg("--headless")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn finish(child: Child) -> String {
+    let pid = child.id() as i32;
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if finished.recv_timeout(LIMIT).is_err() {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{said}");
+    said
+}
+
+fn figures(dir: &Path) -> Value {
+    let out = Command::new(goref())
+        .arg("standings")
+        .arg(dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Every game folder's name and its result.
+fn results(dir: &Path) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| {
+            let events = journal(&e.path());
+            let result = events
+                .iter()
+                .find(|e| e["type"] == "result")
+                .map_or(String::new(), |r| r["result"].as_str().unwrap().to_string());
+            (e.file_name().to_string_lossy().into_owned(), result)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn init_writes_a_commented_match_file_once() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("new");
+    let first = Command::new(goref())
+        .args(["match", "init"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{first:?}");
+    let text = std::fs::read_to_string(dir.join("match.toml")).unwrap();
+    assert!(
+        text.contains("[[engine]]") && text.contains("sprt = {"),
+        "{text}"
+    );
+    let again = Command::new(goref())
+        .args(["match", "init"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(!again.status.success());
+    assert!(String::from_utf8_lossy(&again.stderr).contains("exists already"));
+}
+
+#[test]
+fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(
+        root.path(),
+        8,
+        0,
+        "pairs = 40\nsprt = { elo0 = 0, elo1 = 150, alpha = 0.05, beta = 0.05, model = \"logistic\" }",
+    );
+    let said = finish(spawn_match(&dir));
+    let figures = figures(&dir);
+    assert_eq!(figures["sprt"], "accept_h1", "{said}\n{figures}");
+    assert!(said.contains("H1 accepted"), "{said}");
+    let pairs = figures["pairs"].as_u64().unwrap();
+    assert!(pairs < 40, "decided before the pairs ran out: {figures}");
+    let penta: Vec<u64> = serde_json::from_value(figures["penta"].clone()).unwrap();
+    assert_eq!(penta.iter().sum::<u64>(), pairs);
+    assert!(figures["elo"].as_f64().unwrap() > 0.0, "{figures}");
+    for key in [
+        "wins",
+        "losses",
+        "draws",
+        "score",
+        "elo_error",
+        "nelo",
+        "los",
+        "llr",
+        "llr_lower",
+        "llr_upper",
+    ] {
+        assert!(!figures[key].is_null(), "{key} in {figures}");
+    }
+    let games = results(&dir);
+    assert_eq!(games.len() as u64, 2 * pairs, "every pair whole: {games:?}");
+    for pair in 1..=pairs {
+        let a = dir.join(format!("games/pair-{pair:04}-a"));
+        let b = dir.join(format!("games/pair-{pair:04}-b"));
+        let opening = |folder: &Path| -> Vec<String> {
+            journal(folder)
+                .iter()
+                .filter(|e| e["type"] == "move" && e["opening"] == true)
+                .map(|e| e["vertex"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(opening(&a).len(), 2, "the opening's two moves, marked");
+        assert_eq!(opening(&a), opening(&b), "one opening, both colours");
+        let start = |folder: &Path| {
+            journal(folder)
+                .into_iter()
+                .find(|e| e["type"] == "game_start")
+                .unwrap()
+        };
+        assert!(start(&a)["black"]["spec"]
+            .as_str()
+            .unwrap()
+            .contains("--level 8"));
+        assert!(start(&b)["white"]["spec"]
+            .as_str()
+            .unwrap()
+            .contains("--level 8"));
+        let sgf = std::fs::read_to_string(a.join("game.sgf")).unwrap();
+        assert!(sgf.contains("End of the opening"), "{sgf}");
+    }
+}
+
+#[test]
+fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_twice() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), 0, 0, "pairs = 3");
+    let first = spawn_match(&dir);
+    let some_game = dir.join("games/pair-0001-a");
+    wait_until(
+        LIMIT,
+        || "the first game under way".into(),
+        || common::journal_moves(&some_game).len() >= 4,
+    );
+    unsafe { libc::kill(first.id() as i32, libc::SIGKILL) };
+    let mut first = first;
+    first.wait().unwrap();
+    let said = finish(spawn_match(&dir));
+    let games = results(&dir);
+    let names: Vec<&str> = games.iter().map(|(name, _)| name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "pair-0001-a",
+            "pair-0001-b",
+            "pair-0002-a",
+            "pair-0002-b",
+            "pair-0003-a",
+            "pair-0003-b"
+        ],
+        "{said}"
+    );
+    assert!(
+        games.iter().all(|(_, result)| !result.is_empty()),
+        "{games:?}"
+    );
+    let figures = figures(&dir);
+    assert_eq!(figures["pairs"], 3);
+    assert_eq!(figures["games"], 6);
+    assert!(figures["sprt"].is_null());
+    let csv = Command::new(goref())
+        .arg("standings")
+        .arg(&dir)
+        .arg("--csv")
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&csv.stdout);
+    assert!(
+        csv.starts_with("games,pairs,wins,losses,draws,ll,ld,wl_dd,wd,ww"),
+        "{csv}"
+    );
+    let text = Command::new(goref())
+        .arg("standings")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+    assert!(text.contains("pairs 3"), "{text}");
+}
