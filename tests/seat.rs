@@ -241,6 +241,27 @@ fn a_wrong_token_and_a_wrong_pin_are_refused_with_the_reason() {
     let said = String::from_utf8_lossy(&wrong_pin.stderr);
     assert!(said.contains("not the venue pinned"), "{said}");
 
+    let elsewhere = tempfile::tempdir().unwrap();
+    let (mut impostor, [impostor_address, _, _]) = venue(elsewhere.path(), &white);
+    let in_the_middle = seat(root.path(), &impostor_address, &token, &pin)
+        .output()
+        .unwrap();
+    let _ = impostor.kill();
+    let _ = impostor.wait();
+    assert!(!in_the_middle.status.success());
+    let said = String::from_utf8_lossy(&in_the_middle.stderr);
+    assert!(
+        said.contains("not the venue pinned"),
+        "a man in the middle with a certificate of its own: {said}"
+    );
+    let impostor_events = journal(&elsewhere.path().join("game"));
+    assert!(
+        !impostor_events
+            .iter()
+            .any(|e| e["type"] == "session" && e["what"] == "seat_in"),
+        "not a byte of the game passed"
+    );
+
     let events = journal(&root.path().join("game"));
     assert!(
         !events
