@@ -121,6 +121,23 @@ pub struct MatchFigures {
     pub time_losses: [u64; 2],
     pub illegal_losses: [u64; 2],
     pub replayed: u64,
+    /// In a gauntlet, the candidate against each opponent (the figures
+    /// above are against the field); empty for a head-to-head match.
+    pub per_opponent: Vec<OpponentFigures>,
+}
+
+/// The candidate against one opponent of a gauntlet.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct OpponentFigures {
+    pub name: String,
+    pub pairs: u64,
+    pub wins: u64,
+    pub losses: u64,
+    pub draws: u64,
+    pub penta: [u64; 5],
+    pub score: Option<f64>,
+    pub elo: Option<f64>,
+    pub elo_error: Option<f64>,
 }
 
 /// The figures of the match in `dir` from its game folders.
@@ -163,6 +180,7 @@ pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
         time_losses: [0; 2],
         illegal_losses: [0; 2],
         replayed: 0,
+        per_opponent: Vec::new(),
     };
     let mut trinomial = Trinomial::default();
     for (slot, _, path) in folders {
@@ -202,11 +220,38 @@ pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
             }
         }
     }
+    let opponents = file.engines.len() - 1;
     let mut penta = Pentanomial::default();
-    for pair in pairs.values() {
+    let mut each = vec![(Pentanomial::default(), Trinomial::default()); opponents];
+    for (number, pair) in &pairs {
+        let (against, games) = &mut each[(*number % opponents as u64) as usize];
+        for (outcome, _) in pair.legs.iter().flatten() {
+            games.add(*outcome);
+        }
         if let [Some((first, _)), Some((second, _))] = &pair.legs {
             penta.add_pair(*first, *second);
+            against.add_pair(*first, *second);
         }
+    }
+    if opponents > 1 {
+        figures.per_opponent = each
+            .iter()
+            .zip(&file.engines[1..])
+            .map(|((against, games), engine)| {
+                let stats = against.figures();
+                OpponentFigures {
+                    name: engine.name.clone(),
+                    pairs: against.pairs(),
+                    wins: games.wins,
+                    losses: games.losses,
+                    draws: games.draws,
+                    penta: against.as_array(),
+                    score: stats.score,
+                    elo: stats.elo,
+                    elo_error: stats.elo_error,
+                }
+            })
+            .collect();
     }
     figures.games = trinomial.games();
     figures.wins = trinomial.wins;
@@ -335,6 +380,18 @@ impl MatchFigures {
                 "SPRT LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {state}"
             ));
         }
+        for against in &self.per_opponent {
+            lines.push(format!(
+                "  against {}: pairs {}, +{} -{} ={}, Elo {} +/- {}",
+                against.name,
+                against.pairs,
+                against.wins,
+                against.losses,
+                against.draws,
+                opt(against.elo, 1),
+                opt(against.elo_error, 1)
+            ));
+        }
         let [mine, theirs] = self.time_losses;
         let [mine_illegal, theirs_illegal] = self.illegal_losses;
         lines.push(format!(
@@ -435,6 +492,48 @@ mod tests {
                 .starts_with("5,2,3,2,0,1,0,0,0,1,0.500000"),
             "{csv}"
         );
+    }
+
+    #[test]
+    fn a_gauntlet_has_figures_against_each_opponent_and_the_field() {
+        let root = tempfile::tempdir().unwrap();
+        let games = root.path().join(GAMES_FOLDER);
+        for (name, result) in [
+            ("pair-0001-a", "B+R"),
+            ("pair-0001-b", "W+R"),
+            ("pair-0002-a", "W+R"),
+            ("pair-0002-b", "B+R"),
+            ("pair-0003-a", "B+R"),
+            ("pair-0003-b", "B+R"),
+        ] {
+            let dir = games.join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            let line = format!(
+                "{{\"seq\":1,\"t_ms\":1,\"type\":\"result\",\"result\":\"{result}\",\"reason\":\"r\",\"end\":\"resign\"}}\n"
+            );
+            std::fs::write(dir.join(JOURNAL), line).unwrap();
+        }
+        let text = super::super::file::TEMPLATE.replace(
+            "[openings]",
+            "[[engine]]\nname = \"older\"\nplayer = \"bot\"\n\n[openings]",
+        );
+        let file = super::super::file::parse(&text).unwrap();
+        let figures = figures(root.path(), &file);
+        assert_eq!(figures.pairs, 3);
+        assert_eq!(figures.per_opponent.len(), 2);
+        let old = &figures.per_opponent[0];
+        assert_eq!((old.name.as_str(), old.pairs), ("old", 2), "pairs 1 and 3");
+        assert_eq!((old.wins, old.losses), (3, 1));
+        let older = &figures.per_opponent[1];
+        assert_eq!(
+            (older.name.as_str(), older.pairs, older.losses),
+            ("older", 1, 2)
+        );
+        assert_eq!(older.penta, [1, 0, 0, 0, 0]);
+        assert!(figures
+            .lines()
+            .iter()
+            .any(|l| l.starts_with("  against older: pairs 1")));
     }
 
     #[test]
