@@ -182,6 +182,15 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
         let sgf = std::fs::read_to_string(a.join("game.sgf")).unwrap();
         assert!(sgf.contains("End of the opening"), "{sgf}");
     }
+    let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    assert!(report.contains("H1 accepted"), "the figures");
+    assert!(report.contains("<svg class=\"llr\"") && report.contains("<svg class=\"elo\""));
+    assert!(report.contains("href=\"games/pair-0001-a/game.sgf\""));
+    assert_eq!(
+        report.matches("<tr><td><a href=").count() as u64,
+        2 * pairs,
+        "every game linked"
+    );
 }
 
 #[test]

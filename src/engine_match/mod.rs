@@ -7,9 +7,11 @@
 //! - [`plan`]: which games, in which folders, with which game files.
 //! - [`tally`]: the figures from the folders.
 //! - [`run`]: the games played, `boards` at once, resumed after a kill.
+//! - [`report`]: `DIR/report.html`, the figures and their plots.
 
 pub mod file;
 pub mod plan;
+pub mod report;
 pub mod run;
 pub mod tally;
 

@@ -28,6 +28,8 @@ const TICK: Duration = Duration::from_millis(250);
 const MAX_RESUMES: u32 = 3;
 /// The most random openings a match makes.
 const MAX_RANDOM_OPENINGS: usize = 1000;
+/// How often at most the report is written while the match plays.
+const REPORT_EVERY: Duration = Duration::from_secs(10);
 /// How many times one game is played before the match stops, saying why:
 /// an engine that cannot play at all would be started for ever.
 const MAX_ATTEMPTS: u32 = 4;
@@ -225,6 +227,7 @@ impl Runner {
             figures.games
         ));
         let mut failed = None;
+        let mut last_report = std::time::Instant::now();
         loop {
             failed = failed.or_else(|| {
                 self.slots.values().find_map(|s| match s {
@@ -256,6 +259,10 @@ impl Runner {
                     if self.game_ended(&slot) {
                         figures = tally::figures(&self.dir, &self.file);
                         self.tell(&slot, &figures);
+                        if last_report.elapsed() >= REPORT_EVERY {
+                            self.report(&figures);
+                            last_report = std::time::Instant::now();
+                        }
                     }
                 }
                 Ok(BoardNews::Line { .. }) => {}
@@ -270,6 +277,7 @@ impl Runner {
         for line in figures.lines() {
             console::say(line);
         }
+        self.report(&figures);
         match failed {
             Some(why) => Err(format!("the match stopped: {why}")),
             None => Ok(figures),
@@ -393,6 +401,12 @@ impl Runner {
             self.slots.insert(slot, state);
         }
         counted
+    }
+
+    fn report(&self, figures: &MatchFigures) {
+        if let Err(why) = super::report::write(&self.dir, &self.file, figures) {
+            console::say(format!("goref: the report: {why}"));
+        }
     }
 
     /// The line of a finished game, and the figures.
