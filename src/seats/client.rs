@@ -200,7 +200,8 @@ async fn session(
     }
     let mut splitter = LineSplitter::default();
     let mut buffer = vec![0u8; 16 * 1024];
-    let mut relay = Relay::new();
+    let mut stale = program.relay.is_waiting();
+    let mut held: std::collections::VecDeque<(u64, String)> = std::collections::VecDeque::new();
     let mut move_requests = std::collections::HashSet::new();
     let mut stderr_asked = false;
     loop {
@@ -223,7 +224,11 @@ async fn session(
                     _ => {
                         let detail = program.exited().await;
                         out.say(format!("seat: the program exited ({detail}); starting it again"));
-                        let mut messages: Vec<SeatMessage> = relay.program_gone().into_iter().collect();
+                        let mut messages: Vec<SeatMessage> = program.relay.program_gone().into_iter().collect();
+                        if std::mem::take(&mut stale) {
+                            messages.clear();
+                            held.clear();
+                        }
                         messages.push(SeatMessage::Program { state: ProgramState::Exited, detail });
                         match Program::start(&options.program, log) {
                             Ok(started) => {
@@ -244,7 +249,17 @@ async fn session(
                         continue;
                     }
                 };
-                for message in relay.program_output(now(), &bytes) {
+                for message in program.relay.program_output(now(), &bytes) {
+                    if stale {
+                        if let SeatMessage::Answer { .. } = message {
+                            stale = false;
+                            for (id, line) in held.drain(..) {
+                                let bytes = program.relay.command(now(), id, &line);
+                                let _ = program.process.write(&bytes).await;
+                            }
+                        }
+                        continue;
+                    }
                     if let SeatMessage::Answer { id, think_ms, text } = &message {
                         if move_requests.remove(id) {
                             let answer = text.split_whitespace().nth(1).unwrap_or("");
@@ -267,7 +282,7 @@ async fn session(
                         program.unsent_stderr.push_back(line);
                         continue;
                     }
-                    for message in relay.stderr_line(now(), &line) {
+                    for message in program.relay.stderr_line(now(), &line) {
                         if let Err(why) = send(&mut writer, &message).await {
                             return Session::Dropped(why);
                         }
@@ -319,7 +334,7 @@ async fn session(
                         false => Vec::new(),
                     };
                     for line in unsent {
-                        for message in relay.stderr_line(now(), &line) {
+                        for message in program.relay.stderr_line(now(), &line) {
                             if let Err(why) = send(&mut writer, &message).await {
                                 return Session::Dropped(why);
                             }
@@ -351,7 +366,11 @@ async fn session(
                         }
                         move_requests.insert(id);
                     }
-                    let bytes = relay.command(now(), id, &line);
+                    if stale {
+                        held.push_back((id, line));
+                        continue;
+                    }
+                    let bytes = program.relay.command(now(), id, &line);
                     if program.process.write(&bytes).await.is_err() {
                         // The program is gone; its end of file is read next.
                     }
@@ -378,6 +397,10 @@ struct Program {
     /// Its last stderr lines while no venue asked for them (its start-up,
     /// mostly), sent once one does.
     unsent_stderr: std::collections::VecDeque<String>,
+    /// Its relay between sessions: a command still in flight when a link
+    /// dropped has its answer read and dropped before the next link's
+    /// commands reach the program, so that no answer crosses over.
+    relay: Relay,
 }
 
 /// The most stderr lines a seat keeps for a venue that will ask for them.
@@ -393,6 +416,7 @@ impl Program {
             stderr,
             admitted_once: false,
             unsent_stderr: std::collections::VecDeque::new(),
+            relay: Relay::new(),
         })
     }
 
