@@ -50,16 +50,7 @@ fn spawn_match(dir: &Path) -> Child {
 }
 
 fn finish(child: Child) -> String {
-    let pid = child.id() as i32;
-    let (done, finished) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if finished.recv_timeout(LIMIT).is_err() {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-    });
-    let output = child.wait_with_output().unwrap();
-    let _ = done.send(());
-    watchdog.join().unwrap();
+    let output = common::wait_with_watchdog(child, LIMIT);
     let said = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{said}");
     said
@@ -204,8 +195,14 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
         || "the first game under way".into(),
         || common::journal_moves(&some_game).len() >= 4,
     );
-    unsafe { libc::kill(first.id() as i32, libc::SIGKILL) };
     let mut first = first;
+    unsafe { libc::kill(first.id() as i32, libc::SIGHUP) };
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(
+        first.try_wait().unwrap().is_none(),
+        "a hangup (a dropped SSH session) does not stop the match"
+    );
+    unsafe { libc::kill(first.id() as i32, libc::SIGKILL) };
     first.wait().unwrap();
     let said = finish(spawn_match(&dir));
     let games = results(&dir);

@@ -4,6 +4,8 @@
 //! decided from the folders, so that a run killed and started again plays
 //! no game twice: a finished game keeps its result, a game under way is
 //! resumed, a void or crashed game is played again in a folder of its own.
+//! A hangup (a dropped SSH session) is ignored; Ctrl-C or SIGTERM stops the
+//! match and leaves its games playing, each in its own goref.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -71,6 +73,7 @@ pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, String> {
     })?;
     let openings = load_openings(&file)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
+    crate::event::desk::catch_stop_signals(true);
     let plan = Plan::new(&file, openings);
     let (news_tx, news) = mpsc::channel();
     let mut runner = Runner {
@@ -193,6 +196,12 @@ impl Runner {
                 attempt,
                 resume: true,
             },
+            FolderState::Unfinished | FolderState::Unreadable(_) if attempt >= MAX_ATTEMPTS => {
+                SlotState::Failed(format!(
+                    "{}: its goref ended {attempt} times before its game did",
+                    slot.name()
+                ))
+            }
             FolderState::Unfinished | FolderState::Unreadable(_) => SlotState::Waiting {
                 attempt: attempt + 1,
                 resume: false,
@@ -235,6 +244,22 @@ impl Runner {
                     _ => None,
                 })
             });
+            if let Some(signal) = crate::event::desk::stop_asked() {
+                let why = match signal {
+                    libc::SIGTERM => "goref received SIGTERM",
+                    _ => "goref received SIGINT (Ctrl-C)",
+                };
+                let playing = self
+                    .slots
+                    .values()
+                    .filter(|s| matches!(s, SlotState::Running { .. }))
+                    .count();
+                return Err(format!(
+                    "{why}: the match stops; {playing} game(s) play on in their own gorefs, and \
+                     `goref match {}` follows them again",
+                    self.dir.display()
+                ));
+            }
             if failed.is_none() {
                 let decided = self.decided(&figures);
                 self.start_games(decided)?;

@@ -69,7 +69,7 @@ extern "C" fn on_stop(signal: libc::c_int) {
 /// it at once as they end any program (`false`), since a read of the
 /// terminal would not be woken by a caught signal. SIGHUP is ignored
 /// throughout.
-pub(super) fn catch_stop_signals(catch: bool) {
+pub(crate) fn catch_stop_signals(catch: bool) {
     let handler = match catch {
         true => on_stop as *const () as libc::sighandler_t,
         false => libc::SIG_DFL,
@@ -83,7 +83,7 @@ pub(super) fn catch_stop_signals(catch: bool) {
 }
 
 /// The signal a stop was asked with (0: the director), once one was.
-pub(super) fn stop_asked() -> Option<libc::c_int> {
+pub(crate) fn stop_asked() -> Option<libc::c_int> {
     STOP.load(Ordering::Relaxed)
         .then(|| STOP_SIGNAL.load(Ordering::Relaxed))
 }
