@@ -96,20 +96,7 @@ fn playing_without_its_runner(dir: &Path) -> std::path::PathBuf {
 
 /// Waits for the child to end, failing the test after `limit`.
 fn wait_for(child: std::process::Child, limit: Duration) -> Output {
-    let pid = child.id() as i32;
-    let (done, finished) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if finished.recv_timeout(limit).is_err() {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-            return true;
-        }
-        false
-    });
-    let output = child.wait_with_output().unwrap();
-    let _ = done.send(());
-    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert!(!watchdog.join().unwrap(), "did not end in time: {stderr}");
-    output
+    common::wait_with_watchdog(child, limit)
 }
 
 /// The board's game is over, void, its reason naming the director's

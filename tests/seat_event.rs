@@ -89,16 +89,7 @@ fn spawn_event(dir: &Path) -> Child {
 }
 
 fn wait_success(child: Child) -> String {
-    let pid = child.id() as i32;
-    let (done, finished) = std::sync::mpsc::channel::<()>();
-    let watchdog = std::thread::spawn(move || {
-        if finished.recv_timeout(LIMIT).is_err() {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-    });
-    let output = child.wait_with_output().unwrap();
-    let _ = done.send(());
-    let _ = watchdog.join();
+    let output = common::wait_with_watchdog(child, LIMIT);
     let said = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "the event ends: {said}");
     said

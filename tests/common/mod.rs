@@ -335,3 +335,26 @@ pub fn event_lines(dir: &Path) -> Vec<Value> {
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
 }
+
+/// Waits for `child` to end and gives its output, failing the test (the
+/// child killed) once `limit` has passed.
+pub fn wait_with_watchdog(child: std::process::Child, limit: Duration) -> std::process::Output {
+    let pid = child.id() as i32;
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if finished.recv_timeout(limit).is_err() {
+            // SAFETY: kill(2) on the test's own child.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            return true;
+        }
+        false
+    });
+    let output = child.wait_with_output().unwrap();
+    let _ = done.send(());
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(
+        !watchdog.join().unwrap(),
+        "did not end within {limit:?}: {stderr}"
+    );
+    output
+}
