@@ -85,6 +85,8 @@ fn result_line(tail: &str) -> Option<(String, String, String)> {
 struct PairGames {
     legs: [Option<(Outcome, String)>; 2],
     replayed: u32,
+    /// When its last counted game ended (its journal's time).
+    ended: Option<std::time::SystemTime>,
 }
 
 /// Every figure of a match, as `goref standings DIR --json` gives them.
@@ -188,6 +190,9 @@ pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
             continue;
         };
         let pair = pairs.entry(slot.pair).or_default();
+        let ended = std::fs::metadata(path.join(JOURNAL))
+            .and_then(|m| m.modified())
+            .ok();
         match count(&result, &end, &reason, slot.candidate) {
             Counted::Replay(_) => {
                 pair.replayed += 1;
@@ -217,6 +222,7 @@ pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
                     }
                 }
                 pair.legs[leg] = Some((outcome, end));
+                pair.ended = pair.ended.max(ended);
             }
         }
     }
@@ -271,9 +277,37 @@ pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
         figures.llr = Some(llr);
         figures.llr_lower = Some(sprt.lower_bound());
         figures.llr_upper = Some(sprt.upper_bound());
-        figures.sprt = Some(sprt.state(llr));
+        figures.sprt = Some(first_decision(&sprt, &pairs).unwrap_or(SprtState::Continue));
     }
     figures
+}
+
+/// The SPRT's first decision, the pairs taken in the order they were
+/// completed: once the test decides it stays decided, whatever the pairs
+/// that were in play then (finished so that every pair counts whole) do to
+/// the LLR after.
+fn first_decision(sprt: &Sprt, pairs: &BTreeMap<u64, PairGames>) -> Option<SprtState> {
+    let mut whole: Vec<(std::time::SystemTime, u64, Outcome, Outcome)> = pairs
+        .iter()
+        .filter_map(|(number, pair)| match &pair.legs {
+            [Some((first, _)), Some((second, _))] => Some((
+                pair.ended.unwrap_or(std::time::UNIX_EPOCH),
+                *number,
+                *first,
+                *second,
+            )),
+            _ => None,
+        })
+        .collect();
+    whole.sort_by_key(|(ended, number, ..)| (*ended, *number));
+    let mut penta = Pentanomial::default();
+    whole.iter().find_map(|(_, _, first, second)| {
+        penta.add_pair(*first, *second);
+        match sprt.state(sprt.llr_pentanomial(&penta)) {
+            SprtState::Continue => None,
+            decided => Some(decided),
+        }
+    })
 }
 
 /// `pair-0007-b-2` → the slot and the try.
