@@ -11,9 +11,10 @@ use std::sync::Arc;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::mpsc;
 
+use super::board_news::{clock_text, BoardWriter, SeatBoard, ToBoard};
 use super::link::{SeatDesk, SeatLink, SeatNews, ToSeat};
-use super::relay::{clock_text, encode, BoardWriter, SeatBoard, ToBoard};
 use crate::protocol::gtp::parse_command_line;
+use crate::protocol::seat::encode;
 use crate::tournament::hall::SeatPicture;
 
 /// The folder of the seats' cards, in the keys folder: `NAME.txt`, whose

@@ -8,6 +8,7 @@
 //! it checked when it first connects. The protocol itself is the pure
 //! machine in [`crate::protocol::seat`].
 
+mod board_news;
 pub mod client;
 pub mod keeper;
 pub mod keys;

@@ -5,7 +5,7 @@
 //! side; [`attach`] gives a board the entrant's [`SeatLink`], which comes
 //! back by itself when the runner is started again.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -15,12 +15,13 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::{UnixListener, UnixStream};
 use tokio::sync::{mpsc, watch};
 
+pub use super::board_news::SeatBoard;
+use super::board_news::ToBoard;
 use super::keeper::{keep, Cards, ToKeeper};
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
 use super::venue::Venue;
-pub(super) use crate::protocol::seat::encode;
-use crate::protocol::seat::{ProgramState, Right};
+use crate::protocol::seat::encode;
 use crate::tournament::hall::SeatPicture;
 
 /// The runner's socket for the boards, in the keys folder.
@@ -37,95 +38,6 @@ enum FromBoard {
     Stream { line: String },
     Info { text: String },
 }
-
-/// What the runner tells a board of its entrant's seat.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-pub(super) enum ToBoard {
-    Admitted {
-        client: String,
-    },
-    Answer {
-        text: String,
-        think_ms: u64,
-        venue_ms: u64,
-    },
-    Output {
-        text: String,
-    },
-    Operator {
-        right: Right,
-    },
-    Program {
-        state: ProgramState,
-        detail: String,
-    },
-    RoundTrip {
-        ms: u64,
-    },
-    Lost {
-        why: String,
-        replaced: bool,
-    },
-    Stderr {
-        line: String,
-    },
-}
-
-impl From<SeatNews> for ToBoard {
-    fn from(news: SeatNews) -> ToBoard {
-        let ms = |d: Duration| d.as_millis() as u64;
-        match news {
-            SeatNews::Admitted { client } => ToBoard::Admitted { client },
-            SeatNews::Answer {
-                text,
-                think,
-                venue_measure,
-            } => ToBoard::Answer {
-                text,
-                think_ms: ms(think),
-                venue_ms: ms(venue_measure),
-            },
-            SeatNews::Output(text) => ToBoard::Output { text },
-            SeatNews::Operator(right) => ToBoard::Operator { right },
-            SeatNews::Program { state, detail } => ToBoard::Program { state, detail },
-            SeatNews::RoundTrip(trip) => ToBoard::RoundTrip { ms: ms(trip) },
-            SeatNews::Lost { why, replaced } => ToBoard::Lost { why, replaced },
-            SeatNews::VenueAway(why) => ToBoard::Lost {
-                why,
-                replaced: false,
-            },
-            SeatNews::Stderr(line) => ToBoard::Stderr { line },
-        }
-    }
-}
-
-impl From<ToBoard> for SeatNews {
-    fn from(news: ToBoard) -> SeatNews {
-        let ms = Duration::from_millis;
-        match news {
-            ToBoard::Admitted { client } => SeatNews::Admitted { client },
-            ToBoard::Answer {
-                text,
-                think_ms,
-                venue_ms,
-            } => SeatNews::Answer {
-                text,
-                think: ms(think_ms),
-                venue_measure: ms(venue_ms),
-            },
-            ToBoard::Output { text } => SeatNews::Output(text),
-            ToBoard::Operator { right } => SeatNews::Operator(right),
-            ToBoard::Program { state, detail } => SeatNews::Program { state, detail },
-            ToBoard::RoundTrip { ms: trip } => SeatNews::RoundTrip(ms(trip)),
-            ToBoard::Lost { why, replaced } => SeatNews::Lost { why, replaced },
-            ToBoard::Stderr { line } => SeatNews::Stderr(line),
-        }
-    }
-}
-
-/// Every seat as the director sees it, kept up to date by the relay.
-pub type SeatBoard = Arc<Mutex<BTreeMap<String, SeatPicture>>>;
 
 /// How the runner's venue takes its seats.
 pub struct RelaySettings {
@@ -191,8 +103,6 @@ impl RelayServer {
         })
     }
 }
-
-pub(super) type BoardWriter = tokio::net::unix::OwnedWriteHalf;
 
 async fn serve(
     keys: SeatKeys,
@@ -267,14 +177,6 @@ async fn serve(
     }
 }
 
-/// The venue's clock as the director reads it: `04:21 UTC`.
-pub(super) fn clock_text() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    format!("{:02}:{:02} UTC", seconds / 3600 % 24, seconds / 60 % 60)
-}
-
 /// The link a board's player uses for `entrant`, through the runner's
 /// socket at `socket`; dialled, and dialled again, by a task of its own.
 pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
@@ -333,6 +235,7 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::seat::Right;
 
     #[test]
     fn a_seats_news_crosses_the_relay_unchanged() {
