@@ -10,12 +10,16 @@
 //! - [`schedule`]: which opening, and in a gauntlet which opponent, each
 //!   pair plays, reproducibly from a seed.
 //! - [`openings`]: the openings themselves, from SGF or a seeded generator.
+//! - [`ledger`]: the games counted as they end, whole pairs, and the stop
+//!   rule: the pairs asked for, or the SPRT's first decision.
 
+pub mod ledger;
 pub mod openings;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
 
+pub use ledger::{Decision, Ledger, Recorded, Step, StopRule};
 pub use schedule::{gauntlet_opponent, OpeningOrder, Openings};
 pub use sprt::{Sprt, SprtError, SprtModel, SprtSettings, SprtState};
 pub use stats::{Figures, Outcome, Pentanomial, Trinomial};
