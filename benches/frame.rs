@@ -185,6 +185,7 @@ fn hall_of(view: &GameView) -> HallView {
             result: None,
             reason: None,
             needs_director: None,
+            label: None,
         })
         .collect();
     let mut hall = HallView {

@@ -213,6 +213,8 @@ pub struct MatchArgs {
     /// The figures as a JSON line on stdout after each finished game.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
     #[command(subcommand)]
     pub action: Option<MatchAction>,
 }

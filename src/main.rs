@@ -269,7 +269,22 @@ fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
         }),
         (None, Some(dir)) => {
             let options = goref::engine_match::run::MatchOptions { json: args.json };
-            goref::engine_match::run::run(&dir, &options)?;
+            let mut on_screen = !args.headless && !args.json;
+            if on_screen && !std::io::stdout().is_terminal() {
+                console::say(
+                    "goref: stdout is not a terminal, so no screen: progress lines instead",
+                );
+                on_screen = false;
+            }
+            if on_screen {
+                let screen = screen_options(&args.screen)?;
+                let shown = goref::engine_match::screen::run(&dir, &options, screen);
+                for line in game_runtime()?.block_on(shown)?.lines() {
+                    console::say(line);
+                }
+            } else {
+                goref::engine_match::run::run(&dir, &options)?;
+            }
             Ok(Outcome::Done)
         }
         (None, None) => {

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use common::tmux::Tmux;
 use common::{gnugo, goref, journal, wait_until};
 use serde_json::Value;
 
@@ -56,7 +57,7 @@ fn finish(child: Child) -> String {
     said
 }
 
-fn figures(dir: &Path) -> Value {
+fn figures_of(dir: &Path) -> Value {
     let out = Command::new(goref())
         .arg("standings")
         .arg(dir)
@@ -120,7 +121,7 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
         "pairs = 40\nsprt = { elo0 = 0, elo1 = 100, alpha = 0.05, beta = 0.05, model = \"logistic\" }",
     );
     let said = finish(spawn_match(&dir));
-    let figures = figures(&dir);
+    let figures = figures_of(&dir);
     let pairs = figures["pairs"].as_u64().unwrap();
     assert_ne!(figures["sprt"], "accept_h0", "{said}\n{figures}");
     match figures["sprt"].as_str() {
@@ -230,7 +231,7 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
         games.iter().all(|(_, result)| !result.is_empty()),
         "{games:?}"
     );
-    let figures = figures(&dir);
+    let figures = figures_of(&dir);
     assert_eq!(figures["pairs"], 3);
     assert_eq!(figures["games"], 6);
     assert!(figures["sprt"].is_null());
@@ -253,4 +254,108 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     assert!(text.contains("pairs 3"), "{text}");
+}
+
+fn last_line(screen: &str) -> &str {
+    screen
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}
+
+#[test]
+fn the_match_on_a_terminal_shows_its_games_figures_and_plots_and_q_leaves_them_playing() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(
+        root.path(),
+        0,
+        0,
+        "pairs = 4\nsprt = { elo0 = 0, elo1 = 100, alpha = 0.05, beta = 0.05, model = \"logistic\" }",
+    );
+    let stderr = root.path().join("stderr.txt");
+    let command = format!(
+        "'{}' match '{}' 2>'{}'",
+        goref().display(),
+        dir.display(),
+        stderr.display()
+    );
+    let Some(tmux) = Tmux::start("match", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(120);
+    let fits = |screen: &str| {
+        assert!(screen.lines().count() <= 24, "{screen}");
+        for line in screen.lines() {
+            assert!(line.chars().count() <= 80, "{line}\n{screen}");
+        }
+    };
+    let tiles = tmux.wait_for("both games of pair 1 as tiles", limit, |s| {
+        s.contains("pair 1 game 1") && s.contains("pair 1 game 2") && s.contains("move ")
+    });
+    fits(&tiles);
+    assert!(
+        tiles.starts_with("level 0 vs level 0 | games "),
+        "the match's name and games on the status line:\n{tiles}"
+    );
+    let plotted = tmux.wait_for("a pair plotted", limit, |s| {
+        s.contains("penta [LL LD WL+DD WD WW]") && s.contains('•')
+    });
+    fits(&plotted);
+    assert!(
+        plotted.contains("LLR ") && plotted.contains("Elo ") && plotted.contains('┄'),
+        "both plots, the SPRT's bounds dashed:\n{plotted}"
+    );
+
+    tmux.keys(&["s"]);
+    let figures = tmux.wait_for("every figure", limit, |s| s.contains("SPRT LLR"));
+    assert!(figures.contains("lost on time"), "{figures}");
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("a game in play", limit, |s| {
+        s.contains("pair ") && s.contains(" game ")
+    });
+    tmux.keys(&["Enter"]);
+    let board = tmux.wait_for("a game on the whole screen", limit, |s| {
+        last_line(s).contains("q/esc the hall") || s.contains("EXIT=")
+    });
+    if !board.contains("EXIT=") {
+        fits(&board);
+        tmux.keys(&["q"]);
+        tmux.wait_for("the match again", limit, |s| {
+            s.starts_with("level 0 vs level 0")
+        });
+    }
+    tmux.keys(&["q"]);
+    let left = tmux.wait_for("goref to end", limit, |s| {
+        s.contains("EXIT=") && s.contains("icanon")
+    });
+    assert!(
+        left.lines().any(|l| l.trim() == "icanon"),
+        "the terminal given back as it was:\n{left}"
+    );
+    let said = std::fs::read_to_string(&stderr).unwrap();
+    let card = std::fs::read_to_string(dir.join("cards/level0.txt")).unwrap();
+    assert!(
+        card.contains("genmove"),
+        "the engines checked first:\n{card}"
+    );
+    assert!(dir.join("cards/level0-b.txt").is_file());
+    assert!(
+        said.contains("the screen was left with q") || said.contains("the match is over"),
+        "{said}"
+    );
+    drop(tmux);
+    let again = finish(spawn_match(&dir));
+    assert!(
+        !again.contains("checking the engines"),
+        "checked once: {again}"
+    );
+    let games = results(&dir);
+    let pairs = figures_of(&dir)["pairs"].as_u64().unwrap();
+    assert_eq!(games.len() as u64, 2 * pairs, "no game twice: {games:?}");
+    assert!(
+        games
+            .iter()
+            .all(|(name, result)| !result.is_empty() && !name.ends_with("-2")),
+        "{games:?}"
+    );
 }

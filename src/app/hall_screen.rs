@@ -274,8 +274,10 @@ fn hall_line(hall: &HallView, state: &HallState, shown: u32, theme: &Theme) -> (
             (format!("! board {n} needs {who}: {why}"), theme.alert)
         }
         None => {
+            let label = hall.picture.board(shown).and_then(|b| b.label.clone());
             let round = hall.picture.round;
-            (format!("round {round} board {shown}"), theme.status)
+            let text = label.unwrap_or_else(|| format!("round {round} board {shown}"));
+            (text, theme.status)
         }
     }
 }

@@ -6,13 +6,19 @@
 //! - [`file`](mod@file): `DIR/match.toml`, read and checked, and its template.
 //! - [`plan`]: which games, in which folders, with which game files.
 //! - [`tally`]: the figures from the folders.
+//! - [`precheck`]: each engine's check card, before the first game.
 //! - [`run`]: the games played, `boards` at once, resumed after a kill.
 //! - [`report`]: `DIR/report.html`, the figures and their plots.
+//! - [`picture`]: the match as a screen draws it: tiles and a panel.
+//! - [`screen`]: `goref match DIR` on a terminal.
 
 pub mod file;
+pub mod picture;
 pub mod plan;
+pub mod precheck;
 pub mod report;
 pub mod run;
+pub mod screen;
 pub mod tally;
 
 use std::path::Path;

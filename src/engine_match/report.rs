@@ -1,93 +1,23 @@
 //! `DIR/report.html`: the page a developer pastes into a pull request. The
 //! figures, the pentanomial counts, a gauntlet's opponents, the SPRT's
-//! log-likelihood ratio and Elo against the games played (drawn as SVG,
-//! in the order the games ended), and every game linked to its record.
+//! log-likelihood ratio and Elo against the games played (drawn as SVG, a
+//! point per completed pair), and every game linked to its record.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::matches::{Outcome, Pentanomial, Sprt};
+use crate::matches::Step;
 
-use super::file::MatchFile;
 use super::plan::GAMES_FOLDER;
-use super::tally::{count, folder_result, parse_folder_name, Counted, MatchFigures};
+use super::tally::{Counted, MatchFigures, Played, Tally};
 
 /// The report's name in the match's folder.
 pub const REPORT_PAGE: &str = "report.html";
 
-/// One point of the plots: after `games` games, the Elo and the LLR of
-/// the pairs complete by then.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Step {
-    games: u64,
-    elo: Option<f64>,
-    llr: Option<f64>,
-}
-
-/// A finished game as the report lists it.
-struct Played {
-    name: String,
-    result: String,
-    counted: Counted,
-}
-
-/// Writes `DIR/report.html` for `figures`.
-pub fn write(dir: &Path, file: &MatchFile, figures: &MatchFigures) -> Result<(), String> {
-    let mut ended: Vec<(std::time::SystemTime, String, u64, usize, Played)> = Vec::new();
-    for entry in std::fs::read_dir(dir.join(GAMES_FOLDER))
-        .into_iter()
-        .flatten()
-        .flatten()
-    {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some((slot, _)) = parse_folder_name(&name) else {
-            continue;
-        };
-        let Some((result, end, reason)) = folder_result(&entry.path()) else {
-            continue;
-        };
-        let when = std::fs::metadata(entry.path().join(crate::journal::folder::JOURNAL))
-            .and_then(|m| m.modified())
-            .unwrap_or(std::time::UNIX_EPOCH);
-        let counted = count(&result, &end, &reason, slot.candidate);
-        let played = Played {
-            name: name.clone(),
-            result,
-            counted,
-        };
-        ended.push((when, name, slot.pair, slot.candidate.index(), played));
-    }
-    ended.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    let sprt = file.sprt.and_then(|s| Sprt::new(s).ok());
-    let mut legs: BTreeMap<u64, [Option<Outcome>; 2]> = BTreeMap::new();
-    let mut penta = Pentanomial::default();
-    let mut steps = Vec::new();
-    let mut games = 0;
-    for (_, _, pair, leg, played) in &ended {
-        let Counted::Game { outcome, .. } = played.counted else {
-            continue;
-        };
-        let both = legs.entry(*pair).or_default();
-        if both[*leg].is_some() {
-            continue;
-        }
-        both[*leg] = Some(outcome);
-        games += 1;
-        if let [Some(first), Some(second)] = *both {
-            penta.add_pair(first, second);
-        }
-        steps.push(Step {
-            games,
-            elo: penta.figures().elo,
-            llr: sprt.map(|sprt| sprt.llr_pentanomial(&penta)),
-        });
-    }
-    let page = page(
-        figures,
-        &steps,
-        &ended.iter().map(|e| &e.4).collect::<Vec<_>>(),
-    );
+/// Writes `DIR/report.html` for `figures`, its plots and game list from
+/// `tally`.
+pub fn write(dir: &Path, figures: &MatchFigures, tally: &Tally) -> Result<(), String> {
+    let page = page(figures, tally.ledger().steps(), tally.played());
     let path = dir.join(REPORT_PAGE);
     crate::files::write_atomically(&path, &page)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -100,7 +30,7 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn page(figures: &MatchFigures, steps: &[Step], games: &[&Played]) -> String {
+fn page(figures: &MatchFigures, steps: &[Step], games: &[Played]) -> String {
     let mut html = String::new();
     let title = escape(&figures.name);
     let _ = write!(

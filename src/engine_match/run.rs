@@ -17,11 +17,11 @@ use crate::event::board::{self, BoardNews, BoardRun, FolderState};
 use crate::files::FileLock;
 use crate::game::Color;
 use crate::matches::openings::{self, Opening};
-use crate::matches::SprtState;
 
 use super::file::{self, MatchFile, OpeningSource, MATCH_FILE};
+use super::picture::{picture, MatchPicture};
 use super::plan::{GameSlot, Plan};
-use super::tally::{self, count, Counted, MatchFigures};
+use super::tally::{self, count, Counted, MatchFigures, Tally};
 
 /// How often the runner looks again when nothing happens.
 const TICK: Duration = Duration::from_millis(250);
@@ -43,6 +43,37 @@ pub struct MatchOptions {
     pub json: bool,
 }
 
+/// Where the runner tells how the match goes, and hears that it must stop.
+pub trait MatchDesk: Send {
+    /// A progress line.
+    fn say(&self, line: String);
+    /// Whether the desk draws pictures: the runner makes none otherwise.
+    fn wants_pictures(&self) -> bool {
+        false
+    }
+    /// The games in play and the figures, after each change.
+    fn show(&self, _picture: MatchPicture) {}
+    /// Why the match must stop now, if it must.
+    fn stop_asked(&self) -> Option<String>;
+}
+
+/// The terminal's desk: progress lines on stderr; Ctrl-C and SIGTERM stop
+/// the match, a hangup does not.
+pub struct Headless;
+
+impl MatchDesk for Headless {
+    fn say(&self, line: String) {
+        console::say(line);
+    }
+
+    fn stop_asked(&self) -> Option<String> {
+        crate::event::desk::stop_asked().map(|signal| match signal {
+            libc::SIGTERM => "goref received SIGTERM".to_string(),
+            _ => "goref received SIGINT (Ctrl-C)".to_string(),
+        })
+    }
+}
+
 /// Where one game stands.
 #[derive(Debug, Clone, PartialEq)]
 enum SlotState {
@@ -61,8 +92,19 @@ enum SlotState {
     Failed(String),
 }
 
-/// Plays the match in `dir` until its stop rule is met; its figures.
+/// Plays the match in `dir` headless until its stop rule is met; its
+/// figures.
 pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, String> {
+    crate::event::desk::catch_stop_signals(true);
+    run_at(dir, options, Box::new(Headless))
+}
+
+/// Plays the match in `dir` at `desk`.
+pub fn run_at(
+    dir: &Path,
+    options: &MatchOptions,
+    desk: Box<dyn MatchDesk>,
+) -> Result<MatchFigures, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let _claim = FileLock::acquire(&dir.join(MATCH_FILE)).map_err(|e| match e {
         crate::files::FileError::Locked { holder, .. } => format!(
@@ -73,11 +115,19 @@ pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, String> {
     })?;
     let openings = load_openings(&file)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
-    crate::event::desk::catch_stop_signals(true);
+    let begun = std::fs::read_dir(dir.join(super::plan::GAMES_FOLDER))
+        .is_ok_and(|mut games| games.next().is_some());
+    if !begun {
+        desk.say("goref: checking the engines before the first game".into());
+        for line in super::precheck::check_engines(dir, &file, &exe)? {
+            desk.say(line);
+        }
+    }
     let plan = Plan::new(&file, openings);
     let (news_tx, news) = mpsc::channel();
     let mut runner = Runner {
         dir: dir.to_path_buf(),
+        tally: Tally::from_folders(dir, &file),
         file,
         plan,
         exe,
@@ -86,6 +136,7 @@ pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, String> {
         news_tx,
         news,
         options: options.clone(),
+        desk,
     };
     runner.take_back();
     runner.go()
@@ -148,6 +199,8 @@ struct Runner {
     dir: PathBuf,
     file: MatchFile,
     plan: Plan,
+    /// Every game ended, counted as it ended.
+    tally: Tally,
     exe: PathBuf,
     slots: BTreeMap<GameSlot, SlotState>,
     /// How often each game was resumed by this run.
@@ -155,6 +208,7 @@ struct Runner {
     news_tx: mpsc::Sender<BoardNews>,
     news: mpsc::Receiver<BoardNews>,
     options: MatchOptions,
+    desk: Box<dyn MatchDesk>,
 }
 
 impl Runner {
@@ -225,8 +279,8 @@ impl Runner {
     }
 
     fn go(&mut self) -> Result<MatchFigures, String> {
-        let mut figures = tally::figures(&self.dir, &self.file);
-        console::say(format!(
+        let mut figures = self.tally.figures(&self.file);
+        self.desk.say(format!(
             "goref: match {}: {} against {}, {} boards at once, {} openings; {} games so far",
             self.file.name,
             self.file.engines[0].name,
@@ -237,6 +291,7 @@ impl Runner {
         ));
         let mut failed = None;
         let mut last_report = std::time::Instant::now();
+        let mut shown: Option<(Vec<(GameSlot, u32)>, u64)> = None;
         loop {
             failed = failed.or_else(|| {
                 self.slots.values().find_map(|s| match s {
@@ -244,11 +299,7 @@ impl Runner {
                     _ => None,
                 })
             });
-            if let Some(signal) = crate::event::desk::stop_asked() {
-                let why = match signal {
-                    libc::SIGTERM => "goref received SIGTERM",
-                    _ => "goref received SIGINT (Ctrl-C)",
-                };
+            if let Some(why) = self.desk.stop_asked() {
                 let playing = self
                     .slots
                     .values()
@@ -261,8 +312,21 @@ impl Runner {
                 ));
             }
             if failed.is_none() {
-                let decided = self.decided(&figures);
-                self.start_games(decided)?;
+                self.start_games()?;
+            }
+            if self.desk.wants_pictures() {
+                let now_shown = (self.running(), figures.games + figures.replayed);
+                if shown.as_ref() != Some(&now_shown) {
+                    self.desk.show(picture(
+                        &self.file,
+                        &self.plan,
+                        &self.tally,
+                        &self.running(),
+                        &figures,
+                        false,
+                    ));
+                    shown = Some(now_shown);
+                }
             }
             if !self
                 .slots
@@ -282,7 +346,7 @@ impl Runner {
                         },
                     };
                     if self.game_ended(&slot) {
-                        figures = tally::figures(&self.dir, &self.file);
+                        figures = self.tally.figures(&self.file);
                         self.tell(&slot, &figures);
                         if last_report.elapsed() >= REPORT_EVERY {
                             self.report(&figures);
@@ -293,14 +357,24 @@ impl Runner {
                 Ok(BoardNews::Line { .. }) => {}
                 Err(_) => {
                     if self.look_at_adopted() {
-                        figures = tally::figures(&self.dir, &self.file);
+                        figures = self.tally.figures(&self.file);
                     }
                 }
             }
         }
-        let figures = tally::figures(&self.dir, &self.file);
+        let figures = self.tally.figures(&self.file);
         for line in figures.lines() {
-            console::say(line);
+            self.desk.say(line);
+        }
+        if self.desk.wants_pictures() {
+            self.desk.show(picture(
+                &self.file,
+                &self.plan,
+                &self.tally,
+                &[],
+                &figures,
+                true,
+            ));
         }
         self.report(&figures);
         match failed {
@@ -309,21 +383,9 @@ impl Runner {
         }
     }
 
-    /// Whether no new pair may start: the pairs asked for are begun, or the
-    /// SPRT has decided.
-    fn decided(&self, figures: &MatchFigures) -> bool {
-        let begun = self.slots.keys().map(|s| s.pair + 1).max().unwrap_or(0);
-        let enough = self.file.pairs.is_some_and(|pairs| begun >= pairs);
-        let sprt_done = matches!(
-            figures.sprt,
-            Some(SprtState::AcceptH0 | SprtState::AcceptH1)
-        );
-        enough || sprt_done
-    }
-
     /// Starts what waits, then new pairs while boards are free and the
-    /// match is not decided.
-    fn start_games(&mut self, decided: bool) -> Result<(), String> {
+    /// stop rule lets them begin.
+    fn start_games(&mut self) -> Result<(), String> {
         loop {
             let running = self
                 .slots
@@ -339,9 +401,11 @@ impl Runner {
             });
             match waiting {
                 Some((slot, attempt, resume)) => self.start(&slot, attempt, resume)?,
-                None if decided => return Ok(()),
                 None => {
                     let pair = self.slots.keys().map(|s| s.pair + 1).max().unwrap_or(0);
+                    if !self.tally.ledger().may_begin(pair) {
+                        return Ok(());
+                    }
                     for slot in GameSlot::of_pair(pair) {
                         self.slots.insert(
                             slot,
@@ -398,9 +462,23 @@ impl Runner {
             return false;
         };
         let state = self.look(slot, attempt, resumes);
-        let counted = matches!(state, SlotState::Done(_));
+        let counted = self.count_ended(slot, attempt);
         self.slots.insert(slot.clone(), state);
         counted
+    }
+
+    /// Takes the result of `slot`'s folder of `attempt` into the tally, if
+    /// its game ended: whether it counts.
+    fn count_ended(&mut self, slot: &GameSlot, attempt: u32) -> bool {
+        let dir = self.dir.join(slot.dir(attempt));
+        let Some((result, end, reason)) = tally::folder_result(&dir) else {
+            return false;
+        };
+        let name = dir
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        let counted = count(&result, &end, &reason, slot.candidate);
+        self.tally.add(slot, name, result, counted)
     }
 
     /// Games another goref was playing when this run began: looked at
@@ -422,15 +500,26 @@ impl Runner {
         let mut counted = false;
         for (slot, attempt, resumes) in freed {
             let state = self.look(&slot, attempt, resumes);
-            counted |= matches!(state, SlotState::Done(_));
+            counted |= self.count_ended(&slot, attempt);
             self.slots.insert(slot, state);
         }
         counted
     }
 
+    /// The games in play, each with its try.
+    fn running(&self) -> Vec<(GameSlot, u32)> {
+        self.slots
+            .iter()
+            .filter_map(|(slot, state)| match state {
+                SlotState::Running { attempt, .. } => Some((slot.clone(), *attempt)),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn report(&self, figures: &MatchFigures) {
-        if let Err(why) = super::report::write(&self.dir, &self.file, figures) {
-            console::say(format!("goref: the report: {why}"));
+        if let Err(why) = super::report::write(&self.dir, figures, &self.tally) {
+            self.desk.say(format!("goref: the report: {why}"));
         }
     }
 
@@ -464,7 +553,7 @@ impl Runner {
             (Some(elo), None) => format!(", Elo {elo:.0}"),
             _ => String::new(),
         };
-        console::say(format!(
+        self.desk.say(format!(
             "{}: {} {said} as {colour} ({end}) | games {}: +{} -{} ={}{elo}{llr}",
             slot.name(),
             self.file.engines[0].name,

@@ -1,18 +1,19 @@
 //! A match's figures, computed from its game folders alone: each folder's
-//! result (read from its journal's end), what it counts for the candidate,
-//! the pairs both of whose games count, and the statistics of the core
-//! (`matches`): wins, losses, draws, the pentanomial counts, Elo with its
-//! error, nElo, LOS and the SPRT.
+//! result (read from its journal's end) and what it counts for the
+//! candidate, taken in the order the games ended into the core's ledger
+//! (`matches::Ledger`: whole pairs, the SPRT's first decision), with what
+//! only the folders know: colours, time and illegal-move losses, replays.
 
-use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
+use std::num::NonZeroUsize;
 use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
 use crate::game::Color;
 use crate::journal::folder::JOURNAL;
-use crate::matches::{Figures, Outcome, Pentanomial, Sprt, SprtState, Trinomial};
+use crate::matches::{Figures, Ledger, Outcome, Recorded, Sprt, SprtState, StopRule};
 
 use super::file::MatchFile;
 use super::plan::{GameSlot, GAMES_FOLDER};
@@ -53,8 +54,11 @@ pub fn count(result: &str, end: &str, reason: &str, candidate: Color) -> Counted
     }
 }
 
-/// The result a game folder's journal ends with: (result, end, reason).
-pub fn folder_result(dir: &Path) -> Option<(String, String, String)> {
+/// A game's result as its journal ends: (result, end, reason).
+pub type FolderResult = (String, String, String);
+
+/// The result a game folder's journal ends with.
+pub fn folder_result(dir: &Path) -> Option<FolderResult> {
     let mut journal = std::fs::File::open(dir.join(JOURNAL)).ok()?;
     let length = journal.metadata().ok()?.len();
     JOURNAL_TAILS.iter().find_map(|&tail| {
@@ -68,7 +72,7 @@ pub fn folder_result(dir: &Path) -> Option<(String, String, String)> {
 }
 
 /// The last `result` event among a journal's lines.
-fn result_line(tail: &str) -> Option<(String, String, String)> {
+fn result_line(tail: &str) -> Option<FolderResult> {
     tail.lines().rev().find_map(|line| {
         if !line.contains("\"type\":\"result\"") {
             return None;
@@ -77,16 +81,6 @@ fn result_line(tail: &str) -> Option<(String, String, String)> {
         let text = |key: &str| value[key].as_str().unwrap_or("").to_string();
         Some((text("result"), text("end"), text("reason")))
     })
-}
-
-/// The games of one pair as its folders say: the counted outcome of each
-/// leg, if it has one, and the tries replayed.
-#[derive(Debug, Default, Clone)]
-struct PairGames {
-    legs: [Option<(Outcome, String)>; 2],
-    replayed: u32,
-    /// When its last counted game ended (its journal's time).
-    ended: Option<std::time::SystemTime>,
 }
 
 /// Every figure of a match, as `goref standings DIR --json` gives them.
@@ -142,172 +136,182 @@ pub struct OpponentFigures {
     pub elo_error: Option<f64>,
 }
 
+/// A finished game as the report lists it.
+#[derive(Debug, Clone)]
+pub struct Played {
+    pub name: String,
+    pub result: String,
+    pub counted: Counted,
+}
+
+/// The match's games as they ended: the core's ledger of counted games,
+/// with what only the folders know (colours, how games were lost, the
+/// games played again) and the list the report links.
+#[derive(Debug, Clone)]
+pub struct Tally {
+    ledger: Ledger,
+    /// The candidate as Black and as White: (wins, losses, draws).
+    by_colour: [[u64; 3]; 2],
+    time_losses: [u64; 2],
+    illegal_losses: [u64; 2],
+    replayed: u64,
+    played: Vec<Played>,
+}
+
 /// The figures of the match in `dir` from its game folders.
 pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
-    let mut pairs: BTreeMap<u64, PairGames> = BTreeMap::new();
-    let games = dir.join(GAMES_FOLDER);
-    let mut folders: Vec<(GameSlot, u32, std::path::PathBuf)> = std::fs::read_dir(&games)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|entry| {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let (slot, attempt) = parse_folder_name(&name)?;
-            Some((slot, attempt, entry.path()))
-        })
-        .collect();
-    folders.sort();
-    let mut figures = MatchFigures {
-        name: file.name.clone(),
-        candidate: file.engines[0].name.clone(),
-        opponents: file.engines[1..].iter().map(|e| e.name.clone()).collect(),
-        games: 0,
-        pairs: 0,
-        wins: 0,
-        losses: 0,
-        draws: 0,
-        as_black: [0; 3],
-        as_white: [0; 3],
-        penta: [0; 5],
-        score: None,
-        elo: None,
-        elo_error: None,
-        nelo: None,
-        los: None,
-        trinomial: Trinomial::default().figures(),
-        llr: None,
-        llr_lower: None,
-        llr_upper: None,
-        sprt: None,
-        time_losses: [0; 2],
-        illegal_losses: [0; 2],
-        replayed: 0,
-        per_opponent: Vec::new(),
-    };
-    let mut trinomial = Trinomial::default();
-    for (slot, _, path) in folders {
-        let Some((result, end, reason)) = folder_result(&path) else {
-            continue;
+    Tally::from_folders(dir, file).figures(file)
+}
+
+impl Tally {
+    /// A match with no game ended.
+    pub fn new(file: &MatchFile) -> Tally {
+        let rule = StopRule {
+            pairs: file.pairs,
+            sprt: file.sprt.and_then(|s| Sprt::new(s).ok()),
         };
-        let pair = pairs.entry(slot.pair).or_default();
-        let ended = std::fs::metadata(path.join(JOURNAL))
-            .and_then(|m| m.modified())
-            .ok();
-        match count(&result, &end, &reason, slot.candidate) {
+        let opponents = NonZeroUsize::new(file.engines.len() - 1).unwrap_or(NonZeroUsize::MIN);
+        Tally {
+            ledger: Ledger::new(rule, opponents),
+            by_colour: [[0; 3]; 2],
+            time_losses: [0; 2],
+            illegal_losses: [0; 2],
+            replayed: 0,
+            played: Vec::new(),
+        }
+    }
+
+    /// Every game ended in `dir`'s folders, in the order their journals
+    /// were last written: the order they ended.
+    pub fn from_folders(dir: &Path, file: &MatchFile) -> Tally {
+        let mut ended: Vec<(SystemTime, String, GameSlot, FolderResult)> =
+            std::fs::read_dir(dir.join(GAMES_FOLDER))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .filter_map(|entry| {
+                    let name = entry.file_name().to_string_lossy().into_owned();
+                    let (slot, _) = parse_folder_name(&name)?;
+                    let path = entry.path();
+                    let result = folder_result(&path)?;
+                    let when = std::fs::metadata(path.join(JOURNAL))
+                        .and_then(|m| m.modified())
+                        .unwrap_or(UNIX_EPOCH);
+                    Some((when, name, slot, result))
+                })
+                .collect();
+        ended.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let mut tally = Tally::new(file);
+        for (_, name, slot, (result, end, reason)) in ended {
+            let counted = count(&result, &end, &reason, slot.candidate);
+            tally.add(&slot, name, result, counted);
+        }
+        tally
+    }
+
+    /// Counts one ended game, from its folder `name`; false when its
+    /// pair's game of that colour counts already, or it is played again.
+    pub fn add(&mut self, slot: &GameSlot, name: String, result: String, counted: Counted) -> bool {
+        let fresh = match &counted {
             Counted::Replay(_) => {
-                pair.replayed += 1;
-                figures.replayed += 1;
+                self.replayed += 1;
+                false
             }
             Counted::Game { outcome, end } => {
-                let leg = slot.candidate.index();
-                if pair.legs[leg].is_some() {
-                    continue;
-                }
-                trinomial.add(outcome);
-                let by_colour = match slot.candidate {
-                    Color::Black => &mut figures.as_black,
-                    Color::White => &mut figures.as_white,
-                };
-                let (column, loser) = match outcome {
-                    Outcome::Win => (0, 1),
-                    Outcome::Loss => (1, 0),
-                    Outcome::Draw => (2, 2),
-                };
-                by_colour[column] += 1;
-                if loser < 2 {
-                    match end.as_str() {
-                        "time" => figures.time_losses[loser] += 1,
-                        "forfeit_illegal_move" => figures.illegal_losses[loser] += 1,
+                let fresh =
+                    self.ledger.record(slot.pair, slot.candidate, *outcome) != Recorded::Duplicate;
+                if fresh {
+                    let (column, loser) = match outcome {
+                        Outcome::Win => (0, 1),
+                        Outcome::Loss => (1, 0),
+                        Outcome::Draw => (2, 2),
+                    };
+                    self.by_colour[slot.candidate.index()][column] += 1;
+                    match (end.as_str(), loser) {
+                        (_, 2) => {}
+                        ("time", _) => self.time_losses[loser] += 1,
+                        ("forfeit_illegal_move", _) => self.illegal_losses[loser] += 1,
                         _ => {}
                     }
                 }
-                pair.legs[leg] = Some((outcome, end));
-                pair.ended = pair.ended.max(ended);
+                fresh
             }
-        }
+        };
+        self.played.push(Played {
+            name,
+            result,
+            counted,
+        });
+        fresh
     }
-    let opponents = file.engines.len() - 1;
-    let mut penta = Pentanomial::default();
-    let mut each = vec![(Pentanomial::default(), Trinomial::default()); opponents];
-    for (number, pair) in &pairs {
-        let (against, games) = &mut each[(*number % opponents as u64) as usize];
-        for (outcome, _) in pair.legs.iter().flatten() {
-            games.add(*outcome);
-        }
-        if let [Some((first, _)), Some((second, _))] = &pair.legs {
-            penta.add_pair(*first, *second);
-            against.add_pair(*first, *second);
-        }
-    }
-    if opponents > 1 {
-        figures.per_opponent = each
-            .iter()
-            .zip(&file.engines[1..])
-            .map(|((against, games), engine)| {
-                let stats = against.figures();
-                OpponentFigures {
-                    name: engine.name.clone(),
-                    pairs: against.pairs(),
-                    wins: games.wins,
-                    losses: games.losses,
-                    draws: games.draws,
-                    penta: against.as_array(),
-                    score: stats.score,
-                    elo: stats.elo,
-                    elo_error: stats.elo_error,
-                }
-            })
-            .collect();
-    }
-    figures.games = trinomial.games();
-    figures.wins = trinomial.wins;
-    figures.losses = trinomial.losses;
-    figures.draws = trinomial.draws;
-    figures.pairs = penta.pairs();
-    figures.penta = penta.as_array();
-    let stats = penta.figures();
-    figures.score = stats.score;
-    figures.elo = stats.elo;
-    figures.elo_error = stats.elo_error;
-    figures.nelo = stats.nelo;
-    figures.los = stats.los;
-    figures.trinomial = trinomial.figures();
-    if let Some(sprt) = file.sprt.and_then(|s| Sprt::new(s).ok()) {
-        let llr = sprt.llr_pentanomial(&penta);
-        figures.llr = Some(llr);
-        figures.llr_lower = Some(sprt.lower_bound());
-        figures.llr_upper = Some(sprt.upper_bound());
-        figures.sprt = Some(first_decision(&sprt, &pairs).unwrap_or(SprtState::Continue));
-    }
-    figures
-}
 
-/// The SPRT's first decision, the pairs taken in the order they were
-/// completed: once the test decides it stays decided, whatever the pairs
-/// that were in play then (finished so that every pair counts whole) do to
-/// the LLR after.
-fn first_decision(sprt: &Sprt, pairs: &BTreeMap<u64, PairGames>) -> Option<SprtState> {
-    let mut whole: Vec<(std::time::SystemTime, u64, Outcome, Outcome)> = pairs
-        .iter()
-        .filter_map(|(number, pair)| match &pair.legs {
-            [Some((first, _)), Some((second, _))] => Some((
-                pair.ended.unwrap_or(std::time::UNIX_EPOCH),
-                *number,
-                *first,
-                *second,
-            )),
-            _ => None,
-        })
-        .collect();
-    whole.sort_by_key(|(ended, number, ..)| (*ended, *number));
-    let mut penta = Pentanomial::default();
-    whole.iter().find_map(|(_, _, first, second)| {
-        penta.add_pair(*first, *second);
-        match sprt.state(sprt.llr_pentanomial(&penta)) {
-            SprtState::Continue => None,
-            decided => Some(decided),
+    /// The counted games and the stop rule.
+    pub fn ledger(&self) -> &Ledger {
+        &self.ledger
+    }
+
+    /// Every ended game, in the order it ended.
+    pub fn played(&self) -> &[Played] {
+        &self.played
+    }
+
+    /// Every figure of the match.
+    pub fn figures(&self, file: &MatchFile) -> MatchFigures {
+        let games = self.ledger.games();
+        let penta = self.ledger.pairs();
+        let stats = penta.figures();
+        let sprt = self.ledger.rule().sprt;
+        let per_opponent = match file.engines.len() > 2 {
+            false => Vec::new(),
+            true => self
+                .ledger
+                .against()
+                .iter()
+                .zip(&file.engines[1..])
+                .map(|(against, engine)| {
+                    let stats = against.pairs.figures();
+                    OpponentFigures {
+                        name: engine.name.clone(),
+                        pairs: against.pairs.pairs(),
+                        wins: against.games.wins,
+                        losses: against.games.losses,
+                        draws: against.games.draws,
+                        penta: against.pairs.as_array(),
+                        score: stats.score,
+                        elo: stats.elo,
+                        elo_error: stats.elo_error,
+                    }
+                })
+                .collect(),
+        };
+        MatchFigures {
+            name: file.name.clone(),
+            candidate: file.engines[0].name.clone(),
+            opponents: file.engines[1..].iter().map(|e| e.name.clone()).collect(),
+            games: games.games(),
+            pairs: penta.pairs(),
+            wins: games.wins,
+            losses: games.losses,
+            draws: games.draws,
+            as_black: self.by_colour[0],
+            as_white: self.by_colour[1],
+            penta: penta.as_array(),
+            score: stats.score,
+            elo: stats.elo,
+            elo_error: stats.elo_error,
+            nelo: stats.nelo,
+            los: stats.los,
+            trinomial: games.figures(),
+            llr: self.ledger.llr(),
+            llr_lower: sprt.map(|s| s.lower_bound()),
+            llr_upper: sprt.map(|s| s.upper_bound()),
+            sprt: self.ledger.sprt_state(),
+            time_losses: self.time_losses,
+            illegal_losses: self.illegal_losses,
+            replayed: self.replayed,
+            per_opponent,
         }
-    })
+    }
 }
 
 /// `pair-0007-b-2` → the slot and the try.
@@ -367,10 +371,34 @@ impl MatchFigures {
     /// The figures at 80 columns, for `goref standings DIR` and the end of
     /// a headless match.
     pub fn lines(&self) -> Vec<String> {
+        self.sorted_lines()
+            .into_iter()
+            .map(|(line, _)| line)
+            .collect()
+    }
+
+    /// The figures for a screen, without the title: those it shows under
+    /// the games, and the details it shows on the figures' own page (the
+    /// games one by one, an undecided SPRT its plot shows, each opponent of
+    /// a gauntlet).
+    pub fn screen_lines(&self) -> (Vec<String>, Vec<String>) {
+        let (details, main): (Vec<_>, Vec<_>) = self
+            .sorted_lines()
+            .into_iter()
+            .skip(1)
+            .partition(|(_, detail)| *detail);
+        (
+            main.into_iter().map(|(line, _)| line).collect(),
+            details.into_iter().map(|(line, _)| line).collect(),
+        )
+    }
+
+    /// Every line, each marked when it is a detail.
+    fn sorted_lines(&self) -> Vec<(String, bool)> {
         let opt = |value: Option<f64>, digits: usize| {
-            value.map_or("-".to_string(), |v| format!("{v:.digits$}"))
+            value.map_or("-".to_string(), |v| unsigned_zero(format!("{v:.digits$}")))
         };
-        let mut lines = vec![
+        let mut lines: Vec<(String, bool)> = [
             format!(
                 "{}: {} against {}",
                 self.name,
@@ -403,19 +431,34 @@ impl MatchFigures {
                 self.los
                     .map_or("-".to_string(), |l| format!("{:.1} %", l * 100.0))
             ),
-        ];
+        ]
+        .into_iter()
+        .map(|line| (line, false))
+        .collect();
+        if self.draws > 0 {
+            let games = &self.trinomial;
+            let line = format!(
+                "game by game (trinomial): score {}  Elo {} +/- {}  LOS {}",
+                opt(games.score, 3),
+                opt(games.elo, 1),
+                opt(games.elo_error, 1),
+                games
+                    .los
+                    .map_or("-".to_string(), |l| format!("{:.1} %", l * 100.0))
+            );
+            lines.push((line, true));
+        }
         if let (Some(llr), Some(lower), Some(upper)) = (self.llr, self.llr_lower, self.llr_upper) {
             let state = match self.sprt {
                 Some(SprtState::AcceptH1) => "H1 accepted: the candidate is stronger",
                 Some(SprtState::AcceptH0) => "H0 accepted: not the gain hoped for",
                 _ => "undecided",
             };
-            lines.push(format!(
-                "SPRT LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {state}"
-            ));
+            let line = format!("SPRT LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {state}");
+            lines.push((line, self.sprt == Some(SprtState::Continue)));
         }
         for against in &self.per_opponent {
-            lines.push(format!(
+            let line = format!(
                 "  against {}: pairs {}, +{} -{} ={}, Elo {} +/- {}",
                 against.name,
                 against.pairs,
@@ -424,16 +467,26 @@ impl MatchFigures {
                 against.draws,
                 opt(against.elo, 1),
                 opt(against.elo_error, 1)
-            ));
+            );
+            lines.push((line, true));
         }
         let [mine, theirs] = self.time_losses;
         let [mine_illegal, theirs_illegal] = self.illegal_losses;
-        lines.push(format!(
+        let line = format!(
             "lost on time {mine} (opponents {theirs}), by an illegal move {mine_illegal} \
              (opponents {theirs_illegal}); played again {}",
             self.replayed
-        ));
+        );
+        lines.push((line, false));
         lines
+    }
+}
+
+/// `-0.0` as `0.0`: a figure rounded to nothing has no sign.
+fn unsigned_zero(text: String) -> String {
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_string(),
+        _ => text,
     }
 }
 
@@ -513,6 +566,12 @@ mod tests {
         assert_eq!(figures.replayed, 1);
         assert_eq!(figures.score, Some(0.5));
         assert!(figures.llr.is_some() && figures.sprt == Some(SprtState::Continue));
+        let (under_the_games, details) = figures.screen_lines();
+        assert!(under_the_games[0].starts_with("games 5:"), "no title");
+        assert!(
+            details.len() == 1 && details[0].starts_with("SPRT LLR"),
+            "an undecided SPRT is its plot's: {details:?}"
+        );
         assert!(
             figures.lines().iter().all(|l| l.chars().count() <= 80),
             "{:?}",
@@ -568,6 +627,16 @@ mod tests {
             .lines()
             .iter()
             .any(|l| l.starts_with("  against older: pairs 1")));
+        let (_, details) = figures.screen_lines();
+        let against = details.iter().filter(|l| l.starts_with("  against "));
+        assert_eq!(against.count(), 2, "each opponent on the figures' page");
+    }
+
+    #[test]
+    fn a_figure_rounded_to_nothing_has_no_sign() {
+        assert_eq!(unsigned_zero("-0.0".into()), "0.0");
+        assert_eq!(unsigned_zero("-0.1".into()), "-0.1");
+        assert_eq!(unsigned_zero("-12".into()), "-12");
     }
 
     #[test]

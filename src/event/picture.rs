@@ -79,5 +79,6 @@ fn proposed(pair: &Pair) -> BoardPicture {
         result: None,
         reason: None,
         needs_director: None,
+        label: None,
     }
 }

@@ -201,6 +201,7 @@ mod tests {
                     result: None,
                     reason: None,
                     needs_director: None,
+                    label: None,
                 })
                 .collect(),
             ..EventPicture::default()

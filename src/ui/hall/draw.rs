@@ -80,23 +80,45 @@ pub fn draw(
         theme.status,
     );
     let body = Rect::new(area.x, area.y + 1, area.width, area.height - 3);
-    let laid = match (state.mode, &hall.picture.stage) {
-        (Mode::Standings, _) => {
+    let laid = match (state.mode, &hall.picture.stage, &hall.panel) {
+        (Mode::Standings, _, Some(panel)) => {
+            let lines: Vec<(String, bool)> = (panel.lines.iter().chain(&panel.details))
+                .map(|l| (l.clone(), false))
+                .collect();
+            text(body, buf, &lines, state, theme);
+            Laid { columns: 1 }
+        }
+        (Mode::Boards, stage, Some(panel)) => {
+            let below = super::panel::height(panel, body.height);
+            let tiles = Rect::new(body.x, body.y, body.width, body.height - below);
+            let laid = match (hall.picture.boards.is_empty(), stage) {
+                (true, Stage::Over { .. }) => {
+                    let over = "the match is over: every figure and game is in report.html";
+                    text(tiles, buf, &[(over.into(), true)], state, theme);
+                    Laid { columns: 1 }
+                }
+                _ => boards(tiles, buf, hall, state, theme, now),
+            };
+            let rest = Rect::new(body.x, tiles.y + tiles.height, body.width, below);
+            super::panel::draw(rest, buf, panel, theme);
+            laid
+        }
+        (Mode::Standings, _, None) => {
             let lines = standings_lines(hall, width);
             text(body, buf, &lines, state, theme);
             Laid { columns: 1 }
         }
-        (Mode::Seats, _) => {
+        (Mode::Seats, _, _) => {
             let lines = seats_lines(hall, width);
             text(body, buf, &lines, state, theme);
             Laid { columns: 1 }
         }
-        (Mode::Help, _) => {
+        (Mode::Help, _, _) => {
             let lines = help_lines(state.director);
             text(body, buf, &lines, state, theme);
             Laid { columns: 1 }
         }
-        (_, Stage::Playing | Stage::Starting) => boards(body, buf, hall, state, theme, now),
+        (_, Stage::Playing | Stage::Starting, _) => boards(body, buf, hall, state, theme, now),
         _ => {
             let lines = between_rounds(hall, width);
             text(body, buf, &lines, state, theme);
@@ -152,14 +174,16 @@ fn status_text(hall: &HallView, state: &HallState) -> Vec<String> {
                 .map(|n| format!("{n} watching")),
         );
     }
+    let of_a_match = hall.panel.is_some();
     parts.push(match &picture.stage {
         Stage::Starting => "starting".into(),
         Stage::Playing => "playing".into(),
         Stage::Pairing { round, .. } => format!("round {round} to confirm"),
+        Stage::Over { .. } if of_a_match => "the match is over".into(),
         Stage::Over { .. } => "the event is over".into(),
         Stage::Stopped { .. } => "stopped".into(),
     });
-    if !state.director {
+    if !state.director && !of_a_match {
         parts.push("watching".into());
     }
     parts
@@ -264,10 +288,13 @@ fn tile(
     };
     frame(area, buf, frame_style, theme.unicode);
     let title = format!(
-        "{}{}board {} ",
+        "{}{}{} ",
         if selected { ">" } else { " " },
         if needs.is_some() { "! " } else { " " },
-        board.board
+        board
+            .label
+            .clone()
+            .unwrap_or_else(|| format!("board {}", board.board))
     );
     let title_width = usize::from(area.width.saturating_sub(2));
     buf.set_stringn(area.x + 1, area.y, title, title_width, frame_style);
@@ -470,7 +497,13 @@ fn list(
             buf.set_stringn(x, y, &text, half, style);
             x += half as u16 + 2;
         }
-        let mut second = format!("      {}  {}", last_move(view), board_state(board, game));
+        let label = board.label.as_deref().unwrap_or("");
+        let mut second = format!(
+            "      {label}{}{}  {}",
+            if label.is_empty() { "" } else { "  " },
+            last_move(view),
+            board_state(board, game)
+        );
         if let Some(why) = &needs {
             second.push_str(&format!("  ! {why}"));
         }

@@ -11,6 +11,7 @@
 
 pub mod draw;
 pub mod keys;
+pub mod panel;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -20,6 +21,7 @@ use crate::referee::{GameView, Phase};
 use crate::tournament::hall::{BoardPicture, EventPicture};
 
 pub use draw::{draw, Laid};
+pub use panel::MatchPanel;
 
 /// One board's game as the hall follows it.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +45,8 @@ pub struct HallView {
     pub serving: Option<String>,
     /// How many spectators watch the hall, once the mirror has said.
     pub watching: Option<u32>,
+    /// A match's figures and plots, drawn under its tiles.
+    pub panel: Option<MatchPanel>,
 }
 
 /// What the hall shows.

@@ -86,6 +86,7 @@ fn board(n: u32) -> BoardPicture {
         result: None,
         reason: None,
         needs_director: None,
+        label: None,
     }
 }
 

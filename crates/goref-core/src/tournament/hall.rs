@@ -106,6 +106,10 @@ pub struct BoardPicture {
     pub reason: Option<String>,
     /// Why the board waits for the director, if it does.
     pub needs_director: Option<String>,
+    /// What its tile is titled in place of `board N` (a match's
+    /// `pair 7 a`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
 }
 
 impl EventPicture {

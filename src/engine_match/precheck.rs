@@ -1,0 +1,86 @@
+//! The engines checked once before a match's first game: `goref check`'s
+//! card for each, under the match's own game settings, playing Black
+//! against the built-in engine. Each card goes to `DIR/cards/NAME.txt`; an
+//! engine that fails a check stops the match before any game is begun, so
+//! that a wrong command line is one clear line instead of every game
+//! crashing.
+
+use std::path::Path;
+
+use crate::check::{CheckConfig, CARD_WIDTH};
+use crate::game::Color;
+
+use super::file::MatchFile;
+
+/// The folder of the engines' cards, in the match's.
+pub const CARDS_FOLDER: &str = "cards";
+/// The moves each engine is asked for: enough to see it play.
+const MOVES: u32 = 3;
+
+/// Checks every engine of `file`; the lines to tell, or why the match
+/// cannot start.
+pub fn check_engines(dir: &Path, file: &MatchFile, exe: &Path) -> Result<Vec<String>, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot check the engines: {e}"))?;
+    let cards = dir.join(CARDS_FOLDER);
+    std::fs::create_dir_all(&cards).map_err(|e| format!("cannot make {}: {e}", cards.display()))?;
+    let today = crate::game::sgf::Date::from_unix_seconds(0);
+    let mut said = Vec::new();
+    for engine in &file.engines {
+        let mut game = file.game.clone();
+        game.black = Some(engine.player.clone());
+        game.white = Some("bot".into());
+        let resolved =
+            crate::config::resolve_file(&Default::default(), game, exe.to_path_buf(), today)
+                .map_err(|e| format!("engine {}: {e}", engine.name))?;
+        let config = CheckConfig {
+            spec: resolved.black,
+            color: Color::Black,
+            game: resolved.game,
+            command_timeout: resolved.command_timeout,
+            self_exe: exe.to_path_buf(),
+            moves: MOVES,
+            seats: Default::default(),
+        };
+        let card = runtime
+            .block_on(crate::check::run(&config))
+            .map_err(|e| format!("engine {}: {e}", engine.name))?;
+        let path = cards.join(format!("{}.txt", file_name(&engine.name)));
+        let text = card.render(CARD_WIDTH).join("\n") + "\n";
+        crate::files::write_atomically(&path, &text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let failed: Vec<String> = card
+            .sections
+            .iter()
+            .flat_map(|s| &s.checks)
+            .filter(|c| c.verdict == crate::check::Verdict::Fail)
+            .map(|c| format!("{}: {}", c.name, c.reason))
+            .collect();
+        if let Some(first) = failed.first() {
+            return Err(format!(
+                "engine {} is not ready ({first}); its card is {}",
+                engine.name,
+                path.display()
+            ));
+        }
+        said.push(format!(
+            "goref: engine {} checked: ready; its card is {}",
+            engine.name,
+            path.display()
+        ));
+    }
+    Ok(said)
+}
+
+/// An engine's name as a file's: letters, digits, `-`, `_` and `.` kept,
+/// the rest `_`.
+fn file_name(name: &str) -> String {
+    name.chars()
+        .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {
+            true => c,
+            false => '_',
+        })
+        .collect()
+}

@@ -1,0 +1,275 @@
+//! `goref match DIR` on a terminal: the hall's tiles for the games in
+//! play, the figures and the plots of the LLR and of Elo under them
+//! ([`crate::ui::hall::MatchPanel`]), the runner's newest line, and the
+//! hall's keys: a game opened on the whole screen takes the operator's
+//! keys of `goref attach`, `s` shows every figure.
+//!
+//! The runner plays the match on a thread of its own, as it does headless,
+//! and hands this screen a picture after each change. `q`, Ctrl-C,
+//! SIGTERM or a terminal that goes away stop the runner and leave the
+//! games playing, each in its own goref; the next `goref match DIR`
+//! follows them again. Once the match is over its figures stay on the
+//! screen until `q`.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use crate::app::hall_screen::{Action, HallScreen};
+use crate::app::input::{spawn_reader, TerminalEvent};
+use crate::app::terminal::Screen;
+use crate::app::{ScreenOptions, FRAME_GAP};
+use crate::driver::signals::{Received, Signals};
+use crate::hall::follower::{BoardNote, Follower};
+use crate::shell_time::next_from;
+use crate::ui::hall::keys::HallEffect;
+use crate::ui::hall::{BoardGame, HallView};
+use crate::ui::keys::Key;
+use crate::ui::Role;
+
+use super::picture::MatchPicture;
+use super::run::{run_at, MatchDesk, MatchOptions};
+use super::tally::MatchFigures;
+
+/// How many of the runner's lines the screen keeps.
+const NEWS_KEPT: usize = 50;
+
+/// What the runner tells the screen.
+enum RunnerNote {
+    Said(String),
+    Picture(Box<MatchPicture>),
+    Ended(Box<Result<MatchFigures, String>>),
+}
+
+/// The screen as the runner's desk: lines and pictures go to the screen,
+/// and the screen's reason to stop comes back.
+struct ScreenDesk {
+    notes: mpsc::UnboundedSender<RunnerNote>,
+    stop: Arc<Mutex<Option<String>>>,
+}
+
+impl MatchDesk for ScreenDesk {
+    fn say(&self, line: String) {
+        let _ = self.notes.send(RunnerNote::Said(line));
+    }
+
+    fn wants_pictures(&self) -> bool {
+        true
+    }
+
+    fn show(&self, picture: MatchPicture) {
+        let _ = self.notes.send(RunnerNote::Picture(Box::new(picture)));
+    }
+
+    fn stop_asked(&self) -> Option<String> {
+        self.stop.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+/// Plays the match in `dir` with its screen on the terminal, until it is
+/// over and its player leaves, or the player stops it.
+pub async fn run(
+    dir: &Path,
+    options: &MatchOptions,
+    screen_options: ScreenOptions,
+) -> Result<MatchFigures, String> {
+    let (notes_tx, mut notes) = mpsc::unbounded_channel();
+    let stop = Arc::new(Mutex::new(None));
+    let desk = ScreenDesk {
+        notes: notes_tx.clone(),
+        stop: Arc::clone(&stop),
+    };
+    let (runner_dir, runner_options) = (dir.to_path_buf(), options.clone());
+    std::thread::Builder::new()
+        .name("match".into())
+        .spawn(move || {
+            let end = run_at(&runner_dir, &runner_options, Box::new(desk));
+            let _ = notes_tx.send(RunnerNote::Ended(Box::new(end)));
+        })
+        .map_err(|e| format!("cannot start the match: {e}"))?;
+    let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
+    let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut shown = MatchScreen {
+        dir: dir.to_path_buf(),
+        view: HallView::default(),
+        screen: HallScreen::new(Role::Operator, screen_options.keys.clone()),
+        followers: HashMap::new(),
+        reached: HashSet::new(),
+        stop,
+        leaving: false,
+    };
+    shown.screen.state.director = false;
+    let theme = screen_options.theme;
+    let (board_tx, mut board_notes) = mpsc::unbounded_channel();
+    let mut keys = Some(spawn_reader());
+    let mut dirty = true;
+    let mut last_frame = Instant::now() - FRAME_GAP;
+    let mut ended: Option<Result<MatchFigures, String>> = None;
+    loop {
+        let gap = shown.screen.frame_gap();
+        if dirty && Instant::now() >= last_frame + gap {
+            shown.screen.draw(&mut screen, &shown.view, &theme, None);
+            last_frame = Instant::now();
+            dirty = false;
+        }
+        if screen.is_lost() && !shown.leaving {
+            shown.leave("the terminal went away");
+        }
+        if let Some(end) = &ended {
+            if shown.leaving || end.is_err() {
+                break;
+            }
+        }
+        let wake = match dirty {
+            true => last_frame + gap,
+            false => shown.screen.next_tick(&shown.view),
+        };
+        tokio::select! {
+            note = notes.recv() => match note {
+                Some(RunnerNote::Said(line)) => shown.said(line),
+                Some(RunnerNote::Picture(picture)) => shown.picture(*picture, &board_tx),
+                Some(RunnerNote::Ended(end)) => {
+                    let end = *end;
+                    if end.is_ok() {
+                        shown.said("the match is over: its figures are in report.html; q leaves".into());
+                    }
+                    ended = Some(end);
+                }
+                None => ended = ended.or(Some(Err("the match's runner went away".into()))),
+            },
+            Some((board, note)) = board_notes.recv() => shown.board_note(board, note),
+            input = next_from(&mut keys) => match input {
+                Some(TerminalEvent::Key(key)) => shown.key(key),
+                Some(TerminalEvent::Repaint) => screen.repaint(),
+                Some(TerminalEvent::Lost(why)) => {
+                    screen.lose(&why);
+                    keys = None;
+                }
+                None => keys = None,
+            },
+            signal = signals.next() => match signal {
+                Received::Stop("SIGTERM") => shown.leave("goref received SIGTERM"),
+                Received::Stop(_) => shown.leave("goref received SIGINT (Ctrl-C)"),
+                Received::Hangup => shown.leave("the terminal hung up"),
+            },
+            _ = tokio::time::sleep_until(wake) => {}
+        }
+        dirty = true;
+    }
+    drop(screen);
+    ended.unwrap_or_else(|| Err("the match's runner went away".into()))
+}
+
+/// The screen's state: the view drawn, the games followed, and where the
+/// reason to stop goes.
+struct MatchScreen {
+    dir: PathBuf,
+    view: HallView,
+    screen: HallScreen,
+    followers: HashMap<u32, Follower>,
+    /// The games whose goref the screen has reached: a game's trouble is
+    /// shown once it has been, not while its goref is still starting.
+    reached: HashSet<u32>,
+    stop: Arc<Mutex<Option<String>>>,
+    leaving: bool,
+}
+
+impl MatchScreen {
+    fn said(&mut self, line: String) {
+        if self.view.news.len() == NEWS_KEPT {
+            self.view.news.remove(0);
+        }
+        self.view.news.push(line);
+    }
+
+    /// A new picture: games newly in play are followed, those ended are
+    /// dropped with their tiles.
+    fn picture(&mut self, picture: MatchPicture, notes: &mpsc::UnboundedSender<(u32, BoardNote)>) {
+        let boards = &picture.boards.boards;
+        self.followers
+            .retain(|board, _| boards.iter().any(|b| b.board == *board));
+        self.reached
+            .retain(|board| boards.iter().any(|b| b.board == *board));
+        self.view
+            .games
+            .retain(|board, _| boards.iter().any(|b| b.board == *board));
+        for board in boards {
+            let Some(dir) = &board.dir else { continue };
+            let dir = self.dir.join(dir);
+            let same = self
+                .followers
+                .get(&board.board)
+                .is_some_and(|f| f.dir == dir);
+            if !same {
+                let follower = Follower::start(0, board.board, dir, notes.clone(), None);
+                self.followers.insert(board.board, follower);
+            }
+        }
+        if let Some(opened) = self.screen.opened() {
+            if !boards.iter().any(|b| b.board == opened) {
+                self.screen.new_round();
+            }
+        }
+        self.view.picture = picture.boards;
+        self.view.panel = Some(picture.panel);
+    }
+
+    fn board_note(&mut self, board: u32, note: BoardNote) {
+        match note {
+            BoardNote::View {
+                view,
+                clock,
+                trouble,
+            } => {
+                if !self.followers.contains_key(&board) {
+                    return;
+                }
+                if trouble.is_none() {
+                    self.reached.insert(board);
+                }
+                let game = BoardGame {
+                    view,
+                    clock,
+                    trouble: trouble.filter(|_| self.reached.contains(&board)),
+                };
+                self.view.games.insert(board, game);
+                if self.screen.opened() == Some(board) {
+                    self.screen.see(&self.view, board);
+                }
+            }
+            BoardNote::Refused(why) => self.screen.tell_board(board, why),
+            BoardNote::Gone(_) => {
+                self.followers.remove(&board);
+            }
+        }
+    }
+
+    fn key(&mut self, key: Key) {
+        for action in self.screen.key(&self.view, key) {
+            match action {
+                Action::Hall(HallEffect::Quit) => self.leave("the screen was left with q"),
+                Action::Board { board, line } => {
+                    let sent = self
+                        .followers
+                        .get(&board)
+                        .is_some_and(|f| f.command(line.clone()));
+                    if !sent {
+                        let why = format!("'{line}' was not sent: the game is over");
+                        self.screen.tell_board(board, why);
+                    }
+                }
+                Action::Hall(_) => {}
+            }
+        }
+    }
+
+    /// The player leaves: the runner stops, the games play on.
+    fn leave(&mut self, why: &str) {
+        self.leaving = true;
+        *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.to_string());
+        self.followers.clear();
+    }
+}
