@@ -686,6 +686,11 @@ pub struct GameArgs {
     /// asked for a move (a match's opening): E5,C3,G7.
     #[arg(long, value_name = "POINTS")]
     pub opening: Option<String>,
+    /// When the journal waits for the disk: move (before each move is
+    /// relayed, the default) or result (before the result only; a power cut
+    /// may take a game's last moves, a kill takes none).
+    #[arg(long, value_name = "WHEN")]
+    pub journal_sync: Option<String>,
     /// Time system: none, absolute:50m, byoyomi:5m,30s,3, canadian:10m,5m,25, fischer:5m,2s, cpu:60m,10s.
     #[arg(long, value_name = "SPEC")]
     pub time: Option<String>,

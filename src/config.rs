@@ -17,6 +17,7 @@ use crate::game::sgf::Date;
 use crate::game::{Point, MAX_SIZE, MIN_SIZE};
 use crate::journal::folder::default_name;
 use crate::journal::FolderPlace;
+use crate::journal::JournalSync;
 use crate::players::PlayerSpec;
 use crate::referee::{GameConfig, Handicap, RecordInfo, Referee};
 use crate::toml_errors::locate;
@@ -80,6 +81,8 @@ pub struct GameFile {
     pub game_name: Option<String>,
     /// The game's date for the record, `YYYY-MM-DD` (default: today).
     pub date: Option<String>,
+    /// When the journal is synced: `move` (default) or `result`.
+    pub journal_sync: Option<String>,
 }
 
 impl GameFile {
@@ -220,6 +223,10 @@ pub(crate) fn resolve_file(
             "--black and --white are on the same line, {line}: each player needs a line of its own"
         )));
     }
+    let journal_sync = match pick(&args.game.journal_sync, &file.journal_sync) {
+        Some(when) => when.parse().map_err(invalid)?,
+        None => JournalSync::default(),
+    };
     let date = match &file.date {
         Some(date) => date.parse().map_err(invalid)?,
         None => today,
@@ -267,6 +274,7 @@ pub(crate) fn resolve_file(
         folder: Some(folder),
         published: None,
         seats: Default::default(),
+        journal_sync,
     })
 }
 
@@ -388,6 +396,26 @@ mod tests {
             PlayerSpec::Gtp {
                 command: "gnugo --mode gtp".into()
             }
+        );
+    }
+
+    #[test]
+    fn the_journal_syncs_each_move_unless_told_the_result_only() {
+        let mut play = args("bot", "bot");
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.journal_sync, JournalSync::EveryMove);
+        play.game.journal_sync = Some("result".into());
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.journal_sync, JournalSync::AtResult);
+        let text = crate::driver::game_file::game_file_text(&config);
+        assert!(text.contains("journal_sync = \"result\""), "{text}");
+        let file: GameFile = toml::from_str(&text).unwrap();
+        assert_eq!(file.journal_sync.as_deref(), Some("result"));
+        play.game.journal_sync = Some("sometimes".into());
+        let refused = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
+        assert!(
+            refused.to_string().contains("move (the journal synced"),
+            "{refused}"
         );
     }
 

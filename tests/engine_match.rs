@@ -180,6 +180,8 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
             .contains("--level 8"));
         let sgf = std::fs::read_to_string(a.join("game.sgf")).unwrap();
         assert!(sgf.contains("End of the opening"), "{sgf}");
+        let config = std::fs::read_to_string(a.join("config.toml")).unwrap();
+        assert!(config.contains("journal_sync = \"result\""), "{config}");
     }
     let report = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(report.contains("H1 accepted"), "the figures");

@@ -7,6 +7,7 @@ use crate::game::rules::ForkRule;
 use crate::referee::Handicap;
 
 use super::DriverConfig;
+use crate::journal::JournalSync;
 
 /// The resolved configuration as a game file: every setting the game is
 /// played with, preset values included, so that `goref play --config FILE`
@@ -42,6 +43,9 @@ pub(crate) fn game_file_text(config: &DriverConfig) -> String {
     if !config.game.opening.is_empty() {
         let points: Vec<String> = config.game.opening.iter().map(|p| p.to_gtp()).collect();
         line("opening", quote(&points.join(",")));
+    }
+    if config.journal_sync != JournalSync::default() {
+        line("journal_sync", quote(&config.journal_sync.to_string()));
     }
     line("time", quote(&rules.time.to_string()));
     let ko = match rules.ko {

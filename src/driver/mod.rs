@@ -11,7 +11,7 @@
 //! never stops the game; it is an event, and the [`GameOutcome`] says which
 //! files are incomplete.
 
-mod game_file;
+pub(crate) mod game_file;
 mod json_out;
 mod lineup;
 mod operator_input;
@@ -35,7 +35,7 @@ use crate::game::Color;
 use std::path::Path;
 
 use crate::journal::folder::SOCKET;
-use crate::journal::{FolderPlace, GameFolder};
+use crate::journal::{FolderPlace, GameFolder, JournalSync};
 use crate::mirror::server::MirrorServer;
 use crate::players::{human, PlayerHandle, PlayerSpec, Report};
 use crate::protocol::sgmp::link::Direction;
@@ -80,6 +80,8 @@ pub struct DriverConfig {
     pub published: Option<String>,
     /// The links of the seated players (`seat:NAME`).
     pub seats: crate::seats::link::SeatDesk,
+    /// When the game's journal waits for the disk.
+    pub journal_sync: JournalSync,
 }
 
 /// What reaches a game from outside besides its players.

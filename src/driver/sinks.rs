@@ -23,7 +23,7 @@ use super::{progress_line, DriverConfig, DriverError, Resumption};
 use crate::console;
 use crate::files::{resolve_output, same_file, Holds};
 use crate::journal::folder::{self, stderr_log};
-use crate::journal::{manifest, GameFolder, Journal, JournalStatus};
+use crate::journal::{manifest, GameFolder, Journal, JournalStatus, JournalSync};
 use crate::referee::{
     EventBatch, GameEvent, HandedOn, LineDirection, PlannedGame, Recorder, Referee, SessionChange,
     StampedEvent, StreamHeader,
@@ -43,6 +43,7 @@ struct Record {
 struct Folder {
     folder: GameFolder,
     journal: Journal,
+    sync: JournalSync,
     /// The engines' stderr, Black's then White's, opened at their first line.
     stderr_logs: [Option<LogFile>; 2],
 }
@@ -222,7 +223,7 @@ impl Sinks {
             }
         };
         let folder = match folder {
-            Some(folder) if resuming => Some(reopen_folder(folder)?),
+            Some(folder) if resuming => Some(reopen_folder(folder, config.journal_sync)?),
             Some(folder) => Some(open_folder(config, folder)?),
             None => None,
         };
@@ -495,8 +496,10 @@ impl Sinks {
             json = self.for_subscribers(&line);
             if let Some(folder) = &mut self.folder {
                 folder.journal.append(&line);
-                if relays_or_announces(&stamped.event) {
-                    folder.journal.commit();
+                match (&stamped.event, folder.sync) {
+                    (GameEvent::Move { .. }, JournalSync::AtResult) => folder.journal.flush(),
+                    (event, _) if relays_or_announces(event) => folder.journal.commit(),
+                    _ => {}
                 }
                 if let Some(message) = folder.log_stderr(&stamped.event) {
                     told.push(GameEvent::Error {
@@ -749,13 +752,14 @@ impl Folder {
 }
 
 /// Takes a game's folder back: its journal goes on from its last whole line.
-fn reopen_folder(folder: GameFolder) -> Result<Folder, DriverError> {
+fn reopen_folder(folder: GameFolder, sync: JournalSync) -> Result<Folder, DriverError> {
     let journal_path = folder.file(folder::JOURNAL);
     let journal = Journal::open(&journal_path)
         .map_err(|e| DriverError::Setup(format!("cannot write {}: {e}", journal_path.display())))?;
     Ok(Folder {
         folder,
         journal,
+        sync,
         stderr_logs: [None, None],
     })
 }
@@ -816,6 +820,7 @@ fn open_folder(config: &DriverConfig, folder: GameFolder) -> Result<Folder, Driv
     Ok(Folder {
         folder,
         journal,
+        sync: config.journal_sync,
         stderr_logs: [None, None],
     })
 }

@@ -16,6 +16,12 @@ use super::file::MatchFile;
 /// The folder of a match's games.
 pub const GAMES_FOLDER: &str = "games";
 
+/// When a match's games sync their journals, unless its `[game]` says: at
+/// the result only. A kill loses nothing; a power cut may take the last
+/// moves of the games in play, which are resumed from what is left; the
+/// sync a move would otherwise cost is half a match game's own CPU.
+pub const MATCH_JOURNAL_SYNC: &str = "result";
+
 /// One game of the plan.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameSlot {
@@ -91,6 +97,9 @@ impl Plan {
         table.insert("black".into(), black.player.clone().into());
         table.insert("white".into(), white.player.clone().into());
         table.insert("event".into(), file.name.clone().into());
+        if !table.contains_key("journal_sync") {
+            table.insert("journal_sync".into(), MATCH_JOURNAL_SYNC.into());
+        }
         let opening = self.opening(slot.pair);
         if let Some(opening) = opening.filter(|o| !o.moves.is_empty()) {
             let moves: Vec<String> = opening.moves.iter().map(|p| p.to_gtp()).collect();

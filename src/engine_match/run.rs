@@ -236,7 +236,15 @@ impl Runner {
     /// What `slot`'s folder of `attempt` says it needs.
     fn look(&self, slot: &GameSlot, attempt: u32, resumes: u32) -> SlotState {
         let dir = self.dir.join(slot.dir(attempt));
-        match board::folder_state(&dir) {
+        let state = match tally::folder_result(&dir) {
+            Some((result, end, reason)) if !board::is_live(&dir) => FolderState::Finished {
+                result,
+                end,
+                reason,
+            },
+            _ => board::folder_state(&dir),
+        };
+        match state {
             FolderState::Empty => SlotState::Waiting {
                 attempt,
                 resume: false,

@@ -12,4 +12,4 @@ pub mod reader;
 pub mod writer;
 
 pub use folder::{FolderError, FolderPlace, GameFolder};
-pub use writer::{Journal, JournalStatus};
+pub use writer::{Journal, JournalStatus, JournalSync};

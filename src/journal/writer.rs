@@ -5,7 +5,9 @@
 //! once per turn of the loop ([`Journal::flush`]), and makes it durable
 //! with `fdatasync` (`Journal::commit`) before a move is relayed and
 //! before a result is announced. A kill loses nothing that was written; a
-//! power cut loses nothing that was committed.
+//! power cut loses nothing that was committed. A game may ask for the sync
+//! before its result only ([`JournalSync::AtResult`]): its moves are then
+//! written, not synced, before they are relayed.
 //!
 //! A write that fails (a full disk) never leaves half a line behind: the
 //! file is cut back to its last whole line, the lines are kept, and every
@@ -24,6 +26,43 @@ const MAX_PENDING: usize = 64 << 20;
 /// How often a refused journal is tried again, however often it is flushed:
 /// each try writes everything kept so far.
 const RETRY_EVERY: Duration = Duration::from_secs(1);
+
+/// When the journal waits for the disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum JournalSync {
+    /// Before each move is relayed and before the result: a power cut
+    /// loses no move anyone heard of.
+    #[default]
+    EveryMove,
+    /// Before the result only; each move is still written before it is
+    /// relayed, so a kill loses nothing, but a power cut may take the last
+    /// moves of a game in play (a match's game, resumed from what is left).
+    AtResult,
+}
+
+impl std::str::FromStr for JournalSync {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<JournalSync, String> {
+        match text {
+            "move" => Ok(JournalSync::EveryMove),
+            "result" => Ok(JournalSync::AtResult),
+            other => Err(format!(
+                "journal_sync {other}: move (the journal synced before each move is relayed) \
+                 or result (only before the result)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for JournalSync {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            JournalSync::EveryMove => "move",
+            JournalSync::AtResult => "result",
+        })
+    }
+}
 
 /// A change in whether the journal reaches the disk.
 #[derive(Debug, Clone, PartialEq, Eq)]
