@@ -109,6 +109,7 @@ fn gaps_of_one_game(
         folder: None,
         published: None,
         seats: Default::default(),
+        journal_sync: Default::default(),
     };
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();

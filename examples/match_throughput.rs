@@ -1,0 +1,508 @@
+//! Games per hour and the referee's own CPU a move: `goref match` beside
+//! gogui-twogtp (`-threads N`) and gomill's ringmaster (`-j N`), on the same
+//! engines and openings. Issue 45's budget, on this two-core machine, the
+//! built-in engine answering at once, 9x9: goref's games per hour at 2 and 8
+//! boards at once at least 1.5x the faster of the two, and its own CPU a
+//! move at most 0.7x ringmaster's.
+//!
+//! Each tool plays GAMES games of `goref bot` against itself (empty board,
+//! komi 7.5, no clock), N at once for each N of BOARDS, timed, its CPU taken
+//! from `wait4` on it (everything it reaped, engines included). Every engine
+//! runs under this example (`--wrap REPORT -- CMD...`), which appends its own
+//! and the engine's CPU to REPORT: the referee's own CPU is the rest. Moves
+//! are counted in the records: `move` events in goref's journals, `;B[` and
+//! `;W[` nodes in the others' SGF. One more goref line plays `bot:1` against
+//! `bot:2`, engines goref starts itself (`goref bot --gtp`, child processes,
+//! not in-process) that no wrapper sits under: its whole CPU only.
+//!
+//! ```text
+//! cargo build --profile quick-release && \
+//! cargo run --profile quick-release --example match_throughput -- [GAMES] [BOARDS...]
+//! ```
+//!
+//! GAMES: 40 by default, even (goref plays pairs); BOARDS: `2 8` by default.
+//! `GOREF_BINARY` overrides the goref built beside the example;
+//! `GOREF_RINGMASTER` and `GOREF_TWOGTP` the tools' commands (default
+//! `/tmp/tools/ringmaster` and `/tmp/tools/gogui-twogtp`; a tool missing or
+//! set empty is skipped). Scratch: `$TMPDIR/match_throughput.PID`, removed
+//! after a run that went well, kept after one that failed.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::time::Instant;
+
+#[path = "support/mod.rs"]
+mod support;
+
+const RINGMASTER: &str = "/tmp/tools/ringmaster";
+const TWOGTP: &str = "/tmp/tools/gogui-twogtp";
+/// The wrappers' reports in a run's folder: a line `USER_US SYSTEM_US` for
+/// each engine that ended.
+const REPORT: &str = "engines.cpu";
+/// Issue 45's budget.
+const MIN_SPEED_RATIO: f64 = 1.5;
+const MAX_CPU_RATIO: f64 = 0.7;
+
+const GOREF: &str = "goref";
+const GOREF_BOT: &str = "goref, bot:1 v bot:2";
+const RING: &str = "ringmaster";
+const TWO: &str = "gogui-twogtp";
+
+/// One tool's games at one number of boards.
+struct Run {
+    tool: &'static str,
+    boards: u32,
+    games: u64,
+    moves: u64,
+    wall_s: f64,
+    /// The CPU of the tool and all it reaped, engines included, in µs.
+    tree_us: i64,
+    /// The engines' share, from their wrappers; none when they ran bare.
+    engines_us: Option<i64>,
+}
+
+impl Run {
+    fn games_per_hour(&self) -> f64 {
+        self.games as f64 * 3600.0 / self.wall_s.max(1e-9)
+    }
+
+    /// The referee's own CPU, in µs.
+    fn referee_us(&self) -> Option<i64> {
+        self.engines_us.map(|engines| self.tree_us - engines)
+    }
+
+    /// `us` as ms a move.
+    fn per_move_ms(&self, us: i64) -> f64 {
+        us as f64 / 1000.0 / self.moves.max(1) as f64
+    }
+}
+
+fn micros(t: libc::timeval) -> i64 {
+    t.tv_sec * 1_000_000 + t.tv_usec
+}
+
+/// The engine a wrapper runs, for its signal handler.
+static ENGINE: AtomicI32 = AtomicI32::new(0);
+
+/// Passes a signal that would end the wrapper on to its engine instead, so
+/// that the wrapper outlives the engine and still reports.
+extern "C" fn pass_on(signal: libc::c_int) {
+    let pid = ENGINE.load(Ordering::Relaxed);
+    if pid > 0 {
+        // SAFETY: kill is async-signal-safe; it signals our own child.
+        unsafe { libc::kill(pid, signal) };
+    }
+}
+
+/// `--wrap REPORT -- CMD ARGS...`: runs the engine on this process's stdin
+/// and stdout, then appends the CPU of this wrapper and of the engine to
+/// REPORT and exits as the engine did.
+fn wrap(args: &[String]) -> Result<(), String> {
+    let [report, dashes, program, rest @ ..] = args else {
+        return Err("--wrap REPORT -- CMD ARGS...".into());
+    };
+    if dashes != "--" {
+        return Err("--wrap REPORT -- CMD ARGS...".into());
+    }
+    let mut engine = Command::new(program)
+        .args(rest)
+        .spawn()
+        .map_err(|e| format!("cannot start {program}: {e}"))?;
+    ENGINE.store(engine.id() as libc::pid_t, Ordering::Relaxed);
+    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
+        // SAFETY: the handler only reads an atomic and calls kill, both
+        // async-signal-safe; a signal the referee had ignored stays ignored.
+        unsafe {
+            if libc::signal(signal, pass_on as *const () as libc::sighandler_t) == libc::SIG_IGN {
+                libc::signal(signal, libc::SIG_IGN);
+            }
+        }
+    }
+    let status = engine
+        .wait()
+        .map_err(|e| format!("waiting for {program}: {e}"))?;
+    let (mut user, mut system) = (0, 0);
+    for who in [libc::RUSAGE_SELF, libc::RUSAGE_CHILDREN] {
+        // SAFETY: rusage is plain data, filled in by getrusage.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        unsafe { libc::getrusage(who, &mut usage) };
+        user += micros(usage.ru_utime);
+        system += micros(usage.ru_stime);
+    }
+    fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(report)
+        .and_then(|mut file| file.write_all(format!("{user} {system}\n").as_bytes()))
+        .map_err(|e| format!("{report}: {e}"))?;
+    std::process::exit(
+        status
+            .code()
+            .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)),
+    );
+}
+
+fn read(path: &Path) -> Result<String, String> {
+    fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The entries of the folder `dir`.
+fn entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let list = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    list.map(|entry| entry.map(|e| e.path()).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The engines' CPU in µs from the wrappers' reports in `dir`, and how many
+/// engine runs reported.
+fn engines_cpu(dir: &Path) -> Result<(i64, usize), String> {
+    let path = dir.join(REPORT);
+    let text = if path.exists() {
+        read(&path)?
+    } else {
+        String::new()
+    };
+    let mut total = 0;
+    for line in text.lines() {
+        let numbers: Result<Vec<i64>, _> = line.split_whitespace().map(str::parse).collect();
+        match numbers.as_deref() {
+            Ok([user, system]) => total += user + system,
+            _ => return Err(format!("{}: not a report line: {line}", path.display())),
+        }
+    }
+    Ok((total, text.lines().count()))
+}
+
+/// The `.sgf` files in `dir` whose names start with `prefix`: how many, and
+/// their moves (passes included).
+fn sgf_games(dir: &Path, prefix: &str) -> Result<(u64, u64), String> {
+    let (mut files, mut moves) = (0, 0);
+    for path in entries(dir)? {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with(prefix) && name.ends_with(".sgf") {
+            let nodes: String = read(&path)?.split_whitespace().collect();
+            files += 1;
+            moves += (nodes.matches(";B[").count() + nodes.matches(";W[").count()) as u64;
+        }
+    }
+    Ok((files, moves))
+}
+
+/// What every run shares: the goref measured, this example (the engines'
+/// wrapper), the scratch folder and the games a run.
+struct Bench {
+    goref: PathBuf,
+    me: PathBuf,
+    root: PathBuf,
+    games: u64,
+}
+
+impl Bench {
+    /// A new folder for `name`'s run at `boards`, and the engine every tool
+    /// plays there: `goref bot` under this example, reporting to the folder.
+    fn setup(&self, name: &str, boards: u32) -> Result<(PathBuf, String), String> {
+        let dir = self.root.join(format!("{name}-{boards}"));
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let (me, report, goref) = (self.me.display(), dir.join(REPORT), self.goref.display());
+        let engine = format!("{me} --wrap {} -- {goref} bot", report.display());
+        Ok((dir, engine))
+    }
+
+    /// `goref match` at `boards`, its engines wrapped (`goref bot` as a GTP
+    /// program) or not (`bot:1` against `bot:2`).
+    fn goref(&self, boards: u32, wrapped: bool) -> Result<Run, String> {
+        let (tool, name) = if wrapped {
+            (GOREF, "goref")
+        } else {
+            (GOREF_BOT, "goref-bot")
+        };
+        let (dir, engine) = self.setup(name, boards)?;
+        let player = |seed: u8| {
+            let spec = if wrapped {
+                format!("gtp:{engine}")
+            } else {
+                format!("bot:{seed}")
+            };
+            toml::Value::String(spec).to_string()
+        };
+        let folder = dir.join("match");
+        fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let text = format!(
+            "name = \"throughput\"\nboards = {boards}\nseed = 1\n\n\
+             [game]\nrules = \"kgs\"\nsize = 9\nkomi = 7.5\ntime = \"none\"\n\n\
+             [[engine]]\nname = \"a\"\nplayer = {}\n\n\
+             [[engine]]\nname = \"b\"\nplayer = {}\n\n\
+             [openings]\nsource = \"random:0\"\n\n[stop]\npairs = {}\n",
+            player(1),
+            player(2),
+            self.games / 2
+        );
+        write(&folder.join("match.toml"), &text)?;
+        let mut command = Command::new(&self.goref);
+        command.arg("match").arg(&folder).arg("--headless");
+        self.play(tool, boards, &dir, &mut command, || {
+            let (mut ended, mut moves, mut folders) = (0, 0, 0);
+            for path in entries(&folder.join("games"))? {
+                if path.is_dir() {
+                    let journal = read(&path.join("journal.jsonl"))?;
+                    folders += 1;
+                    moves += journal.matches("\"type\":\"move\"").count() as u64;
+                    let mut tail = journal.lines().rev().take(64);
+                    ended += u64::from(tail.any(|l| l.contains("\"type\":\"result\"")));
+                }
+            }
+            if folders > self.games {
+                let again = folders - self.games;
+                eprintln!("note: {tool} at {boards} boards: {again} games played again");
+            }
+            Ok((ended, moves, 2 * folders as usize))
+        })
+    }
+
+    /// gomill's ringmaster, `-j boards`, one playoff of the games.
+    fn ringmaster(&self, cmd: &str, boards: u32) -> Result<Run, String> {
+        let (dir, engine) = self.setup("ringmaster", boards)?;
+        let player = format!(
+            "Player('{}')",
+            engine.replace('\\', "\\\\").replace('\'', "\\'")
+        );
+        let control = format!(
+            "competition_type = 'playoff'\nboard_size = 9\nkomi = 7.5\nscorer = 'internal'\n\
+             players = {{'a': {player}, 'b': {player}}}\n\
+             matchups = [Matchup('a', 'b', number_of_games={})]\n",
+            self.games
+        );
+        let ctl = dir.join("throughput.ctl");
+        write(&ctl, &control)?;
+        let mut words = cmd.split_whitespace();
+        let mut command = Command::new(words.next().ok_or("GOREF_RINGMASTER is empty")?);
+        command.args(words).arg(ctl);
+        command.args(["run", "-j", &boards.to_string(), "-q"]);
+        self.play(RING, boards, &dir, &mut command, || {
+            let (records, moves) = sgf_games(&dir.join("throughput.games"), "")?;
+            Ok((records, moves, 2 * self.games as usize))
+        })
+    }
+
+    /// gogui-twogtp, `-threads boards`, the games.
+    fn twogtp(&self, cmd: &str, boards: u32) -> Result<Run, String> {
+        let (dir, engine) = self.setup("twogtp", boards)?;
+        let mut words = cmd.split_whitespace();
+        let mut command = Command::new(words.next().ok_or("GOREF_TWOGTP is empty")?);
+        command.args(words);
+        command.args([
+            "-black", &engine, "-white", &engine, "-size", "9", "-komi", "7.5",
+        ]);
+        command.args(["-games", &self.games.to_string(), "-auto", "-sgffile"]);
+        command.arg(dir.join("game"));
+        command.args(["-threads", &boards.to_string(), "-force"]);
+        self.play(TWO, boards, &dir, &mut command, || {
+            let table = read(&dir.join("game.dat"))?;
+            let rows = table
+                .lines()
+                .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+            let (records, moves) = sgf_games(&dir, "game-")?;
+            let pairs = self.games.min(boards.into());
+            Ok((records.min(rows.count() as u64), moves, 2 * pairs as usize))
+        })
+    }
+
+    /// Runs `command` in `dir`, its output to `dir/run.out` and `run.err`,
+    /// and times it; `records` then says from what it left how many games
+    /// ended, their moves, and how many engine runs there were at least.
+    fn play(
+        &self,
+        tool: &'static str,
+        boards: u32,
+        dir: &Path,
+        command: &mut Command,
+        records: impl FnOnce() -> Result<(u64, u64, usize), String>,
+    ) -> Result<Run, String> {
+        let file = |name: &str| {
+            let path = dir.join(name);
+            fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))
+        };
+        command.current_dir(dir).stdin(Stdio::null());
+        command.stdout(file("run.out")?).stderr(file("run.err")?);
+        let started = Instant::now();
+        let (usage, exited_well) = support::run_and_reap(command)?;
+        let wall_s = started.elapsed().as_secs_f64();
+        if !exited_well {
+            return Err(format!(
+                "{tool} failed; see {}",
+                dir.join("run.err").display()
+            ));
+        }
+        let (games, moves, engine_runs) = records()?;
+        if games < self.games {
+            let (want, dir) = (self.games, dir.display());
+            return Err(format!("{tool}: {games} of {want} games recorded in {dir}"));
+        }
+        let engines_us = match tool {
+            GOREF_BOT => None,
+            _ => {
+                let (us, reported) = engines_cpu(dir)?;
+                if reported < engine_runs {
+                    eprintln!(
+                        "warning: {tool} at {boards} boards: {reported} of at least \
+                         {engine_runs} engine runs reported their CPU: its own is overstated"
+                    );
+                }
+                Some(us)
+            }
+        };
+        let tree_us = micros(usage.ru_utime) + micros(usage.ru_stime);
+        let games = self.games;
+        Ok(Run {
+            tool,
+            boards,
+            games,
+            moves,
+            wall_s,
+            tree_us,
+            engines_us,
+        })
+    }
+}
+
+/// The command that runs a tool: `$VAR` when it is set (empty: skip the
+/// tool), else `default` when it is there.
+fn tool(var: &str, default: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(command) => (!command.trim().is_empty()).then_some(command),
+        Err(_) => Path::new(default).exists().then(|| default.to_string()),
+    }
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "--wrap") {
+        return wrap(&args[1..]);
+    }
+    let number = |a: &String| a.parse::<u32>().ok().filter(|&n| n > 0);
+    let games = args
+        .first()
+        .map_or(Some(40), number)
+        .filter(|n| n.is_multiple_of(2));
+    let games = u64::from(games.ok_or("GAMES must be an even number above 0 (goref plays pairs)")?);
+    let boards: Vec<u32> = match args.get(1..) {
+        Some(list) if !list.is_empty() => list.iter().map(number).collect::<Option<_>>(),
+        _ => Some(vec![2, 8]),
+    }
+    .ok_or("BOARDS must be numbers above 0")?;
+    let goref = match std::env::var_os("GOREF_BINARY") {
+        Some(path) => PathBuf::from(&path)
+            .canonicalize()
+            .map_err(|e| format!("GOREF_BINARY {}: {e}", Path::new(&path).display()))?,
+        None => support::goref_beside()?,
+    };
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this example: {e}"))?;
+    let here = std::env::current_dir().map_err(|e| e.to_string())?;
+    let root = here
+        .join(std::env::temp_dir())
+        .join(format!("match_throughput.{}", std::process::id()));
+    println!(
+        "goref {}, {games} games of 9x9 a run, in {}",
+        goref.display(),
+        root.display()
+    );
+    let bench = Bench {
+        goref,
+        me,
+        root,
+        games,
+    };
+    let ringmaster_command = tool("GOREF_RINGMASTER", RINGMASTER);
+    let twogtp_command = tool("GOREF_TWOGTP", TWOGTP);
+    if ringmaster_command.is_none() {
+        println!("ringmaster: skipped (not at {RINGMASTER}; GOREF_RINGMASTER names its command)");
+    }
+    if twogtp_command.is_none() {
+        println!("gogui-twogtp: skipped (not at {TWOGTP}; GOREF_TWOGTP names its command)");
+    }
+    let verdict = |ok: bool| if ok { "ok" } else { "over budget" };
+    let mut runs = Vec::new();
+    for &n in &boards {
+        let mut done = |run: Run| {
+            eprintln!(
+                "{n} boards: {}: {} games in {:.1} s",
+                run.tool, run.games, run.wall_s
+            );
+            runs.push(run);
+        };
+        done(bench.goref(n, true)?);
+        done(bench.goref(n, false)?);
+        if let Some(command) = &ringmaster_command {
+            done(bench.ringmaster(command, n)?);
+        }
+        if let Some(command) = &twogtp_command {
+            done(bench.twogtp(command, n)?);
+        }
+    }
+    let [b, g, m, w, h] = ["boards", "games", "moves", "wall s", "games/h"];
+    let [a, o, p] = ["all ms/move", "own ms/game", "own ms/move"];
+    println!(
+        "{:<22} {b:>6} {g:>5} {m:>6} {w:>8} {h:>9} {a:>12} {o:>12} {p:>12}",
+        "tool"
+    );
+    for run in &runs {
+        let own = run.referee_us();
+        let shown = |value: Option<f64>| value.map_or("-".to_string(), |v| format!("{v:.3}"));
+        println!(
+            "{:<22} {:>6} {:>5} {:>6} {:>8.2} {:>9.0} {:>12.3} {:>12} {:>12}",
+            run.tool,
+            run.boards,
+            run.games,
+            run.moves,
+            run.wall_s,
+            run.games_per_hour(),
+            run.per_move_ms(run.tree_us),
+            shown(own.map(|us| us as f64 / 1000.0 / run.games as f64)),
+            shown(own.map(|us| run.per_move_ms(us))),
+        );
+    }
+    println!(
+        "(all: the tool with its engines; own: the referee alone, its engines' CPU taken off)"
+    );
+    for &n in &boards {
+        let find = |tool: &str| runs.iter().find(|r| r.tool == tool && r.boards == n);
+        let Some(ours) = find(GOREF) else { continue };
+        let faster = [find(RING), find(TWO)]
+            .into_iter()
+            .flatten()
+            .max_by(|a, b| a.games_per_hour().total_cmp(&b.games_per_hour()));
+        match faster {
+            Some(other) => {
+                let ratio = ours.games_per_hour() / other.games_per_hour();
+                let (name, ok) = (other.tool, verdict(ratio >= MIN_SPEED_RATIO));
+                println!(
+                    "{n} boards: goref's games per hour {ratio:.2}x {name}'s, the faster \
+                     (budget >= {MIN_SPEED_RATIO}): {ok}"
+                );
+            }
+            None => println!("{n} boards: games per hour: no other tool ran"),
+        }
+        let per_move = |run: &Run| run.referee_us().map(|us| run.per_move_ms(us));
+        match (per_move(ours), find(RING).and_then(per_move)) {
+            (Some(own), Some(theirs)) if theirs > 0.0 => {
+                let ratio = own / theirs;
+                let ok = verdict(ratio <= MAX_CPU_RATIO);
+                println!(
+                    "{n} boards: goref's own CPU a move {ratio:.2}x ringmaster's \
+                     (budget <= {MAX_CPU_RATIO}): {ok}"
+                );
+            }
+            _ => println!("{n} boards: CPU a move: no ringmaster figure to compare with"),
+        }
+    }
+    let _ = fs::remove_dir_all(&bench.root);
+    Ok(())
+}
