@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use common::tmux::Tmux;
+use common::tmux::{last_line, Tmux};
 use common::{gnugo, goref, journal, wait_until};
 use serde_json::Value;
 
@@ -256,13 +256,6 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
     let text = String::from_utf8_lossy(&text.stdout);
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     assert!(text.contains("pairs 3"), "{text}");
-}
-
-fn last_line(screen: &str) -> &str {
-    screen
-        .lines()
-        .rfind(|l| !l.trim().is_empty())
-        .unwrap_or_default()
 }
 
 #[test]

@@ -13,7 +13,7 @@ mod common;
 use std::path::Path;
 use std::time::Duration;
 
-use common::tmux::Tmux;
+use common::tmux::{last_line, Tmux};
 use common::{free_port, goref, journal};
 
 /// A player that crashes at its third move and, started again, never
@@ -57,13 +57,6 @@ fn event_folder(dir: &Path, think_ms: u32) {
         ));
     }
     std::fs::write(dir.join("event.toml"), text).unwrap();
-}
-
-fn last_line(screen: &str) -> &str {
-    screen
-        .lines()
-        .rfind(|l| !l.trim().is_empty())
-        .unwrap_or_default()
 }
 
 #[test]

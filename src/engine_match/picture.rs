@@ -68,17 +68,8 @@ pub fn picture(
     };
     let steps = tally.ledger().steps();
     let (lines, details) = figures.screen_lines();
-    let llr_title = match (figures.llr, figures.llr_lower, figures.llr_upper) {
-        (Some(llr), Some(lower), Some(upper)) => {
-            format!("LLR {llr:.2} in [{lower:.2}, {upper:.2}]")
-        }
-        _ => String::new(),
-    };
-    let elo_title = match (figures.elo, figures.elo_error) {
-        (Some(elo), Some(error)) => format!("Elo {elo:.1} +/- {error:.1}"),
-        (Some(elo), None) => format!("Elo {elo:.1}"),
-        _ => "Elo -".to_string(),
-    };
+    let llr_title = figures.llr_text().unwrap_or_default();
+    let elo_title = figures.elo_text(1).unwrap_or_else(|| "Elo -".into());
     let panel = MatchPanel {
         lines,
         details,

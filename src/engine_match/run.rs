@@ -550,17 +550,12 @@ impl Runner {
             Color::Black => "Black",
             Color::White => "White",
         };
-        let llr = match (figures.llr, figures.llr_lower, figures.llr_upper) {
-            (Some(llr), Some(lower), Some(upper)) => {
-                format!(", LLR {llr:.2} [{lower:.2}, {upper:.2}]")
-            }
-            _ => String::new(),
-        };
-        let elo = match (figures.elo, figures.elo_error) {
-            (Some(elo), Some(error)) => format!(", Elo {elo:.0} +/- {error:.0}"),
-            (Some(elo), None) => format!(", Elo {elo:.0}"),
-            _ => String::new(),
-        };
+        let llr = figures
+            .llr_text()
+            .map_or(String::new(), |t| format!(", {t}"));
+        let elo = figures
+            .elo_text(0)
+            .map_or(String::new(), |t| format!(", {t}"));
         self.desk.say(format!(
             "{}: {} {said} as {colour} ({end}) | games {}: +{} -{} ={}{elo}{llr}",
             slot.name(),

@@ -16,14 +16,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 
 use crate::app::hall_screen::{Action, HallScreen};
-use crate::app::input::{spawn_reader, TerminalEvent};
+use crate::app::input::spawn_reader;
 use crate::app::terminal::Screen;
-use crate::app::{ScreenOptions, FRAME_GAP};
+use crate::app::ScreenOptions;
 use crate::driver::signals::{Received, Signals};
 use crate::hall::follower::{BoardNote, Follower};
+use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
 use crate::shell_time::next_from;
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallView};
@@ -33,9 +33,6 @@ use crate::ui::Role;
 use super::picture::MatchPicture;
 use super::run::{run_at, MatchDesk, MatchOptions};
 use super::tally::MatchFigures;
-
-/// How many of the runner's lines the screen keeps.
-const NEWS_KEPT: usize = 50;
 
 /// What the runner tells the screen.
 enum RunnerNote {
@@ -105,16 +102,10 @@ pub async fn run(
     let theme = screen_options.theme;
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     let mut keys = Some(spawn_reader());
-    let mut dirty = true;
-    let mut last_frame = Instant::now() - FRAME_GAP;
+    let mut pacer = Pacer::new();
     let mut ended: Option<Result<MatchFigures, String>> = None;
     loop {
-        let gap = shown.screen.frame_gap();
-        if dirty && Instant::now() >= last_frame + gap {
-            shown.screen.draw(&mut screen, &shown.view, &theme, None);
-            last_frame = Instant::now();
-            dirty = false;
-        }
+        pacer.draw(&mut shown.screen, &mut screen, &shown.view, &theme);
         if screen.is_lost() && !shown.leaving {
             shown.leave("the terminal went away");
         }
@@ -123,10 +114,7 @@ pub async fn run(
                 break;
             }
         }
-        let wake = match dirty {
-            true => last_frame + gap,
-            false => shown.screen.next_tick(&shown.view),
-        };
+        let wake = pacer.wake(&shown.screen, &shown.view);
         tokio::select! {
             note = notes.recv() => match note {
                 Some(RunnerNote::Said(line)) => shown.said(line),
@@ -141,15 +129,11 @@ pub async fn run(
                 None => ended = ended.or(Some(Err("the match's runner went away".into()))),
             },
             Some((board, note)) = board_notes.recv() => shown.board_note(board, note),
-            input = next_from(&mut keys) => match input {
-                Some(TerminalEvent::Key(key)) => shown.key(key),
-                Some(TerminalEvent::Repaint) => screen.repaint(),
-                Some(TerminalEvent::Lost(why)) => {
-                    screen.lose(&why);
-                    keys = None;
+            input = next_from(&mut keys) => {
+                if let Some(key) = terminal_key(input, &mut screen, &mut keys) {
+                    shown.key(key);
                 }
-                None => keys = None,
-            },
+            }
             signal = signals.next() => match signal {
                 Received::Stop("SIGTERM") => shown.leave("goref received SIGTERM"),
                 Received::Stop(_) => shown.leave("goref received SIGINT (Ctrl-C)"),
@@ -157,7 +141,7 @@ pub async fn run(
             },
             _ = tokio::time::sleep_until(wake) => {}
         }
-        dirty = true;
+        pacer.touch();
     }
     drop(screen);
     ended.unwrap_or_else(|| Err("the match's runner went away".into()))
@@ -179,10 +163,7 @@ struct MatchScreen {
 
 impl MatchScreen {
     fn said(&mut self, line: String) {
-        if self.view.news.len() == NEWS_KEPT {
-            self.view.news.remove(0);
-        }
-        self.view.news.push(line);
+        keep_line(&mut self.view, line);
     }
 
     /// A new picture: games newly in play are followed, those ended are
@@ -235,10 +216,7 @@ impl MatchScreen {
                     clock,
                     trouble: trouble.filter(|_| self.reached.contains(&board)),
                 };
-                self.view.games.insert(board, game);
-                if self.screen.opened() == Some(board) {
-                    self.screen.see(&self.view, board);
-                }
+                show_board(&mut self.view, &mut self.screen, board, game);
             }
             BoardNote::Refused(why) => self.screen.tell_board(board, why),
             BoardNote::Gone(_) => {
@@ -252,14 +230,8 @@ impl MatchScreen {
             match action {
                 Action::Hall(HallEffect::Quit) => self.leave("the screen was left with q"),
                 Action::Board { board, line } => {
-                    let sent = self
-                        .followers
-                        .get(&board)
-                        .is_some_and(|f| f.command(line.clone()));
-                    if !sent {
-                        let why = format!("'{line}' was not sent: the game is over");
-                        self.screen.tell_board(board, why);
-                    }
+                    let gone = "the game is over";
+                    send_to_board(&self.followers, &mut self.screen, board, line, gone);
                 }
                 Action::Hall(_) => {}
             }

@@ -368,6 +368,21 @@ impl MatchFigures {
         )
     }
 
+    /// The SPRT in a few words: `LLR 1.21 [-2.94, 2.94]`; none without one.
+    pub fn llr_text(&self) -> Option<String> {
+        let (llr, lower, upper) = (self.llr?, self.llr_lower?, self.llr_upper?);
+        Some(format!("LLR {llr:.2} [{lower:.2}, {upper:.2}]"))
+    }
+
+    /// Elo in a few words, with `digits` decimals: `Elo 58.5 +/- 120.3`.
+    pub fn elo_text(&self, digits: usize) -> Option<String> {
+        let elo = unsigned_zero(format!("{:.digits$}", self.elo?));
+        Some(match self.elo_error {
+            Some(error) => format!("Elo {elo} +/- {error:.digits$}"),
+            None => format!("Elo {elo}"),
+        })
+    }
+
     /// The figures at 80 columns, for `goref standings DIR` and the end of
     /// a headless match.
     pub fn lines(&self) -> Vec<String> {

@@ -17,18 +17,18 @@
 //! way, for its spectators alone.
 
 pub mod follower;
+pub(crate) mod frame;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc as std_mpsc, Arc, Mutex};
 
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 
 use crate::app::hall_screen::{Action, HallScreen};
-use crate::app::input::{spawn_reader, TerminalEvent};
+use crate::app::input::spawn_reader;
 use crate::app::terminal::Screen;
-use crate::app::{ScreenOptions, FRAME_GAP};
+use crate::app::ScreenOptions;
 use crate::driver::signals::{Received, Signals};
 use crate::event::desk::Terminal;
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
@@ -44,9 +44,7 @@ use crate::ui::keys::Key;
 use crate::ui::{Role, Theme};
 
 use follower::{BoardNote, Follower};
-
-/// How many of the event's lines the hall keeps.
-const NEWS_KEPT: usize = 50;
+use frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
 
 /// What the runner tells the hall.
 enum RunnerNote {
@@ -210,16 +208,10 @@ pub async fn run(
     };
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     let mut keys = Some(spawn_reader());
-    let mut dirty = true;
-    let mut last_frame = Instant::now() - FRAME_GAP;
+    let mut pacer = Pacer::new();
     let mut ended: Option<Result<EventEnd, String>> = None;
     loop {
-        let gap = hall.screen.frame_gap();
-        if dirty && Instant::now() >= last_frame + gap {
-            hall.screen.draw(&mut screen, &hall.view, &hall.theme, None);
-            last_frame = Instant::now();
-            dirty = false;
-        }
+        pacer.draw(&mut hall.screen, &mut screen, &hall.view, &hall.theme);
         if screen.is_lost() && !hall.leaving {
             hall.leave(libc::SIGHUP);
         }
@@ -228,10 +220,7 @@ pub async fn run(
                 break;
             }
         }
-        let wake = match dirty {
-            true => last_frame + gap,
-            false => hall.screen.next_tick(&hall.view),
-        };
+        let wake = pacer.wake(&hall.screen, &hall.view);
         tokio::select! {
             note = notes.recv() => match note {
                 Some(RunnerNote::Said(line)) => hall.said(line),
@@ -249,15 +238,11 @@ pub async fn run(
                 HallNews::Said(news) => hall.said(news),
                 HallNews::Audience(count) => hall.view.watching = Some(count),
             },
-            input = next_from(&mut keys) => match input {
-                Some(TerminalEvent::Key(key)) => hall.key(key),
-                Some(TerminalEvent::Repaint) => screen.repaint(),
-                Some(TerminalEvent::Lost(why)) => {
-                    screen.lose(&why);
-                    keys = None;
+            input = next_from(&mut keys) => {
+                if let Some(key) = terminal_key(input, &mut screen, &mut keys) {
+                    hall.key(key);
                 }
-                None => keys = None,
-            },
+            }
             signal = signals.next() => match signal {
                 Received::Stop("SIGTERM") => hall.leave(libc::SIGTERM),
                 Received::Stop(_) => hall.leave(libc::SIGINT),
@@ -265,7 +250,7 @@ pub async fn run(
             },
             _ = tokio::time::sleep_until(wake) => {}
         }
-        dirty = true;
+        pacer.touch();
     }
     drop(screen);
     ended.unwrap_or_else(|| Err("the event's runner went away".into()))
@@ -301,10 +286,7 @@ struct Hall {
 
 impl Hall {
     fn said(&mut self, line: String) {
-        if self.view.news.len() == NEWS_KEPT {
-            self.view.news.remove(0);
-        }
-        self.view.news.push(line);
+        keep_line(&mut self.view, line);
     }
 
     /// A new picture of the event: the boards of a new round are
@@ -369,10 +351,7 @@ impl Hall {
                     clock,
                     trouble,
                 };
-                self.view.games.insert(board, game);
-                if self.screen.opened() == Some(board) {
-                    self.screen.see(&self.view, board);
-                }
+                show_board(&mut self.view, &mut self.screen, board, game);
             }
             BoardNote::Refused(why) => self.screen.tell_board(board, why),
             BoardNote::Gone(why) => {
@@ -413,16 +392,8 @@ impl Hall {
                 }
                 Action::Hall(HallEffect::Open(_)) => {}
                 Action::Board { board, line } => {
-                    let sent = self
-                        .followers
-                        .get(&board)
-                        .is_some_and(|f| f.command(line.clone()));
-                    if !sent {
-                        let why = format!(
-                            "'{line}' was not sent: the hall follows board {board} no more"
-                        );
-                        self.screen.tell_board(board, why);
-                    }
+                    let gone = format!("the hall follows board {board} no more");
+                    send_to_board(&self.followers, &mut self.screen, board, line, &gone);
                 }
             }
         }

@@ -149,6 +149,14 @@ impl Drop for Tmux {
 }
 
 /// tmux, on the server of the session `name`, with no configuration read.
+/// A screen's last line with something on it: the hint bar.
+pub fn last_line(screen: &str) -> &str {
+    screen
+        .lines()
+        .rfind(|l| !l.trim().is_empty())
+        .unwrap_or_default()
+}
+
 pub fn tmux_on(name: &str) -> Command {
     let mut tmux = Command::new("tmux");
     tmux.arg("-S")
