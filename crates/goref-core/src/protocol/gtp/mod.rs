@@ -2,8 +2,10 @@
 //! (`reference/gtp-kgs.md`).
 //!
 //! [`codec`] frames commands and responses in both directions; [`controller`]
-//! drives one engine, one command at a time, without doing any IO itself.
+//! drives one engine, one command at a time, without doing any IO itself;
+//! [`analysis`] reads what an engine thinks of its move, when asked.
 
+pub mod analysis;
 pub mod codec;
 pub mod controller;
 
