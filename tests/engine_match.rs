@@ -354,3 +354,33 @@ fn the_match_on_a_terminal_shows_its_games_figures_and_plots_and_q_leaves_them_p
         "{games:?}"
     );
 }
+
+#[test]
+fn ctrl_c_stops_a_match_whose_engine_hangs_in_its_check_before_any_game() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("m");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "name = \"hung\"\nboards = 1\n[game]\nsize = 9\n\
+         [[engine]]\nname = \"new\"\nplayer = \"{}\"\n\
+         [[engine]]\nname = \"old\"\nplayer = \"bot\"\n[stop]\npairs = 1\n",
+        common::fake("--moves E5 --hang-at 1")
+    );
+    std::fs::write(dir.join("match.toml"), text).unwrap();
+    let child = spawn_match(&dir);
+    std::thread::sleep(Duration::from_secs(2));
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let started = std::time::Instant::now();
+    let output = common::wait_with_watchdog(child, Duration::from_secs(30));
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "stopped at once, not after the check's move limit: {said}"
+    );
+    assert!(
+        said.contains("SIGINT") && said.contains("while engine new was being checked"),
+        "{said}"
+    );
+    assert!(!dir.join("games").exists(), "no game begun");
+}

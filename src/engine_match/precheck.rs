@@ -17,9 +17,18 @@ pub const CARDS_FOLDER: &str = "cards";
 /// The moves each engine is asked for: enough to see it play.
 const MOVES: u32 = 3;
 
+/// How often a check looks whether the match was asked to stop.
+const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+
 /// Checks every engine of `file`; the lines to tell, or why the match
-/// cannot start.
-pub fn check_engines(dir: &Path, file: &MatchFile, exe: &Path) -> Result<Vec<String>, String> {
+/// cannot start. `stop_asked` is asked while a check runs: the match may
+/// be stopped before an engine that hangs has had its whole time.
+pub fn check_engines(
+    dir: &Path,
+    file: &MatchFile,
+    exe: &Path,
+    stop_asked: &dyn Fn() -> Option<String>,
+) -> Result<Vec<String>, String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -44,9 +53,25 @@ pub fn check_engines(dir: &Path, file: &MatchFile, exe: &Path) -> Result<Vec<Str
             moves: MOVES,
             seats: Default::default(),
         };
-        let card = runtime
-            .block_on(crate::check::run(&config))
-            .map_err(|e| format!("engine {}: {e}", engine.name))?;
+        let card = runtime.block_on(async {
+            let check = crate::check::run(&config);
+            tokio::pin!(check);
+            loop {
+                tokio::select! {
+                    card = &mut check => {
+                        return card.map_err(|e| format!("engine {}: {e}", engine.name));
+                    }
+                    _ = tokio::time::sleep(STOP_POLL) => {
+                        if let Some(why) = stop_asked() {
+                            return Err(format!(
+                                "{why} while engine {} was being checked: the match did not start",
+                                engine.name
+                            ));
+                        }
+                    }
+                }
+            }
+        })?;
         let path = cards.join(format!("{}.txt", file_name(&engine.name)));
         let text = card.render(CARD_WIDTH).join("\n") + "\n";
         crate::files::write_atomically(&path, &text)

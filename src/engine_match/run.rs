@@ -119,7 +119,8 @@ pub fn run_at(
         .is_ok_and(|mut games| games.next().is_some());
     if !begun {
         desk.say("goref: checking the engines before the first game".into());
-        for line in super::precheck::check_engines(dir, &file, &exe)? {
+        let stop_asked = || desk.stop_asked();
+        for line in super::precheck::check_engines(dir, &file, &exe, &stop_asked)? {
             desk.say(line);
         }
     }
