@@ -21,7 +21,7 @@ use crate::matches::openings::{self, Opening};
 use super::file::{self, MatchFile, OpeningSource, MATCH_FILE};
 use super::picture::{picture, MatchPicture};
 use super::plan::{GameSlot, Plan};
-use super::tally::{self, count, Counted, MatchFigures, Tally};
+use super::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
 /// How often the runner looks again when nothing happens.
 const TICK: Duration = Duration::from_millis(250);
@@ -228,16 +228,24 @@ impl Runner {
         for pair in pairs {
             for slot in GameSlot::of_pair(pair) {
                 let attempt = latest.get(&slot).copied().unwrap_or(1);
-                let state = self.look(&slot, attempt, 0);
+                let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
+                let state = self.look(&slot, attempt, 0, result);
                 self.slots.insert(slot, state);
             }
         }
     }
 
-    /// What `slot`'s folder of `attempt` says it needs.
-    fn look(&self, slot: &GameSlot, attempt: u32, resumes: u32) -> SlotState {
+    /// What `slot`'s folder of `attempt` says it needs, given the result
+    /// its journal ends with.
+    fn look(
+        &self,
+        slot: &GameSlot,
+        attempt: u32,
+        resumes: u32,
+        result: Option<FolderResult>,
+    ) -> SlotState {
         let dir = self.dir.join(slot.dir(attempt));
-        let state = match tally::folder_result(&dir) {
+        let state = match result {
             Some((result, end, reason)) if !board::is_live(&dir) => FolderState::Finished {
                 result,
                 end,
@@ -470,19 +478,24 @@ impl Runner {
         else {
             return false;
         };
-        let state = self.look(slot, attempt, resumes);
-        let counted = self.count_ended(slot, attempt);
+        self.settle(slot, attempt, resumes)
+    }
+
+    /// Reads the result of `slot`'s folder of `attempt` once: the slot's
+    /// new state, and whether its game counts now.
+    fn settle(&mut self, slot: &GameSlot, attempt: u32, resumes: u32) -> bool {
+        let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
+        let state = self.look(slot, attempt, resumes, result.clone());
+        let counted = result.is_some_and(|result| self.count_ended(slot, attempt, result));
         self.slots.insert(slot.clone(), state);
         counted
     }
 
-    /// Takes the result of `slot`'s folder of `attempt` into the tally, if
-    /// its game ended: whether it counts.
-    fn count_ended(&mut self, slot: &GameSlot, attempt: u32) -> bool {
+    /// Takes the result of `slot`'s folder of `attempt` into the tally:
+    /// whether it counts.
+    fn count_ended(&mut self, slot: &GameSlot, attempt: u32, ended: FolderResult) -> bool {
         let dir = self.dir.join(slot.dir(attempt));
-        let Some((result, end, reason)) = tally::folder_result(&dir) else {
-            return false;
-        };
+        let (result, end, reason) = ended;
         let name = dir
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -508,9 +521,7 @@ impl Runner {
             .collect();
         let mut counted = false;
         for (slot, attempt, resumes) in freed {
-            let state = self.look(&slot, attempt, resumes);
-            counted |= self.count_ended(&slot, attempt);
-            self.slots.insert(slot, state);
+            counted |= self.settle(&slot, attempt, resumes);
         }
         counted
     }
