@@ -38,23 +38,6 @@ fn run_measured(command: &mut Command) -> Result<(i64, bool), String> {
     Ok((us(usage.ru_utime) + us(usage.ru_stime), well))
 }
 
-/// The CPU the wrapped engines reported, summed.
-fn engines_cpu(dir: &Path) -> Result<i64, String> {
-    let mut sum = 0;
-    for entry in fs::read_dir(dir).map_err(|e| e.to_string())? {
-        let text = fs::read_to_string(entry.map_err(|e| e.to_string())?.path())
-            .map_err(|e| e.to_string())?;
-        for line in text.lines() {
-            let mut parts = line.split_whitespace().map(str::parse::<i64>);
-            match (parts.next(), parts.next()) {
-                (Some(Ok(user)), Some(Ok(system))) => sum += user + system,
-                _ => return Err(format!("not a report: {line}")),
-            }
-        }
-    }
-    Ok(sum)
-}
-
 struct Round {
     boards: usize,
     moves: usize,
@@ -103,7 +86,7 @@ fn play_round(
     if !well {
         return Err(format!("the event in {} did not finish", dir.display()));
     }
-    let engines_us = engines_cpu(&cpu)?;
+    let engines_us = support::engine_cpu::read_reports(&cpu)?.total();
     let mut moves = 0;
     let mut time_losses = 0;
     let log = fs::read_to_string(dir.join(EVENT_LOG)).map_err(|e| e.to_string())?;

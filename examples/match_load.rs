@@ -61,24 +61,6 @@ fn run_measured(command: &mut Command) -> Result<(i64, bool), String> {
     Ok((us(usage.ru_utime) + us(usage.ru_stime), well))
 }
 
-/// The CPU the wrapped engines reported, summed, and how many reports.
-fn engines_cpu(dir: &Path) -> Result<(i64, usize), String> {
-    let (mut sum, mut reports) = (0, 0);
-    for entry in fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))? {
-        let path = entry.map_err(|e| e.to_string())?.path();
-        let text = fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        for line in text.lines() {
-            let mut parts = line.split_whitespace().map(str::parse::<i64>);
-            match (parts.next(), parts.next()) {
-                (Some(Ok(user)), Some(Ok(system))) => sum += user + system,
-                _ => return Err(format!("{}: not a report: {line}", path.display())),
-            }
-            reports += 1;
-        }
-    }
-    Ok((sum, reports))
-}
-
 /// The think time in a player's spec: the number after `--think-ms`.
 fn think_ms(spec: &str) -> Option<i64> {
     let words: Vec<&str> = spec.split_whitespace().collect();
@@ -262,7 +244,8 @@ fn play_match(
             tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
         ));
     }
-    let (engines_us, reports) = engines_cpu(&cpu)?;
+    let engines = support::engine_cpu::read_reports(&cpu)?;
+    let (engines_us, reports) = (engines.total(), engines.reports);
     let mut run = Run {
         wall_s,
         referees_us: total - engines_us,

@@ -28,11 +28,8 @@
 //! after a run that went well, kept after one that failed.
 
 use std::fs;
-use std::io::Write;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::atomic::{AtomicI32, Ordering};
 use std::time::Instant;
 
 #[path = "support/mod.rs"]
@@ -85,67 +82,6 @@ fn micros(t: libc::timeval) -> i64 {
     t.tv_sec * 1_000_000 + t.tv_usec
 }
 
-/// The engine a wrapper runs, for its signal handler.
-static ENGINE: AtomicI32 = AtomicI32::new(0);
-
-/// Passes a signal that would end the wrapper on to its engine instead, so
-/// that the wrapper outlives the engine and still reports.
-extern "C" fn pass_on(signal: libc::c_int) {
-    let pid = ENGINE.load(Ordering::Relaxed);
-    if pid > 0 {
-        // SAFETY: kill is async-signal-safe; it signals our own child.
-        unsafe { libc::kill(pid, signal) };
-    }
-}
-
-/// `--wrap REPORT -- CMD ARGS...`: runs the engine on this process's stdin
-/// and stdout, then appends the CPU of this wrapper and of the engine to
-/// REPORT and exits as the engine did.
-fn wrap(args: &[String]) -> Result<(), String> {
-    let [report, dashes, program, rest @ ..] = args else {
-        return Err("--wrap REPORT -- CMD ARGS...".into());
-    };
-    if dashes != "--" {
-        return Err("--wrap REPORT -- CMD ARGS...".into());
-    }
-    let mut engine = Command::new(program)
-        .args(rest)
-        .spawn()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
-    ENGINE.store(engine.id() as libc::pid_t, Ordering::Relaxed);
-    for signal in [libc::SIGTERM, libc::SIGINT, libc::SIGHUP] {
-        // SAFETY: the handler only reads an atomic and calls kill, both
-        // async-signal-safe; a signal the referee had ignored stays ignored.
-        unsafe {
-            if libc::signal(signal, pass_on as *const () as libc::sighandler_t) == libc::SIG_IGN {
-                libc::signal(signal, libc::SIG_IGN);
-            }
-        }
-    }
-    let status = engine
-        .wait()
-        .map_err(|e| format!("waiting for {program}: {e}"))?;
-    let (mut user, mut system) = (0, 0);
-    for who in [libc::RUSAGE_SELF, libc::RUSAGE_CHILDREN] {
-        // SAFETY: rusage is plain data, filled in by getrusage.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        unsafe { libc::getrusage(who, &mut usage) };
-        user += micros(usage.ru_utime);
-        system += micros(usage.ru_stime);
-    }
-    fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(report)
-        .and_then(|mut file| file.write_all(format!("{user} {system}\n").as_bytes()))
-        .map_err(|e| format!("{report}: {e}"))?;
-    std::process::exit(
-        status
-            .code()
-            .unwrap_or_else(|| 128 + status.signal().unwrap_or(0)),
-    );
-}
-
 fn read(path: &Path) -> Result<String, String> {
     fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
 }
@@ -159,26 +95,6 @@ fn entries(dir: &Path) -> Result<Vec<PathBuf>, String> {
     let list = fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     list.map(|entry| entry.map(|e| e.path()).map_err(|e| e.to_string()))
         .collect()
-}
-
-/// The engines' CPU in µs from the wrappers' reports in `dir`, and how many
-/// engine runs reported.
-fn engines_cpu(dir: &Path) -> Result<(i64, usize), String> {
-    let path = dir.join(REPORT);
-    let text = if path.exists() {
-        read(&path)?
-    } else {
-        String::new()
-    };
-    let mut total = 0;
-    for line in text.lines() {
-        let numbers: Result<Vec<i64>, _> = line.split_whitespace().map(str::parse).collect();
-        match numbers.as_deref() {
-            Ok([user, system]) => total += user + system,
-            _ => return Err(format!("{}: not a report line: {line}", path.display())),
-        }
-    }
-    Ok((total, text.lines().count()))
 }
 
 /// The `.sgf` files in `dir` whose names start with `prefix`: how many, and
@@ -349,7 +265,8 @@ impl Bench {
         let engines_us = match tool {
             GOREF_BOT => None,
             _ => {
-                let (us, reported) = engines_cpu(dir)?;
+                let engines = support::engine_cpu::read_reports(&dir.join(REPORT))?;
+                let (us, reported) = (engines.total(), engines.reports);
                 if reported < engine_runs {
                     eprintln!(
                         "warning: {tool} at {boards} boards: {reported} of at least \
@@ -385,7 +302,7 @@ fn tool(var: &str, default: &str) -> Option<String> {
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().is_some_and(|a| a == "--wrap") {
-        return wrap(&args[1..]);
+        return support::engine_cpu::wrap(&args[1..]);
     }
     let number = |a: &String| a.parse::<u32>().ok().filter(|&n| n > 0);
     let games = args

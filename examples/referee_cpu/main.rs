@@ -94,38 +94,11 @@ impl Cpu {
     }
 }
 
-fn getrusage(who: libc::c_int) -> Cpu {
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(who, &mut usage) };
-    Cpu::of(&usage)
-}
-
 /// Runs `command` and waits for it, returning its CPU (the children it
 /// waited for included) and whether it exited with status 0.
 fn run_measured(command: &mut Command) -> Result<(Cpu, bool), String> {
     let (usage, well) = support::run_and_reap(command)?;
     Ok((Cpu::of(&usage), well))
-}
-
-/// `referee_cpu wrap REPORT CMD ARGS...`: runs the engine and writes the
-/// CPU of this wrapper and everything it waited for to REPORT.
-fn wrap(args: &[String]) -> Result<(), String> {
-    let [report, program, rest @ ..] = args else {
-        return Err("wrap REPORT CMD ARGS...".into());
-    };
-    let status = Command::new(program)
-        .args(rest)
-        .status()
-        .map_err(|e| format!("cannot start {program}: {e}"))?;
-    let cpu = getrusage(libc::RUSAGE_SELF).plus(getrusage(libc::RUSAGE_CHILDREN));
-    let mut file = fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(report)
-        .map_err(|e| e.to_string())?;
-    file.write_all(format!("{} {} {}\n", cpu.user, cpu.system, cpu.wakes).as_bytes())
-        .map_err(|e| e.to_string())?;
-    std::process::exit(status.code().unwrap_or(1));
 }
 
 /// `referee_cpu floor FILE PACE_US ROUNDS wait|sync`: a process that does
@@ -214,22 +187,15 @@ fn machine_floor(me: &Path, dir: &Path, pace: Duration) -> Result<(f64, f64), St
 
 /// The sum of a report's lines, one for each engine run that wrote to it.
 fn read_report(path: &Path) -> Result<Cpu, String> {
-    let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut sum = Cpu::default();
-    for line in text.lines() {
-        let mut parts = line.split_whitespace().map(str::parse::<i64>);
-        match (parts.next(), parts.next(), parts.next()) {
-            (Some(Ok(user)), Some(Ok(system)), Some(Ok(wakes))) => {
-                sum = sum.plus(Cpu {
-                    user,
-                    system,
-                    wakes,
-                })
-            }
-            _ => return Err(format!("{}: not a report: {text}", path.display())),
-        }
+    if !path.exists() {
+        return Err(format!("{}: no engine reported", path.display()));
     }
-    Ok(sum)
+    let reported = support::engine_cpu::read_reports(path)?;
+    Ok(Cpu {
+        user: reported.user,
+        system: reported.system,
+        wakes: reported.wakes,
+    })
 }
 
 /// What both engines of the game in `dir` used, from their wrappers'
@@ -419,7 +385,7 @@ fn median(values: &mut [f64]) -> f64 {
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
-        Some("wrap") => return wrap(&args[1..]),
+        Some("wrap") => return support::engine_cpu::wrap(&args[1..]),
         Some("floor") => return floor(&args[1..]),
         Some("bare") => return bare::blocking(&args[1..]),
         Some("bare-tokio") => return bare::on_tokio(&args[1..]),

@@ -1,7 +1,10 @@
 //! What the measuring examples share: the goref binary built beside them,
-//! a child's CPU as `wait4` reaps it, and a spectator's side of the
-//! mirror's wire (its hello, its clock).
+//! a child's CPU as `wait4` reaps it, the engines' CPU from their wrappers
+//! (`engine_cpu`), and a spectator's side of the mirror's wire (its hello,
+//! its clock).
 #![allow(dead_code)]
+
+pub mod engine_cpu;
 
 use std::path::PathBuf;
 use std::time::Instant;
