@@ -95,6 +95,8 @@ struct GtpPlayer {
     moves: Vec<(Color, Move)>,
     /// A seated program is being told the game again.
     resyncing: bool,
+    /// The last analysis line of the last reply, for `*-genmove_analyze`.
+    last_analysis: Option<String>,
 }
 
 /// Runs one GTP engine for the whole game. Returns when the game is over
@@ -247,6 +249,7 @@ async fn serve_engine(
         cpu_watch: None,
         moves: Vec::new(),
         resyncing: false,
+        last_analysis: None,
     };
     let outcome = match player.prepare(spec).await {
         Ok(info) => {
@@ -780,11 +783,23 @@ impl GtpPlayer {
         line: &str,
     ) -> Result<Option<Response>, Stop> {
         match event {
-            ControllerEvent::Reply { response, .. } => {
+            ControllerEvent::Reply {
+                response, analysis, ..
+            } => {
                 for text in response_line(&response).lines() {
                     self.trace(LineDirection::Received, text.to_string());
                 }
+                self.last_analysis = analysis;
                 Ok(Some(response))
+            }
+            ControllerEvent::Analysis { line } => {
+                self.trace(LineDirection::Received, line);
+                Ok(None)
+            }
+            ControllerEvent::AnalysisLeftOut { lines } => {
+                let said = format!("({lines} analysis lines left out of the trace)");
+                self.trace(LineDirection::Received, said);
+                Ok(None)
             }
             ControllerEvent::TimedOut { limit, .. } => Err(Failure::hang(format!(
                 "{} gave no answer to '{line}' within {}",

@@ -371,6 +371,7 @@ impl Probe<'_> {
                 ControllerEvent::TimedOut { limit, .. } => {
                     return Some(Err(NoAnswer::Silent(limit)))
                 }
+                ControllerEvent::Analysis { .. } | ControllerEvent::AnalysisLeftOut { .. } => {}
             }
         }
         None

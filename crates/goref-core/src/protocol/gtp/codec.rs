@@ -15,6 +15,8 @@ use std::fmt;
 
 use crate::game::coord::{CoordError, Point};
 
+use super::analysis_lines::{is_analysis_line, starts_analysis, AnalysisLines};
+
 /// The longest line a [`ResponseReader`] buffers before giving up on it.
 pub const MAX_LINE: usize = 64 * 1024;
 /// The longest response text a [`ResponseReader`] accumulates.
@@ -114,6 +116,13 @@ pub struct ResponseReader {
     /// Dropping lines up to the empty line that ends a broken response.
     discard_response: bool,
     partial: Option<Partial>,
+    /// The response awaited answers `*-genmove_analyze`: its analysis
+    /// lines are kept apart and its `play` line ends it.
+    analysis_mode: bool,
+    analysis: AnalysisLines,
+    /// An analysis response ended at its `play` line: what the engine
+    /// writes until its empty line (Leela Zero pondering) is dropped.
+    after_play: bool,
 }
 
 impl ResponseReader {
@@ -128,7 +137,35 @@ impl ResponseReader {
 
     /// Whether a response has started but not yet ended.
     pub(crate) fn in_response(&self) -> bool {
-        self.partial.is_some() || self.discard_response
+        self.partial.is_some() || self.discard_response || self.after_play
+    }
+
+    /// Whether the responses to come answer `*-genmove_analyze`.
+    pub(crate) fn expect_analysis(&mut self, on: bool) {
+        self.analysis_mode = on;
+    }
+
+    /// The analysis lines read since the last call, and how many more were
+    /// dropped.
+    pub(crate) fn take_analysis_lines(&mut self) -> (Vec<String>, u64) {
+        self.analysis.take_queued()
+    }
+
+    /// The last analysis line of the response just returned.
+    pub(crate) fn take_last_analysis(&mut self) -> Option<String> {
+        self.analysis.take_last()
+    }
+
+    /// An overlong line of an analysis response that is analysis: dropped
+    /// and counted, not an error.
+    fn overlong_analysis(&mut self, line_start: usize) -> bool {
+        let analysis = self.analysis_mode
+            && self.partial.is_some()
+            && starts_analysis(&self.buf[line_start..]);
+        if analysis {
+            self.analysis.drop_one();
+        }
+        analysis
     }
 
     /// The next complete response or error, or `None` when more bytes are needed.
@@ -150,6 +187,9 @@ impl ResponseReader {
                 continue;
             }
             if line_end - line_start > MAX_LINE {
+                if self.overlong_analysis(line_start) {
+                    continue;
+                }
                 return Some(Err(self.line_too_long(line_start)));
             }
             let line = preprocess(&self.buf[line_start..line_end]);
@@ -177,6 +217,13 @@ impl ResponseReader {
     fn wait_for_more(&mut self) -> Option<Result<Response, GtpError>> {
         self.scanned = self.buf.len();
         let error = if !self.skip_line && self.buf.len() - self.start > MAX_LINE {
+            if self.overlong_analysis(self.start) {
+                self.skip_line = true;
+                self.buf.clear();
+                self.start = 0;
+                self.scanned = 0;
+                return None;
+            }
             let error = self.line_too_long(self.start);
             self.skip_line = true;
             Some(Err(error))
@@ -209,6 +256,22 @@ impl ResponseReader {
         if self.discard_response {
             self.discard_response = !line.is_empty();
             return None;
+        }
+        if self.after_play {
+            if line.is_empty() || !line.starts_with(['=', '?']) {
+                self.after_play = !line.is_empty();
+                return None;
+            }
+            self.after_play = false;
+        }
+        if self.analysis_mode && self.partial.is_some() {
+            if is_analysis_line(line) {
+                self.analysis.push(line);
+                return None;
+            }
+            if line.starts_with("play ") {
+                return self.end_at_play(line);
+            }
         }
         if let Some(partial) = &mut self.partial {
             if line.is_empty() {
@@ -249,12 +312,35 @@ impl ResponseReader {
         };
         let rest = &line[1 + digits..];
         let text = rest.strip_prefix(' ').unwrap_or(rest);
+        let analysis = self.analysis_mode && success;
         self.partial = Some(Partial {
             id,
             success,
-            text: text.to_string(),
+            text: String::new(),
         });
+        if analysis && is_analysis_line(text) {
+            self.analysis.push(text);
+            return None;
+        }
+        if analysis && text.starts_with("play ") {
+            return self.end_at_play(text);
+        }
+        if let Some(partial) = &mut self.partial {
+            partial.text = text.to_string();
+        }
         None
+    }
+
+    /// An analysis response's `play` line: the answer, complete at once,
+    /// whatever the engine writes before its empty line.
+    fn end_at_play(&mut self, line: &str) -> Option<Result<Response, GtpError>> {
+        let mut partial = self.partial.take()?;
+        if !partial.text.is_empty() {
+            partial.text.push('\n');
+        }
+        partial.text.push_str(line);
+        self.after_play = true;
+        Some(Ok(partial.into_response()))
     }
 }
 

@@ -13,9 +13,14 @@
 //! out it is abandoned, so its late reply is `Unexpected` too, unless the
 //! engine dropped the id, in which case that late reply is taken for the
 //! next command's: a GTP engine without ids cannot be told apart.
+//!
+//! A `*-genmove_analyze` command's analysis lines are not part of its
+//! reply's text: each is an [`ControllerEvent::Analysis`] for the trace,
+//! paced (`analysis_lines`), and the last one comes with the reply.
 
 use std::time::{Duration, Instant};
 
+use super::analysis_lines::TracePace;
 use super::codec::{Command, GtpError, Response, ResponseReader};
 
 /// What the engine's output and the passing of time amount to.
@@ -27,7 +32,14 @@ pub enum ControllerEvent {
         response: Response,
         /// From sending the command to the call that delivered the reply.
         elapsed: Duration,
+        /// For `*-genmove_analyze`: the reply's last analysis line.
+        analysis: Option<String>,
     },
+    /// An analysis line of the reply being read, for the trace.
+    Analysis { line: String },
+    /// Analysis lines kept out of the trace (a flood, or lines too long),
+    /// counted since the last such event; told before the reply.
+    AnalysisLeftOut { lines: u64 },
     /// The deadline passed with no reply; the command is abandoned.
     /// `limit` is the time it was given, however late the shell noticed.
     TimedOut { command: Command, limit: Duration },
@@ -59,6 +71,7 @@ pub struct Controller {
     reader: ResponseReader,
     next_id: u32,
     pending: Option<Pending>,
+    pace: TracePace,
 }
 
 impl Default for Controller {
@@ -73,6 +86,7 @@ impl Controller {
             reader: ResponseReader::new(),
             next_id: 1,
             pending: None,
+            pace: TracePace::default(),
         }
     }
 
@@ -101,6 +115,8 @@ impl Controller {
                 in_flight: pending.command.clone(),
             });
         }
+        self.reader
+            .expect_analysis(name.ends_with("genmove_analyze"));
         let command = Command::new(name, args).with_id(self.next_id);
         self.next_id = self.next_id.checked_add(1).unwrap_or(1);
         let bytes = command.encode().into_bytes();
@@ -119,9 +135,34 @@ impl Controller {
         self.reader.feed(bytes);
         let mut events = Vec::new();
         while let Some(item) = self.reader.next() {
+            self.analysis_events(now, &mut events, item.is_ok());
             events.push(self.event(now, item));
         }
+        self.analysis_events(now, &mut events, false);
         events
+    }
+
+    /// The analysis lines read so far, as paced events; with `reply_next`,
+    /// how many were left out, before the reply.
+    fn analysis_events(
+        &mut self,
+        now: Instant,
+        events: &mut Vec<ControllerEvent>,
+        reply_next: bool,
+    ) {
+        let (lines, dropped) = self.reader.take_analysis_lines();
+        self.pace.leave_out(dropped);
+        for line in lines {
+            if self.pace.admit(now, &line) {
+                events.push(ControllerEvent::Analysis { line });
+            }
+        }
+        if reply_next {
+            let lines = self.pace.take_left_out();
+            if lines > 0 {
+                events.push(ControllerEvent::AnalysisLeftOut { lines });
+            }
+        }
     }
 
     /// The engine closed its stdout: a response cut short by the end (missing
@@ -168,11 +209,13 @@ impl Controller {
             Some(p) => response.id.is_none() || response.id == p.command.id,
             None => false,
         };
+        let analysis = self.reader.take_last_analysis();
         match self.pending.take_if(|_| matches) {
             Some(pending) => ControllerEvent::Reply {
                 command: pending.command,
                 response,
                 elapsed: now.saturating_duration_since(pending.sent),
+                analysis,
             },
             None => ControllerEvent::Unexpected { response },
         }
@@ -209,6 +252,7 @@ mod tests {
                 command: Command::new("protocol_version", &[]).with_id(1),
                 response: reply(Some(1), "2"),
                 elapsed: Duration::from_millis(5),
+                analysis: None,
             }]
         );
         assert!(!c.is_busy());

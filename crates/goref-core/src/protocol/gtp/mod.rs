@@ -3,9 +3,11 @@
 //!
 //! [`codec`] frames commands and responses in both directions; [`controller`]
 //! drives one engine, one command at a time, without doing any IO itself;
-//! [`analysis`] reads what an engine thinks of its move, when asked.
+//! [`analysis`] reads what an engine thinks of its move, when asked, and
+//! `analysis_lines` keeps its lines out of the answer.
 
 pub mod analysis;
+mod analysis_lines;
 pub mod codec;
 pub mod controller;
 
