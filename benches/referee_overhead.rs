@@ -110,6 +110,7 @@ fn gaps_of_one_game(
         published: None,
         seats: Default::default(),
         journal_sync: Default::default(),
+        analysis: None,
     };
     runtime.block_on(run_game(config, None)).unwrap();
     let mut stamps = Vec::new();

@@ -6,6 +6,12 @@
 //! commands at chosen points, so the referee's handling of misbehaving
 //! engines can be tested against a real process.
 //!
+//! With `--analyze kata|lz|cgos` it also knows that engine's
+//! `*-genmove_analyze` and answers it as that engine does: the header, its
+//! analysis lines (`--analysis-lines`, spread over `--delay-ms`, with the
+//! mover's `--winrate`), then `play X` and the empty line; with
+//! `--analysis-broken` one of the ways an engine gets it wrong.
+//!
 //! ```text
 //! cargo run --example fake_gtp -- --moves D4,E5,pass --dead "C3 D4" --crash-at 3
 //! ```
@@ -90,6 +96,20 @@ struct Args {
     /// Answer `=` to commands it does not know, as GTP forbids.
     #[arg(long)]
     accept_unknown: bool,
+    /// Know this engine's genmove with analysis: kata (KataGo's info lines,
+    /// with scoreLead), lz (Leela Zero's) or cgos (CGOS's JSON line).
+    #[arg(long, value_name = "ENGINE")]
+    analyze: Option<String>,
+    /// The mover's chance to win that its analysis gives, 0 to 1.
+    #[arg(long, default_value_t = 0.55)]
+    winrate: f64,
+    /// How many analysis lines before each move.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    analysis_lines: u32,
+    /// Get the analysis wrong: no-play (no play line), illegal-pv (the
+    /// variation plays on an occupied point), garbage (unreadable lines).
+    #[arg(long, value_name = "HOW")]
+    analysis_broken: Option<String>,
 }
 
 const BASE_COMMANDS: &[&str] = &[
@@ -108,6 +128,11 @@ const BASE_COMMANDS: &[&str] = &[
     "quit",
 ];
 const KGS_COMMANDS: &[&str] = &["final_status_list", "kgs-genmove_cleanup"];
+const ANALYZE_COMMANDS: &[&str] = &[
+    "kata-genmove_analyze",
+    "lz-genmove_analyze",
+    "cgos-genmove_analyze",
+];
 
 /// What to do with a command, besides answering it.
 enum Outcome {
@@ -139,6 +164,16 @@ impl Engine {
         if !self.args.no_kgs {
             commands.extend_from_slice(KGS_COMMANDS);
         }
+        let analyze = self
+            .args
+            .analyze
+            .as_deref()
+            .map(|engine| format!("{engine}-"));
+        commands.extend(
+            ANALYZE_COMMANDS
+                .iter()
+                .filter(|name| analyze.as_deref().is_some_and(|a| name.starts_with(a))),
+        );
         commands
     }
 
@@ -205,6 +240,13 @@ impl Engine {
                     return fail("invalid color");
                 };
                 self.genmove(color, name == "kgs-genmove_cleanup", out)
+            }
+            "kata-genmove_analyze" | "lz-genmove_analyze" | "cgos-genmove_analyze" => {
+                let Ok(color) = Color::from_str(arg(0)) else {
+                    return fail("invalid color");
+                };
+                let id = command.id.filter(|_| self.args.id_echo);
+                self.analyze(color, id, out)
             }
             "final_status_list" => match arg(0) {
                 "dead" => ok(self.args.dead.clone().trim()),
@@ -296,6 +338,83 @@ impl Engine {
         };
         let answer = self.legal_choice(color, answer);
         Ok(Outcome::Answer(Ok(answer)))
+    }
+}
+
+impl Engine {
+    /// A move with its analysis: the header at once, the move chosen as
+    /// `genmove` chooses it, the analysis lines spread over the delay, then
+    /// the play line.
+    fn analyze(
+        &mut self,
+        color: Color,
+        id: Option<u32>,
+        out: &mut impl Write,
+    ) -> io::Result<Outcome> {
+        let header = id.map_or("=\n".to_string(), |id| format!("={id}\n"));
+        out.write_all(header.as_bytes())?;
+        out.flush()?;
+        let delay = self.args.delay_ms.take();
+        let answer = self.genmove(color, false, out);
+        self.args.delay_ms = delay;
+        let vertex = match answer? {
+            Outcome::Answer(Ok(vertex)) => vertex,
+            other => return Ok(other),
+        };
+        let lines = self.args.analysis_lines.max(1);
+        let pause = Duration::from_millis(delay.unwrap_or(0) / u64::from(lines));
+        let broken = self.args.analysis_broken.clone().unwrap_or_default();
+        let pv_next = match broken.as_str() {
+            "illegal-pv" => vertex.clone(),
+            _ => self
+                .args
+                .moves
+                .get(self.next_move)
+                .cloned()
+                .unwrap_or("pass".into()),
+        };
+        for visits in 1..=lines {
+            thread::sleep(pause);
+            let line = match broken.as_str() {
+                "garbage" => format!("info move {vertex} visits many winrate high pv"),
+                _ => self.analysis_line(&vertex, &pv_next, u64::from(visits) * 10),
+            };
+            out.write_all(format!("{line}\n").as_bytes())?;
+            out.flush()?;
+        }
+        if broken != "no-play" {
+            out.write_all(format!("play {vertex}\n").as_bytes())?;
+        }
+        out.write_all(b"\n")?;
+        Ok(Outcome::Silent)
+    }
+
+    /// One analysis line in the engine's own format: the move played and
+    /// one other candidate.
+    fn analysis_line(&self, vertex: &str, next: &str, visits: u64) -> String {
+        let w = self.args.winrate.clamp(0.0, 1.0);
+        let lead = (w - 0.5) * 20.0;
+        match self.args.analyze.as_deref() {
+            Some("lz") => format!(
+                "info move {vertex} visits {visits} winrate {} prior 2700 lcb {} order 0 pv \
+                 {vertex} {next} info move pass visits 1 winrate 100 prior 1 lcb 0 order 1 pv pass",
+                (w * 10_000.0) as u32,
+                (w * 9_000.0) as u32
+            ),
+            Some("cgos") => format!(
+                "{{\"winrate\":{w},\"score\":{lead:.2},\"visits\":{visits},\"moves\":[\
+                 {{\"move\":\"{vertex}\",\"winrate\":{w},\"score\":{lead:.2},\"visits\":{visits},\
+                 \"pv\":\"{next}\"}}]}}"
+            ),
+            _ => format!(
+                "info move {vertex} visits {visits} edgeVisits {visits} utility 0.1 winrate {w:.6} \
+                 scoreMean {lead:.2} scoreStdev 20.5 scoreLead {lead:.2} scoreSelfplay {lead:.2} \
+                 prior 0.2 lcb {w:.6} utilityLcb 0.1 weight {visits}.0 order 0 pv {vertex} {next} \
+                 info move pass visits 1 edgeVisits 1 utility -1 winrate 0.01 scoreMean -30 \
+                 scoreStdev 1 scoreLead -30 scoreSelfplay -30 prior 0.001 lcb 0 utilityLcb -1 \
+                 weight 1.0 order 1 pv pass"
+            ),
+        }
     }
 }
 

@@ -4,8 +4,10 @@
 //!
 //! ```text
 //! goref play --headless --size 19 --black ... --white ... --trace game.jsonl
-//! cargo run --release --example snapshot_size -- game.jsonl
+//! cargo run --release --example snapshot_size -- game.jsonl [--parts]
 //! ```
+//!
+//! With `--parts`, the eight largest parts of the view and their sizes.
 
 use std::io::BufRead;
 
@@ -36,5 +38,18 @@ fn main() -> Result<(), String> {
         view.rejected
     );
     goref::console::out(summary);
+    if std::env::args().any(|a| a == "--parts") {
+        let value = serde_json::to_value(&view).map_err(|e| e.to_string())?;
+        let mut parts: Vec<(usize, String)> = value
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(key, part)| (part.to_string().len(), key.clone()))
+            .collect();
+        parts.sort_unstable_by(|a, b| b.cmp(a));
+        for (bytes, key) in parts.iter().take(8) {
+            goref::console::out(format!("  {key}: {bytes} bytes"));
+        }
+    }
     Ok(())
 }

@@ -691,6 +691,15 @@ pub struct GameArgs {
     /// may take a game's last moves, a kill takes none).
     #[arg(long, value_name = "WHEN")]
     pub journal_sync: Option<String>,
+    /// Never ask engines for their analysis (winrates, variations); by
+    /// default an engine that lists kata-, lz- or cgos-genmove_analyze is
+    /// asked its moves with it.
+    #[arg(long)]
+    pub no_analysis: bool,
+    /// How often an engine asked for its analysis sends a line while it
+    /// thinks (default 1s).
+    #[arg(long, value_name = "DURATION")]
+    pub analysis_interval: Option<String>,
     /// Time system: none, absolute:50m, byoyomi:5m,30s,3, canadian:10m,5m,25, fischer:5m,2s, cpu:60m,10s.
     #[arg(long, value_name = "SPEC")]
     pub time: Option<String>,

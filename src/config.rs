@@ -9,7 +9,7 @@ use std::time::Duration;
 use serde::Deserialize;
 
 use crate::cli::PlayArgs;
-use crate::driver::DriverConfig;
+use crate::driver::{DriverConfig, DEFAULT_ANALYSIS_INTERVAL, MIN_ANALYSIS_INTERVAL};
 use crate::game::board::KoRule;
 use crate::game::clock::{parse_duration, TimeSystem};
 use crate::game::rules::{ForkRule, Preset, Rules};
@@ -83,6 +83,10 @@ pub struct GameFile {
     pub date: Option<String>,
     /// When the journal is synced: `move` (default) or `result`.
     pub journal_sync: Option<String>,
+    /// Ask engines that can for their analysis with each move (default true).
+    pub analysis: Option<bool>,
+    /// How often they send an analysis line while thinking (default `1s`).
+    pub analysis_interval: Option<String>,
 }
 
 impl GameFile {
@@ -227,6 +231,21 @@ pub(crate) fn resolve_file(
         Some(when) => when.parse().map_err(invalid)?,
         None => JournalSync::default(),
     };
+    let analysis_on = !args.game.no_analysis && file.analysis.unwrap_or(true);
+    let analysis = match pick(&args.game.analysis_interval, &file.analysis_interval) {
+        Some(text) => {
+            let interval = parse_duration(&text)
+                .map_err(|e| invalid(format!("analysis_interval {text}: {e}")))?;
+            if interval < MIN_ANALYSIS_INTERVAL {
+                return Err(invalid(format!(
+                    "analysis_interval {text}: at least 10ms (engines count it in hundredths of a second)"
+                )));
+            }
+            interval
+        }
+        None => DEFAULT_ANALYSIS_INTERVAL,
+    };
+    let analysis = analysis_on.then_some(analysis);
     let date = match &file.date {
         Some(date) => date.parse().map_err(invalid)?,
         None => today,
@@ -275,6 +294,7 @@ pub(crate) fn resolve_file(
         published: None,
         seats: Default::default(),
         journal_sync,
+        analysis,
     })
 }
 

@@ -93,6 +93,7 @@ impl CheckConfig {
             position: Vec::new(),
             line: None,
             seats: self.seats.clone(),
+            analysis: None,
         }
     }
 }

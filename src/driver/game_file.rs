@@ -47,6 +47,13 @@ pub(crate) fn game_file_text(config: &DriverConfig) -> String {
     if config.journal_sync != JournalSync::default() {
         line("journal_sync", quote(&config.journal_sync.to_string()));
     }
+    match config.analysis {
+        None => line("analysis", "false".into()),
+        Some(interval) if interval != super::DEFAULT_ANALYSIS_INTERVAL => {
+            line("analysis_interval", quote(&format_duration(interval)))
+        }
+        Some(_) => {}
+    }
     line("time", quote(&rules.time.to_string()));
     let ko = match rules.ko {
         KoRule::Simple => "simple",

@@ -41,6 +41,7 @@ impl Lineup {
             position,
             line: None,
             seats: config.seats.clone(),
+            analysis: config.analysis,
         };
         let specs = [config.black.clone(), config.white.clone()];
         let restarts = config.game.rules.restart_crashed;

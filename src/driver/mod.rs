@@ -82,7 +82,15 @@ pub struct DriverConfig {
     pub seats: crate::seats::link::SeatDesk,
     /// When the game's journal waits for the disk.
     pub journal_sync: JournalSync,
+    /// How often an engine that can is asked for an analysis line while it
+    /// thinks (`*-genmove_analyze`); `None`: plain `genmove`.
+    pub analysis: Option<Duration>,
 }
+
+/// How often an engine asked for its analysis sends a line, unless told.
+pub const DEFAULT_ANALYSIS_INTERVAL: Duration = Duration::from_secs(1);
+/// The shortest interval: engines count it in hundredths of a second.
+pub const MIN_ANALYSIS_INTERVAL: Duration = Duration::from_millis(10);
 
 /// What reaches a game from outside besides its players.
 #[derive(Debug, Default)]
@@ -594,6 +602,9 @@ pub(crate) fn progress_line(event: &GameEvent) -> Option<String> {
                 entry.meaning
             )
         }
-        GameEvent::Clock { .. } | GameEvent::Gtp { .. } | GameEvent::Usenix { .. } => return None,
+        GameEvent::Clock { .. }
+        | GameEvent::Gtp { .. }
+        | GameEvent::Usenix { .. }
+        | GameEvent::Analysis { .. } => return None,
     })
 }

@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 
 use crate::game::clock::format_duration;
 use crate::game::{Color, Move};
+use crate::protocol::gtp::analysis::{self, AnalysisCommand};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo, SessionChange};
@@ -39,6 +40,13 @@ const OPTIONAL_COMMANDS: [&str; 8] = [
     "final_status_list",
     "kgs-genmove_cleanup",
     "kgs-game_over",
+];
+/// The commands that ask for a move with analysis, asked about when
+/// analysis is on.
+const ANALYSIS_COMMANDS: [&str; 3] = [
+    "kata-genmove_analyze",
+    "lz-genmove_analyze",
+    "cgos-genmove_analyze",
 ];
 /// How often an engine's CPU time is read while a move is asked for on a
 /// CPU-time clock or under an idle limit.
@@ -97,6 +105,11 @@ struct GtpPlayer {
     resyncing: bool,
     /// The last analysis line of the last reply, for `*-genmove_analyze`.
     last_analysis: Option<String>,
+    /// The command that asks this engine for its move with its analysis,
+    /// when analysis is on and the engine knows one.
+    analysis: Option<AnalysisCommand>,
+    /// The operator was told that an analysis line could not be read.
+    analysis_unread_told: bool,
 }
 
 /// Runs one GTP engine for the whole game. Returns when the game is over
@@ -250,6 +263,8 @@ async fn serve_engine(
         moves: Vec::new(),
         resyncing: false,
         last_analysis: None,
+        analysis: None,
+        analysis_unread_told: false,
     };
     let outcome = match player.prepare(spec).await {
         Ok(info) => {
@@ -298,6 +313,9 @@ impl GtpPlayer {
         let name = self.optional("name", &[]).await?;
         let engine_version = self.optional("version", &[]).await?;
         self.learn_commands(timeout).await?;
+        if self.setup.analysis.is_some() {
+            self.analysis = AnalysisCommand::choose(|name| self.commands.contains(name));
+        }
         self.set_up_game().await?;
         self.replay_position().await?;
         Ok(PlayerInfo {
@@ -318,9 +336,11 @@ impl GtpPlayer {
     /// is asked `list_commands` instead.
     async fn learn_commands(&mut self, timeout: Duration) -> Result<(), Stop> {
         let handicap = !self.setup.handicap.is_empty();
+        let analysis = self.setup.analysis.is_some();
         let wanted = OPTIONAL_COMMANDS
             .iter()
-            .filter(|name| handicap || **name != "set_free_handicap");
+            .filter(|name| handicap || **name != "set_free_handicap")
+            .chain(ANALYSIS_COMMANDS.iter().filter(|_| analysis));
         for name in wanted {
             let reply = self.command("known_command", &[name], timeout).await?;
             if !reply.success {
@@ -429,10 +449,22 @@ impl GtpPlayer {
             self.optional("time_left", &[color, &seconds, &stones])
                 .await?;
         }
-        let name = if cleanup && self.lists("kgs-genmove_cleanup") {
-            "kgs-genmove_cleanup"
-        } else {
-            "genmove"
+        let asking = match (cleanup, self.analysis, self.setup.analysis) {
+            (false, Some(command), Some(interval)) => {
+                let centis = u32::try_from(interval.as_millis() / 10).unwrap_or(u32::MAX);
+                Some(command.request(self.color, centis))
+            }
+            _ => None,
+        };
+        let words: Vec<&str> = asking
+            .as_deref()
+            .map_or(Vec::new(), |line| line.split_whitespace().collect());
+        let (name, args) = match words.split_first() {
+            Some((name, args)) => (*name, args.to_vec()),
+            None if cleanup && self.lists("kgs-genmove_cleanup") => {
+                ("kgs-genmove_cleanup", vec![color])
+            }
+            None => ("genmove", vec![color]),
         };
         let deadline = self
             .setup
@@ -443,7 +475,8 @@ impl GtpPlayer {
         let watched = counts_cpu || self.setup.rules.idle_limit.is_some();
         let cpu_before = watched.then(|| self.engine.user_cpu_time()).flatten();
         self.cpu_watch = cpu_before.map(|at_start| CpuWatch::new(at_start, now()));
-        let reply = self.command_then(name, &[color], deadline, true).await;
+        self.last_analysis = None;
+        let reply = self.command_then(name, &args, deadline, true).await;
         self.cpu_watch = None;
         let reply = reply?;
         if let (true, Some(before)) = (counts_cpu, cpu_before) {
@@ -460,21 +493,54 @@ impl GtpPlayer {
             ))
             .into());
         }
-        match Move::parse_gtp(&reply.text, self.setup.size) {
-            Ok(mv) => {
+        let answer = match asking {
+            Some(_) => played_vertex(&reply.text),
+            None => Some(reply.text.as_str()),
+        };
+        match answer.map(|vertex| Move::parse_gtp(vertex, self.setup.size)) {
+            Some(Ok(mv)) => {
                 self.moves.push((self.color, mv));
                 if let Some(think) = self.engine.seat_think() {
                     self.reporter.send(PlayerEvent::SeatTime(think));
                 }
                 self.reporter.send(PlayerEvent::Moved(mv));
+                self.tell_analysis(&mv);
                 Ok(())
             }
-            Err(_) => Err(Failure::garbage(format!(
+            Some(Err(_)) => Err(Failure::garbage(format!(
                 "{} answered '{name} {color}' with '{}', which is not a move",
                 self.who(),
                 reply.text
             ))
             .into()),
+            None => Err(Failure::garbage(format!(
+                "{} answered '{name} {color}' with no play line: '{}'",
+                self.who(),
+                reply.text
+            ))
+            .into()),
+        }
+    }
+
+    /// What the engine thought of `mv`, from the last analysis line of its
+    /// answer: told to the referee, or, unreadable, noted in the trace.
+    fn tell_analysis(&mut self, mv: &Move) {
+        let (Some(command), Some(line)) = (self.analysis, self.last_analysis.take()) else {
+            return;
+        };
+        let read = analysis::parse_line(&line, command)
+            .map(|candidates| analysis::of_move(&candidates, &mv.to_gtp()));
+        match read {
+            Ok(Some(analysis)) => self.reporter.send(PlayerEvent::Analysis(analysis)),
+            Ok(None) => {}
+            Err(why) if !self.analysis_unread_told => {
+                self.analysis_unread_told = true;
+                self.notice(format!(
+                    "its analysis of {mv} was not read ({why}); the move counts, and analysis \
+                     lines it cannot be read from are left in the trace from now on"
+                ));
+            }
+            Err(_) => {}
         }
     }
 
@@ -972,6 +1038,19 @@ async fn tick(watch: &mut Option<tokio::time::Interval>) {
             watch.tick().await;
         }
         None => std::future::pending().await,
+    }
+}
+
+/// The move of an answer to `*-genmove_analyze`: its `play` line, or a
+/// lone vertex from an engine that answers as to `genmove`.
+fn played_vertex(text: &str) -> Option<&str> {
+    let play = text
+        .lines()
+        .rev()
+        .find_map(|line| line.trim().strip_prefix("play "));
+    match play {
+        Some(vertex) => Some(vertex.trim()),
+        None => Some(text.trim()).filter(|t| !t.is_empty() && !t.contains(char::is_whitespace)),
     }
 }
 

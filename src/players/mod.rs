@@ -297,6 +297,9 @@ pub struct PlayerSetup {
     pub line: Option<LineMemory>,
     /// The seats of the entrants played through `goref seat`.
     pub seats: SeatDesk,
+    /// Ask an engine that can for its analysis with each move, an `info`
+    /// line this often; `None`: never.
+    pub analysis: Option<Duration>,
 }
 
 /// A player event with the instant it happened and who it came from.

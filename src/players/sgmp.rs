@@ -618,6 +618,7 @@ mod tests {
                 .collect(),
             line: None,
             seats: Default::default(),
+            analysis: None,
         }
     }
 

@@ -77,6 +77,7 @@ mod tests {
                 resends: 0,
                 referee_ms: 0.0,
                 net_ms: 0,
+                black_winrate: None,
             });
         }
         let area = Rect::new(0, 0, 24, 3);

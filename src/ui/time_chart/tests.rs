@@ -28,6 +28,7 @@ fn view(moves: &[(&str, u64, f64, u32)]) -> GameView {
             resends,
             referee_ms: 0.0,
             net_ms: 0,
+            black_winrate: None,
         });
     }
     view

@@ -385,6 +385,21 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         opening: bool,
     },
+    /// What the mover's program thought of move `n` when it chose it
+    /// (`*-genmove_analyze`): its chance to win, from its own side
+    /// (`winrate`) and from Black's, from 0 to 1; its lead in points from
+    /// its side, when it gives one; the visits behind it; the moves it
+    /// expects, this one first (at most 12).
+    Analysis {
+        n: u32,
+        color: Color,
+        winrate: f64,
+        black_winrate: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        score_lead: Option<f64>,
+        visits: u64,
+        pv: Vec<String>,
+    },
     /// A clock started, stopped or flagged.
     Clock {
         color: Color,
@@ -575,6 +590,7 @@ impl GameEvent {
             GameEvent::Player { .. } => "player",
             GameEvent::GameStart(_) => "game_start",
             GameEvent::Move { .. } => "move",
+            GameEvent::Analysis { .. } => "analysis",
             GameEvent::Clock { .. } => "clock",
             GameEvent::Packet { .. } => "packet",
             GameEvent::Gtp { .. } => "gtp",

@@ -22,6 +22,7 @@ use crate::game::board::{first_to_move, Board, KoRule};
 use crate::game::clock::{format_duration, Clock, TimeSystem};
 use crate::game::score::score;
 use crate::game::{Color, Move, Point};
+use crate::protocol::gtp::analysis::MoveAnalysis;
 use crate::protocol::seat::charged;
 
 use super::event::{End, GameEvent, GameResult, GameStart, Phase, PlayerInfo, SessionChange};
@@ -349,7 +350,10 @@ impl Referee {
     pub fn handle_player(&mut self, now: Instant, color: Color, event: PlayerEvent) {
         let changes_the_game = matches!(
             event,
-            PlayerEvent::Moved(_) | PlayerEvent::Typed(_) | PlayerEvent::CpuTime(_)
+            PlayerEvent::Moved(_)
+                | PlayerEvent::Typed(_)
+                | PlayerEvent::CpuTime(_)
+                | PlayerEvent::Analysis(_)
         );
         if changes_the_game && self.pause.is_some() && self.phase != Phase::Over {
             return self.hold(color, event);
@@ -394,6 +398,7 @@ impl Referee {
                 color: Some(color),
                 message,
             }),
+            PlayerEvent::Analysis(analysis) => self.on_analysis(color, analysis),
             _ if self.phase == Phase::Over => {}
             PlayerEvent::Ready(info) => self.on_ready(now, color, info),
             PlayerEvent::Thinking => self.on_thinking(now, color),
@@ -421,6 +426,32 @@ impl Referee {
             PlayerEvent::Failed(failure) => self.on_failure(now, color, failure),
             PlayerEvent::LostPosition(message) => self.on_lost_position(now, color, message),
         }
+    }
+
+    /// The analysis of `color`'s move, told when that move is the last one
+    /// played; of any other (a move refused, a resignation) it is dropped.
+    fn on_analysis(&mut self, color: Color, analysis: MoveAnalysis) {
+        if self.moves.last().map(|(mover, _)| *mover) != Some(color) {
+            return;
+        }
+        let valid = |x: f64| x.is_finite().then_some(x);
+        let Some(winrate) = valid(analysis.winrate).map(|w| w.clamp(0.0, 1.0)) else {
+            return;
+        };
+        let analysis = MoveAnalysis {
+            winrate,
+            score_lead: analysis.score_lead.and_then(valid),
+            ..analysis
+        };
+        self.events.push_back(GameEvent::Analysis {
+            n: self.moves_played,
+            color,
+            winrate,
+            black_winrate: analysis.black_winrate(color),
+            score_lead: analysis.score_lead,
+            visits: analysis.visits,
+            pv: analysis.pv,
+        });
     }
 
     fn on_ready(&mut self, now: Instant, color: Color, info: PlayerInfo) {

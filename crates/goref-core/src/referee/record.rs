@@ -5,6 +5,11 @@
 //! writes `Recorder::to_sgf` to disk atomically after every move. An
 //! operator's command is a comment on the node it followed (the root before
 //! the first move): a pause and its resumption sit where the game stood.
+//!
+//! A program's analysis of its move is a comment on the move, and, as
+//! Sabaki reads and writes it, Black's chance to win in percent (`SBKV`)
+//! and Black's lead in points (`SBKS`) on the node whose position was
+//! analysed: the move before (the root for the first move).
 
 use crate::game::sgf::{self, Date, Node};
 use crate::game::{Color, Point};
@@ -49,6 +54,8 @@ pub struct Recorder {
     /// The node of the opening's last move so far, until the comment that
     /// says the opening ends there is written on it.
     opening_end: Option<usize>,
+    /// `SBKV` and `SBKS` of the root: the analysis of the first move.
+    root_analysis: Vec<(&'static str, String)>,
 }
 
 impl Recorder {
@@ -63,6 +70,7 @@ impl Recorder {
             final_comments: Vec::new(),
             territory: None,
             opening_end: None,
+            root_analysis: Vec::new(),
         }
     }
 
@@ -130,6 +138,46 @@ impl Recorder {
                     }
                 }
                 self.moves.push(node);
+            }
+            GameEvent::Analysis {
+                n,
+                color,
+                winrate,
+                black_winrate,
+                score_lead,
+                visits,
+                pv,
+            } => {
+                let Some(index) = (*n as usize).checked_sub(1) else {
+                    return;
+                };
+                if index >= self.moves.len() {
+                    return;
+                }
+                let lead = score_lead
+                    .map(|lead| format!(", lead {lead:+.1}"))
+                    .unwrap_or_default();
+                let text = format!(
+                    "{color}'s program: {:.1}% to win ({visits} visits{lead}); expects {}.",
+                    winrate * 100.0,
+                    pv.join(" ")
+                );
+                append_comment(&mut self.moves[index], &text);
+                let mut values = vec![("SBKV", format!("{:.2}", black_winrate * 100.0))];
+                if let Some(lead) = score_lead {
+                    let black_lead = if *color == Color::Black { *lead } else { -lead };
+                    values.push(("SBKS", format!("{black_lead:.2}")));
+                }
+                match index.checked_sub(1) {
+                    Some(before) => {
+                        let node = &mut self.moves[before];
+                        node.props.retain(|(id, _)| id != "SBKV" && id != "SBKS");
+                        for (id, value) in values {
+                            node.push(id, value);
+                        }
+                    }
+                    None => self.root_analysis = values,
+                }
             }
             GameEvent::Illegal {
                 n,
@@ -269,6 +317,9 @@ impl Recorder {
             root.push("RE", result.clone());
         }
         root.push("US", "goref");
+        for (id, value) in &self.root_analysis {
+            root.push(id, value.clone());
+        }
         if let Some(start) = &self.start {
             if start.handicap.len() >= 2 {
                 root.push("HA", start.handicap.len().to_string());

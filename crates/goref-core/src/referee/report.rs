@@ -81,6 +81,9 @@ pub enum PlayerEvent {
     Info(String),
     /// The operator is asked for something, e.g. the move of a typed player.
     Prompt(String),
+    /// What the program thought of the move it just reported
+    /// (`*-genmove_analyze`): sent right after [`PlayerEvent::Moved`].
+    Analysis(crate::protocol::gtp::analysis::MoveAnalysis),
     /// The player can no longer play: it crashed, hung or spoke garbage.
     Failed(Failure),
     /// The program was started again outside the referee and has lost the

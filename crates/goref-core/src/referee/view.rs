@@ -114,6 +114,9 @@ pub struct GameView {
     /// The game's folder, as `game_start` names it.
     #[serde(default)]
     pub folder: Option<String>,
+    /// Each side's program's newest analysis of its own move.
+    #[serde(default, skip_serializing_if = "no_analysis")]
+    pub analysis: [Option<AnalysisLine>; 2],
     /// Events, or parts of events, that did not fit and were not applied,
     /// plus one for each snapshot that had to be repaired.
     #[serde(default)]
@@ -167,6 +170,7 @@ impl Default for GameView {
             result: None,
             seat_absent: [false, false],
             folder: None,
+            analysis: [None, None],
             rejected: 0,
             last_seq: 0,
             last_t_ms: 0,
@@ -261,6 +265,40 @@ impl GameView {
                     line.net_ms = net_ms.unwrap_or(0);
                     self.last_move = Some(line.clone());
                 }
+            }
+            GameEvent::Analysis {
+                n,
+                color,
+                winrate,
+                black_winrate,
+                score_lead,
+                visits,
+                pv,
+            } => {
+                let fraction = |x: f64| (x.is_finite() && (0.0..=1.0).contains(&x)).then_some(x);
+                let (Some(winrate), Some(black)) = (fraction(*winrate), fraction(*black_winrate))
+                else {
+                    return self.reject(1);
+                };
+                if let Some(line) = self.moves.iter_mut().rev().take(2).find(|m| m.n == *n) {
+                    line.black_winrate = Some(black as f32);
+                }
+                if let Some(last) = self.last_move.as_mut().filter(|m| m.n == *n) {
+                    last.black_winrate = Some(black as f32);
+                }
+                let pv: Vec<String> = pv
+                    .iter()
+                    .filter(|v| is_vertex_like(v))
+                    .take(PV_LIMIT)
+                    .cloned()
+                    .collect();
+                self.analysis[color.index()] = Some(AnalysisLine {
+                    n: *n,
+                    winrate,
+                    score_lead: score_lead.filter(|lead| lead.is_finite()),
+                    visits: *visits,
+                    pv,
+                });
             }
             GameEvent::Clock { color, clock } => self.set_clock(*color, clock),
             GameEvent::Packet {
@@ -510,6 +548,7 @@ impl GameView {
             resends: std::mem::take(&mut self.pending_resends[side]),
             referee_ms: 0.0,
             net_ms: 0,
+            black_winrate: None,
         };
         if self.moves.len() >= MOVE_CAPACITY {
             let excess = self.moves.len() + 1 - MOVE_CAPACITY;
@@ -652,12 +691,28 @@ mod bounds;
 mod lines;
 
 pub(crate) use bounds::bounded_text;
-use bounds::{board_vertices, bounded_entry, bounded_player, bounded_result, push_bounded};
+use bounds::{
+    board_vertices, bounded_entry, bounded_player, bounded_result, push_bounded, VERTEX_LIMIT,
+};
 pub(crate) use bounds::{
     ALERT_CAPACITY, AUDIENCE_CAPACITY, ERROR_CAPACITY, MOVE_CAPACITY, NOTICE_CAPACITY,
     PACKET_CAPACITY, TEXT_LIMIT, TRACE_CAPACITY,
 };
-pub use lines::{AgreementView, Alert, AudienceLine, MoveLine, PacketLine, TraceLine};
+pub use lines::{
+    AgreementView, Alert, AnalysisLine, AudienceLine, MoveLine, PacketLine, TraceLine,
+};
+
+/// How many moves of a principal variation a view keeps.
+const PV_LIMIT: usize = crate::protocol::gtp::analysis::PV_KEPT;
+
+/// A word short and clean enough to be a vertex; a variation keeps no other.
+fn is_vertex_like(word: &str) -> bool {
+    word.len() <= VERTEX_LIMIT && word.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+fn no_analysis(analysis: &[Option<AnalysisLine>; 2]) -> bool {
+    analysis.iter().all(Option::is_none)
+}
 
 #[cfg(test)]
 mod tests;

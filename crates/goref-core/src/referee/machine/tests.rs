@@ -2883,3 +2883,5 @@ fn an_illegal_opening_is_refused_with_its_move_named() {
     let refused = Referee::new(taken_twice).err().unwrap().to_string();
     assert!(refused.contains("move 2 (E5)"), "{refused}");
 }
+
+mod analysis;

@@ -569,3 +569,36 @@ fn a_pause_and_its_resumption_are_comments_on_the_node_where_they_happened() {
     let last = nodes.last().unwrap().get("C").unwrap();
     assert!(!last.contains("pause"), "{last}");
 }
+
+#[test]
+fn analysis_is_a_comment_on_its_move_and_sabakis_winrate_on_the_position_before() {
+    let mut game = Game::new(config(9, TimeSystem::None));
+    let analysis = |winrate, lead| {
+        PlayerEvent::Analysis(crate::protocol::gtp::analysis::MoveAnalysis {
+            winrate,
+            score_lead: lead,
+            visits: 300,
+            pv: vec!["C3".into(), "D3".into()],
+        })
+    };
+    game.play("C3");
+    game.referee
+        .handle_player(game.now, Black, analysis(0.625, Some(1.5)));
+    game.drain();
+    game.play("D3");
+    game.referee
+        .handle_player(game.now, White, analysis(0.25, Some(-4.0)));
+    game.drain();
+    let text = game.sgf();
+    let nodes = sgf::parse(&text).unwrap();
+    let prop = |node: &Node, id: &str| node.get(id).map(str::to_string);
+    assert_eq!(prop(&nodes[0], "SBKV").as_deref(), Some("62.50"), "{text}");
+    assert_eq!(prop(&nodes[0], "SBKS").as_deref(), Some("1.50"));
+    assert_eq!(prop(&nodes[1], "SBKV").as_deref(), Some("75.00"));
+    assert_eq!(prop(&nodes[1], "SBKS").as_deref(), Some("4.00"));
+    let comment = prop(&nodes[2], "C").unwrap();
+    assert!(
+        comment.contains("White's program: 25.0% to win (300 visits, lead -4.0); expects C3 D3."),
+        "{comment}"
+    );
+}

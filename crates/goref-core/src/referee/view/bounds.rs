@@ -109,8 +109,29 @@ impl GameView {
             self.moves.drain(..excess);
             mark(true);
         }
+        for analysis in self.analysis.iter_mut() {
+            let broken = analysis.as_ref().is_some_and(|a| {
+                !(a.winrate.is_finite() && (0.0..=1.0).contains(&a.winrate))
+                    || a.score_lead.is_some_and(|lead| !lead.is_finite())
+                    || a.pv.len() > crate::protocol::gtp::analysis::PV_KEPT
+            });
+            if broken {
+                *analysis = None;
+            }
+            mark(broken);
+            if let Some(analysis) = analysis {
+                let before = analysis.pv.len();
+                analysis.pv.retain(|v| super::is_vertex_like(v));
+                mark(analysis.pv.len() != before);
+            }
+        }
         for line in self.moves.iter_mut().chain(&mut self.last_move) {
             mark(fix_text(&mut line.vertex, VERTEX_LIMIT));
+            let winrate = line.black_winrate;
+            if winrate.is_some_and(|w| !(w.is_finite() && (0.0..=1.0).contains(&w))) {
+                line.black_winrate = None;
+                mark(true);
+            }
             mark(fix_millis(&mut line.wire_ms));
             mark(fix_millis(&mut line.referee_ms));
         }

@@ -16,18 +16,39 @@ pub struct MoveLine {
     pub ms: u64,
     /// Time the mover's GMP line spent carrying packets since its previous
     /// move, at the line's baud rate.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub wire_ms: f64,
     /// Packets resent on the mover's line since its previous move.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub resends: u32,
     /// The referee's own share: from the move's arrival to its relay.
     #[serde(default)]
     pub referee_ms: f64,
     /// A seated program's network share: the venue's measure of the move
     /// less the seat's stamp of its thinking.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub net_ms: u64,
+    /// Black's chance to win as the mover's program saw it when it chose
+    /// the move, from 0 to 1; none when it said nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_winrate: Option<f32>,
+}
+
+fn is_zero<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
+/// The newest analysis of one side's program: the move it was of (`n`),
+/// its chance to win from its own side, its lead, visits, and the moves it
+/// expects, the move played first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AnalysisLine {
+    pub n: u32,
+    pub winrate: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score_lead: Option<f64>,
+    pub visits: u64,
+    pub pv: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -203,6 +203,7 @@ fn stones_are_placed_and_captured_stones_removed() {
             resends: 0,
             referee_ms: 0.0,
             net_ms: 0,
+            black_winrate: None,
         })
     );
 
@@ -791,4 +792,78 @@ fn errors_illegal_moves_flags_and_the_judge_raise_numbered_alerts() {
             (4, "the judge is called: the claims differ"),
         ]
     );
+}
+
+// ---------------------------------------------------------------- analysis
+
+fn analysis(winrate: f64, lead: Option<f64>, pv: &str) -> PlayerEvent {
+    PlayerEvent::Analysis(crate::protocol::gtp::analysis::MoveAnalysis {
+        winrate,
+        score_lead: lead,
+        visits: 42,
+        pv: strings(pv),
+    })
+}
+
+#[test]
+fn each_moves_analysis_gives_blacks_chance_and_each_side_its_newest_variation() {
+    let mut game = Game::new(kgs_5x5());
+    game.play("C3")
+        .player(Black, analysis(0.7, Some(3.0), "C3 D3 C4"));
+    game.play("D3").player(White, analysis(0.2, None, "D3 C4"));
+    game.play("C4");
+    let view = game.view();
+    let winrates: Vec<Option<f32>> = view.moves.iter().map(|m| m.black_winrate).collect();
+    assert_eq!(winrates, [Some(0.7), Some(0.8), None]);
+    let black = view.analysis[0].as_ref().unwrap();
+    assert_eq!(
+        (black.n, black.score_lead, black.visits),
+        (1, Some(3.0), 42)
+    );
+    assert_eq!(black.pv, strings("C3 D3 C4"));
+    assert_eq!(view.analysis[1].as_ref().unwrap().pv, strings("D3 C4"));
+    assert_eq!(spectator_view_of(&game.events), view);
+}
+
+#[test]
+fn an_analysis_out_of_range_from_a_peer_is_rejected() {
+    let mut view = GameView::new();
+    let mut game = Game::new(kgs_5x5());
+    game.play("C3");
+    for event in &game.events {
+        view.apply(event);
+    }
+    let before = view.clone();
+    view.apply(&GameEvent::Analysis {
+        n: 1,
+        color: Black,
+        winrate: 1.5,
+        black_winrate: 1.5,
+        score_lead: None,
+        visits: 1,
+        pv: Vec::new(),
+    });
+    assert_eq!(view.rejected, before.rejected + 1);
+    assert_eq!(view.analysis, before.analysis);
+    let long_pv: Vec<String> = (0..40)
+        .map(|n| {
+            if n % 2 == 0 {
+                "C3".repeat(20)
+            } else {
+                "D4".into()
+            }
+        })
+        .collect();
+    view.apply(&GameEvent::Analysis {
+        n: 1,
+        color: Black,
+        winrate: 0.5,
+        black_winrate: 0.5,
+        score_lead: Some(f64::NAN),
+        visits: 1,
+        pv: long_pv,
+    });
+    let kept = view.analysis[0].as_ref().unwrap();
+    assert_eq!((kept.pv.len(), kept.score_lead), (12, None));
+    assert!(kept.pv.iter().all(|v| v == "D4"), "{:?}", kept.pv);
 }
