@@ -152,9 +152,10 @@ impl ClocksPane<'_> {
         let wanted = longest.clamp(4, NAME_WIDTH);
         let room = |clock: &str| width.saturating_sub(5 + 1 + clock.chars().count());
         let absent = self.view.seat_absent[color.index()] && self.view.result.is_none();
+        let thinks = thinks(self.view, color, self.theme.unicode);
         let clock = |compact: bool| match absent {
-            true => format!("{} absent", clock(compact)),
-            false => clock(compact),
+            true => format!("{} absent{thinks}", clock(compact)),
+            false => format!("{}{thinks}", clock(compact)),
         };
         let full = clock(false);
         let clock = if room(&full) >= wanted {
@@ -166,6 +167,28 @@ impl ClocksPane<'_> {
         let name: String = name.chars().take(name_width).collect();
         format!("{to_move} {}  {name:<name_width$} {clock}", color.letter())
     }
+}
+
+/// What `color`'s program last thought its chance to win, from its own side
+/// (` 62%`), marked `≠` (`<>` without Unicode) when both programs think
+/// they are winning; empty before its first analysis.
+pub(crate) fn thinks(view: &GameView, color: Color, unicode: bool) -> String {
+    let Some(analysis) = &view.analysis[color.index()] else {
+        return String::new();
+    };
+    let mark = match (disagree(view), unicode) {
+        (false, _) => "",
+        (true, true) => "≠",
+        (true, false) => "<>",
+    };
+    format!(" {:.0}%{mark}", analysis.winrate * 100.0)
+}
+
+/// Whether each program's newest analysis says it is the one winning.
+pub(crate) fn disagree(view: &GameView) -> bool {
+    view.analysis
+        .iter()
+        .all(|a| a.as_ref().is_some_and(|a| a.winrate > 0.5))
 }
 
 /// `color`'s clock at the stream time `now_t_ms`: its last reading ticked
@@ -318,6 +341,34 @@ mod tests {
 
         view.clocks[1].as_mut().unwrap().flagged = true;
         assert!(draw(&view, &Theme::mono()).contains("FLAG"));
+    }
+
+    #[test]
+    fn each_clock_shows_what_its_program_thinks_and_marks_a_disagreement() {
+        let mut view = GameView::new();
+        view.clocks = [
+            Some(reading(754_000, None, None)),
+            Some(reading(600_000, None, None)),
+        ];
+        let analysis = |n, winrate| crate::referee::view::AnalysisLine {
+            n,
+            winrate,
+            score_lead: None,
+            visits: 10,
+            pv: Vec::new(),
+        };
+        view.analysis = [Some(analysis(1, 0.62)), None];
+        let drawn = draw(&view, &Theme::mono());
+        assert!(drawn.lines().next().unwrap().ends_with(" 62%"), "{drawn}");
+        assert!(!drawn.lines().nth(1).unwrap().contains('%'), "{drawn}");
+        view.analysis[1] = Some(analysis(2, 0.55));
+        let drawn = draw(&view, &Theme::mono());
+        assert!(
+            drawn.contains(" 62%<>") && drawn.contains(" 55%<>"),
+            "{drawn}"
+        );
+        view.analysis[1] = Some(analysis(2, 0.35));
+        assert!(!draw(&view, &Theme::mono()).contains("<>"));
     }
 
     #[test]

@@ -178,6 +178,9 @@ fn standard(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
     let (_, board_height) = BoardPane::size_needed(view.size);
     let board = take_top(&mut board_column, board_height + 1);
     let clocks = take_top(&mut side, 3);
+    let analysed = super::winrate::has_analysis(view);
+    let winrate_beside = analysed && board_column.height < 6;
+    let winrate = take_top(&mut side, if winrate_beside { 5 } else { 0 });
     let lower = if scoring(view) {
         (PaneId::Agreement, 8)
     } else {
@@ -191,6 +194,15 @@ fn standard(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
         (PaneId::Trace, trace),
         (lower.0, side),
     ];
+    if winrate_beside {
+        panes.push((PaneId::Winrate, winrate));
+    } else if analysed && board_column.height >= 12 {
+        let chart_rows = board_column.height / 2;
+        panes.push((PaneId::Winrate, take_top(&mut board_column, chart_rows)));
+    } else if analysed {
+        panes.push((PaneId::Winrate, board_column));
+        return panes;
+    }
     if board_column.height >= 6 {
         panes.push((PaneId::TimeChart, board_column));
     }
@@ -215,11 +227,18 @@ fn wide(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
     panes.push((PaneId::Board, take_top(&mut board_column, board_height + 1)));
     let clocks = take_top(&mut middle, 3);
     let chart = take_top(&mut middle, 9);
+    let winrate_rows = if super::winrate::has_analysis(view) {
+        7
+    } else {
+        2
+    };
+    let winrate = take_top(&mut middle, winrate_rows);
     let agreement_rows = if scoring(view) { 9 } else { 5 };
     let agreement = take_top(&mut middle, agreement_rows);
     panes.extend([
         (PaneId::Clocks, clocks),
         (PaneId::TimeChart, chart),
+        (PaneId::Winrate, winrate),
         (PaneId::Agreement, agreement),
         (PaneId::Moves, middle),
         (PaneId::Trace, trace),

@@ -25,6 +25,7 @@ pub mod status;
 pub mod theme;
 pub mod time_chart;
 pub mod trace;
+pub mod winrate;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -9,16 +9,18 @@ pub enum PaneId {
     Trace,
     Moves,
     Agreement,
+    Winrate,
     TimeChart,
 }
 
 impl PaneId {
-    pub(crate) const ALL: [PaneId; 6] = [
+    pub(crate) const ALL: [PaneId; 7] = [
         PaneId::Board,
         PaneId::Clocks,
         PaneId::Trace,
         PaneId::Moves,
         PaneId::Agreement,
+        PaneId::Winrate,
         PaneId::TimeChart,
     ];
 
@@ -29,6 +31,7 @@ impl PaneId {
             PaneId::Trace => "trace",
             PaneId::Moves => "moves",
             PaneId::Agreement => "end of game",
+            PaneId::Winrate => "winrate",
             PaneId::TimeChart => "time per move",
         }
     }

@@ -193,6 +193,7 @@ fn draw_pane(
         }
         .render(body, buf),
         PaneId::TimeChart => super::time_chart::TimeChartPane { view, theme }.render(body, buf),
+        PaneId::Winrate => super::winrate::WinratePane { view, theme }.render(body, buf),
     }
 }
 

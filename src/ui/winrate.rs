@@ -1,0 +1,234 @@
+//! The winrate pane: each program's chance to win as it saw it when it
+//! chose its move, drawn over the game from Black's side.
+//!
+//! ```text
+//! B 62% 1.2k visits  W 55% 800 visits  each thinks it wins
+//! B ┤        ●  ●●
+//!   ┤ ●○ ●○●    ○  ○
+//! 50┼┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄┄
+//!   ┤
+//! W ┤
+//! ```
+//!
+//! One column per analysed move, the newest on the right, as many as fit;
+//! the top row is Black sure to win, the bottom row White. Black's
+//! program's points are `●` (`B` in ASCII), White's `○` (`W`); the dashed
+//! row is an even game. The first row gives each program's newest figure,
+//! and says so when each thinks it is winning.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::widgets::Widget;
+
+use crate::game::Color;
+use crate::referee::GameView;
+
+use super::clocks::disagree;
+use super::Theme;
+
+/// Columns before the plot: the side's letter and the axis.
+const AXIS: u16 = 3;
+
+/// The winrate graph of a [`GameView`], as a ratatui widget.
+pub struct WinratePane<'a> {
+    pub view: &'a GameView,
+    pub theme: &'a Theme,
+}
+
+/// Whether the game has any analysis to draw.
+pub(crate) fn has_analysis(view: &GameView) -> bool {
+    view.analysis.iter().any(Option::is_some)
+}
+
+impl Widget for WinratePane<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if area.height == 0 || area.width == 0 {
+            return;
+        }
+        let theme = self.theme;
+        buf.set_stringn(
+            area.x,
+            area.y,
+            self.summary(),
+            area.width as usize,
+            theme.text,
+        );
+        if !has_analysis(self.view) {
+            return;
+        }
+        let plot_rows = area.height.saturating_sub(1);
+        if plot_rows < 3 || area.width <= AXIS {
+            return;
+        }
+        let top = area.y + 1;
+        let middle = top + plot_rows / 2;
+        let width = area.width - AXIS;
+        let (even, dash, axis) = match theme.unicode {
+            true => ("50┼", "┄", "┤"),
+            false => ("50+", "-", "|"),
+        };
+        for row in top..top + plot_rows {
+            let label = match row {
+                r if r == top => format!("B {axis}"),
+                r if r == middle => even.to_string(),
+                r if r == top + plot_rows - 1 => format!("W {axis}"),
+                _ => format!("  {axis}"),
+            };
+            buf.set_string(area.x, row, label, theme.dim);
+        }
+        buf.set_string(
+            area.x + AXIS,
+            middle,
+            dash.repeat(width as usize),
+            theme.dim,
+        );
+        let points: Vec<(Color, f32)> = self
+            .view
+            .moves
+            .iter()
+            .filter_map(|m| m.black_winrate.map(|w| (m.color, w)))
+            .collect();
+        let shown = &points[points.len().saturating_sub(width as usize)..];
+        for (column, (color, black)) in shown.iter().enumerate() {
+            let rows_below_top = ((1.0 - black.clamp(0.0, 1.0)) * (plot_rows - 1) as f32).round();
+            let row = top + rows_below_top as u16;
+            let (glyph, style) = match (color, theme.unicode) {
+                (Color::Black, true) => ("●", theme.gtp_sent),
+                (Color::White, true) => ("○", theme.gtp_received),
+                (Color::Black, false) => ("B", theme.gtp_sent),
+                (Color::White, false) => ("W", theme.gtp_received),
+            };
+            buf.set_string(area.x + AXIS + column as u16, row, glyph, style);
+        }
+    }
+}
+
+impl WinratePane<'_> {
+    /// Each program's newest figure, and the disagreement.
+    fn summary(&self) -> String {
+        if !has_analysis(self.view) {
+            return "no analysis: the programs give none (lz-, kata- or cgos-genmove_analyze)"
+                .to_string();
+        }
+        let mut parts: Vec<String> = Color::BOTH
+            .iter()
+            .filter_map(|&color| {
+                let analysis = self.view.analysis[color.index()].as_ref()?;
+                let lead = analysis
+                    .score_lead
+                    .map(|lead| format!(" {lead:+.1}"))
+                    .unwrap_or_default();
+                Some(format!(
+                    "{} {:.0}%{lead} {} visits",
+                    color.letter(),
+                    analysis.winrate * 100.0,
+                    visits(analysis.visits)
+                ))
+            })
+            .collect();
+        if disagree(self.view) {
+            parts.push("each thinks it wins".into());
+        }
+        parts.join("  ")
+    }
+}
+
+/// Visits as people read them: `800`, `1.2k`, `35k`, `1.2M`.
+fn visits(n: u64) -> String {
+    match n {
+        n if n < 1_000 => n.to_string(),
+        n if n < 10_000 => format!("{:.1}k", n as f64 / 1e3),
+        n if n < 1_000_000 => format!("{}k", n / 1_000),
+        n => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::referee::view::{AnalysisLine, MoveLine};
+
+    fn view_with(points: &[(Color, f32)], newest: [Option<f64>; 2]) -> GameView {
+        let mut view = GameView::new();
+        for (i, &(color, black)) in points.iter().enumerate() {
+            view.moves.push(MoveLine {
+                n: i as u32 + 1,
+                color,
+                vertex: "D4".into(),
+                ms: 0,
+                wire_ms: 0.0,
+                resends: 0,
+                referee_ms: 0.0,
+                net_ms: 0,
+                black_winrate: Some(black),
+            });
+        }
+        for (side, winrate) in newest.iter().enumerate() {
+            view.analysis[side] = winrate.map(|winrate| AnalysisLine {
+                n: 1,
+                winrate,
+                score_lead: Some(2.5),
+                visits: 1_234,
+                pv: Vec::new(),
+            });
+        }
+        view
+    }
+
+    fn draw(view: &GameView, width: u16, height: u16) -> Vec<String> {
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        WinratePane {
+            view,
+            theme: &Theme::mono(),
+        }
+        .render(area, &mut buf);
+        crate::test_support::buffer_lines(&buf)
+    }
+
+    #[test]
+    fn black_sure_to_win_is_the_top_row_and_white_the_bottom() {
+        let points = [
+            (Color::Black, 1.0),
+            (Color::White, 0.0),
+            (Color::Black, 0.5),
+        ];
+        let lines = draw(&view_with(&points, [Some(0.62), Some(0.3)]), 48, 6);
+        assert_eq!(lines[0], "B 62% +2.5 1.2k visits  W 30% +2.5 1.2k visits");
+        assert_eq!(lines[1], "B |B");
+        assert_eq!(lines[3], format!("50+--B{}", "-".repeat(42)));
+        assert_eq!(lines[5], "W | W");
+    }
+
+    #[test]
+    fn the_newest_moves_fill_the_width_and_a_disagreement_is_said() {
+        let points: Vec<(Color, f32)> = (0..50)
+            .map(|i| (Color::BOTH[i % 2], if i == 49 { 0.0 } else { 0.5 }))
+            .collect();
+        let lines = draw(&view_with(&points, [Some(0.7), Some(0.6)]), 13, 6);
+        assert!(lines[0].starts_with("B 70%"), "{lines:?}");
+        assert_eq!(lines[5], "W |         W", "{lines:?}");
+        let all = draw(&view_with(&points, [Some(0.7), Some(0.6)]), 80, 2).join("\n");
+        assert!(all.contains("each thinks it wins"), "{all}");
+    }
+
+    #[test]
+    fn a_game_without_analysis_says_why_there_is_no_graph() {
+        let lines = draw(&GameView::new(), 80, 5);
+        assert!(lines[0].starts_with("no analysis"), "{lines:?}");
+        assert!(lines[1..].iter().all(|l| l.is_empty()), "{lines:?}");
+    }
+
+    #[test]
+    fn visits_read_short() {
+        assert_eq!(
+            [
+                visits(800),
+                visits(1_234),
+                visits(35_000),
+                visits(1_200_000)
+            ],
+            ["800", "1.2k", "35k", "1.2M"]
+        );
+    }
+}
