@@ -440,6 +440,41 @@ mod tests {
     }
 
     #[test]
+    fn analysis_is_asked_each_second_unless_turned_off_and_survives_the_folder() {
+        let mut play = args("bot", "bot");
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.analysis, Some(Duration::from_secs(1)));
+        let text = crate::driver::game_file::game_file_text(&config);
+        assert!(
+            !text.contains("analysis"),
+            "the default is not written: {text}"
+        );
+        play.game.analysis_interval = Some("250ms".into());
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.analysis, Some(Duration::from_millis(250)));
+        let text = crate::driver::game_file::game_file_text(&config);
+        let file: GameFile = toml::from_str(&text).unwrap();
+        let written = file
+            .analysis_interval
+            .expect("written when not the default");
+        assert_eq!(
+            parse_duration(&written),
+            Ok(Duration::from_millis(250)),
+            "{text}"
+        );
+        play.game.no_analysis = true;
+        let config = resolve(&play, PathBuf::from("goref"), today()).unwrap();
+        assert_eq!(config.analysis, None);
+        let text = crate::driver::game_file::game_file_text(&config);
+        let file: GameFile = toml::from_str(&text).unwrap();
+        assert_eq!(file.analysis, Some(false), "{text}");
+        play.game.no_analysis = false;
+        play.game.analysis_interval = Some("1ms".into());
+        let refused = resolve(&play, PathBuf::from("goref"), today()).unwrap_err();
+        assert!(refused.to_string().contains("at least 10ms"), "{refused}");
+    }
+
+    #[test]
     fn the_game_file_fills_in_what_flags_leave_out() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("game.toml");
