@@ -10,7 +10,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::{fake, journal, run_goref, Run};
-use goref::game::sgf;
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(60);
@@ -34,6 +33,39 @@ fn play(dir: &Path, black: &str, white: &str, extra: &[&str]) -> Run {
     ];
     args.extend_from_slice(extra);
     run_goref(&args, LIMIT)
+}
+
+/// The record's main line as sgfmill (the Python SGF library) reads it: a
+/// JSON object a node, with its `SBKV`, `SBKS` and comment `C`.
+fn sgfmill_nodes(path: &Path) -> Vec<Value> {
+    const READ: &str = r#"
+import json, sys
+from sgfmill import sgf
+game = sgf.Sgf_game.from_bytes(open(sys.argv[1], "rb").read())
+for node in game.get_main_sequence():
+    out = {}
+    for prop in ("SBKV", "SBKS"):
+        if node.has_property(prop):
+            out[prop] = node.get_raw(prop).decode()
+    if node.has_property("C"):
+        out["C"] = node.get("C")
+    print(json.dumps(out))
+"#;
+    let output = std::process::Command::new("python3")
+        .args(["-c", READ])
+        .arg(path)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "sgfmill cannot read {} (is it installed? tests/run.sh installs it): {}",
+        path.display(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
 }
 
 /// The `analysis` events with the `move` event each is of.
@@ -94,25 +126,22 @@ fn each_move_of_a_katago_and_a_leela_zero_comes_with_what_it_thought() {
         .filter(|e| e["type"] == "analysis")
         .count();
     assert_eq!(journaled, analysed.len());
-    let text = std::fs::read_to_string(folder.join("game.sgf")).unwrap();
-    let nodes = sgf::parse(&text).unwrap();
-    assert_eq!(
-        nodes[0].get("SBKV"),
-        Some("70.00"),
-        "Black's first move, on the root"
-    );
-    assert_eq!(nodes[0].get("SBKS"), Some("4.00"));
-    assert_eq!(
-        nodes[1].get("SBKV"),
-        Some("40.00"),
-        "White's first move, on Black's"
-    );
+    let nodes = sgfmill_nodes(&folder.join("game.sgf"));
+    assert_eq!(nodes[0]["SBKV"], "70.00", "Black's first move, on the root");
+    assert_eq!(nodes[0]["SBKS"], "4.00");
+    assert_eq!(nodes[1]["SBKV"], "40.00", "White's first move, on Black's");
+    let comment = nodes[1]["C"].as_str().unwrap();
     assert!(
-        nodes[1]
-            .get("C")
-            .unwrap()
-            .contains("Black's program: 70.0% to win"),
-        "{text}"
+        comment.contains("Black's program: 70.0% to win"),
+        "{comment}"
+    );
+    let commented = nodes
+        .iter()
+        .filter(|n| n["C"].as_str().is_some_and(|c| c.contains("program:")));
+    assert_eq!(
+        commented.count(),
+        analysed.len(),
+        "a comment on every analysed move"
     );
 }
 
@@ -217,4 +246,163 @@ fn an_answer_without_a_play_line_forfeits_with_the_reason() {
         result["reason"].as_str().unwrap().contains("no play line"),
         "{result}"
     );
+}
+
+/// Leela Zero 0.17 as Debian ships it: no network comes with it, and it
+/// needs `--cpu-only` without an OpenCL device.
+const LEELAZ: &str = "/usr/games/leelaz";
+
+/// Writes a random Leela Zero network of one residual block of eight
+/// filters in its text format (docs/analysis-protocols.md §5): weights
+/// drawn evenly around zero, biases and means zero, variances one.
+fn random_network(path: &Path) {
+    enum Values {
+        Weights(f64),
+        Zeros,
+        Ones,
+    }
+    use Values::{Ones, Weights, Zeros};
+    let conv = |inputs: usize| {
+        [
+            (8 * inputs * 9, Weights(0.1)),
+            (8, Zeros),
+            (8, Zeros),
+            (8, Ones),
+        ]
+    };
+    let mut lines: Vec<(usize, Values)> = Vec::new();
+    lines.extend(conv(18));
+    lines.extend(conv(8));
+    lines.extend(conv(8));
+    lines.extend([
+        (16, Weights(0.1)),
+        (2, Zeros),
+        (2, Zeros),
+        (2, Ones),
+        (362 * 722, Weights(0.01)),
+        (362, Zeros),
+        (8, Weights(0.1)),
+        (1, Zeros),
+        (1, Zeros),
+        (1, Ones),
+        (256 * 361, Weights(0.01)),
+        (256, Zeros),
+        (256, Weights(0.01)),
+        (1, Zeros),
+    ]);
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut uniform = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let mut text = String::from("1\n");
+    for (count, values) in lines {
+        let line: Vec<String> = (0..count)
+            .map(|_| match values {
+                Weights(scale) => format!("{:.4}", uniform() * scale * 1.7),
+                Zeros => "0".into(),
+                Ones => "1".into(),
+            })
+            .collect();
+        text.push_str(&line.join(" "));
+        text.push('\n');
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn leela_zero_against_gnu_go_shows_each_of_its_moves_winrate_and_variation() {
+    if !Path::new(LEELAZ).exists() {
+        panic!("Leela Zero is not installed: run the tests with tests/run.sh, which installs it");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let network = dir.path().join("tiny.txt");
+    random_network(&network);
+    let black = format!(
+        "gtp:{LEELAZ} -w {} --gtp --noponder -p 30 -t 1 --seed 7 --cpu-only -r 0 -q",
+        network.display()
+    );
+    let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
+    let game = dir.path().join("game");
+    let run = run_goref(
+        &[
+            "play",
+            "--headless",
+            "--json",
+            "--size",
+            "19",
+            "--black",
+            &black,
+            "--white",
+            &white,
+            "--stop-at",
+            "24",
+            "--analysis-interval",
+            "10ms",
+            "--game-dir",
+            game.to_str().unwrap(),
+        ],
+        Duration::from_secs(120),
+    );
+    let events = run.events();
+    let black_moves = run
+        .of_type("move")
+        .iter()
+        .filter(|m| m["color"] == "B")
+        .count();
+    assert!(black_moves >= 10, "{}", run.stderr);
+    let analysed = analysed_moves(&events);
+    assert!(
+        analysed.len() + 2 >= black_moves,
+        "{} of {black_moves} moves analysed\n{}",
+        analysed.len(),
+        run.stderr
+    );
+    for (analysis, played) in &analysed {
+        assert_eq!(analysis["color"], "B", "GNU Go gives no analysis");
+        assert_eq!(analysis["pv"][0], played["vertex"]);
+        let winrate = analysis["winrate"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&winrate), "{analysis}");
+        assert!(analysis["visits"].as_u64().unwrap() > 0, "{analysis}");
+        assert!(analysis["score_lead"].is_null(), "{analysis}");
+    }
+    let nodes = sgfmill_nodes(&game.join("game.sgf"));
+    assert!(nodes[0]["SBKV"].is_string(), "{nodes:?}");
+    let valued = nodes.iter().filter(|n| n["SBKV"].is_string()).count();
+    assert_eq!(valued, analysed.len(), "{nodes:?}");
+}
+
+#[test]
+fn the_hosts_screen_at_80x24_shows_each_programs_winrate_graph_and_variation() {
+    let dir = tempfile::tempdir().unwrap();
+    let fake = common::fake_gtp().display().to_string();
+    let moves = "--moves Q16,D4,Q4,D16,C3,R17,Q10,K10,C10,K4,K16,R3";
+    let command = format!(
+        "{} play --size 19 --game-dir {} \
+         --black 'gtp:{fake} --board {moves} --analyze kata --winrate 0.7 --delay-ms 250' \
+         --white 'gtp:{fake} --board {moves} --analyze lz --winrate 0.6 --delay-ms 250'",
+        common::goref().display(),
+        dir.path().join("game").display()
+    );
+    let Some(host) = common::tmux::Tmux::start("analysis-80x24", 80, 24, &command) else {
+        return;
+    };
+    let screen = host.wait_for("a few analysed moves", LIMIT, |screen| {
+        screen.contains(" 70%≠") && screen.contains(" 60%≠")
+    });
+    assert!(screen.contains("winrate"), "the winrate pane:\n{screen}");
+    assert!(screen.contains("each thinks it wins"), "{screen}");
+    assert!(screen.contains('●') && screen.contains("50┼"), "{screen}");
+    host.keys(&["w"]);
+    let numbered = host.wait_for("the variation", LIMIT, |screen| {
+        screen
+            .lines()
+            .skip(2)
+            .take(19)
+            .any(|row| row.chars().skip(4).take(38).any(|c| c == '1'))
+    });
+    assert!(numbered.lines().count() <= 24);
+    host.keys(&["q", "y"]);
 }

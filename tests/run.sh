@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs the real peers the tests play against when they
-# are missing (GNU Go, socat, tmux, the NATS server, Chromium for the page,
-# man for the manual page), then runs the whole test suite.
+# are missing (GNU Go, Leela Zero, socat, tmux, the NATS server, Chromium for
+# the page, man for the manual page, sgfmill to read records back), then runs
+# the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,12 +13,28 @@ command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
 command -v man >/dev/null 2>&1 || missing+=(man-db)
+# Leela Zero without its recommends, which would bring an OpenCL driver.
+if [ ! -x /usr/games/leelaz ]; then
+  echo "installing leela-zero"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends leela-zero >/dev/null
+fi
+# sgfmill, the Python SGF library the tests read goref's records back with.
+python3 -c 'import sgfmill' 2>/dev/null || python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]}"
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -c 'import sgfmill' 2>/dev/null; then
+  echo "installing sgfmill"
+  python3 -m pip install --quiet --user sgfmill 2>/dev/null \
+    || python3 -m pip install --quiet --user --break-system-packages sgfmill
 fi
 
 # Every game gets a folder; the tests' folders go to a temporary place.

@@ -285,3 +285,67 @@ fn the_page_marks_a_side_whose_seat_is_absent() {
         "only Black's seat is absent"
     );
 }
+
+#[test]
+fn the_page_draws_what_the_programs_think_and_their_disagreement() {
+    let root = tempfile::tempdir().unwrap();
+    let port = free_port();
+    let moves = |columns: &str| -> String {
+        (1..=9)
+            .flat_map(|row| columns.chars().map(move |c| format!("{c}{row}")))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let black = format!(
+        "{} --board --moves {} --analyze kata --winrate 0.7 --delay-ms 150",
+        common::fake_gtp().display(),
+        moves("ABCD")
+    );
+    let white = format!(
+        "{} --board --moves {} --analyze lz --winrate 0.6 --delay-ms 150",
+        common::fake_gtp().display(),
+        moves("JHGF")
+    );
+    let mut host = std::process::Command::new(goref())
+        .current_dir(root.path())
+        .args(["play", "--size", "9", "--headless", "--game-dir", "game"])
+        .args([
+            "--black",
+            &format!("gtp:{black}"),
+            "--white",
+            &format!("gtp:{white}"),
+        ])
+        .args(["--web", &format!("127.0.0.1:{port}")])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/");
+    let drawn = (1..=6)
+        .map(|n| {
+            std::thread::sleep(Duration::from_millis(500));
+            headless(&url, 2000 * n, &["--dump-dom"])
+        })
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        .find(|dom| {
+            dom.split("data-points=\"")
+                .nth(1)
+                .and_then(|rest| rest.split('"').next())
+                .and_then(|n| n.parse::<u32>().ok())
+                .is_some_and(|n| n >= 4)
+        });
+    let _ = host.kill();
+    let _ = host.wait();
+    let dom = drawn.expect("the page draws the winrate graph");
+    assert!(dom.contains("<span class=\"winrate\">70%</span>"), "{dom}");
+    assert!(dom.contains("<span class=\"winrate\">60%</span>"), "{dom}");
+    assert!(
+        dom.contains("each thinks it wins"),
+        "the disagreement is said"
+    );
+    assert!(
+        dom.contains("class=\"disagree\""),
+        "and marked by the clocks"
+    );
+}

@@ -23,6 +23,11 @@
 //! scored, the empty points counted for Black show `▪` (`#`) and White's
 //! `▫` (`-`). While the operator marks dead stones, the cursor's point is
 //! drawn as `[x]`.
+//!
+//! With the variation on (`w`), the moves the last mover's program expects
+//! after its move are numbered on the empty points they would take, `1`
+//! the opponent's reply, each number in its mover's stone style; a move of
+//! the variation on a point already taken is left out.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -45,6 +50,8 @@ pub struct BoardPane<'a> {
     /// The operator's cursor while marking dead stones: the point is drawn
     /// between `[` and `]`.
     pub cursor: Option<Point>,
+    /// Number the last mover's expected variation on the board.
+    pub variation: bool,
 }
 
 /// What one point shows.
@@ -214,7 +221,47 @@ impl Widget for BoardPane<'_> {
                 }
             }
         }
+        if self.variation {
+            for (number, point, color) in variation(self.view) {
+                let x = x0 + 4 + 2 * u16::from(point.col);
+                let y = y0 + 1 + u16::from(size - 1 - point.row);
+                let style = match color {
+                    Color::Black => theme.black_stone,
+                    Color::White => theme.white_stone,
+                };
+                buf.set_string(x, y, number.to_string(), style);
+            }
+        }
     }
+}
+
+/// The variation the last mover's program expects after its move, as
+/// (number, point, mover): the moves on empty points, numbered from 1.
+pub(crate) fn variation(view: &GameView) -> Vec<(usize, Point, Color)> {
+    let Some(last) = &view.last_move else {
+        return Vec::new();
+    };
+    let Some(analysis) = view.analysis[last.color.index()]
+        .as_ref()
+        .filter(|a| a.n == last.n)
+    else {
+        return Vec::new();
+    };
+    let mut taken = Vec::new();
+    let mut color = last.color;
+    let mut shown = Vec::new();
+    for (number, vertex) in analysis.pv.iter().skip(1).enumerate() {
+        color = color.opponent();
+        let Ok(point) = Point::parse_gtp(vertex, view.size) else {
+            continue;
+        };
+        if view.stone(point).is_some() || taken.contains(&point) {
+            continue;
+        }
+        taken.push(point);
+        shown.push((number + 1, point, color));
+    }
+    shown
 }
 
 /// What the board marks besides the stones.

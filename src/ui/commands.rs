@@ -27,6 +27,7 @@ pub enum Command {
     FocusNext,
     FocusPrev,
     Zoom,
+    Variation,
     Up,
     Down,
     Left,
@@ -237,6 +238,14 @@ pub(crate) const REGISTRY: &[CommandInfo] = &[
         &["z"],
         true,
         "show the focused pane on the whole screen, or not",
+    ),
+    info(
+        C::Variation,
+        "variation",
+        G::Panes,
+        &["w"],
+        false,
+        "number the moves the last mover expects, or not",
     ),
     info(
         C::Up,

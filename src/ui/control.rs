@@ -211,6 +211,7 @@ fn run(
                 None => state.focus = next_focus(state.focus, panes, forward),
             }
         }
+        Command::Variation => state.variation = !state.variation,
         Command::Zoom => {
             state.zoom = match state.zoom {
                 Some(_) => None,

@@ -171,6 +171,7 @@ fn draw_pane(
             view,
             theme,
             cursor: state.cursor,
+            variation: state.variation,
         }
         .render(body, buf),
         PaneId::Clocks => ClocksPane {

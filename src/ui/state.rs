@@ -62,6 +62,8 @@ pub struct UiState {
     /// When ctrl-c asked to void the game, in stream time: a second ctrl-c
     /// soon after confirms.
     pub interrupted_at_ms: Option<u64>,
+    /// The board shows the variation the last mover's program expects.
+    pub variation: bool,
 }
 
 /// How a spectator's screen stands with the referee it watches.
@@ -147,6 +149,7 @@ impl UiState {
             in_hall: None,
             move_box_closed: None,
             interrupted_at_ms: None,
+            variation: false,
         }
     }
 }

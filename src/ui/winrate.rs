@@ -49,7 +49,7 @@ impl Widget for WinratePane<'_> {
         buf.set_stringn(
             area.x,
             area.y,
-            self.summary(),
+            self.summary(usize::from(area.width)),
             area.width as usize,
             theme.text,
         );
@@ -104,32 +104,43 @@ impl Widget for WinratePane<'_> {
 }
 
 impl WinratePane<'_> {
-    /// Each program's newest figure, and the disagreement.
-    fn summary(&self) -> String {
+    /// Each program's newest figure, and the disagreement, in `width`:
+    /// the visits give way first, then the lead.
+    fn summary(&self, width: usize) -> String {
         if !has_analysis(self.view) {
             return "no analysis: the programs give none (lz-, kata- or cgos-genmove_analyze)"
                 .to_string();
         }
-        let mut parts: Vec<String> = Color::BOTH
-            .iter()
-            .filter_map(|&color| {
-                let analysis = self.view.analysis[color.index()].as_ref()?;
-                let lead = analysis
-                    .score_lead
-                    .map(|lead| format!(" {lead:+.1}"))
-                    .unwrap_or_default();
-                Some(format!(
-                    "{} {:.0}%{lead} {} visits",
-                    color.letter(),
-                    analysis.winrate * 100.0,
-                    visits(analysis.visits)
-                ))
-            })
-            .collect();
-        if disagree(self.view) {
-            parts.push("each thinks it wins".into());
-        }
-        parts.join("  ")
+        let said = |visits_shown: bool, lead_shown: bool| {
+            let mut parts: Vec<String> = Color::BOTH
+                .iter()
+                .filter_map(|&color| {
+                    let analysis = self.view.analysis[color.index()].as_ref()?;
+                    let lead = match (lead_shown, analysis.score_lead) {
+                        (true, Some(lead)) => format!(" {lead:+.1}"),
+                        _ => String::new(),
+                    };
+                    let visits = match visits_shown {
+                        true => format!(" {} visits", visits(analysis.visits)),
+                        false => String::new(),
+                    };
+                    Some(format!(
+                        "{} {:.0}%{lead}{visits}",
+                        color.letter(),
+                        analysis.winrate * 100.0
+                    ))
+                })
+                .collect();
+            if disagree(self.view) {
+                parts.push("each thinks it wins".into());
+            }
+            parts.join("  ")
+        };
+        [(true, true), (false, true), (false, false)]
+            .into_iter()
+            .map(|(visits_shown, lead_shown)| said(visits_shown, lead_shown))
+            .find(|text| text.chars().count() <= width)
+            .unwrap_or_else(|| said(false, false))
     }
 }
 
@@ -210,6 +221,10 @@ mod tests {
         assert_eq!(lines[5], "W |         W", "{lines:?}");
         let all = draw(&view_with(&points, [Some(0.7), Some(0.6)]), 80, 2).join("\n");
         assert!(all.contains("each thinks it wins"), "{all}");
+        let narrow = draw(&view_with(&points, [Some(0.7), Some(0.6)]), 44, 2);
+        assert_eq!(narrow[0], "B 70% +2.5  W 60% +2.5  each thinks it wins");
+        let narrower = draw(&view_with(&points, [Some(0.7), Some(0.6)]), 35, 2);
+        assert_eq!(narrower[0], "B 70%  W 60%  each thinks it wins");
     }
 
     #[test]

@@ -32,6 +32,7 @@
       size, board: new Array(size * size).fill(null), players: [null, null], moves: [],
       lastMove: null, clocks: [null, null], clockAt: [0, 0], toMove: null, phase: "setup",
       result: null, trace: [], agreement: null, lastSeq: 0, absent: [false, false],
+      analysis: [null, null],
     };
   }
 
@@ -41,7 +42,8 @@
     view.board = v.board.slice();
     view.players = v.players || [null, null];
     view.time = v.time;
-    view.moves = (v.moves || []).map((m) => ({ n: m.n, color: m.color, vertex: m.vertex, ms: m.ms }));
+    view.moves = (v.moves || []).map((m) => ({ n: m.n, color: m.color, vertex: m.vertex, ms: m.ms, bw: m.black_winrate }));
+    view.analysis = v.analysis || [null, null];
     view.lastMove = v.last_move;
     view.clocks = v.clocks || [null, null];
     view.clockAt = [performance.now(), performance.now()];
@@ -113,6 +115,14 @@
         view.lastMove = line;
         view.toMove = other(e.color);
         setClock(view, e.color, e.clock);
+        break;
+      }
+      case "analysis": {
+        const fraction = (x) => typeof x === "number" && x >= 0 && x <= 1;
+        if (!fraction(e.winrate) || !fraction(e.black_winrate)) break;
+        const line = view.moves.slice(-2).find((m) => m.n === e.n);
+        if (line) line.bw = e.black_winrate;
+        view.analysis[side(e.color)] = { n: e.n, winrate: e.winrate, score_lead: e.score_lead, visits: e.visits, pv: e.pv || [] };
         break;
       }
       case "clock": setClock(view, e.color, e.clock); break;
@@ -317,6 +327,45 @@
     return p ? `${p.name} ${p.version}`.trim() : k === 0 ? "Black" : "White";
   }
 
+  // Whether each program's newest analysis says it is the one winning.
+  const disagree = (view) => view.analysis.every((a) => a && a.winrate > 0.5);
+
+  // What a program last thought its chance to win, beside its clock.
+  function thinks(view, k) {
+    const a = view.analysis[k];
+    if (!a) return "";
+    const mark = disagree(view) ? ` <span class="disagree" title="each program thinks it is winning">≠</span>` : "";
+    return ` <span class="winrate">${Math.round(a.winrate * 100)}%</span>${mark}`;
+  }
+
+  // Black's chance over the game as each program saw it when it moved: one
+  // point a move, Black's program ● and White's ○, 50% dashed.
+  function winrateSvg(view) {
+    const points = view.moves.filter((m) => typeof m.bw === "number");
+    if (!points.length) return "";
+    const w = 300, h = 80, n = Math.max(points.length - 1, 1);
+    const x = (i) => (i * w) / n, y = (bw) => (1 - bw) * h;
+    const path = (color) => points.map((m, i) => [i, m]).filter(([, m]) => m.color === color)
+      .map(([i, m], j) => `${j ? "L" : "M"}${x(i).toFixed(1)},${y(m.bw).toFixed(1)}`).join("");
+    const summary = [0, 1].filter((k) => view.analysis[k]).map((k) => {
+      const a = view.analysis[k];
+      const lead = typeof a.score_lead === "number" ? ` ${a.score_lead >= 0 ? "+" : ""}${a.score_lead.toFixed(1)}` : "";
+      return `${k === 0 ? "B" : "W"} ${Math.round(a.winrate * 100)}%${lead}, ${a.visits} visits`;
+    }).join(" · ") + (disagree(view) ? " · each thinks it wins" : "");
+    return `<div class="winrate-summary">${esc(summary)}</div><svg viewBox="-2 -2 ${w + 4} ${h + 4}" data-points="${points.length}">` +
+      `<line x1="0" y1="${h / 2}" x2="${w}" y2="${h / 2}" stroke="var(--muted)" stroke-dasharray="4 3"/>` +
+      `<path d="${path("B")}" fill="none" stroke="var(--ink)" stroke-width="2"/>` +
+      `<path d="${path("W")}" fill="none" stroke="var(--muted)" stroke-width="2"/></svg>`;
+  }
+
+  // Black's newest chance as a small bar for a hall tile.
+  function winrateBar(view) {
+    const last = [...view.moves].reverse().find((m) => typeof m.bw === "number");
+    if (!last) return "";
+    const pct = Math.round(last.bw * 100);
+    return `<div class="bar" title="Black's chance, as the programs see it" data-black="${pct}"><span style="width:${pct}%"></span></div>`;
+  }
+
   function drawGame(view) {
     $("board").innerHTML = boardSvg(view, true);
     if (!document.body.dataset.firstBoardMs) {
@@ -326,8 +375,9 @@
       const color = k === 0 ? "B" : "W";
       const moving = view.toMove === color ? " to-move" : "";
       const absent = absentMark(view, k);
-      return `<div class="clock${moving}" data-color="${color}"><span>${color === "B" ? "●" : "○"} ${esc(playerName(view, k))}${absent}</span><span class="time">${clockText(view, k)}</span></div>`;
+      return `<div class="clock${moving}" data-color="${color}"><span>${color === "B" ? "●" : "○"} ${esc(playerName(view, k))}${absent}</span><span class="time">${clockText(view, k)}${thinks(view, k)}</span></div>`;
     }).join("");
+    $("winrate").innerHTML = winrateSvg(view);
     $("result").textContent = view.result ? `${view.result.result}: ${view.result.reason}` : view.phase === "play" ? "" : view.phase;
     const a = view.agreement;
     const stones = (list) => (list && list.length ? list.join(" ") : "none");
@@ -355,7 +405,7 @@
         const moving = view.toMove === color ? " to-move" : "";
         return `<span class="clock${moving}" data-color="${color}">${color === "B" ? "●" : "○"} ${clockText(view, k)}${absentMark(view, k)}</span>`;
       }).join("") : "";
-      return `<div class="tile" data-board="${b.board}"><div class="names">${b.board}. ● ${esc(b.black)} – ○ ${esc(b.white)}</div><div class="clocks">${clocks}</div><div class="state">${esc(state)}</div>${view ? boardSvg(view, false) : ""}</div>`;
+      return `<div class="tile" data-board="${b.board}"><div class="names">${b.board}. ● ${esc(b.black)} – ○ ${esc(b.white)}</div><div class="clocks">${clocks}</div><div class="state">${esc(state)}</div>${view ? winrateBar(view) : ""}${view ? boardSvg(view, false) : ""}</div>`;
     }).join("");
     const tables = picture.standings || [];
     $("standings").innerHTML = tables.map(([division, table]) => standingsHtml(division, table)).join("");

@@ -47,12 +47,17 @@ fn view(size: u8, moves: &str) -> GameView {
 
 /// The pane drawn into a buffer of `width` x `height`, as lines of text.
 fn draw(view: &GameView, theme: &Theme, width: u16, height: u16) -> String {
+    draw_with(view, theme, width, height, false)
+}
+
+fn draw_with(view: &GameView, theme: &Theme, width: u16, height: u16, variation: bool) -> String {
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     BoardPane {
         view,
         theme,
         cursor: None,
+        variation,
     }
     .render(area, &mut buf);
     buffer_lines(&buf).join("\n")
@@ -93,4 +98,49 @@ fn a_pane_too_small_says_what_the_board_needs() {
     let view = view(19, "");
     let text = draw(&view, &Theme::default(), 30, 10);
     assert_eq!(text.lines().next(), Some("the board needs 44x21"));
+}
+
+#[test]
+fn the_variation_numbers_the_expected_moves_on_empty_points_only() {
+    let mut view = view(9, "E5 C3 D4");
+    view.apply(&GameEvent::Analysis {
+        n: 3,
+        color: Color::Black,
+        winrate: 0.6,
+        black_winrate: 0.6,
+        score_lead: None,
+        visits: 50,
+        pv: ["D4", "C4", "E5", "F4", "C3", "J9", "Z99"]
+            .map(String::from)
+            .to_vec(),
+    });
+    let shown = draw_with(&view, &Theme::mono(), 30, 12, true);
+    let row = |n: u8| shown.lines().nth(usize::from(10 - n)).unwrap().to_string();
+    assert_eq!(&row(4)[4..22], ". . 1(X). 3 . . . ", "{shown}");
+    assert_eq!(&row(9)[4..22], ". . . . . . . . 5 ", "{shown}");
+    for taken in [5, 3] {
+        let grid = &row(taken)[4..22];
+        assert!(
+            !grid.contains(|c: char| c.is_ascii_digit()),
+            "{grid}: {shown}"
+        );
+    }
+    let mut later = view.clone();
+    later.apply(&GameEvent::Move {
+        n: 4,
+        color: Color::White,
+        vertex: "G7".into(),
+        ms: 0,
+        captures: Vec::new(),
+        clock: clock_reading(0),
+        referee_us: None,
+        net_ms: None,
+        opening: false,
+    });
+    let stale = draw_with(&later, &Theme::mono(), 30, 12, true);
+    assert_eq!(
+        stale,
+        draw(&later, &Theme::mono(), 30, 12),
+        "only the last move's"
+    );
 }

@@ -314,6 +314,9 @@ fn tile(
     };
     let now_t_ms = hall.now_t_ms(board.board, now);
     let mut lines = players(board, view, now_t_ms, usize::from(text_width), theme);
+    if let Some(bar) = view.and_then(|v| winrate_bar(v, usize::from(text_width), theme.unicode)) {
+        lines.push((bar, theme.text));
+    }
     lines.push((last_move(view), theme.text));
     let mut said = vec![(board_state(board, game), theme.text)];
     if let Some(trouble) = game.and_then(|g| g.trouble.as_ref()) {
@@ -417,6 +420,30 @@ fn clock(view: &GameView, color: Color, now_t_ms: Option<u64>) -> String {
             .to_string(),
         None => "--:--".into(),
     }
+}
+
+/// Black's chance as the newest analysed move saw it, as a bar the width
+/// of the tile's text: `B ██████░░░░ 62%`, marked `≠` (`<>`) when both
+/// programs think they are winning; none before any analysis.
+pub(crate) fn winrate_bar(view: &GameView, width: usize, unicode: bool) -> Option<String> {
+    let black = view.moves.iter().rev().find_map(|m| m.black_winrate)?;
+    let black = f64::from(black.clamp(0.0, 1.0));
+    let mark = match (super::super::clocks::disagree(view), unicode) {
+        (false, _) => "",
+        (true, true) => "≠",
+        (true, false) => "<>",
+    };
+    let figure = format!(" {:.0}%{mark}", black * 100.0);
+    let bar_width = width.saturating_sub(2 + figure.chars().count());
+    if bar_width < 4 {
+        return None;
+    }
+    let filled = (black * bar_width as f64).round() as usize;
+    let (full, empty) = if unicode { ('█', '░') } else { ('#', '-') };
+    let bar: String = std::iter::repeat_n(full, filled)
+        .chain(std::iter::repeat_n(empty, bar_width - filled))
+        .collect();
+    Some(format!("B {bar}{figure}"))
 }
 
 fn last_move(view: Option<&GameView>) -> String {
@@ -810,5 +837,48 @@ fn frame(area: Rect, buf: &mut Buffer, style: Style, unicode: bool) {
         if let Some(cell) = buf.cell_mut(at) {
             cell.set_char(corner).set_style(style);
         }
+    }
+}
+
+#[cfg(test)]
+mod winrate_bar_tests {
+    use super::winrate_bar;
+    use crate::game::Color;
+    use crate::referee::view::{AnalysisLine, MoveLine};
+    use crate::referee::GameView;
+
+    fn view(black: Option<f32>, newest: [f64; 2]) -> GameView {
+        let mut view = GameView::new();
+        view.moves.push(MoveLine {
+            n: 1,
+            color: Color::Black,
+            vertex: "D4".into(),
+            ms: 0,
+            wire_ms: 0.0,
+            resends: 0,
+            referee_ms: 0.0,
+            net_ms: 0,
+            black_winrate: black,
+        });
+        view.analysis = newest.map(|winrate| {
+            Some(AnalysisLine {
+                n: 1,
+                winrate,
+                score_lead: None,
+                visits: 1,
+                pv: Vec::new(),
+            })
+        });
+        view
+    }
+
+    #[test]
+    fn the_bar_fills_with_blacks_chance_and_marks_a_disagreement() {
+        let bar = winrate_bar(&view(Some(0.75), [0.75, 0.3]), 16, false).unwrap();
+        assert_eq!(bar, "B ########-- 75%");
+        let bar = winrate_bar(&view(Some(0.75), [0.75, 0.6]), 16, true).unwrap();
+        assert_eq!(bar, "B ███████░░ 75%≠");
+        assert_eq!(winrate_bar(&view(None, [0.5, 0.5]), 16, true), None);
+        assert_eq!(winrate_bar(&view(Some(0.5), [0.5, 0.5]), 8, true), None);
     }
 }

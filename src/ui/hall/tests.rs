@@ -581,3 +581,27 @@ fn a_tile_says_whose_seat_is_absent_until_it_comes() {
     let screen = drawn(&hall, &mut HallState::new(true), 80, 24).join("\n");
     assert!(!screen.contains("absent"), "{screen}");
 }
+
+#[test]
+fn a_tile_shows_blacks_chance_as_its_programs_see_it() {
+    let mut hall = hall(6);
+    let analysed = |n: u32, color, winrate: f64, black: f64| GameEvent::Analysis {
+        n,
+        color,
+        winrate,
+        black_winrate: black,
+        score_lead: None,
+        visits: 100,
+        pv: Vec::new(),
+    };
+    let moves = game(2).moves.len() as u32;
+    apply(&mut hall, 2, analysed(moves - 1, Black, 0.7, 0.7));
+    apply(&mut hall, 2, analysed(moves, White, 0.6, 0.4));
+    let screen = drawn(&hall, &mut HallState::new(true), 80, 24).join("\n");
+    let bars: Vec<&str> = screen.lines().filter(|l| l.contains("B █")).collect();
+    assert_eq!(bars.len(), 1, "board 2 alone has analysis:\n{screen}");
+    assert!(
+        bars[0].contains(" 40%≠"),
+        "Black's chance, and both think they win: {screen}"
+    );
+}

@@ -591,6 +591,13 @@ impl GameView {
         line: &str,
         note: Option<&str>,
     ) {
+        let analysis = direction == LineDirection::Received
+            && (line.starts_with("info ") || line.starts_with('{'));
+        let limit = if analysis {
+            ANALYSIS_TEXT_LIMIT
+        } else {
+            TEXT_LIMIT
+        };
         push_bounded(
             &mut self.trace,
             TraceLine {
@@ -598,7 +605,7 @@ impl GameView {
                 t_ms: self.last_t_ms,
                 color,
                 direction,
-                line: bounded_text(line, TEXT_LIMIT),
+                line: bounded_text(line, limit),
                 note: note.map(|n| bounded_text(n, TEXT_LIMIT)),
             },
             TRACE_CAPACITY,
@@ -692,7 +699,8 @@ mod lines;
 
 pub(crate) use bounds::bounded_text;
 use bounds::{
-    board_vertices, bounded_entry, bounded_player, bounded_result, push_bounded, VERTEX_LIMIT,
+    board_vertices, bounded_entry, bounded_player, bounded_result, push_bounded,
+    ANALYSIS_TEXT_LIMIT, VERTEX_LIMIT,
 };
 pub(crate) use bounds::{
     ALERT_CAPACITY, AUDIENCE_CAPACITY, ERROR_CAPACITY, MOVE_CAPACITY, NOTICE_CAPACITY,

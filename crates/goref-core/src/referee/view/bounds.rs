@@ -12,8 +12,14 @@ use crate::referee::event::{GameResult, PlayerInfo};
 use super::lines::{AgreementView, PacketLine};
 use super::GameView;
 
-/// How many trace lines (GTP and stderr) the view keeps.
-pub(crate) const TRACE_CAPACITY: usize = 600;
+/// How many trace lines (GTP and stderr) the view keeps: with the move
+/// list, what keeps a late spectator's snapshot of a 300-move game with
+/// the engines' analysis under 64 KB (`examples/snapshot_size`). The
+/// journal keeps every line.
+pub(crate) const TRACE_CAPACITY: usize = 300;
+/// How many bytes of an engine's analysis line the trace pane keeps: the
+/// best candidate's figures; the journal keeps the line whole.
+pub(crate) const ANALYSIS_TEXT_LIMIT: usize = 96;
 /// How many GMP packets the view keeps.
 pub(crate) const PACKET_CAPACITY: usize = 300;
 /// How many error lines the view keeps.

@@ -867,3 +867,29 @@ fn an_analysis_out_of_range_from_a_peer_is_rejected() {
     assert_eq!((kept.pv.len(), kept.score_lead), (12, None));
     assert!(kept.pv.iter().all(|v| v == "D4"), "{:?}", kept.pv);
 }
+
+#[test]
+fn an_analysis_line_is_kept_short_in_the_trace_and_other_lines_whole() {
+    let mut view = GameView::new();
+    let long = format!(
+        "info move D4 visits 10 winrate 5000 {}",
+        "pv D4 ".repeat(80)
+    );
+    for (direction, line) in [
+        (LineDirection::Received, long.clone()),
+        (LineDirection::Received, format!("= {}", "D4 ".repeat(60))),
+        (LineDirection::Stderr, long.clone()),
+    ] {
+        view.apply(&GameEvent::Gtp {
+            color: Black,
+            direction,
+            line,
+        });
+    }
+    let lengths: Vec<usize> = view.trace.iter().map(|t| t.line.len()).collect();
+    assert!(lengths[0] < 96 + 30, "{lengths:?}");
+    assert!(view.trace[0]
+        .line
+        .starts_with("info move D4 visits 10 winrate 5000"));
+    assert!(lengths[1] > 150 && lengths[2] > 150, "{lengths:?}");
+}
