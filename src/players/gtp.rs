@@ -859,11 +859,18 @@ impl GtpPlayer {
                 Ok(Some(response))
             }
             ControllerEvent::Analysis { line } => {
-                self.trace(LineDirection::Received, line);
+                let readable = self
+                    .analysis
+                    .is_some_and(|command| analysis::parse_line(&line, command).is_ok());
+                if !readable {
+                    self.trace(LineDirection::Received, line);
+                }
                 Ok(None)
             }
             ControllerEvent::AnalysisLeftOut { lines } => {
-                let said = format!("({lines} analysis lines left out of the trace)");
+                let said = format!(
+                    "({lines} analysis lines passed over: more than 20 lines or 64 KiB a second)"
+                );
                 self.trace(LineDirection::Received, said);
                 Ok(None)
             }

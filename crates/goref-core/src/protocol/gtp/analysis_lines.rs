@@ -2,11 +2,12 @@
 //! its text: the `info` lines of Leela Zero and KataGo and CGOS's JSON
 //! line, which come before the `play` line that is the answer proper.
 //!
-//! A bounded queue of the lines for the trace (later ones only counted),
-//! the response's last line (the engine's final view of its move), and the
-//! pacing that keeps a flood of them out of the trace: at most
-//! [`TRACED_PER_SECOND`] lines and [`TRACED_BYTES_PER_SECOND`] bytes a
-//! second reach it, the rest counted.
+//! A bounded queue of the lines handed out (later ones only counted), the
+//! response's last line (the engine's final view of its move), and the
+//! pacing that contains a flood of them: at most [`TRACED_PER_SECOND`]
+//! lines and [`TRACED_BYTES_PER_SECOND`] bytes a second are handed out
+//! (the player reads them, and traces those it cannot read), the rest
+//! counted.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
