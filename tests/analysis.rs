@@ -324,20 +324,21 @@ fn random_network(path: &Path) {
     std::fs::write(path, text).unwrap();
 }
 
-#[test]
-fn leela_zero_against_gnu_go_shows_each_of_its_moves_winrate_and_variation() {
+/// Leela Zero (Black, `flags` after its network and `--gtp`) against GNU Go
+/// level 0 on 19x19, stopped at move `stop_at`: the run and the folder.
+fn leela_zero_game(dir: &Path, flags: &str, stop_at: u32) -> (Run, std::path::PathBuf) {
     if !Path::new(LEELAZ).exists() {
         panic!("Leela Zero is not installed: run the tests with tests/run.sh, which installs it");
     }
-    let dir = tempfile::tempdir().unwrap();
-    let network = dir.path().join("tiny.txt");
+    let network = dir.join("tiny.txt");
     random_network(&network);
     let black = format!(
-        "gtp:{LEELAZ} -w {} --gtp --noponder -p 30 -t 1 --seed 7 --cpu-only -r 0 -q",
+        "gtp:{LEELAZ} -w {} --gtp {flags} -t 1 --seed 7 --cpu-only -r 0 -q",
         network.display()
     );
     let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
-    let game = dir.path().join("game");
+    let game = dir.join("game");
+    let stop_at = stop_at.to_string();
     let run = run_goref(
         &[
             "play",
@@ -350,7 +351,7 @@ fn leela_zero_against_gnu_go_shows_each_of_its_moves_winrate_and_variation() {
             "--white",
             &white,
             "--stop-at",
-            "24",
+            &stop_at,
             "--analysis-interval",
             "10ms",
             "--game-dir",
@@ -358,6 +359,13 @@ fn leela_zero_against_gnu_go_shows_each_of_its_moves_winrate_and_variation() {
         ],
         Duration::from_secs(120),
     );
+    (run, game)
+}
+
+#[test]
+fn leela_zero_against_gnu_go_shows_each_of_its_moves_winrate_and_variation() {
+    let dir = tempfile::tempdir().unwrap();
+    let (run, game) = leela_zero_game(dir.path(), "--noponder -p 30", 24);
     let events = run.events();
     let black_moves = run
         .of_type("move")
@@ -421,38 +429,8 @@ fn the_hosts_screen_at_80x24_shows_each_programs_winrate_graph_and_variation() {
 
 #[test]
 fn leela_zero_pondering_after_its_move_costs_nothing() {
-    if !Path::new(LEELAZ).exists() {
-        panic!("Leela Zero is not installed: run the tests with tests/run.sh, which installs it");
-    }
     let dir = tempfile::tempdir().unwrap();
-    let network = dir.path().join("tiny.txt");
-    random_network(&network);
-    let black = format!(
-        "gtp:{LEELAZ} -w {} --gtp -v 40 -t 1 --seed 7 --cpu-only -r 0 -q",
-        network.display()
-    );
-    let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
-    let game = dir.path().join("game");
-    let run = run_goref(
-        &[
-            "play",
-            "--headless",
-            "--json",
-            "--size",
-            "19",
-            "--black",
-            &black,
-            "--white",
-            &white,
-            "--stop-at",
-            "16",
-            "--analysis-interval",
-            "10ms",
-            "--game-dir",
-            game.to_str().unwrap(),
-        ],
-        Duration::from_secs(120),
-    );
+    let (run, _) = leela_zero_game(dir.path(), "-v 40", 16);
     let result = run.result();
     assert_eq!(result["end"], "move_limit", "{result}\n{}", run.stderr);
     let analysed = analysed_moves(&run.events());
