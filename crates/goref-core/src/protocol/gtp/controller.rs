@@ -15,8 +15,8 @@
 //! next command's: a GTP engine without ids cannot be told apart.
 //!
 //! A `*-genmove_analyze` command's analysis lines are not part of its
-//! reply's text: each is an [`ControllerEvent::Analysis`] for the trace,
-//! paced (`analysis_lines`), and the last one comes with the reply.
+//! reply's text: each is an [`ControllerEvent::Analysis`], paced
+//! (`analysis_lines`), and the last one comes with the reply.
 
 use std::time::{Duration, Instant};
 
@@ -35,10 +35,10 @@ pub enum ControllerEvent {
         /// For `*-genmove_analyze`: the reply's last analysis line.
         analysis: Option<String>,
     },
-    /// An analysis line of the reply being read, for the trace.
+    /// An analysis line of the reply being read.
     Analysis { line: String },
-    /// Analysis lines kept out of the trace (a flood, or lines too long),
-    /// counted since the last such event; told before the reply.
+    /// Analysis lines passed over (a flood, or lines too long), counted
+    /// since the last such event; told before the reply.
     AnalysisLeftOut { lines: u64 },
     /// The deadline passed with no reply; the command is abandoned.
     /// `limit` is the time it was given, however late the shell noticed.
