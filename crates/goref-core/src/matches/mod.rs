@@ -12,7 +12,10 @@
 //! - [`openings`]: the openings themselves, from SGF or a seeded generator.
 //! - [`ledger`]: the games counted as they end, whole pairs, and the stop
 //!   rule: the pairs asked for, or the SPRT's first decision.
+//! - [`jobs`]: a match played by workers elsewhere: the job and result
+//!   messages and the book that counts each pair once.
 
+pub mod jobs;
 pub mod ledger;
 pub mod openings;
 pub mod schedule;
