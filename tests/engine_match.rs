@@ -125,9 +125,11 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
     let pairs = figures["pairs"].as_u64().unwrap();
     assert_ne!(figures["sprt"], "accept_h0", "{said}\n{figures}");
     match figures["sprt"].as_str() {
+        // The decision may come on the very last pair: it stops the match
+        // there all the same, and no pair begins after it.
         Some("accept_h1") => {
             assert!(said.contains("H1 accepted"), "{said}");
-            assert!(pairs < 40, "decided before the pairs ran out: {figures}");
+            assert!(pairs <= 40, "decided within the pairs asked for: {figures}");
         }
         // GNU Go's play varies from run to run: a match the SPRT has not
         // decided by its last pair still stops there, the candidate ahead.
