@@ -176,12 +176,18 @@ pub(crate) fn thinks(view: &GameView, color: Color, unicode: bool) -> String {
     let Some(analysis) = &view.analysis[color.index()] else {
         return String::new();
     };
-    let mark = match (disagree(view), unicode) {
+    let mark = disagreement_mark(view, unicode);
+    format!(" {:.0}%{mark}", analysis.winrate * 100.0)
+}
+
+/// `≠` (`<>` without Unicode) when both programs think they are winning,
+/// else nothing: the mark beside a chance to win.
+pub(crate) fn disagreement_mark(view: &GameView, unicode: bool) -> &'static str {
+    match (disagree(view), unicode) {
         (false, _) => "",
         (true, true) => "≠",
         (true, false) => "<>",
-    };
-    format!(" {:.0}%{mark}", analysis.winrate * 100.0)
+    }
 }
 
 /// Whether each program's newest analysis says it is the one winning.

@@ -428,11 +428,7 @@ fn clock(view: &GameView, color: Color, now_t_ms: Option<u64>) -> String {
 pub(crate) fn winrate_bar(view: &GameView, width: usize, unicode: bool) -> Option<String> {
     let black = view.moves.iter().rev().find_map(|m| m.black_winrate)?;
     let black = f64::from(black.clamp(0.0, 1.0));
-    let mark = match (super::super::clocks::disagree(view), unicode) {
-        (false, _) => "",
-        (true, true) => "≠",
-        (true, false) => "<>",
-    };
+    let mark = super::super::clocks::disagreement_mark(view, unicode);
     let figure = format!(" {:.0}%{mark}", black * 100.0);
     let bar_width = width.saturating_sub(2 + figure.chars().count());
     if bar_width < 4 {
