@@ -58,8 +58,40 @@ pub struct JobResult {
     pub pair: u64,
     pub worker: String,
     pub delivery: u64,
+    /// The try's own name, unique however the broker counts deliveries
+    /// (a broker restarted may count one again): where its folders are in
+    /// the object store, and the result's message id.
+    pub try_id: String,
     pub games: Vec<GameReport>,
 }
+
+/// What a worker says about a job while it holds it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "what", rename_all = "snake_case")]
+pub enum NoticeKind {
+    /// It plays the pair.
+    Taken,
+    /// It has no engine of that name, and handed the job back.
+    Refused { engine: String },
+    /// It could not play the pair, and handed it back.
+    Failed { reason: String },
+}
+
+/// A worker's notice about a job, on the broker beside the results.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerNotice {
+    pub version: u32,
+    #[serde(rename = "match")]
+    pub match_name: String,
+    pub pair: u64,
+    pub worker: String,
+    pub delivery: u64,
+    #[serde(flatten)]
+    pub kind: NoticeKind,
+}
+
+/// The longest reason a notice carries; the rest is cut.
+const REASON_LIMIT: usize = 300;
 
 /// Why a job or a result is refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -81,7 +113,7 @@ pub enum MessageError {
 }
 
 /// Whether `name` is a plain name: what a worker looks up, never runs.
-fn is_name(name: &str) -> bool {
+pub fn is_plain_name(name: &str) -> bool {
     (1..=NAME_LIMIT).contains(&name.len())
         && name
             .chars()
@@ -89,7 +121,7 @@ fn is_name(name: &str) -> bool {
 }
 
 fn name(what: &'static str, name: &str) -> Result<(), MessageError> {
-    match is_name(name) {
+    match is_plain_name(name) {
         true => Ok(()),
         false => Err(MessageError::BadName {
             what,
@@ -112,7 +144,12 @@ fn read<T: for<'de> Deserialize<'de>>(bytes: &[u8]) -> Result<T, MessageError> {
 impl Job {
     /// The job's id, also its message id on the broker: `NAME/pair-K`.
     pub fn id(&self) -> String {
-        format!("{}/pair-{}", self.match_name, self.pair)
+        Job::id_of(&self.match_name, self.pair)
+    }
+
+    /// The id of match `match_name`'s job for pair `pair`.
+    pub fn id_of(match_name: &str, pair: u64) -> String {
+        format!("{match_name}/pair-{pair}")
     }
 
     /// A job read from the broker, checked.
@@ -159,6 +196,7 @@ impl JobResult {
             });
         }
         name("the worker", &result.worker)?;
+        name("the try", &result.try_id)?;
         let mut games: Vec<u8> = result.games.iter().map(|g| g.game).collect();
         games.sort_unstable();
         let whole = result.games.iter().all(|g| {
@@ -175,6 +213,37 @@ impl JobResult {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).expect("a result always serialises")
+    }
+}
+
+impl WorkerNotice {
+    /// A notice read from the broker, checked against the match it is
+    /// for; a failure's reason is cut to one printable line.
+    pub fn from_json(bytes: &[u8], match_name: &str) -> Result<WorkerNotice, MessageError> {
+        let mut notice: WorkerNotice = read(bytes)?;
+        if notice.match_name != match_name {
+            return Err(MessageError::OtherMatch {
+                expected: match_name.into(),
+                found: notice.match_name.chars().take(NAME_LIMIT).collect(),
+            });
+        }
+        name("the worker", &notice.worker)?;
+        match &mut notice.kind {
+            NoticeKind::Taken => {}
+            NoticeKind::Refused { engine } => name("the engine", engine)?,
+            NoticeKind::Failed { reason } => {
+                *reason = reason
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .take(REASON_LIMIT)
+                    .collect();
+            }
+        }
+        Ok(notice)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("a notice always serialises")
     }
 }
 
@@ -261,6 +330,30 @@ impl JobBook {
                 Verdict::Count
             }
         }
+    }
+
+    /// The pair was counted from `counted` before this book was opened
+    /// (read back from the match's journal after a restart).
+    pub fn counted_before(&mut self, pair: u64, counted: Try) {
+        let record = self.pairs.entry(pair).or_default();
+        if !record.tries.contains(&counted) {
+            record.tries.push(counted.clone());
+        }
+        record.counted.get_or_insert(counted);
+    }
+
+    /// Whether the pair is counted.
+    pub fn is_counted(&self, pair: u64) -> bool {
+        self.pairs.get(&pair).is_some_and(|r| r.counted.is_some())
+    }
+
+    /// The pair's latest try, if a worker took it.
+    pub fn latest(&self, pair: u64) -> Option<&Try> {
+        self.pairs
+            .get(&pair)?
+            .tries
+            .iter()
+            .max_by_key(|t| t.delivery)
     }
 
     /// The pairs published and not yet counted.

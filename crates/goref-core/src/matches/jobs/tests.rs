@@ -24,6 +24,7 @@ fn result(pair: u64, worker: &str, delivery: u64) -> JobResult {
         pair,
         worker: worker.into(),
         delivery,
+        try_id: format!("{worker}-{delivery}-1795880840123"),
         games: [1, 2]
             .map(|game| GameReport {
                 game,
@@ -100,6 +101,12 @@ fn a_result_needs_both_games_with_their_manifests_and_our_match() {
     twice.games[1].game = 1;
     let mut short_sha = good.clone();
     short_sha.games[0].manifest_sha256 = "abc".into();
+    let mut escaping = good.clone();
+    escaping.try_id = "../../etc".into();
+    assert!(matches!(
+        JobResult::from_json(escaping.to_json().as_bytes(), "nightly"),
+        Err(MessageError::BadName { .. })
+    ));
     for bad in [one_game, twice, short_sha] {
         assert_eq!(
             JobResult::from_json(bad.to_json().as_bytes(), "nightly"),
@@ -133,6 +140,66 @@ fn a_result_arriving_twice_counts_once_and_the_lost_try_is_named() {
     );
     assert_eq!(book.result(&result(8, "box-1", 1)), Verdict::Unknown);
     assert!(book.waiting().is_empty());
+}
+
+#[test]
+fn a_notice_names_a_plain_engine_and_carries_one_printable_line() {
+    let notice = |kind| WorkerNotice {
+        version: MESSAGE_VERSION,
+        match_name: "nightly".into(),
+        pair: 3,
+        worker: "box-1".into(),
+        delivery: 2,
+        kind,
+    };
+    let refused = notice(NoticeKind::Refused {
+        engine: "new".into(),
+    });
+    let json = refused.to_json();
+    assert!(json.contains("\"what\":\"refused\""), "{json}");
+    assert_eq!(
+        WorkerNotice::from_json(json.as_bytes(), "nightly"),
+        Ok(refused)
+    );
+    let smuggled = notice(NoticeKind::Refused {
+        engine: "new; rm -rf /".into(),
+    });
+    assert!(matches!(
+        WorkerNotice::from_json(smuggled.to_json().as_bytes(), "nightly"),
+        Err(MessageError::BadName { .. })
+    ));
+    let failed = notice(NoticeKind::Failed {
+        reason: format!("engine died\n\x1b[2J{}", "x".repeat(1000)),
+    });
+    let read = WorkerNotice::from_json(failed.to_json().as_bytes(), "nightly").unwrap();
+    let NoticeKind::Failed { reason } = read.kind else {
+        panic!("{read:?}")
+    };
+    assert!(reason.starts_with("engine died  [2J"), "{reason}");
+    assert_eq!(reason.chars().count(), 300);
+    assert!(matches!(
+        WorkerNotice::from_json(failed.to_json().as_bytes(), "other"),
+        Err(MessageError::OtherMatch { .. })
+    ));
+}
+
+#[test]
+fn a_pair_counted_before_a_restart_stays_counted_once() {
+    let mut book = JobBook::new();
+    let first = Try {
+        worker: "box-1".into(),
+        delivery: 1,
+    };
+    book.counted_before(4, first.clone());
+    assert!(book.is_counted(4));
+    assert_eq!(book.latest(4), Some(&first));
+    assert_eq!(
+        book.result(&result(4, "box-1", 1)),
+        Verdict::Duplicate { counted: first }
+    );
+    book.published(5);
+    assert!(!book.is_counted(5));
+    assert_eq!(book.waiting(), [5]);
 }
 
 proptest! {
