@@ -176,9 +176,30 @@ pub enum Command {
     /// DIR/games/; run it again after a kill and it goes on: finished games
     /// keep their results, games under way are resumed, none is played
     /// twice. goref standings DIR prints the figures.
+    ///
+    /// With --workers nats://HOST:PORT the match plays no game itself: it
+    /// publishes its pairs as jobs on the broker's work queue, goref
+    /// workers on any machines play them, and it copies each finished game
+    /// into DIR/games/, checked against its manifest, and counts it once.
     #[command(override_usage = "goref match init DIR
-                                       goref match DIR [--headless] [--json]")]
+                                       goref match DIR [--headless] [--json]
+                                       goref match DIR --workers nats://HOST:PORT [--headless] [--json]")]
     Match(MatchArgs),
+    /// Play matches' games handed out by a NATS JetStream broker, for
+    /// goref match DIR --workers on another machine.
+    ///
+    /// Takes one job (an opening pair: two games) per free slot, maps its
+    /// engine names through the worker file (a job never carries a
+    /// command), plays each game in its own local goref under --dir,
+    /// puts the finished folders in the broker's object store, publishes
+    /// the result and only then acknowledges the job. A job naming an
+    /// engine this worker lacks is handed back at once for another worker.
+    /// Ctrl-C or SIGTERM hands back the jobs held.
+    #[command(
+        override_usage = "goref worker nats://HOST:PORT [--config worker.toml] \
+                                [--slots N] [--headless]"
+    )]
+    Worker(WorkerArgs),
     /// Connect a program on this machine to a venue's referee, as one
     /// entrant's seat.
     ///
@@ -213,10 +234,53 @@ pub struct MatchArgs {
     /// The figures as a JSON line on stdout after each finished game.
     #[arg(long)]
     pub json: bool,
+    /// Have goref workers play the games, through this NATS JetStream
+    /// broker: nats://[USER:PASS@]HOST[:PORT].
+    #[arg(long, value_name = "nats://HOST:PORT")]
+    pub workers: Option<String>,
+    #[command(flatten)]
+    pub broker: BrokerArgs,
     #[command(flatten)]
     pub screen: ScreenArgs,
     #[command(subcommand)]
     pub action: Option<MatchAction>,
+}
+
+/// The broker's own authentication and TLS, for --workers and goref worker.
+#[derive(Debug, Args)]
+pub struct BrokerArgs {
+    /// A NATS credentials file (a user JWT and its nkey seed).
+    #[arg(long, value_name = "FILE")]
+    pub creds: Option<PathBuf>,
+    /// The CA certificate (PEM) that signed the broker's: TLS is then
+    /// required.
+    #[arg(long, value_name = "FILE")]
+    pub tls_ca: Option<PathBuf>,
+}
+
+/// `goref worker`.
+#[derive(Debug, Args)]
+pub struct WorkerArgs {
+    /// The broker: nats://[USER:PASS@]HOST[:PORT].
+    pub broker_url: String,
+    /// The worker file: the engines by name and their command lines.
+    #[arg(long, value_name = "FILE", default_value = "worker.toml")]
+    pub config: PathBuf,
+    /// Jobs played at once [default: the file's slots, or the cores].
+    #[arg(long, value_name = "N")]
+    pub slots: Option<usize>,
+    /// The worker's name in the match [default: the file's, or HOST-PID].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Where the games' folders go, one folder a match.
+    #[arg(long, value_name = "DIR", default_value = "goref-worker")]
+    pub dir: PathBuf,
+    /// A line per game on stderr (the worker shows no screen yet, so this
+    /// is also what a terminal gets).
+    #[arg(long)]
+    pub headless: bool,
+    #[command(flatten)]
+    pub broker: BrokerArgs,
 }
 
 #[derive(Debug, Subcommand)]

@@ -22,6 +22,7 @@
 //! 8. app, event
 //! 9. replay, hall
 //! 10. engine_match
+//! 11. worker
 //!
 //! 1. [`shell_time`]: the shell's clock and the waits its loops are made of;
 //!    [`console`]: every line goref prints, never panicking on a closed
@@ -56,7 +57,10 @@
 //!    ([`referee::replay`]) and the reducer, on the screen. [`hall`]: `goref
 //!    event DIR` on a terminal, every board of the round on one screen.
 //! 10. [`engine_match`]: `goref match`, an engine author's match of
-//!     colour-swapped pairs, its games played as an event's boards are.
+//!     colour-swapped pairs, its games played as an event's boards are, or
+//!     by workers on other machines through a broker.
+//! 11. [`worker`]: `goref worker`, a machine that plays matches' pairs
+//!     handed out through the broker.
 //!
 //! Dependency rules, checked by `tests/architecture.rs`:
 //!
@@ -64,8 +68,8 @@
 //!   crossterm, ratatui, axum or async-nats in its manifest, and never reads
 //!   the clock: time is passed in as `std::time::Instant`.
 //! - `ui` never touches a transport.
-//! - Only `app`, `players`, `transport`, `driver`, `mirror`, `check` and
-//!   `hall` are async;
+//! - Only `app`, `players`, `transport`, `driver`, `mirror`, `check`,
+//!   `hall`, `engine_match` (its broker) and `worker` are async;
 //!   they read time through [`shell_time`], tokio's clock as std instants.
 
 pub use goref_core::{game, matches, protocol, referee, tournament};
@@ -94,3 +98,4 @@ pub mod shell_time;
 pub mod toml_errors;
 pub mod transport;
 pub mod ui;
+pub mod worker;

@@ -22,7 +22,7 @@ use goref::app::{screen_options, Ending};
 use goref::cli::{
     AttachArgs, BotArgs, CheckArgs, Cli, Command, DemoArgs, EventAction, EventArgs, GameArgs,
     MatchAction, MatchArgs, OutputArgs, PlayArgs, ResumeArgs, SeatArgs, SpectatorArgs,
-    StandingsArgs, WatchArgs,
+    StandingsArgs, WatchArgs, WorkerArgs,
 };
 use goref::config;
 use goref::console;
@@ -100,6 +100,7 @@ fn main() -> ExitCode {
         Command::Event(args) => event(args),
         Command::Match(args) => engine_match(args),
         Command::Seat(args) => seat(args),
+        Command::Worker(args) => worker(args),
         Command::Completions(args) => print_bytes(&goref::manual::completions(args.shell)),
         Command::Man => print_bytes(&goref::manual::man_page()),
     };
@@ -117,6 +118,38 @@ fn main() -> ExitCode {
 }
 
 /// `goref seat`: this machine's program, seated at a venue.
+/// `goref worker nats://HOST:PORT`.
+fn worker(args: WorkerArgs) -> Result<Outcome, String> {
+    let link = goref::engine_match::queue::BrokerLink::parse(
+        &args.broker_url,
+        args.broker.creds,
+        args.broker.tls_ca,
+    )?;
+    let file = goref::worker::file::load(&args.config)?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let slots = args.slots.or(file.slots).unwrap_or(cores);
+    if slots == 0 {
+        return Err("--slots: at least 1".into());
+    }
+    let name = args
+        .name
+        .or_else(|| file.name.clone())
+        .unwrap_or_else(goref::worker::file::default_name);
+    if !goref::matches::jobs::is_plain_name(&name) {
+        return Err(format!(
+            "--name '{name}': a worker's name is letters, digits, '-', '_' and '.'"
+        ));
+    }
+    goref::worker::run(goref::worker::WorkerOptions {
+        link,
+        file,
+        name,
+        slots,
+        dir: args.dir,
+    })?;
+    Ok(Outcome::Done)
+}
+
 fn seat(mut args: SeatArgs) -> Result<Outcome, String> {
     if let Some(engine) = &args.engine {
         let spec: PlayerSpec = engine
@@ -268,8 +301,29 @@ fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
             Outcome::Done
         }),
         (None, Some(dir)) => {
-            let options = goref::engine_match::run::MatchOptions { json: args.json };
+            let workers = args
+                .workers
+                .as_deref()
+                .map(|url| {
+                    goref::engine_match::queue::BrokerLink::parse(
+                        url,
+                        args.broker.creds.clone(),
+                        args.broker.tls_ca.clone(),
+                    )
+                })
+                .transpose()?;
+            let options = goref::engine_match::run::MatchOptions {
+                json: args.json,
+                workers,
+            };
             let mut on_screen = !args.headless && !args.json;
+            if on_screen && options.workers.is_some() {
+                console::say(
+                    "goref: a match played by workers shows progress lines; watch its games \
+                     with goref --watch nats://HOST:PORT/MATCH-pair-KKKK-a",
+                );
+                on_screen = false;
+            }
             if on_screen && !std::io::stdout().is_terminal() {
                 console::say(
                     "goref: stdout is not a terminal, so no screen: progress lines instead",

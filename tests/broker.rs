@@ -20,71 +20,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use common::browser::{artefacts, dom, headless, host_stones, page_stones};
+use common::nats::Broker;
 use common::tmux::Tmux;
-use common::{free_port, goref, journal, wait_until};
+use common::{free_port, goref, journal};
 use serde_json::Value;
-
-/// A `nats-server -js` on a free loopback port, its store in a folder of
-/// its own so that a restart finds the stream again.
-struct Broker {
-    port: u16,
-    store: tempfile::TempDir,
-    server: Option<Child>,
-}
-
-impl Broker {
-    fn start() -> Broker {
-        let port = free_port();
-        let mut broker = Broker {
-            port,
-            store: tempfile::tempdir().unwrap(),
-            server: None,
-        };
-        broker.up();
-        broker
-    }
-
-    fn up(&mut self) {
-        let server = Command::new("nats-server")
-            .args([
-                "-js",
-                "-a",
-                "127.0.0.1",
-                "-p",
-                &self.port.to_string(),
-                "-sd",
-            ])
-            .arg(self.store.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("nats-server runs (tests/run.sh installs it)");
-        self.server = Some(server);
-        let address = format!("127.0.0.1:{}", self.port);
-        wait_until(
-            Duration::from_secs(10),
-            || "nats-server".into(),
-            || std::net::TcpStream::connect(&address).is_ok(),
-        );
-    }
-
-    fn kill(&mut self) {
-        if let Some(mut server) = self.server.take() {
-            let _ = server.kill();
-            let _ = server.wait();
-        }
-    }
-
-    fn url(&self, name: &str) -> String {
-        format!("nats://127.0.0.1:{}/{name}", self.port)
-    }
-}
-
-impl Drop for Broker {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
 
 /// A goref run by the test, its stdout lines gathered as they come.
 struct Run {

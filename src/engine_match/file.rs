@@ -27,6 +27,38 @@ struct RawMatchFile {
     openings: Option<RawOpenings>,
     #[serde(default)]
     stop: RawStop,
+    #[serde(default)]
+    workers: RawWorkers,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawWorkers {
+    queued: Option<usize>,
+    ack_wait: Option<String>,
+    failures: Option<usize>,
+}
+
+/// How a match played by workers (`--workers`) hands out its pairs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WorkersSettings {
+    /// Pairs on the queue or in play at once, not yet counted.
+    pub queued: usize,
+    /// How long a worker may go unheard of before its job is handed out
+    /// again.
+    pub ack_wait: std::time::Duration,
+    /// Failures of one pair, on any workers, before the match stops.
+    pub failures: usize,
+}
+
+impl Default for WorkersSettings {
+    fn default() -> WorkersSettings {
+        WorkersSettings {
+            queued: 16,
+            ack_wait: std::time::Duration::from_secs(60),
+            failures: 5,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -93,6 +125,7 @@ pub struct MatchFile {
     /// Stop after this many pairs.
     pub pairs: Option<u64>,
     pub sprt: Option<SprtSettings>,
+    pub workers: WorkersSettings,
 }
 
 impl MatchFile {
@@ -196,7 +229,9 @@ pub fn parse(text: &str) -> Result<MatchFile, String> {
     if boards == 0 {
         return Err("boards: at least 1".into());
     }
+    let workers = workers_settings(&raw.workers)?;
     Ok(MatchFile {
+        workers,
         name: raw.name,
         boards,
         seed: raw.seed.unwrap_or(1),
@@ -207,6 +242,31 @@ pub fn parse(text: &str) -> Result<MatchFile, String> {
         pairs: raw.stop.pairs,
         sprt,
     })
+}
+
+fn workers_settings(raw: &RawWorkers) -> Result<WorkersSettings, String> {
+    let mut settings = WorkersSettings::default();
+    if let Some(queued) = raw.queued {
+        if queued == 0 {
+            return Err("[workers] queued: at least 1".into());
+        }
+        settings.queued = queued;
+    }
+    if let Some(wait) = &raw.ack_wait {
+        settings.ack_wait = crate::game::clock::parse_duration(wait)
+            .ok()
+            .filter(|d| *d >= std::time::Duration::from_secs(1))
+            .ok_or_else(|| {
+                format!("[workers] ack_wait: '{wait}' is not a duration of 1s or more")
+            })?;
+    }
+    if let Some(failures) = raw.failures {
+        if failures == 0 {
+            return Err("[workers] failures: at least 1".into());
+        }
+        settings.failures = failures;
+    }
+    Ok(settings)
 }
 
 fn opening_source(openings: &RawOpenings) -> Result<OpeningSource, String> {
@@ -273,6 +333,15 @@ source = "random:4"
 [stop]
 pairs = 200
 sprt = { elo0 = 0, elo1 = 20, alpha = 0.05, beta = 0.05, model = "logistic" }
+
+# Only for goref match DIR --workers nats://HOST:PORT, the games played by
+# goref workers on other machines: how many pairs wait on the queue or play
+# at once, how long a silent worker keeps its pair, and how many failures
+# of one pair stop the match.
+# [workers]
+# queued = 16
+# ack_wait = "60s"
+# failures = 5
 "#;
 
 #[cfg(test)]

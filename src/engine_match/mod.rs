@@ -11,11 +11,17 @@
 //! - [`report`]: `DIR/report.html`, the figures and their plots.
 //! - [`picture`]: the match as a screen draws it: tiles and a panel.
 //! - [`screen`]: `goref match DIR` on a terminal.
+//! - [`queue`]: the broker's streams and store for a match played by
+//!   workers, shared with `goref worker`.
+//! - [`remote`]: `goref match DIR --workers`: the pairs handed to workers,
+//!   their games copied back and counted.
 
 pub mod file;
 pub mod picture;
 pub mod plan;
 pub mod precheck;
+pub mod queue;
+pub mod remote;
 pub mod report;
 pub mod run;
 pub mod screen;

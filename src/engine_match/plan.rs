@@ -11,7 +11,7 @@ use crate::game::Color;
 use crate::matches::openings::Opening;
 use crate::matches::{gauntlet_opponent, OpeningOrder};
 
-use super::file::MatchFile;
+use super::file::{Engine, MatchFile};
 
 /// The folder of a match's games.
 pub const GAMES_FOLDER: &str = "games";
@@ -89,46 +89,68 @@ impl Plan {
     pub fn game_file(&self, file: &MatchFile, slot: &GameSlot) -> String {
         let candidate = &file.engines[0];
         let opponent = &file.engines[self.opponent(slot.pair)];
-        let (black, white) = match slot.candidate {
-            Color::Black => (candidate, opponent),
-            Color::White => (opponent, candidate),
-        };
-        let mut table = file.game_table.clone();
-        table.insert("black".into(), black.player.clone().into());
-        table.insert("white".into(), white.player.clone().into());
-        table.insert("event".into(), file.name.clone().into());
-        if !table.contains_key("journal_sync") {
-            table.insert("journal_sync".into(), MATCH_JOURNAL_SYNC.into());
-        }
         let opening = self.opening(slot.pair);
-        if let Some(opening) = opening.filter(|o| !o.moves.is_empty()) {
-            let moves: Vec<String> = opening.moves.iter().map(|p| p.to_gtp()).collect();
-            table.insert("opening".into(), moves.join(",").into());
-        }
-        table.insert(
-            "game_name".into(),
-            format!(
-                "pair {} game {}: {} (B) - {} (W)",
-                slot.pair + 1,
-                match slot.candidate {
-                    Color::Black => 1,
-                    Color::White => 2,
-                },
-                black.name,
-                white.name
-            )
-            .into(),
-        );
+        let moves: Vec<String> =
+            opening.map_or_else(Vec::new, |o| o.moves.iter().map(|p| p.to_gtp()).collect());
         let source = opening.map_or("no opening".to_string(), |o| o.source.clone());
-        let header = format!(
-            "# Pair {} of {}, game {}: {} (Black) against {} (White), opening {source},\n\
-             # written by goref match from match.toml.\n",
+        game_file(
+            &file.game_table,
+            &file.name,
+            slot,
+            [candidate, opponent],
+            &moves,
+            &source,
+        )
+    }
+}
+
+/// The game file of `slot` of match `match_name`: its `[game]` table, the
+/// candidate and its opponent (`engines`) in their colours, the opening's
+/// moves, and the game's name. A worker writes the same file from a job.
+pub fn game_file(
+    game_table: &toml::Table,
+    match_name: &str,
+    slot: &GameSlot,
+    engines: [&Engine; 2],
+    opening: &[String],
+    source: &str,
+) -> String {
+    let [candidate, opponent] = engines;
+    let (black, white) = match slot.candidate {
+        Color::Black => (candidate, opponent),
+        Color::White => (opponent, candidate),
+    };
+    let mut table = game_table.clone();
+    table.insert("black".into(), black.player.clone().into());
+    table.insert("white".into(), white.player.clone().into());
+    table.insert("event".into(), match_name.into());
+    if !table.contains_key("journal_sync") {
+        table.insert("journal_sync".into(), MATCH_JOURNAL_SYNC.into());
+    }
+    if !opening.is_empty() {
+        table.insert("opening".into(), opening.join(",").into());
+    }
+    let game = match slot.candidate {
+        Color::Black => 1,
+        Color::White => 2,
+    };
+    table.insert(
+        "game_name".into(),
+        format!(
+            "pair {} game {game}: {} (B) - {} (W)",
             slot.pair + 1,
-            file.name,
-            slot.name(),
             black.name,
             white.name
-        );
-        header + &toml::to_string(&table).expect("a TOML table serializes")
-    }
+        )
+        .into(),
+    );
+    let header = format!(
+        "# Pair {} of {match_name}, game {}: {} (Black) against {} (White), opening {source},\n\
+         # written by goref match from match.toml.\n",
+        slot.pair + 1,
+        slot.name(),
+        black.name,
+        white.name
+    );
+    header + &toml::to_string(&table).expect("a TOML table serializes")
 }

@@ -41,6 +41,8 @@ const MAX_ATTEMPTS: u32 = 4;
 pub struct MatchOptions {
     /// The figures as a JSON line after each finished game, on stdout.
     pub json: bool,
+    /// The games played by `goref worker`s through this broker, not here.
+    pub workers: Option<super::queue::BrokerLink>,
 }
 
 /// Where the runner tells how the match goes, and hears that it must stop.
@@ -105,6 +107,9 @@ pub fn run_at(
     options: &MatchOptions,
     desk: Box<dyn MatchDesk>,
 ) -> Result<MatchFigures, String> {
+    if let Some(link) = &options.workers {
+        return super::remote::run_at(dir, options, desk, link);
+    }
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let _claim = FileLock::acquire(&dir.join(MATCH_FILE)).map_err(|e| match e {
         crate::files::FileError::Locked { holder, .. } => format!(

@@ -35,6 +35,22 @@ pub fn write(folder: &Path) -> std::io::Result<String> {
     Ok(text)
 }
 
+/// The files a manifest names, in its order.
+pub fn manifest_files(manifest: &str) -> Vec<String> {
+    manifest
+        .lines()
+        .filter_map(|line| line.split_once("  ").map(|(_, name)| name.to_string()))
+        .collect()
+}
+
+/// The SHA-256 of `bytes`, in hex.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
 fn sha256_of(path: &Path) -> std::io::Result<String> {
     let mut file = fs::File::open(path)?;
     let mut hasher = Sha256::new();

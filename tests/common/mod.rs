@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod nats;
 pub mod pty;
 pub mod tcp_proxy;
 pub mod tmux;

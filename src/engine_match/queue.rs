@@ -1,0 +1,308 @@
+//! The broker's part in a match played by workers (`goref match DIR
+//! --workers`, `goref worker`): the address with its credentials, the
+//! streams, subjects, consumers and object stores both sides agree on, and
+//! the connection, with the broker's own authentication and TLS.
+//!
+//! ```text
+//! GOREF-WORK      work queue   goref-work.MATCH.pair.K       one job a pair
+//!   consumer `workers`         pulled by every worker, explicit acks
+//! GOREF-RESULTS   limits       goref-result.MATCH.pair.K     a worker's result
+//!                              goref-result.MATCH.notice     taken, refused, failed
+//!   consumer `match-MATCH`     the match's own
+//! goref-games-MATCH  object store   pair-K/game-G/TRY/FILE, the manifest last
+//! ```
+//!
+//! The roots are not `goref.`: that is the audience's stream (§5d), whose
+//! subjects a second stream may not overlap.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use async_nats::jetstream::{self, consumer, object_store, stream};
+
+/// The stream of jobs, shared by every match on the broker.
+pub const WORK_STREAM: &str = "GOREF-WORK";
+/// The one pull consumer every worker takes jobs from.
+pub const WORK_CONSUMER: &str = "workers";
+/// The stream of results and notices.
+pub const RESULTS_STREAM: &str = "GOREF-RESULTS";
+/// How long a job taken may go unheard of before it is handed out again,
+/// unless the match sets it.
+pub const DEFAULT_ACK_WAIT: Duration = Duration::from_secs(60);
+/// How long the broker remembers a message id: a job published again
+/// within it is dropped.
+const DUPLICATE_WINDOW: Duration = Duration::from_secs(24 * 3600);
+/// How long one connect may take.
+const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+
+/// The subject of pair `pair`'s job.
+pub fn job_subject(match_id: &str, pair: u64) -> String {
+    format!("goref-work.{match_id}.pair.{pair}")
+}
+
+/// The subject of pair `pair`'s results.
+pub fn result_subject(match_id: &str, pair: u64) -> String {
+    format!("goref-result.{match_id}.pair.{pair}")
+}
+
+/// The subject of the workers' notices for a match.
+pub fn notice_subject(match_id: &str) -> String {
+    format!("goref-result.{match_id}.notice")
+}
+
+/// The object store of a match's game folders.
+pub fn store_name(match_id: &str) -> String {
+    format!("goref-games-{match_id}")
+}
+
+/// The object of file `file` of game `game` (1 or 2) of pair `pair`, in
+/// the try named `try_id`.
+pub fn object_name(pair: u64, game: u8, try_id: &str, file: &str) -> String {
+    format!("pair-{pair}/game-{game}/{try_id}/{file}")
+}
+
+/// The match's name as a subject token: the id of its jobs and objects.
+pub fn match_id(name: &str) -> String {
+    crate::mirror::outlet::subject_token(name)
+}
+
+/// A broker, as given on the command line: `nats://[USER:PASS@]HOST[:PORT]`,
+/// with a credentials file and a CA for its TLS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokerLink {
+    /// `HOST:PORT`.
+    pub server: String,
+    pub user: Option<(String, String)>,
+    /// A `.creds` file (a JWT and an nkey seed).
+    pub creds: Option<PathBuf>,
+    /// The CA that signed the broker's certificate: TLS is then required.
+    pub tls_ca: Option<PathBuf>,
+}
+
+impl BrokerLink {
+    /// Reads `nats://[USER:PASS@]HOST[:PORT]`; the port defaults to 4222.
+    pub fn parse(
+        url: &str,
+        creds: Option<PathBuf>,
+        tls_ca: Option<PathBuf>,
+    ) -> Result<BrokerLink, String> {
+        let bad = |why: &str| format!("{url}: {why} (e.g. nats://user:pass@broker:4222)");
+        let rest = url
+            .strip_prefix("nats://")
+            .or_else(|| url.strip_prefix("tls://"))
+            .ok_or_else(|| bad("not a nats:// address"))?
+            .trim_end_matches('/');
+        let (user, host) = match rest.rsplit_once('@') {
+            Some((user, host)) => {
+                let (name, pass) = user
+                    .split_once(':')
+                    .ok_or_else(|| bad("a user needs USER:PASS@"))?;
+                (Some((name.to_string(), pass.to_string())), host)
+            }
+            None => (None, rest),
+        };
+        if host.is_empty() || host.contains('/') {
+            return Err(bad("no host, or a path after it"));
+        }
+        let server = match host.rsplit_once(':') {
+            Some((name, port)) if !name.is_empty() && port.parse::<u16>().is_ok() => host.into(),
+            Some(_) => return Err(bad("the port is not a number")),
+            None => format!("{host}:4222"),
+        };
+        if user.is_some() && creds.is_some() {
+            return Err(bad("give a user and password or --creds, not both"));
+        }
+        Ok(BrokerLink {
+            server,
+            user,
+            creds,
+            tls_ca,
+        })
+    }
+
+    /// The address with no credentials, as it may be shown.
+    pub fn shown(&self) -> String {
+        format!("nats://{}", self.server)
+    }
+
+    /// Whether games may be published with `--publish` to the same broker:
+    /// a game's goref knows no credentials.
+    pub fn is_open(&self) -> bool {
+        self.user.is_none() && self.creds.is_none() && self.tls_ca.is_none()
+    }
+
+    /// Connects, trying again until the broker answers: a worker or a match
+    /// may start before it.
+    pub async fn connect(&self, name: &str) -> Result<async_nats::Client, String> {
+        let mut options = async_nats::ConnectOptions::new()
+            .name(name)
+            .connection_timeout(CONNECT_WITHIN)
+            .retry_on_initial_connect();
+        if let Some((user, pass)) = &self.user {
+            options = options.user_and_password(user.clone(), pass.clone());
+        }
+        if let Some(creds) = &self.creds {
+            options = options
+                .credentials_file(creds)
+                .await
+                .map_err(|e| format!("--creds {}: {e}", creds.display()))?;
+        }
+        if let Some(ca) = &self.tls_ca {
+            if !ca.is_file() {
+                return Err(format!("--tls-ca {}: no such file", ca.display()));
+            }
+            options = options.add_root_certificates(ca.clone()).require_tls(true);
+        }
+        options
+            .connect(self.server.as_str())
+            .await
+            .map_err(|e| format!("cannot reach the broker at {}: {e}", self.shown()))
+    }
+}
+
+/// Publishes `payload` on `subject` with the message id `id`, so that the
+/// broker stores it once however often it is sent; waits for the broker
+/// to say it has it.
+pub async fn publish_once(
+    js: &jetstream::Context,
+    subject: String,
+    id: &str,
+    payload: String,
+) -> Result<(), String> {
+    let mut headers = async_nats::HeaderMap::new();
+    headers.insert(async_nats::header::NATS_MESSAGE_ID, id);
+    js.publish_with_headers(subject, headers, payload.into())
+        .await
+        .map_err(|e| format!("cannot publish {id}: {e}"))?
+        .await
+        .map(|_| ())
+        .map_err(|e| format!("cannot publish {id}: {e}"))
+}
+
+/// The work queue and its consumer, made if missing; `ack_wait` (the
+/// match's setting) replaces the consumer's when given (a create of a
+/// durable consumer that exists updates what may change).
+pub async fn work_queue(
+    js: &jetstream::Context,
+    ack_wait: Option<Duration>,
+) -> Result<(stream::Stream, consumer::PullConsumer), String> {
+    let stream = js
+        .get_or_create_stream(stream::Config {
+            name: WORK_STREAM.into(),
+            subjects: vec!["goref-work.>".into()],
+            retention: stream::RetentionPolicy::WorkQueue,
+            storage: stream::StorageType::File,
+            duplicate_window: DUPLICATE_WINDOW,
+            ..stream::Config::default()
+        })
+        .await
+        .map_err(|e| format!("cannot make the stream {WORK_STREAM}: {e}"))?;
+    let config = consumer::pull::Config {
+        durable_name: Some(WORK_CONSUMER.into()),
+        ack_policy: consumer::AckPolicy::Explicit,
+        ack_wait: ack_wait.unwrap_or(DEFAULT_ACK_WAIT),
+        max_ack_pending: -1,
+        ..consumer::pull::Config::default()
+    };
+    let consumer = match ack_wait {
+        Some(_) => stream.create_consumer(config).await,
+        None => stream.get_or_create_consumer(WORK_CONSUMER, config).await,
+    }
+    .map_err(|e| format!("cannot make the consumer {WORK_CONSUMER}: {e}"))?;
+    Ok((stream, consumer))
+}
+
+/// The stream of results and notices, made if missing.
+pub async fn results_stream(js: &jetstream::Context) -> Result<stream::Stream, String> {
+    js.get_or_create_stream(stream::Config {
+        name: RESULTS_STREAM.into(),
+        subjects: vec!["goref-result.>".into()],
+        storage: stream::StorageType::File,
+        duplicate_window: DUPLICATE_WINDOW,
+        ..stream::Config::default()
+    })
+    .await
+    .map_err(|e| format!("cannot make the stream {RESULTS_STREAM}: {e}"))
+}
+
+/// The match's own consumer of its results and notices.
+pub async fn results_consumer(
+    js: &jetstream::Context,
+    match_id: &str,
+) -> Result<consumer::PullConsumer, String> {
+    let stream = results_stream(js).await?;
+    let name = format!("match-{match_id}");
+    stream
+        .get_or_create_consumer(
+            &name,
+            consumer::pull::Config {
+                durable_name: Some(name.clone()),
+                filter_subject: format!("goref-result.{match_id}.>"),
+                ack_policy: consumer::AckPolicy::Explicit,
+                ack_wait: Duration::from_secs(120),
+                ..consumer::pull::Config::default()
+            },
+        )
+        .await
+        .map_err(|e| format!("cannot make the consumer {name}: {e}"))
+}
+
+/// The match's object store of game folders, made if missing.
+pub async fn game_store(
+    js: &jetstream::Context,
+    match_id: &str,
+) -> Result<object_store::ObjectStore, String> {
+    let bucket = store_name(match_id);
+    match js.get_object_store(&bucket).await {
+        Ok(store) => Ok(store),
+        Err(_) => js
+            .create_object_store(object_store::Config {
+                bucket: bucket.clone(),
+                storage: stream::StorageType::File,
+                ..object_store::Config::default()
+            })
+            .await
+            .map_err(|e| format!("cannot make the object store {bucket}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_broker_address_keeps_its_credentials_out_of_sight() {
+        let link = BrokerLink::parse("nats://ref:s3cret@broker.example:4333", None, None).unwrap();
+        assert_eq!(link.server, "broker.example:4333");
+        assert_eq!(link.user, Some(("ref".into(), "s3cret".into())));
+        assert_eq!(link.shown(), "nats://broker.example:4333");
+        assert!(!link.is_open());
+        let plain = BrokerLink::parse("nats://127.0.0.1", None, None).unwrap();
+        assert_eq!(plain.server, "127.0.0.1:4222");
+        assert!(plain.is_open());
+        for bad in [
+            "http://x",
+            "nats://",
+            "nats://u@h",
+            "nats://h:port",
+            "nats://h/event",
+        ] {
+            assert!(BrokerLink::parse(bad, None, None).is_err(), "{bad}");
+        }
+        let both = BrokerLink::parse("nats://u:p@h", Some("a.creds".into()), None);
+        assert!(both.unwrap_err().contains("not both"));
+    }
+
+    #[test]
+    fn the_subjects_stay_out_of_the_audiences_stream() {
+        assert_eq!(job_subject("nightly", 7), "goref-work.nightly.pair.7");
+        assert_eq!(result_subject("nightly", 7), "goref-result.nightly.pair.7");
+        assert_eq!(notice_subject("nightly"), "goref-result.nightly.notice");
+        assert_eq!(match_id("new vs old.2"), "new_vs_old_2");
+        assert_eq!(
+            object_name(7, 2, "box-1-3-99", "MANIFEST.sha256"),
+            "pair-7/game-2/box-1-3-99/MANIFEST.sha256"
+        );
+        assert!(!job_subject("m", 1).starts_with("goref."));
+    }
+}

@@ -1,0 +1,219 @@
+//! One job played on this worker: its two games one after the other, each
+//! by a local goref in a folder of its own (played again, as the match
+//! would, when it ends with nothing to count), the finished folders put in
+//! the match's object store, the manifest last, and the result made of
+//! them. The gorefs die with the worker: a worker killed mid-game leaves no
+//! game playing that nobody will report.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use async_nats::jetstream::object_store::ObjectStore;
+use tokio::sync::watch;
+
+use crate::engine_match::file::Engine;
+use crate::engine_match::plan::{self, GameSlot};
+use crate::engine_match::queue;
+use crate::engine_match::tally::{count, folder_result, Counted};
+use crate::game::Color;
+use crate::journal::folder::MANIFEST;
+use crate::journal::manifest::{manifest_files, sha256_hex};
+use crate::matches::jobs::{GameReport, Job};
+
+/// How many times one game is played before the job is given back.
+const MAX_ATTEMPTS: u32 = 3;
+
+/// A job this worker plays, with what it needs from its own file.
+pub(super) struct JobRun {
+    pub job: Job,
+    pub match_id: String,
+    /// The broker's delivery of the job.
+    pub delivery: u64,
+    /// The try's own name: `WORKER-DELIVERY-UNIXMS`.
+    pub try_id: String,
+    /// The candidate and its opponent, from the worker's file.
+    pub engines: [Engine; 2],
+    pub game_table: toml::Table,
+    /// The try's folder: `WORKDIR/MATCH/pair-KKKK-try-T`.
+    pub dir: PathBuf,
+    pub exe: PathBuf,
+    /// `nats://HOST:PORT` to publish each game to, live.
+    pub publish: Option<String>,
+}
+
+/// How a job ended on this worker.
+pub(super) enum Played {
+    /// Both games, in the object store.
+    Done(Vec<GameReport>),
+    /// It could not be played here; why.
+    Failed(String),
+    /// The worker was asked to stop.
+    Stopped,
+}
+
+impl JobRun {
+    /// The two games, then their folders in `store`; `say` tells of each.
+    pub(super) async fn play(
+        &self,
+        store: &ObjectStore,
+        mut stop: watch::Receiver<bool>,
+        say: &(dyn Fn(String) + Sync),
+    ) -> Played {
+        let mut reports = Vec::new();
+        for game in [1u8, 2] {
+            let slot = GameSlot {
+                pair: self.job.pair,
+                candidate: if game == 1 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+            };
+            let dir = match self.play_game(&slot, &mut stop, say).await {
+                Ok(Some(dir)) => dir,
+                Ok(None) => return Played::Stopped,
+                Err(why) => return Played::Failed(why),
+            };
+            match self.put(store, game, &dir).await {
+                Ok(report) => reports.push(report),
+                Err(why) => return Played::Failed(why),
+            }
+        }
+        Played::Done(reports)
+    }
+
+    /// Plays `slot` until it ends with a result to count; its folder, or
+    /// none when the worker stops.
+    async fn play_game(
+        &self,
+        slot: &GameSlot,
+        stop: &mut watch::Receiver<bool>,
+        say: &(dyn Fn(String) + Sync),
+    ) -> Result<Option<PathBuf>, String> {
+        let mut last = String::new();
+        for attempt in 1..=MAX_ATTEMPTS {
+            let dir = self.dir.join(slot.dir(attempt).file_name().expect("named"));
+            let config = dir.with_extension("toml");
+            let text = plan::game_file(
+                &self.game_table,
+                &self.job.match_name,
+                slot,
+                [&self.engines[0], &self.engines[1]],
+                &self.job.opening,
+                "from the job",
+            );
+            std::fs::create_dir_all(&self.dir)
+                .and_then(|()| crate::files::write_atomically(&config, &text))
+                .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+            let Some(how) = self.run_goref(slot, &dir, &config, stop).await? else {
+                return Ok(None);
+            };
+            let Some((result, end, reason)) = folder_result(&dir) else {
+                last = format!("its goref ended ({how}) with no result");
+                say(format!("{}: {last}; played again", self.title(slot)));
+                continue;
+            };
+            match count(&result, &end, &reason, slot.candidate) {
+                Counted::Replay(why) => {
+                    last = why;
+                    say(format!("{}: {last}; played again", self.title(slot)));
+                }
+                Counted::Game { .. } => {
+                    say(format!("{}: {result} ({end})", self.title(slot)));
+                    return Ok(Some(dir));
+                }
+            }
+        }
+        Err(format!(
+            "{} was played {MAX_ATTEMPTS} times with no result to count; the last: {last}",
+            slot.name()
+        ))
+    }
+
+    /// `nightly pair 8 game 1`.
+    pub(super) fn title(&self, slot: &GameSlot) -> String {
+        let game = if slot.candidate == Color::Black { 1 } else { 2 };
+        format!("{} pair {} game {game}", self.match_id, slot.pair + 1)
+    }
+
+    /// Runs one game's goref to its end; how it ended, or none when the
+    /// worker stops (the goref is then killed).
+    async fn run_goref(
+        &self,
+        slot: &GameSlot,
+        dir: &Path,
+        config: &Path,
+        stop: &mut watch::Receiver<bool>,
+    ) -> Result<Option<String>, String> {
+        let stderr = std::fs::File::create(dir.with_extension("stderr"))
+            .map_err(|e| format!("cannot write in {}: {e}", self.dir.display()))?;
+        let mut command = tokio::process::Command::new(&self.exe);
+        command
+            .arg("play")
+            .arg("--config")
+            .arg(config)
+            .arg("--game-dir")
+            .arg(dir)
+            .arg("--headless")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .kill_on_drop(true);
+        if let Some(broker) = &self.publish {
+            let name = dir.file_name().expect("named").to_string_lossy();
+            command
+                .arg("--publish")
+                .arg(format!("{broker}/{}-{name}", self.match_id));
+        }
+        // SAFETY: prctl only sets this process's parent-death signal; it is
+        // async-signal-safe and allocates nothing.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start goref for {}: {e}", slot.name()))?;
+        tokio::select! {
+            ended = child.wait() => Ok(Some(match ended {
+                Ok(status) => status.to_string(),
+                Err(e) => e.to_string(),
+            })),
+            _ = async { let _ = stop.wait_for(|stop| *stop).await; } => {
+                let _ = child.kill().await;
+                Ok(None)
+            }
+        }
+    }
+
+    /// Puts a finished game's folder in the object store, the manifest
+    /// last; the game's report.
+    async fn put(&self, store: &ObjectStore, game: u8, dir: &Path) -> Result<GameReport, String> {
+        if !dir.join(MANIFEST).is_file() {
+            crate::journal::manifest::write(dir)
+                .map_err(|e| format!("cannot write {}'s manifest: {e}", dir.display()))?;
+        }
+        let manifest = std::fs::read(dir.join(MANIFEST))
+            .map_err(|e| format!("cannot read {}'s manifest: {e}", dir.display()))?;
+        let mut files = manifest_files(&String::from_utf8_lossy(&manifest));
+        files.push(MANIFEST.to_string());
+        for file in files {
+            let name = queue::object_name(self.job.pair, game, &self.try_id, &file);
+            let mut data = tokio::fs::File::open(dir.join(&file))
+                .await
+                .map_err(|e| format!("cannot read {file} of {}: {e}", dir.display()))?;
+            store
+                .put(name.as_str(), &mut data)
+                .await
+                .map_err(|e| format!("cannot put {name} in the object store: {e}"))?;
+        }
+        let (result, _, _) = folder_result(dir).unwrap_or_default();
+        Ok(GameReport {
+            game,
+            result,
+            manifest_sha256: sha256_hex(&manifest),
+        })
+    }
+}

@@ -1,0 +1,331 @@
+//! A match played by `goref worker`s through a real NATS JetStream broker
+//! (`nats-server -js` on loopback): the built-in engine with fixed playouts
+//! on both sides, so that every game is the same wherever it is played.
+//!
+//! Three workers, one killed with -9 mid-game and one started late, reach
+//! the figures the same match reaches played locally, though a result is
+//! delivered twice; every copied folder passes `sha256sum -c`. The broker
+//! killed and started again mid-match, and the match killed with -9 and
+//! run again: workers and match wait and go on, nothing published or
+//! counted twice. A job for an engine no worker has waits and is named,
+//! until a worker that has it comes.
+
+mod common;
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use common::nats::Broker;
+use common::{goref, wait_until};
+use serde_json::Value;
+
+const LIMIT: Duration = Duration::from_secs(300);
+const NEW: &str = "bot:11,playouts=150";
+const OLD: &str = "bot:12,playouts=60";
+
+fn match_folder(root: &Path, folder: &str, pairs: u64) -> PathBuf {
+    let dir = root.join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "name = \"bots\"\nboards = 2\nseed = 5\n\
+         [game]\nrules = \"kgs\"\nsize = 9\nkomi = 7.5\n\
+         [[engine]]\nname = \"new\"\nplayer = \"{NEW}\"\n\
+         [[engine]]\nname = \"old\"\nplayer = \"{OLD}\"\n\
+         [openings]\nsource = \"random:2\"\n\
+         [stop]\npairs = {pairs}\n\
+         [workers]\nack_wait = \"3s\"\nqueued = 4\n"
+    );
+    std::fs::write(dir.join("match.toml"), text).unwrap();
+    dir
+}
+
+fn worker_file(root: &Path, name: &str, engines: &[(&str, &str)]) -> PathBuf {
+    let path = root.join(format!("{name}.toml"));
+    let text: String = engines
+        .iter()
+        .map(|(engine, player)| format!("[[engine]]\nname = \"{engine}\"\nplayer = \"{player}\"\n"))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// A goref the test runs, its stderr in a file to be read as it grows.
+struct Proc {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Proc {
+    fn start(root: &Path, label: &str, args: &[&str]) -> Proc {
+        let log = root.join(format!("{label}.log"));
+        let child = Command::new(goref())
+            .args(args)
+            .current_dir(root)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(File::create(&log).unwrap())
+            .spawn()
+            .unwrap();
+        Proc { child, log }
+    }
+
+    fn said(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    fn wait_for(&self, what: &str) {
+        wait_until(
+            LIMIT,
+            || format!("{what:?} in {}:\n{}", self.log.display(), self.said()),
+            || self.said().contains(what),
+        );
+    }
+
+    fn finish(mut self) -> String {
+        let deadline = std::time::Instant::now() + LIMIT;
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let said = self.said();
+                assert!(status.success(), "{status}: {said}");
+                return said;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "still running: {}",
+                self.said()
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+}
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn worker(root: &Path, broker: &Broker, name: &str, file: &Path) -> Proc {
+    let dir = root.join(format!("{name}-games"));
+    Proc::start(
+        root,
+        name,
+        &[
+            "worker",
+            &broker.server(),
+            "--config",
+            file.to_str().unwrap(),
+            "--slots",
+            "1",
+            "--name",
+            name,
+            "--dir",
+            dir.to_str().unwrap(),
+            "--headless",
+        ],
+    )
+}
+
+fn remote_match(root: &Path, broker: &Broker, dir: &Path) -> Proc {
+    Proc::start(
+        root,
+        "match",
+        &[
+            "match",
+            dir.to_str().unwrap(),
+            "--workers",
+            &broker.server(),
+            "--headless",
+        ],
+    )
+}
+
+fn figures_of(dir: &Path) -> Value {
+    let out = Command::new(goref())
+        .arg("standings")
+        .arg(dir)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// The figures two runs of a match must share.
+fn essentials(figures: &Value) -> Vec<Value> {
+    [
+        "games", "pairs", "wins", "losses", "draws", "as_black", "as_white", "penta", "elo",
+    ]
+    .iter()
+    .map(|key| figures[*key].clone())
+    .collect()
+}
+
+/// Every game folder's name and its result, and that its manifest holds.
+fn checked_games(dir: &Path) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir() && !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| {
+            let check = Command::new("sha256sum")
+                .args(["-c", "--quiet", "MANIFEST.sha256"])
+                .current_dir(e.path())
+                .output()
+                .unwrap();
+            assert!(check.status.success(), "{:?}: {check:?}", e.path());
+            let result = common::journal(&e.path())
+                .iter()
+                .find(|e| e["type"] == "result")
+                .map_or(String::new(), |r| r["result"].as_str().unwrap().to_string());
+            (e.file_name().to_string_lossy().into_owned(), result)
+        })
+        .collect();
+    found.sort();
+    found
+}
+
+fn journal_lines(dir: &Path, what: &str) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("match.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|line| line["what"] == what)
+        .collect()
+}
+
+/// Sends pair `pair`'s counted result again as a worker `ghost` would, a
+/// worker presumed lost that came back.
+fn deliver_again(broker: &Broker, pair: u64) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let client = async_nats::connect(format!("127.0.0.1:{}", broker.port))
+            .await
+            .unwrap();
+        let js = async_nats::jetstream::new(client);
+        let stream = js.get_stream("GOREF-RESULTS").await.unwrap();
+        let subject = format!("goref-result.bots.pair.{pair}");
+        let sent = stream
+            .get_last_raw_message_by_subject(&subject)
+            .await
+            .unwrap();
+        let mut result: Value = serde_json::from_slice(&sent.payload).unwrap();
+        result["worker"] = "ghost".into();
+        js.publish(subject, serde_json::to_vec(&result).unwrap().into())
+            .await
+            .unwrap()
+            .await
+            .unwrap();
+    });
+}
+
+#[test]
+fn three_workers_one_killed_one_late_reach_the_local_figures_and_count_a_result_once() {
+    let root = tempfile::tempdir().unwrap();
+    let local = match_folder(root.path(), "local", 4);
+    let played = Proc::start(
+        root.path(),
+        "local",
+        &["match", local.to_str().unwrap(), "--headless"],
+    );
+    played.finish();
+    let local_figures = figures_of(&local);
+    assert_eq!(local_figures["games"], 8, "{local_figures}");
+
+    let broker = Broker::start();
+    let dir = match_folder(root.path(), "remote", 4);
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let first = worker(root.path(), &broker, "first", &both);
+    let second = worker(root.path(), &broker, "second", &both);
+    let running = remote_match(root.path(), &broker, &dir);
+    first.wait_for("(try 1)");
+    running.wait_for("taken by first");
+    drop(first);
+    running.wait_for("counted");
+    let third = worker(root.path(), &broker, "third", &both);
+    let counted = journal_lines(&dir, "counted");
+    let pair = counted[0]["pair"].as_u64().unwrap();
+    deliver_again(&broker, pair);
+    let said = running.finish();
+    drop((second, third));
+
+    assert!(said.contains("a second result, from ghost"), "{said}");
+    let duplicates = journal_lines(&dir, "duplicate");
+    assert_eq!(duplicates.len(), 1, "{duplicates:?}");
+    assert_eq!(duplicates[0]["worker"], "ghost");
+    assert_eq!(duplicates[0]["pair"], pair);
+    let abandoned = journal_lines(&dir, "abandoned");
+    assert!(
+        abandoned.iter().any(|a| a["worker"] == "first"),
+        "first's try is named given up: {abandoned:?}\n{said}"
+    );
+    assert_eq!(journal_lines(&dir, "counted").len(), 4);
+    assert_eq!(journal_lines(&dir, "published").len(), 4);
+    let remote_figures = figures_of(&dir);
+    assert_eq!(
+        essentials(&remote_figures),
+        essentials(&local_figures),
+        "remote {remote_figures}\nlocal {local_figures}"
+    );
+    assert_eq!(checked_games(&dir), checked_games(&local));
+    let workers: Vec<String> = journal_lines(&dir, "counted")
+        .iter()
+        .map(|c| c["worker"].as_str().unwrap().to_string())
+        .collect();
+    assert!(!workers.contains(&"first".to_string()), "{workers:?}");
+}
+
+#[test]
+fn the_broker_and_the_match_killed_and_started_again_mid_match_lose_and_repeat_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let mut broker = Broker::start();
+    let dir = match_folder(root.path(), "remote", 5);
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let one = worker(root.path(), &broker, "one", &both);
+    let two = worker(root.path(), &broker, "two", &both);
+    let running = remote_match(root.path(), &broker, &dir);
+    running.wait_for("counted");
+    broker.kill();
+    std::thread::sleep(Duration::from_secs(2));
+    broker.up();
+    running.wait_for("pair 3: taken by");
+    drop(running);
+    let published = journal_lines(&dir, "published").len();
+    assert!(published >= 3, "{published}");
+    let again = remote_match(root.path(), &broker, &dir);
+    let said = again.finish();
+    drop((one, two));
+    assert_eq!(journal_lines(&dir, "counted").len(), 5, "{said}");
+    assert_eq!(journal_lines(&dir, "published").len(), 5, "{said}");
+    let counted: Vec<Value> = journal_lines(&dir, "counted")
+        .iter()
+        .map(|c| c["pair"].clone())
+        .collect();
+    assert_eq!(counted.len(), 5, "each pair counted once: {counted:?}");
+    assert_eq!(figures_of(&dir)["games"], 10);
+    assert_eq!(checked_games(&dir).len(), 10);
+}
+
+#[test]
+fn a_job_for_an_engine_no_worker_has_waits_named_until_one_comes() {
+    let root = tempfile::tempdir().unwrap();
+    let broker = Broker::start();
+    let dir = match_folder(root.path(), "remote", 1);
+    let only_old = worker_file(root.path(), "old-only", &[("old", OLD)]);
+    let lacking = worker(root.path(), &broker, "lacking", &only_old);
+    let running = remote_match(root.path(), &broker, &dir);
+    running.wait_for("pair 1 waits: worker lacking has no engine 'new'");
+    lacking.wait_for("which the worker's file does not name");
+    assert!(journal_lines(&dir, "counted").is_empty());
+    assert_eq!(journal_lines(&dir, "refused")[0]["engine"], "new");
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let able = worker(root.path(), &broker, "able", &both);
+    able.wait_for("bots pair 1 done");
+    let said = running.finish();
+    drop((lacking, able));
+    assert!(said.contains("taken by able"), "{said}");
+    assert_eq!(figures_of(&dir)["games"], 2);
+}
