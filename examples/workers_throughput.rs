@@ -3,13 +3,12 @@
 //!
 //! ```text
 //! cargo build --release && \
-//! cargo run --release --example workers_throughput -- [PAIRS] [THINK_MS] [MOVES]
+//! cargo run --release --example workers_throughput -- [PAIRS] [THINK_MS]
 //! ```
 //!
-//! The built-in engine thinks THINK_MS (default 200) a move on both sides;
-//! each game stops at MOVES (default 24) moves, so that the games take the
-//! same time whoever plays them. Each run is a fresh match of PAIRS
-//! (default 6) pairs. It prints, for one worker and for three:
+//! The built-in engine thinks THINK_MS (default 200) a move on both sides
+//! of 9x9 games. Each run is a fresh match of PAIRS (default 6) pairs. It
+//! prints, for one worker and for three:
 //!
 //! - games an hour, and the ratio of three workers' to one's (budget:
 //!   at least 2.7);
@@ -36,7 +35,6 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let pairs: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(6);
     let think_ms: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(200);
-    let moves: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(24);
     let goref = support::goref_beside().unwrap_or_else(|e| panic!("{e}"));
     let root = std::env::temp_dir().join(format!("workers_throughput.{}", std::process::id()));
     std::fs::create_dir_all(&root).unwrap();
@@ -55,12 +53,11 @@ fn main() {
     }
     let url = format!("nats://127.0.0.1:{port}");
     println!(
-        "workers_throughput: {pairs} pairs a run, the built-in engine thinking {think_ms} ms a move, \
-         games stopped at {moves} moves"
+        "workers_throughput: {pairs} pairs a run, the built-in engine thinking {think_ms} ms a move"
     );
     let mut runs = Vec::new();
     for workers in [1usize, 3] {
-        let run = play(&goref, &root, &url, workers, pairs, think_ms, moves);
+        let run = play(&goref, &root, &url, workers, pairs, think_ms);
         println!(
             "{workers} worker(s): {:.0} games an hour; match CPU {:.2} % of a core; \
              workers' {}; jobs taken {} after a slot freed",
@@ -112,15 +109,7 @@ fn spread(waits: &[u64]) -> String {
     }
 }
 
-fn play(
-    goref: &Path,
-    root: &Path,
-    url: &str,
-    workers: usize,
-    pairs: u64,
-    think_ms: u64,
-    moves: u32,
-) -> Run {
+fn play(goref: &Path, root: &Path, url: &str, workers: usize, pairs: u64, think_ms: u64) -> Run {
     let name = format!("throughput{workers}");
     let dir = root.join(&name);
     std::fs::create_dir_all(&dir).unwrap();
@@ -128,7 +117,7 @@ fn play(
         dir.join("match.toml"),
         format!(
             "name = \"{name}\"\nseed = 1\n\
-             [game]\nsize = 9\nrules = \"chinese\"\nstop_at = {moves}\n\
+             [game]\nsize = 9\nrules = \"kgs\"\n\
              [[engine]]\nname = \"a\"\nplayer = \"bot:1,think={think_ms}ms\"\n\
              [[engine]]\nname = \"b\"\nplayer = \"bot:2,think={think_ms}ms\"\n\
              [openings]\nsource = \"random:2\"\n[stop]\npairs = {pairs}\n\

@@ -8,7 +8,9 @@
 //! killed and started again mid-match, and the match killed with -9 and
 //! run again: workers and match wait and go on, nothing published or
 //! counted twice. A job for an engine no worker has waits and is named,
-//! until a worker that has it comes.
+//! until a worker that has it comes. The SPRT's decision leaves no job on
+//! the queue. The broker's own users and TLS pass through; a wrong
+//! password or an untrusted broker is said at once.
 
 mod common;
 
@@ -249,7 +251,12 @@ fn three_workers_one_killed_one_late_reach_the_local_figures_and_count_a_result_
     let counted = journal_lines(&dir, "counted");
     let pair = counted[0]["pair"].as_u64().unwrap();
     deliver_again(&broker, pair);
+    let began = std::time::Instant::now();
     let said = running.finish();
+    eprintln!(
+        "the match ended {:?} after the duplicate:\n{said}",
+        began.elapsed()
+    );
     drop((second, third));
 
     assert!(said.contains("a second result, from ghost"), "{said}");
@@ -328,4 +335,160 @@ fn a_job_for_an_engine_no_worker_has_waits_named_until_one_comes() {
     drop((lacking, able));
     assert!(said.contains("taken by able"), "{said}");
     assert_eq!(figures_of(&dir)["games"], 2);
+}
+
+/// A CA, and a certificate it signed for 127.0.0.1, as PEM files in `dir`:
+/// `ca.pem`, `server.pem`, `server.key`.
+fn certificates(dir: &Path) {
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca_params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "goref test CA");
+    let ca = ca_params.self_signed(&ca_key).unwrap();
+    let issuer = rcgen::Issuer::new(ca_params, ca_key);
+    let key = rcgen::KeyPair::generate().unwrap();
+    let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_string()]).unwrap();
+    let cert = params.signed_by(&key, &issuer).unwrap();
+    std::fs::write(dir.join("ca.pem"), ca.pem()).unwrap();
+    std::fs::write(dir.join("server.pem"), cert.pem()).unwrap();
+    std::fs::write(dir.join("server.key"), key.serialize_pem()).unwrap();
+}
+
+#[test]
+fn the_brokers_own_users_and_tls_are_passed_through_and_a_wrong_password_is_said() {
+    let root = tempfile::tempdir().unwrap();
+    certificates(root.path());
+    let port = common::free_port();
+    let conf = root.path().join("broker.conf");
+    std::fs::write(
+        &conf,
+        format!(
+            "listen: 127.0.0.1:{port}\njetstream {{ store_dir: \"{store}\" }}\n\
+             tls {{ cert_file: \"{dir}/server.pem\", key_file: \"{dir}/server.key\" }}\n\
+             authorization {{ users = [ {{user: referee, password: s3cret}}, {{user: box, password: b0x}} ] }}\n",
+            store = root.path().join("store").display(),
+            dir = root.path().display()
+        ),
+    )
+    .unwrap();
+    let mut server = Command::new("nats-server")
+        .arg("-c")
+        .arg(&conf)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nats-server runs (tests/run.sh installs it)");
+    wait_until(
+        Duration::from_secs(10),
+        || "nats-server with TLS".into(),
+        || std::net::TcpStream::connect(("127.0.0.1", port)).is_ok(),
+    );
+    let ca = root.path().join("ca.pem");
+    let dir = match_folder(root.path(), "remote", 1);
+    let referee = |password: &str, tls: bool| {
+        let mut args = vec![
+            "match".to_string(),
+            dir.display().to_string(),
+            "--workers".into(),
+            format!("nats://referee:{password}@127.0.0.1:{port}"),
+            "--headless".into(),
+        ];
+        if tls {
+            args.extend(["--tls-ca".into(), ca.display().to_string()]);
+        }
+        args
+    };
+    for (password, tls, expected) in [
+        ("wrong", true, "authorization violation"),
+        ("s3cret", false, "refused the connection"),
+    ] {
+        let out = Command::new(goref())
+            .args(referee(password, tls))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{said}");
+        assert!(said.contains(expected), "{said}");
+        assert!(
+            !said.contains("wrong") && !said.contains("s3cret"),
+            "{said}"
+        );
+    }
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let boxed = Proc::start(
+        root.path(),
+        "box",
+        &[
+            "worker",
+            &format!("nats://box:b0x@127.0.0.1:{port}"),
+            "--tls-ca",
+            ca.to_str().unwrap(),
+            "--config",
+            both.to_str().unwrap(),
+            "--slots",
+            "1",
+            "--name",
+            "box",
+            "--headless",
+        ],
+    );
+    let args = referee("s3cret", true);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let said = Proc::start(root.path(), "match", &args).finish();
+    drop(boxed);
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(said.contains("pair 1 counted, played by box"), "{said}");
+    assert_eq!(figures_of(&dir)["games"], 2);
+    assert_eq!(checked_games(&dir).len(), 2);
+}
+
+#[test]
+fn the_sprts_decision_takes_the_pairs_no_worker_has_taken_off_the_queue() {
+    let root = tempfile::tempdir().unwrap();
+    let broker = Broker::start();
+    let dir = match_folder(root.path(), "remote", 40);
+    let text = std::fs::read_to_string(dir.join("match.toml"))
+        .unwrap()
+        .replace(NEW, "bot:11,playouts=300")
+        .replace(OLD, "bot:12,playouts=1")
+        .replace(
+            "pairs = 40\n",
+            "pairs = 40\nsprt = { elo0 = 0, elo1 = 400, alpha = 0.2, beta = 0.2 }\n",
+        )
+        .replace("queued = 4", "queued = 8");
+    std::fs::write(dir.join("match.toml"), text).unwrap();
+    let both = worker_file(
+        root.path(),
+        "engines",
+        &[("new", "bot:11,playouts=300"), ("old", "bot:12,playouts=1")],
+    );
+    let only = worker(root.path(), &broker, "only", &both);
+    let said = remote_match(root.path(), &broker, &dir).finish();
+    drop(only);
+    let figures = figures_of(&dir);
+    assert_ne!(
+        figures["sprt"], "continue",
+        "the SPRT decided: {figures}\n{said}"
+    );
+    assert!(figures["pairs"].as_u64().unwrap() < 40, "{figures}");
+    let counted = journal_lines(&dir, "counted").len();
+    let withdrawn = journal_lines(&dir, "withdrawn").len();
+    let published = journal_lines(&dir, "published").len();
+    assert!(withdrawn >= 1, "{said}");
+    assert_eq!(counted + withdrawn, published, "{said}");
+    assert!(said.contains("withdrawn, the stop rule is met"), "{said}");
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let left = runtime.block_on(async {
+        let client = async_nats::connect(format!("127.0.0.1:{}", broker.port))
+            .await
+            .unwrap();
+        let js = async_nats::jetstream::new(client);
+        let mut stream = js.get_stream("GOREF-WORK").await.unwrap();
+        stream.info().await.unwrap().state.messages
+    });
+    assert_eq!(left, 0, "no job is left on the queue");
 }

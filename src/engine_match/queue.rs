@@ -131,13 +131,48 @@ impl BrokerLink {
         self.user.is_none() && self.creds.is_none() && self.tls_ca.is_none()
     }
 
-    /// Connects, trying again until the broker answers: a worker or a match
-    /// may start before it.
+    /// Connects, trying again every second while the broker cannot be
+    /// reached (a worker or a match may start before it), and saying so
+    /// once; credentials or TLS the broker refuses are an error at once.
     pub async fn connect(&self, name: &str) -> Result<async_nats::Client, String> {
+        let mut said = false;
+        loop {
+            if let Some(signal) = crate::event::desk::stop_asked() {
+                return Err(format!(
+                    "stopped by signal {signal} while waiting for the broker at {}",
+                    self.shown()
+                ));
+            }
+            match self
+                .options(name)
+                .await?
+                .connect(self.server.as_str())
+                .await
+            {
+                Ok(client) => return Ok(client),
+                Err(e) if is_unreachable(&e) => {
+                    if !std::mem::replace(&mut said, true) {
+                        crate::console::say(format!(
+                            "goref: waiting for the broker at {}: {e}",
+                            self.shown()
+                        ));
+                    }
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                }
+                Err(e) => {
+                    return Err(format!(
+                        "the broker at {} refused the connection: {e}",
+                        self.shown()
+                    ))
+                }
+            }
+        }
+    }
+
+    async fn options(&self, name: &str) -> Result<async_nats::ConnectOptions, String> {
         let mut options = async_nats::ConnectOptions::new()
             .name(name)
-            .connection_timeout(CONNECT_WITHIN)
-            .retry_on_initial_connect();
+            .connection_timeout(CONNECT_WITHIN);
         if let Some((user, pass)) = &self.user {
             options = options.user_and_password(user.clone(), pass.clone());
         }
@@ -153,10 +188,23 @@ impl BrokerLink {
             }
             options = options.add_root_certificates(ca.clone()).require_tls(true);
         }
-        options
-            .connect(self.server.as_str())
-            .await
-            .map_err(|e| format!("cannot reach the broker at {}: {e}", self.shown()))
+        Ok(options)
+    }
+}
+
+/// Whether a failed connect is the broker not there (yet): worth another
+/// try. A refused password, an untrusted certificate or a TLS mismatch
+/// will not mend by waiting; async-nats reports the TLS ones as I/O
+/// errors, so they are told apart by what they say.
+fn is_unreachable(error: &async_nats::ConnectError) -> bool {
+    use async_nats::ConnectErrorKind as Kind;
+    let text = error.to_string().to_ascii_lowercase();
+    match error.kind() {
+        Kind::TimedOut | Kind::Dns => true,
+        Kind::Io => !["certificate", "tls", "handshake", "peer"]
+            .iter()
+            .any(|word| text.contains(word)),
+        _ => false,
     }
 }
 
@@ -180,8 +228,10 @@ pub async fn publish_once(
 }
 
 /// The work queue and its consumer, made if missing; `ack_wait` (the
-/// match's setting) replaces the consumer's when given (a create of a
-/// durable consumer that exists updates what may change).
+/// match's setting) replaces the consumer's when given. The consumer is
+/// then made anew: a broker of the 2.9 series keeps the old deadline for
+/// a running consumer whose settings were updated. Jobs held at that
+/// moment are handed out again, and counted once whoever finishes first.
 pub async fn work_queue(
     js: &jetstream::Context,
     ack_wait: Option<Duration>,
@@ -204,11 +254,22 @@ pub async fn work_queue(
         max_ack_pending: -1,
         ..consumer::pull::Config::default()
     };
-    let consumer = match ack_wait {
-        Some(_) => stream.create_consumer(config).await,
-        None => stream.get_or_create_consumer(WORK_CONSUMER, config).await,
+    if let Some(wait) = ack_wait {
+        let held: Result<consumer::PullConsumer, _> = stream.get_consumer(WORK_CONSUMER).await;
+        if let Ok(mut held) = held {
+            let current = held.info().await.map(|i| i.config.ack_wait);
+            if current.is_ok_and(|current| current != wait) {
+                stream
+                    .delete_consumer(WORK_CONSUMER)
+                    .await
+                    .map_err(|e| format!("cannot renew the consumer {WORK_CONSUMER}: {e}"))?;
+            }
+        }
     }
-    .map_err(|e| format!("cannot make the consumer {WORK_CONSUMER}: {e}"))?;
+    let consumer = stream
+        .get_or_create_consumer(WORK_CONSUMER, config)
+        .await
+        .map_err(|e| format!("cannot make the consumer {WORK_CONSUMER}: {e}"))?;
     Ok((stream, consumer))
 }
 

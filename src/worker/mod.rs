@@ -1,7 +1,7 @@
 //! `goref worker nats://HOST:PORT`: a machine that plays matches' games for
 //! them. It takes a job (one opening pair) from the broker's work queue
 //! only when a slot is free, plays its two games in local gorefs (see
-//! [`play`]), tells the broker it still holds the job every third of the
+//! `play`), tells the broker it still holds the job every third of the
 //! ack deadline, puts the finished folders in the match's object store,
 //! publishes the result, and only then acknowledges the job. A job naming
 //! an engine this worker lacks is handed back at once for another worker,
@@ -10,7 +10,7 @@
 //!
 //! - [`file`](mod@file): `worker.toml`, the engines by name and their local
 //!   command lines.
-//! - [`play`]: one job's games, folders and object-store uploads.
+//! - `play`: one job's games, folders and object-store uploads.
 
 pub mod file;
 mod play;
@@ -245,7 +245,11 @@ async fn take(
     let game_table = match file::job_game_table(&job.game) {
         Ok(table) => table,
         Err(why) => {
-            worker.say(format!("{}: refused: {why}", job.id()));
+            worker.say(format!(
+                "{} pair {}: refused: {why}",
+                job.match_name,
+                job.pair + 1
+            ));
             let failed = notice(NoticeKind::Failed {
                 reason: format!("refused by the worker: {why}"),
             });
@@ -361,7 +365,7 @@ async fn play_job(
                 Err(e) => worker.say(format!(
                     "{}: the result is sent, but the broker did not take the ack ({e}): \
                      the match counts the pair once whoever plays it again",
-                    run.job.id()
+                    run.name()
                 )),
             }
             let results: Vec<&str> = result.games.iter().map(|g| g.result.as_str()).collect();
@@ -374,7 +378,7 @@ async fn play_job(
         }
         Played::Failed(why) => {
             heartbeat.abort();
-            worker.say(format!("{}: handed back: {why}", run.job.id()));
+            worker.say(format!("{}: handed back: {why}", run.name()));
             lock(failed_here).insert(run.job.id());
             publish_notice(
                 js,

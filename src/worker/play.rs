@@ -109,7 +109,13 @@ impl JobRun {
                 return Ok(None);
             };
             let Some((result, end, reason)) = folder_result(&dir) else {
-                last = format!("its goref ended ({how}) with no result");
+                let said =
+                    std::fs::read_to_string(dir.with_extension("stderr")).unwrap_or_default();
+                let last_line = said.lines().last().unwrap_or("").chars().take(200);
+                last = format!(
+                    "its goref ended ({how}) with no result: {}",
+                    last_line.collect::<String>()
+                );
                 say(format!("{}: {last}; played again", self.title(slot)));
                 continue;
             };
@@ -128,6 +134,11 @@ impl JobRun {
             "{} was played {MAX_ATTEMPTS} times with no result to count; the last: {last}",
             slot.name()
         ))
+    }
+
+    /// `nightly pair 8`, as the match numbers its pairs.
+    pub(super) fn name(&self) -> String {
+        format!("{} pair {}", self.match_id, self.job.pair + 1)
     }
 
     /// `nightly pair 8 game 1`.
