@@ -146,6 +146,17 @@ pub enum MatchFileError {
     Invalid { path: PathBuf, message: String },
 }
 
+/// Claims the match in `dir` for this goref, or says which goref runs it.
+pub(crate) fn claim(dir: &Path) -> Result<crate::files::FileLock, String> {
+    crate::files::FileLock::acquire(&dir.join(MATCH_FILE)).map_err(|e| match e {
+        crate::files::FileError::Locked { holder, .. } => format!(
+            "the match in {} is being run by another goref (PID {holder})",
+            dir.display()
+        ),
+        other => other.to_string(),
+    })
+}
+
 /// Reads and checks `DIR/match.toml`.
 pub fn load(dir: &Path) -> Result<MatchFile, MatchFileError> {
     let path = dir.join(MATCH_FILE);

@@ -3,6 +3,7 @@
 //! pairs of games, each its own goref process, until the number of pairs
 //! asked for or the SPRT decides; the figures come from the folders.
 //!
+//! - [`desk`]: where a match says how it goes and hears it must stop.
 //! - [`file`](mod@file): `DIR/match.toml`, read and checked, and its template.
 //! - [`plan`]: which games, in which folders, with which game files.
 //! - [`tally`]: the figures from the folders.
@@ -16,6 +17,7 @@
 //! - [`remote`]: `goref match DIR --workers`: the pairs handed to workers,
 //!   their games copied back and counted.
 
+pub mod desk;
 pub mod file;
 pub mod picture;
 pub mod plan;

@@ -8,10 +8,13 @@ use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
 use crate::game::Color;
-use crate::matches::openings::Opening;
+use crate::matches::openings::{self, Opening};
 use crate::matches::{gauntlet_opponent, OpeningOrder};
 
-use super::file::{Engine, MatchFile};
+use super::file::{Engine, MatchFile, OpeningSource};
+
+/// The most random openings a match makes.
+const MAX_RANDOM_OPENINGS: usize = 1000;
 
 /// The folder of a match's games.
 pub const GAMES_FOLDER: &str = "games";
@@ -153,4 +156,57 @@ pub fn game_file(
         white.name
     );
     header + &toml::to_string(&table).expect("a TOML table serializes")
+}
+
+/// The match's openings: from its SGF files, or made from its seed; one
+/// empty opening when it has none.
+pub fn load_openings(file: &MatchFile) -> Result<Vec<Opening>, String> {
+    let size = file.size();
+    match &file.openings {
+        OpeningSource::Random { plies: 0 } => Ok(vec![Opening {
+            source: "the empty board".into(),
+            moves: Vec::new(),
+        }]),
+        OpeningSource::Random { plies } => {
+            let count = file
+                .pairs
+                .map_or(MAX_RANDOM_OPENINGS, |p| p as usize)
+                .clamp(1, MAX_RANDOM_OPENINGS);
+            let made = openings::random(count, *plies, size, file.seed);
+            match made.is_empty() {
+                true => Err(format!(
+                    "[openings] random:{plies}: no opening of {plies} quiet moves fits a {size}x{size} board"
+                )),
+                false => Ok(made),
+            }
+        }
+        OpeningSource::Sgf { path, plies } => {
+            let files: Vec<PathBuf> = match path.is_dir() {
+                true => {
+                    let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                        .map_err(|e| format!("[openings] {}: {e}", path.display()))?
+                        .flatten()
+                        .map(|entry| entry.path())
+                        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
+                        .collect();
+                    found.sort();
+                    found
+                }
+                false => vec![path.clone()],
+            };
+            let mut all = Vec::new();
+            for sgf in &files {
+                let text = std::fs::read_to_string(sgf)
+                    .map_err(|e| format!("[openings] {}: {e}", sgf.display()))?;
+                let name = sgf.display().to_string();
+                let found = openings::from_sgf(&text, &name, size, *plies)
+                    .map_err(|e| format!("[openings] {e}"))?;
+                all.extend(found);
+            }
+            match all.is_empty() {
+                true => Err(format!("[openings] {}: no SGF game in it", path.display())),
+                false => Ok(all),
+            }
+        }
+    }
 }

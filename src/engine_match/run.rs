@@ -14,13 +14,12 @@ use std::time::Duration;
 
 use crate::console;
 use crate::event::board::{self, BoardNews, BoardRun, FolderState};
-use crate::files::FileLock;
 use crate::game::Color;
-use crate::matches::openings::{self, Opening};
 
-use super::file::{self, MatchFile, OpeningSource, MATCH_FILE};
-use super::picture::{picture, MatchPicture};
-use super::plan::{GameSlot, Plan};
+pub use super::desk::{Headless, MatchDesk, MatchOptions};
+use super::file::{self, MatchFile};
+use super::picture::picture;
+use super::plan::{load_openings, GameSlot, Plan};
 use super::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
 /// How often the runner looks again when nothing happens.
@@ -28,53 +27,11 @@ const TICK: Duration = Duration::from_millis(250);
 /// How many times a game whose goref died is resumed before it is played
 /// again from its start.
 const MAX_RESUMES: u32 = 3;
-/// The most random openings a match makes.
-const MAX_RANDOM_OPENINGS: usize = 1000;
 /// How often at most the report is written while the match plays.
 const REPORT_EVERY: Duration = Duration::from_secs(10);
 /// How many times one game is played before the match stops, saying why:
 /// an engine that cannot play at all would be started for ever.
 const MAX_ATTEMPTS: u32 = 4;
-
-/// How the match is shown.
-#[derive(Debug, Clone, Default)]
-pub struct MatchOptions {
-    /// The figures as a JSON line after each finished game, on stdout.
-    pub json: bool,
-    /// The games played by `goref worker`s through this broker, not here.
-    pub workers: Option<super::queue::BrokerLink>,
-}
-
-/// Where the runner tells how the match goes, and hears that it must stop.
-pub trait MatchDesk: Send {
-    /// A progress line.
-    fn say(&self, line: String);
-    /// Whether the desk draws pictures: the runner makes none otherwise.
-    fn wants_pictures(&self) -> bool {
-        false
-    }
-    /// The games in play and the figures, after each change.
-    fn show(&self, _picture: MatchPicture) {}
-    /// Why the match must stop now, if it must.
-    fn stop_asked(&self) -> Option<String>;
-}
-
-/// The terminal's desk: progress lines on stderr; Ctrl-C and SIGTERM stop
-/// the match, a hangup does not.
-pub struct Headless;
-
-impl MatchDesk for Headless {
-    fn say(&self, line: String) {
-        console::say(line);
-    }
-
-    fn stop_asked(&self) -> Option<String> {
-        crate::event::desk::stop_asked().map(|signal| match signal {
-            libc::SIGTERM => "goref received SIGTERM".to_string(),
-            _ => "goref received SIGINT (Ctrl-C)".to_string(),
-        })
-    }
-}
 
 /// Where one game stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,13 +68,7 @@ pub fn run_at(
         return super::remote::run_at(dir, options, desk, link);
     }
     let file = file::load(dir).map_err(|e| e.to_string())?;
-    let _claim = FileLock::acquire(&dir.join(MATCH_FILE)).map_err(|e| match e {
-        crate::files::FileError::Locked { holder, .. } => format!(
-            "the match in {} is being run by another goref (PID {holder})",
-            dir.display()
-        ),
-        other => other.to_string(),
-    })?;
+    let _claim = file::claim(dir)?;
     let openings = load_openings(&file)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     let begun = std::fs::read_dir(dir.join(super::plan::GAMES_FOLDER))
@@ -146,59 +97,6 @@ pub fn run_at(
     };
     runner.take_back();
     runner.go()
-}
-
-/// The match's openings: from its SGF files, or made from its seed; one
-/// empty opening when it has none.
-pub fn load_openings(file: &MatchFile) -> Result<Vec<Opening>, String> {
-    let size = file.size();
-    match &file.openings {
-        OpeningSource::Random { plies: 0 } => Ok(vec![Opening {
-            source: "the empty board".into(),
-            moves: Vec::new(),
-        }]),
-        OpeningSource::Random { plies } => {
-            let count = file
-                .pairs
-                .map_or(MAX_RANDOM_OPENINGS, |p| p as usize)
-                .clamp(1, MAX_RANDOM_OPENINGS);
-            let made = openings::random(count, *plies, size, file.seed);
-            match made.is_empty() {
-                true => Err(format!(
-                    "[openings] random:{plies}: no opening of {plies} quiet moves fits a {size}x{size} board"
-                )),
-                false => Ok(made),
-            }
-        }
-        OpeningSource::Sgf { path, plies } => {
-            let files: Vec<PathBuf> = match path.is_dir() {
-                true => {
-                    let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                        .map_err(|e| format!("[openings] {}: {e}", path.display()))?
-                        .flatten()
-                        .map(|entry| entry.path())
-                        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("sgf")))
-                        .collect();
-                    found.sort();
-                    found
-                }
-                false => vec![path.clone()],
-            };
-            let mut all = Vec::new();
-            for sgf in &files {
-                let text = std::fs::read_to_string(sgf)
-                    .map_err(|e| format!("[openings] {}: {e}", sgf.display()))?;
-                let name = sgf.display().to_string();
-                let found = openings::from_sgf(&text, &name, size, *plies)
-                    .map_err(|e| format!("[openings] {e}"))?;
-                all.extend(found);
-            }
-            match all.is_empty() {
-                true => Err(format!("[openings] {}: no SGF game in it", path.display())),
-                false => Ok(all),
-            }
-        }
-    }
 }
 
 struct Runner {

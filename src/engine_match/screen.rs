@@ -30,8 +30,9 @@ use crate::ui::hall::{BoardGame, HallView};
 use crate::ui::keys::Key;
 use crate::ui::Role;
 
+use super::desk::{MatchDesk, MatchOptions};
 use super::picture::MatchPicture;
-use super::run::{run_at, MatchDesk, MatchOptions};
+use super::run::run_at;
 use super::tally::MatchFigures;
 
 /// What the runner tells the screen.

@@ -20,16 +20,15 @@ use std::time::Duration;
 use async_nats::jetstream::{self, consumer::PullConsumer, object_store::ObjectStore, stream};
 use futures_util::StreamExt;
 
-use crate::files::FileLock;
 use crate::game::Color;
 use crate::matches::jobs::{
     is_plain_name, Job, JobBook, JobResult, NoticeKind, Try, Verdict, WorkerNotice, MESSAGE_VERSION,
 };
 
-use super::file::{self, MatchFile, MATCH_FILE};
-use super::plan::{GameSlot, Plan, GAMES_FOLDER};
+use super::desk::{MatchDesk, MatchOptions};
+use super::file::{self, MatchFile};
+use super::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
 use super::queue::{self, BrokerLink};
-use super::run::{load_openings, MatchDesk, MatchOptions};
 use super::tally::{self, count, MatchFigures, Tally};
 use journal::{Entry, MatchJournal};
 
@@ -46,13 +45,7 @@ pub fn run_at(
     link: &BrokerLink,
 ) -> Result<MatchFigures, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
-    let _claim = FileLock::acquire(&dir.join(MATCH_FILE)).map_err(|e| match e {
-        crate::files::FileError::Locked { holder, .. } => format!(
-            "the match in {} is being run by another goref (PID {holder})",
-            dir.display()
-        ),
-        other => other.to_string(),
-    })?;
+    let _claim = file::claim(dir)?;
     if let Some(engine) = file.engines.iter().find(|e| !is_plain_name(&e.name)) {
         return Err(format!(
             "[[engine]] '{}': a match played by workers names its engines by plain names \
