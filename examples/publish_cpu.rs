@@ -198,6 +198,7 @@ fn run(batches: &[EventBatch], pace: Duration, sink: Sink) -> Result<Usage, Stri
 fn publish_config(port: u16, how: &str, pace: Duration) -> PublishConfig {
     PublishConfig {
         server: format!("127.0.0.1:{port}"),
+        auth: Default::default(),
         event: format!("{how}{}", pace.as_millis()),
         stream: StreamSettings::default(),
         limits: OutletLimits::default(),

@@ -275,12 +275,13 @@ pub struct WorkerArgs {
     /// Where the games' folders go, one folder a match.
     #[arg(long, value_name = "DIR", default_value = "goref-worker")]
     pub dir: PathBuf,
-    /// A line per game on stderr (the worker shows no screen yet, so this
-    /// is also what a terminal gets).
+    /// A line per game on stderr, with no screen.
     #[arg(long)]
     pub headless: bool,
     #[command(flatten)]
     pub broker: BrokerArgs,
+    #[command(flatten)]
+    pub screen: ScreenArgs,
 }
 
 #[derive(Debug, Subcommand)]

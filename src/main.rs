@@ -124,7 +124,8 @@ fn worker(args: WorkerArgs) -> Result<Outcome, String> {
         &args.broker_url,
         args.broker.creds,
         args.broker.tls_ca,
-    )?;
+    )?
+    .with_env();
     let file = goref::worker::file::load(&args.config)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let slots = args.slots.or(file.slots).unwrap_or(cores);
@@ -140,13 +141,28 @@ fn worker(args: WorkerArgs) -> Result<Outcome, String> {
             "--name '{name}': a worker's name is letters, digits, '-', '_' and '.'"
         ));
     }
-    goref::worker::run(goref::worker::WorkerOptions {
+    let options = goref::worker::WorkerOptions {
         link,
         file,
         name,
         slots,
         dir: args.dir,
-    })?;
+    };
+    let mut on_screen = !args.headless;
+    if on_screen && !std::io::stdout().is_terminal() {
+        on_screen = false;
+    }
+    if on_screen {
+        let screen = screen_options(&args.screen)?;
+        let dir = options.dir.clone();
+        let over = "the worker stopped; q leaves";
+        let shown = goref::engine_match::screen::run_on_screen(&dir, screen, over, move |desk| {
+            goref::worker::run_at(options, desk)
+        });
+        game_runtime()?.block_on(shown)?;
+    } else {
+        goref::worker::run(options)?;
+    }
     Ok(Outcome::Done)
 }
 
@@ -310,6 +326,7 @@ fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
                         args.broker.creds.clone(),
                         args.broker.tls_ca.clone(),
                     )
+                    .map(|link| link.with_env())
                 })
                 .transpose()?;
             let options = goref::engine_match::run::MatchOptions {
@@ -317,13 +334,6 @@ fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
                 workers,
             };
             let mut on_screen = !args.headless && !args.json;
-            if on_screen && options.workers.is_some() {
-                console::say(
-                    "goref: a match played by workers shows progress lines; watch its games \
-                     with goref --watch nats://HOST:PORT/MATCH-pair-KKKK-a",
-                );
-                on_screen = false;
-            }
             if on_screen && !std::io::stdout().is_terminal() {
                 console::say(
                     "goref: stdout is not a terminal, so no screen: progress lines instead",
@@ -628,6 +638,7 @@ fn publish_config(
     }
     Ok(PublishConfig {
         server: address.server,
+        auth: address.auth,
         event: address.event.unwrap_or_else(|| subject_token(name)),
         stream: StreamSettings {
             name: settings.stream.clone(),

@@ -20,6 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::nats::Broker;
+use common::tmux::{last_line, Tmux};
 use common::{goref, wait_until};
 use serde_json::Value;
 
@@ -61,9 +62,14 @@ struct Proc {
 
 impl Proc {
     fn start(root: &Path, label: &str, args: &[&str]) -> Proc {
+        Proc::start_with_env(root, label, args, &[])
+    }
+
+    fn start_with_env(root: &Path, label: &str, args: &[&str], env: &[(&str, &str)]) -> Proc {
         let log = root.join(format!("{label}.log"));
         let child = Command::new(goref())
             .args(args)
+            .envs(env.iter().copied())
             .current_dir(root)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -418,14 +424,13 @@ fn the_brokers_own_users_and_tls_are_passed_through_and_a_wrong_password_is_said
         );
     }
     let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
-    let boxed = Proc::start(
+    let ca_text = ca.to_str().unwrap();
+    let boxed = Proc::start_with_env(
         root.path(),
         "box",
         &[
             "worker",
-            &format!("nats://box:b0x@127.0.0.1:{port}"),
-            "--tls-ca",
-            ca.to_str().unwrap(),
+            &format!("nats://127.0.0.1:{port}"),
             "--config",
             both.to_str().unwrap(),
             "--slots",
@@ -434,16 +439,77 @@ fn the_brokers_own_users_and_tls_are_passed_through_and_a_wrong_password_is_said
             "box",
             "--headless",
         ],
+        &[
+            ("GOREF_NATS_USER", "box"),
+            ("GOREF_NATS_PASSWORD", "b0x"),
+            ("GOREF_NATS_TLS_CA", ca_text),
+        ],
     );
+    let shown = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let looking = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let scanner = {
+        let (shown, looking) = (shown.clone(), looking.clone());
+        std::thread::spawn(move || {
+            while looking.load(std::sync::atomic::Ordering::Relaxed) {
+                shown.lock().unwrap().extend(command_lines_with("b0x"));
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
     let args = referee("s3cret", true);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let said = Proc::start(root.path(), "match", &args).finish();
+    looking.store(false, std::sync::atomic::Ordering::Relaxed);
+    scanner.join().unwrap();
+    let worker_said = boxed.said();
     drop(boxed);
-    let _ = server.kill();
-    let _ = server.wait();
     assert!(said.contains("pair 1 counted, played by box"), "{said}");
     assert_eq!(figures_of(&dir)["games"], 2);
     assert_eq!(checked_games(&dir).len(), 2);
+    assert!(
+        shown.lock().unwrap().is_empty(),
+        "a password on a command line: {:?}",
+        shown.lock().unwrap()
+    );
+
+    let live = worker_said
+        .lines()
+        .find_map(|line| line.split(" live at ").nth(1))
+        .unwrap_or_else(|| panic!("the worker names where a game is live: {worker_said}"))
+        .to_string();
+    let watched = Proc::start_with_env(
+        root.path(),
+        "watch",
+        &["--watch", &live, "--headless"],
+        &[
+            ("GOREF_NATS_USER", "referee"),
+            ("GOREF_NATS_PASSWORD", "s3cret"),
+            ("GOREF_NATS_TLS_CA", ca_text),
+        ],
+    )
+    .finish();
+    let _ = server.kill();
+    let _ = server.wait();
+    let first = checked_games(&dir)[0].1.clone();
+    assert!(
+        watched.contains(&first),
+        "a game published through a broker with users and TLS is watched to its result \
+         {first}: {watched}"
+    );
+}
+
+/// The command lines of the running processes that contain `text`.
+fn command_lines_with(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if let Ok(line) = std::fs::read(entry.path().join("cmdline")) {
+            let line = String::from_utf8_lossy(&line).replace('\0', " ");
+            if line.contains(text) {
+                found.push(line);
+            }
+        }
+    }
+    found
 }
 
 #[test]
@@ -491,4 +557,101 @@ fn the_sprts_decision_takes_the_pairs_no_worker_has_taken_off_the_queue() {
         stream.info().await.unwrap().state.messages
     });
     assert_eq!(left, 0, "no job is left on the queue");
+}
+
+/// What a screen shows fits 80x24.
+fn fits(screen: &str) {
+    assert!(screen.lines().count() <= 24, "{screen}");
+    for line in screen.lines() {
+        assert!(line.chars().count() <= 80, "{line}\n{screen}");
+    }
+}
+
+#[test]
+fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), "screens", 2);
+    let slow = worker_file(
+        root.path(),
+        "slow",
+        &[("new", "bot:11,think=60ms"), ("old", "bot:12,think=60ms")],
+    );
+    let in_tmux = |label: &str, args: String| {
+        let stderr = root.path().join(format!("{label}.err"));
+        let command = format!(
+            "cd '{}' && '{}' {args} 2>'{}'",
+            root.path().display(),
+            goref().display(),
+            stderr.display()
+        );
+        (Tmux::start(label, 80, 24, &command), stderr)
+    };
+    let (Some(worker), worker_err) = in_tmux(
+        "worker",
+        format!(
+            "worker {} --config '{}' --slots 2 --name tiled --dir '{}'",
+            broker.server(),
+            slow.display(),
+            root.path().join("tiled-games").display()
+        ),
+    ) else {
+        return;
+    };
+    let (Some(referee), _) = in_tmux(
+        "referee",
+        format!("match '{}' --workers {}", dir.display(), broker.server()),
+    ) else {
+        return;
+    };
+    let limit = Duration::from_secs(120);
+    let played = |s: &str| s.contains(": B ") || s.contains(": W ");
+
+    let slots = worker.wait_for("the worker's two slots playing", limit, |s| {
+        s.contains("bots pair 1 game 1") && s.contains("bots pair 2 game 1") && played(s)
+    });
+    fits(&slots);
+    assert!(
+        slots.starts_with("worker tiled | pairs done 0 | "),
+        "the worker's name, slots and pairs done on the status line:\n{slots}"
+    );
+    let followed = referee.wait_for("the workers' games as tiles", limit, |s| {
+        s.contains("pair 1 game 1 · tiled") && played(s)
+    });
+    fits(&followed);
+    assert!(
+        followed.starts_with("bots | games 0 of 4 | "),
+        "the match's status line:\n{followed}"
+    );
+    referee.keys(&["Enter"]);
+    let opened = referee.wait_for("a worker's game on the whole screen", limit, |s| {
+        last_line(s).contains("q/esc the hall")
+    });
+    fits(&opened);
+    assert!(
+        opened.lines().next().unwrap().contains("pair 1 game 1"),
+        "{opened}"
+    );
+    referee.keys(&["q"]);
+
+    let over = referee.wait_for("the match over", limit, |s| s.contains("the match is over"));
+    fits(&over);
+    assert!(
+        over.contains("games 4: "),
+        "the figures under the tiles:\n{over}"
+    );
+    referee.keys(&["q"]);
+    referee.wait_for("the match to end", limit, |s| s.contains("EXIT=0"));
+    let done = worker.wait_for("both pairs done", limit, |s| s.contains("pairs done 2"));
+    fits(&done);
+    worker.keys(&["q"]);
+    let left = worker.wait_for("the worker to end", limit, |s| s.contains("EXIT="));
+    assert!(left.contains("EXIT=0"), "{left}");
+    let said = std::fs::read_to_string(&worker_err).unwrap();
+    assert!(
+        !said.contains("goref worker tiled"),
+        "the worker's lines stayed on its screen: {said}"
+    );
+    assert_eq!(figures_of(&dir)["games"], 4);
+    assert_eq!(checked_games(&dir).len(), 4);
 }

@@ -16,7 +16,7 @@ pub struct MatchOptions {
 }
 
 /// Where the runner tells how the match goes, and hears that it must stop.
-pub trait MatchDesk: Send {
+pub trait MatchDesk: Send + Sync {
     /// A progress line.
     fn say(&self, line: String);
     /// Whether the desk draws pictures: the runner makes none otherwise.

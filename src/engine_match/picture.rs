@@ -1,9 +1,14 @@
 //! The match as a screen draws it: the games in play as a round's tiles
 //! (board `2k + 1` is pair `k + 1`'s first game, `2k + 2` its second,
-//! titled `pair K game N`), and the figures with the course of the LLR and
-//! of Elo, for the panel under them.
+//! titled `pair K game N`), where each is followed (its folder's socket
+//! here, or its stream on the broker when a worker plays it), and the
+//! figures with the course of the LLR and of Elo, for the panel under them.
+
+use std::collections::BTreeMap;
 
 use crate::game::Color;
+use crate::hall::follower::Follower;
+use crate::mirror::follow::Target;
 use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
 use crate::ui::hall::MatchPanel;
 
@@ -15,42 +20,84 @@ use super::tally::{MatchFigures, Tally};
 #[derive(Debug, Clone)]
 pub struct MatchPicture {
     pub boards: EventPicture,
-    pub panel: MatchPanel,
+    /// Where each board's game is followed; a folder's socket relative to
+    /// the match's folder.
+    pub sources: BTreeMap<u32, Target>,
+    pub panel: Option<MatchPanel>,
     /// The match is over: decided, or the pairs asked for played.
     pub over: bool,
 }
 
-/// The match as a screen draws it: `running`, the games in play with their
-/// tries, as tiles; the figures and the course of the match under them.
+/// A game in play, as a tile shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GameInPlay {
+    pub slot: GameSlot,
+    /// Where it is followed.
+    pub target: Target,
+    /// Its folder, relative to the match's, when it is played here.
+    pub dir: Option<String>,
+    /// The worker that plays it, when one does.
+    pub worker: Option<String>,
+}
+
+impl GameInPlay {
+    /// Try `attempt` of `slot`, played here.
+    pub fn here(slot: GameSlot, attempt: u32) -> GameInPlay {
+        let dir = slot.dir(attempt);
+        GameInPlay {
+            target: Follower::in_folder(&dir),
+            dir: Some(dir.to_string_lossy().into_owned()),
+            worker: None,
+            slot,
+        }
+    }
+
+    /// The tile's board: `2k + 1` for pair `k + 1`'s first game.
+    pub fn board(&self) -> u32 {
+        self.slot.board()
+    }
+}
+
+/// The match as a screen draws it: `running`, the games in play, as tiles;
+/// the figures and the course of the match under them.
 pub fn picture(
     file: &MatchFile,
     plan: &Plan,
     tally: &Tally,
-    running: &[(GameSlot, u32)],
+    running: &[GameInPlay],
     figures: &MatchFigures,
     over: bool,
 ) -> MatchPicture {
     let boards = running
         .iter()
-        .map(|(slot, attempt)| {
+        .map(|game| {
+            let slot = &game.slot;
             let opponent = &file.engines[plan.opponent(slot.pair)].name;
             let candidate = &file.engines[0].name;
             let (black, white, leg) = match slot.candidate {
                 Color::Black => (candidate, opponent, 1),
                 Color::White => (opponent, candidate, 2),
             };
+            let by = game
+                .worker
+                .as_ref()
+                .map_or(String::new(), |worker| format!(" · {worker}"));
             BoardPicture {
-                board: (slot.pair * 2 + leg) as u32,
+                board: game.board(),
                 black: black.clone(),
                 white: white.clone(),
-                dir: Some(slot.dir(*attempt).to_string_lossy().into_owned()),
+                dir: game.dir.clone(),
                 playing: true,
                 result: None,
                 reason: None,
                 needs_director: None,
-                label: Some(format!("pair {} game {leg}", slot.pair + 1)),
+                label: Some(format!("pair {} game {leg}{by}", slot.pair + 1)),
             }
         })
+        .collect();
+    let sources = running
+        .iter()
+        .map(|game| (game.board(), game.target.clone()))
         .collect();
     let target = file
         .pairs
@@ -87,7 +134,8 @@ pub fn picture(
     };
     MatchPicture {
         boards,
-        panel,
+        sources,
+        panel: Some(panel),
         over,
     }
 }

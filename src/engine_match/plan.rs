@@ -48,6 +48,16 @@ impl GameSlot {
         format!("pair-{:04}-{leg}", self.pair + 1)
     }
 
+    /// The board a screen shows it on: `2k + 1` for pair `k + 1`'s first
+    /// game, `2k + 2` for its second.
+    pub fn board(&self) -> u32 {
+        let leg = match self.candidate {
+            Color::Black => 1,
+            Color::White => 2,
+        };
+        (self.pair * 2 + leg) as u32
+    }
+
     /// The folder of try `attempt` (from 1), relative to the match's.
     pub fn dir(&self, attempt: u32) -> PathBuf {
         let name = match attempt {

@@ -20,6 +20,11 @@ use std::time::Duration;
 
 use async_nats::jetstream::{self, consumer, object_store, stream};
 
+use crate::mirror::broker_auth::{split_user, BrokerAuth};
+use crate::mirror::outlet::BrokerAddress;
+
+use super::desk::MatchDesk;
+
 /// The stream of jobs, shared by every match on the broker.
 pub const WORK_STREAM: &str = "GOREF-WORK";
 /// The one pull consumer every worker takes jobs from.
@@ -67,16 +72,13 @@ pub fn match_id(name: &str) -> String {
 }
 
 /// A broker, as given on the command line: `nats://[USER:PASS@]HOST[:PORT]`,
-/// with a credentials file and a CA for its TLS.
+/// with a credentials file and a CA for its TLS; what the command line
+/// leaves out is taken from the environment (see [`BrokerAuth`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrokerLink {
     /// `HOST:PORT`.
     pub server: String,
-    pub user: Option<(String, String)>,
-    /// A `.creds` file (a JWT and an nkey seed).
-    pub creds: Option<PathBuf>,
-    /// The CA that signed the broker's certificate: TLS is then required.
-    pub tls_ca: Option<PathBuf>,
+    pub auth: BrokerAuth,
 }
 
 impl BrokerLink {
@@ -92,15 +94,7 @@ impl BrokerLink {
             .or_else(|| url.strip_prefix("tls://"))
             .ok_or_else(|| bad("not a nats:// address"))?
             .trim_end_matches('/');
-        let (user, host) = match rest.rsplit_once('@') {
-            Some((user, host)) => {
-                let (name, pass) = user
-                    .split_once(':')
-                    .ok_or_else(|| bad("a user needs USER:PASS@"))?;
-                (Some((name.to_string(), pass.to_string())), host)
-            }
-            None => (None, rest),
-        };
+        let (user, host) = split_user(rest).map_err(bad)?;
         if host.is_empty() || host.contains('/') {
             return Err(bad("no host, or a path after it"));
         }
@@ -114,10 +108,32 @@ impl BrokerLink {
         }
         Ok(BrokerLink {
             server,
-            user,
-            creds,
-            tls_ca,
+            auth: BrokerAuth {
+                user,
+                creds,
+                tls_ca,
+            },
         })
+    }
+
+    /// This link, with what its command line left out taken from the
+    /// environment.
+    pub fn with_env(self) -> BrokerLink {
+        BrokerLink {
+            auth: self.auth.or(BrokerAuth::from_env()),
+            ..self
+        }
+    }
+
+    /// The address of the game or event published as `event` on this
+    /// broker, with this link's credentials.
+    pub fn address(&self, event: &str) -> BrokerAddress {
+        BrokerAddress {
+            server: self.server.clone(),
+            auth: self.auth.clone(),
+            event: Some(event.to_string()),
+            board: None,
+        }
     }
 
     /// The address with no credentials, as it may be shown.
@@ -125,26 +141,29 @@ impl BrokerLink {
         format!("nats://{}", self.server)
     }
 
-    /// Whether games may be published with `--publish` to the same broker:
-    /// a game's goref knows no credentials.
-    pub fn is_open(&self) -> bool {
-        self.user.is_none() && self.creds.is_none() && self.tls_ca.is_none()
-    }
-
     /// Connects, trying again every second while the broker cannot be
     /// reached (a worker or a match may start before it), and saying so
-    /// once; credentials or TLS the broker refuses are an error at once.
-    pub async fn connect(&self, name: &str) -> Result<async_nats::Client, String> {
+    /// once at `desk`, until the desk gives a reason to stop; credentials
+    /// or TLS the broker refuses are an error at once.
+    pub async fn connect(
+        &self,
+        name: &str,
+        desk: &dyn MatchDesk,
+    ) -> Result<async_nats::Client, String> {
         let mut said = false;
         loop {
-            if let Some(signal) = crate::event::desk::stop_asked() {
+            if let Some(why) = desk.stop_asked() {
                 return Err(format!(
-                    "stopped by signal {signal} while waiting for the broker at {}",
+                    "{why} while waiting for the broker at {}",
                     self.shown()
                 ));
             }
+            let options = async_nats::ConnectOptions::new()
+                .name(name)
+                .connection_timeout(CONNECT_WITHIN);
             match self
-                .options(name)
+                .auth
+                .apply(options)
                 .await?
                 .connect(self.server.as_str())
                 .await
@@ -152,7 +171,7 @@ impl BrokerLink {
                 Ok(client) => return Ok(client),
                 Err(e) if is_unreachable(&e) => {
                     if !std::mem::replace(&mut said, true) {
-                        crate::console::say(format!(
+                        desk.say(format!(
                             "goref: waiting for the broker at {}: {e}",
                             self.shown()
                         ));
@@ -167,28 +186,6 @@ impl BrokerLink {
                 }
             }
         }
-    }
-
-    async fn options(&self, name: &str) -> Result<async_nats::ConnectOptions, String> {
-        let mut options = async_nats::ConnectOptions::new()
-            .name(name)
-            .connection_timeout(CONNECT_WITHIN);
-        if let Some((user, pass)) = &self.user {
-            options = options.user_and_password(user.clone(), pass.clone());
-        }
-        if let Some(creds) = &self.creds {
-            options = options
-                .credentials_file(creds)
-                .await
-                .map_err(|e| format!("--creds {}: {e}", creds.display()))?;
-        }
-        if let Some(ca) = &self.tls_ca {
-            if !ca.is_file() {
-                return Err(format!("--tls-ca {}: no such file", ca.display()));
-            }
-            options = options.add_root_certificates(ca.clone()).require_tls(true);
-        }
-        Ok(options)
     }
 }
 
@@ -335,12 +332,12 @@ mod tests {
     fn a_broker_address_keeps_its_credentials_out_of_sight() {
         let link = BrokerLink::parse("nats://ref:s3cret@broker.example:4333", None, None).unwrap();
         assert_eq!(link.server, "broker.example:4333");
-        assert_eq!(link.user, Some(("ref".into(), "s3cret".into())));
+        assert_eq!(link.auth.user, Some(("ref".into(), "s3cret".into())));
         assert_eq!(link.shown(), "nats://broker.example:4333");
-        assert!(!link.is_open());
+        assert!(!link.auth.is_none());
         let plain = BrokerLink::parse("nats://127.0.0.1", None, None).unwrap();
         assert_eq!(plain.server, "127.0.0.1:4222");
-        assert!(plain.is_open());
+        assert!(plain.auth.is_none());
         for bad in [
             "http://x",
             "nats://",

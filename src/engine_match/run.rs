@@ -18,7 +18,7 @@ use crate::game::Color;
 
 pub use super::desk::{Headless, MatchDesk, MatchOptions};
 use super::file::{self, MatchFile};
-use super::picture::picture;
+use super::picture::{picture, GameInPlay};
 use super::plan::{load_openings, GameSlot, Plan};
 use super::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
@@ -241,7 +241,11 @@ impl Runner {
                         &self.file,
                         &self.plan,
                         &self.tally,
-                        &self.running(),
+                        &self
+                            .running()
+                            .into_iter()
+                            .map(|(slot, attempt)| GameInPlay::here(slot, attempt))
+                            .collect::<Vec<_>>(),
                         &figures,
                         false,
                     ));

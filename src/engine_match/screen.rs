@@ -10,12 +10,15 @@
 //! games playing, each in its own goref; the next `goref match DIR`
 //! follows them again. Once the match is over its figures stay on the
 //! screen until `q`.
+//!
+//! The same screen serves any runner that draws games as tiles
+//! ([`run_on_screen`]): `goref worker` shows its slots on it.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use crate::app::hall_screen::{Action, HallScreen};
 use crate::app::input::spawn_reader;
@@ -24,6 +27,7 @@ use crate::app::ScreenOptions;
 use crate::driver::signals::{Received, Signals};
 use crate::hall::follower::{BoardNote, Follower};
 use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
+use crate::mirror::follow::Target;
 use crate::shell_time::next_from;
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallView};
@@ -39,7 +43,6 @@ use super::tally::MatchFigures;
 enum RunnerNote {
     Said(String),
     Picture(Box<MatchPicture>),
-    Ended(Box<Result<MatchFigures, String>>),
 }
 
 /// The screen as the runner's desk: lines and pictures go to the screen,
@@ -74,20 +77,36 @@ pub async fn run(
     options: &MatchOptions,
     screen_options: ScreenOptions,
 ) -> Result<MatchFigures, String> {
+    let (runner_dir, runner_options) = (dir.to_path_buf(), options.clone());
+    let over = "the match is over: its figures are in report.html; q leaves";
+    run_on_screen(dir, screen_options, over, move |desk| {
+        run_at(&runner_dir, &runner_options, desk)
+    })
+    .await
+}
+
+/// Runs `runner` on a thread of its own with this screen as its desk, until
+/// it ends and the player leaves (saying `over` when it ends well), or the
+/// player stops it; folders' sockets in its pictures are relative to `dir`.
+pub async fn run_on_screen<R: Send + 'static>(
+    dir: &Path,
+    screen_options: ScreenOptions,
+    over: &str,
+    runner: impl FnOnce(Box<dyn MatchDesk>) -> Result<R, String> + Send + 'static,
+) -> Result<R, String> {
     let (notes_tx, mut notes) = mpsc::unbounded_channel();
+    let (end_tx, mut end_rx) = oneshot::channel();
     let stop = Arc::new(Mutex::new(None));
     let desk = ScreenDesk {
-        notes: notes_tx.clone(),
+        notes: notes_tx,
         stop: Arc::clone(&stop),
     };
-    let (runner_dir, runner_options) = (dir.to_path_buf(), options.clone());
     std::thread::Builder::new()
-        .name("match".into())
+        .name("runner".into())
         .spawn(move || {
-            let end = run_at(&runner_dir, &runner_options, Box::new(desk));
-            let _ = notes_tx.send(RunnerNote::Ended(Box::new(end)));
+            let _ = end_tx.send(runner(Box::new(desk)));
         })
-        .map_err(|e| format!("cannot start the match: {e}"))?;
+        .map_err(|e| format!("cannot start the runner: {e}"))?;
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut shown = MatchScreen {
@@ -104,7 +123,7 @@ pub async fn run(
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     let mut keys = Some(spawn_reader());
     let mut pacer = Pacer::new();
-    let mut ended: Option<Result<MatchFigures, String>> = None;
+    let mut ended: Option<Result<R, String>> = None;
     loop {
         pacer.draw(&mut shown.screen, &mut screen, &shown.view, &theme);
         if screen.is_lost() && !shown.leaving {
@@ -117,18 +136,23 @@ pub async fn run(
         }
         let wake = pacer.wake(&shown.screen, &shown.view);
         tokio::select! {
-            note = notes.recv() => match note {
-                Some(RunnerNote::Said(line)) => shown.said(line),
-                Some(RunnerNote::Picture(picture)) => shown.picture(*picture, &board_tx),
-                Some(RunnerNote::Ended(end)) => {
-                    let end = *end;
-                    if end.is_ok() {
-                        shown.said("the match is over: its figures are in report.html; q leaves".into());
-                    }
-                    ended = Some(end);
-                }
-                None => ended = ended.or(Some(Err("the match's runner went away".into()))),
+            Some(note) = notes.recv() => match note {
+                RunnerNote::Said(line) => shown.said(line),
+                RunnerNote::Picture(picture) => shown.picture(*picture, &board_tx),
             },
+            end = &mut end_rx, if ended.is_none() => {
+                let end = end.unwrap_or_else(|_| Err("the runner went away".into()));
+                if end.is_ok() {
+                    while let Ok(note) = notes.try_recv() {
+                        match note {
+                            RunnerNote::Said(line) => shown.said(line),
+                            RunnerNote::Picture(picture) => shown.picture(*picture, &board_tx),
+                        }
+                    }
+                    shown.said(over.to_string());
+                }
+                ended = Some(end);
+            }
             Some((board, note)) = board_notes.recv() => shown.board_note(board, note),
             input = next_from(&mut keys) => {
                 if let Some(key) = terminal_key(input, &mut screen, &mut keys) {
@@ -145,7 +169,7 @@ pub async fn run(
         pacer.touch();
     }
     drop(screen);
-    ended.unwrap_or_else(|| Err("the match's runner went away".into()))
+    ended.unwrap_or_else(|| Err("the runner went away".into()))
 }
 
 /// The screen's state: the view drawn, the games followed, and where the
@@ -178,16 +202,18 @@ impl MatchScreen {
         self.view
             .games
             .retain(|board, _| boards.iter().any(|b| b.board == *board));
-        for board in boards {
-            let Some(dir) = &board.dir else { continue };
-            let dir = self.dir.join(dir);
+        for (&board, target) in &picture.sources {
+            let target = match target {
+                Target::Unix(socket) => Target::Unix(self.dir.join(socket)),
+                target => target.clone(),
+            };
             let same = self
                 .followers
-                .get(&board.board)
-                .is_some_and(|f| f.dir == dir);
+                .get(&board)
+                .is_some_and(|f| f.target == target);
             if !same {
-                let follower = Follower::start(0, board.board, dir, notes.clone(), None);
-                self.followers.insert(board.board, follower);
+                let follower = Follower::start(0, board, target, notes.clone(), None);
+                self.followers.insert(board, follower);
             }
         }
         if let Some(opened) = self.screen.opened() {
@@ -196,7 +222,7 @@ impl MatchScreen {
             }
         }
         self.view.picture = picture.boards;
-        self.view.panel = Some(picture.panel);
+        self.view.panel = picture.panel;
     }
 
     fn board_note(&mut self, board: u32, note: BoardNote) {

@@ -1,5 +1,6 @@
 //! One board followed by the hall: a task that attaches to the board's
-//! goref through its folder's socket, as `goref attach` does, folds its
+//! goref through its folder's socket, as `goref attach` does (or, for a
+//! game played on another machine, follows it on the broker), folds its
 //! stream into the board's view, hands the hall a copy of the view when it
 //! changed (at most every 30 ms, so that a burst of events is one
 //! copy), and carries the director's commands to the board.
@@ -12,7 +13,7 @@
 //! attached screen: when its game calls the judge, it waits for the
 //! director instead of ending without a result.
 
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -49,26 +50,30 @@ pub(crate) enum BoardNote {
 /// A board the hall follows: the task, and where its commands go.
 pub(crate) struct Follower {
     pub round: u32,
-    pub dir: PathBuf,
+    pub target: Target,
     commands: mpsc::UnboundedSender<String>,
     task: JoinHandle<()>,
 }
 
 impl Follower {
-    /// Starts following the board whose game is played in `dir`.
+    /// The target of the board whose game is played in `dir`: its socket.
+    pub fn in_folder(dir: &Path) -> Target {
+        Target::Unix(dir.join(crate::journal::folder::SOCKET))
+    }
+
+    /// Starts following the board whose game `target` serves.
     pub fn start(
         round: u32,
         board: u32,
-        dir: PathBuf,
+        target: Target,
         notes: mpsc::UnboundedSender<(u32, BoardNote)>,
         relay: Option<HallFeed>,
     ) -> Follower {
         let (commands, commands_rx) = mpsc::unbounded_channel();
-        let socket = dir.join(crate::journal::folder::SOCKET);
-        let task = tokio::spawn(follow(board, socket, notes, commands_rx, relay));
+        let task = tokio::spawn(follow(board, target.clone(), notes, commands_rx, relay));
         Follower {
             round,
-            dir,
+            target,
             commands,
             task,
         }
@@ -89,13 +94,13 @@ impl Drop for Follower {
 
 async fn follow(
     board: u32,
-    socket: PathBuf,
+    target: Target,
     notes: mpsc::UnboundedSender<(u32, BoardNote)>,
     mut commands: mpsc::UnboundedReceiver<String>,
     relay: Option<HallFeed>,
 ) {
     let spectator = Spectator::new(None, false, now());
-    let mut follow = Follow::new(Target::Unix(socket), spectator, true).waiting();
+    let mut follow = Follow::new(target, spectator, true).waiting();
     let mut due: Option<Instant> = None;
     let tell = |note| notes.send((board, note)).is_ok();
     loop {

@@ -302,12 +302,13 @@ impl Hall {
             let Some(dir) = &board.dir else { continue };
             let dir = self.dir.join(dir);
             let followed = self.followers.get(&board.board);
-            let same = followed.is_some_and(|f| f.dir == dir && f.round == picture.round);
+            let target = Follower::in_folder(&dir);
+            let same = followed.is_some_and(|f| f.target == target && f.round == picture.round);
             if board.playing && !same {
                 let follower = Follower::start(
                     picture.round,
                     board.board,
-                    dir.clone(),
+                    target,
                     notes.clone(),
                     self.relay.clone(),
                 );

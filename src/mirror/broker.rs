@@ -18,6 +18,7 @@ use tokio::sync::{mpsc, Notify};
 
 use crate::shell_time::now;
 
+use super::broker_auth::BrokerAuth;
 use super::hub::Line;
 use super::outlet::{Outgoing, Outlet, OutletLimits, Pushed, Subjects};
 
@@ -73,6 +74,8 @@ impl Default for StreamSettings {
 pub struct PublishConfig {
     /// The broker's `HOST:PORT`.
     pub server: String,
+    /// Its credentials and CA.
+    pub auth: BrokerAuth,
     /// The event's (or game's) subject token.
     pub event: String,
     pub stream: StreamSettings,
@@ -185,7 +188,7 @@ async fn publish(
             let nats = match &client {
                 Some(nats) => nats.clone(),
                 None => {
-                    let nats = connect(&config.server, &publisher, &notices).await?;
+                    let nats = connect(&config, &publisher, &notices).await?;
                     client = Some(nats.clone());
                     nats
                 }
@@ -222,12 +225,12 @@ async fn publish(
 /// Connects; a dropped connection stops publishing at once, with its
 /// notice, though the client connects again by itself.
 async fn connect(
-    server: &str,
+    config: &PublishConfig,
     publisher: &Publisher,
     notices: &mpsc::UnboundedSender<String>,
 ) -> Result<async_nats::Client, NotTaken> {
     let (outlet, notices) = (publisher.outlet.clone(), notices.clone());
-    async_nats::ConnectOptions::new()
+    let options = async_nats::ConnectOptions::new()
         .name("goref referee")
         .connection_timeout(CONNECT_WITHIN)
         .event_callback(move |event| {
@@ -241,8 +244,13 @@ async fn connect(
                     }
                 }
             }
-        })
-        .connect(server)
+        });
+    config
+        .auth
+        .apply(options)
+        .await
+        .map_err(NotTaken)?
+        .connect(config.server.as_str())
         .await
         .map_err(|e| NotTaken(format!("cannot connect: {e}")))
 }

@@ -127,7 +127,7 @@ async fn watch(
     let reconnected = Arc::new(Notify::new());
     let client = loop {
         let (on_connect, on_drop) = (reconnected.clone(), news.clone());
-        let connected = async_nats::ConnectOptions::new()
+        let options = async_nats::ConnectOptions::new()
             .name("goref watcher")
             .connection_timeout(CONNECT_WITHIN)
             .event_callback(move |event| {
@@ -142,9 +142,12 @@ async fn watch(
                         _ => {}
                     }
                 }
-            })
-            .connect(address.server.as_str())
-            .await;
+            });
+        let options = match address.auth.apply(options).await {
+            Ok(options) => options,
+            Err(why) => return tell(news, BrokerNews::Failed(why)).await,
+        };
+        let connected = options.connect(address.server.as_str()).await;
         match connected {
             Ok(client) => break client,
             Err(e) => {

@@ -23,12 +23,14 @@
 //!   NATS JetStream broker (`--publish`), and followed from it (`--watch
 //!   nats://…`): the pure queue and subjects, and the two async shells.
 //!   [`pace`]: pure. How often the events are read while only the broker
-//!   watches.
+//!   watches. [`broker_auth`]: a broker's credentials and TLS, from the
+//!   command line or the environment.
 //! - [`web`]: the page for browsers (`--web`), a spectator over a WebSocket.
 
 pub mod accept_trouble;
 pub mod audience;
 pub mod broker;
+pub mod broker_auth;
 pub mod broker_watch;
 pub mod client;
 pub mod conn;

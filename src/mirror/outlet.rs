@@ -27,6 +27,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
+use super::broker_auth::{split_user, BrokerAuth};
 use super::hub::Line;
 
 /// The root of every stored subject.
@@ -34,11 +35,15 @@ pub(crate) const SUBJECT_ROOT: &str = "goref";
 /// The root of the heartbeats' subjects, outside the stored ones.
 pub(crate) const LIVE_ROOT: &str = "goref-live";
 
-/// Where a broker is, and what on it: `nats://HOST:PORT[/EVENT[/BOARD]]`.
+/// Where a broker is, and what on it: `nats://HOST:PORT[/EVENT[/BOARD]]`,
+/// with how to reach it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BrokerAddress {
     /// `HOST:PORT`.
     pub server: String,
+    /// The broker's credentials and CA, from `USER:PASS@` and the
+    /// environment.
+    pub auth: BrokerAuth,
     /// The event's (or game's) subject token, when the address names one.
     pub event: Option<String>,
     /// One board of an event's hall.
@@ -46,12 +51,20 @@ pub struct BrokerAddress {
 }
 
 impl BrokerAddress {
-    /// Reads `nats://HOST:PORT[/EVENT[/BOARD]]`; the port defaults to 4222.
+    /// Reads `nats://[USER:PASS@]HOST:PORT[/EVENT[/BOARD]]`; the port
+    /// defaults to 4222, and what the address leaves out of the broker's
+    /// credentials is taken from the environment ([`BrokerAuth::from_env`]).
     pub fn parse(url: &str) -> Result<BrokerAddress, String> {
         let bad = |why: &str| format!("{url}: {why} (e.g. nats://broker:4222/NAME)");
         let rest = url
             .strip_prefix("nats://")
             .ok_or_else(|| bad("not a nats:// address"))?;
+        let (user, rest) = split_user(rest).map_err(bad)?;
+        let auth = BrokerAuth {
+            user,
+            ..BrokerAuth::default()
+        }
+        .or(BrokerAuth::from_env());
         let mut parts = rest.split('/').filter(|part| !part.is_empty());
         let server = parts.next().ok_or_else(|| bad("no host"))?;
         let server = match server.rsplit_once(':') {
@@ -80,6 +93,7 @@ impl BrokerAddress {
         }
         Ok(BrokerAddress {
             server,
+            auth,
             event,
             board,
         })

@@ -11,9 +11,12 @@
 //! - [`file`](mod@file): `worker.toml`, the engines by name and their local
 //!   command lines.
 //! - `play`: one job's games, folders and object-store uploads.
+//! - `tiles`: the slots as a screen draws them ([`run_at`] with the match's
+//!   screen as the desk).
 
 pub mod file;
 mod play;
+mod tiles;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -25,12 +28,13 @@ use futures_util::StreamExt;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
-use crate::console;
+use crate::engine_match::desk::{Headless, MatchDesk};
 use crate::engine_match::queue::{self, BrokerLink};
 use crate::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
 
 use file::WorkerFile;
-use play::{JobRun, Played};
+use play::{GameBegun, JobRun, Played};
+use tiles::Tiles;
 
 /// How long a job for an engine this worker lacks waits before it is
 /// offered again; the slot that handed it back asks for no job for a
@@ -54,27 +58,62 @@ pub struct WorkerOptions {
     pub dir: PathBuf,
 }
 
-/// Runs the worker until Ctrl-C or SIGTERM: it then hands back the jobs it
-/// holds, their games stopped.
+/// Runs the worker until Ctrl-C or SIGTERM, a line a game on stderr: it
+/// then hands back the jobs it holds, their games stopped.
 pub fn run(options: WorkerOptions) -> Result<(), String> {
     crate::event::desk::catch_stop_signals(true);
+    run_at(options, Box::new(Headless))
+}
+
+/// Runs the worker at `desk` until the desk asks it to stop: it then
+/// hands back the jobs it holds, their games stopped.
+pub fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    runtime.block_on(serve(Arc::new(Worker { options, exe })))
+    let worker = Worker {
+        options,
+        exe,
+        desk,
+        tiles: Tiles::default(),
+    };
+    runtime.block_on(serve(Arc::new(worker)))
 }
 
 struct Worker {
     options: WorkerOptions,
     exe: PathBuf,
+    desk: Box<dyn MatchDesk>,
+    tiles: Tiles,
 }
 
 impl Worker {
     fn say(&self, line: impl std::fmt::Display) {
-        console::say(format!("goref worker {}: {line}", self.options.name));
+        self.desk
+            .say(format!("goref worker {}: {line}", self.options.name));
+    }
+
+    /// The slots' tiles, to a desk that draws them.
+    fn show(&self) {
+        if self.desk.wants_pictures() {
+            let title = format!("worker {}", self.options.name);
+            self.desk.show(self.tiles.picture(&title));
+        }
+    }
+
+    /// This worker's notice of `kind` about delivery `delivery` of `job`.
+    fn notice(&self, job: &Job, delivery: u64, kind: NoticeKind) -> WorkerNotice {
+        WorkerNotice {
+            version: MESSAGE_VERSION,
+            match_name: job.match_name.clone(),
+            pair: job.pair,
+            worker: self.options.name.clone(),
+            delivery,
+            kind,
+        }
     }
 }
 
@@ -95,9 +134,10 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         engines.join(", "),
         options.link.shown()
     ));
+    worker.show();
     let client = options
         .link
-        .connect(&format!("goref worker {}", options.name))
+        .connect(&format!("goref worker {}", options.name), &*worker.desk)
         .await?;
     let js = jetstream::new(client);
     let (_, mut consumer) = queue::work_queue(&js, None).await?;
@@ -110,11 +150,7 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
     let mut free_since = None;
     loop {
         while tasks.try_join_next().is_some() {}
-        if let Some(signal) = crate::event::desk::stop_asked() {
-            let why = match signal {
-                libc::SIGTERM => "SIGTERM",
-                _ => "SIGINT (Ctrl-C)",
-            };
+        if let Some(why) = worker.desk.stop_asked() {
             worker.say(format!("{why}: handing back the jobs held"));
             let _ = stop_tx.send(true);
             break;
@@ -214,14 +250,7 @@ async fn take(
             return None;
         }
     };
-    let notice = |kind| WorkerNotice {
-        version: MESSAGE_VERSION,
-        match_name: job.match_name.clone(),
-        pair: job.pair,
-        worker: worker.options.name.clone(),
-        delivery,
-        kind,
-    };
+    let notice = |kind| worker.notice(&job, delivery, kind);
     let file = &worker.options.file;
     if let Some(missing) = job.engines.iter().find(|name| file.engine(name).is_none()) {
         if refused_said.insert((job.match_name.clone(), missing.clone())) {
@@ -280,11 +309,8 @@ async fn take(
         game_table,
         dir,
         exe: worker.exe.clone(),
-        publish: worker
-            .options
-            .link
-            .is_open()
-            .then(|| worker.options.link.shown()),
+        publish: worker.options.link.shown(),
+        publish_env: worker.options.link.auth.env_pairs(),
     })
 }
 
@@ -313,15 +339,9 @@ async fn play_job(
         waited,
     } = held;
     let message = Arc::new(message);
-    let notice = |kind| WorkerNotice {
-        version: MESSAGE_VERSION,
-        match_name: run.match_id.clone(),
-        pair: run.job.pair,
-        worker: worker.options.name.clone(),
-        delivery: run.delivery,
-        kind,
-    };
+    let notice = |kind| worker.notice(&run.job, run.delivery, kind);
     publish_notice(js, &run.match_id, &notice(NoticeKind::Taken)).await;
+    let tile = worker.tiles.take();
     worker.say(format!(
         "{} pair {} (try {}): {} against {}, taken {} ms after a slot freed",
         run.match_id,
@@ -341,10 +361,44 @@ async fn play_job(
             }
         })
     };
-    let played = match queue::game_store(js, &run.match_id).await {
-        Ok(store) => run.play(&store, stop, &|line| worker.say(line)).await,
-        Err(why) => Played::Failed(why),
+    let (begun_tx, mut begun_rx) = tokio::sync::mpsc::unbounded_channel();
+    let telling = {
+        let (js, match_id) = (js.clone(), run.match_id.clone());
+        async move {
+            while let Some(notice) = begun_rx.recv().await {
+                publish_notice(&js, &match_id, &notice).await;
+            }
+        }
     };
+    let playing = async {
+        let begun_tx = begun_tx;
+        let begun = |begun: GameBegun| {
+            worker.tiles.begun(tile, &run, &begun);
+            worker.show();
+            worker.say(format!(
+                "{}: live at {}/{}",
+                run.title(begun.slot),
+                worker.options.link.shown(),
+                begun.live
+            ));
+            let game = match begun.slot.candidate {
+                crate::game::Color::Black => 1,
+                crate::game::Color::White => 2,
+            };
+            let live = begun.live;
+            let _ = begun_tx.send(notice(NoticeKind::Playing { game, live }));
+        };
+        match queue::game_store(js, &run.match_id).await {
+            Ok(store) => {
+                run.play(&store, stop, &|line| worker.say(line), &begun)
+                    .await
+            }
+            Err(why) => Played::Failed(why),
+        }
+    };
+    let (played, ()) = tokio::join!(playing, telling);
+    worker.tiles.free(tile, matches!(played, Played::Done(_)));
+    worker.show();
     match played {
         Played::Done(games) => {
             let result = JobResult {

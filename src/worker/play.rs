@@ -38,7 +38,19 @@ pub(super) struct JobRun {
     pub dir: PathBuf,
     pub exe: PathBuf,
     /// `nats://HOST:PORT` to publish each game to, live.
-    pub publish: Option<String>,
+    pub publish: String,
+    /// The broker's credentials, handed to each game's goref in its
+    /// environment, never on its command line.
+    pub publish_env: Vec<(&'static str, String)>,
+}
+
+/// A game's goref, begun.
+pub(super) struct GameBegun<'a> {
+    pub slot: &'a GameSlot,
+    /// Its folder, where its socket is.
+    pub dir: &'a Path,
+    /// Its name on the broker.
+    pub live: String,
 }
 
 /// How a job ended on this worker.
@@ -52,12 +64,14 @@ pub(super) enum Played {
 }
 
 impl JobRun {
-    /// The two games, then their folders in `store`; `say` tells of each.
+    /// The two games, then their folders in `store`; `say` tells of each,
+    /// and `begun` hears of each goref started.
     pub(super) async fn play(
         &self,
         store: &ObjectStore,
         mut stop: watch::Receiver<bool>,
         say: &(dyn Fn(String) + Sync),
+        begun: &(dyn Fn(GameBegun) + Sync),
     ) -> Played {
         let mut reports = Vec::new();
         for game in [1u8, 2] {
@@ -69,7 +83,7 @@ impl JobRun {
                     Color::White
                 },
             };
-            let dir = match self.play_game(&slot, &mut stop, say).await {
+            let dir = match self.play_game(&slot, &mut stop, say, begun).await {
                 Ok(Some(dir)) => dir,
                 Ok(None) => return Played::Stopped,
                 Err(why) => return Played::Failed(why),
@@ -89,6 +103,7 @@ impl JobRun {
         slot: &GameSlot,
         stop: &mut watch::Receiver<bool>,
         say: &(dyn Fn(String) + Sync),
+        begun: &(dyn Fn(GameBegun) + Sync),
     ) -> Result<Option<PathBuf>, String> {
         let mut last = String::new();
         for attempt in 1..=MAX_ATTEMPTS {
@@ -105,6 +120,11 @@ impl JobRun {
             std::fs::create_dir_all(&self.dir)
                 .and_then(|()| crate::files::write_atomically(&config, &text))
                 .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+            begun(GameBegun {
+                slot,
+                dir: &dir,
+                live: self.live_name(&dir),
+            });
             let Some(how) = self.run_goref(slot, &dir, &config, stop).await? else {
                 return Ok(None);
             };
@@ -141,6 +161,18 @@ impl JobRun {
         format!("{} pair {}", self.match_id, self.job.pair + 1)
     }
 
+    /// The name a game in `dir` is published under, the same on no other
+    /// try: `MATCH-pair-KKKK-a[-N]-TRY`.
+    pub(super) fn live_name(&self, dir: &Path) -> String {
+        let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned());
+        crate::mirror::outlet::subject_token(&format!(
+            "{}-{}-{}",
+            self.match_id,
+            folder.unwrap_or_default(),
+            self.try_id
+        ))
+    }
+
     /// `nightly pair 8 game 1`.
     pub(super) fn title(&self, slot: &GameSlot) -> String {
         let game = if slot.candidate == Color::Black { 1 } else { 2 };
@@ -170,12 +202,10 @@ impl JobRun {
             .stdout(Stdio::null())
             .stderr(stderr)
             .kill_on_drop(true);
-        if let Some(broker) = &self.publish {
-            let name = dir.file_name().expect("named").to_string_lossy();
-            command
-                .arg("--publish")
-                .arg(format!("{broker}/{}-{name}", self.match_id));
-        }
+        command
+            .arg("--publish")
+            .arg(format!("{}/{}", self.publish, self.live_name(dir)))
+            .envs(self.publish_env.iter().cloned());
         // SAFETY: prctl only sets this process's parent-death signal; it is
         // async-signal-safe and allocates nothing.
         unsafe {

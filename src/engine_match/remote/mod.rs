@@ -24,9 +24,11 @@ use crate::game::Color;
 use crate::matches::jobs::{
     is_plain_name, Job, JobBook, JobResult, NoticeKind, Try, Verdict, WorkerNotice, MESSAGE_VERSION,
 };
+use crate::mirror::follow::Target;
 
 use super::desk::{MatchDesk, MatchOptions};
 use super::file::{self, MatchFile};
+use super::picture::{picture, GameInPlay};
 use super::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
 use super::queue::{self, BrokerLink};
 use super::tally::{self, count, MatchFigures, Tally};
@@ -66,7 +68,7 @@ pub fn run_at(
         file.name,
         link.shown()
     ));
-    let broker = runtime.block_on(Broker::open(link, &match_id, &file))?;
+    let broker = runtime.block_on(Broker::open(link, &match_id, &file, &*desk))?;
     let (journal, heard) = MatchJournal::open(dir)?;
     let mut remote = Remote {
         dir: dir.to_path_buf(),
@@ -83,6 +85,9 @@ pub fn run_at(
         withdrawn: BTreeSet::new(),
         abandoned_said: BTreeSet::new(),
         failed: None,
+        live: BTreeMap::new(),
+        shown: None,
+        link: link.clone(),
         options: options.clone(),
         desk,
         broker,
@@ -102,8 +107,14 @@ struct Broker {
 }
 
 impl Broker {
-    async fn open(link: &BrokerLink, match_id: &str, file: &MatchFile) -> Result<Broker, String> {
-        let client = link.connect(&format!("goref match {match_id}")).await?;
+    async fn open(
+        link: &BrokerLink,
+        match_id: &str,
+        file: &MatchFile,
+        desk: &dyn MatchDesk,
+    ) -> Result<Broker, String> {
+        let name = format!("goref match {match_id}");
+        let client = link.connect(&name, desk).await?;
         let js = jetstream::new(client);
         let (work, _) = queue::work_queue(&js, Some(file.workers.ack_wait)).await?;
         let results_stream = queue::results_stream(&js).await?;
@@ -127,6 +138,14 @@ impl Broker {
     }
 }
 
+/// The game a worker says it plays: whose try, game 1 or 2, and its name
+/// on the broker. A worker plays a pair's games one after the other.
+struct LiveTry {
+    by: Try,
+    game: u8,
+    name: String,
+}
+
 struct Remote {
     dir: PathBuf,
     /// The broker's address, without credentials.
@@ -147,6 +166,12 @@ struct Remote {
     /// The tries named given up.
     abandoned_said: BTreeSet<(u64, String, u64)>,
     failed: Option<String>,
+    /// The games the workers say they play, by pair: the try, and each
+    /// game's name on the broker.
+    live: BTreeMap<u64, LiveTry>,
+    /// The games last drawn, and the games counted then.
+    shown: Option<(Vec<GameInPlay>, u64)>,
+    link: BrokerLink,
     options: MatchOptions,
     desk: Box<dyn MatchDesk>,
     broker: Broker,
@@ -302,6 +327,7 @@ impl Remote {
         for line in figures.lines() {
             self.desk.say(line);
         }
+        self.show(true);
         if let Err(why) = super::report::write(&self.dir, &figures, &self.tally) {
             self.desk.say(format!("goref: the report: {why}"));
         }
@@ -416,7 +442,53 @@ impl Remote {
             done?;
             let _ = self.runtime.block_on(message.ack());
         }
+        self.show(false);
         Ok(())
+    }
+
+    /// The games in play and the figures, to a desk that draws them, when
+    /// they changed.
+    fn show(&mut self, over: bool) {
+        if !self.desk.wants_pictures() {
+            return;
+        }
+        let running: Vec<GameInPlay> = match over {
+            true => Vec::new(),
+            false => self.live_games(),
+        };
+        let figures = self.tally.figures(&self.file);
+        let now_shown = (running, figures.games + figures.replayed);
+        if !over && self.shown.as_ref() == Some(&now_shown) {
+            return;
+        }
+        self.desk.show(picture(
+            &self.file,
+            &self.plan,
+            &self.tally,
+            &now_shown.0,
+            &figures,
+            over,
+        ));
+        self.shown = Some(now_shown);
+    }
+
+    /// The games the workers play now, each followed on the broker.
+    fn live_games(&self) -> Vec<GameInPlay> {
+        self.live
+            .iter()
+            .map(|(&pair, live)| GameInPlay {
+                slot: GameSlot {
+                    pair,
+                    candidate: match live.game {
+                        1 => Color::Black,
+                        _ => Color::White,
+                    },
+                },
+                target: Target::Broker(self.link.address(&live.name)),
+                dir: None,
+                worker: Some(live.by.worker.clone()),
+            })
+            .collect()
     }
 
     /// A worker's notice: journaled, and said.
@@ -436,6 +508,7 @@ impl Remote {
                     return Ok(());
                 }
                 self.book.taken(pair, &worker, delivery);
+                self.live.remove(&pair);
                 self.name_abandoned(pair)?;
                 self.journal.write(Entry::Taken {
                     pair,
@@ -468,7 +541,21 @@ impl Remote {
                     ));
                 }
             }
+            NoticeKind::Playing { game, live } => {
+                let by = Try { worker, delivery };
+                if !self.book.is_counted(pair) && self.book.latest(pair) == Some(&by) {
+                    self.live.insert(
+                        pair,
+                        LiveTry {
+                            by,
+                            game,
+                            name: live,
+                        },
+                    );
+                }
+            }
             NoticeKind::Failed { reason } => {
+                self.live.remove(&pair);
                 self.journal.write(Entry::Failed {
                     pair,
                     worker: worker.clone(),
@@ -576,6 +663,7 @@ impl Remote {
             }
         };
         self.book.result(&result);
+        self.live.remove(&pair);
         self.name_abandoned(pair)?;
         self.journal.write(Entry::Counted {
             pair,

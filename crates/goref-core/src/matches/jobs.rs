@@ -18,6 +18,8 @@ pub const MESSAGE_VERSION: u32 = 1;
 const GAME_TABLE_LIMIT: usize = 64 * 1024;
 /// The longest engine or worker name.
 const NAME_LIMIT: usize = 64;
+/// The longest name a game is published under.
+const LIVE_LIMIT: usize = 200;
 
 /// One opening pair to play: the candidate Black in game 1, White in
 /// game 2.
@@ -75,6 +77,9 @@ pub enum NoticeKind {
     Refused { engine: String },
     /// It could not play the pair, and handed it back.
     Failed { reason: String },
+    /// Its goref began game `game` (1 or 2) of the pair, published live on
+    /// the broker under the name `live`.
+    Playing { game: u8, live: String },
 }
 
 /// A worker's notice about a job, on the broker beside the results.
@@ -110,6 +115,8 @@ pub enum MessageError {
     BadGames,
     #[error("for match {found:?}, not {expected:?}")]
     OtherMatch { expected: String, found: String },
+    #[error("game {game} published as {live:?}: a game is 1 or 2, its name a subject's token")]
+    BadLive { game: u8, live: String },
 }
 
 /// Whether `name` is a plain name: what a worker looks up, never runs.
@@ -118,6 +125,17 @@ pub fn is_plain_name(name: &str) -> bool {
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
+/// A message for `found`, read by match `expected`: refused unless the same.
+fn same_match(found: &str, expected: &str) -> Result<(), MessageError> {
+    match found == expected {
+        true => Ok(()),
+        false => Err(MessageError::OtherMatch {
+            expected: expected.into(),
+            found: found.chars().take(NAME_LIMIT).collect(),
+        }),
+    }
 }
 
 fn name(what: &'static str, name: &str) -> Result<(), MessageError> {
@@ -189,12 +207,7 @@ impl JobResult {
     /// A result read from the broker, checked against the match it is for.
     pub fn from_json(bytes: &[u8], match_name: &str) -> Result<JobResult, MessageError> {
         let result: JobResult = read(bytes)?;
-        if result.match_name != match_name {
-            return Err(MessageError::OtherMatch {
-                expected: match_name.into(),
-                found: result.match_name.chars().take(NAME_LIMIT).collect(),
-            });
-        }
+        same_match(&result.match_name, match_name)?;
         name("the worker", &result.worker)?;
         name("the try", &result.try_id)?;
         let mut games: Vec<u8> = result.games.iter().map(|g| g.game).collect();
@@ -221,12 +234,7 @@ impl WorkerNotice {
     /// for; a failure's reason is cut to one printable line.
     pub fn from_json(bytes: &[u8], match_name: &str) -> Result<WorkerNotice, MessageError> {
         let mut notice: WorkerNotice = read(bytes)?;
-        if notice.match_name != match_name {
-            return Err(MessageError::OtherMatch {
-                expected: match_name.into(),
-                found: notice.match_name.chars().take(NAME_LIMIT).collect(),
-            });
-        }
+        same_match(&notice.match_name, match_name)?;
         name("the worker", &notice.worker)?;
         match &mut notice.kind {
             NoticeKind::Taken => {}
@@ -237,6 +245,18 @@ impl WorkerNotice {
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .take(REASON_LIMIT)
                     .collect();
+            }
+            NoticeKind::Playing { game, live } => {
+                let token = (1..=LIVE_LIMIT).contains(&live.len())
+                    && live
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'));
+                if !matches!(game, 1 | 2) || !token {
+                    return Err(MessageError::BadLive {
+                        game: *game,
+                        live: live.chars().take(LIVE_LIMIT).collect(),
+                    });
+                }
             }
         }
         Ok(notice)

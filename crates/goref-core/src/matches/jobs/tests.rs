@@ -184,6 +184,40 @@ fn a_notice_names_a_plain_engine_and_carries_one_printable_line() {
 }
 
 #[test]
+fn a_game_in_play_names_game_one_or_two_and_a_subject_token() {
+    let playing = |game, live: &str| WorkerNotice {
+        version: MESSAGE_VERSION,
+        match_name: "nightly".into(),
+        pair: 3,
+        worker: "box-1".into(),
+        delivery: 1,
+        kind: NoticeKind::Playing {
+            game,
+            live: live.into(),
+        },
+    };
+    let good = playing(2, "nightly-pair-0004-b-box-1-1-1700000000000");
+    let json = good.to_json();
+    assert!(json.contains("\"what\":\"playing\""), "{json}");
+    assert_eq!(
+        WorkerNotice::from_json(json.as_bytes(), "nightly"),
+        Ok(good)
+    );
+    for (game, live) in [(3, "nightly-x"), (1, "goref.>"), (1, "a b"), (1, "")] {
+        let bad = playing(game, live).to_json();
+        assert!(
+            matches!(
+                WorkerNotice::from_json(bad.as_bytes(), "nightly"),
+                Err(MessageError::BadLive { .. })
+            ),
+            "{game} {live:?} was taken"
+        );
+    }
+    let long = playing(1, &"x".repeat(201)).to_json();
+    assert!(WorkerNotice::from_json(long.as_bytes(), "nightly").is_err());
+}
+
+#[test]
 fn a_pair_counted_before_a_restart_stays_counted_once() {
     let mut book = JobBook::new();
     let first = Try {
