@@ -655,3 +655,143 @@ fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
     assert_eq!(figures_of(&dir)["games"], 4);
     assert_eq!(checked_games(&dir).len(), 4);
 }
+
+#[test]
+fn a_worker_whose_link_stalls_mid_pair_loses_it_to_another_and_is_not_counted_a_failure() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), "stalled", 1);
+    let slow_engines = worker_file(
+        root.path(),
+        "slow-engines",
+        &[("new", "bot:11,think=80ms"), ("old", "bot:12,think=80ms")],
+    );
+    let target = format!("127.0.0.1:{}", broker.port).parse().unwrap();
+    let proxy = common::tcp_proxy::Proxy::start(target, Duration::ZERO);
+    let stalled = Proc::start(
+        root.path(),
+        "stalled",
+        &[
+            "worker",
+            &format!("nats://{}", proxy.address()),
+            "--config",
+            slow_engines.to_str().unwrap(),
+            "--slots",
+            "1",
+            "--name",
+            "stalled",
+            "--dir",
+            root.path().join("stalled-games").to_str().unwrap(),
+            "--headless",
+        ],
+    );
+    let referee = remote_match(root.path(), &broker, &dir);
+    referee.wait_for("pair 1: taken by stalled");
+    stalled.wait_for("game 1: live at");
+    proxy.go_half_open();
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let direct = worker(root.path(), &broker, "direct", &both);
+    let said = referee.finish();
+    assert!(
+        said.contains("pair 1: stalled's try (delivery 1) given up: the pair was handed out again"),
+        "{said}"
+    );
+    assert!(said.contains("pair 1 counted, played by direct"), "{said}");
+    assert_eq!(figures_of(&dir)["games"], 2);
+    assert_eq!(checked_games(&dir).len(), 2);
+    drop(direct);
+    wait_until(
+        LIMIT,
+        || format!("the stalled worker to finish its try: {}", stalled.said()),
+        || {
+            let said = stalled.said();
+            said.contains("pair 1 done") || said.contains("the broker did not take its games")
+        },
+    );
+    assert!(
+        !stalled.said().contains("handed back:"),
+        "a stalled link is not the job's failure: {}",
+        stalled.said()
+    );
+}
+
+/// A tmpfs of `size` mounted at `dir` while it lives; none when this
+/// process may not mount (not root).
+struct SmallDisk {
+    dir: PathBuf,
+}
+
+impl SmallDisk {
+    fn mount(dir: &Path, size: &str) -> Option<SmallDisk> {
+        std::fs::create_dir_all(dir).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(dir)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        mounted.then(|| SmallDisk {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    fn grow(&self, size: &str) {
+        let status = Command::new("mount")
+            .args(["-o", &format!("remount,size={size}")])
+            .arg(&self.dir)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg("-l").arg(&self.dir).status();
+    }
+}
+
+#[test]
+fn a_full_disk_on_the_matchs_side_waits_and_blames_no_worker() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), "full", 2);
+    let Some(disk) = SmallDisk::mount(&dir.join("games"), "64k") else {
+        eprintln!("cannot mount a tmpfs (not root): skipping");
+        return;
+    };
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let only = worker(root.path(), &broker, "only", &both);
+    let referee = remote_match(root.path(), &broker, &dir);
+    referee.wait_for("No space left on device");
+    std::thread::sleep(Duration::from_secs(3));
+    disk.grow("20m");
+    let said = referee.finish();
+    drop(only);
+    assert!(
+        said.contains("the workers' games are copied again"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("refused"),
+        "no result refused for a disk: {said}"
+    );
+    assert_eq!(
+        said.matches("No space left").count(),
+        1,
+        "said once: {said}"
+    );
+    assert_eq!(figures_of(&dir)["games"], 4);
+    assert_eq!(checked_games(&dir).len(), 4);
+    assert_eq!(
+        journal_lines(&dir, "published").len(),
+        2,
+        "nothing played again"
+    );
+    assert!(journal_lines(&dir, "rejected").is_empty());
+    let incoming = std::fs::read_dir(dir.join("games/.incoming"))
+        .unwrap()
+        .count();
+    assert_eq!(incoming, 0, "no partial copy left");
+    drop(disk);
+}

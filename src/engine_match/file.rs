@@ -198,18 +198,10 @@ pub fn parse(text: &str) -> Result<MatchFile, String> {
             raw.engines.len()
         ));
     }
-    for (i, engine) in raw.engines.iter().enumerate() {
-        if engine.name.trim().is_empty() {
-            return Err(format!("[[engine]] {}: name is empty", i + 1));
-        }
-        if raw.engines[..i].iter().any(|e| e.name == engine.name) {
-            return Err(format!("[[engine]] {}: '{}' twice", i + 1, engine.name));
-        }
-        engine
-            .player
-            .parse::<PlayerSpec>()
-            .map_err(|e| format!("[[engine]] {} ({}): player: {e}", i + 1, engine.name))?;
-    }
+    check_engines(&raw.engines, |name| match name.trim().is_empty() {
+        true => Some("name is empty".into()),
+        false => None,
+    })?;
     let openings = match raw.openings {
         None => OpeningSource::Random { plies: 0 },
         Some(openings) => opening_source(&openings)?,
@@ -354,6 +346,28 @@ sprt = { elo0 = 0, elo1 = 20, alpha = 0.05, beta = 0.05, model = "logistic" }
 # ack_wait = "60s"
 # failures = 5
 "#;
+
+/// Checks a list of `[[engine]]`s: each name once and allowed by
+/// `bad_name` (which says why not), each player a spec goref takes; the
+/// error names the engine's place.
+pub fn check_engines(
+    engines: &[Engine],
+    bad_name: impl Fn(&str) -> Option<String>,
+) -> Result<(), String> {
+    for (i, engine) in engines.iter().enumerate() {
+        if let Some(why) = bad_name(&engine.name) {
+            return Err(format!("[[engine]] {}: {why}", i + 1));
+        }
+        if engines[..i].iter().any(|e| e.name == engine.name) {
+            return Err(format!("[[engine]] {}: '{}' twice", i + 1, engine.name));
+        }
+        engine
+            .player
+            .parse::<PlayerSpec>()
+            .map_err(|e| format!("[[engine]] {} ({}): player: {e}", i + 1, engine.name))?;
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {

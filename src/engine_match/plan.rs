@@ -113,13 +113,16 @@ impl Plan {
             [candidate, opponent],
             &moves,
             &source,
+            "goref match from match.toml",
         )
     }
 }
 
 /// The game file of `slot` of match `match_name`: its `[game]` table, the
 /// candidate and its opponent (`engines`) in their colours, the opening's
-/// moves, and the game's name. A worker writes the same file from a job.
+/// moves, and the game's name; the header says where the opening came
+/// from (`source`) and who wrote the file (`writer`). A worker writes the
+/// same file from a job.
 pub fn game_file(
     game_table: &toml::Table,
     match_name: &str,
@@ -127,6 +130,7 @@ pub fn game_file(
     engines: [&Engine; 2],
     opening: &[String],
     source: &str,
+    writer: &str,
 ) -> String {
     let [candidate, opponent] = engines;
     let (black, white) = match slot.candidate {
@@ -159,7 +163,7 @@ pub fn game_file(
     );
     let header = format!(
         "# Pair {} of {match_name}, game {}: {} (Black) against {} (White), opening {source},\n\
-         # written by goref match from match.toml.\n",
+         # written by {writer}.\n",
         slot.pair + 1,
         slot.name(),
         black.name,

@@ -39,6 +39,11 @@ pub const DEFAULT_ACK_WAIT: Duration = Duration::from_secs(60);
 const DUPLICATE_WINDOW: Duration = Duration::from_secs(24 * 3600);
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(5);
+/// How often the client asks the broker whether the link still carries:
+/// two unanswered, and it connects again. A link that stalls without
+/// closing is found within about three of these, not the client's default
+/// of minutes.
+const PING_EVERY: Duration = Duration::from_secs(5);
 
 /// The subject of pair `pair`'s job.
 pub fn job_subject(match_id: &str, pair: u64) -> String {
@@ -160,7 +165,8 @@ impl BrokerLink {
             }
             let options = async_nats::ConnectOptions::new()
                 .name(name)
-                .connection_timeout(CONNECT_WITHIN);
+                .connection_timeout(CONNECT_WITHIN)
+                .ping_interval(PING_EVERY);
             match self
                 .auth
                 .apply(options)

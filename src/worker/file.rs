@@ -8,9 +8,8 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::engine_match::file::Engine;
+use crate::engine_match::file::{check_engines, Engine};
 use crate::matches::jobs::is_plain_name as is_plain;
-use crate::players::PlayerSpec;
 use crate::toml_errors::locate;
 
 /// The worker file's default name, in the current folder.
@@ -80,22 +79,12 @@ pub fn parse(text: &str) -> Result<WorkerFile, String> {
     if raw.engines.is_empty() {
         return Err("[[engine]]: a worker needs one engine or more".into());
     }
-    for (i, engine) in raw.engines.iter().enumerate() {
-        if !is_plain(&engine.name) {
-            return Err(format!(
-                "[[engine]] {}: name '{}' is not a plain name (letters, digits, '-', '_', '.')",
-                i + 1,
-                engine.name
-            ));
-        }
-        if raw.engines[..i].iter().any(|e| e.name == engine.name) {
-            return Err(format!("[[engine]] {}: '{}' twice", i + 1, engine.name));
-        }
-        engine
-            .player
-            .parse::<PlayerSpec>()
-            .map_err(|e| format!("[[engine]] {} ({}): player: {e}", i + 1, engine.name))?;
-    }
+    check_engines(&raw.engines, |name| match is_plain(name) {
+        true => None,
+        false => Some(format!(
+            "name '{name}' is not a plain name (letters, digits, '-', '_', '.')"
+        )),
+    })?;
     if let Some(name) = raw.name.as_deref().filter(|n| !is_plain(n)) {
         return Err(format!("name: '{name}' is not a plain name"));
     }

@@ -164,7 +164,8 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
             Ok(Some(message)) => message,
             Ok(None) => continue,
             Err(why) => {
-                if !broker_trouble {
+                let renewed = why.to_ascii_lowercase().contains("consumer deleted");
+                if !broker_trouble && !renewed {
                     worker.say(format!("the broker: {why}; trying again"));
                     broker_trouble = true;
                 }
@@ -393,7 +394,7 @@ async fn play_job(
                 run.play(&store, stop, &|line| worker.say(line), &begun)
                     .await
             }
-            Err(why) => Played::Failed(why),
+            Err(why) => Played::BrokerAway(why),
         }
     };
     let (played, ()) = tokio::join!(playing, telling);
@@ -441,6 +442,14 @@ async fn play_job(
             )
             .await;
             let _ = message.ack_with(AckKind::Nak(Some(FAILED_DELAY))).await;
+        }
+        Played::BrokerAway(why) => {
+            heartbeat.abort();
+            worker.say(format!(
+                "{}: the broker did not take its games ({why}); it hands the pair out again",
+                run.name()
+            ));
+            let _ = message.ack_with(AckKind::Nak(None)).await;
         }
         Played::Stopped => {
             heartbeat.abort();

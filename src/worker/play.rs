@@ -59,6 +59,9 @@ pub(super) enum Played {
     Done(Vec<GameReport>),
     /// It could not be played here; why.
     Failed(String),
+    /// The broker did not take its games (a link that stalls or drops);
+    /// the broker hands the pair out again, and the job is no worse for it.
+    BrokerAway(String),
     /// The worker was asked to stop.
     Stopped,
 }
@@ -90,7 +93,7 @@ impl JobRun {
             };
             match self.put(store, game, &dir).await {
                 Ok(report) => reports.push(report),
-                Err(why) => return Played::Failed(why),
+                Err(not_put) => return not_put,
             }
         }
         Played::Done(reports)
@@ -116,6 +119,7 @@ impl JobRun {
                 [&self.engines[0], &self.engines[1]],
                 &self.job.opening,
                 "from the job",
+                "goref worker from the match's job",
             );
             std::fs::create_dir_all(&self.dir)
                 .and_then(|()| crate::files::write_atomically(&config, &text))
@@ -230,25 +234,27 @@ impl JobRun {
     }
 
     /// Puts a finished game's folder in the object store, the manifest
-    /// last; the game's report.
-    async fn put(&self, store: &ObjectStore, game: u8, dir: &Path) -> Result<GameReport, String> {
+    /// last; the game's report, or why not: a folder that cannot be read
+    /// fails the job here, a broker that does not take it does not.
+    async fn put(&self, store: &ObjectStore, game: u8, dir: &Path) -> Result<GameReport, Played> {
         if !dir.join(MANIFEST).is_file() {
-            crate::journal::manifest::write(dir)
-                .map_err(|e| format!("cannot write {}'s manifest: {e}", dir.display()))?;
+            crate::journal::manifest::write(dir).map_err(|e| {
+                Played::Failed(format!("cannot write {}'s manifest: {e}", dir.display()))
+            })?;
         }
-        let manifest = std::fs::read(dir.join(MANIFEST))
-            .map_err(|e| format!("cannot read {}'s manifest: {e}", dir.display()))?;
+        let manifest = std::fs::read(dir.join(MANIFEST)).map_err(|e| {
+            Played::Failed(format!("cannot read {}'s manifest: {e}", dir.display()))
+        })?;
         let mut files = manifest_files(&String::from_utf8_lossy(&manifest));
         files.push(MANIFEST.to_string());
         for file in files {
             let name = queue::object_name(self.job.pair, game, &self.try_id, &file);
-            let mut data = tokio::fs::File::open(dir.join(&file))
-                .await
-                .map_err(|e| format!("cannot read {file} of {}: {e}", dir.display()))?;
-            store
-                .put(name.as_str(), &mut data)
-                .await
-                .map_err(|e| format!("cannot put {name} in the object store: {e}"))?;
+            let mut data = tokio::fs::File::open(dir.join(&file)).await.map_err(|e| {
+                Played::Failed(format!("cannot read {file} of {}: {e}", dir.display()))
+            })?;
+            store.put(name.as_str(), &mut data).await.map_err(|e| {
+                Played::BrokerAway(format!("cannot put {name} in the object store: {e}"))
+            })?;
         }
         let (result, _, _) = folder_result(dir).unwrap_or_default();
         Ok(GameReport {

@@ -40,7 +40,8 @@ pub enum Entry {
         counted_worker: String,
         counted_delivery: u64,
     },
-    /// A try given up: its worker fell silent and the job went to another.
+    /// A try given up: its worker fell silent or handed the job back, and
+    /// the job went out again.
     Abandoned {
         pair: u64,
         worker: String,

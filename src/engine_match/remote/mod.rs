@@ -17,7 +17,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use async_nats::jetstream::{self, consumer::PullConsumer, object_store::ObjectStore, stream};
+use async_nats::jetstream::{
+    self, consumer::PullConsumer, object_store::ObjectStore, stream, AckKind,
+};
 use futures_util::StreamExt;
 
 use crate::game::Color;
@@ -32,12 +34,23 @@ use super::picture::{picture, GameInPlay};
 use super::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
 use super::queue::{self, BrokerLink};
 use super::tally::{self, count, MatchFigures, Tally};
+use fetch::{Incoming, NotFetched};
 use journal::{Entry, MatchJournal};
+
+/// What became of a message from the broker.
+enum Handled {
+    /// Taken: it is acknowledged.
+    Done,
+    /// It cannot be taken now: handed back to come again.
+    Later,
+}
 
 /// How long one wait for results lasts when nothing comes.
 const TICK: Duration = Duration::from_millis(250);
 /// How many results and notices are taken from the broker at once.
 const BATCH: usize = 32;
+/// How long a result whose games cannot be copied now waits to come again.
+const COPY_AGAIN: Duration = Duration::from_secs(5);
 
 /// Plays the match in `dir` through the workers at `link`.
 pub fn run_at(
@@ -85,6 +98,7 @@ pub fn run_at(
         withdrawn: BTreeSet::new(),
         abandoned_said: BTreeSet::new(),
         failed: None,
+        copy_trouble: None,
         live: BTreeMap::new(),
         shown: None,
         link: link.clone(),
@@ -166,6 +180,8 @@ struct Remote {
     /// The tries named given up.
     abandoned_said: BTreeSet<(u64, String, u64)>,
     failed: Option<String>,
+    /// Why the last result's games could not be copied, until one is.
+    copy_trouble: Option<String>,
     /// The games the workers say they play, by pair: the try, and each
     /// game's name on the broker.
     live: BTreeMap<u64, LiveTry>,
@@ -209,8 +225,16 @@ impl Remote {
                 } => {
                     self.abandoned_said.insert((pair, worker, delivery));
                 }
-                Entry::Failed { pair, reason, .. } => {
-                    self.failures.entry(pair).or_default().push(reason);
+                Entry::Failed {
+                    pair,
+                    worker,
+                    delivery,
+                    reason,
+                } => {
+                    let by = Try { worker, delivery };
+                    if !self.is_stale(pair, &by) {
+                        self.failures.entry(pair).or_default().push(reason);
+                    }
                 }
                 _ => {}
             }
@@ -435,12 +459,15 @@ impl Remote {
             }
         });
         for message in messages {
-            let done = match message.subject.as_str() == queue::notice_subject(&self.match_id) {
-                true => self.notice(&message.payload),
+            let handled = match message.subject.as_str() == queue::notice_subject(&self.match_id) {
+                true => self.notice(&message.payload).map(|()| Handled::Done),
                 false => self.result(&message.payload),
             };
-            done?;
-            let _ = self.runtime.block_on(message.ack());
+            let kind = match handled? {
+                Handled::Done => AckKind::Ack,
+                Handled::Later => AckKind::Nak(Some(COPY_AGAIN)),
+            };
+            let _ = self.runtime.block_on(message.ack_with(kind));
         }
         self.show(false);
         Ok(())
@@ -555,13 +582,25 @@ impl Remote {
                 }
             }
             NoticeKind::Failed { reason } => {
-                self.live.remove(&pair);
                 self.journal.write(Entry::Failed {
                     pair,
                     worker: worker.clone(),
                     delivery,
                     reason: reason.clone(),
                 })?;
+                let by = Try {
+                    worker: worker.clone(),
+                    delivery,
+                };
+                if self.is_stale(pair, &by) {
+                    self.desk.say(format!(
+                        "pair {}: an earlier try failed on {worker} (delivery {delivery}), \
+                         not counted against the pair: {reason}",
+                        pair + 1
+                    ));
+                    return Ok(());
+                }
+                self.live.remove(&pair);
                 self.desk
                     .say(format!("pair {}: failed on {worker}: {reason}", pair + 1));
                 let failures = self.failures.entry(pair).or_default();
@@ -577,6 +616,12 @@ impl Remote {
             }
         }
         Ok(())
+    }
+
+    /// Whether `by` is not the pair's try that counts now: the pair is
+    /// counted, or a later try has taken it.
+    fn is_stale(&self, pair: u64, by: &Try) -> bool {
+        self.book.is_counted(pair) || self.book.latest(pair).is_some_and(|latest| latest != by)
     }
 
     /// Names, once each, the pair's tries given up for a later one.
@@ -595,7 +640,7 @@ impl Remote {
     /// A try given up for a later one.
     fn abandoned(&mut self, pair: u64, lost: Try) -> Result<(), String> {
         self.desk.say(format!(
-            "pair {}: {}'s try (delivery {}) given up: it fell silent",
+            "pair {}: {}'s try (delivery {}) given up: the pair was handed out again",
             pair + 1,
             lost.worker,
             lost.delivery
@@ -608,19 +653,20 @@ impl Remote {
     }
 
     /// A worker's result: its games fetched, checked and counted once.
-    fn result(&mut self, payload: &[u8]) -> Result<(), String> {
+    fn result(&mut self, payload: &[u8]) -> Result<Handled, String> {
         let result = match JobResult::from_json(payload, &self.match_id) {
             Ok(result) => result,
             Err(why) => {
                 self.desk.say(format!("goref: a result refused: {why}"));
-                return self.journal.write(Entry::Unreadable {
+                self.journal.write(Entry::Unreadable {
                     why: why.to_string(),
-                });
+                })?;
+                return Ok(Handled::Done);
             }
         };
         let (pair, worker, delivery) = (result.pair, result.worker.clone(), result.delivery);
         if self.book.is_counted(pair) || !self.book.is_published(pair) {
-            return match self.book.result(&result) {
+            let done = match self.book.result(&result) {
                 Verdict::Duplicate { counted }
                     if counted.worker == worker && counted.delivery == delivery =>
                 {
@@ -644,11 +690,30 @@ impl Remote {
                     why: format!("a result for pair {}, which was never published", pair + 1),
                 }),
             };
+            return done.map(|()| Handled::Done);
         }
         let fetched = self.fetch(&result);
         let names = match fetched {
-            Ok(names) => names,
-            Err(reason) => {
+            Ok(names) => {
+                if self.copy_trouble.take().is_some() {
+                    self.desk
+                        .say("goref: the workers' games are copied again".into());
+                }
+                names
+            }
+            Err(NotFetched::Later(why)) => {
+                if self.copy_trouble.is_none() {
+                    self.desk.say(format!(
+                        "goref: cannot copy pair {}'s games now: {why}; the result waits \
+                         on the broker and is tried again every {} s",
+                        pair + 1,
+                        COPY_AGAIN.as_secs()
+                    ));
+                }
+                self.copy_trouble = Some(why);
+                return Ok(Handled::Later);
+            }
+            Err(NotFetched::Refused(reason)) => {
                 self.desk.say(format!(
                     "pair {}: {worker}'s result refused: {reason}; published again",
                     pair + 1
@@ -659,7 +724,7 @@ impl Remote {
                     delivery,
                     reason,
                 })?;
-                return self.publish_again(pair);
+                return self.publish_again(pair).map(|()| Handled::Done);
             }
         };
         self.book.result(&result);
@@ -681,17 +746,18 @@ impl Remote {
         }
         let figures = self.tally.figures(&self.file);
         self.tell(pair, &worker, &figures);
-        Ok(())
+        Ok(Handled::Done)
     }
 
-    /// Both games of a result copied into `games/`: their folders' names.
-    fn fetch(&self, result: &JobResult) -> Result<Vec<String>, String> {
+    /// Both games of a result copied into `games/`, or neither: their
+    /// folders' names.
+    fn fetch(&self, result: &JobResult) -> Result<Vec<String>, NotFetched> {
         let games = self.dir.join(GAMES_FOLDER);
         std::fs::create_dir_all(&games)
-            .map_err(|e| format!("cannot make {}: {e}", games.display()))?;
+            .map_err(|e| NotFetched::Later(format!("cannot make {}: {e}", games.display())))?;
         let store = &self.broker.store;
-        self.runtime.block_on(async {
-            let mut names = Vec::new();
+        let mut pair = Vec::new();
+        let fetched = self.runtime.block_on(async {
             for slot in GameSlot::of_pair(result.pair) {
                 let game = if slot.candidate == Color::Black { 1 } else { 2 };
                 let report = result
@@ -699,18 +765,26 @@ impl Remote {
                     .iter()
                     .find(|g| g.game == game)
                     .expect("a checked result has both games");
-                let name = fetch::fetch_game(store, &games, &slot, report, &result.try_id).await?;
-                let (ended, _, _) = tally::folder_result(&games.join(&name)).unwrap_or_default();
+                let incoming =
+                    fetch::fetch_game(store, &games, &slot, report, &result.try_id).await?;
+                let (ended, _, _) = tally::folder_result(incoming.dir()).unwrap_or_default();
+                pair.push(incoming);
                 if ended != report.result {
-                    return Err(format!(
+                    return Err(NotFetched::Refused(format!(
                         "game {game} ended {ended:?}, not {:?} as the result says",
                         report.result
-                    ));
+                    )));
                 }
-                names.push(name);
             }
-            Ok(names)
-        })
+            Ok(())
+        });
+        match fetched {
+            Ok(()) => Incoming::place(&games, pair),
+            Err(why) => {
+                Incoming::discard(pair);
+                Err(why)
+            }
+        }
     }
 
     /// A pair whose result was refused goes on the queue again, under a
