@@ -23,8 +23,6 @@ use async_nats::jetstream::{self, consumer, object_store, stream};
 use crate::mirror::broker_auth::{split_user, BrokerAuth};
 use crate::mirror::outlet::BrokerAddress;
 
-use super::desk::MatchDesk;
-
 /// The stream of jobs, shared by every match on the broker.
 pub const WORK_STREAM: &str = "GOREF-WORK";
 /// The one pull consumer every worker takes jobs from.
@@ -148,16 +146,17 @@ impl BrokerLink {
 
     /// Connects, trying again every second while the broker cannot be
     /// reached (a worker or a match may start before it), and saying so
-    /// once at `desk`, until the desk gives a reason to stop; credentials
-    /// or TLS the broker refuses are an error at once.
+    /// once with `say`, until `stop_asked` gives a reason to stop;
+    /// credentials or TLS the broker refuses are an error at once.
     pub async fn connect(
         &self,
         name: &str,
-        desk: &dyn MatchDesk,
+        say: &(dyn Fn(String) + Sync),
+        stop_asked: &(dyn Fn() -> Option<String> + Sync),
     ) -> Result<async_nats::Client, String> {
         let mut said = false;
         loop {
-            if let Some(why) = desk.stop_asked() {
+            if let Some(why) = stop_asked() {
                 return Err(format!(
                     "{why} while waiting for the broker at {}",
                     self.shown()
@@ -177,7 +176,7 @@ impl BrokerLink {
                 Ok(client) => return Ok(client),
                 Err(e) if is_unreachable(&e) => {
                     if !std::mem::replace(&mut said, true) {
-                        desk.say(format!(
+                        say(format!(
                             "goref: waiting for the broker at {}: {e}",
                             self.shown()
                         ));

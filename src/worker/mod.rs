@@ -137,7 +137,11 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
     worker.show();
     let client = options
         .link
-        .connect(&format!("goref worker {}", options.name), &*worker.desk)
+        .connect(
+            &format!("goref worker {}", options.name),
+            &|line| worker.desk.say(line),
+            &|| worker.desk.stop_asked(),
+        )
         .await?;
     let js = jetstream::new(client);
     let (_, mut consumer) = queue::work_queue(&js, None).await?;

@@ -128,7 +128,9 @@ impl Broker {
         desk: &dyn MatchDesk,
     ) -> Result<Broker, String> {
         let name = format!("goref match {match_id}");
-        let client = link.connect(&name, desk).await?;
+        let client = link
+            .connect(&name, &|line| desk.say(line), &|| desk.stop_asked())
+            .await?;
         let js = jetstream::new(client);
         let (work, _) = queue::work_queue(&js, Some(file.workers.ack_wait)).await?;
         let results_stream = queue::results_stream(&js).await?;
