@@ -156,9 +156,11 @@ fn worker(args: WorkerArgs) -> Result<Outcome, String> {
         let screen = screen_options(&args.screen)?;
         let dir = options.dir.clone();
         let over = "the worker stopped; q leaves";
-        let shown = goref::engine_match::screen::run_on_screen(&dir, screen, over, move |desk| {
-            goref::worker::run_at(options, desk)
-        });
+        let plays_on = goref::engine_match::screen::Hangup::PlaysOn;
+        let shown =
+            goref::engine_match::screen::run_on_screen(&dir, screen, over, plays_on, move |desk| {
+                goref::worker::run_at(options, desk)
+            });
         game_runtime()?.block_on(shown)?;
     } else {
         goref::worker::run(options)?;

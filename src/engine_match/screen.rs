@@ -14,7 +14,7 @@
 //! The same screen serves any runner that draws games as tiles
 //! ([`run_on_screen`]): `goref worker` shows its slots on it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -79,10 +79,19 @@ pub async fn run(
 ) -> Result<MatchFigures, String> {
     let (runner_dir, runner_options) = (dir.to_path_buf(), options.clone());
     let over = "the match is over: its figures are in report.html; q leaves";
-    run_on_screen(dir, screen_options, over, move |desk| {
+    run_on_screen(dir, screen_options, over, Hangup::Stops, move |desk| {
         run_at(&runner_dir, &runner_options, desk)
     })
     .await
+}
+
+/// What a runner does when its terminal goes away.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Hangup {
+    /// It stops, as on `q`.
+    Stops,
+    /// It goes on without a screen until Ctrl-C or SIGTERM.
+    PlaysOn,
 }
 
 /// Runs `runner` on a thread of its own with this screen as its desk, until
@@ -92,6 +101,7 @@ pub async fn run_on_screen<R: Send + 'static>(
     dir: &Path,
     screen_options: ScreenOptions,
     over: &str,
+    hangup: Hangup,
     runner: impl FnOnce(Box<dyn MatchDesk>) -> Result<R, String> + Send + 'static,
 ) -> Result<R, String> {
     let (notes_tx, mut notes) = mpsc::unbounded_channel();
@@ -108,7 +118,7 @@ pub async fn run_on_screen<R: Send + 'static>(
         })
         .map_err(|e| format!("cannot start the runner: {e}"))?;
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
-    let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut screen = Some(Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?);
     let mut shown = MatchScreen {
         dir: dir.to_path_buf(),
         view: HallView::default(),
@@ -117,6 +127,7 @@ pub async fn run_on_screen<R: Send + 'static>(
         reached: HashSet::new(),
         stop,
         leaving: false,
+        detached: false,
     };
     shown.screen.state.director = false;
     let theme = screen_options.theme;
@@ -125,9 +136,14 @@ pub async fn run_on_screen<R: Send + 'static>(
     let mut pacer = Pacer::new();
     let mut ended: Option<Result<R, String>> = None;
     loop {
-        pacer.draw(&mut shown.screen, &mut screen, &shown.view, &theme);
-        if screen.is_lost() && !shown.leaving {
-            shown.leave("the terminal went away");
+        if let Some(terminal) = screen.as_mut() {
+            pacer.draw(&mut shown.screen, terminal, &shown.view, &theme);
+            if terminal.is_lost() && !shown.leaving {
+                match hangup {
+                    Hangup::Stops => shown.leave("the terminal went away"),
+                    Hangup::PlaysOn => shown.detach(&mut screen, &mut keys),
+                }
+            }
         }
         if let Some(end) = &ended {
             if shown.leaving || end.is_err() {
@@ -136,18 +152,12 @@ pub async fn run_on_screen<R: Send + 'static>(
         }
         let wake = pacer.wake(&shown.screen, &shown.view);
         tokio::select! {
-            Some(note) = notes.recv() => match note {
-                RunnerNote::Said(line) => shown.said(line),
-                RunnerNote::Picture(picture) => shown.picture(*picture, &board_tx),
-            },
+            Some(note) = notes.recv() => shown.note(note, &board_tx),
             end = &mut end_rx, if ended.is_none() => {
                 let end = end.unwrap_or_else(|_| Err("the runner went away".into()));
                 if end.is_ok() {
                     while let Ok(note) = notes.try_recv() {
-                        match note {
-                            RunnerNote::Said(line) => shown.said(line),
-                            RunnerNote::Picture(picture) => shown.picture(*picture, &board_tx),
-                        }
+                        shown.note(note, &board_tx);
                     }
                     shown.said(over.to_string());
                 }
@@ -155,13 +165,20 @@ pub async fn run_on_screen<R: Send + 'static>(
             }
             Some((board, note)) = board_notes.recv() => shown.board_note(board, note),
             input = next_from(&mut keys) => {
-                if let Some(key) = terminal_key(input, &mut screen, &mut keys) {
+                let key = match screen.as_mut() {
+                    Some(terminal) => terminal_key(input, terminal, &mut keys),
+                    None => None,
+                };
+                if let Some(key) = key {
                     shown.key(key);
                 }
             }
             signal = signals.next() => match signal {
                 Received::Stop("SIGTERM") => shown.leave("goref received SIGTERM"),
                 Received::Stop(_) => shown.leave("goref received SIGINT (Ctrl-C)"),
+                Received::Hangup if hangup == Hangup::PlaysOn => {
+                    shown.detach(&mut screen, &mut keys);
+                }
                 Received::Hangup => shown.leave("the terminal hung up"),
             },
             _ = tokio::time::sleep_until(wake) => {}
@@ -184,10 +201,22 @@ struct MatchScreen {
     reached: HashSet<u32>,
     stop: Arc<Mutex<Option<String>>>,
     leaving: bool,
+    /// The terminal went away and the runner plays on.
+    detached: bool,
 }
 
 impl MatchScreen {
+    fn note(&mut self, note: RunnerNote, boards: &mpsc::UnboundedSender<(u32, BoardNote)>) {
+        match note {
+            RunnerNote::Said(line) => self.said(line),
+            RunnerNote::Picture(picture) => self.picture(*picture, boards),
+        }
+    }
+
     fn said(&mut self, line: String) {
+        if self.detached {
+            tracing::info!("{line}");
+        }
         keep_line(&mut self.view, line);
     }
 
@@ -202,7 +231,11 @@ impl MatchScreen {
         self.view
             .games
             .retain(|board, _| boards.iter().any(|b| b.board == *board));
-        for (&board, target) in &picture.sources {
+        let followed = match self.detached {
+            true => &BTreeMap::new(),
+            false => &picture.sources,
+        };
+        for (&board, target) in followed {
             let target = match target {
                 Target::Unix(socket) => Target::Unix(self.dir.join(socket)),
                 target => target.clone(),
@@ -263,6 +296,17 @@ impl MatchScreen {
                 Action::Hall(_) => {}
             }
         }
+    }
+
+    /// The terminal went away and the runner plays on: nothing is drawn or
+    /// read any more, and no game followed.
+    fn detach<K>(&mut self, screen: &mut Option<Screen>, keys: &mut Option<K>) {
+        if screen.take().is_some() {
+            tracing::warn!("the terminal went away: playing on without a screen until SIGTERM");
+        }
+        *keys = None;
+        self.followers.clear();
+        self.detached = true;
     }
 
     /// The player leaves: the runner stops, the games play on.

@@ -245,6 +245,12 @@ impl Tally {
         fresh
     }
 
+    /// How many game folders were added, counted or played again: what
+    /// changes whenever the figures may.
+    pub fn folders(&self) -> usize {
+        self.played.len()
+    }
+
     /// The counted games and the stop rule.
     pub fn ledger(&self) -> &Ledger {
         &self.ledger

@@ -187,8 +187,8 @@ struct Remote {
     /// The games the workers say they play, by pair: the try, and each
     /// game's name on the broker.
     live: BTreeMap<u64, LiveTry>,
-    /// The games last drawn, and the games counted then.
-    shown: Option<(Vec<GameInPlay>, u64)>,
+    /// The games last drawn, and the folders tallied then.
+    shown: Option<(Vec<GameInPlay>, usize)>,
     link: BrokerLink,
     options: MatchOptions,
     desk: Box<dyn MatchDesk>,
@@ -485,11 +485,11 @@ impl Remote {
             true => Vec::new(),
             false => self.live_games(),
         };
-        let figures = self.tally.figures(&self.file);
-        let now_shown = (running, figures.games + figures.replayed);
+        let now_shown = (running, self.tally.folders());
         if !over && self.shown.as_ref() == Some(&now_shown) {
             return;
         }
+        let figures = self.tally.figures(&self.file);
         self.desk.show(picture(
             &self.file,
             &self.plan,
