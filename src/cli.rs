@@ -238,6 +238,10 @@ pub struct MatchArgs {
     /// broker: nats://[USER:PASS@]HOST[:PORT].
     #[arg(long, value_name = "nats://HOST:PORT")]
     pub workers: Option<String>,
+    /// With --workers: play this many games at once here too, as a worker
+    /// of the match's own.
+    #[arg(long, value_name = "N", requires = "workers")]
+    pub slots: Option<usize>,
     #[command(flatten)]
     pub broker: BrokerArgs,
     #[command(flatten)]
@@ -275,6 +279,10 @@ pub struct WorkerArgs {
     /// Where the games' folders go, one folder a match.
     #[arg(long, value_name = "DIR", default_value = "goref-worker")]
     pub dir: PathBuf,
+    /// Take the jobs of this match only (its name as the match says it);
+    /// others are left for other workers.
+    #[arg(long, value_name = "MATCH")]
+    pub only: Option<String>,
     /// A line per game on stderr, with no screen.
     #[arg(long)]
     pub headless: bool,

@@ -141,12 +141,17 @@ fn worker(args: WorkerArgs) -> Result<Outcome, String> {
             "--name '{name}': a worker's name is letters, digits, '-', '_' and '.'"
         ));
     }
+    let only = args
+        .only
+        .as_deref()
+        .map(goref::engine_match::queue::match_id);
     let options = goref::worker::WorkerOptions {
         link,
         file,
         name,
         slots,
         dir: args.dir,
+        only,
     };
     let mut on_screen = !args.headless;
     if on_screen && !std::io::stdout().is_terminal() {
@@ -331,9 +336,13 @@ fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
                     .map(|link| link.with_env())
                 })
                 .transpose()?;
+            if args.slots == Some(0) {
+                return Err("--slots: at least 1".into());
+            }
             let options = goref::engine_match::run::MatchOptions {
                 json: args.json,
                 workers,
+                slots: args.slots,
             };
             let mut on_screen = !args.headless && !args.json;
             if on_screen && !std::io::stdout().is_terminal() {

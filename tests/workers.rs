@@ -861,3 +861,63 @@ fn a_worker_whose_terminal_goes_away_plays_on_until_sigterm() {
         || pid().is_none(),
     );
 }
+
+#[test]
+fn a_match_with_slots_plays_pairs_here_too_through_a_worker_of_its_own() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), "mixed", 3);
+    let alone = Command::new(goref())
+        .args(["match", dir.to_str().unwrap(), "--slots", "1", "--headless"])
+        .output()
+        .unwrap();
+    assert!(!alone.status.success());
+    assert!(
+        String::from_utf8_lossy(&alone.stderr).contains("--workers"),
+        "--slots needs --workers: {alone:?}"
+    );
+    let referee = Proc::start(
+        root.path(),
+        "match",
+        &[
+            "match",
+            dir.to_str().unwrap(),
+            "--workers",
+            &broker.server(),
+            "--slots",
+            "1",
+            "--headless",
+        ],
+    );
+    referee.wait_for("pair 1: taken by match-bots");
+    let both = worker_file(root.path(), "engines", &[("new", NEW), ("old", OLD)]);
+    let other = worker(root.path(), &broker, "other", &both);
+    let said = referee.finish();
+    drop(other);
+    assert!(
+        said.contains("the match plays here too, as worker match-bots"),
+        "{said}"
+    );
+    assert_eq!(figures_of(&dir)["games"], 6, "{said}");
+    assert_eq!(checked_games(&dir).len(), 6);
+    let counted = journal_lines(&dir, "counted");
+    assert_eq!(counted.len(), 3);
+    assert!(
+        counted.iter().any(|c| c["worker"] == "match-bots"),
+        "{counted:?}"
+    );
+    let log = std::fs::read_to_string(dir.join("worker.log")).unwrap();
+    assert!(
+        log.contains("goref worker match-bots: bots pair 1"),
+        "{log}"
+    );
+    let left = Command::new("pgrep")
+        .args(["-f", "--", "--name match-bots"])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "the match's own worker ends with the match: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
+}

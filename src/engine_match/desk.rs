@@ -13,6 +13,9 @@ pub struct MatchOptions {
     pub json: bool,
     /// The games played by `goref worker`s through this broker, not here.
     pub workers: Option<super::queue::BrokerLink>,
+    /// With `workers`: the match's own worker plays this many games at
+    /// once here too.
+    pub slots: Option<usize>,
 }
 
 /// Where the runner tells how the match goes, and hears that it must stop.

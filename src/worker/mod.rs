@@ -56,6 +56,8 @@ pub struct WorkerOptions {
     pub slots: usize,
     /// Where the games' folders go: `DIR/MATCH/pair-KKKK-try-T/`.
     pub dir: PathBuf,
+    /// The one match whose jobs this worker takes, if it takes one only.
+    pub only: Option<String>,
 }
 
 /// Runs the worker until Ctrl-C or SIGTERM, a line a game on stderr: it
@@ -255,6 +257,15 @@ async fn take(
             return None;
         }
     };
+    if worker
+        .options
+        .only
+        .as_ref()
+        .is_some_and(|only| *only != job.match_name)
+    {
+        let _ = message.ack_with(AckKind::Nak(Some(REFUSED_DELAY))).await;
+        return None;
+    }
     let notice = |kind| worker.notice(&job, delivery, kind);
     let file = &worker.options.file;
     if let Some(missing) = job.engines.iter().find(|name| file.engine(name).is_none()) {

@@ -12,6 +12,7 @@
 
 pub mod fetch;
 pub mod journal;
+pub mod local;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -36,6 +37,7 @@ use super::queue::{self, BrokerLink};
 use super::tally::{self, count, MatchFigures, Tally};
 use fetch::{Incoming, NotFetched};
 use journal::{Entry, MatchJournal};
+use local::LocalWorker;
 
 /// What became of a message from the broker.
 enum Handled {
@@ -82,6 +84,18 @@ pub fn run_at(
         link.shown()
     ));
     let broker = runtime.block_on(Broker::open(link, &match_id, &file, &*desk))?;
+    let local = match options.slots {
+        Some(slots) => {
+            let (worker, name) = LocalWorker::start(dir, &file, link, &match_id, slots)?;
+            desk.say(format!(
+                "goref: the match plays here too, as worker {name} with {slots} slot(s); \
+                 its lines go to {}",
+                dir.join("worker.log").display()
+            ));
+            Some(worker)
+        }
+        None => None,
+    };
     let (journal, heard) = MatchJournal::open(dir)?;
     let mut remote = Remote {
         dir: dir.to_path_buf(),
@@ -98,6 +112,7 @@ pub fn run_at(
         withdrawn: BTreeSet::new(),
         abandoned_said: BTreeSet::new(),
         failed: None,
+        local,
         copy_trouble: None,
         live: BTreeMap::new(),
         shown: None,
@@ -182,6 +197,8 @@ struct Remote {
     /// The tries named given up.
     abandoned_said: BTreeSet<(u64, String, u64)>,
     failed: Option<String>,
+    /// The match's own worker (`--slots`), while it runs.
+    local: Option<LocalWorker>,
     /// Why the last result's games could not be copied, until one is.
     copy_trouble: Option<String>,
     /// The games the workers say they play, by pair: the try, and each
@@ -331,6 +348,13 @@ impl Remote {
             }
             if self.failed.is_some() {
                 break;
+            }
+            if let Some(how) = self.local.as_mut().and_then(LocalWorker::gone) {
+                self.desk.say(format!(
+                    "goref: the match's own worker ended ({how}); see {}",
+                    self.dir.join("worker.log").display()
+                ));
+                self.local = None;
             }
             match self.publish_more().and_then(|()| self.withdraw_decided()) {
                 Ok(()) => {
