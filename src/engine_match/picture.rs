@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::Color;
 use crate::hall::follower::Follower;
 use crate::mirror::follow::Target;
 use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
@@ -74,10 +73,8 @@ pub fn picture(
             let slot = &game.slot;
             let opponent = &file.engines[plan.opponent(slot.pair)].name;
             let candidate = &file.engines[0].name;
-            let (black, white, leg) = match slot.candidate {
-                Color::Black => (candidate, opponent, 1),
-                Color::White => (opponent, candidate, 2),
-            };
+            let (black, white) = slot.colours(candidate, opponent);
+            let leg = slot.game();
             let by = game
                 .worker
                 .as_ref()

@@ -39,6 +39,31 @@ impl GameSlot {
         [Color::Black, Color::White].map(|candidate| GameSlot { pair, candidate })
     }
 
+    /// Game `game` of the pair: 1, the candidate Black, or 2, White.
+    pub fn in_game(pair: u64, game: u8) -> GameSlot {
+        let candidate = match game {
+            1 => Color::Black,
+            _ => Color::White,
+        };
+        GameSlot { pair, candidate }
+    }
+
+    /// Which game of its pair it is: 1, the candidate Black, or 2.
+    pub fn game(&self) -> u8 {
+        match self.candidate {
+            Color::Black => 1,
+            Color::White => 2,
+        }
+    }
+
+    /// The candidate and its opponent as (Black, White) in this game.
+    pub fn colours<'a, T>(&self, candidate: &'a T, opponent: &'a T) -> (&'a T, &'a T) {
+        match self.candidate {
+            Color::Black => (candidate, opponent),
+            Color::White => (opponent, candidate),
+        }
+    }
+
     /// `pair-0007-a`: the folder's name of its first try.
     pub fn name(&self) -> String {
         let leg = match self.candidate {
@@ -51,11 +76,7 @@ impl GameSlot {
     /// The board a screen shows it on: `2k + 1` for pair `k + 1`'s first
     /// game, `2k + 2` for its second.
     pub fn board(&self) -> u32 {
-        let leg = match self.candidate {
-            Color::Black => 1,
-            Color::White => 2,
-        };
-        (self.pair * 2 + leg) as u32
+        (self.pair * 2 + u64::from(self.game())) as u32
     }
 
     /// The folder of try `attempt` (from 1), relative to the match's.
@@ -133,10 +154,7 @@ pub fn game_file(
     writer: &str,
 ) -> String {
     let [candidate, opponent] = engines;
-    let (black, white) = match slot.candidate {
-        Color::Black => (candidate, opponent),
-        Color::White => (opponent, candidate),
-    };
+    let (black, white) = slot.colours(candidate, opponent);
     let mut table = game_table.clone();
     table.insert("black".into(), black.player.clone().into());
     table.insert("white".into(), white.player.clone().into());
@@ -147,10 +165,7 @@ pub fn game_file(
     if !opening.is_empty() {
         table.insert("opening".into(), opening.join(",").into());
     }
-    let game = match slot.candidate {
-        Color::Black => 1,
-        Color::White => 2,
-    };
+    let game = slot.game();
     table.insert(
         "game_name".into(),
         format!(
@@ -222,5 +237,22 @@ pub fn load_openings(file: &MatchFile) -> Result<Vec<Opening>, String> {
                 false => Ok(all),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pairs_games_are_numbered_one_and_two_and_boarded_in_order() {
+        for (slot, game) in GameSlot::of_pair(6).into_iter().zip([1, 2]) {
+            assert_eq!(slot.game(), game);
+            assert_eq!(GameSlot::in_game(6, game), slot);
+        }
+        let [first, second] = GameSlot::of_pair(6);
+        assert_eq!((first.board(), second.board()), (13, 14));
+        assert_eq!(first.colours(&"new", &"old"), (&"new", &"old"));
+        assert_eq!(second.colours(&"new", &"old"), (&"old", &"new"));
     }
 }

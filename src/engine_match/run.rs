@@ -355,10 +355,7 @@ impl Runner {
         }
         let run = BoardRun {
             round: (slot.pair + 1) as u32,
-            board: match slot.candidate {
-                Color::Black => 1,
-                Color::White => 2,
-            },
+            board: u32::from(slot.game()),
             dir,
             config,
             resume,

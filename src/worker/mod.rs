@@ -397,10 +397,7 @@ async fn play_job(
                 worker.options.link.shown(),
                 begun.live
             ));
-            let game = match begun.slot.candidate {
-                crate::game::Color::Black => 1,
-                crate::game::Color::White => 2,
-            };
+            let game = begun.slot.game();
             let live = begun.live;
             let _ = begun_tx.send(notice(NoticeKind::Playing { game, live }));
         };

@@ -15,7 +15,6 @@ use crate::engine_match::file::Engine;
 use crate::engine_match::plan::{self, GameSlot};
 use crate::engine_match::queue;
 use crate::engine_match::tally::{count, folder_result, Counted};
-use crate::game::Color;
 use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_files, sha256_hex};
 use crate::matches::jobs::{GameReport, Job};
@@ -77,15 +76,8 @@ impl JobRun {
         begun: &(dyn Fn(GameBegun) + Sync),
     ) -> Played {
         let mut reports = Vec::new();
-        for game in [1u8, 2] {
-            let slot = GameSlot {
-                pair: self.job.pair,
-                candidate: if game == 1 {
-                    Color::Black
-                } else {
-                    Color::White
-                },
-            };
+        for slot in GameSlot::of_pair(self.job.pair) {
+            let game = slot.game();
             let dir = match self.play_game(&slot, &mut stop, say, begun).await {
                 Ok(Some(dir)) => dir,
                 Ok(None) => return Played::Stopped,
@@ -179,7 +171,7 @@ impl JobRun {
 
     /// `nightly pair 8 game 1`.
     pub(super) fn title(&self, slot: &GameSlot) -> String {
-        let game = if slot.candidate == Color::Black { 1 } else { 2 };
+        let game = slot.game();
         format!("{} pair {} game {game}", self.match_id, slot.pair + 1)
     }
 

@@ -6,7 +6,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
 use crate::engine_match::picture::MatchPicture;
-use crate::game::Color;
 use crate::hall::follower::Follower;
 use crate::mirror::follow::Target;
 use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
@@ -43,10 +42,8 @@ impl Tiles {
     /// Tile `tile` shows the game just begun.
     pub fn begun(&self, tile: u32, run: &JobRun, begun: &GameBegun) {
         let [candidate, opponent] = &run.job.engines;
-        let (black, white, game) = match begun.slot.candidate {
-            Color::Black => (candidate, opponent, 1),
-            Color::White => (opponent, candidate, 2),
-        };
+        let (black, white) = begun.slot.colours(candidate, opponent);
+        let game = begun.slot.game();
         let picture = BoardPicture {
             board: tile,
             black: black.clone(),

@@ -530,13 +530,7 @@ impl Remote {
         self.live
             .iter()
             .map(|(&pair, live)| GameInPlay {
-                slot: GameSlot {
-                    pair,
-                    candidate: match live.game {
-                        1 => Color::Black,
-                        _ => Color::White,
-                    },
-                },
+                slot: GameSlot::in_game(pair, live.game),
                 target: Target::Broker(self.link.address(&live.name)),
                 dir: None,
                 worker: Some(live.by.worker.clone()),
@@ -785,7 +779,7 @@ impl Remote {
         let mut pair = Vec::new();
         let fetched = self.runtime.block_on(async {
             for slot in GameSlot::of_pair(result.pair) {
-                let game = if slot.candidate == Color::Black { 1 } else { 2 };
+                let game = slot.game();
                 let report = result
                     .games
                     .iter()
