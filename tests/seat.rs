@@ -482,6 +482,11 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
         .as_str()
         .unwrap_or("")
         .contains("alpha's operator has the program resign")));
+    let stale: Vec<_> = events
+        .iter()
+        .filter(|e| e.to_string().contains("unexpected response"))
+        .collect();
+    assert!(stale.is_empty(), "an answer crossed the restart: {stale:?}");
     tmux.wait_for("the result on the seat's screen", LIMIT, |s| {
         s.contains("W+R")
     });

@@ -189,6 +189,9 @@ pub struct SeatLink {
     pub notes: VecDeque<SeatNote>,
     lost_at: Option<std::time::Instant>,
     down: Option<Down>,
+    /// The seat went down before a command the player wrote, which was
+    /// therefore not sent: the next read says so.
+    down_unread: bool,
     venue_away: bool,
     stderr: Option<mpsc::Sender<StderrItem>>,
 }
@@ -239,6 +242,7 @@ impl SeatLink {
             notes: VecDeque::new(),
             lost_at: None,
             down: None,
+            down_unread: false,
             venue_away: false,
             stderr: None,
         }
@@ -274,12 +278,18 @@ impl SeatLink {
         }
     }
 
-    /// Sends a GTP command line, as a program's stdin would take it.
+    /// Sends a GTP command line, as a program's stdin would take it. What
+    /// the seat already said is taken first: a seat that went down meanwhile
+    /// (its program exited, and is perhaps already started again) is not
+    /// sent a command meant for the program the player knew.
     pub async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let line = String::from_utf8_lossy(bytes).trim_end().to_string();
         if self.resign_asked && is_move_request(&line) {
             self.resign_asked = false;
             self.made_up.push_back(resignation(&line));
+            return Ok(());
+        }
+        if self.down_unread || self.went_down_meanwhile() {
             return Ok(());
         }
         self.in_flight = Some(line.clone());
@@ -296,6 +306,9 @@ impl SeatLink {
         loop {
             if let Some(bytes) = self.made_up.pop_front() {
                 return Ok(bytes);
+            }
+            if std::mem::take(&mut self.down_unread) {
+                return Ok(Vec::new());
             }
             let Some(news) = self.news.recv().await else {
                 return Ok(Vec::new());
@@ -314,6 +327,7 @@ impl SeatLink {
     pub async fn wait_back(&mut self) -> Result<(), String> {
         self.made_up.clear();
         self.in_flight = None;
+        self.down_unread = false;
         loop {
             let Some(news) = self.news.recv().await else {
                 return Err("the venue stopped taking seats".into());
@@ -322,6 +336,22 @@ impl SeatLink {
                 return Ok(());
             }
         }
+    }
+
+    /// Takes the news already here, up to the seat going down: whether it
+    /// did. What the program wrote before waits for the next read.
+    fn went_down_meanwhile(&mut self) -> bool {
+        while let Ok(news) = self.news.try_recv() {
+            match self.absorb(news) {
+                Step::Bytes(bytes) => self.made_up.push_back(bytes),
+                Step::Down => {
+                    self.down_unread = true;
+                    return true;
+                }
+                Step::Back | Step::Nothing => {}
+            }
+        }
+        false
     }
 
     fn go_down(&mut self) -> Step {
@@ -442,5 +472,67 @@ impl SeatLink {
                 self.go_down()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn link() -> (
+        SeatLink,
+        mpsc::UnboundedReceiver<ToSeat>,
+        mpsc::UnboundedSender<SeatNews>,
+    ) {
+        let (to_seat, sent) = mpsc::unbounded_channel();
+        let (news_tx, news) = mpsc::unbounded_channel();
+        let (_, admitted) = watch::channel(1);
+        let link = SeatLink::new("alpha".into(), to_seat, news, admitted);
+        (link, sent, news_tx)
+    }
+
+    fn program(state: ProgramState) -> SeatNews {
+        SeatNews::Program {
+            state,
+            detail: "gnugo".into(),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_command_written_after_the_program_exited_unread_is_not_sent_to_its_successor() {
+        let (mut link, mut sent, news) = link();
+        news.send(SeatNews::Output("= stray\n\n".into())).unwrap();
+        news.send(program(ProgramState::Exited)).unwrap();
+        news.send(program(ProgramState::Started)).unwrap();
+        link.write(b"29 play white D4\n").await.unwrap();
+        assert!(
+            sent.try_recv().is_err(),
+            "the new program was sent the old game's command"
+        );
+        assert_eq!(link.read().await.unwrap(), b"= stray\n\n");
+        assert_eq!(link.read().await.unwrap(), b"", "the seat went down");
+        link.wait_back().await.unwrap();
+        link.write(b"1 boardsize 19\n").await.unwrap();
+        assert_eq!(
+            sent.try_recv().unwrap(),
+            ToSeat::Command("1 boardsize 19".into())
+        );
+    }
+
+    #[tokio::test]
+    async fn a_seat_that_stays_up_is_sent_every_command() {
+        let (mut link, mut sent, news) = link();
+        news.send(SeatNews::RoundTrip(Duration::from_millis(5)))
+            .unwrap();
+        link.write(b"1 name\n").await.unwrap();
+        assert_eq!(sent.try_recv().unwrap(), ToSeat::Command("1 name".into()));
+        news.send(SeatNews::Answer {
+            text: "=1 GNU Go\n\n".into(),
+            think: Duration::from_millis(1),
+            venue_measure: Duration::from_millis(6),
+        })
+        .unwrap();
+        assert_eq!(link.read().await.unwrap(), b"=1 GNU Go\n\n");
+        assert_eq!(link.round_trip, Some(Duration::from_millis(5)));
     }
 }

@@ -82,6 +82,10 @@ pub struct VenueSide {
     round_trip: Option<Duration>,
     next_id: u64,
     in_flight: Option<(u64, Instant)>,
+    /// Commands numbered below this were sent to a program that has since
+    /// exited on its seat: what the seat says to them is dropped, as it
+    /// can only come from the program started after it.
+    sent_to_gone: u64,
     window: (Instant, u32),
     asks_stderr: bool,
 }
@@ -99,6 +103,7 @@ impl VenueSide {
             round_trip: None,
             next_id: 1,
             in_flight: None,
+            sent_to_gone: 0,
             window: (now, 0),
             asks_stderr: false,
         }
@@ -190,6 +195,7 @@ impl VenueSide {
                 }
                 _ => Vec::new(),
             },
+            (_, SeatMessage::Answer { id, .. }) if id < self.sent_to_gone => Vec::new(),
             (_, SeatMessage::Answer { id, text, think_ms }) => match self.in_flight {
                 Some((in_flight, sent)) if in_flight == id => {
                     self.in_flight = None;
@@ -205,6 +211,10 @@ impl VenueSide {
             (_, SeatMessage::Output { text }) => vec![VenueEvent::Output(text)],
             (_, SeatMessage::Operator { right }) => vec![VenueEvent::Operator(right)],
             (_, SeatMessage::Program { state, detail }) => {
+                if state == ProgramState::Exited {
+                    self.in_flight = None;
+                    self.sent_to_gone = self.next_id;
+                }
                 vec![VenueEvent::Program { state, detail }]
             }
             (_, SeatMessage::Stderr { line }) if self.asks_stderr => {

@@ -115,6 +115,41 @@ fn an_answer_carries_the_seats_stamp_and_the_venues_measure() {
 }
 
 #[test]
+fn an_answer_to_a_command_sent_before_the_program_exited_is_dropped() {
+    let t = goref_epoch::epoch();
+    let mut venue = admitted(t);
+    let (before, _) = venue.command(t, "play w d4");
+    let exited = line(&SeatMessage::Program {
+        state: ProgramState::Exited,
+        detail: "the operator started it again".into(),
+    });
+    let told = venue.handle_line(t + ms(10), &exited, &tokens());
+    assert!(matches!(
+        &told[..],
+        [VenueEvent::Program {
+            state: ProgramState::Exited,
+            ..
+        }]
+    ));
+    let stale = line(&SeatMessage::Answer {
+        id: before,
+        text: "=29\n\n".into(),
+        think_ms: 3,
+    });
+    assert_eq!(venue.handle_line(t + ms(20), &stale, &tokens()), vec![]);
+    let (after, _) = venue.command(t + ms(30), "boardsize 19");
+    let answer = line(&SeatMessage::Answer {
+        id: after,
+        text: "=1\n\n".into(),
+        think_ms: 2,
+    });
+    assert!(matches!(
+        &venue.handle_line(t + ms(40), &answer, &tokens())[..],
+        [VenueEvent::Answer { id, .. }] if *id == after
+    ));
+}
+
+#[test]
 fn pings_measure_the_round_trip_and_silence_loses_the_link() {
     let t = goref_epoch::epoch();
     let mut venue = admitted(t);
