@@ -157,6 +157,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
                 Some(TerminalEvent::Key(key)) => {
                     dirty = true;
                     if let Some(right) = asking.take() {
+                        state.question = None;
                         state.message = Some(match key {
                             Key::Char('y') => {
                                 let _ = rights.send(right);
@@ -173,7 +174,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
                     };
                     if let Some(right) = right {
                         asking = Some(right);
-                        state.message = Some(format!("{}? y: yes", what(right)));
+                        state.question = Some(format!("{}? y: yes, any other key: no", what(right)));
                         continue;
                     }
                     for effect in handle_key(key, &view, &mut state, &drawn.panes, drawn.page) {

@@ -110,7 +110,8 @@ pub(crate) fn areas(area: Rect, view: &GameView, state: &UiState) -> Areas {
                 ..body
             })
         }
-        (true, false) => Some(hints),
+        (true, false) if state.question.is_none() => Some(hints),
+        (true, false) => None,
     };
     let breakpoint = if area.width >= WIDE.0 && area.height >= WIDE.1 {
         Breakpoint::Wide
@@ -374,6 +375,10 @@ mod tests {
             Some(Rect::new(0, 28, 80, 1)),
             "above the hints"
         );
+        let mut asking = UiState::new(Role::Spectator);
+        asking.question = Some("resign? y: yes".into());
+        let tight = areas(Rect::new(0, 0, 80, 24), &view, &asking);
+        assert_eq!(tight.alert, None, "a question keeps the hint bar");
     }
 
     #[test]

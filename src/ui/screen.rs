@@ -253,6 +253,11 @@ fn hint_bar(rect: Rect, buf: &mut Buffer, view: &GameView, state: &UiState, them
         move_line(rect, buf, input, view, theme);
         return;
     }
+    if let Some(question) = &state.question {
+        let width = usize::from(rect.width);
+        buf.set_stringn(rect.x, rect.y, question, width, theme.notice);
+        return;
+    }
     let ctx = context(view, state);
     let mut hints: Vec<(String, &str)> = Vec::new();
     // The columns the game's message leaves to the urgent keys and the help.

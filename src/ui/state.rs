@@ -42,6 +42,9 @@ pub struct UiState {
     pub input: Option<InputBox>,
     /// A risky command waiting for its confirmation.
     pub confirm: Option<Confirm>,
+    /// A question of the screen's own on the hint bar, answered with a key
+    /// (the seat operator's rights): no alert covers it.
+    pub question: Option<String>,
     /// The keys in force.
     pub keys: KeyMap,
     /// The keys of a chord typed so far.
@@ -141,6 +144,7 @@ impl UiState {
             replay_position: None,
             input: None,
             confirm: None,
+            question: None,
             keys: KeyMap::default(),
             pending: Vec::new(),
             can_start_next: false,

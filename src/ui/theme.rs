@@ -29,7 +29,7 @@
 //! board when the locale is not UTF-8.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ratatui::style::{Color, Modifier, Style};
 use serde::Deserialize;
@@ -290,18 +290,19 @@ impl Theme {
             .as_deref()
             .and_then(|path| path.to_str())
             .unwrap_or(name_or_path);
-        let text = std::fs::read_to_string(name_or_path).map_err(|source| {
-            if source.kind() == std::io::ErrorKind::NotFound {
-                ThemeError::NotFound {
-                    requested: name_or_path.to_string(),
+        let text = crate::files::read_text(Path::new(name_or_path), crate::files::SETTINGS_MAX)
+            .map_err(|source| {
+                if source.kind() == std::io::ErrorKind::NotFound {
+                    ThemeError::NotFound {
+                        requested: name_or_path.to_string(),
+                    }
+                } else {
+                    ThemeError::Read {
+                        path: name_or_path.into(),
+                        source,
+                    }
                 }
-            } else {
-                ThemeError::Read {
-                    path: name_or_path.into(),
-                    source,
-                }
-            }
-        })?;
+            })?;
         Theme::from_toml(&text, name_or_path)
     }
 
