@@ -91,9 +91,11 @@ pub struct GameFile {
 
 impl GameFile {
     pub fn load(path: &Path) -> Result<GameFile, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
+        let text = crate::files::read_text(path, crate::files::SETTINGS_MAX).map_err(|source| {
+            ConfigError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         toml::from_str(&text).map_err(|e| ConfigError::Parse {
             path: path.to_path_buf(),

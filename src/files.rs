@@ -10,11 +10,56 @@
 //! opened through a link left in its place. A file that is rewritten during the game is
 //! guarded by a `FileLock`, so two gorefs never write one record, and is
 //! replaced with `write_atomically`, so a reader never sees half of it.
+//!
+//! The files goref reads (settings, keys, themes, openings, journals) go
+//! through [`read_text`] or [`read_bytes`]: only a regular file is read,
+//! and only up to a bound, so `--config /dev/zero` is an error, not a hang.
 
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
+
+/// The most a settings file (a game's, an event's, a match's, a worker's,
+/// the keys, a theme, a seat's check card) may hold.
+pub const SETTINGS_MAX: u64 = 1 << 20;
+/// The most an openings file may hold.
+pub const OPENINGS_MAX: u64 = 256 << 20;
+/// The most a journal or a capture may hold.
+pub const JOURNAL_MAX: u64 = 4 << 30;
+
+/// Reads the regular file at `path` (a symlink is followed), refusing a
+/// directory, a device or a pipe before it is opened, and a file longer
+/// than `max` bytes.
+pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind};
+    let kind = fs::metadata(path)?.file_type();
+    if !kind.is_file() {
+        let said = format!("{}, not a regular file", kind_of(kind));
+        return Err(Error::new(ErrorKind::InvalidInput, said));
+    }
+    let mut bytes = Vec::new();
+    File::open(path)?.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
+        let said = format!("longer than {}", size_in_words(max));
+        return Err(Error::new(ErrorKind::InvalidData, said));
+    }
+    Ok(bytes)
+}
+
+/// [`read_bytes`], as UTF-8 text.
+pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
+    String::from_utf8(read_bytes(path, max)?)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+fn size_in_words(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 => format!("{} MiB", b >> 20),
+        b => format!("{b} bytes"),
+    }
+}
 
 /// How many symlinks are followed before giving up (Linux's own limit).
 const MAX_SYMLINKS: usize = 40;
@@ -137,27 +182,33 @@ pub fn resolve_output(path: &Path, holds: Holds) -> Result<PathBuf, FileError> {
         if kind.is_file() {
             return own_or_empty(path, current, meta.len(), holds);
         }
-        let kind = if kind.is_dir() {
-            "a directory"
-        } else if kind.is_char_device() {
-            "a character device"
-        } else if kind.is_block_device() {
-            "a block device"
-        } else if kind.is_fifo() {
-            "a named pipe"
-        } else if kind.is_socket() {
-            "a socket"
-        } else {
-            "a special file"
-        };
         return Err(FileError::NotRegular {
             path: path.to_path_buf(),
-            kind,
+            kind: kind_of(kind),
         });
     }
     Err(FileError::SymlinkLoop {
         path: path.to_path_buf(),
     })
+}
+
+/// What kind of file this is, in words.
+pub(crate) fn kind_of(kind: fs::FileType) -> &'static str {
+    if kind.is_file() {
+        "a regular file"
+    } else if kind.is_dir() {
+        "a directory"
+    } else if kind.is_char_device() {
+        "a character device"
+    } else if kind.is_block_device() {
+        "a block device"
+    } else if kind.is_fifo() {
+        "a named pipe"
+    } else if kind.is_socket() {
+        "a socket"
+    } else {
+        "a special file"
+    }
 }
 
 /// `target` (the regular file `path` leads to, `len` bytes long) if it is
@@ -359,6 +410,32 @@ pub fn write_output(path: &Path, text: &str, holds: Holds) -> Result<(), FileErr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_regular_file_within_its_bound_is_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("game.toml");
+        fs::write(&settings, "size = 9\n").unwrap();
+        let link = dir.path().join("link.toml");
+        std::os::unix::fs::symlink(&settings, &link).unwrap();
+        assert_eq!(read_text(&link, SETTINGS_MAX).unwrap(), "size = 9\n");
+        for (path, kind) in [("/dev/zero", "a character device"), ("/tmp", "a directory")] {
+            let error = read_text(Path::new(path), SETTINGS_MAX).unwrap_err();
+            assert_eq!(error.to_string(), format!("{kind}, not a regular file"));
+        }
+        let big = dir.path().join("big.toml");
+        fs::write(&big, vec![b'#'; 1025]).unwrap();
+        let error = read_text(&big, 1024).unwrap_err();
+        assert_eq!(error.to_string(), "longer than 1024 bytes");
+        assert_eq!(read_bytes(&big, 1025).unwrap().len(), 1025);
+        fs::write(&big, [0xff, 0xfe]).unwrap();
+        assert_eq!(
+            read_text(&big, 8).unwrap_err().to_string(),
+            "not UTF-8 text"
+        );
+        let missing = read_text(&dir.path().join("none"), 8).unwrap_err();
+        assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
+    }
 
     #[test]
     fn devices_directories_and_pipes_are_refused() {

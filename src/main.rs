@@ -82,7 +82,7 @@ fn main() -> ExitCode {
     }
     let outcome = match cli.command.unwrap_or(Command::Demo(DemoArgs::standard())) {
         Command::Bot(args) => bot(args).map(|()| Outcome::Done),
-        Command::Decode(args) => std::fs::read(&args.file)
+        Command::Decode(args) => goref::files::read_bytes(&args.file, goref::files::JOURNAL_MAX)
             .map(|bytes| {
                 console::out(goref::decode::decode(&bytes, args.size).trim_end());
                 Outcome::Done
@@ -145,6 +145,7 @@ fn worker(args: WorkerArgs) -> Result<Outcome, String> {
         .only
         .as_deref()
         .map(goref::engine_match::queue::match_id);
+    goref::worker::file::prepare_games_folder(&args.dir)?;
     let options = goref::worker::WorkerOptions {
         link,
         file,

@@ -76,7 +76,7 @@ pub fn screen_options(args: &ScreenArgs) -> Result<ScreenOptions, String> {
         .map_err(|e| format!("--theme: {e}"))?;
     let keys = match &args.keys {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::files::read_text(path, crate::files::SETTINGS_MAX)
                 .map_err(|e| format!("--keys: cannot read {}: {e}", path.display()))?;
             KeyMap::from_toml(&text, &path.display().to_string())
                 .map_err(|e| format!("--keys: {e}"))?

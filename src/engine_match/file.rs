@@ -160,9 +160,11 @@ pub(crate) fn claim(dir: &Path) -> Result<crate::files::FileLock, String> {
 /// Reads and checks `DIR/match.toml`.
 pub fn load(dir: &Path) -> Result<MatchFile, MatchFileError> {
     let path = dir.join(MATCH_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|source| MatchFileError::Read {
-        path: path.clone(),
-        source,
+    let text = crate::files::read_text(&path, crate::files::SETTINGS_MAX).map_err(|source| {
+        MatchFileError::Read {
+            path: path.clone(),
+            source,
+        }
     })?;
     let mut file = parse(&text).map_err(|message| MatchFileError::Invalid {
         path: path.clone(),

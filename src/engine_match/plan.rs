@@ -225,7 +225,7 @@ pub fn load_openings(file: &MatchFile) -> Result<Vec<Opening>, String> {
             };
             let mut all = Vec::new();
             for sgf in &files {
-                let text = std::fs::read_to_string(sgf)
+                let text = crate::files::read_text(sgf, crate::files::OPENINGS_MAX)
                     .map_err(|e| format!("[openings] {}: {e}", sgf.display()))?;
                 let name = sgf.display().to_string();
                 let found = openings::from_sgf(&text, &name, size, *plies)

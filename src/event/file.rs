@@ -320,9 +320,11 @@ pub fn load(dir: &Path) -> Result<EventFile, EventFileError> {
 /// Reads and checks `DIR/event.toml`, a knockout seeded in its file's order.
 fn load_unseeded(dir: &Path) -> Result<EventFile, EventFileError> {
     let path = dir.join(EVENT_FILE);
-    let text = std::fs::read_to_string(&path).map_err(|source| EventFileError::Read {
-        path: path.clone(),
-        source,
+    let text = crate::files::read_text(&path, crate::files::SETTINGS_MAX).map_err(|source| {
+        EventFileError::Read {
+            path: path.clone(),
+            source,
+        }
     })?;
     parse(&text).map_err(|message| EventFileError::Invalid { path, message })
 }

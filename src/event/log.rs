@@ -151,7 +151,7 @@ pub enum LogError {
 
 /// Reads every whole line of the log at `path`; no file is no lines.
 pub fn read(path: &Path) -> Result<Vec<Logged>, LogError> {
-    let text = match std::fs::read(path) {
+    let text = match crate::files::read_bytes(path, crate::files::JOURNAL_MAX) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(source) => {

@@ -47,9 +47,11 @@ pub enum ReadError {
 /// Reads every whole event of the journal at `path`.
 pub fn read(path: &Path) -> Result<JournalContents, ReadError> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| ReadError::Io {
-        path: shown.clone(),
-        source,
+    let bytes = crate::files::read_bytes(path, crate::files::JOURNAL_MAX).map_err(|source| {
+        ReadError::Io {
+            path: shown.clone(),
+            source,
+        }
     })?;
     let whole = bytes
         .iter()

@@ -85,7 +85,9 @@ pub(super) async fn keep(
     let entrant = link.entrant.clone();
     let card_summary = cards
         .as_ref()
-        .and_then(|cards| std::fs::read_to_string(card_path(cards, &entrant)).ok())
+        .and_then(|cards| {
+            crate::files::read_text(&card_path(cards, &entrant), crate::files::SETTINGS_MAX).ok()
+        })
         .and_then(|text| text.lines().next().map(str::to_string));
     let mut keeper = Keeper {
         entrant,

@@ -32,7 +32,7 @@ impl SeatKeys {
             path: path.clone(),
             why,
         };
-        let mut by_entrant = match std::fs::read_to_string(&path) {
+        let mut by_entrant = match crate::files::read_text(&path, crate::files::SETTINGS_MAX) {
             Ok(text) => parse_tokens(&text).map_err(file_error)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
             Err(e) => return Err(file_error(e.to_string())),

@@ -68,7 +68,7 @@ impl WorkerFile {
 
 /// Reads and checks a worker file.
 pub fn load(path: &Path) -> Result<WorkerFile, String> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::files::read_text(path, crate::files::SETTINGS_MAX)
         .map_err(|e| format!("cannot read the worker file {}: {e}", path.display()))?;
     parse(&text).map_err(|e| format!("the worker file {} is not valid: {e}", path.display()))
 }
@@ -133,9 +133,47 @@ pub fn default_name() -> String {
     format!("{host}-{}", std::process::id())
 }
 
+/// Finds or makes the folder the worker's games go in, and checks that a
+/// game's folder can be made there: before the worker takes a job, so that
+/// a wrong `--dir` is said at once, not as every job's failure.
+pub fn prepare_games_folder(dir: &Path) -> Result<(), String> {
+    let said = |why: String| format!("--dir {}: {why}", dir.display());
+    match std::fs::metadata(dir) {
+        Ok(meta) if !meta.is_dir() => {
+            let kind = crate::files::kind_of(meta.file_type());
+            return Err(said(format!("{kind}, not a folder")));
+        }
+        Ok(_) => {}
+        Err(_) => std::fs::create_dir_all(dir).map_err(|e| said(e.to_string()))?,
+    }
+    let probe = dir.join(format!(".probe-{}", std::process::id()));
+    std::fs::create_dir(&probe)
+        .and_then(|()| std::fs::remove_dir(&probe))
+        .map_err(|e| said(format!("cannot make a game's folder in it: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_games_folder_is_made_or_refused_before_any_job() {
+        let root = tempfile::tempdir().unwrap();
+        let made = root.path().join("games/deep");
+        prepare_games_folder(&made).unwrap();
+        assert!(made.is_dir());
+        assert_eq!(
+            std::fs::read_dir(&made).unwrap().count(),
+            0,
+            "no probe left"
+        );
+        let error = prepare_games_folder(Path::new("/dev/null")).unwrap_err();
+        assert_eq!(error, "--dir /dev/null: a character device, not a folder");
+        let file = root.path().join("a-file");
+        std::fs::write(&file, "").unwrap();
+        let error = prepare_games_folder(&file.join("under")).unwrap_err();
+        assert!(error.contains("Not a directory"), "{error}");
+    }
 
     const SMALLEST: &str = r#"
 [[engine]]
