@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use async_nats::jetstream::{self, consumer, object_store, stream};
 
-use crate::mirror::broker_auth::{split_user, BrokerAuth};
+use crate::mirror::broker_auth::{server_of, split_user, BrokerAuth};
 use crate::mirror::outlet::BrokerAddress;
 
 /// The stream of jobs, shared by every match on the broker.
@@ -98,14 +98,10 @@ impl BrokerLink {
             .ok_or_else(|| bad("not a nats:// address"))?
             .trim_end_matches('/');
         let (user, host) = split_user(rest).map_err(bad)?;
-        if host.is_empty() || host.contains('/') {
-            return Err(bad("no host, or a path after it"));
+        if host.contains('/') {
+            return Err(bad("a path after the host"));
         }
-        let server = match host.rsplit_once(':') {
-            Some((name, port)) if !name.is_empty() && port.parse::<u16>().is_ok() => host.into(),
-            Some(_) => return Err(bad("the port is not a number")),
-            None => format!("{host}:4222"),
-        };
+        let server = server_of(host).map_err(bad)?;
         if user.is_some() && creds.is_some() {
             return Err(bad("give a user and password or --creds, not both"));
         }

@@ -37,9 +37,18 @@ pub fn write(folder: &Path) -> std::io::Result<String> {
 
 /// The files a manifest names, in its order.
 pub fn manifest_files(manifest: &str) -> Vec<String> {
+    manifest_entries(manifest)
+        .into_iter()
+        .map(|(_, name)| name)
+        .collect()
+}
+
+/// A manifest's lines as `(sha256, file)` pairs, in its order.
+pub fn manifest_entries(manifest: &str) -> Vec<(String, String)> {
     manifest
         .lines()
-        .filter_map(|line| line.split_once("  ").map(|(_, name)| name.to_string()))
+        .filter_map(|line| line.split_once("  "))
+        .map(|(sum, name)| (sum.to_string(), name.to_string()))
         .collect()
 }
 

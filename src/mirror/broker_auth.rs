@@ -134,9 +134,28 @@ pub fn split_user(rest: &str) -> Result<(Option<User>, &str), &'static str> {
     }
 }
 
+/// `HOST[:PORT]` as `HOST:PORT`, the port 4222 when it is left out.
+pub fn server_of(host: &str) -> Result<String, &'static str> {
+    match host.rsplit_once(':') {
+        _ if host.is_empty() => Err("no host"),
+        Some((name, port)) if !name.is_empty() && port.parse::<u16>().is_ok() => Ok(host.into()),
+        Some(_) => Err("the port is not a number"),
+        None => Ok(format!("{host}:4222")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_takes_the_default_port_and_refuses_a_bad_one() {
+        assert_eq!(server_of("venue").unwrap(), "venue:4222");
+        assert_eq!(server_of("127.0.0.1:4333").unwrap(), "127.0.0.1:4333");
+        assert_eq!(server_of("venue:http"), Err("the port is not a number"));
+        assert_eq!(server_of(":4222"), Err("the port is not a number"));
+        assert_eq!(server_of(""), Err("no host"));
+    }
 
     #[test]
     fn a_user_is_split_from_the_host_and_its_path() {

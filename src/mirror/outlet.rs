@@ -27,7 +27,7 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use super::broker_auth::{split_user, BrokerAuth};
+use super::broker_auth::{server_of, split_user, BrokerAuth};
 use super::hub::Line;
 
 /// The root of every stored subject.
@@ -66,14 +66,7 @@ impl BrokerAddress {
         }
         .or(BrokerAuth::from_env());
         let mut parts = rest.split('/').filter(|part| !part.is_empty());
-        let server = parts.next().ok_or_else(|| bad("no host"))?;
-        let server = match server.rsplit_once(':') {
-            Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => {
-                server.to_string()
-            }
-            Some(_) => return Err(bad("the port is not a number")),
-            None => format!("{server}:4222"),
-        };
+        let server = server_of(parts.next().unwrap_or_default()).map_err(bad)?;
         let event = parts.next().map(str::to_string);
         if let Some(event) = &event {
             if subject_token(event) != *event {

@@ -19,7 +19,7 @@ use tokio::io::AsyncReadExt;
 use crate::engine_match::plan::GameSlot;
 use crate::engine_match::queue::object_name;
 use crate::journal::folder::MANIFEST;
-use crate::journal::manifest::{manifest_files, sha256_hex};
+use crate::journal::manifest::{manifest_entries, sha256_hex};
 use crate::matches::jobs::{is_plain_name, GameReport};
 
 /// The largest manifest taken.
@@ -103,13 +103,8 @@ pub async fn fetch_game(
             report.game
         )));
     }
-    let manifest_text = String::from_utf8_lossy(&manifest).into_owned();
-    let listed: Vec<(String, String)> = manifest_text
-        .lines()
-        .filter_map(|line| line.split_once("  "))
-        .map(|(sum, name)| (sum.to_string(), name.to_string()))
-        .collect();
-    if listed.is_empty() || listed.len() != manifest_files(&manifest_text).len() {
+    let listed = manifest_entries(&String::from_utf8_lossy(&manifest));
+    if listed.is_empty() {
         return Err(NotFetched::Refused(format!(
             "game {}'s manifest lists no files",
             report.game
