@@ -114,6 +114,7 @@ async fn play_one(
     let (events_tx, events) = mpsc::unbounded_channel();
     let mut events = Some(events);
     config.subscribers.push(events_tx);
+    let before_start = GameView::before_start(&config.game);
     let (operator, operator_rx) = mpsc::unbounded_channel();
     let inputs = Inputs {
         operator: Some(operator_rx),
@@ -121,7 +122,7 @@ async fn play_one(
         resume,
     };
     let mut driver = tokio::spawn(run_game_with(config, inputs));
-    let mut view = GameView::new();
+    let mut view = before_start;
     let mut state = UiState::new(Role::Operator);
     state.keys = options.keys.clone();
     state.can_start_next = options.can_start_next;

@@ -184,6 +184,22 @@ impl GameView {
         Self::default()
     }
 
+    /// The empty board and the komi of a game's settings, for a screen
+    /// drawn before the game's start says them (a size out of bounds is
+    /// left at 19).
+    pub fn before_start(config: &super::GameConfig) -> Self {
+        let mut view = Self {
+            komi: config.rules.komi,
+            ..Self::default()
+        };
+        let size = config.size;
+        if (MIN_SIZE..=MAX_SIZE).contains(&size) {
+            view.size = size;
+            view.board = vec![None; usize::from(size) * usize::from(size)];
+        }
+        view
+    }
+
     pub fn stone(&self, point: Point) -> Option<Color> {
         if !point.is_on(self.size) {
             return None;

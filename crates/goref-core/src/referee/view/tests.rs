@@ -893,3 +893,16 @@ fn an_analysis_line_is_kept_short_in_the_trace_and_other_lines_whole() {
         .starts_with("info move D4 visits 10 winrate 5000"));
     assert!(lengths[1] > 150 && lengths[2] > 150, "{lengths:?}");
 }
+
+#[test]
+fn a_view_made_from_the_settings_draws_their_board_before_the_game_starts() {
+    let mut config = kgs_5x5();
+    config.size = 9;
+    config.rules.komi = 6.5;
+    let nine = GameView::before_start(&config);
+    assert_eq!((nine.size, nine.board.len(), nine.komi), (9, 81, 6.5));
+    assert!(nine.is_well_shaped());
+    config.size = MAX_SIZE + 1;
+    let wild = GameView::before_start(&config);
+    assert_eq!((wild.size, wild.board.len()), (19, 361));
+}
