@@ -657,6 +657,46 @@ fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
 }
 
 #[test]
+fn a_worker_killed_mid_game_leaves_its_tile_on_the_matchs_screen_marked_stale() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), "stale", 1);
+    let slow = worker_file(
+        root.path(),
+        "slow",
+        &[("new", "bot:11,think=300ms"), ("old", "bot:12,think=300ms")],
+    );
+    let mut doomed = worker(root.path(), &broker, "doomed", &slow);
+    let command = format!(
+        "cd '{}' && '{}' match '{}' --workers {}",
+        root.path().display(),
+        goref().display(),
+        dir.display(),
+        broker.server()
+    );
+    let Some(referee) = Tmux::start("stale-referee", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(120);
+    let playing = referee.wait_for("the worker's game as a tile", limit, |s| {
+        s.contains("pair 1 game 1 · doomed") && (s.contains(": B ") || s.contains(": W "))
+    });
+    assert!(!playing.contains("stale"), "{playing}");
+    doomed.child.kill().unwrap();
+    let _ = doomed.child.wait();
+    let killed = std::time::Instant::now();
+    let stale = referee.wait_for("the tile marked stale", Duration::from_secs(40), |s| {
+        s.contains("stale: nothing heard")
+    });
+    fits(&stale);
+    assert!(stale.contains("pair 1 game 1 · doomed"), "{stale}");
+    assert!(
+        killed.elapsed() >= Duration::from_secs(10),
+        "stale only once its heartbeats stopped for long: {stale}"
+    );
+}
+
+#[test]
 fn a_worker_whose_link_stalls_mid_pair_loses_nothing_and_is_not_counted_a_failure() {
     let broker = Broker::start();
     let root = tempfile::tempdir().unwrap();

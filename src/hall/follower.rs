@@ -12,6 +12,11 @@
 //! While the hall follows a board, the board's goref counts the hall as an
 //! attached screen: when its game calls the judge, it waits for the
 //! director instead of ending without a result.
+//!
+//! A board whose goref stops being heard without its link closing (a
+//! worker killed on its own machine, followed through the broker, which
+//! never closes) is looked at every few seconds and its tile told it is
+//! stale, until it is heard again.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -30,6 +35,8 @@ use crate::shell_time::now;
 
 /// The least time between two copies of a board's view.
 const COALESCE: Duration = Duration::from_millis(30);
+/// How often a board that may have gone quiet is looked at.
+const STALE_LOOK: Duration = Duration::from_secs(4);
 
 /// What a followed board tells the hall.
 #[derive(Debug)]
@@ -103,6 +110,8 @@ async fn follow(
     let mut follow = Follow::new(target, spectator, true).waiting();
     let mut due: Option<Instant> = None;
     let tell = |note| notes.send((board, note)).is_ok();
+    let mut stale_look = tokio::time::interval(STALE_LOOK);
+    let mut told_stale = false;
     loop {
         let wake = due.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         tokio::select! {
@@ -135,6 +144,13 @@ async fn follow(
                     return;
                 }
             },
+            _ = stale_look.tick() => {
+                let stale = is_stale(&follow.spectator);
+                if stale || told_stale {
+                    told_stale = stale;
+                    due.get_or_insert_with(|| Instant::now() + COALESCE);
+                }
+            }
             _ = tokio::time::sleep_until(wake), if due.is_some() => {
                 due = None;
                 if !tell(view_note(&follow)) {
@@ -161,14 +177,20 @@ fn pass_on(board: u32, update: &Update, follow: &Follow, feed: &HallFeed) {
     }
 }
 
+/// Whether the board's goref, still linked, has not been heard for long
+/// though its game is not over.
+fn is_stale(spectator: &Spectator) -> bool {
+    matches!(spectator.link(), Link::Live { .. })
+        && !spectator.finished()
+        && spectator.status(now()).trouble
+}
+
 /// A copy of the board's view as it stands.
 fn view_note(follow: &Follow) -> BoardNote {
     let spectator = &follow.spectator;
     let at = now();
-    let trouble = match spectator.link() {
-        Link::Live { .. } => None,
-        _ => Some(spectator.status(at).text),
-    };
+    let status = spectator.status(at);
+    let trouble = status.trouble.then_some(status.text);
     BoardNote::View {
         view: Arc::new(spectator.view.clone()),
         clock: spectator.host_ms(at).map(|ms| (at, ms)),
