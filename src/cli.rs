@@ -181,6 +181,9 @@ pub enum Command {
     /// publishes its pairs as jobs on the broker's work queue, goref
     /// workers on any machines play them, and it copies each finished game
     /// into DIR/games/, checked against its manifest, and counts it once.
+    ///
+    /// Exit status 0 when the match reached its stop, 1 when it was
+    /// stopped before (q, Ctrl-C, SIGTERM), 2 when it could not go on.
     #[command(override_usage = "goref match init DIR
                                        goref match DIR [--headless] [--json]
                                        goref match DIR --workers nats://HOST:PORT [--headless] [--json]")]

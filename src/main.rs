@@ -352,16 +352,27 @@ fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
                 );
                 on_screen = false;
             }
-            if on_screen {
-                let screen = screen_options(&args.screen)?;
-                let shown = goref::engine_match::screen::run(&dir, &options, screen);
-                for line in game_runtime()?.block_on(shown)?.lines() {
-                    console::say(line);
+            let ended = match on_screen {
+                true => {
+                    let screen = screen_options(&args.screen)?;
+                    let shown = goref::engine_match::screen::run(&dir, &options, screen);
+                    game_runtime()?.block_on(shown).inspect(|figures| {
+                        for line in figures.lines() {
+                            console::say(line);
+                        }
+                    })
                 }
-            } else {
-                goref::engine_match::run::run(&dir, &options)?;
+                false => goref::engine_match::run::run(&dir, &options),
+            };
+            use goref::engine_match::run::MatchError;
+            match ended {
+                Ok(_) => Ok(Outcome::Done),
+                Err(MatchError::Stopped(why)) => {
+                    console::say(format!("goref: {why}"));
+                    Ok(Outcome::Undecided)
+                }
+                Err(MatchError::Failed(why)) => Err(why),
             }
-            Ok(Outcome::Done)
         }
         (None, None) => {
             Err("goref match DIR: give the match's folder (goref match init DIR writes one)".into())

@@ -331,6 +331,10 @@ fn the_match_on_a_terminal_shows_its_games_figures_and_plots_and_q_leaves_them_p
         left.lines().any(|l| l.trim() == "icanon"),
         "the terminal given back as it was:\n{left}"
     );
+    assert!(
+        left.contains("EXIT=1"),
+        "a match left with q is undecided, not failed:\n{left}"
+    );
     let said = std::fs::read_to_string(&stderr).unwrap();
     assert!(said.contains("the screen was left with q"), "{said}");
     let card = std::fs::read_to_string(dir.join("cards/bot-a.txt")).unwrap();
@@ -375,7 +379,11 @@ fn ctrl_c_stops_a_match_whose_engine_hangs_in_its_check_before_any_game() {
     let started = std::time::Instant::now();
     let output = common::wait_with_watchdog(child, Duration::from_secs(30));
     let said = String::from_utf8_lossy(&output.stderr);
-    assert!(!output.status.success(), "{said}");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "a match its player stopped is undecided, not a failure: {said}"
+    );
     assert!(
         started.elapsed() < Duration::from_secs(5),
         "stopped at once, not after the check's move limit: {said}"

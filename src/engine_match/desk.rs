@@ -1,6 +1,10 @@
 //! Where a match, local or played by workers, says how it goes and hears
 //! that it must stop ([`MatchDesk`]), the terminal's desk of `--headless`
-//! ([`Headless`]), and how it is shown ([`MatchOptions`]).
+//! ([`Headless`]), how it is shown ([`MatchOptions`]), and how it ended
+//! when it has no figures to give ([`MatchError`]).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use crate::console;
 
@@ -30,6 +34,73 @@ pub trait MatchDesk: Send + Sync {
     fn show(&self, _picture: MatchPicture) {}
     /// Why the match must stop now, if it must.
     fn stop_asked(&self) -> Option<String>;
+}
+
+/// Why a match gave no figures.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    /// Its player stopped it (`q`, Ctrl-C, SIGTERM, the terminal gone): its
+    /// games play on in their gorefs, or stay with the workers, for the
+    /// next `goref match DIR`.
+    #[error("{0}")]
+    Stopped(String),
+    /// It could not go on: its file, an engine's check, a game's failure.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<String> for MatchError {
+    fn from(why: String) -> MatchError {
+        MatchError::Failed(why)
+    }
+}
+
+/// A desk that remembers whether it told its runner to stop, so that the
+/// runner's error can be told from a failure.
+pub(crate) struct Heeded {
+    desk: Box<dyn MatchDesk>,
+    told: Arc<AtomicBool>,
+}
+
+impl Heeded {
+    pub(crate) fn new(desk: Box<dyn MatchDesk>) -> (Heeded, Arc<AtomicBool>) {
+        let told = Arc::new(AtomicBool::new(false));
+        let heeded = Heeded {
+            desk,
+            told: Arc::clone(&told),
+        };
+        (heeded, told)
+    }
+
+    /// The runner's `end`, its error a stop if the desk asked for one.
+    pub(crate) fn ended<T>(told: &AtomicBool, end: Result<T, String>) -> Result<T, MatchError> {
+        end.map_err(|why| match told.load(Ordering::SeqCst) {
+            true => MatchError::Stopped(why),
+            false => MatchError::Failed(why),
+        })
+    }
+}
+
+impl MatchDesk for Heeded {
+    fn say(&self, line: String) {
+        self.desk.say(line);
+    }
+
+    fn wants_pictures(&self) -> bool {
+        self.desk.wants_pictures()
+    }
+
+    fn show(&self, picture: MatchPicture) {
+        self.desk.show(picture);
+    }
+
+    fn stop_asked(&self) -> Option<String> {
+        let asked = self.desk.stop_asked();
+        if asked.is_some() {
+            self.told.store(true, Ordering::SeqCst);
+        }
+        asked
+    }
 }
 
 /// The terminal's desk: progress lines on stderr; Ctrl-C and SIGTERM stop

@@ -16,7 +16,8 @@ use crate::console;
 use crate::event::board::{self, BoardNews, BoardRun, FolderState};
 use crate::game::Color;
 
-pub use super::desk::{Headless, MatchDesk, MatchOptions};
+use super::desk::Heeded;
+pub use super::desk::{Headless, MatchDesk, MatchError, MatchOptions};
 use super::file::{self, MatchFile};
 use super::picture::{picture, GameInPlay};
 use super::plan::{load_openings, GameSlot, Plan};
@@ -53,13 +54,23 @@ enum SlotState {
 
 /// Plays the match in `dir` headless until its stop rule is met; its
 /// figures.
-pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, String> {
+pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, MatchError> {
     crate::event::desk::catch_stop_signals(true);
     run_at(dir, options, Box::new(Headless))
 }
 
 /// Plays the match in `dir` at `desk`.
 pub fn run_at(
+    dir: &Path,
+    options: &MatchOptions,
+    desk: Box<dyn MatchDesk>,
+) -> Result<MatchFigures, MatchError> {
+    let (desk, told) = Heeded::new(desk);
+    let end = play_at(dir, options, Box::new(desk));
+    Heeded::ended(&told, end)
+}
+
+fn play_at(
     dir: &Path,
     options: &MatchOptions,
     desk: Box<dyn MatchDesk>,

@@ -36,7 +36,7 @@ use crate::ui::Role;
 
 use super::desk::{MatchDesk, MatchOptions};
 use super::picture::MatchPicture;
-use super::run::run_at;
+use super::run::{run_at, MatchError};
 use super::tally::MatchFigures;
 
 /// What the runner tells the screen.
@@ -76,7 +76,7 @@ pub async fn run(
     dir: &Path,
     options: &MatchOptions,
     screen_options: ScreenOptions,
-) -> Result<MatchFigures, String> {
+) -> Result<MatchFigures, MatchError> {
     let (runner_dir, runner_options) = (dir.to_path_buf(), options.clone());
     let over = "the match is over: its figures are in report.html; q leaves";
     run_on_screen(dir, screen_options, over, Hangup::Stops, move |desk| {
@@ -97,13 +97,18 @@ pub enum Hangup {
 /// Runs `runner` on a thread of its own with this screen as its desk, until
 /// it ends and the player leaves (saying `over` when it ends well), or the
 /// player stops it; folders' sockets in its pictures are relative to `dir`.
-pub async fn run_on_screen<R: Send + 'static>(
+pub async fn run_on_screen<R, E>(
     dir: &Path,
     screen_options: ScreenOptions,
     over: &str,
     hangup: Hangup,
-    runner: impl FnOnce(Box<dyn MatchDesk>) -> Result<R, String> + Send + 'static,
-) -> Result<R, String> {
+    runner: impl FnOnce(Box<dyn MatchDesk>) -> Result<R, E> + Send + 'static,
+) -> Result<R, E>
+where
+    R: Send + 'static,
+    E: From<String> + Send + 'static,
+{
+    let went_away = || E::from("the runner went away".to_string());
     let (notes_tx, mut notes) = mpsc::unbounded_channel();
     let (end_tx, mut end_rx) = oneshot::channel();
     let stop = Arc::new(Mutex::new(None));
@@ -118,7 +123,8 @@ pub async fn run_on_screen<R: Send + 'static>(
         })
         .map_err(|e| format!("cannot start the runner: {e}"))?;
     let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
-    let mut screen = Some(Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?);
+    let entered = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
+    let mut screen = Some(entered);
     let mut shown = MatchScreen {
         dir: dir.to_path_buf(),
         view: HallView::default(),
@@ -134,7 +140,7 @@ pub async fn run_on_screen<R: Send + 'static>(
     let (board_tx, mut board_notes) = mpsc::unbounded_channel();
     let mut keys = Some(spawn_reader());
     let mut pacer = Pacer::new();
-    let mut ended: Option<Result<R, String>> = None;
+    let mut ended: Option<Result<R, E>> = None;
     loop {
         if let Some(terminal) = screen.as_mut() {
             pacer.draw(&mut shown.screen, terminal, &shown.view, &theme);
@@ -154,7 +160,7 @@ pub async fn run_on_screen<R: Send + 'static>(
         tokio::select! {
             Some(note) = notes.recv() => shown.note(note, &board_tx),
             end = &mut end_rx, if ended.is_none() => {
-                let end = end.unwrap_or_else(|_| Err("the runner went away".into()));
+                let end = end.unwrap_or_else(|_| Err(went_away()));
                 if end.is_ok() {
                     while let Ok(note) = notes.try_recv() {
                         shown.note(note, &board_tx);
@@ -186,7 +192,7 @@ pub async fn run_on_screen<R: Send + 'static>(
         pacer.touch();
     }
     drop(screen);
-    ended.unwrap_or_else(|| Err("the runner went away".into()))
+    ended.unwrap_or_else(|| Err(went_away()))
 }
 
 /// The screen's state: the view drawn, the games followed, and where the
