@@ -101,7 +101,8 @@ impl Scripted {
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TimedMove {
     pub mv: Move,
-    /// From the moment it had the turn to its move.
+    /// From the moment it had the turn to its move; for a seated program,
+    /// its seat's own stamp (the network is not the program's time).
     pub took: Duration,
 }
 
@@ -220,10 +221,15 @@ pub(crate) async fn ask_move(
     refused: &mut Vec<String>,
 ) -> Result<TimedMove, Stopped> {
     let mut thinking_from = None;
+    let mut seat_think = None;
     let waited = player
         .wait(limit, |report| match &report.event {
             PlayerEvent::Thinking => {
                 thinking_from = Some(report.at);
+                None
+            }
+            PlayerEvent::SeatTime(think) => {
+                seat_think = Some(*think);
                 None
             }
             PlayerEvent::RejectedMove { mv, message } => {
@@ -235,10 +241,13 @@ pub(crate) async fn ask_move(
         })
         .await;
     match waited {
-        Waited::Got((mv, at)) => Ok(TimedMove {
-            mv,
-            took: at.saturating_duration_since(thinking_from.unwrap_or(at)),
-        }),
+        Waited::Got((mv, at)) => {
+            let measured = at.saturating_duration_since(thinking_from.unwrap_or(at));
+            Ok(TimedMove {
+                mv,
+                took: seat_think.map_or(measured, |think| think.min(measured)),
+            })
+        }
         Waited::Failed(failure) => Err(Stopped::Failed(failure)),
         Waited::Silent(waited) => Err(Stopped::Silent(waited)),
     }

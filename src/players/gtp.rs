@@ -56,7 +56,8 @@ const STDERR_TAIL: usize = 5;
 /// How long a seated program's seat has to connect before its game; the
 /// time it takes comes off its clock.
 const SEAT_WAIT: Duration = Duration::from_secs(300);
-/// A seat that connects this soon after its board started is not late.
+/// A seat that connects this soon after its board started is not late, nor
+/// said to be absent (a runner's seats come back a few ms after its boards).
 const LATE_AFTER: Duration = Duration::from_secs(1);
 /// A seated program's stderr lines waiting for the player; beyond, they
 /// are dropped, as the seat bounds them already.
@@ -147,6 +148,9 @@ pub async fn run_seated(
     let mut actions = actions;
     let mut told_late = false;
     if !link.is_admitted() {
+        let _ = link.wait_admitted(Some(waiting_from + LATE_AFTER)).await;
+    }
+    if !link.is_admitted() {
         let whole_time = whole_time(setup.rules.time);
         let message = match whole_time {
             Some(time) => format!(
@@ -160,7 +164,7 @@ pub async fn run_seated(
         let what = SessionChange::SeatAbsent;
         reporter.send(PlayerEvent::Seat { what, message });
         let fallen = whole_time.map(|time| waiting_from + time + Duration::from_millis(1));
-        match seat_comes(&mut link, fallen, &mut actions, &reporter).await {
+        match seat_comes(&mut link, (waiting_from, fallen), &mut actions, &reporter).await {
             SeatWait::Over => return setup.seats.put(link),
             SeatWait::CameAfterItsTime => told_late = true,
             SeatWait::Came => {}
@@ -203,16 +207,15 @@ enum SeatWait {
     Over,
 }
 
-/// Waits for an absent seat. Once its clock would have fallen (`fallen`)
-/// the player is reported that late, which loses the game on time; the
-/// end of the game ends the wait.
+/// Waits for a seat absent `since` its board started. Once its clock would
+/// have fallen (`fallen`) the player is reported that late, which loses
+/// the game on time; the end of the game ends the wait.
 async fn seat_comes(
     link: &mut SeatLink,
-    mut fallen: Option<std::time::Instant>,
+    (since, mut fallen): (std::time::Instant, Option<std::time::Instant>),
     actions: &mut mpsc::UnboundedReceiver<Action>,
     reporter: &Reporter,
 ) -> SeatWait {
-    let since = now();
     let mut told_late = false;
     loop {
         tokio::select! {
@@ -725,11 +728,15 @@ impl GtpPlayer {
             }
             self.controller = Controller::new();
             self.resyncing = true;
+            self.reporter.send(PlayerEvent::TellingAgain(true));
             let told = Box::pin(self.tell_again()).await;
             self.resyncing = false;
             match told {
                 Ok(()) => return Ok(()),
-                Err(Stop::SeatDown) => continue,
+                Err(Stop::SeatDown) => {
+                    self.reporter.send(PlayerEvent::TellingAgain(false));
+                    continue;
+                }
                 Err(other) => return Err(other),
             }
         }
@@ -752,15 +759,17 @@ impl GtpPlayer {
 
     /// The game so far, to a seated program that came back.
     async fn tell_again(&mut self) -> Result<(), Stop> {
+        let began = now();
         self.set_up_game().await?;
         let moves = self.moves.clone();
         for (color, mv) in moves {
             self.required("play", &[color.name(), &mv.to_gtp()]).await?;
         }
         let told = format!(
-            "{} was told the game again: {} moves",
+            "{} was told the game again: {} moves in {:.1} s, charged to nobody",
             self.who(),
-            self.moves.len()
+            self.moves.len(),
+            now().saturating_duration_since(began).as_secs_f64()
         );
         self.reporter.send(PlayerEvent::Info(told));
         Ok(())

@@ -125,6 +125,9 @@ pub struct Referee {
     restarting: [bool; 2],
     /// The seated players the venue lost touch with when it went away.
     venue_away: [bool; 2],
+    /// The seated players whose running turn is held while their program
+    /// is told the game again.
+    told_again: [bool; 2],
     /// The opening's moves, checked, played once the game starts.
     opening: Vec<(Color, Move)>,
     result: Option<GameResult>,
@@ -170,6 +173,7 @@ impl Referee {
             moves: Vec::new(),
             restarting: [false, false],
             venue_away: [false, false],
+            told_again: [false, false],
             opening,
             result: None,
             events: VecDeque::new(),
@@ -404,6 +408,7 @@ impl Referee {
             PlayerEvent::Thinking => self.on_thinking(now, color),
             PlayerEvent::CpuTime(used) => self.cpu_time[color.index()] = Some(used),
             PlayerEvent::SeatTime(think) => self.seat_time[color.index()] = Some(think),
+            PlayerEvent::TellingAgain(telling) => self.on_telling_again(now, color, telling),
             PlayerEvent::Late(late) => self.on_late(now, color, late),
             PlayerEvent::VenueAway(message) => self.on_venue_away(now, color, message),
             PlayerEvent::VenueBack(message) => self.on_venue_back(now, color, message),
@@ -643,6 +648,7 @@ impl Referee {
             return;
         }
         if matches!(self.waiting, Waiting::Move { color: c, .. } if c == color) {
+            self.told_again[color.index()] = false;
             let clock = &mut self.clocks[color.index()];
             clock.start(now);
             let reading = clock.reading(now);
@@ -694,8 +700,9 @@ impl Referee {
         let turn = match (clock.system(), cpu_time, seat_time) {
             (TimeSystem::Cpu { .. }, Some(used), _) => clock.charge_turn(now, used),
             (_, _, Some(think)) => clock.stop_charging(now, |measured| {
-                net = Some(measured.saturating_sub(think));
-                charged(think, measured, allowance)
+                let charge = charged(think, measured, allowance);
+                net = Some(measured.saturating_sub(charge));
+                charge
             }),
             _ => clock.stop(now),
         };
@@ -884,12 +891,21 @@ impl Referee {
             return;
         }
         let flagged = self.clocks[color.index()].charge_late(late);
+        let tenths =
+            Duration::from_millis(u64::try_from(late.as_millis() / 100 * 100).unwrap_or(u64::MAX));
+        let message = match flagged {
+            true => format!(
+                "{color} did not come within its time ({}): its clock ran out",
+                format_duration(tenths)
+            ),
+            false => format!(
+                "{color} came {} late: the time comes off its clock",
+                format_duration(tenths)
+            ),
+        };
         self.events.push_back(GameEvent::Notice {
             color: Some(color),
-            message: format!(
-                "{color} came {} late: the time comes off its clock",
-                format_duration(late)
-            ),
+            message,
         });
         let clock = self.clocks[color.index()].reading(now);
         self.events.push_back(GameEvent::Clock { color, clock });

@@ -40,6 +40,12 @@ pub enum PlayerEvent {
     /// A seated program's own stamp of its thinking for the move it is
     /// about to send, charged within the rules' lag allowance.
     SeatTime(Duration),
+    /// A seated program that came back is told the game again (`true`):
+    /// its running turn stops being charged until it is asked to move
+    /// again ([`PlayerEvent::Thinking`]), since the telling is nobody's
+    /// thinking. `false`: the seat went away again while it was told, and
+    /// the held turn runs again, as an absent seat's clock does.
+    TellingAgain(bool),
     /// The player came this late to its game (its seat connected after
     /// the game was to start): the time comes off its clock.
     Late(Duration),

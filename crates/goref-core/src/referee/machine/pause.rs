@@ -113,6 +113,34 @@ impl Referee {
         }
     }
 
+    /// A seated program that came back is told the game again: its running
+    /// turn stops, charged up to now (its absence counts), and starts again
+    /// when the move is asked of it anew; a seat lost again meanwhile has
+    /// the held turn run again.
+    pub(super) fn on_telling_again(&mut self, now: Instant, color: Color, telling: bool) {
+        let on_move = matches!(self.waiting, Waiting::Move { color: c, .. } if c == color);
+        let clock = &mut self.clocks[color.index()];
+        let held = &mut self.told_again[color.index()];
+        match telling {
+            true if on_move && clock.is_running() => {
+                clock.cancel(now);
+                *held = true;
+                self.events.push_back(GameEvent::Notice {
+                    color: Some(color),
+                    message: format!(
+                        "{color}'s clock is held while its program is told the game again"
+                    ),
+                });
+            }
+            false if *held && on_move && self.pause.is_none() => {
+                *held = false;
+                clock.start(now);
+            }
+            _ => return,
+        }
+        self.tell_clock(now, color);
+    }
+
     /// Holds the game: the running clock stops, charged up to now.
     pub(super) fn pause_play(&mut self, now: Instant) {
         self.pause = Some(Pause::new(now));

@@ -2627,6 +2627,16 @@ fn seated(t: Instant, main: Duration) -> Referee {
     referee
 }
 
+fn notices(events: &[GameEvent]) -> Vec<&str> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            GameEvent::Notice { message, .. } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn net_ms(events: &[GameEvent]) -> Vec<Option<u64>> {
     events
         .iter()
@@ -2661,7 +2671,72 @@ fn a_seated_program_is_charged_its_own_thinking_within_the_lag_allowance() {
         [300, 2000],
         "a seat that claims 100 ms is charged 3 s less 1 s"
     );
-    assert_eq!(net_ms(&after), [None, Some(2900)]);
+    assert_eq!(
+        net_ms(&after),
+        [None, Some(1000)],
+        "net_ms is the uncharged share: 3 s measured, 2 s charged"
+    );
+}
+
+#[test]
+fn a_seat_told_the_game_again_is_charged_its_absence_and_its_thinking_not_the_telling() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(60));
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t + secs(3), Black, PlayerEvent::TellingAgain(true));
+    let held = events(&mut referee);
+    assert!(
+        notices(&held).iter().any(|n| n.contains("held")),
+        "{held:#?}"
+    );
+    assert_eq!(
+        referee.poll_timeout(),
+        Some(t + secs(600)),
+        "a held clock cannot flag: only the move timeout is left"
+    );
+    referee.handle_timeout(t + secs(70));
+    assert!(
+        results(&events(&mut referee)).is_empty(),
+        "no flag while held"
+    );
+    let asked_again = t + secs(90);
+    referee.handle_player(asked_again, Black, PlayerEvent::Thinking);
+    referee.handle_player(asked_again + ms(400), Black, PlayerEvent::SeatTime(ms(150)));
+    referee.handle_player(asked_again + ms(400), Black, PlayerEvent::Moved(mv("E5")));
+    let after = events(&mut referee);
+    assert_eq!(
+        moves(&after),
+        [(1, Black, "E5".to_string(), 3150)],
+        "3 s absent and 150 ms thinking; the 87 s telling is nobody's"
+    );
+    assert_eq!(net_ms(&after), [Some(250)]);
+}
+
+#[test]
+fn a_seat_lost_again_while_it_is_told_has_its_held_turn_run_again() {
+    let t = crate::test_support::epoch();
+    let mut referee = seated(t, secs(60));
+    referee.handle_player(t, Black, PlayerEvent::Thinking);
+    referee.handle_player(t + secs(2), Black, PlayerEvent::TellingAgain(true));
+    referee.handle_player(t + secs(5), Black, PlayerEvent::TellingAgain(false));
+    referee.handle_player(t + secs(9), Black, PlayerEvent::TellingAgain(true));
+    referee.handle_player(t + secs(20), Black, PlayerEvent::Thinking);
+    referee.handle_player(t + ms(20_100), Black, PlayerEvent::SeatTime(ms(100)));
+    referee.handle_player(t + ms(20_100), Black, PlayerEvent::Moved(mv("E5")));
+    let after = events(&mut referee);
+    assert_eq!(
+        moves(&after),
+        [(1, Black, "E5".to_string(), 6100)],
+        "2 s and 4 s absent, 100 ms thinking"
+    );
+
+    let mut idle = seated(t, secs(60));
+    idle.handle_player(t, White, PlayerEvent::TellingAgain(true));
+    idle.handle_player(t + secs(1), White, PlayerEvent::TellingAgain(false));
+    assert!(
+        notices(&events(&mut idle)).is_empty(),
+        "a side not on move has no turn to hold"
+    );
 }
 
 #[test]
@@ -2696,18 +2771,18 @@ fn a_seated_programs_clock_flags_only_once_the_allowance_is_spent_too() {
 fn a_late_seat_has_its_lateness_taken_off_its_clock_and_past_its_time_it_loses() {
     let t = crate::test_support::epoch();
     let mut referee = seated(t, secs(60));
-    referee.handle_player(t, Black, PlayerEvent::Late(secs(20)));
+    referee.handle_player(t, Black, PlayerEvent::Late(secs(20) + ns(73_253_527)));
     let after = events(&mut referee);
-    assert!(
-        after.iter().any(|e| matches!(e,
-            GameEvent::Notice { color: Some(Black), message } if message.contains("20s late"))),
-        "{after:#?}"
+    assert_eq!(
+        notices(&after),
+        ["Black came 20s late: the time comes off its clock"],
+        "in tenths of a second, not nanoseconds"
     );
     referee.handle_player(t, Black, PlayerEvent::Thinking);
     referee.handle_player(t + secs(1), Black, PlayerEvent::Moved(mv("E5")));
     let after = events(&mut referee);
-    assert_eq!(moves(&after), [(1, Black, "E5".to_string(), 21_000)]);
-    assert_eq!(move_clock(&after).main_left_ms, 39_000);
+    assert_eq!(moves(&after), [(1, Black, "E5".to_string(), 21_073)]);
+    assert_eq!(move_clock(&after).main_left_ms, 38_926);
     referee.handle_player(t + secs(2), Black, PlayerEvent::Late(secs(20)));
     assert!(
         !events(&mut referee)
@@ -2717,8 +2792,15 @@ fn a_late_seat_has_its_lateness_taken_off_its_clock_and_past_its_time_it_loses()
     );
 
     let mut gone = seated(t, secs(60));
-    gone.handle_player(t, Black, PlayerEvent::Late(secs(61)));
-    assert_eq!(the_result(&events(&mut gone)).result, "W+T");
+    gone.handle_player(t, Black, PlayerEvent::Late(secs(61) + ms(2)));
+    let lost = events(&mut gone);
+    assert_eq!(the_result(&lost).result, "W+T");
+    assert!(
+        notices(&lost)
+            .iter()
+            .any(|n| n.contains("did not come within its time (1m1s)")),
+        "a seat that never came did not come late: {lost:#?}"
+    );
 }
 
 #[test]
