@@ -63,8 +63,8 @@ async fn measure(goref: std::path::PathBuf, seats: usize, boards: usize, command
         .map(|entrant| {
             Command::new(&goref)
                 .current_dir(folder.path())
+                .env("GOREF_TOKEN", keys.tokens.get(entrant).unwrap())
                 .args(["seat", &address, "--entrant", entrant, "--headless"])
-                .args(["--token", keys.tokens.get(entrant).unwrap()])
                 .args(["--pin", &keys.identity.fingerprint(), "--"])
                 .arg(&goref)
                 .args(["bot", "--gtp"])

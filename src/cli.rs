@@ -212,11 +212,15 @@ pub enum Command {
     /// answers back, with how long it thought, for every game the entrant
     /// plays. It dials again by itself when the link drops. The program's
     /// stderr stays here, in the log. The venue prints the whole line to
-    /// run (goref event DIR seats, or goref play --seats).
-    #[command(override_usage = "goref seat HOST:PORT --entrant NAME --token TOKEN \
+    /// run (goref event DIR seats, or goref play --seats), the token in
+    /// GOREF_TOKEN before it: a token is never taken from the command
+    /// line, which every user of the machine reads in ps.
+    #[command(
+        override_usage = "GOREF_TOKEN=TOKEN goref seat HOST:PORT --entrant NAME \
                                 --pin sha256:HEX -- PROGRAM [ARGS...]\n       \
-                                goref seat HOST:PORT --entrant NAME --token TOKEN \
-                                --pin sha256:HEX --engine SPEC")]
+                                goref seat HOST:PORT --entrant NAME --token-file FILE \
+                                --pin sha256:HEX --engine SPEC"
+    )]
     Seat(SeatArgs),
     /// Print the completion script for a shell, generated from these very
     /// flags: `goref completions bash > /etc/bash_completion.d/goref`.
@@ -313,9 +317,13 @@ pub struct SeatArgs {
     /// The entrant this seat speaks for.
     #[arg(long, value_name = "NAME")]
     pub entrant: String,
-    /// The entrant's token, from the venue.
-    #[arg(long, value_name = "TOKEN")]
-    pub token: String,
+    /// A file holding the entrant's token, readable by its owner only
+    /// (mode 600), instead of GOREF_TOKEN in the environment.
+    #[arg(long, value_name = "FILE")]
+    pub token_file: Option<PathBuf>,
+    /// Refused: a token on the command line shows in ps.
+    #[arg(long, hide = true)]
+    pub token: Option<String>,
     /// The venue certificate's fingerprint, from the venue.
     #[arg(long, value_name = "sha256:HEX")]
     pub pin: String,

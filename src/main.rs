@@ -175,6 +175,18 @@ fn worker(args: WorkerArgs) -> Result<Outcome, String> {
 }
 
 fn seat(mut args: SeatArgs) -> Result<Outcome, String> {
+    if args.token.is_some() {
+        return Err(
+            "--token would show the token to every user of this machine (ps): run \
+                    GOREF_TOKEN=TOKEN goref seat ..., as the venue's line gives it, or keep \
+                    the token in a file of mode 600 and give --token-file FILE"
+                .into(),
+        );
+    }
+    let token = goref::seats::token::seat_token(
+        std::env::var(goref::transport::process::SECRET_VARIABLE).ok(),
+        args.token_file.as_deref(),
+    )?;
     if let Some(engine) = &args.engine {
         let spec: PlayerSpec = engine
             .parse()
@@ -190,16 +202,19 @@ fn seat(mut args: SeatArgs) -> Result<Outcome, String> {
             .unwrap_or_else(|| PathBuf::from(format!("seat-{}.log", args.entrant))),
         address: args.address,
         entrant: args.entrant,
-        token: args.token,
+        token,
         pin: args.pin,
         program: args.program,
     };
     let runtime = game_runtime()?;
-    if args.headless || !std::io::stdout().is_terminal() {
-        runtime.block_on(goref::seats::client::run(options, None))?;
+    let goodbye = if args.headless || !std::io::stdout().is_terminal() {
+        runtime.block_on(goref::seats::client::run(options, None))?
     } else {
         let screen = screen_options(&args.screen)?;
-        runtime.block_on(goref::app::seat_screen::run(options, screen))?;
+        runtime.block_on(goref::app::seat_screen::run(options, screen))?
+    };
+    if !goodbye.is_empty() {
+        eprintln!("goref seat: {goodbye}");
     }
     Ok(Outcome::Done)
 }

@@ -74,11 +74,19 @@ fn venue_with(root: &Path, white: &str, size: &str, more: &[&str]) -> (Child, [S
     let seat = words.iter().position(|w| *w == "seat").unwrap();
     assert_eq!(after("--entrant"), "alpha");
     assert!(line.contains(" -- "), "{line}");
+    assert!(
+        !line.contains("--token"),
+        "the token stays out of argv: {line}"
+    );
+    let token = words
+        .iter()
+        .find_map(|w| w.strip_prefix("GOREF_TOKEN="))
+        .unwrap_or_else(|| panic!("GOREF_TOKEN= in {line}"));
     (
         play,
         [
             words[seat + 1].to_string(),
-            after("--token"),
+            token.to_string(),
             after("--pin"),
         ],
     )
@@ -87,16 +95,8 @@ fn venue_with(root: &Path, white: &str, size: &str, more: &[&str]) -> (Child, [S
 fn seat(root: &Path, address: &str, token: &str, pin: &str) -> Command {
     let mut seat = Command::new(goref());
     seat.current_dir(root)
-        .args([
-            "seat",
-            address,
-            "--entrant",
-            "alpha",
-            "--token",
-            token,
-            "--pin",
-            pin,
-        ])
+        .env("GOREF_TOKEN", token)
+        .args(["seat", address, "--entrant", "alpha", "--pin", pin])
         .args(["--", &gnugo(), "--mode", "gtp", "--level", "1"]);
     seat
 }
@@ -423,13 +423,89 @@ fn through_a_link_that_delays_200_ms_each_way_a_seat_is_charged_its_own_thinking
     }
 }
 
+/// When an event was journaled, in ms since goref started.
+fn t_ms(event: &serde_json::Value) -> u64 {
+    event["t_ms"].as_u64().unwrap()
+}
+
+#[test]
+fn a_seat_that_comes_back_through_a_slow_link_is_not_charged_for_being_told_the_game() {
+    let root = tempfile::tempdir().unwrap();
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) =
+        venue_with(root.path(), &white, "9", &["--time", "absolute:20m"]);
+    let proxy = Proxy::start(address.parse().unwrap(), Duration::from_millis(200));
+    let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
+    let folder = root.path().join("game");
+    wait_moves(root.path(), 10);
+    let blacks_turn = || {
+        let events = journal(&folder);
+        let last_move = events.iter().rposition(|e| e["type"] == "move");
+        let asked = events.iter().rposition(|e| {
+            e["type"] == "gtp"
+                && e["color"] == "B"
+                && e["direction"] == "sent"
+                && e["line"].as_str().unwrap_or("").contains("genmove")
+        });
+        matches!((last_move, asked), (Some(m), Some(a)) if a > m && events[m]["color"] == "W")
+    };
+    wait_until(LIMIT, || "Black asked to move".into(), blacks_turn);
+    proxy.cut();
+    assert_played_out(root.path(), &mut play, 14);
+    let _ = seat.kill();
+    let _ = seat.wait();
+    let events = journal(&folder);
+    let find = |what: &dyn Fn(&serde_json::Value) -> bool| {
+        events
+            .iter()
+            .position(what)
+            .unwrap_or_else(|| panic!("{events:#?}"))
+    };
+    let message =
+        |e: &serde_json::Value, text: &str| e["message"].as_str().unwrap_or("").contains(text);
+    let held = find(&|e| e["type"] == "notice" && message(e, "clock is held"));
+    let told = find(&|e| e["type"] == "notice" && message(e, "was told the game again"));
+    let telling_ms = t_ms(&events[told]) - t_ms(&events[held]);
+    assert!(
+        telling_ms >= 2000,
+        "the test means something only if the telling is slow: {telling_ms} ms: {:#?}",
+        events
+            .iter()
+            .filter(|e| e["type"] == "notice" || e["type"] == "session" || e["type"] == "move")
+            .map(|e| format!(
+                "{} {} {} {}",
+                e["t_ms"], e["type"], e["color"], e["message"]
+            ))
+            .collect::<Vec<_>>()
+    );
+    let asked_at = events[..held]
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "move")
+        .map(t_ms)
+        .unwrap();
+    let came_back = &events[told..].iter().find(|e| e["type"] == "move").unwrap();
+    assert_eq!(came_back["color"], "B", "{came_back}");
+    let absent_ms = t_ms(&events[held]) - asked_at;
+    let charged = came_back["ms"].as_u64().unwrap();
+    assert!(
+        charged <= absent_ms + 1000,
+        "charged {charged} ms: absent {absent_ms} ms, told for {telling_ms} ms, which is nobody's"
+    );
+    let net_ms = came_back["net_ms"].as_u64().unwrap();
+    assert!(
+        net_ms < 1500,
+        "net_ms {net_ms}: the uncharged share of the last genmove"
+    );
+}
+
 #[test]
 fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24() {
     let root = tempfile::tempdir().unwrap();
     let white = format!("gtp:{} --mode gtp --level 1", gnugo());
     let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
     let command = format!(
-        "cd {} && {} seat {address} --entrant alpha --token {token} --pin {pin} -- {} --mode gtp --level 6",
+        "cd {} && GOREF_TOKEN={token} {} seat {address} --entrant alpha --pin {pin} -- {} --mode gtp --level 6",
         root.path().display(),
         goref().display(),
         gnugo()
@@ -501,7 +577,8 @@ fn stderr_in_journal(more: &[&str], aloud: &str) -> (Vec<String>, String) {
     let program = format!("echo {aloud} >&2; exec {} --mode gtp --level 1", gnugo());
     let mut seat = Command::new(goref())
         .current_dir(root.path())
-        .args(["seat", &address, "--entrant", "alpha", "--token", &token])
+        .env("GOREF_TOKEN", &token)
+        .args(["seat", &address, "--entrant", "alpha"])
         .args(["--pin", &pin, "--headless", "--", "sh", "-c", &program])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -552,7 +629,7 @@ fn the_hosts_full_screen_says_where_the_seats_commands_are_kept() {
         return;
     };
     let screen = tmux.wait_for("the seats' message on the host's screen", LIMIT, |s| {
-        s.contains("keys/commands.txt")
+        s.contains("keys/commands.txt") && s.contains("absent")
     });
     assert!(
         screen
@@ -568,7 +645,8 @@ fn the_hosts_full_screen_says_where_the_seats_commands_are_kept() {
         "no token on the screen: {screen}"
     );
     let commands = std::fs::read_to_string(root.path().join("keys/commands.txt")).unwrap();
-    assert!(commands.contains("--entrant alpha --token "), "{commands}");
+    assert!(commands.contains("GOREF_TOKEN="), "{commands}");
+    assert!(commands.contains("seat 127.0.0.1:"), "{commands}");
 }
 
 #[test]
@@ -577,7 +655,8 @@ fn a_seat_runs_an_engine_given_as_a_player_spec() {
     let (mut play, [address, token, pin]) = venue(root.path(), "bot:2");
     let mut seat = Command::new(goref())
         .current_dir(root.path())
-        .args(["seat", &address, "--entrant", "alpha", "--token", &token])
+        .env("GOREF_TOKEN", &token)
+        .args(["seat", &address, "--entrant", "alpha"])
         .args(["--pin", &pin, "--engine", "bot:7", "--headless"])
         .args(["--program-log", "bot.log", "--log", "goref.log"])
         .stdout(Stdio::piped())
@@ -605,7 +684,8 @@ fn a_seat_runs_an_engine_given_as_a_player_spec() {
     assert!(events.iter().any(|e| e["type"] == "result"));
 
     let wrong = Command::new(goref())
-        .args(["seat", &address, "--entrant", "alpha", "--token", &token])
+        .env("GOREF_TOKEN", &token)
+        .args(["seat", &address, "--entrant", "alpha"])
         .args(["--pin", &pin, "--engine", "human"])
         .output()
         .unwrap();

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use common::tmux::Tmux;
 use common::{event_lines, free_port, gnugo, goref, journal, wait_until};
 use serde_json::Value;
 
@@ -36,6 +37,12 @@ fn seated_event(root: &Path) -> std::path::PathBuf {
 
 /// `goref event DIR seats`, and a real seat with GNU Go for each line.
 fn seats(root: &Path, dir: &Path) -> Vec<Child> {
+    spawn_seats(root, &seat_lines(dir))
+}
+
+/// The lines `goref event DIR seats` prints, once the keys are made (the
+/// same lines on a second run).
+fn seat_lines(dir: &Path) -> Vec<String> {
     let out = Command::new(goref())
         .arg("event")
         .arg(dir)
@@ -57,15 +64,25 @@ fn seats(root: &Path, dir: &Path) -> Vec<Child> {
         text,
         "the keys are kept"
     );
+    lines.iter().map(|l| l.to_string()).collect()
+}
+
+/// Starts a seat for each line, as its operator would paste it.
+fn spawn_seats(root: &Path, lines: &[String]) -> Vec<Child> {
     lines
         .iter()
         .map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
-            assert_eq!(&words[..2], ["goref", "seat"], "{line}");
+            let token = words[0]
+                .strip_prefix("GOREF_TOKEN=")
+                .unwrap_or_else(|| panic!("the line hands the token in the environment: {line}"));
+            assert_eq!(&words[1..3], ["goref", "seat"], "{line}");
+            assert!(!line.contains("--token"), "{line}");
             let end = words.iter().position(|w| *w == "--").unwrap();
             Command::new(goref())
                 .current_dir(root)
-                .args(&words[1..=end])
+                .env("GOREF_TOKEN", token)
+                .args(&words[2..=end])
                 .args([&gnugo(), "--mode", "gtp", "--level", "1"])
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
@@ -134,6 +151,31 @@ fn assert_every_game_right(dir: &Path) {
     assert_eq!(points, 6.0);
 }
 
+/// Each seat stops by itself once the event is over (the venue's
+/// goodbye), with success, within `limit`; any still running is killed.
+fn stop_by_themselves(seats: Vec<Child>, limit: Duration) -> Vec<String> {
+    let deadline = std::time::Instant::now() + limit;
+    let mut stayed = Vec::new();
+    for mut seat in seats {
+        let status = loop {
+            match seat.try_wait().unwrap() {
+                Some(status) => break Some(status),
+                None if std::time::Instant::now() > deadline => break None,
+                None => std::thread::sleep(Duration::from_millis(50)),
+            }
+        };
+        match status {
+            Some(status) if status.success() => {}
+            other => {
+                let _ = seat.kill();
+                let _ = seat.wait();
+                stayed.push(format!("seat {}: {other:?}", seat.id()));
+            }
+        }
+    }
+    stayed
+}
+
 fn stop(seats: Vec<Child>) {
     for mut seat in seats {
         let _ = seat.kill();
@@ -147,7 +189,11 @@ fn an_event_of_four_seated_gnu_gos_plays_every_game_through_the_seats() {
     let dir = seated_event(root.path());
     let seats = seats(root.path(), &dir);
     let said = wait_success(spawn_event(&dir));
-    stop(seats);
+    let stayed = stop_by_themselves(seats, Duration::from_secs(10));
+    assert!(
+        stayed.is_empty(),
+        "the venue says goodbye and the seats stop: {stayed:?}"
+    );
     assert_every_game_right(&dir);
     for name in NAMES {
         assert!(
@@ -173,6 +219,50 @@ fn an_event_of_four_seated_gnu_gos_plays_every_game_through_the_seats() {
         std::os::unix::fs::PermissionsExt::mode(&mode.permissions()) & 0o777,
         0o600
     );
+}
+
+#[test]
+fn before_round_one_the_pairing_names_absent_seats_and_the_seats_view_is_live_at_80x24() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = seated_event(root.path());
+    let lines = seat_lines(&dir);
+    let command = format!(
+        "cd '{}' && '{}' event cup",
+        root.path().display(),
+        goref().display()
+    );
+    let Some(tmux) = Tmux::start("seats-before-round-1", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(60);
+    let absent = tmux.wait_for("absent seats on the pairing", limit, |s| {
+        s.contains("proposed:") && s.contains("seat is absent (never connected)")
+    });
+    for name in NAMES {
+        assert!(
+            absent.contains(&format!("{name}'s seat is absent")),
+            "{absent}"
+        );
+    }
+    let seats = spawn_seats(root.path(), &lines);
+    let pairing = tmux.wait_for("the seats in", limit, |s| {
+        s.contains("proposed:") && !s.contains("seat is absent")
+    });
+    tmux.keys(&["S"]);
+    let view = tmux.wait_for("the seats view", limit, |s| {
+        s.contains("seats: 4 of 4 connected")
+    });
+    for name in NAMES {
+        assert!(
+            view.lines()
+                .any(|l| l.starts_with(name) && l.contains("connected since")),
+            "{view}"
+        );
+    }
+    assert!(view.lines().all(|l| l.chars().count() <= 80), "{view}");
+    assert!(!dir.join("round-1").exists(), "{pairing}");
+    drop(tmux);
+    stop(seats);
 }
 
 #[test]

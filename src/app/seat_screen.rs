@@ -4,7 +4,8 @@
 //! status line gives the connection (the venue, the round trip, connected
 //! for how long, or lost), and the hint bar the operator's two rights,
 //! each confirmed with `y`: `R` has the program resign, `X` starts it
-//! again with the same settings.
+//! again with the same settings. Each game the seat is admitted to (the
+//! venue's `info`) replaces the picture, and quitting mid-game asks first.
 
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::protocol::seat::Right;
-use crate::referee::{GameView, StampedEvent};
+use crate::referee::{GameView, Phase, StampedEvent};
 use crate::seats::client::{SeatEvent, SeatOptions, SeatUi};
 use crate::shell_time::next_from;
 use crate::ui::control::{handle_key, Effect};
@@ -26,6 +27,19 @@ use super::{draw_frame, Drawn, ScreenOptions, FRAME_GAP};
 
 /// The hint the operator sees while no right is being confirmed.
 const RIGHTS: &str = "R resign  X restart";
+
+/// What the operator is asked to confirm with `y`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Asked {
+    Right(Right),
+    Quit,
+}
+
+/// Whether the game the seat plays is under way: the operator's rights
+/// mean something, and quitting leaves it with its clock running.
+fn in_play(view: &GameView, connection: &Connection) -> bool {
+    connection.game.is_some() && view.result.is_none() && view.phase != Phase::Setup
+}
 
 /// The connection as the status line says it.
 struct Connection {
@@ -80,8 +94,9 @@ fn span(elapsed: Duration) -> String {
 }
 
 /// Runs the seat with its screen until the operator quits or the venue
-/// refuses it.
-pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<(), String> {
+/// refuses it or says goodbye (its words are returned; none when the
+/// operator quit).
+pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<String, String> {
     let (events_tx, mut events) = mpsc::unbounded_channel();
     let (rights, rights_rx) = mpsc::unbounded_channel();
     let address = options.address.clone();
@@ -93,9 +108,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
     let mut view = GameView::new();
-    let mut state = UiState::new(Role::Spectator);
-    state.keys = screen_options.keys.clone();
-    state.message = Some(RIGHTS.into());
+    let mut state = fresh_state(&screen_options);
     let mut connection = Connection {
         venue: None,
         since: None,
@@ -103,7 +116,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
         lost: None,
         game: None,
     };
-    let mut asking: Option<Right> = None;
+    let mut asking: Option<Asked> = None;
     let mut drawn = Drawn {
         panes: Vec::new(),
         page: 10,
@@ -119,7 +132,7 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
             dirty = false;
         }
         if screen.is_lost() {
-            return Ok(());
+            return Ok(String::new());
         }
         let wake = match dirty {
             true => last_frame + FRAME_GAP,
@@ -147,7 +160,12 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
                             view.apply_stamped(&stamped);
                         }
                     }
-                    Some(SeatEvent::Game(game)) => connection.game = Some(game),
+                    Some(SeatEvent::Game(game)) => {
+                        view = GameView::new();
+                        state = fresh_state(&screen_options);
+                        asking = None;
+                        connection.game = Some(game);
+                    }
                     Some(SeatEvent::Said(_)) => {}
                     None => {}
                 }
@@ -156,15 +174,17 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
             input = next_from(&mut keys) => match input {
                 Some(TerminalEvent::Key(key)) => {
                     dirty = true;
-                    if let Some(right) = asking.take() {
+                    if let Some(asked) = asking.take() {
                         state.question = None;
-                        state.message = Some(match key {
-                            Key::Char('y') => {
+                        state.message = Some(RIGHTS.to_string());
+                        match (asked, key) {
+                            (Asked::Quit, Key::Char('y')) => return Ok(String::new()),
+                            (Asked::Right(right), Key::Char('y')) => {
                                 let _ = rights.send(right);
-                                format!("sent: {}  {RIGHTS}", what(right))
+                                state.message = Some(format!("sent: {}  {RIGHTS}", what(right)));
                             }
-                            _ => RIGHTS.to_string(),
-                        });
+                            _ => {}
+                        }
                         continue;
                     }
                     let right = match key {
@@ -173,13 +193,30 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
                         _ => None,
                     };
                     if let Some(right) = right {
-                        asking = Some(right);
-                        state.question = Some(format!("{}? y: yes, any other key: no", what(right)));
+                        match (right, in_play(&view, &connection)) {
+                            (Right::Resign, false) => {
+                                state.message = Some(format!("no game in play to resign  {RIGHTS}"));
+                            }
+                            _ => {
+                                asking = Some(Asked::Right(right));
+                                state.question =
+                                    Some(format!("{}? y: yes, any other key: no", what(right)));
+                            }
+                        }
                         continue;
                     }
                     for effect in handle_key(key, &view, &mut state, &drawn.panes, drawn.page) {
-                        if let Effect::Quit | Effect::Interrupt = effect {
-                            return Ok(());
+                        match effect {
+                            Effect::Quit if in_play(&view, &connection) => {
+                                asking = Some(Asked::Quit);
+                                state.question = Some(
+                                    "quit mid-game? the seat goes away and its clock runs; \
+                                     y: yes, any other key: no"
+                                        .into(),
+                                );
+                            }
+                            Effect::Quit | Effect::Interrupt => return Ok(String::new()),
+                            _ => {}
                         }
                     }
                 }
@@ -192,6 +229,14 @@ pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<
             _ = tokio::time::sleep_until(wake) => dirty = true,
         }
     }
+}
+
+/// The screen's state for a new game: nothing scrolled, nothing asked.
+fn fresh_state(screen_options: &ScreenOptions) -> UiState {
+    let mut state = UiState::new(Role::Spectator);
+    state.keys = screen_options.keys.clone();
+    state.message = Some(RIGHTS.into());
+    state
 }
 
 fn what(right: Right) -> &'static str {

@@ -28,6 +28,25 @@ pub trait Desk: Send {
     /// The director's answer to the proposal, whose lines are `shown`
     /// (see [`super::prompt`]); none to stop the event.
     fn ask(&self, shown: Vec<String>) -> Option<String>;
+    /// Like [`Desk::ask`], but a desk that shows the event live may come
+    /// back after `wait` with no answer yet, for the runner to show what
+    /// changed meanwhile (seats that came or went) and ask again.
+    fn ask_within(&self, shown: Vec<String>, _wait: std::time::Duration) -> Asked {
+        match self.ask(shown) {
+            Some(answer) => Asked::Answer(answer),
+            None => Asked::Quit,
+        }
+    }
+}
+
+/// What [`Desk::ask_within`] heard.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Asked {
+    Answer(String),
+    /// The director stops the event.
+    Quit,
+    /// Nothing yet: ask again.
+    NotYet,
 }
 
 /// The director at the terminal: progress lines on stderr, the prompt on

@@ -22,7 +22,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use super::board::{self, BoardNews, BoardRun, FolderState};
-use super::desk::{catch_stop_signals, stop_asked, Terminal};
+use super::desk::{catch_stop_signals, stop_asked, Asked, Terminal};
 use super::file::{self, EventFile, OnCrash};
 use super::log::{EventLine, EventLog, Logged, Pair, EVENT_LOG};
 use super::pairing::{self, propose, Proposal};
@@ -64,6 +64,9 @@ const MAX_REPLAYS: usize = 2;
 /// How often the event looks at the journal for results set beside it and
 /// at the folders of boards another goref plays.
 const TICK: Duration = Duration::from_millis(500);
+/// How often the pairing on the hall is drawn again while the director
+/// thinks: seats that come or go show at once.
+const ASK_REFRESH: Duration = Duration::from_millis(500);
 
 /// Runs the event in `dir` until it is over or stopped, at the terminal:
 /// Ctrl-C and SIGTERM stop it, SIGHUP is ignored.
@@ -142,6 +145,12 @@ pub(crate) fn run_at(
         cards_said: HashMap::new(),
     };
     let end = runner.go();
+    if let (Ok(EventEnd::Finished { .. }), Some(server)) = (&end, &seats) {
+        server.farewell(&format!(
+            "{} is over: thank you for playing",
+            runner.file.name
+        ));
+    }
     runner.stage = match &end {
         Ok(EventEnd::Finished { standings_html }) => Stage::Over {
             standings_html: standings_html.display().to_string(),
@@ -383,6 +392,33 @@ impl Runner {
         }
     }
 
+    /// The proposal's seated entrants whose seats are not connected, one
+    /// note each: the director sees them before confirming the round.
+    fn absent_seats(&self, proposal: &Proposal) -> Vec<String> {
+        let seats = self.seat_pictures();
+        let mut notes = Vec::new();
+        for pair in &proposal.boards {
+            for name in [&pair.black, &pair.white] {
+                let Some(seat) = seats.iter().find(|s| &s.entrant == name) else {
+                    continue;
+                };
+                if seat.connected {
+                    continue;
+                }
+                let since = match &seat.since {
+                    Some(since) => format!("lost at {since}"),
+                    None => "never connected".to_string(),
+                };
+                notes.push(format!(
+                    "board {}: {name}'s seat is absent ({since}): its clock runs from the \
+                     start until it comes",
+                    pair.board
+                ));
+            }
+        }
+        notes
+    }
+
     /// Whether a seated entrant of `pair` is being checked through its
     /// seat: its board starts once the check is over.
     fn seat_being_checked(&self, pair: &Pair) -> bool {
@@ -459,10 +495,27 @@ impl Runner {
                     .standings(super::event_text(&self.file, &self.state(), 80)?);
             }
             self.shown_round = round - 1;
+            let mut proposal = proposal;
+            let proposed_notes = proposal.notes.clone();
+            let mut absent = self.absent_seats(&proposal);
+            proposal.notes.extend(absent.iter().cloned());
             self.stage = picture::pairing(&proposal);
             self.show();
-            let Some(answer) = self.desk.ask(prompt::show(&proposal)) else {
-                return Ok(None);
+            let answer = loop {
+                match self.desk.ask_within(prompt::show(&proposal), ASK_REFRESH) {
+                    Asked::Answer(answer) => break answer,
+                    Asked::Quit => return Ok(None),
+                    Asked::NotYet => {
+                        let now_absent = self.absent_seats(&proposal);
+                        if now_absent != absent {
+                            absent = now_absent;
+                            proposal.notes = proposed_notes.clone();
+                            proposal.notes.extend(absent.iter().cloned());
+                            self.stage = picture::pairing(&proposal);
+                        }
+                        self.show();
+                    }
+                }
             };
             match prompt::decide(&answer, &proposal, &self.state()) {
                 Ok(prompt::Decision::Confirm) => {

@@ -30,7 +30,7 @@ use crate::app::input::spawn_reader;
 use crate::app::terminal::Screen;
 use crate::app::ScreenOptions;
 use crate::driver::signals::{Received, Signals};
-use crate::event::desk::Terminal;
+use crate::event::desk::{Asked, Terminal};
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
 use crate::journal::folder::JOURNAL;
 use crate::mirror::hall_hub::HallItem;
@@ -77,6 +77,15 @@ impl Desk for HallDesk {
     fn ask(&self, _shown: Vec<String>) -> Option<String> {
         let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
         answers.recv().ok()
+    }
+
+    fn ask_within(&self, _shown: Vec<String>, wait: std::time::Duration) -> Asked {
+        let answers = self.answers.lock().unwrap_or_else(|e| e.into_inner());
+        match answers.recv_timeout(wait) {
+            Ok(answer) => Asked::Answer(answer),
+            Err(std_mpsc::RecvTimeoutError::Timeout) => Asked::NotYet,
+            Err(std_mpsc::RecvTimeoutError::Disconnected) => Asked::Quit,
+        }
     }
 }
 

@@ -102,10 +102,13 @@ enum Session {
     Dropped(String),
     /// The venue will not have this seat, or it is not the pinned venue.
     Refused(String),
+    /// The venue has no more games for the seat (the event is over).
+    Goodbye(String),
 }
 
-/// Runs the seat until it is refused; a dropped link is dialled again.
-pub async fn run(options: SeatOptions, ui: Option<SeatUi>) -> Result<(), String> {
+/// Runs the seat until the venue says goodbye (its words are returned) or
+/// refuses it; a dropped link is dialled again.
+pub async fn run(options: SeatOptions, ui: Option<SeatUi>) -> Result<String, String> {
     let mut out = Output { ui };
     let config = pinned_client_config(&options.pin).map_err(|e| e.to_string())?;
     let connector = TlsConnector::from(config);
@@ -140,9 +143,13 @@ pub async fn run(options: SeatOptions, ui: Option<SeatUi>) -> Result<(), String>
         .await;
         match session {
             Session::Refused(why) => return Err(why),
+            Session::Goodbye(reason) => {
+                program.process.shut_down(Duration::from_millis(500)).await;
+                return Ok(format!("the venue said goodbye: {reason}"));
+            }
             Session::Dropped(why) => {
                 out.tell(SeatEvent::Lost(why.clone()));
-                let wait = backoff + jitter(backoff / 2);
+                let wait = dial_wait(backoff, jitter());
                 out.say(format!(
                     "seat: link lost ({why}); dialling again in {:.1} s",
                     wait.as_secs_f64()
@@ -383,6 +390,7 @@ async fn session(
                     false => out.say(format!("seat: {text}")),
                 },
                 VenueMessage::Stream { line } => out.tell(SeatEvent::Stream(line)),
+                VenueMessage::Goodbye { reason } => return Session::Goodbye(reason),
             }
         }
         let _ = writer.flush().await;
@@ -426,12 +434,39 @@ impl Program {
     }
 }
 
-/// A random wait of up to `most`, so that seats cut off together do not
+/// A random fraction from 0 to 1, so that seats cut off together do not
 /// all dial back at once.
-fn jitter(most: Duration) -> Duration {
+fn jitter() -> f64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    most.mul_f64(f64::from(nanos % 1000) / 1000.0)
+    f64::from(nanos % 1000) / 1000.0
+}
+
+/// The wait before dialling again: the backoff and up to half of it again
+/// at random, never past [`MAX_BACKOFF`].
+fn dial_wait(backoff: Duration, jitter: f64) -> Duration {
+    (backoff + backoff.mul_f64(jitter.clamp(0.0, 1.0) / 2.0)).min(MAX_BACKOFF)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_wait_before_dialling_again_never_passes_thirty_seconds() {
+        let mut backoff = Duration::from_secs(1);
+        let mut waits = Vec::new();
+        for _ in 0..8 {
+            waits.push(dial_wait(backoff, 0.99).as_secs_f64());
+            backoff = (backoff * 2).min(MAX_BACKOFF);
+        }
+        assert!(waits.iter().all(|w| *w <= 30.0), "{waits:?}");
+        assert_eq!(waits.last(), Some(&30.0));
+        assert_eq!(
+            dial_wait(Duration::from_secs(4), 0.5),
+            Duration::from_secs(5)
+        );
+    }
 }

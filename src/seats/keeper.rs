@@ -14,7 +14,7 @@ use tokio::sync::mpsc;
 use super::board_news::{clock_text, BoardWriter, SeatBoard, ToBoard};
 use super::link::{SeatDesk, SeatLink, SeatNews, ToSeat};
 use crate::protocol::gtp::parse_command_line;
-use crate::protocol::seat::encode;
+use crate::protocol::seat::{encode, ProgramState};
 use crate::tournament::hall::SeatPicture;
 
 /// The folder of the seats' cards, in the keys folder: `NAME.txt`, whose
@@ -55,6 +55,8 @@ pub(super) enum ToKeeper {
     Info(u64, String),
     /// The board's goref went away (its game is over, or it stopped).
     Gone(u64),
+    /// The event is over: the seat is told so and let go.
+    Goodbye(String),
 }
 
 type Checking = Pin<Box<dyn Future<Output = CheckedCard> + Send>>;
@@ -70,6 +72,11 @@ struct Keeper {
     waiting: Option<(u64, BoardWriter)>,
     /// The command the board asked last, for the program's name and version.
     asked: Option<String>,
+    /// A board's command is with the seat, unanswered.
+    in_flight: bool,
+    /// The answer to come is to a board that went away: it is dropped,
+    /// not handed to the board that took its place.
+    stale_answer: bool,
     pictures: SeatBoard,
     cards: Option<Cards>,
     card_done: bool,
@@ -83,12 +90,13 @@ pub(super) async fn keep(
     cards: Option<Cards>,
 ) {
     let entrant = link.entrant.clone();
-    let card_summary = cards
+    let card = cards.as_ref().and_then(|cards| {
+        crate::files::read_text(&card_path(cards, &entrant), crate::files::SETTINGS_MAX).ok()
+    });
+    let card_summary = card
         .as_ref()
-        .and_then(|cards| {
-            crate::files::read_text(&card_path(cards, &entrant), crate::files::SETTINGS_MAX).ok()
-        })
         .and_then(|text| text.lines().next().map(str::to_string));
+    let card_program = card.as_ref().and_then(|text| card_program(text));
     let mut keeper = Keeper {
         entrant,
         link: Some(link),
@@ -97,11 +105,16 @@ pub(super) async fn keep(
         attached: None,
         waiting: None,
         asked: None,
+        in_flight: false,
+        stale_answer: false,
         pictures,
         cards,
         card_done: card_summary.is_some(),
     };
-    keeper.update(&|p| p.card = card_summary.clone());
+    keeper.update(&|p| {
+        p.card = card_summary.clone();
+        p.program = card_program.clone();
+    });
     let mut checking: Option<Checking> = None;
     loop {
         tokio::select! {
@@ -138,6 +151,18 @@ async fn next_news(link: &mut Option<SeatLink>) -> Option<SeatNews> {
     }
 }
 
+/// The program's name and version a kept card gives (`program: ...`, under
+/// its summary), so that a runner started again knows them too.
+fn card_program(card: &str) -> Option<String> {
+    card.lines()
+        .take(3)
+        .find_map(|line| line.strip_prefix(PROGRAM_LINE))
+        .map(str::to_string)
+}
+
+/// How a card names the program it checked, on its second line.
+const PROGRAM_LINE: &str = "program: ";
+
 fn card_path(cards: &Cards, entrant: &str) -> PathBuf {
     cards
         .folder
@@ -170,6 +195,7 @@ impl Keeper {
             SeatNews::Lost {
                 replaced: false, ..
             } => {
+                (self.in_flight, self.stale_answer) = (false, false);
                 self.connected = None;
                 self.update(&|p| {
                     p.connected = false;
@@ -177,6 +203,10 @@ impl Keeper {
                     p.rtt_ms = None;
                 });
             }
+            SeatNews::Program {
+                state: ProgramState::Exited,
+                ..
+            } => (self.in_flight, self.stale_answer) = (false, false),
             SeatNews::RoundTrip(trip) => {
                 let ms = trip.as_millis() as u64;
                 self.update(&|p| {
@@ -186,7 +216,12 @@ impl Keeper {
                     }
                 });
             }
+            SeatNews::Answer { .. } if std::mem::take(&mut self.stale_answer) => {
+                self.in_flight = false;
+                return;
+            }
             SeatNews::Answer { text, .. } => {
+                self.in_flight = false;
                 let said = text
                     .trim()
                     .trim_start_matches(|c: char| c == '=' || c.is_ascii_digit())
@@ -223,6 +258,10 @@ impl Keeper {
         if self.card_done || self.connected.is_none() || self.attached.is_some() {
             return None;
         }
+        self.send(ToSeat::Info(format!(
+            "{}: the venue checks the program before its first game (goref check's card)",
+            self.entrant
+        )));
         let link = self.link.take()?;
         self.desk.put(link);
         self.update(&|p| {
@@ -246,7 +285,10 @@ impl Keeper {
         self.link = Some(link);
         if let Some(cards) = &self.cards {
             let path = card_path(cards, &self.entrant);
-            let text = format!("{}\n\n{}\n", card.summary, card.text);
+            let program = card.program.as_ref().map_or(String::new(), |program| {
+                format!("{PROGRAM_LINE}{program}\n")
+            });
+            let text = format!("{}\n{program}\n{}\n", card.summary, card.text);
             let written = std::fs::create_dir_all(cards.folder.join(CARDS_FOLDER))
                 .and_then(|()| crate::files::write_atomically(&path, &text));
             if let Err(e) = written {
@@ -276,6 +318,7 @@ impl Keeper {
             }
             ToKeeper::Board(board, writer) => self.join(board, writer).await,
             ToKeeper::Command(board, line) if current(&board, &self.attached) => {
+                self.in_flight = true;
                 self.asked = parse_command_line(&line).map(|command| command.name);
                 self.send(ToSeat::Command(line));
             }
@@ -285,6 +328,7 @@ impl Keeper {
             ToKeeper::Info(board, text) if current(&board, &self.attached) => {
                 self.send(ToSeat::Info(text));
             }
+            ToKeeper::Goodbye(reason) => self.send(ToSeat::Goodbye(reason)),
             ToKeeper::Gone(board) => {
                 if current(&board, &self.attached) {
                     self.attached = None;
@@ -312,6 +356,7 @@ impl Keeper {
                 return;
             }
         }
+        self.stale_answer = std::mem::take(&mut self.in_flight);
         self.attached = Some((board, writer));
     }
 }

@@ -7,6 +7,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::protocol::seat::Tokens;
+use crate::transport::process::SECRET_VARIABLE;
 use crate::transport::tls::{self, Identity, TlsError};
 
 const TOKENS_FILE: &str = "tokens";
@@ -59,11 +60,12 @@ impl SeatKeys {
     }
 
     /// The command `entrant`'s operator runs, to which the program's
-    /// command line is appended.
+    /// command line is appended: the token goes in the environment, out of
+    /// the arguments every user of the entrant's machine reads in `ps`.
     pub fn command_line(&self, address: &str, entrant: &str) -> Option<String> {
         let token = self.tokens.get(entrant)?;
         Some(format!(
-            "goref seat {address} --entrant {entrant} --token {token} --pin {} --",
+            "{SECRET_VARIABLE}={token} goref seat {address} --entrant {entrant} --pin {} --",
             self.identity.fingerprint()
         ))
     }
@@ -120,7 +122,11 @@ mod tests {
         let line = again
             .command_line("venue.example.org:6819", "beta")
             .unwrap();
-        assert!(line.starts_with("goref seat venue.example.org:6819 --entrant beta --token "));
+        let token = again.tokens.get("beta").unwrap();
+        assert!(line.starts_with(&format!(
+            "GOREF_TOKEN={token} goref seat venue.example.org:6819 --entrant beta --pin "
+        )));
+        assert!(!line.contains("--token"), "{line}");
         assert!(line.ends_with(&format!("--pin {} --", again.identity.fingerprint())));
         assert_eq!(again.command_line("x:1", "gamma"), None);
     }

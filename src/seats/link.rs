@@ -168,6 +168,8 @@ pub(crate) enum ToSeat {
     Stream(String),
     /// The game, the colour and the opponent, for the seat's screen.
     Info(String),
+    /// No more games: the seat is told so and let go.
+    Goodbye(String),
 }
 
 /// A seated entrant's link to its player.

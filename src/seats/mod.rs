@@ -3,7 +3,7 @@
 //! and the entrants' tokens; [`venue`] listens for seats and hands each
 //! entrant's connection to the player that plays it, as a [`link::SeatLink`];
 //! [`client`] is `goref seat`, the entrant's side, which runs the program
-//! and relays. In an event, [`relay`] joins the runner's seats to the
+//! and relays, with its entrant's token from [`token`]. In an event, [`relay`] joins the runner's seats to the
 //! boards' processes, and [`keeper`] keeps each seat between rounds and has
 //! it checked when it first connects. The protocol itself is the pure
 //! machine in [`crate::protocol::seat`].
@@ -14,4 +14,5 @@ pub mod keeper;
 pub mod keys;
 pub mod link;
 pub mod relay;
+pub mod token;
 pub mod venue;

@@ -57,7 +57,12 @@ pub struct RelayServer {
     pub address: std::net::SocketAddr,
     pub socket: PathBuf,
     pub seats: SeatBoard,
+    farewell: mpsc::UnboundedSender<String>,
+    said: std::sync::mpsc::Receiver<()>,
 }
+
+/// How long the seats are given to hear the venue's goodbye.
+const GOODBYE_WAIT: Duration = Duration::from_secs(3);
 
 impl RelayServer {
     /// Listens for seats on `listen` and for boards on the keys folder's
@@ -79,6 +84,8 @@ impl RelayServer {
         ));
         let board = seats.clone();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
+        let (farewell, farewell_rx) = mpsc::unbounded_channel();
+        let (said_tx, said) = std::sync::mpsc::channel();
         let path = socket.clone();
         std::thread::Builder::new()
             .name("seats".into())
@@ -90,7 +97,12 @@ impl RelayServer {
                     Ok(runtime) => runtime,
                     Err(e) => return drop(ready_tx.send(Err(e.to_string()))),
                 };
-                runtime.block_on(serve(keys, settings, path, board, ready_tx));
+                let ends = Ends {
+                    ready: ready_tx,
+                    farewell: farewell_rx,
+                    said: said_tx,
+                };
+                runtime.block_on(serve(keys, settings, path, board, ends));
             })
             .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
         let address = ready_rx
@@ -100,8 +112,28 @@ impl RelayServer {
             address,
             socket,
             seats,
+            farewell,
+            said,
         })
     }
+
+    /// The event is over: every seat is told so (`goodbye`) and stops
+    /// rather than dial again. Waits a few seconds at most for them.
+    pub fn farewell(&self, reason: &str) {
+        if self.farewell.send(reason.to_string()).is_ok() {
+            let _ = self
+                .said
+                .recv_timeout(GOODBYE_WAIT + Duration::from_secs(1));
+        }
+    }
+}
+
+/// How the seats' thread tells the runner it listens, hears that the event
+/// is over, and says it has told the seats.
+struct Ends {
+    ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
+    farewell: mpsc::UnboundedReceiver<String>,
+    said: std::sync::mpsc::Sender<()>,
 }
 
 async fn serve(
@@ -109,8 +141,13 @@ async fn serve(
     settings: RelaySettings,
     socket: PathBuf,
     board: SeatBoard,
-    ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
+    ends: Ends,
 ) {
+    let Ends {
+        ready,
+        mut farewell,
+        said,
+    } = ends;
     let RelaySettings {
         listen,
         name,
@@ -139,7 +176,19 @@ async fn serve(
     let _ = ready.send(Ok(venue.address));
     let mut next_board = 0u64;
     loop {
-        let Ok((stream, _)) = boards.accept().await else {
+        let accepted = tokio::select! {
+            accepted = boards.accept() => accepted,
+            reason = farewell.recv() => {
+                let reason = reason.unwrap_or_else(|| "the venue closed".into());
+                for keeper in keepers.values() {
+                    let _ = keeper.send(ToKeeper::Goodbye(reason.clone()));
+                }
+                venue.settled(GOODBYE_WAIT).await;
+                let _ = said.send(());
+                return;
+            }
+        };
+        let Ok((stream, _)) = accepted else {
             tokio::time::sleep(RETRY).await;
             continue;
         };
@@ -216,6 +265,7 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
                             Some(ToSeat::Command(line)) => FromBoard::Command { line },
                             Some(ToSeat::Stream(line)) => FromBoard::Stream { line },
                             Some(ToSeat::Info(text)) => FromBoard::Info { text },
+                            Some(ToSeat::Goodbye(_)) => continue,
                             None => return,
                         };
                         let _ = writer.write_all(&encode(&order)).await;

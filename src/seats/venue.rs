@@ -5,6 +5,7 @@
 //! the older's loss reaches the link before the newer's admission.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -27,7 +28,9 @@ struct Slot {
     commands: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<ToSeat>>>,
     news: mpsc::UnboundedSender<SeatNews>,
     admitted: watch::Sender<u64>,
-    current: Option<oneshot::Sender<()>>,
+    /// Closes the connection in the slot, naming the newer one that
+    /// takes its place.
+    current: Option<oneshot::Sender<String>>,
 }
 
 /// The listening venue. Dropping it stops taking new seats.
@@ -35,6 +38,7 @@ pub struct Venue {
     pub address: std::net::SocketAddr,
     links: HashMap<String, SeatLink>,
     accept: tokio::task::JoinHandle<()>,
+    shared: Arc<Shared>,
 }
 
 impl Drop for Venue {
@@ -73,18 +77,30 @@ impl Venue {
             };
             slots.insert(entrant.to_string(), slot);
         }
-        let shared = Shared {
+        let shared = Arc::new(Shared {
             slots: Mutex::new(slots),
             tokens: keys.tokens.clone(),
             name: name.to_string(),
             asks_stderr,
-        };
-        let accept = tokio::spawn(accept_seats(listener, acceptor, Arc::new(shared)));
+            open: AtomicUsize::new(0),
+        });
+        let accept = tokio::spawn(accept_seats(listener, acceptor, shared.clone()));
         Ok(Venue {
             address,
             links,
             accept,
+            shared,
         })
+    }
+
+    /// Waits until no admitted seat is connected (each was said goodbye),
+    /// `limit` at most.
+    pub async fn settled(&self, limit: Duration) {
+        let deadline = tokio::time::Instant::now() + limit;
+        while self.shared.open.load(Ordering::Acquire) > 0 && tokio::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// The link to `entrant`'s seat, once.
@@ -98,6 +114,24 @@ struct Shared {
     tokens: Tokens,
     name: String,
     asks_stderr: bool,
+    /// Admitted connections still open.
+    open: AtomicUsize,
+}
+
+/// Counts an admitted connection as open while it lives.
+struct OpenConnection<'a>(&'a AtomicUsize);
+
+impl<'a> OpenConnection<'a> {
+    fn new(open: &'a AtomicUsize) -> Self {
+        open.fetch_add(1, Ordering::AcqRel);
+        OpenConnection(open)
+    }
+}
+
+impl Drop for OpenConnection<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 async fn accept_seats(listener: TcpListener, acceptor: TlsAcceptor, shared: Arc<Shared>) {
@@ -109,7 +143,7 @@ async fn accept_seats(listener: TcpListener, acceptor: TlsAcceptor, shared: Arc<
         let (acceptor, shared) = (acceptor.clone(), shared.clone());
         tokio::spawn(async move {
             let _ = tcp.set_nodelay(true);
-            if let Err(why) = serve_seat(tcp, acceptor, shared).await {
+            if let Err(why) = serve_seat(tcp, peer, acceptor, shared).await {
                 tracing::info!(%peer, "seat connection closed: {why}");
             }
         });
@@ -118,6 +152,7 @@ async fn accept_seats(listener: TcpListener, acceptor: TlsAcceptor, shared: Arc<
 
 async fn serve_seat(
     tcp: TcpStream,
+    peer: std::net::SocketAddr,
     acceptor: TlsAcceptor,
     shared: Arc<Shared>,
 ) -> Result<(), String> {
@@ -134,7 +169,10 @@ async fn serve_seat(
         timer.set(side.poll_timeout());
         let events = tokio::select! {
             read = reader.read(&mut buffer) => {
-                let lines = read_lines(read, &mut buffer, &mut splitter)?;
+                let lines = match read_lines(read, &mut buffer, &mut splitter) {
+                    Ok(lines) => lines,
+                    Err(end) => return Err(end.tell(&mut writer).await),
+                };
                 lines.iter().flat_map(|line| side.handle_line(now(), line, &shared.tokens)).collect()
             }
             _ = timer.fired() => side.handle_timeout(now()),
@@ -173,10 +211,11 @@ async fn serve_seat(
             .get_mut(&entrant)
             .ok_or("no slot for an admitted entrant")?;
         if let Some(older) = slot.current.replace(close_tx) {
-            let _ = older.send(());
+            let _ = older.send(format!("{peer} ({client})"));
         }
         (slot.commands.clone(), slot.news.clone())
     };
+    let _open = OpenConnection::new(&shared.open);
     let mut commands = commands.lock().await;
     if let Some(slot) = shared.slots.lock().expect("seat slots").get_mut(&entrant) {
         slot.admitted.send_modify(|generation| *generation += 1);
@@ -188,7 +227,7 @@ async fn serve_seat(
         let events: Vec<VenueEvent> = tokio::select! {
             read = reader.read(&mut buffer) => match read_lines(read, &mut buffer, &mut splitter) {
                 Ok(lines) => lines.iter().flat_map(|line| side.handle_line(now(), line, &shared.tokens)).collect(),
-                Err(why) => break Err((why, false)),
+                Err(end) => break Err((end.tell(&mut writer).await, false)),
             },
             command = commands.recv() => match command {
                 Some(ToSeat::Command(line)) => {
@@ -197,11 +236,20 @@ async fn serve_seat(
                 }
                 Some(ToSeat::Stream(line)) => vec![VenueEvent::Send(VenueMessage::Stream { line })],
                 Some(ToSeat::Info(text)) => vec![VenueEvent::Send(VenueMessage::Info { text })],
+                Some(ToSeat::Goodbye(reason)) => {
+                    let _ = send(&mut writer, &VenueMessage::Goodbye { reason }).await;
+                    let _ = writer.shutdown().await;
+                    break Ok(());
+                }
                 None => break Ok(()),
             },
             _ = timer.fired() => side.handle_timeout(now()),
-            _ = &mut close_rx => {
-                let reason = format!("a newer seat for {entrant} replaced this one");
+            newer = &mut close_rx => {
+                let newer = newer.unwrap_or_else(|_| "an unknown address".into());
+                let reason = format!(
+                    "a newer seat for {entrant} replaced this one: it connected from {newer}; \
+                     if that is not {entrant}'s operator, tell the director"
+                );
                 let _ = send(&mut writer, &VenueMessage::Refused { reason: reason.clone() }).await;
                 break Err((reason, true));
             }
@@ -256,18 +304,45 @@ async fn serve_seat(
     Ok(())
 }
 
+/// How reading from a seat ended.
+enum ReadEnd {
+    /// The connection closed or broke.
+    Closed(String),
+    /// The seat sent what the protocol does not allow (a line over the
+    /// bound): it is told why before the connection closes.
+    Broken(String),
+}
+
+impl ReadEnd {
+    /// Says why to a seat that broke the protocol; the reason either way.
+    async fn tell<W: AsyncWrite + Unpin>(self, writer: &mut W) -> String {
+        match self {
+            ReadEnd::Closed(why) => why,
+            ReadEnd::Broken(why) => {
+                let refused = VenueMessage::Refused {
+                    reason: why.clone(),
+                };
+                let _ = send(writer, &refused).await;
+                why
+            }
+        }
+    }
+}
+
 fn read_lines(
     read: std::io::Result<usize>,
     buffer: &mut [u8],
     splitter: &mut LineSplitter,
-) -> Result<Vec<Vec<u8>>, String> {
+) -> Result<Vec<Vec<u8>>, ReadEnd> {
     match read {
-        Ok(0) => Err("the seat closed the connection".into()),
-        Ok(n) => splitter.feed(&buffer[..n]).map_err(|e| e.to_string()),
-        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-            Err("the connection ended without a goodbye".into())
-        }
-        Err(e) => Err(format!("the connection broke: {e}")),
+        Ok(0) => Err(ReadEnd::Closed("the seat closed the connection".into())),
+        Ok(n) => splitter
+            .feed(&buffer[..n])
+            .map_err(|e| ReadEnd::Broken(e.to_string())),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(ReadEnd::Closed(
+            "the connection ended without a goodbye".into(),
+        )),
+        Err(e) => Err(ReadEnd::Closed(format!("the connection broke: {e}"))),
     }
 }
 

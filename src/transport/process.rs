@@ -105,9 +105,14 @@ pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>, ProcessError
     Ok(words)
 }
 
+/// The environment variable that holds goref's own secret (a seat's or a
+/// spectator's token): never handed down to a program goref starts.
+pub const SECRET_VARIABLE: &str = "GOREF_TOKEN";
+
 impl Process {
     /// Starts `argv[0]` with the rest as arguments. The child is killed when
-    /// the `Process` is dropped. Stderr lines go to `stderr_tx`.
+    /// the `Process` is dropped. Stderr lines go to `stderr_tx`. goref's own
+    /// secret (`GOREF_TOKEN`) is not handed down to the program.
     pub fn spawn(
         argv: &[String],
         stderr_tx: mpsc::Sender<StderrItem>,
@@ -115,6 +120,7 @@ impl Process {
         let (program, args) = argv.split_first().ok_or(ProcessError::EmptyCommand)?;
         let mut child = Command::new(program)
             .args(args)
+            .env_remove(SECRET_VARIABLE)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

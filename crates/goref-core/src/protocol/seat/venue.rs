@@ -139,7 +139,7 @@ impl VenueSide {
         }
         self.window.1 += 1;
         if self.window.1 > MAX_LINES_PER_SECOND {
-            return self.lost(format!(
+            return self.broken(format!(
                 "more than {MAX_LINES_PER_SECOND} lines in a second"
             ));
         }
@@ -148,7 +148,7 @@ impl VenueSide {
             Err(error) if self.stage == Stage::AwaitingHello => {
                 return self.refuse(format!("not a seat: {error}"));
             }
-            Err(error) => return self.lost(format!("broke the seat protocol: {error}")),
+            Err(error) => return self.broken(format!("broke the seat protocol: {error}")),
         };
         match (&self.stage, message) {
             (
@@ -185,7 +185,7 @@ impl VenueSide {
             (Stage::AwaitingHello, other) => {
                 self.refuse(format!("said {} before hello", kind(&other)))
             }
-            (_, SeatMessage::Hello { .. }) => self.lost("said hello twice".into()),
+            (_, SeatMessage::Hello { .. }) => self.broken("said hello twice".into()),
             (_, SeatMessage::Pong { n }) => match self.ping_sent {
                 Some((sent_n, sent)) if sent_n == n => {
                     self.ping_sent = None;
@@ -249,10 +249,7 @@ impl VenueSide {
     pub fn handle_timeout(&mut self, now: Instant) -> Vec<VenueEvent> {
         match self.stage {
             Stage::AwaitingHello if now >= self.opened + HELLO_WAIT => {
-                self.stage = Stage::Closed;
-                vec![VenueEvent::Lost {
-                    why: format!("no hello within {} s", HELLO_WAIT.as_secs()),
-                }]
+                self.broken(format!("no hello within {} s", HELLO_WAIT.as_secs()))
             }
             Stage::Open { .. } if now >= self.last_heard + LOST_AFTER => self.lost(format!(
                 "silent for {} s",
@@ -287,6 +284,16 @@ impl VenueSide {
     fn lost(&mut self, why: String) -> Vec<VenueEvent> {
         self.stage = Stage::Closed;
         vec![VenueEvent::Lost { why }]
+    }
+
+    /// The seat broke the rules: it is told why (`refused`), then closed.
+    fn broken(&mut self, why: String) -> Vec<VenueEvent> {
+        let refused = VenueMessage::Refused {
+            reason: why.clone(),
+        };
+        let mut events = vec![VenueEvent::Send(refused)];
+        events.extend(self.lost(why));
+        events
     }
 }
 

@@ -87,6 +87,9 @@ pub enum VenueMessage {
     /// What the seat's screen shows: the round, the board, the colour and
     /// the opponent, free text for this version.
     Info { text: String },
+    /// The venue has no more games for this seat (the event is over): the
+    /// seat stops rather than dial again. The connection closes.
+    Goodbye { reason: String },
 }
 
 /// The operator's rights during a game (KGS rules): to have the program

@@ -64,7 +64,8 @@ fn a_connection_that_never_says_hello_or_says_junk_is_turned_away() {
     assert_eq!(silent.poll_timeout(), Some(t + HELLO_WAIT));
     assert!(matches!(
         &silent.handle_timeout(t + HELLO_WAIT)[..],
-        [VenueEvent::Lost { .. }]
+        [VenueEvent::Send(VenueMessage::Refused { reason }), VenueEvent::Lost { .. }]
+            if reason == "no hello within 10 s"
     ));
     let mut junk = VenueSide::new(t, "venue");
     assert!(matches!(
@@ -195,8 +196,19 @@ fn a_flood_or_a_broken_line_closes_the_link() {
     let mut venue = admitted(t);
     assert!(matches!(
         &venue.handle_line(t, b"= D4", &tokens())[..],
-        [VenueEvent::Lost { why }] if why.contains("protocol")
+        [VenueEvent::Send(VenueMessage::Refused { reason }), VenueEvent::Lost { why }]
+            if why.contains("protocol") && reason == why
     ));
+    let mut venue = admitted(t);
+    let negative = br#"{"type":"answer","id":1,"text":"= D4","think_ms":-5}"#;
+    assert!(
+        matches!(
+            &venue.handle_line(t, negative, &tokens())[..],
+            [VenueEvent::Send(VenueMessage::Refused { reason }), VenueEvent::Lost { .. }]
+                if reason.contains("think_ms") || reason.contains("invalid value")
+        ),
+        "a negative think_ms is told why"
+    );
 }
 
 #[test]
