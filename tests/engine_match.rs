@@ -197,6 +197,46 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
 }
 
 #[test]
+fn a_candidate_that_crashes_in_its_games_loses_them_and_its_crashes_are_counted() {
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("m");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("book.sgf"), BOOK).unwrap();
+    let crasher = common::fake("--board --crash-at 6");
+    let text = format!(
+        "name = \"crasher\"\nboards = 2\nseed = 3\n\
+         [game]\nrules = \"kgs\"\nsize = 9\nkomi = 5.5\nrestart_crashed = 0\n\
+         [[engine]]\nname = \"crasher\"\nplayer = \"{crasher}\"\n\
+         [[engine]]\nname = \"gnugo\"\nplayer = \"gtp:{gnugo} --mode gtp --level 0\"\n\
+         [openings]\nsource = \"book.sgf\"\nplies = 2\n\
+         [stop]\npairs = 2\n",
+        gnugo = gnugo()
+    );
+    std::fs::write(dir.join("match.toml"), text).unwrap();
+    let said = finish(spawn_match(&dir));
+    let games = results(&dir);
+    assert_eq!(games.len(), 4, "no game played again: {games:?} {said}");
+    let figures = figures_of(&dir);
+    assert_eq!(figures["games"], 4, "{figures}");
+    assert_eq!(
+        (figures["wins"].as_u64(), figures["losses"].as_u64()),
+        (Some(0), Some(4))
+    );
+    assert_eq!(figures["crashes"], serde_json::json!([4, 0]), "{figures}");
+    assert_eq!(figures["replayed"], 0);
+    let text = Command::new(goref())
+        .arg("standings")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("lost by a crash or hang 4 (opponents 0)"),
+        "{text}"
+    );
+}
+
+#[test]
 fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_twice() {
     let root = tempfile::tempdir().unwrap();
     let dir = match_folder(root.path(), 0, 0, "pairs = 3");

@@ -2,7 +2,8 @@
 //! result (read from its journal's end) and what it counts for the
 //! candidate, taken in the order the games ended into the core's ledger
 //! (`matches::Ledger`: whole pairs, the SPRT's first decision), with what
-//! only the folders know: colours, time and illegal-move losses, replays.
+//! only the folders know: colours, losses on time, by an illegal move and
+//! by a program's crash or hang, and replays.
 
 use std::io::{Read, Seek, SeekFrom};
 use std::num::NonZeroUsize;
@@ -28,17 +29,23 @@ pub enum Counted {
     /// An outcome for the candidate, and how the game ended (`time`,
     /// `forfeit_illegal_move`, ...).
     Game { outcome: Outcome, end: String },
-    /// Nothing: the game is played again (void, a crash, no result the
-    /// match can take).
+    /// Nothing: the game is played again (void, no game, a failure that
+    /// is no program's, no result the match can take).
     Replay(String),
 }
 
-/// What a game's result counts for the candidate playing `candidate`.
+/// Ends that are a program's own failure in play: it crashed or exited,
+/// or stopped answering. The game is that program's loss, as fastchess and
+/// cutechess count it, and counted apart.
+const CRASH_ENDS: [&str; 2] = ["forfeit_crash", "forfeit_hang"];
+
+/// What a game's result counts for the candidate playing `candidate`. A
+/// program that crashed or hung has lost; only a game that failed for
+/// goref's own reasons (void, no game, a failure of the set-up) is played
+/// again.
 pub fn count(result: &str, end: &str, reason: &str, candidate: Color) -> Counted {
-    let replayed = matches!(
-        end,
-        "forfeit_crash" | "void" | "no_game" | "forfeit_failure"
-    ) || matches!(result, "Void" | "?" | "");
+    let replayed = matches!(end, "void" | "no_game" | "forfeit_failure")
+        || matches!(result, "Void" | "?" | "");
     if replayed {
         return Counted::Replay(format!("{result} ({end}): {reason}"));
     }
@@ -113,9 +120,12 @@ pub struct MatchFigures {
     /// `continue`, `accept_h0` or `accept_h1`; none without an SPRT.
     pub sprt: Option<SprtState>,
     /// Games lost on time and by an illegal move, the candidate's and its
-    /// opponents'; games played again (void or crashed).
+    /// opponents'; games lost because the program crashed, exited or
+    /// stopped answering, the same way; games played again (void, or failed
+    /// for no program's fault).
     pub time_losses: [u64; 2],
     pub illegal_losses: [u64; 2],
+    pub crashes: [u64; 2],
     pub replayed: u64,
     /// In a gauntlet, the candidate against each opponent (the figures
     /// above are against the field); empty for a head-to-head match.
@@ -154,6 +164,7 @@ pub struct Tally {
     by_colour: [[u64; 3]; 2],
     time_losses: [u64; 2],
     illegal_losses: [u64; 2],
+    crashes: [u64; 2],
     replayed: u64,
     played: Vec<Played>,
 }
@@ -176,6 +187,7 @@ impl Tally {
             by_colour: [[0; 3]; 2],
             time_losses: [0; 2],
             illegal_losses: [0; 2],
+            crashes: [0; 2],
             replayed: 0,
             played: Vec::new(),
         }
@@ -231,6 +243,7 @@ impl Tally {
                         (_, 2) => {}
                         ("time", _) => self.time_losses[loser] += 1,
                         ("forfeit_illegal_move", _) => self.illegal_losses[loser] += 1,
+                        (end, _) if CRASH_ENDS.contains(&end) => self.crashes[loser] += 1,
                         _ => {}
                     }
                 }
@@ -314,6 +327,7 @@ impl Tally {
             sprt: self.ledger.sprt_state(),
             time_losses: self.time_losses,
             illegal_losses: self.illegal_losses,
+            crashes: self.crashes,
             replayed: self.replayed,
             per_opponent,
         }
@@ -381,10 +395,12 @@ impl MatchFigures {
     }
 
     /// Elo in a few words, with `digits` decimals: `Elo 58.5 +/- 120.3`.
+    /// An interval of no width (every pair alike) says nothing of the
+    /// error: it is shown undefined.
     pub fn elo_text(&self, digits: usize) -> Option<String> {
         let elo = unsigned_zero(format!("{:.digits$}", self.elo?));
-        Some(match self.elo_error {
-            Some(error) => format!("Elo {elo} +/- {error:.digits$}"),
+        Some(match error_text(self.elo_error, digits) {
+            Some(error) => format!("Elo {elo} +/- {error}"),
             None => format!("Elo {elo}"),
         })
     }
@@ -447,7 +463,7 @@ impl MatchFigures {
                 "score {}  Elo {} +/- {}  nElo {}  LOS {}",
                 opt(self.score, 3),
                 opt(self.elo, 1),
-                opt(self.elo_error, 1),
+                error_text(self.elo_error, 1).unwrap_or_else(|| "-".into()),
                 opt(self.nelo, 1),
                 self.los
                     .map_or("-".to_string(), |l| format!("{:.1} %", l * 100.0))
@@ -495,12 +511,27 @@ impl MatchFigures {
         let [mine_illegal, theirs_illegal] = self.illegal_losses;
         let line = format!(
             "lost on time {mine} (opponents {theirs}), by an illegal move {mine_illegal} \
-             (opponents {theirs_illegal}); played again {}",
+             (opponents {theirs_illegal})"
+        );
+        lines.push((line, false));
+        let [mine_crashed, theirs_crashed] = self.crashes;
+        let line = format!(
+            "lost by a crash or hang {mine_crashed} (opponents {theirs_crashed}); \
+             played again {}",
             self.replayed
         );
         lines.push((line, false));
         lines
     }
+}
+
+/// The Elo error with `digits` decimals; `undefined` for an interval of no
+/// width, which only says that every pair came out alike.
+fn error_text(error: Option<f64>, digits: usize) -> Option<String> {
+    error.map(|error| match error == 0.0 {
+        true => "undefined".to_string(),
+        false => format!("{error:.digits$}"),
+    })
 }
 
 /// `-0.0` as `0.0`: a figure rounded to nothing has no sign.
@@ -516,7 +547,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_result_counts_for_the_candidates_colour_and_voids_and_crashes_are_replayed() {
+    fn a_result_counts_for_the_candidates_colour_and_only_goref_s_own_failures_are_replayed() {
         let win = count("B+R", "resign", "", Color::Black);
         assert_eq!(
             win,
@@ -539,9 +570,23 @@ mod tests {
                 ..
             }
         ));
+        for (end, candidate, outcome) in [
+            ("forfeit_crash", Color::Black, Outcome::Loss),
+            ("forfeit_hang", Color::White, Outcome::Win),
+        ] {
+            assert_eq!(
+                count("W+F", end, "", candidate),
+                Counted::Game {
+                    outcome,
+                    end: end.into()
+                },
+                "a program that crashed or hung has lost"
+            );
+        }
         for (result, end) in [
-            ("W+F", "forfeit_crash"),
             ("Void", "void"),
+            ("Void", "no_game"),
+            ("B+F", "forfeit_failure"),
             ("?", "adjudication"),
         ] {
             assert!(matches!(
@@ -572,23 +617,33 @@ mod tests {
         game("pair-0002-b", "B+T", "time");
         game("pair-0003-a", "B+R", "resign");
         std::fs::create_dir_all(games.join("pair-0003-b")).unwrap();
+        game("pair-0004-a", "W+F", "forfeit_crash");
         let file = super::super::file::parse(super::super::file::TEMPLATE).unwrap();
         let figures = figures(root.path(), &file);
-        assert_eq!((figures.games, figures.pairs), (5, 2));
+        assert_eq!((figures.games, figures.pairs), (6, 2));
         assert_eq!(
             figures.penta,
             [1, 0, 0, 0, 1],
-            "LL then WW; pair 3 is not whole"
+            "LL then WW; pairs 3 and 4 are not whole"
         );
-        assert_eq!((figures.wins, figures.losses, figures.draws), (3, 2, 0));
-        assert_eq!(figures.as_black, [2, 1, 0]);
+        assert_eq!((figures.wins, figures.losses, figures.draws), (3, 3, 0));
+        assert_eq!(figures.as_black, [2, 2, 0]);
         assert_eq!(figures.as_white, [1, 1, 0]);
         assert_eq!(figures.time_losses, [1, 0], "the candidate's, as White");
+        assert_eq!(figures.crashes, [1, 0], "the candidate crashed as Black");
         assert_eq!(figures.replayed, 1);
         assert_eq!(figures.score, Some(0.5));
+        assert!(
+            figures
+                .lines()
+                .iter()
+                .any(|l| l == "lost by a crash or hang 1 (opponents 0); played again 1"),
+            "{:?}",
+            figures.lines()
+        );
         assert!(figures.llr.is_some() && figures.sprt == Some(SprtState::Continue));
         let (under_the_games, details) = figures.screen_lines();
-        assert!(under_the_games[0].starts_with("games 5:"), "no title");
+        assert!(under_the_games[0].starts_with("games 6:"), "no title");
         assert!(
             details.len() == 1 && details[0].starts_with("SPRT LLR"),
             "an undecided SPRT is its plot's: {details:?}"
@@ -603,7 +658,7 @@ mod tests {
             csv.lines()
                 .nth(1)
                 .unwrap()
-                .starts_with("5,2,3,2,0,1,0,0,0,1,0.500000"),
+                .starts_with("6,2,3,3,0,1,0,0,0,1,0.500000"),
             "{csv}"
         );
     }
@@ -651,6 +706,13 @@ mod tests {
         let (_, details) = figures.screen_lines();
         let against = details.iter().filter(|l| l.starts_with("  against "));
         assert_eq!(against.count(), 2, "each opponent on the figures' page");
+    }
+
+    #[test]
+    fn an_interval_of_no_width_is_shown_undefined_not_as_certainty() {
+        assert_eq!(error_text(Some(0.0), 1).as_deref(), Some("undefined"));
+        assert_eq!(error_text(Some(12.25), 1).as_deref(), Some("12.2"));
+        assert_eq!(error_text(None, 1), None);
     }
 
     #[test]
