@@ -185,12 +185,19 @@ fn is_stale(spectator: &Spectator) -> bool {
         && spectator.status(now()).trouble
 }
 
+/// What a board's tile says before its goref has ever answered: the
+/// socket's path and the tries are for the log, not the director.
+const NOT_STARTED: &str = "waiting for its goref to start";
+
 /// A copy of the board's view as it stands.
 fn view_note(follow: &Follow) -> BoardNote {
     let spectator = &follow.spectator;
     let at = now();
     let status = spectator.status(at);
-    let trouble = status.trouble.then_some(status.text);
+    let trouble = match spectator.ever_live() {
+        true => status.trouble.then_some(status.text),
+        false => status.trouble.then(|| NOT_STARTED.to_string()),
+    };
     BoardNote::View {
         view: Arc::new(spectator.view.clone()),
         clock: spectator.host_ms(at).map(|ms| (at, ms)),
