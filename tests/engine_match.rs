@@ -102,6 +102,10 @@ fn init_writes_a_commented_match_file_once() {
         text.contains("[[engine]]") && text.contains("sprt = {"),
         "{text}"
     );
+    assert!(
+        text.contains("--level 5 --max-level 5") && text.contains("--level 0 --max-level 0"),
+        "GNU Go's levels are pinned, or a clock makes them alike: {text}"
+    );
     let again = Command::new(goref())
         .args(["match", "init"])
         .arg(&dir)

@@ -209,7 +209,7 @@ fn pace_limit(time: TimeSystem) -> Option<Duration> {
 }
 
 /// `n` things in words: `1 move`, `3 moves`.
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
         n => format!("{n} {many}"),

@@ -317,14 +317,16 @@ size = 9
 time = "fischer:30s,0.5s"
 
 # The candidate first: the figures are its. More than one opponent makes a
-# gauntlet, with figures against each and against the field.
+# gauntlet, with figures against each and against the field. Under a clock
+# GNU Go raises its own level when it has time to spare, so each level is
+# pinned with --max-level: without it, level 5 and level 0 play alike.
 [[engine]]
 name = "new"
-player = "gtp:/usr/games/gnugo --mode gtp --level 5"
+player = "gtp:/usr/games/gnugo --mode gtp --level 5 --max-level 5"
 
 [[engine]]
 name = "old"
-player = "gtp:/usr/games/gnugo --mode gtp --level 0"
+player = "gtp:/usr/games/gnugo --mode gtp --level 0 --max-level 0"
 
 # The openings: random:N (N legal quiet moves from the seed), or an SGF
 # file or folder, with plies = N (the first N moves of each game).
@@ -398,9 +400,11 @@ mod tests {
             sprt.starts_with("[stop] sprt: elo0 (20) must be less"),
             "{sprt}"
         );
-        let player =
-            parse(&TEMPLATE.replace("gtp:/usr/games/gnugo --mode gtp --level 0", "nope:x"))
-                .unwrap_err();
+        let player = parse(&TEMPLATE.replace(
+            "gtp:/usr/games/gnugo --mode gtp --level 0 --max-level 0",
+            "nope:x",
+        ))
+        .unwrap_err();
         assert!(
             player.starts_with("[[engine]] 2 (old): player:"),
             "{player}"

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::check::plural;
 use crate::console;
 use crate::event::board::{self, BoardNews, BoardRun, FolderState};
 use crate::game::Color;
@@ -212,13 +213,13 @@ impl Runner {
     fn go(&mut self) -> Result<MatchFigures, String> {
         let mut figures = self.tally.figures(&self.file);
         self.desk.say(format!(
-            "goref: match {}: {} against {}, {} boards at once, {} openings; {} games so far",
+            "goref: match {}: {} against {}, {} at once, {}; {} so far",
             self.file.name,
             self.file.engines[0].name,
             figures.opponents.join(", "),
-            self.file.boards,
-            self.plan.openings.len(),
-            figures.games
+            plural(self.file.boards as usize, "board", "boards"),
+            plural(self.plan.openings.len(), "opening", "openings"),
+            plural(figures.games as usize, "game", "games")
         ));
         let mut failed = None;
         let mut last_report = std::time::Instant::now();

@@ -30,7 +30,7 @@ use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pac
 use crate::mirror::follow::Target;
 use crate::shell_time::next_from;
 use crate::ui::hall::keys::HallEffect;
-use crate::ui::hall::{BoardGame, HallView};
+use crate::ui::hall::{BoardGame, HallKind, HallView};
 use crate::ui::keys::Key;
 use crate::ui::Role;
 
@@ -261,6 +261,10 @@ impl MatchScreen {
             }
         }
         self.view.picture = picture.boards;
+        self.view.kind = match picture.panel.is_some() {
+            true => HallKind::Match,
+            false => HallKind::Worker,
+        };
         self.view.panel = picture.panel;
     }
 

@@ -23,6 +23,7 @@ use async_nats::jetstream::{
 };
 use futures_util::StreamExt;
 
+use crate::check::plural;
 use crate::game::Color;
 use crate::matches::jobs::{
     is_plain_name, Job, JobBook, JobResult, NoticeKind, Try, Verdict, WorkerNotice, MESSAGE_VERSION,
@@ -327,13 +328,13 @@ impl Remote {
     fn go(&mut self) -> Result<MatchFigures, String> {
         let figures = self.tally.figures(&self.file);
         self.desk.say(format!(
-            "goref: match {}: {} against {}, {} pairs queued at most, {} openings; {} games so far",
+            "goref: match {}: {} against {}, {} queued at most, {}; {} so far",
             self.file.name,
             self.file.engines[0].name,
             figures.opponents.join(", "),
-            self.file.workers.queued,
-            self.plan.openings.len(),
-            figures.games
+            plural(self.file.workers.queued, "pair", "pairs"),
+            plural(self.plan.openings.len(), "opening", "openings"),
+            plural(figures.games as usize, "game", "games")
         ));
         let mut broker_trouble = false;
         loop {
