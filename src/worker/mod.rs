@@ -136,6 +136,10 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         engines.join(", "),
         options.link.shown()
     ));
+    worker.tiles.waiting(Some(format!(
+        "waiting for the broker at {}",
+        options.link.shown()
+    )));
     worker.show();
     let client = options
         .link
@@ -147,6 +151,8 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         .await?;
     let js = jetstream::new(client);
     let (_, mut consumer) = queue::work_queue(&js, None).await?;
+    worker.tiles.waiting(None);
+    worker.show();
     let slots = Arc::new(Semaphore::new(options.slots));
     let (stop_tx, stop) = watch::channel(false);
     let failed_here = Arc::new(Mutex::new(HashSet::new()));
@@ -173,6 +179,10 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
                 let renewed = why.to_ascii_lowercase().contains("consumer deleted");
                 if !broker_trouble && !renewed {
                     worker.say(format!("the broker: {why}; trying again"));
+                    worker
+                        .tiles
+                        .waiting(Some("the broker does not answer: trying again".into()));
+                    worker.show();
                     broker_trouble = true;
                 }
                 tokio::time::sleep(FETCH_WAIT).await;
@@ -181,6 +191,8 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         };
         if std::mem::take(&mut broker_trouble) {
             worker.say("the broker answers again");
+            worker.tiles.waiting(None);
+            worker.show();
         }
         let Some(run) = take(&worker, &js, &message, &failed_here, &mut refused_said).await else {
             tokio::spawn(async move {
@@ -212,6 +224,12 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         });
     }
     while tasks.join_next().await.is_some() {}
+    let (reported, unreported) = worker.tiles.tally();
+    worker.say(format!(
+        "stopped: {} played and reported, {} handed back or failed",
+        crate::check::plural(reported as usize, "pair", "pairs"),
+        unreported
+    ));
     Ok(())
 }
 

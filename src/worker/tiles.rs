@@ -24,8 +24,11 @@ struct State {
     held: BTreeSet<u32>,
     /// The game each tile shows, and where it is followed.
     playing: BTreeMap<u32, (BoardPicture, Target)>,
-    /// The pairs reported.
+    /// The pairs reported, and the jobs that ended without a report.
     done: u64,
+    unreported: u64,
+    /// While the worker has no broker to take jobs from: what it waits for.
+    waiting: Option<String>,
 }
 
 impl Tiles {
@@ -63,20 +66,41 @@ impl Tiles {
         self.lock().playing.insert(tile, (picture, target));
     }
 
+    /// What the worker waits for while it has no broker (`waiting for the
+    /// broker at nats://...`); none once the broker answers.
+    pub fn waiting(&self, why: Option<String>) {
+        self.lock().waiting = why;
+    }
+
+    /// The pairs reported so far, and the jobs ended without a report
+    /// (handed back, or failed).
+    pub fn tally(&self) -> (u64, u64) {
+        let state = self.lock();
+        (state.done, state.unreported)
+    }
+
     /// The job on tile `tile` ended: reported, or not.
     pub fn free(&self, tile: u32, reported: bool) {
         let mut state = self.lock();
         state.held.remove(&tile);
         state.playing.remove(&tile);
         state.done += u64::from(reported);
+        state.unreported += u64::from(!reported);
     }
 
     /// The tiles as a screen draws them, under `title`.
     pub fn picture(&self, title: &str) -> MatchPicture {
         let state = self.lock();
+        let (name, stage) = match &state.waiting {
+            Some(why) => (format!("{title} | {why}"), Stage::Starting),
+            None => (
+                format!("{title} | pairs done {}", state.done),
+                Stage::Playing,
+            ),
+        };
         let boards = EventPicture {
-            name: format!("{title} | pairs done {}", state.done),
-            stage: Stage::Playing,
+            name,
+            stage,
             boards: state.playing.values().map(|(b, _)| b.clone()).collect(),
             ..EventPicture::default()
         };
@@ -107,9 +131,19 @@ mod tests {
         assert_eq!((tiles.take(), tiles.take(), tiles.take()), (1, 2, 3));
         tiles.free(2, true);
         tiles.free(3, false);
+        assert_eq!(tiles.tally(), (1, 1));
         assert_eq!(tiles.take(), 2);
         let picture = tiles.picture("worker w1");
         assert_eq!(picture.boards.name, "worker w1 | pairs done 1");
         assert!(picture.boards.boards.is_empty() && picture.panel.is_none());
+        tiles.waiting(Some("waiting for the broker at nats://b:4222".into()));
+        let waiting = tiles.picture("worker w1");
+        assert_eq!(
+            waiting.boards.name,
+            "worker w1 | waiting for the broker at nats://b:4222"
+        );
+        assert_eq!(waiting.boards.stage, Stage::Starting, "not playing");
+        tiles.waiting(None);
+        assert_eq!(tiles.picture("worker w1").boards.stage, Stage::Playing);
     }
 }

@@ -35,7 +35,7 @@ use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
 use super::super::board::point_glyph;
 use super::super::clocks::{describe, reading_at};
 use super::super::{cut, Theme};
-use super::{board_state, HallState, HallView, Mode};
+use super::{board_state, HallKind, HallState, HallView, Mode};
 
 /// The least size of a tile, its frame included.
 const TILE_WIDTH: u16 = 36;
@@ -114,7 +114,7 @@ pub fn draw(
             Laid { columns: 1 }
         }
         (Mode::Help, _, _) => {
-            let lines = help_lines(state.director);
+            let lines = help_lines(hall.kind, state.director);
             text(body, buf, &lines, state, theme);
             Laid { columns: 1 }
         }
@@ -754,6 +754,15 @@ fn hint_bar(area: Rect, buf: &mut Buffer, hall: &HallView, state: &HallState, th
 
 fn keys_text(hall: &HallView, state: &HallState) -> String {
     let pairing = matches!(hall.picture.stage, Stage::Pairing { .. });
+    match (hall.kind, state.mode) {
+        (HallKind::Match, Mode::Boards) => {
+            return "enter open  arrows select  s figures  ? help  q quit".into()
+        }
+        (HallKind::Worker, Mode::Boards) => {
+            return "enter open  arrows select  ? help  q quit".into()
+        }
+        _ => {}
+    }
     match (state.mode, pairing && state.director) {
         (Mode::Standings, _) => "s, esc: the boards  j/k scroll  ? help  q quit".into(),
         (Mode::Seats, _) => "S, esc: the boards  j/k scroll  ? help  q quit".into(),
@@ -766,9 +775,41 @@ fn keys_text(hall: &HallView, state: &HallState) -> String {
     }
 }
 
+/// The keys of a match's or a worker's tiles, for `?`.
+fn tile_help_lines(kind: HallKind) -> Vec<(String, bool)> {
+    let (title, figures, quit) = match kind {
+        HallKind::Match => (
+            "the match's keys",
+            Some("  s                 the figures and plots (s again, or esc: the games)"),
+            "  q                 leave (the games play on; the next goref match follows them)",
+        ),
+        _ => (
+            "the worker's keys",
+            None,
+            "  q                 stop the worker (asks first while games play; jobs handed back)",
+        ),
+    };
+    let mut lines = vec![(title.to_string(), true)];
+    let keys = [
+        Some("  arrows, h/j/k/l   select a game"),
+        Some("  N then enter      open game N; enter alone: the one selected"),
+        Some("  in a game         its own keys (? there lists them); q or esc: back"),
+        figures,
+        Some("  ctrl-l            draw the screen anew"),
+        Some(quit),
+    ];
+    lines.extend(keys.into_iter().flatten().map(|l| (l.to_string(), false)));
+    lines.push((String::new(), false));
+    lines.push(("?  or esc: close this help".to_string(), false));
+    lines
+}
+
 /// The hall's keys, for `?`: the director's marked as such on a
-/// spectator's hall.
-fn help_lines(director: bool) -> Vec<(String, bool)> {
+/// spectator's hall; a match's and a worker's their own.
+fn help_lines(kind: HallKind, director: bool) -> Vec<(String, bool)> {
+    if kind != HallKind::Event {
+        return tile_help_lines(kind);
+    }
     let mine = |line: &str| match director {
         true => line.to_string(),
         false => format!("{line} (the director)"),

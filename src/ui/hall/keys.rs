@@ -23,7 +23,7 @@ use crate::tournament::games::parse_outcome;
 use crate::tournament::hall::Stage;
 
 use super::super::keys::Key;
-use super::{Asking, HallInput, HallState, HallView, Mode};
+use super::{Asking, HallInput, HallKind, HallState, HallView, Mode};
 
 /// What the app must do for the hall.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,7 +95,7 @@ pub(crate) fn handle(
             state.scroll = 0;
         }
         Key::Enter => return open(hall, state),
-        Key::Char('s') => {
+        Key::Char('s') if hall.kind != HallKind::Worker => {
             state.mode = match state.mode {
                 Mode::Standings => Mode::Boards,
                 _ => Mode::Standings,

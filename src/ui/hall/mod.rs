@@ -47,6 +47,20 @@ pub struct HallView {
     pub watching: Option<u32>,
     /// A match's figures and plots, drawn under its tiles.
     pub panel: Option<MatchPanel>,
+    /// Whose tiles these are: each lists its own keys.
+    pub kind: HallKind,
+}
+
+/// What the tiles are of.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum HallKind {
+    /// An event's boards: the director's keys, the rounds.
+    #[default]
+    Event,
+    /// A match's games, with its figures.
+    Match,
+    /// A worker's slots.
+    Worker,
 }
 
 /// What the hall shows.

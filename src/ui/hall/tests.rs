@@ -11,7 +11,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::keys::{handle, HallEffect};
-use super::{draw, BoardGame, HallState, HallView, Mode};
+use super::{draw, BoardGame, HallKind, HallState, HallView, Mode};
 use crate::game::clock::ClockReading;
 use crate::game::Color::{Black, White};
 use crate::referee::event::{GameEvent, SessionChange, StampedEvent};
@@ -415,6 +415,39 @@ fn question_mark_shows_the_halls_keys_and_closes_them_again() {
         theirs.contains("a result for the selected board (the director)"),
         "{theirs}"
     );
+}
+
+#[test]
+fn a_matchs_and_a_workers_tiles_list_their_own_keys_not_the_directors() {
+    for (kind, title) in [
+        (HallKind::Match, "the match's keys"),
+        (HallKind::Worker, "the worker's keys"),
+    ] {
+        let mut tiles = hall(2);
+        tiles.kind = kind;
+        let mut state = HallState::new(true);
+        let boards = drawn(&tiles, &mut state, 80, 24);
+        let hint = boards.last().unwrap();
+        assert!(
+            !hint.contains("R result") && !hint.contains("t retry"),
+            "{hint}"
+        );
+        handle(Key::Char('?'), &tiles, &mut state, 1);
+        let help = drawn(&tiles, &mut state, 80, 24).join("\n");
+        assert!(help.contains(title), "{help}");
+        for directors in [
+            "between rounds",
+            "a result for the selected board",
+            "(its line failed)",
+        ] {
+            assert!(!help.contains(directors), "{kind:?}: {help}");
+        }
+        handle(Key::Esc, &tiles, &mut state, 1);
+        if kind == HallKind::Worker {
+            handle(Key::Char('s'), &tiles, &mut state, 1);
+            assert_eq!(state.mode, Mode::Boards, "a worker has no standings");
+        }
+    }
 }
 
 #[test]
