@@ -466,21 +466,9 @@ fn standings_of_games(
     args: &StandingsArgs,
 ) -> Result<goref::tournament::standings::Standings, String> {
     use goref::tournament::{games, standings};
-    use std::io::Read;
     let shown = path.display();
-    let cannot = |e: std::io::Error| format!("cannot read {shown}: {e}");
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|file| file.take(games::MAX_GAMES_FILE + 1).read_to_end(&mut bytes))
-        .map_err(cannot)?;
-    if bytes.len() as u64 > games::MAX_GAMES_FILE {
-        return Err(format!(
-            "{shown} is longer than {} MiB: not a list of games",
-            games::MAX_GAMES_FILE >> 20
-        ));
-    }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| format!("cannot read {shown}: it is not UTF-8 text"))?;
+    let text = goref::files::read_text(path, games::MAX_GAMES_FILE)
+        .map_err(|e| format!("cannot read {shown}: {e}"))?;
     let played = games::parse_games(&text).map_err(|e| format!("{shown}, {e}"))?;
     if played.is_empty() {
         return Err(format!(

@@ -198,6 +198,21 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
         2 * pairs,
         "every game linked"
     );
+    for what in [
+        "date: 20",
+        "game: kgs rules, 9x9, komi 5.5",
+        "candidate level8: gtp:",
+        "(GNU Go 3.",
+        "openings: the first 2 moves of the games in /",
+        "SPRT: elo0 ",
+        "for Elo [",
+        "games: ",
+        "<td>Black</td>",
+        "<td>White</td>",
+        "book.sgf, game ",
+    ] {
+        assert!(report.contains(what), "{what} in the report: {report}");
+    }
 }
 
 #[test]
@@ -418,7 +433,7 @@ fn ctrl_c_stops_a_match_whose_engine_hangs_in_its_check_before_any_game() {
     );
     std::fs::write(dir.join("match.toml"), text).unwrap();
     let child = spawn_match(&dir);
-    std::thread::sleep(Duration::from_secs(2));
+    std::thread::sleep(Duration::from_secs(12));
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let started = std::time::Instant::now();
     let output = common::wait_with_watchdog(child, Duration::from_secs(30));
@@ -435,6 +450,11 @@ fn ctrl_c_stops_a_match_whose_engine_hangs_in_its_check_before_any_game() {
     assert!(
         said.contains("SIGINT") && said.contains("while engine new was being checked"),
         "{said}"
+    );
+    assert!(
+        said.contains("goref: checking engine new")
+            && said.contains("goref: still checking engine new (10 s)"),
+        "a hanging check is not silent: {said}"
     );
     assert!(!dir.join("games").exists(), "no game begun");
 }

@@ -88,8 +88,31 @@ fn a_device_is_refused_and_a_full_stdout_is_an_incomplete_run() {
         .output()
         .unwrap();
     assert_eq!(zero.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&zero.stderr).contains("longer than 64 MiB"));
+    assert!(
+        String::from_utf8_lossy(&zero.stderr).contains("a character device, not a regular file"),
+        "{zero:?}"
+    );
     let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("games.fifo");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let from_fifo = Command::new(common::goref())
+        .args(["standings", "--games"])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert_eq!(
+        from_fifo.status.code(),
+        Some(2),
+        "a FIFO is refused, not waited on"
+    );
+    assert!(
+        String::from_utf8_lossy(&from_fifo.stderr).contains("not a regular file"),
+        "{from_fifo:?}"
+    );
     let file = dir.path().join("games.csv");
     std::fs::write(&file, FOUR).unwrap();
     let full = Command::new(common::goref())

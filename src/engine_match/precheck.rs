@@ -19,16 +19,20 @@ const MOVES: u32 = 3;
 
 /// How often a check looks whether the match was asked to stop.
 const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(200);
+/// How often a check that takes long says it is still running.
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// Checks every engine of `file`; the lines to tell, or why the match
-/// cannot start. `stop_asked` is asked while a check runs: the match may
-/// be stopped before an engine that hangs has had its whole time.
+/// Checks every engine of `file`, saying how each goes (and, every
+/// [`PROGRESS_EVERY`], that a slow one is still being checked), or why the
+/// match cannot start. `stop_asked` is asked while a check runs: the match
+/// may be stopped before an engine that hangs has had its whole time.
 pub fn check_engines(
     dir: &Path,
     file: &MatchFile,
     exe: &Path,
     stop_asked: &dyn Fn() -> Option<String>,
-) -> Result<Vec<String>, String> {
+    say: &dyn Fn(String),
+) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -36,8 +40,8 @@ pub fn check_engines(
     let cards = dir.join(CARDS_FOLDER);
     std::fs::create_dir_all(&cards).map_err(|e| format!("cannot make {}: {e}", cards.display()))?;
     let today = crate::game::sgf::Date::from_unix_seconds(0);
-    let mut said = Vec::new();
     for engine in &file.engines {
+        say(format!("goref: checking engine {}", engine.name));
         let mut game = file.game.clone();
         game.black = Some(engine.player.clone());
         game.white = Some("bot".into());
@@ -56,7 +60,17 @@ pub fn check_engines(
         let card = runtime.block_on(async {
             let check = crate::check::run(&config);
             tokio::pin!(check);
+            let started = tokio::time::Instant::now();
+            let mut next_word = started + PROGRESS_EVERY;
             loop {
+                if tokio::time::Instant::now() >= next_word {
+                    next_word += PROGRESS_EVERY;
+                    say(format!(
+                        "goref: still checking engine {} ({} s)",
+                        engine.name,
+                        started.elapsed().as_secs()
+                    ));
+                }
                 tokio::select! {
                     card = &mut check => {
                         return card.map_err(|e| format!("engine {}: {e}", engine.name));
@@ -90,13 +104,13 @@ pub fn check_engines(
                 path.display()
             ));
         }
-        said.push(format!(
+        say(format!(
             "goref: engine {} checked: ready; its card is {}",
             engine.name,
             path.display()
         ));
     }
-    Ok(said)
+    Ok(())
 }
 
 /// An engine's name as a file's: letters, digits, `-`, `_` and `.` kept,

@@ -1,23 +1,46 @@
-//! `DIR/report.html`: the page a developer pastes into a pull request. The
-//! figures, the pentanomial counts, a gauntlet's opponents, the SPRT's
-//! log-likelihood ratio and Elo against the games played (drawn as SVG, a
-//! point per completed pair), and every game linked to its record.
+//! `DIR/report.html`: the page a developer pastes into a pull request. How
+//! the match was played (the date, the rules and time control, each
+//! engine's command and the name and version it gave, the openings, the
+//! SPRT's hypotheses), the figures, the pentanomial counts, a gauntlet's
+//! opponents, the SPRT's log-likelihood ratio and Elo against the games
+//! played (drawn as SVG, a point per completed pair, both axes labelled),
+//! and every game linked to its record with the candidate's colour.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
+use crate::game::Color;
 use crate::matches::Step;
 
-use super::plan::GAMES_FOLDER;
-use super::tally::{Counted, MatchFigures, Played, Tally};
+use super::file::{MatchFile, OpeningSource};
+use super::plan::{Plan, GAMES_FOLDER};
+use super::precheck::CARDS_FOLDER;
+use super::tally::{parse_folder_name, Counted, MatchFigures, Played, Tally};
 
 /// The report's name in the match's folder.
 pub const REPORT_PAGE: &str = "report.html";
 
 /// Writes `DIR/report.html` for `figures`, its plots and game list from
-/// `tally`.
-pub fn write(dir: &Path, figures: &MatchFigures, tally: &Tally) -> Result<(), String> {
-    let page = page(figures, tally.ledger().steps(), tally.played());
+/// `tally`, under the settings of `file`.
+pub fn write(
+    dir: &Path,
+    (file, plan): (&MatchFile, &Plan),
+    figures: &MatchFigures,
+    tally: &Tally,
+) -> Result<(), String> {
+    let settings = settings_lines(dir, file);
+    let opening = |pair: u64| {
+        plan.opening(pair).map_or(String::new(), |o| {
+            let moves: Vec<String> = o.moves.iter().map(|p| p.to_gtp()).collect();
+            format!("{} ({})", moves.join(" "), o.source)
+        })
+    };
+    let page = page(
+        &settings,
+        figures,
+        tally.ledger().steps(),
+        (tally.played(), &opening),
+    );
     let path = dir.join(REPORT_PAGE);
     crate::files::write_atomically(&path, &page)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
@@ -30,7 +53,93 @@ fn escape(text: &str) -> String {
         .replace('"', "&quot;")
 }
 
-fn page(figures: &MatchFigures, steps: &[Step], games: &[Played]) -> String {
+/// How the match was played, a line each.
+fn settings_lines(dir: &Path, file: &MatchFile) -> Vec<String> {
+    let today = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let game = &file.game;
+    let mut lines = vec![
+        format!("date: {}", crate::game::sgf::Date::from_unix_seconds(today)),
+        format!(
+            "game: {} rules, {}x{}, komi {}, time {}",
+            game.rules.as_deref().unwrap_or("kgs"),
+            file.size(),
+            file.size(),
+            game.komi
+                .map_or("as the rules give".to_string(), |k| k.to_string()),
+            game.time.as_deref().unwrap_or("none")
+        ),
+    ];
+    for (n, engine) in file.engines.iter().enumerate() {
+        let role = match n {
+            0 => "candidate",
+            _ => "opponent",
+        };
+        let gave = program_on_card(dir, &engine.name)
+            .map_or(String::new(), |program| format!(" ({program})"));
+        lines.push(format!("{role} {}: {}{gave}", engine.name, engine.player));
+    }
+    lines.push(match &file.openings {
+        OpeningSource::Random { plies } => {
+            format!(
+                "openings: {plies} random quiet moves each, from seed {}",
+                file.seed
+            )
+        }
+        OpeningSource::Sgf { path, plies } => {
+            format!(
+                "openings: the first {plies} moves of the games in {}",
+                path.display()
+            )
+        }
+    });
+    if let Some(sprt) = file.sprt {
+        lines.push(format!(
+            "SPRT: elo0 {}, elo1 {}, alpha {}, beta {}, {:?} model",
+            sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta, sprt.model
+        ));
+    }
+    if let Some(pairs) = file.pairs {
+        lines.push(format!("at most {pairs} pairs"));
+    }
+    lines
+}
+
+/// The name and version an engine gave its check before the match, from
+/// its card.
+fn program_on_card(dir: &Path, engine: &str) -> Option<String> {
+    let name: String = engine
+        .chars()
+        .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {
+            true => c,
+            false => '_',
+        })
+        .collect();
+    let card = crate::files::read_text(
+        &dir.join(CARDS_FOLDER).join(format!("{name}.txt")),
+        crate::files::SETTINGS_MAX,
+    )
+    .ok()?;
+    let said = |check: &str| {
+        card.lines().find_map(|line| {
+            let mut words = line.split_whitespace();
+            (words.next() == Some("pass") && words.next() == Some(check))
+                .then(|| words.collect::<Vec<_>>().join(" "))
+        })
+    };
+    match (said("name"), said("version")) {
+        (Some(name), Some(version)) => Some(format!("{name} {version}")),
+        (name, _) => name,
+    }
+}
+
+fn page(
+    settings: &[String],
+    figures: &MatchFigures,
+    steps: &[Step],
+    (games, opening): (&[Played], &dyn Fn(u64) -> String),
+) -> String {
     let mut html = String::new();
     let title = escape(&figures.name);
     let _ = write!(
@@ -40,6 +149,11 @@ fn page(figures: &MatchFigures, steps: &[Step], games: &[Played]) -> String {
          pre{{background:#f4f4f4;padding:1em}}svg{{background:#fafafa;border:1px solid #ddd}}\
          td,th{{padding:0 .6em;text-align:right}}</style></head><body>\n<h1>{title}</h1>\n"
     );
+    let _ = writeln!(html, "<pre class=\"settings\">");
+    for line in settings {
+        let _ = writeln!(html, "{}", escape(line));
+    }
+    let _ = writeln!(html, "</pre>");
     let _ = writeln!(html, "<pre class=\"figures\">");
     for line in figures.lines() {
         let _ = writeln!(html, "{}", escape(&line));
@@ -65,15 +179,25 @@ fn page(figures: &MatchFigures, steps: &[Step], games: &[Played]) -> String {
         html.push_str("<h2>Elo</h2>\n");
         html.push_str(&plot("elo", &elo, &[0.0]));
     }
-    html.push_str("<h2>The games</h2>\n<table class=\"games\"><tr><th>game</th><th>result</th><th>for the candidate</th></tr>\n");
+    html.push_str("<h2>The games</h2>\n<table class=\"games\"><tr><th>game</th><th>candidate</th><th>opening</th><th>result</th><th>for the candidate</th></tr>\n");
     for game in games {
         let counted = match &game.counted {
             Counted::Game { outcome, end } => format!("{outcome:?} ({end})").to_lowercase(),
             Counted::Replay(_) => "played again".to_string(),
         };
+        let (colour, opening) = match parse_folder_name(&game.name) {
+            Some((slot, _)) => (
+                match slot.candidate {
+                    Color::Black => "Black",
+                    Color::White => "White",
+                },
+                escape(&opening(slot.pair)),
+            ),
+            None => ("?", String::new()),
+        };
         let _ = writeln!(
             html,
-            "<tr><td><a href=\"{GAMES_FOLDER}/{name}/game.sgf\">{name}</a></td><td>{}</td><td>{counted}</td></tr>",
+            "<tr><td><a href=\"{GAMES_FOLDER}/{name}/game.sgf\">{name}</a></td><td>{colour}</td><td>{opening}</td><td>{}</td><td>{counted}</td></tr>",
             escape(&game.result),
             name = escape(&game.name)
         );
@@ -96,6 +220,17 @@ fn plot(class: &str, points: &[(u64, f64)], marks: &[f64]) -> String {
     let y = |value: f64| HEIGHT - 10.0 - (value - low) / span * (HEIGHT - 20.0);
     let mut svg = format!(
         "<svg class=\"{class}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" viewBox=\"0 0 {WIDTH} {HEIGHT}\">\n"
+    );
+    let _ = writeln!(
+        svg,
+        "<text x=\"{:.1}\" y=\"12\" font-size=\"10\" text-anchor=\"end\">{high:.2}</text>\
+         <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">{low:.2}</text>\
+         <text x=\"{:.1}\" y=\"{:.1}\" font-size=\"10\" text-anchor=\"end\">games: {last}</text>",
+        WIDTH - 12.0,
+        WIDTH - 12.0,
+        HEIGHT - 12.0,
+        WIDTH / 2.0 + 40.0,
+        HEIGHT - 2.0,
     );
     for mark in marks {
         let _ = writeln!(

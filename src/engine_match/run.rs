@@ -88,9 +88,8 @@ fn play_at(
     if !begun {
         desk.say("goref: checking the engines before the first game".into());
         let stop_asked = || desk.stop_asked();
-        for line in super::precheck::check_engines(dir, &file, &exe, &stop_asked)? {
-            desk.say(line);
-        }
+        let say = |line| desk.say(line);
+        super::precheck::check_engines(dir, &file, &exe, &stop_asked, &say)?;
     }
     let plan = Plan::new(&file, openings);
     let (news_tx, news) = mpsc::channel();
@@ -454,7 +453,9 @@ impl Runner {
     }
 
     fn report(&self, figures: &MatchFigures) {
-        if let Err(why) = super::report::write(&self.dir, figures, &self.tally) {
+        if let Err(why) =
+            super::report::write(&self.dir, (&self.file, &self.plan), figures, &self.tally)
+        {
             self.desk.say(format!("goref: the report: {why}"));
         }
     }

@@ -117,6 +117,8 @@ pub struct MatchFigures {
     pub llr: Option<f64>,
     pub llr_lower: Option<f64>,
     pub llr_upper: Option<f64>,
+    /// The SPRT's hypotheses, `[elo0, elo1]`; none without an SPRT.
+    pub sprt_elo: Option<[f64; 2]>,
     /// `continue`, `accept_h0` or `accept_h1`; none without an SPRT.
     pub sprt: Option<SprtState>,
     /// Games lost on time and by an illegal move, the candidate's and its
@@ -324,6 +326,7 @@ impl Tally {
             llr: self.ledger.llr(),
             llr_lower: sprt.map(|s| s.lower_bound()),
             llr_upper: sprt.map(|s| s.upper_bound()),
+            sprt_elo: file.sprt.map(|s| [s.elo0, s.elo1]),
             sprt: self.ledger.sprt_state(),
             time_losses: self.time_losses,
             illegal_losses: self.illegal_losses,
@@ -491,7 +494,11 @@ impl MatchFigures {
                 Some(SprtState::AcceptH0) => "H0 accepted: not the gain hoped for",
                 _ => "undecided",
             };
-            let line = format!("SPRT LLR {llr:.2} in [{lower:.2}, {upper:.2}]: {state}");
+            let hypotheses = self.sprt_elo.map_or(String::new(), |[elo0, elo1]| {
+                format!(" for Elo [{elo0}, {elo1}]")
+            });
+            let line =
+                format!("SPRT LLR {llr:.2} in [{lower:.2}, {upper:.2}]{hypotheses}: {state}");
             lines.push((line, self.sprt == Some(SprtState::Continue)));
         }
         for against in &self.per_opponent {

@@ -379,7 +379,9 @@ impl Remote {
             self.desk.say(line);
         }
         self.show(true);
-        if let Err(why) = super::report::write(&self.dir, &figures, &self.tally) {
+        if let Err(why) =
+            super::report::write(&self.dir, (&self.file, &self.plan), &figures, &self.tally)
+        {
             self.desk.say(format!("goref: the report: {why}"));
         }
         match self.failed.take() {
