@@ -388,12 +388,18 @@ impl Referee {
                 message,
                 fatal: false,
             }),
-            PlayerEvent::Seat { what, message } => self.events.push_back(GameEvent::Session {
-                what,
-                color: Some(color),
-                message,
-                down_ms: None,
-            }),
+            PlayerEvent::Seat { what, message } => {
+                self.events.push_back(GameEvent::Session {
+                    what,
+                    color: Some(color),
+                    message,
+                    down_ms: None,
+                });
+                let fresh = self.phase == Phase::Setup && self.resuming.is_none();
+                if what == SessionChange::SeatAbsent && fresh {
+                    self.show_absent_clock(color);
+                }
+            }
             PlayerEvent::Info(message) => self.events.push_back(GameEvent::Notice {
                 color: Some(color),
                 message,
@@ -922,6 +928,18 @@ impl Referee {
             self.waiting = Waiting::Nothing;
             self.time_out(now, color);
         }
+    }
+
+    /// An absent seat's clock, before the game starts: all its time, shown
+    /// running down, since its lateness will come off it.
+    fn show_absent_clock(&mut self, color: Color) {
+        let system = self.clocks[color.index()].system();
+        if system == TimeSystem::None {
+            return;
+        }
+        let mut clock = Clock::at_start(system);
+        clock.running = true;
+        self.events.push_back(GameEvent::Clock { color, clock });
     }
 
     /// The venue lost its seats (its runner stopped): the game is held, as

@@ -2804,6 +2804,32 @@ fn a_late_seat_has_its_lateness_taken_off_its_clock_and_past_its_time_it_loses()
 }
 
 #[test]
+fn an_absent_seats_clock_is_shown_running_down_before_the_game_starts() {
+    let t = crate::test_support::epoch();
+    let mut referee = Referee::new(timed(9, absolute(secs(60)))).unwrap();
+    referee.handle_player(t, White, PlayerEvent::Ready(info("white-bot", false)));
+    events(&mut referee);
+    let absent = PlayerEvent::Seat {
+        what: SessionChange::SeatAbsent,
+        message: "alpha's seat is not connected".into(),
+    };
+    referee.handle_player(t + secs(1), Black, absent);
+    let shown = events(&mut referee);
+    let clock = shown
+        .iter()
+        .find_map(|e| match e {
+            GameEvent::Clock {
+                color: Black,
+                clock,
+            } => Some(clock.clone()),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{shown:#?}"));
+    assert!(clock.running, "running down while the seat is away");
+    assert_eq!(clock.main_left_ms, 60_000);
+}
+
+#[test]
 fn an_absent_seat_whose_whole_time_passed_loses_on_time_before_the_game_starts() {
     let t = crate::test_support::epoch();
     let mut referee = Referee::new(timed(9, absolute(secs(60)))).unwrap();
