@@ -184,9 +184,9 @@ pub enum Command {
     ///
     /// Exit status 0 when the match reached its stop, 1 when it was
     /// stopped before (q, Ctrl-C, SIGTERM), 2 when it could not go on.
-    #[command(override_usage = "goref match init DIR
-                                       goref match DIR [--headless] [--json]
-                                       goref match DIR --workers nats://HOST:PORT [--headless] [--json]")]
+    #[command(override_usage = "goref match init DIR\n       \
+                                goref match DIR [--headless] [--json]\n       \
+                                goref match DIR --workers nats://HOST:PORT [--headless] [--json]")]
     Match(MatchArgs),
     /// Play matches' games handed out by a NATS JetStream broker, for
     /// goref match DIR --workers on another machine.

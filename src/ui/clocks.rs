@@ -164,7 +164,7 @@ impl ClocksPane<'_> {
             clock(true)
         };
         let name_width = room(&clock).clamp(4, wanted);
-        let name: String = name.chars().take(name_width).collect();
+        let name = super::cut(&name, name_width);
         format!("{to_move} {}  {name:<name_width$} {clock}", color.letter())
     }
 }

@@ -229,7 +229,11 @@ fn boards(
         state.selected = order.first().copied();
     }
     if order.is_empty() {
-        let text = "no board is playing yet";
+        let text = match hall.kind {
+            HallKind::Worker => "no game in play: the worker waits for a job",
+            HallKind::Match => "no game is playing yet",
+            HallKind::Event => "no board is playing yet",
+        };
         buf.set_stringn(area.x, area.y, text, usize::from(area.width), theme.dim);
         return Laid { columns: 1 };
     }
