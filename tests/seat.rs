@@ -769,14 +769,20 @@ fn a_second_seat_for_the_entrant_replaces_the_first_which_stops_and_both_are_jou
         said.contains("another seat for alpha took this one's place"),
         "{said}"
     );
+    assert!(
+        said.contains("it connected from 127.0.0.1:") && said.contains("(goref-seat "),
+        "the replaced seat says who took its place: {said}"
+    );
     assert_played_out(root.path(), &mut play, 20);
     let _ = second.kill();
     let _ = second.wait();
     let lost = sessions(root.path(), "seat_lost");
     assert!(
-        lost.iter()
-            .any(|e| e["message"].as_str().unwrap().contains("replaced")),
-        "{lost:?}"
+        lost.iter().any(|e| {
+            let message = e["message"].as_str().unwrap();
+            message.contains("replaced") && message.contains("connected from 127.0.0.1:")
+        }),
+        "the board's alert names the address that took the seat: {lost:?}"
     );
     assert_eq!(sessions(root.path(), "seat_back").len(), 1);
 }

@@ -208,6 +208,12 @@ fn an_event_of_four_seated_gnu_gos_plays_every_game_through_the_seats() {
         );
         let card = std::fs::read_to_string(dir.join(format!("seats/cards/{name}.txt"))).unwrap();
         assert!(card.starts_with("ready"), "{card}");
+        assert!(
+            card.lines()
+                .nth(1)
+                .is_some_and(|l| l.starts_with("program: GNU Go")),
+            "the card keeps the program's name for a runner started again: {card}"
+        );
         assert!(card.contains("seat:") && card.contains("GNU Go"), "{card}");
         assert!(
             card.contains("genmove"),
@@ -357,6 +363,32 @@ fn a_boards_goref_killed_mid_game_is_resumed_and_its_seats_told_the_game_again()
         .count();
     assert!(told >= 4, "both seated programs set up again: {told}");
     assert_one_game(&events);
+    let stale: Vec<&Value> = events
+        .iter()
+        .filter(|e| {
+            e["message"]
+                .as_str()
+                .unwrap_or("")
+                .contains("unexpected response")
+        })
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "an answer to the killed board's command never reaches the resumed one: {stale:#?}"
+    );
+    let resumed = events
+        .iter()
+        .position(|e| e["type"] == "session" && e["what"] == "resumed")
+        .unwrap();
+    let absent: Vec<&Value> = events[resumed..]
+        .iter()
+        .filter(|e| e["type"] == "session" && e["what"] == "seat_absent")
+        .collect();
+    assert!(
+        absent.is_empty(),
+        "seats that are back within a second of the resumed board's start are not absent: \
+         {absent:#?}"
+    );
 }
 
 /// The journal's moves are one game's: numbered on, none twice.

@@ -23,7 +23,7 @@ const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(200);
 const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Checks every engine of `file`, saying how each goes (and, every
-/// [`PROGRESS_EVERY`], that a slow one is still being checked), or why the
+/// `PROGRESS_EVERY`, that a slow one is still being checked), or why the
 /// match cannot start. `stop_asked` is asked while a check runs: the match
 /// may be stopped before an engine that hangs has had its whole time.
 pub fn check_engines(
@@ -115,7 +115,7 @@ pub fn check_engines(
 
 /// An engine's name as a file's: letters, digits, `-`, `_` and `.` kept,
 /// the rest `_`.
-fn file_name(name: &str) -> String {
+pub(crate) fn file_name(name: &str) -> String {
     name.chars()
         .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {
             true => c,

@@ -14,7 +14,7 @@ use crate::matches::Step;
 
 use super::file::{MatchFile, OpeningSource};
 use super::plan::{Plan, GAMES_FOLDER};
-use super::precheck::CARDS_FOLDER;
+use super::precheck::{file_name, CARDS_FOLDER};
 use super::tally::{parse_folder_name, Counted, MatchFigures, Played, Tally};
 
 /// The report's name in the match's folder.
@@ -109,15 +109,9 @@ fn settings_lines(dir: &Path, file: &MatchFile) -> Vec<String> {
 /// The name and version an engine gave its check before the match, from
 /// its card.
 fn program_on_card(dir: &Path, engine: &str) -> Option<String> {
-    let name: String = engine
-        .chars()
-        .map(|c| match c.is_ascii_alphanumeric() || "-_.".contains(c) {
-            true => c,
-            false => '_',
-        })
-        .collect();
     let card = crate::files::read_text(
-        &dir.join(CARDS_FOLDER).join(format!("{name}.txt")),
+        &dir.join(CARDS_FOLDER)
+            .join(format!("{}.txt", file_name(engine))),
         crate::files::SETTINGS_MAX,
     )
     .ok()?;
