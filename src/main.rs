@@ -214,7 +214,7 @@ fn seat(mut args: SeatArgs) -> Result<Outcome, String> {
         runtime.block_on(goref::app::seat_screen::run(options, screen))?
     };
     if !goodbye.is_empty() {
-        eprintln!("goref seat: {goodbye}");
+        console::say(format!("goref seat: {goodbye}"));
     }
     Ok(Outcome::Done)
 }

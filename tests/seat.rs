@@ -432,10 +432,11 @@ fn t_ms(event: &serde_json::Value) -> u64 {
 fn a_seat_that_comes_back_through_a_slow_link_is_not_charged_for_being_told_the_game() {
     let root = tempfile::tempdir().unwrap();
     let white = format!("gtp:{} --mode gtp --level 1", gnugo());
-    let (mut play, [address, token, pin]) =
+    let (play, [address, token, pin]) =
         venue_with(root.path(), &white, "9", &["--time", "absolute:20m"]);
+    let mut play = common::Ended(play);
     let proxy = Proxy::start(address.parse().unwrap(), Duration::from_millis(200));
-    let mut seat = spawn_seat(root.path(), &proxy.address(), &token, &pin);
+    let seat = common::Ended(spawn_seat(root.path(), &proxy.address(), &token, &pin));
     let folder = root.path().join("game");
     wait_moves(root.path(), 10);
     let blacks_turn = || {
@@ -451,9 +452,8 @@ fn a_seat_that_comes_back_through_a_slow_link_is_not_charged_for_being_told_the_
     };
     wait_until(LIMIT, || "Black asked to move".into(), blacks_turn);
     proxy.cut();
-    assert_played_out(root.path(), &mut play, 14);
-    let _ = seat.kill();
-    let _ = seat.wait();
+    assert_played_out(root.path(), &mut play.0, 14);
+    drop(seat);
     let events = journal(&folder);
     let find = |what: &dyn Fn(&serde_json::Value) -> bool| {
         events

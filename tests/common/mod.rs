@@ -16,6 +16,17 @@ use std::time::{Duration, Instant};
 use goref::game::sgf;
 use serde_json::Value;
 
+/// A child process killed and reaped when dropped, so that a test that
+/// fails half-way still ends what it started.
+pub struct Ended(pub std::process::Child);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// The output of `command`, which must succeed; if it does not, the
 /// assertion names the command and shows its stderr.
 pub fn succeeded(command: &mut Command) -> std::process::Output {
