@@ -407,9 +407,69 @@ pub fn write_output(path: &Path, text: &str, holds: Holds) -> Result<(), FileErr
     write_atomically(&target, text).map_err(FileError::io(path))
 }
 
+/// The longest path a Unix socket's address holds (`sun_path`, less its
+/// closing NUL).
+const SOCKET_PATH_MAX: usize = 107;
+
+/// A Unix socket's path as `bind` and `connect` take it. A game folder deep
+/// in a long path (a worker's `--dir`, an event under a long home) has an
+/// `attach.sock` longer than a socket's address holds; such a path is
+/// reached through its folder, held open, as `/proc/self/fd/N/NAME`. The
+/// folder stays open while this lives.
+#[derive(Debug)]
+pub struct SocketPath {
+    path: PathBuf,
+    _folder: Option<File>,
+}
+
+impl SocketPath {
+    /// The path to bind or connect for the socket at `path`.
+    pub fn of(path: &Path) -> std::io::Result<SocketPath> {
+        use std::os::fd::AsRawFd;
+        let whole = SocketPath {
+            path: path.to_path_buf(),
+            _folder: None,
+        };
+        if path.as_os_str().len() <= SOCKET_PATH_MAX {
+            return Ok(whole);
+        }
+        let (Some(folder), Some(name)) = (path.parent(), path.file_name()) else {
+            return Ok(whole);
+        };
+        let folder = File::open(folder)?;
+        Ok(SocketPath {
+            path: Path::new(&format!("/proc/self/fd/{}", folder.as_raw_fd())).join(name),
+            _folder: Some(folder),
+        })
+    }
+
+    /// The path to hand to `bind` or `connect`.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_socket_deeper_than_an_address_holds_is_bound_and_reached() {
+        let dir = tempfile::tempdir().unwrap();
+        let deep = dir.path().join("a-folder-name-long-enough".repeat(4));
+        fs::create_dir_all(&deep).unwrap();
+        let socket = deep.join("attach.sock");
+        assert!(socket.as_os_str().len() > SOCKET_PATH_MAX);
+        assert!(std::os::unix::net::UnixListener::bind(&socket).is_err());
+        let bound = SocketPath::of(&socket).unwrap();
+        let listener = std::os::unix::net::UnixListener::bind(bound.path()).unwrap();
+        assert!(socket.exists(), "the socket is where it was asked for");
+        let reach = SocketPath::of(&socket).unwrap();
+        let _client = std::os::unix::net::UnixStream::connect(reach.path()).unwrap();
+        assert!(listener.accept().is_ok());
+        let short = dir.path().join("attach.sock");
+        assert_eq!(SocketPath::of(&short).unwrap().path(), short);
+    }
 
     #[test]
     fn only_a_regular_file_within_its_bound_is_read() {

@@ -74,6 +74,11 @@ impl HallScreen {
         }
     }
 
+    /// Board `board`'s screen is dropped: another game plays there now.
+    pub(crate) fn forget(&mut self, board: u32) {
+        self.screens.remove(&board);
+    }
+
     /// The board opened, if one is.
     pub fn opened(&self) -> Option<u32> {
         match self.state.mode {

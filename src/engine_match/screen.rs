@@ -29,6 +29,7 @@ use crate::hall::follower::{BoardNote, Follower};
 use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
 use crate::mirror::follow::Target;
 use crate::shell_time::next_from;
+use crate::tournament::hall::BoardPicture;
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallKind, HallView};
 use crate::ui::keys::Key;
@@ -131,6 +132,7 @@ where
         screen: HallScreen::new(Role::Operator, screen_options.keys.clone()),
         followers: HashMap::new(),
         reached: HashSet::new(),
+        held: None,
         stop,
         leaving: false,
         detached: false,
@@ -156,7 +158,10 @@ where
                 break;
             }
         }
-        let wake = pacer.wake(&shown.screen, &shown.view);
+        let wake = match screen {
+            Some(_) => pacer.wake(&shown.screen, &shown.view),
+            None => tokio::time::Instant::now() + std::time::Duration::from_secs(3600),
+        };
         tokio::select! {
             Some(note) = notes.recv() => shown.note(note, &board_tx),
             end = &mut end_rx, if ended.is_none() => {
@@ -195,6 +200,14 @@ where
     ended.unwrap_or_else(|| Err(went_away()))
 }
 
+/// An ended game kept open: its tile as it was, and the newest view of
+/// the game that plays on its tile now, shown once the player leaves.
+struct Held {
+    board: u32,
+    tile: Option<BoardPicture>,
+    newer: Option<BoardGame>,
+}
+
 /// The screen's state: the view drawn, the games followed, and where the
 /// reason to stop goes.
 struct MatchScreen {
@@ -205,6 +218,9 @@ struct MatchScreen {
     /// The games whose goref the screen has reached: a game's trouble is
     /// shown once it has been, not while its goref is still starting.
     reached: HashSet<u32>,
+    /// A game opened on the whole screen that ended, kept on its result
+    /// until the player leaves it.
+    held: Option<Held>,
     stop: Arc<Mutex<Option<String>>>,
     leaving: bool,
     /// The terminal went away and the runner plays on.
@@ -234,9 +250,10 @@ impl MatchScreen {
             .retain(|board, _| boards.iter().any(|b| b.board == *board));
         self.reached
             .retain(|board| boards.iter().any(|b| b.board == *board));
+        let held = self.held.as_ref().map(|held| held.board);
         self.view
             .games
-            .retain(|board, _| boards.iter().any(|b| b.board == *board));
+            .retain(|board, _| held == Some(*board) || boards.iter().any(|b| b.board == *board));
         let followed = match self.detached {
             true => &BTreeMap::new(),
             false => &picture.sources,
@@ -251,16 +268,33 @@ impl MatchScreen {
                 .get(&board)
                 .is_some_and(|f| f.target == target);
             if !same {
-                let follower = Follower::start(0, board, target, notes.clone(), None);
+                if held != Some(board) && self.screen.opened() != Some(board) {
+                    self.screen.forget(board);
+                }
+                let names = boards
+                    .iter()
+                    .find(|b| b.board == board)
+                    .map_or_else(Default::default, |b| [b.black.clone(), b.white.clone()]);
+                let follower = Follower::start((0, board), names, target, notes.clone(), None);
                 self.followers.insert(board, follower);
             }
         }
         if let Some(opened) = self.screen.opened() {
-            if !boards.iter().any(|b| b.board == opened) {
+            if held != Some(opened) && !boards.iter().any(|b| b.board == opened) {
                 self.screen.new_round();
             }
         }
         self.view.picture = picture.boards;
+        if let Some(Held {
+            board,
+            tile: Some(tile),
+            ..
+        }) = &self.held
+        {
+            self.view.picture.boards.retain(|b| b.board != *board);
+            self.view.picture.boards.push(tile.clone());
+            self.view.picture.boards.sort_by_key(|b| b.board);
+        }
         self.view.kind = match picture.panel.is_some() {
             true => HallKind::Match,
             false => HallKind::Worker,
@@ -286,7 +320,20 @@ impl MatchScreen {
                     clock,
                     trouble: trouble.filter(|_| self.reached.contains(&board)),
                 };
-                show_board(&mut self.view, &mut self.screen, board, game);
+                match &mut self.held {
+                    Some(held) if held.board == board => held.newer = Some(game),
+                    _ => {
+                        let over = game.view.result.is_some();
+                        show_board(&mut self.view, &mut self.screen, board, game);
+                        if over && self.screen.opened() == Some(board) {
+                            self.held = Some(Held {
+                                board,
+                                tile: self.view.picture.board(board).cloned(),
+                                newer: None,
+                            });
+                        }
+                    }
+                }
             }
             BoardNote::Refused(why) => self.screen.tell_board(board, why),
             BoardNote::Gone(_) => {
@@ -305,6 +352,30 @@ impl MatchScreen {
                 }
                 Action::Hall(_) => {}
             }
+        }
+        self.release_held();
+    }
+
+    /// Once the player has left an ended game, its tile shows what plays
+    /// there now.
+    fn release_held(&mut self) {
+        if self
+            .held
+            .as_ref()
+            .is_none_or(|held| self.screen.opened() == Some(held.board))
+        {
+            return;
+        }
+        let Some(Held { board, newer, .. }) = self.held.take() else {
+            return;
+        };
+        self.screen.forget(board);
+        match newer {
+            Some(game) => show_board(&mut self.view, &mut self.screen, board, game),
+            None if !self.view.picture.boards.iter().any(|b| b.board == board) => {
+                self.view.games.remove(&board);
+            }
+            None => {}
         }
     }
 

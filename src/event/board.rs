@@ -209,7 +209,8 @@ pub(crate) const VOID_WAIT: std::time::Duration = std::time::Duration::from_secs
 pub(crate) fn void_game(dir: &Path, why: &str) -> Result<(), String> {
     use std::io::Write;
     let socket = dir.join(SOCKET);
-    let mut stream = std::os::unix::net::UnixStream::connect(&socket)
+    let mut stream = crate::files::SocketPath::of(&socket)
+        .and_then(|reach| std::os::unix::net::UnixStream::connect(reach.path()))
         .map_err(|e| format!("cannot reach its goref at {}: {e}", socket.display()))?;
     let failed = |e: std::io::Error| format!("its goref at {}: {e}", socket.display());
     stream.set_write_timeout(Some(VOID_WAIT)).map_err(failed)?;

@@ -68,16 +68,24 @@ impl Follower {
         Target::Unix(dir.join(crate::journal::folder::SOCKET))
     }
 
-    /// Starts following the board whose game `target` serves.
+    /// Starts following the board whose game `target` serves; its sides
+    /// are shown by the names the hall knows them by (`names`: an event's
+    /// entrants, a match's engines), not by their programs' own.
     pub fn start(
-        round: u32,
-        board: u32,
+        (round, board): (u32, u32),
+        names: [String; 2],
         target: Target,
         notes: mpsc::UnboundedSender<(u32, BoardNote)>,
         relay: Option<HallFeed>,
     ) -> Follower {
         let (commands, commands_rx) = mpsc::unbounded_channel();
-        let task = tokio::spawn(follow(board, target.clone(), notes, commands_rx, relay));
+        let task = tokio::spawn(follow(
+            (board, names),
+            target.clone(),
+            notes,
+            commands_rx,
+            relay,
+        ));
         Follower {
             round,
             target,
@@ -100,7 +108,7 @@ impl Drop for Follower {
 }
 
 async fn follow(
-    board: u32,
+    (board, names): (u32, [String; 2]),
     target: Target,
     notes: mpsc::UnboundedSender<(u32, BoardNote)>,
     mut commands: mpsc::UnboundedReceiver<String>,
@@ -128,7 +136,7 @@ async fn follow(
                     due.get_or_insert_with(|| Instant::now() + COALESCE);
                 }
                 FollowEvent::Failed(why) | FollowEvent::Finished(why) => {
-                    tell(view_note(&follow));
+                    tell(view_note(&follow, &names));
                     tell(BoardNote::Gone(why));
                     return;
                 }
@@ -153,7 +161,7 @@ async fn follow(
             }
             _ = tokio::time::sleep_until(wake), if due.is_some() => {
                 due = None;
-                if !tell(view_note(&follow)) {
+                if !tell(view_note(&follow, &names)) {
                     follow.leave();
                     return;
                 }
@@ -190,7 +198,7 @@ fn is_stale(spectator: &Spectator) -> bool {
 const NOT_STARTED: &str = "waiting for its goref to start";
 
 /// A copy of the board's view as it stands.
-fn view_note(follow: &Follow) -> BoardNote {
+fn view_note(follow: &Follow, names: &[String; 2]) -> BoardNote {
     let spectator = &follow.spectator;
     let at = now();
     let status = spectator.status(at);
@@ -198,8 +206,15 @@ fn view_note(follow: &Follow) -> BoardNote {
         true => status.trouble.then_some(status.text),
         false => status.trouble.then(|| NOT_STARTED.to_string()),
     };
+    let mut view = spectator.view.clone();
+    for (player, name) in view.players.iter_mut().zip(names) {
+        if !name.is_empty() && player.name != *name {
+            player.name = name.clone();
+            player.version.clear();
+        }
+    }
     BoardNote::View {
-        view: Arc::new(spectator.view.clone()),
+        view: Arc::new(view),
         clock: spectator.host_ms(at).map(|ms| (at, ms)),
         trouble,
     }

@@ -315,8 +315,8 @@ impl Hall {
             let same = followed.is_some_and(|f| f.target == target && f.round == picture.round);
             if board.playing && !same {
                 let follower = Follower::start(
-                    picture.round,
-                    board.board,
+                    (picture.round, board.board),
+                    [board.black.clone(), board.white.clone()],
                     target,
                     notes.clone(),
                     self.relay.clone(),

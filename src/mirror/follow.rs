@@ -108,10 +108,13 @@ impl Target {
                     ))),
                 }
             }
-            Target::Unix(path) => UnixStream::connect(path)
-                .await
-                .map(Conn::Unix)
-                .map_err(Unreachable::Connect),
+            Target::Unix(path) => {
+                let reach = crate::files::SocketPath::of(&path).map_err(Unreachable::Connect)?;
+                UnixStream::connect(reach.path())
+                    .await
+                    .map(Conn::Unix)
+                    .map_err(Unreachable::Connect)
+            }
             Target::Broker(_) => Err(Unreachable::Connect(std::io::Error::other(
                 "a broker is followed by its own task",
             ))),

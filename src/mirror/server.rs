@@ -202,7 +202,9 @@ impl MirrorServer {
         if std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_socket()) {
             std::fs::remove_file(path).map_err(socket_error)?;
         }
-        let listener = std::os::unix::net::UnixListener::bind(path).map_err(socket_error)?;
+        let bound = crate::files::SocketPath::of(path).map_err(socket_error)?;
+        let listener =
+            std::os::unix::net::UnixListener::bind(bound.path()).map_err(socket_error)?;
         std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
             .map_err(socket_error)?;
         listener.set_nonblocking(true).map_err(socket_error)?;

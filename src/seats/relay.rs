@@ -158,7 +158,8 @@ async fn serve(
         Ok(venue) => venue,
         Err(why) => return drop(ready.send(Err(why))),
     };
-    let boards = match UnixListener::bind(&socket) {
+    let bound = crate::files::SocketPath::of(&socket);
+    let boards = match bound.and_then(|bound| UnixListener::bind(bound.path())) {
         Ok(listener) => listener,
         Err(e) => {
             let why = format!("{}: {e}", socket.display());
@@ -235,7 +236,12 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
     let (socket, name) = (socket.to_path_buf(), entrant.to_string());
     tokio::spawn(async move {
         loop {
-            let Ok(stream) = UnixStream::connect(&socket).await else {
+            let reach = crate::files::SocketPath::of(&socket);
+            let connected = match &reach {
+                Ok(reach) => UnixStream::connect(reach.path()).await,
+                Err(_) => Err(std::io::ErrorKind::NotFound.into()),
+            };
+            let Ok(stream) = connected else {
                 tokio::time::sleep(RETRY).await;
                 continue;
             };

@@ -243,7 +243,7 @@ fn boards(
         list(area, buf, hall, state, theme, now, &order);
         return Laid { columns: 1 };
     }
-    let size = hall.games.values().map(|g| u16::from(g.view.size)).max();
+    let size = hall.games.values().map(|g| board_size(&g.view)).max();
     let columns = (1..=most)
         .filter(|&columns| count.div_ceil(columns) * TILE_HEIGHT <= area.height)
         .find(|&columns| {
@@ -310,7 +310,7 @@ fn tile(
     );
     let game = hall.game(board.board);
     let view = game.map(|g| g.view.as_ref());
-    let size = view.map_or(0, |v| u16::from(v.size));
+    let size = view.map_or(0, board_size);
     let small_board = size > 0 && inner.height >= size && inner.width > TEXT_WIDTH + size;
     let text_width = match small_board {
         true => inner.width - size - 1,
@@ -338,6 +338,15 @@ fn tile(
     if let (true, Some(view)) = (small_board, view) {
         let at = Rect::new(inner.x + inner.width - size, inner.y, size, size);
         small(at, buf, view, theme);
+    }
+}
+
+/// The size of the board a tile draws: none before the game has started,
+/// when the view's size is only its default.
+fn board_size(view: &GameView) -> u16 {
+    match view.first_to_move {
+        Some(_) => u16::from(view.size),
+        None => 0,
     }
 }
 

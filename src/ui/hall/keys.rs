@@ -76,6 +76,21 @@ pub(crate) fn handle(
     let text = matches!(state.mode, Mode::Standings | Mode::Seats | Mode::Help)
         || !matches!(hall.picture.stage, Stage::Playing | Stage::Starting);
     match key {
+        Key::Char('q') if hall.kind == HallKind::Worker => {
+            match hall.picture.boards.iter().filter(|b| b.playing).count() {
+                0 => return vec![HallEffect::Quit],
+                playing => {
+                    let games = match playing {
+                        1 => "its game in play stops and its pair goes".to_string(),
+                        n => format!("its {n} games in play stop and their pairs go"),
+                    };
+                    state.confirm = Some((
+                        format!("stop the worker? {games} back to the queue"),
+                        HallEffect::Quit,
+                    ))
+                }
+            }
+        }
         Key::Char('q') | Key::Ctrl('c') => return vec![HallEffect::Quit],
         Key::Char(c @ '0'..='9') => {
             state.typed.push(c);

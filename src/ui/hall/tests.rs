@@ -451,6 +451,48 @@ fn a_matchs_and_a_workers_tiles_list_their_own_keys_not_the_directors() {
 }
 
 #[test]
+fn q_on_a_worker_with_games_in_play_asks_first_and_on_an_idle_one_quits() {
+    let mut tiles = hall(2);
+    tiles.kind = HallKind::Worker;
+    let mut state = HallState::new(true);
+    assert!(handle(Key::Char('q'), &tiles, &mut state, 1).is_empty());
+    let hint = drawn(&tiles, &mut state, 80, 24).last().unwrap().clone();
+    assert!(
+        hint.contains("stop the worker? its 2 games in play stop"),
+        "{hint}"
+    );
+    assert!(handle(Key::Char('n'), &tiles, &mut state, 1).is_empty());
+    handle(Key::Char('q'), &tiles, &mut state, 1);
+    assert_eq!(
+        handle(Key::Char('y'), &tiles, &mut state, 1),
+        vec![HallEffect::Quit]
+    );
+    tiles.picture.boards.clear();
+    tiles.games.clear();
+    assert_eq!(
+        handle(Key::Char('q'), &tiles, &mut state, 1),
+        vec![HallEffect::Quit],
+        "nothing in play: q quits"
+    );
+}
+
+#[test]
+fn a_tile_draws_no_board_before_its_game_starts_and_its_own_size_after() {
+    let mut tiles = hall(1);
+    tiles.games.insert(1, BoardGame::default());
+    let mut state = HallState::new(true);
+    let waiting = drawn(&tiles, &mut state, 80, 24).join("\n");
+    assert!(
+        !waiting.contains('·'),
+        "no 19x19 grid for a game not begun:\n{waiting}"
+    );
+    let started = hall(1);
+    let playing = drawn(&started, &mut state, 80, 24);
+    let grid_rows = playing.iter().filter(|l| l.contains('·')).count();
+    assert_eq!(grid_rows, 9, "a 9x9 game's 9 rows:\n{}", playing.join("\n"));
+}
+
+#[test]
 fn the_title_counts_one_board_and_fits_80_columns_keeping_its_end() {
     let mut hall = hall(1);
     let mut state = HallState::new(true);
