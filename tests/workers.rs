@@ -302,8 +302,11 @@ fn the_broker_and_the_match_killed_and_started_again_mid_match_lose_and_repeat_n
     let running = remote_match(root.path(), &broker, &dir);
     running.wait_for("counted");
     broker.kill();
-    std::thread::sleep(Duration::from_secs(2));
+    running.wait_for("went away: the workers' games go on");
+    one.wait_for("went away: the games in play go on");
     broker.up();
+    running.wait_for("the broker answers again");
+    one.wait_for("the broker answers again");
     running.wait_for("pair 3: taken by");
     drop(running);
     let published = journal_lines(&dir, "published").len();
@@ -575,7 +578,7 @@ fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
     let slow = worker_file(
         root.path(),
         "slow",
-        &[("new", "bot:11,think=60ms"), ("old", "bot:12,think=60ms")],
+        &[("new", "bot:11,think=150ms"), ("old", "bot:12,think=150ms")],
     );
     let in_tmux = |label: &str, args: String| {
         let stderr = root.path().join(format!("{label}.err"));
@@ -587,13 +590,17 @@ fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
         );
         (Tmux::start(label, 80, 24, &command), stderr)
     };
+    let deep = root
+        .path()
+        .join("a-worker-folder-as-deep-as-a-home-directory-gets")
+        .join("the-games-of-the-tiled-worker");
     let (Some(worker), worker_err) = in_tmux(
         "worker",
         format!(
             "worker {} --config '{}' --slots 2 --name tiled --dir '{}'",
             broker.server(),
             slow.display(),
-            root.path().join("tiled-games").display()
+            deep.display()
         ),
     ) else {
         return;
@@ -615,6 +622,13 @@ fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
         slots.starts_with("worker tiled | pairs done 0 | "),
         "the worker's name, slots and pairs done on the status line:\n{slots}"
     );
+    let moving = worker.wait_for("the worker's games moving on its tiles", limit, |s| {
+        s.matches("move ").count() >= 2 && !s.contains("no move yet")
+    });
+    assert!(
+        !moving.contains("--:--") && !moving.contains("starting"),
+        "games in a folder deeper than a socket's address are followed:\n{moving}"
+    );
     let followed = referee.wait_for("the workers' games as tiles", limit, |s| {
         s.contains("pair 1 game 1 · tiled") && played(s)
     });
@@ -628,11 +642,48 @@ fn the_worker_and_the_match_on_terminals_show_the_workers_games_as_tiles() {
         last_line(s).contains("q/esc the hall")
     });
     fits(&opened);
+    let status = opened.lines().next().unwrap();
     assert!(
-        opened.lines().next().unwrap().contains("pair 1 game 1"),
-        "{opened}"
+        status.contains("pair 1 game 1") && status.contains("new") && !status.contains("goref-bot"),
+        "the game named, its sides by the match's engine names:\n{opened}"
     );
     referee.keys(&["q"]);
+
+    worker.keys(&["Enter"]);
+    let opened = worker.wait_for("a slot's game opened", limit, |s| {
+        last_line(s).contains("q/esc the hall")
+    });
+    let status = opened.lines().next().unwrap();
+    let at = status.find("bots pair ").expect("the game's name");
+    let game: String = status[at..].chars().take_while(|&c| c != '|').collect();
+    assert!(
+        game.trim_end().ends_with("game 1") && status.contains("new") && status.contains("old"),
+        "the match's engine names, not the programs' own:\n{opened}"
+    );
+    assert!(!status.contains("goref-bot"), "{opened}");
+    let ended = worker.wait_for("the opened game's result", limit, |s| {
+        s.lines().next().is_some_and(|l| l.starts_with("result "))
+    });
+    std::thread::sleep(Duration::from_secs(4));
+    let kept = worker.screen();
+    assert!(
+        kept.lines().next().unwrap().starts_with("result ")
+            && kept.lines().next().unwrap().contains(&game),
+        "an ended game stays open on its result while its slot plays on:\n{ended}\n{kept}"
+    );
+    worker.keys(&["q"]);
+    worker.wait_for("the tiles again", limit, |s| {
+        s.starts_with("worker tiled |")
+    });
+    worker.keys(&["q"]);
+    let asked = worker.wait_for("q asks first", limit, |s| {
+        last_line(s).contains("stop the worker?")
+    });
+    assert!(asked.contains("in play"), "{asked}");
+    worker.keys(&["n"]);
+    worker.wait_for("the worker plays on", limit, |s| {
+        last_line(s).contains("nothing changed")
+    });
 
     let over = referee.wait_for("the match over", limit, |s| s.contains("the match is over"));
     fits(&over);
@@ -735,7 +786,7 @@ fn a_worker_whose_link_stalls_mid_pair_loses_nothing_and_is_not_counted_a_failur
     if said.contains("pair 1 counted, played by direct") {
         assert!(
             said.contains(
-                "pair 1: stalled's try (delivery 1) given up: the pair was handed out again"
+                "pair 1: stalled's try (delivery 1) given up: the pair was counted from another"
             ),
             "{said}"
         );
@@ -756,6 +807,20 @@ fn a_worker_whose_link_stalls_mid_pair_loses_nothing_and_is_not_counted_a_failur
             let said = stalled.said();
             said.contains("pair 1 done") || said.contains("the broker did not take its games")
         },
+    );
+    let taken = journal_lines(&dir, "taken").len();
+    let abandoned = journal_lines(&dir, "abandoned");
+    let counted = &journal_lines(&dir, "counted")[0];
+    assert!(
+        abandoned
+            .iter()
+            .all(|a| a["delivery"] != counted["delivery"]),
+        "the try counted is never called abandoned: {abandoned:?} {counted}"
+    );
+    assert_eq!(
+        abandoned.len(),
+        taken - 1,
+        "every other try is, once counted"
     );
     assert!(
         !stalled.said().contains("handed back:"),
@@ -960,4 +1025,109 @@ fn a_match_with_slots_plays_pairs_here_too_through_a_worker_of_its_own() {
         "the match's own worker ends with the match: {}",
         String::from_utf8_lossy(&left.stdout)
     );
+}
+
+#[test]
+fn a_match_and_its_workers_that_make_the_queue_at_once_all_get_it() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    for _round in 0..4 {
+        let broker = Broker::start();
+        let address = format!("127.0.0.1:{}", broker.port);
+        let made = runtime.block_on(async {
+            let makers = (0..6).map(|_| {
+                let address = address.clone();
+                tokio::spawn(async move {
+                    let client = async_nats::connect(address).await.unwrap();
+                    let js = async_nats::jetstream::new(client);
+                    let work = goref::engine_match::queue::work_queue(&js, None).await;
+                    let results = goref::engine_match::queue::results_stream(&js).await;
+                    work.map(|_| ()).and(results.map(|_| ()))
+                })
+            });
+            outcomes_of(makers.collect()).await
+        });
+        for outcome in made {
+            assert_eq!(outcome, Ok(()), "every maker has the queue");
+        }
+    }
+}
+
+async fn outcomes_of(
+    handles: Vec<tokio::task::JoinHandle<Result<(), String>>>,
+) -> Vec<Result<(), String>> {
+    let mut outcomes = Vec::new();
+    for handle in handles {
+        outcomes.push(handle.await.unwrap());
+    }
+    outcomes
+}
+
+/// A process the test did not start itself, ended with SIGTERM when
+/// dropped.
+struct Terminated(u32);
+
+impl Drop for Terminated {
+    fn drop(&mut self) {
+        let _ = Command::new("kill").arg(self.0.to_string()).status();
+    }
+}
+
+/// The CPU time process `pid` has used, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat
+        .rsplit(')')
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+#[test]
+fn a_worker_whose_terminal_goes_away_plays_on_without_spinning() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let dir = match_folder(root.path(), "away", 2);
+    let slow = worker_file(
+        root.path(),
+        "slow",
+        &[("new", "bot:11,think=100ms"), ("old", "bot:12,think=100ms")],
+    );
+    let command = format!(
+        "exec '{}' worker {} --config '{}' --slots 1 --name away --dir '{}' 2>/dev/null",
+        goref().display(),
+        broker.server(),
+        slow.display(),
+        root.path().join("away-games").display()
+    );
+    let Some(tmux) = Tmux::start("away-worker", 80, 24, &command) else {
+        return;
+    };
+    let panes = tmux
+        .command()
+        .args(["list-panes", "-s", "-t", &tmux.name, "-F", "#{pane_pid}"])
+        .output()
+        .unwrap();
+    let pid: u32 = String::from_utf8_lossy(&panes.stdout)
+        .trim()
+        .parse()
+        .unwrap();
+    let _worker = Terminated(pid);
+    let referee = remote_match(root.path(), &broker, &dir);
+    let limit = Duration::from_secs(120);
+    tmux.wait_for("a game on the worker's tile", limit, |s| {
+        s.contains("move ")
+    });
+    let _ = tmux.command().arg("kill-server").status();
+    std::thread::sleep(Duration::from_secs(1));
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(3));
+    let used = cpu_ticks(pid) - before;
+    assert!(
+        used < 60,
+        "a worker with no terminal used {used} ticks of CPU in 3 s"
+    );
+    let said = referee.finish();
+    assert_eq!(figures_of(&dir)["games"], 4, "the worker played on: {said}");
 }

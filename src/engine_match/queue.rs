@@ -143,13 +143,16 @@ impl BrokerLink {
     /// Connects, trying again every second while the broker cannot be
     /// reached (a worker or a match may start before it), and saying so
     /// once with `say`, until `stop_asked` gives a reason to stop;
-    /// credentials or TLS the broker refuses are an error at once.
+    /// credentials or TLS the broker refuses are an error at once. With
+    /// the client comes its link's news: false when the broker went away,
+    /// true when it answers again (the client connects again by itself).
     pub async fn connect(
         &self,
         name: &str,
         say: &(dyn Fn(String) + Sync),
         stop_asked: &(dyn Fn() -> Option<String> + Sync),
-    ) -> Result<async_nats::Client, String> {
+    ) -> Result<(async_nats::Client, LinkNews), String> {
+        let (news_tx, news) = tokio::sync::mpsc::unbounded_channel();
         let mut said = false;
         loop {
             if let Some(why) = stop_asked() {
@@ -158,10 +161,22 @@ impl BrokerLink {
                     self.shown()
                 ));
             }
+            let news_tx = news_tx.clone();
             let options = async_nats::ConnectOptions::new()
                 .name(name)
                 .connection_timeout(CONNECT_WITHIN)
-                .ping_interval(PING_EVERY);
+                .ping_interval(PING_EVERY)
+                .event_callback(move |event| {
+                    let up = match event {
+                        async_nats::Event::Connected => Some(true),
+                        async_nats::Event::Disconnected => Some(false),
+                        _ => None,
+                    };
+                    if let Some(up) = up {
+                        let _ = news_tx.send(up);
+                    }
+                    async {}
+                });
             match self
                 .auth
                 .apply(options)
@@ -169,7 +184,7 @@ impl BrokerLink {
                 .connect(self.server.as_str())
                 .await
             {
-                Ok(client) => return Ok(client),
+                Ok(client) => return Ok((client, LinkNews { news, lost: false })),
                 Err(e) if is_unreachable(&e) => {
                     if !std::mem::replace(&mut said, true) {
                         say(format!(
@@ -187,6 +202,24 @@ impl BrokerLink {
                 }
             }
         }
+    }
+}
+
+/// What the client hears of its link to the broker.
+pub struct LinkNews {
+    news: tokio::sync::mpsc::UnboundedReceiver<bool>,
+    lost: bool,
+}
+
+impl LinkNews {
+    /// The change since last asked, once: `Some(false)` when the broker
+    /// went away, `Some(true)` when it answers again after that.
+    pub fn change(&mut self) -> Option<bool> {
+        let was_lost = self.lost;
+        while let Ok(up) = self.news.try_recv() {
+            self.lost = !up;
+        }
+        (self.lost != was_lost).then_some(!self.lost)
     }
 }
 
@@ -234,17 +267,18 @@ pub async fn work_queue(
     js: &jetstream::Context,
     ack_wait: Option<Duration>,
 ) -> Result<(stream::Stream, consumer::PullConsumer), String> {
-    let stream = js
-        .get_or_create_stream(stream::Config {
+    let stream = stream_made(
+        js,
+        stream::Config {
             name: WORK_STREAM.into(),
             subjects: vec!["goref-work.>".into()],
             retention: stream::RetentionPolicy::WorkQueue,
             storage: stream::StorageType::File,
             duplicate_window: DUPLICATE_WINDOW,
             ..stream::Config::default()
-        })
-        .await
-        .map_err(|e| format!("cannot make the stream {WORK_STREAM}: {e}"))?;
+        },
+    )
+    .await?;
     let config = consumer::pull::Config {
         durable_name: Some(WORK_CONSUMER.into()),
         ack_policy: consumer::AckPolicy::Explicit,
@@ -273,15 +307,44 @@ pub async fn work_queue(
 
 /// The stream of results and notices, made if missing.
 pub async fn results_stream(js: &jetstream::Context) -> Result<stream::Stream, String> {
-    js.get_or_create_stream(stream::Config {
-        name: RESULTS_STREAM.into(),
-        subjects: vec!["goref-result.>".into()],
-        storage: stream::StorageType::File,
-        duplicate_window: DUPLICATE_WINDOW,
-        ..stream::Config::default()
-    })
+    stream_made(
+        js,
+        stream::Config {
+            name: RESULTS_STREAM.into(),
+            subjects: vec!["goref-result.>".into()],
+            storage: stream::StorageType::File,
+            duplicate_window: DUPLICATE_WINDOW,
+            ..stream::Config::default()
+        },
+    )
     .await
-    .map_err(|e| format!("cannot make the stream {RESULTS_STREAM}: {e}"))
+}
+
+/// The stream `config` names, made if missing. A match and its workers
+/// often start together, and the broker may refuse the second of two
+/// makes that cross (as "subjects overlap" with the first, being made):
+/// a refused make is looked up again, a few times, before it is an error.
+async fn stream_made(
+    js: &jetstream::Context,
+    config: stream::Config,
+) -> Result<stream::Stream, String> {
+    let name = config.name.clone();
+    let mut tries = 0;
+    loop {
+        match js.get_or_create_stream(config.clone()).await {
+            Ok(stream) => return Ok(stream),
+            Err(e) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                if let Ok(stream) = js.get_stream(&name).await {
+                    return Ok(stream);
+                }
+                tries += 1;
+                if tries == 3 {
+                    return Err(format!("cannot make the stream {name}: {e}"));
+                }
+            }
+        }
+    }
 }
 
 /// The match's own consumer of its results and notices.

@@ -141,7 +141,7 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         options.link.shown()
     )));
     worker.show();
-    let client = options
+    let (client, mut link) = options
         .link
         .connect(
             &format!("goref worker {}", options.name),
@@ -162,6 +162,26 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
     let mut free_since = None;
     loop {
         while tasks.try_join_next().is_some() {}
+        match link.change() {
+            Some(false) => {
+                worker.say(format!(
+                    "the broker at {} went away: the games in play go on, their results \
+                     wait for it",
+                    options.link.shown()
+                ));
+                worker
+                    .tiles
+                    .waiting(Some("the broker went away: waiting for it".into()));
+                worker.show();
+                broker_trouble = true;
+            }
+            Some(true) if std::mem::take(&mut broker_trouble) => {
+                worker.say("the broker answers again");
+                worker.tiles.waiting(None);
+                worker.show();
+            }
+            _ => {}
+        }
         if let Some(why) = worker.desk.stop_asked() {
             worker.say(format!("{why}: handing back the jobs held"));
             let _ = stop_tx.send(true);

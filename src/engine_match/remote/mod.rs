@@ -129,6 +129,8 @@ pub fn run_at(
 
 /// The broker's streams, consumer and store, as the match uses them.
 struct Broker {
+    /// The link's news: the broker went away, or answers again.
+    news: queue::LinkNews,
     js: jetstream::Context,
     work: stream::Stream,
     results_stream: stream::Stream,
@@ -144,7 +146,7 @@ impl Broker {
         desk: &dyn MatchDesk,
     ) -> Result<Broker, String> {
         let name = format!("goref match {match_id}");
-        let client = link
+        let (client, news) = link
             .connect(&name, &|line| desk.say(line), &|| desk.stop_asked())
             .await?;
         let js = jetstream::new(client);
@@ -153,6 +155,7 @@ impl Broker {
         let results = queue::results_consumer(&js, match_id).await?;
         let store = queue::game_store(&js, match_id).await?;
         Ok(Broker {
+            news,
             js,
             work,
             results_stream,
@@ -357,6 +360,20 @@ impl Remote {
                 ));
                 self.local = None;
             }
+            match self.broker.news.change() {
+                Some(false) => {
+                    self.desk.say(format!(
+                        "goref: the broker at {} went away: the workers' games go on, \
+                         their results wait for it",
+                        self.broker_shown
+                    ));
+                    broker_trouble = true;
+                }
+                Some(true) if std::mem::take(&mut broker_trouble) => {
+                    self.desk.say("goref: the broker answers again".into());
+                }
+                _ => {}
+            }
             match self.publish_more().and_then(|()| self.withdraw_decided()) {
                 Ok(()) => {
                     if std::mem::take(&mut broker_trouble) {
@@ -557,9 +574,18 @@ impl Remote {
                 if self.book.is_counted(pair) {
                     return Ok(());
                 }
+                let before = self.book.latest(pair).cloned();
                 self.book.taken(pair, &worker, delivery);
                 self.live.remove(&pair);
-                self.name_abandoned(pair)?;
+                if let Some(before) = before.filter(|b| b.delivery < delivery) {
+                    self.desk.say(format!(
+                        "pair {}: handed out again, to {worker} (delivery {delivery}), while \
+                         {}'s try (delivery {}) was not heard of; the first result counts",
+                        pair + 1,
+                        before.worker,
+                        before.delivery
+                    ));
+                }
                 self.journal.write(Entry::Taken {
                     pair,
                     worker: worker.clone(),
@@ -647,7 +673,9 @@ impl Remote {
         self.book.is_counted(pair) || self.book.latest(pair).is_some_and(|latest| latest != by)
     }
 
-    /// Names, once each, the pair's tries given up for a later one.
+    /// Names, once each, the tries of a counted pair other than the one
+    /// counted: only then is a try given up, as a try handed out again may
+    /// still be the first to finish.
     fn name_abandoned(&mut self, pair: u64) -> Result<(), String> {
         for lost in self.book.abandoned(pair) {
             if self
@@ -663,7 +691,7 @@ impl Remote {
     /// A try given up for a later one.
     fn abandoned(&mut self, pair: u64, lost: Try) -> Result<(), String> {
         self.desk.say(format!(
-            "pair {}: {}'s try (delivery {}) given up: the pair was handed out again",
+            "pair {}: {}'s try (delivery {}) given up: the pair was counted from another",
             pair + 1,
             lost.worker,
             lost.delivery
