@@ -280,6 +280,7 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
     );
     unsafe { libc::kill(first.id() as i32, libc::SIGKILL) };
     first.wait().unwrap();
+    let told_before = std::fs::read_to_string(dir.join("told.txt")).unwrap_or_default();
     let said = finish(spawn_match(&dir));
     let games = results(&dir);
     let names: Vec<&str> = games.iter().map(|(name, _)| name.as_str()).collect();
@@ -299,6 +300,13 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
         games.iter().all(|(_, result)| !result.is_empty()),
         "{games:?}"
     );
+    for name in &names {
+        assert!(
+            told_before.lines().any(|l| l == *name) || said.contains(&format!("{name}: ")),
+            "each game has its line, those that ended while no runner followed too: \
+             {name}\n{said}"
+        );
+    }
     let figures = figures_of(&dir);
     assert_eq!(figures["pairs"], 3);
     assert_eq!(figures["games"], 6);

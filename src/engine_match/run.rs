@@ -7,7 +7,7 @@
 //! A hangup (a dropped SSH session) is ignored; Ctrl-C or SIGTERM stops the
 //! match and leaves its games playing, each in its own goref.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -26,6 +26,9 @@ use super::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
 /// How often the runner looks again when nothing happens.
 const TICK: Duration = Duration::from_millis(250);
+/// The match's file of the games whose line a runner has said, a folder's
+/// name a line.
+pub const TOLD: &str = "told.txt";
 /// How many times a game whose goref died is resumed before it is played
 /// again from its start.
 const MAX_RESUMES: u32 = 3;
@@ -101,6 +104,7 @@ fn play_at(
         exe,
         slots: BTreeMap::new(),
         resumes: BTreeMap::new(),
+        unheard: Vec::new(),
         news_tx,
         news,
         options: options.clone(),
@@ -120,6 +124,8 @@ struct Runner {
     slots: BTreeMap<GameSlot, SlotState>,
     /// How often each game was resumed by this run.
     resumes: BTreeMap<GameSlot, u32>,
+    /// Games that ended while no runner followed the match, not yet told.
+    unheard: Vec<(GameSlot, u32)>,
     news_tx: mpsc::Sender<BoardNews>,
     news: mpsc::Receiver<BoardNews>,
     options: MatchOptions,
@@ -138,12 +144,21 @@ impl Runner {
                 *best = (*best).max(attempt);
             }
         }
+        let told = std::fs::read_to_string(self.dir.join(TOLD)).unwrap_or_default();
+        let told: BTreeSet<&str> = told.lines().collect();
         let pairs: Vec<u64> = latest.keys().map(|slot| slot.pair).collect();
         for pair in pairs {
             for slot in GameSlot::of_pair(pair) {
                 let attempt = latest.get(&slot).copied().unwrap_or(1);
                 let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
                 let state = self.look(&slot, attempt, 0, result);
+                let name = slot.dir(attempt);
+                let name = name.file_name().map(|n| n.to_string_lossy());
+                if matches!(state, SlotState::Done(Counted::Game { .. }))
+                    && name.is_some_and(|name| !told.contains(name.as_ref()))
+                {
+                    self.unheard.push((slot.clone(), attempt));
+                }
                 self.slots.insert(slot, state);
             }
         }
@@ -220,6 +235,9 @@ impl Runner {
             plural(self.plan.openings.len(), "opening", "openings"),
             plural(figures.games as usize, "game", "games")
         ));
+        for (slot, attempt) in std::mem::take(&mut self.unheard) {
+            self.tell(&slot, attempt, &figures);
+        }
         let mut failed = None;
         let mut last_report = std::time::Instant::now();
         let mut shown: Option<(Vec<(GameSlot, u32)>, u64)> = None;
@@ -280,9 +298,9 @@ impl Runner {
                             Color::White
                         },
                     };
-                    if self.game_ended(&slot) {
+                    if let Some(attempt) = self.game_ended(&slot) {
                         figures = self.tally.figures(&self.file);
-                        self.tell(&slot, &figures);
+                        self.tell(&slot, attempt, &figures);
                         if last_report.elapsed() >= REPORT_EVERY {
                             self.report(&figures);
                             last_report = std::time::Instant::now();
@@ -291,8 +309,9 @@ impl Runner {
                 }
                 Ok(BoardNews::Line { .. }) => {}
                 Err(_) => {
-                    if self.look_at_adopted() {
+                    for (slot, attempt) in self.look_at_adopted() {
                         figures = self.tally.figures(&self.file);
+                        self.tell(&slot, attempt, &figures);
                     }
                 }
             }
@@ -386,14 +405,14 @@ impl Runner {
     }
 
     /// A game's goref ended: whether its game counts now.
-    fn game_ended(&mut self, slot: &GameSlot) -> bool {
+    fn game_ended(&mut self, slot: &GameSlot) -> Option<u32> {
         let Some(SlotState::Running {
             attempt, resumes, ..
         }) = self.slots.get(slot).cloned()
         else {
-            return false;
+            return None;
         };
-        self.settle(slot, attempt, resumes)
+        self.settle(slot, attempt, resumes).then_some(attempt)
     }
 
     /// Reads the result of `slot`'s folder of `attempt` once: the slot's
@@ -420,7 +439,7 @@ impl Runner {
 
     /// Games another goref was playing when this run began: looked at
     /// again once their folders are free.
-    fn look_at_adopted(&mut self) -> bool {
+    fn look_at_adopted(&mut self) -> Vec<(GameSlot, u32)> {
         let freed: Vec<(GameSlot, u32, u32)> = self
             .slots
             .iter()
@@ -434,9 +453,11 @@ impl Runner {
             })
             .filter(|(slot, attempt, _)| !board::is_live(&self.dir.join(slot.dir(*attempt))))
             .collect();
-        let mut counted = false;
+        let mut counted = Vec::new();
         for (slot, attempt, resumes) in freed {
-            counted |= self.settle(&slot, attempt, resumes);
+            if self.settle(&slot, attempt, resumes) {
+                counted.push((slot, attempt));
+            }
         }
         counted
     }
@@ -460,8 +481,25 @@ impl Runner {
         }
     }
 
-    /// The line of a finished game, and the figures.
-    fn tell(&self, slot: &GameSlot, figures: &MatchFigures) {
+    /// The line of a finished game (its folder that of `attempt`), and
+    /// the figures; the folder is noted in [`TOLD`], so that a game that
+    /// ends while no runner follows the match gets its line from the next.
+    fn tell(&self, slot: &GameSlot, attempt: u32, figures: &MatchFigures) {
+        let folder = slot.dir(attempt);
+        let name = folder.file_name().map(|n| n.to_string_lossy());
+        if let Some(name) = name {
+            let told = self.dir.join(TOLD);
+            let noted = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&told)
+                .and_then(|mut file| {
+                    std::io::Write::write_all(&mut file, format!("{name}\n").as_bytes())
+                });
+            if let Err(e) = noted {
+                tracing::warn!("cannot note a game told in {}: {e}", told.display());
+            }
+        }
         if self.options.json {
             if let Ok(line) = serde_json::to_string(figures) {
                 console::out(line);
