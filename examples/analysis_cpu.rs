@@ -49,7 +49,7 @@ fn play(
     let engine = |color: &str, columns: &str| {
         format!(
             "gtp:{} wrap {} {} --board --moves {} --analyze kata --winrate 0.6 \
-             --analysis-lines {lines} --delay-ms {think_ms}",
+             --analysis-lines {lines} --think-ms {think_ms}",
             wrapper.display(),
             cpu.join(color).display(),
             fake.display(),

@@ -8,7 +8,7 @@
 //!
 //! With `--analyze kata|lz|cgos` it also knows that engine's
 //! `*-genmove_analyze` and answers it as that engine does: the header, its
-//! analysis lines (`--analysis-lines`, spread over `--delay-ms`, with the
+//! analysis lines (`--analysis-lines`, spread over `--think-ms`, with the
 //! mover's `--winrate`), then `play X` and the empty line; with
 //! `--analysis-broken` one of the ways an engine gets it wrong.
 //!
@@ -71,9 +71,10 @@ struct Args {
     /// loads a large network does.
     #[arg(long, value_name = "MS")]
     start_delay_ms: Option<u64>,
-    /// Sleep this long before every genmove answer.
+    /// Think this long (sleep) before every genmove answer; with
+    /// `--analyze`, the analysis lines come spread over it.
     #[arg(long, value_name = "MS")]
-    delay_ms: Option<u64>,
+    think_ms: Option<u64>,
     /// Answer `? illegal move` to every `play`.
     #[arg(long)]
     reject_play: bool,
@@ -325,7 +326,7 @@ impl Engine {
                 thread::sleep(Duration::from_secs(3600));
             }
         }
-        if let Some(ms) = self.args.delay_ms {
+        if let Some(ms) = self.args.think_ms {
             thread::sleep(Duration::from_millis(ms));
         }
         if self.args.garbage_at == n {
@@ -354,9 +355,9 @@ impl Engine {
         let header = id.map_or("=\n".to_string(), |id| format!("={id}\n"));
         out.write_all(header.as_bytes())?;
         out.flush()?;
-        let delay = self.args.delay_ms.take();
+        let delay = self.args.think_ms.take();
         let answer = self.genmove(color, false, out);
-        self.args.delay_ms = delay;
+        self.args.think_ms = delay;
         let vertex = match answer? {
             Outcome::Answer(Ok(vertex)) => vertex,
             other => return Ok(other),

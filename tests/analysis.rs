@@ -401,8 +401,8 @@ fn the_hosts_screen_at_80x24_shows_each_programs_winrate_graph_and_variation() {
     let moves = "--moves Q16,D4,Q4,D16,C3,R17,Q10,K10,C10,K4,K16,R3";
     let command = format!(
         "{} play --size 19 --game-dir {} \
-         --black 'gtp:{fake} --board {moves} --analyze kata --winrate 0.7 --delay-ms 250' \
-         --white 'gtp:{fake} --board {moves} --analyze lz --winrate 0.6 --delay-ms 250'",
+         --black 'gtp:{fake} --board {moves} --analyze kata --winrate 0.7 --think-ms 250' \
+         --white 'gtp:{fake} --board {moves} --analyze lz --winrate 0.6 --think-ms 250'",
         common::goref().display(),
         dir.path().join("game").display()
     );

@@ -411,7 +411,7 @@ fn the_sound_fake_engine_passes_and_each_faulty_mode_fails_the_check_that_catche
         ("--fail-command komi", &[], "komi", "warn"),
         ("--stderr-lines 600", &[], "stderr", "warn"),
         (
-            "--delay-ms 1200",
+            "--think-ms 1200",
             &["--time", "byoyomi:1m,1s,3", "--moves", "2"],
             "genmove (empty board)",
             "warn",

@@ -22,7 +22,7 @@ fn game(time: &str, white: &str) -> common::Run {
 
 #[test]
 fn a_cpu_clock_charges_cpu_time_not_the_wall_clock() {
-    let slow_sleeper = fake("--moves G3,G4,G5,pass --delay-ms 700");
+    let slow_sleeper = fake("--moves G3,G4,G5,pass --think-ms 700");
     let run = game("cpu:1s,1s", &slow_sleeper);
     let result = run.result();
     assert_ne!(result["result"], "B+T", "{result}");
@@ -37,7 +37,7 @@ fn a_cpu_clock_charges_cpu_time_not_the_wall_clock() {
 
 #[test]
 fn the_same_sleeper_loses_on_a_wall_clock() {
-    let slow_sleeper = fake("--moves G3,G4,G5,pass --delay-ms 1200");
+    let slow_sleeper = fake("--moves G3,G4,G5,pass --think-ms 1200");
     let run = game("absolute:2s", &slow_sleeper);
     assert_eq!(run.result()["result"], "B+T");
     let white_moves: Vec<_> = run

@@ -183,8 +183,8 @@ fn a_late_spectator_folds_the_hosts_view_and_draws_the_same_screen() {
 fn a_late_spectator_sees_what_the_programs_think_as_the_host_does() {
     let fake = common::fake_gtp().display().to_string();
     let moves = "--moves C3,G7,C7,G3,E5,D4,F6,E3,D6,F4";
-    let black = format!("gtp:{fake} --board {moves} --analyze kata --winrate 0.7 --delay-ms 150");
-    let white = format!("gtp:{fake} --board {moves} --analyze lz --winrate 0.6 --delay-ms 150");
+    let black = format!("gtp:{fake} --board {moves} --analyze kata --winrate 0.7 --think-ms 150");
+    let white = format!("gtp:{fake} --board {moves} --analyze lz --winrate 0.6 --think-ms 150");
     let game = [
         "play",
         "--black",

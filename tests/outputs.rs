@@ -173,8 +173,8 @@ fn spawn_game(black: &str, white: &str, extra: &[&str], keep_output: bool) -> Ch
 
 /// A slow game between two fake engines, started and left running.
 fn slow_game(args: &[&str]) -> Child {
-    let black = fake("--moves D4,E5,F6,G7,H8,pass --delay-ms 150");
-    let white = fake("--moves C3,C4,C5,C6,C7,pass --delay-ms 150");
+    let black = fake("--moves D4,E5,F6,G7,H8,pass --think-ms 150");
+    let white = fake("--moves C3,C4,C5,C6,C7,pass --think-ms 150");
     spawn_game(&black, &white, args, false)
 }
 
@@ -298,8 +298,8 @@ fn game_on_a_filling_disk(
     let dir = tempfile::tempdir().unwrap();
     let disk = SmallDisk::mount(dir.path(), 256)?;
     let record = disk.path.join("game.sgf");
-    let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --delay-ms 100");
-    let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --delay-ms 100");
+    let black = fake("--moves D4,E5,F6,G7,H8,J9,D5,pass --think-ms 100");
+    let white = fake("--moves C3,C4,C5,C6,C7,C8,C9,pass --think-ms 100");
     let trace = disk.path.join("game.jsonl");
     let folder = disk.path.join("folder");
     let mut args = vec![
@@ -444,10 +444,10 @@ fn ends_on_signal(signal: &str) {
     let tag: u32 = signal.bytes().map(u32::from).sum();
     let sleeper = format!("{}.{tag}", std::process::id() % 1000);
     let black = format!(
-        "gtp:sh -c 'sleep 7{sleeper} & exec {} --name {marker} --stubborn --moves D4,E5,F6,G7,H8 --delay-ms 200'",
+        "gtp:sh -c 'sleep 7{sleeper} & exec {} --name {marker} --stubborn --moves D4,E5,F6,G7,H8 --think-ms 200'",
         common::fake_gtp().display()
     );
-    let white = fake("--moves C3,C4,C5,C6,C7 --delay-ms 200");
+    let white = fake("--moves C3,C4,C5,C6,C7 --think-ms 200");
     let child = spawn_game(&black, &white, &["--sgf", record.to_str().unwrap()], true);
     let what = || "the stubborn engine to run".to_string();
     wait_until(Duration::from_secs(20), what, || running(&marker));
@@ -501,8 +501,8 @@ fn sighup_lets_the_game_play_on_and_the_journal_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let record = dir.path().join("game.sgf");
     let folder = dir.path().join("folder");
-    let black = fake("--moves D4,E5,F6,G7,H8,pass --delay-ms 150");
-    let white = fake("--moves C3,C4,C5,C6,C7,pass --delay-ms 150");
+    let black = fake("--moves D4,E5,F6,G7,H8,pass --think-ms 150");
+    let white = fake("--moves C3,C4,C5,C6,C7,pass --think-ms 150");
     let args = [
         "--sgf",
         record.to_str().unwrap(),

@@ -326,8 +326,8 @@ fn a_spectator_watches_at_its_own_size_and_its_keys_never_reach_the_host() {
 fn a_game_whose_terminal_is_killed_plays_on_and_goref_attach_brings_it_back() {
     let dir = tempfile::tempdir().unwrap();
     let folder = dir.path().join("game");
-    let black = common::fake("--moves D4,E5,F6,G7,H8,J9,pass --delay-ms 700");
-    let white = common::fake("--moves C3,C4,C5,C6,C7,C8,pass --delay-ms 700");
+    let black = common::fake("--moves D4,E5,F6,G7,H8,J9,pass --think-ms 700");
+    let white = common::fake("--moves C3,C4,C5,C6,C7,C8,pass --think-ms 700");
     let command = format!(
         "{} play --size 9 --black \"{black}\" --white \"{white}\" --game-dir {}",
         shell_words(&goref()),

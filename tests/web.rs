@@ -297,12 +297,12 @@ fn the_page_draws_what_the_programs_think_and_their_disagreement() {
             .join(",")
     };
     let black = format!(
-        "{} --board --moves {} --analyze kata --winrate 0.7 --delay-ms 150",
+        "{} --board --moves {} --analyze kata --winrate 0.7 --think-ms 150",
         common::fake_gtp().display(),
         moves("ABCD")
     );
     let white = format!(
-        "{} --board --moves {} --analyze lz --winrate 0.6 --delay-ms 150",
+        "{} --board --moves {} --analyze lz --winrate 0.6 --think-ms 150",
         common::fake_gtp().display(),
         moves("JHGF")
     );

@@ -459,11 +459,8 @@ impl GtpPlayer {
             }
             _ => None,
         };
-        let words: Vec<&str> = asking
-            .as_deref()
-            .map_or(Vec::new(), |line| line.split_whitespace().collect());
-        let (name, args) = match words.split_first() {
-            Some((name, args)) => (*name, args.to_vec()),
+        let (name, args): (&str, Vec<&str>) = match &asking {
+            Some((name, args)) => (name, args.iter().map(String::as_str).collect()),
             None if cleanup && self.lists("kgs-genmove_cleanup") => {
                 ("kgs-genmove_cleanup", vec![color])
             }

@@ -27,7 +27,9 @@
 //! With the variation on (`w`), the moves the last mover's program expects
 //! after its move are numbered on the empty points they would take, `1`
 //! the opponent's reply, each number in its mover's stone style; a move of
-//! the variation on a point already taken is left out.
+//! the variation on a point already taken is left out, and so are the
+//! moves after the ninth: a point holds one character, and `11` beside a
+//! `4` reads as `114`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -222,7 +224,8 @@ impl Widget for BoardPane<'_> {
             }
         }
         if self.variation {
-            for (number, point, color) in variation(self.view) {
+            let shown = variation(self.view).into_iter();
+            for (number, point, color) in shown.take_while(|(number, ..)| *number <= 9) {
                 let x = x0 + 4 + 2 * u16::from(point.col);
                 let y = y0 + 1 + u16::from(size - 1 - point.row);
                 let style = match color {

@@ -179,7 +179,7 @@ fn standard(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
     let (_, board_height) = BoardPane::size_needed(view.size);
     let board = take_top(&mut board_column, board_height + 1);
     let clocks = take_top(&mut side, 3);
-    let analysed = super::winrate::has_analysis(view);
+    let analysed = view.has_analysis();
     let winrate_beside = analysed && board_column.height < 6;
     let winrate = take_top(&mut side, if winrate_beside { 5 } else { 0 });
     let lower = if scoring(view) {
@@ -228,11 +228,7 @@ fn wide(body: Rect, view: &GameView) -> Vec<(PaneId, Rect)> {
     panes.push((PaneId::Board, take_top(&mut board_column, board_height + 1)));
     let clocks = take_top(&mut middle, 3);
     let chart = take_top(&mut middle, 9);
-    let winrate_rows = if super::winrate::has_analysis(view) {
-        7
-    } else {
-        2
-    };
+    let winrate_rows = if view.has_analysis() { 7 } else { 2 };
     let winrate = take_top(&mut middle, winrate_rows);
     let agreement_rows = if scoring(view) { 9 } else { 5 };
     let agreement = take_top(&mut middle, agreement_rows);

@@ -35,11 +35,6 @@ pub struct WinratePane<'a> {
     pub theme: &'a Theme,
 }
 
-/// Whether the game has any analysis to draw.
-pub(crate) fn has_analysis(view: &GameView) -> bool {
-    view.analysis.iter().any(Option::is_some)
-}
-
 impl Widget for WinratePane<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         if area.height == 0 || area.width == 0 {
@@ -53,7 +48,7 @@ impl Widget for WinratePane<'_> {
             area.width as usize,
             theme.text,
         );
-        if !has_analysis(self.view) {
+        if !self.view.has_analysis() {
             return;
         }
         let plot_rows = area.height.saturating_sub(1);
@@ -90,8 +85,7 @@ impl Widget for WinratePane<'_> {
             .collect();
         let shown = &points[points.len().saturating_sub(width as usize)..];
         for (column, (color, black)) in shown.iter().enumerate() {
-            let rows_below_top = ((1.0 - black.clamp(0.0, 1.0)) * (plot_rows - 1) as f32).round();
-            let row = top + rows_below_top as u16;
+            let row = top + plot_row(*black, plot_rows);
             let (glyph, style) = match (color, theme.unicode) {
                 (Color::Black, true) => ("●", theme.gtp_sent),
                 (Color::White, true) => ("○", theme.gtp_received),
@@ -103,11 +97,25 @@ impl Widget for WinratePane<'_> {
     }
 }
 
+/// The row, from the plot's top, of Black's winrate `black` on a plot of
+/// `rows` rows: to scale, except that only an even game is drawn on the
+/// 50 line; a side ahead is drawn on its own side of it, however few the
+/// rows (on three, 40 % and 60 % would both round to the middle).
+fn plot_row(black: f32, rows: u16) -> u16 {
+    let middle = rows / 2;
+    let scaled = ((1.0 - black.clamp(0.0, 1.0)) * f32::from(rows - 1)).round() as u16;
+    match black {
+        b if (b - 0.5).abs() < 0.005 => scaled,
+        b if b > 0.5 => scaled.min(middle - 1),
+        _ => scaled.max(middle + 1),
+    }
+}
+
 impl WinratePane<'_> {
     /// Each program's newest figure, and the disagreement, in `width`:
     /// the visits give way first, then the lead.
     fn summary(&self, width: usize) -> String {
-        if !has_analysis(self.view) {
+        if !self.view.has_analysis() {
             return "no analysis: the programs give none (lz-, kata- or cgos-genmove_analyze)"
                 .to_string();
         }
@@ -195,6 +203,20 @@ mod tests {
         }
         .render(area, &mut buf);
         crate::test_support::buffer_lines(&buf)
+    }
+
+    #[test]
+    fn a_side_ahead_is_drawn_on_its_side_of_the_even_line_however_few_the_rows() {
+        assert_eq!(
+            [0.6, 0.5, 0.4].map(|b| plot_row(b, 3)),
+            [0, 1, 2],
+            "40 % and 60 % do not meet on the 50 line"
+        );
+        assert_eq!(
+            [1.0, 0.75, 0.5, 0.25, 0.0].map(|b| plot_row(b, 5)),
+            [0, 1, 2, 3, 4]
+        );
+        assert_eq!(plot_row(0.52, 9), 3, "just ahead is above the line");
     }
 
     #[test]

@@ -116,6 +116,27 @@ fn the_variation_numbers_the_expected_moves_on_empty_points_only() {
     });
     let shown = draw_with(&view, &Theme::mono(), 30, 12, true);
     let row = |n: u8| shown.lines().nth(usize::from(10 - n)).unwrap().to_string();
+    let mut long = view.clone();
+    if let Some(analysis) = long.analysis[0].as_mut() {
+        analysis.pv = [
+            "D4", "A1", "B1", "C1", "D1", "E1", "F1", "G1", "H1", "J1", "A2", "B2",
+        ]
+        .map(String::from)
+        .to_vec();
+    }
+    let long_drawn = draw_with(&long, &Theme::mono(), 30, 12, true);
+    let long_row = |n: u8| {
+        long_drawn
+            .lines()
+            .nth(usize::from(10 - n))
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(&long_row(1)[4..22], "1 2 3 4 5 6 7 8 9 ", "{long_drawn}");
+    assert!(
+        !long_row(2)[4..22].contains(|c: char| c.is_ascii_digit()),
+        "no two-digit number beside a point: {long_drawn}"
+    );
     assert_eq!(&row(4)[4..22], ". . 1(X). 3 . . . ", "{shown}");
     assert_eq!(&row(9)[4..22], ". . . . . . . . 5 ", "{shown}");
     for taken in [5, 3] {

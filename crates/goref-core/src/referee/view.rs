@@ -200,6 +200,12 @@ impl GameView {
         view
     }
 
+    /// Whether either program has given any analysis (a winrate, a
+    /// variation) to draw.
+    pub fn has_analysis(&self) -> bool {
+        self.analysis.iter().any(Option::is_some)
+    }
+
     pub fn stone(&self, point: Point) -> Option<Color> {
         if !point.is_on(self.size) {
             return None;

@@ -48,17 +48,19 @@ impl AnalysisCommand {
             .find(|command| listed(command.name()))
     }
 
-    /// The command line asking `color` for its move, with an `info` line
-    /// every `interval_cs` centiseconds (CGOS's takes no interval).
-    pub fn request(self, color: Color, interval_cs: u32) -> String {
+    /// The command, name and arguments, asking `color` for its move with
+    /// an `info` line every `interval_cs` centiseconds (CGOS's takes no
+    /// interval).
+    pub fn request(self, color: Color, interval_cs: u32) -> (&'static str, Vec<String>) {
         let colour = match color {
             Color::Black => "b",
             Color::White => "w",
         };
-        match self {
-            AnalysisCommand::Cgos => format!("{} {colour}", self.name()),
-            _ => format!("{} {colour} {}", self.name(), interval_cs.max(1)),
-        }
+        let args = match self {
+            AnalysisCommand::Cgos => vec![colour.to_string()],
+            _ => vec![colour.to_string(), interval_cs.max(1).to_string()],
+        };
+        (self.name(), args)
     }
 }
 
@@ -334,11 +336,14 @@ mod tests {
         assert_eq!(AnalysisCommand::choose(lists(&["genmove"])), None);
         assert_eq!(
             AnalysisCommand::LeelaZero.request(Color::White, 100),
-            "lz-genmove_analyze w 100"
+            (
+                "lz-genmove_analyze",
+                vec!["w".to_string(), "100".to_string()]
+            )
         );
         assert_eq!(
             AnalysisCommand::Cgos.request(Color::Black, 100),
-            "cgos-genmove_analyze b"
+            ("cgos-genmove_analyze", vec!["b".to_string()])
         );
     }
 

@@ -4,8 +4,8 @@
 //!
 //! A bounded queue of the lines handed out (later ones only counted), the
 //! response's last line (the engine's final view of its move), and the
-//! pacing that contains a flood of them: at most [`TRACED_PER_SECOND`]
-//! lines and [`TRACED_BYTES_PER_SECOND`] bytes a second are handed out
+//! pacing that contains a flood of them: at most [`ANALYSIS_LINES_PER_SECOND`]
+//! lines and [`ANALYSIS_BYTES_PER_SECOND`] bytes a second are handed out
 //! (the player reads them, and traces those it cannot read), the rest
 //! counted.
 
@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 /// Lines held for the trace between two reads of the engine's output.
 const QUEUED: usize = 64;
 /// At most this many analysis lines a second go to the trace.
-pub const TRACED_PER_SECOND: u32 = 20;
+pub const ANALYSIS_LINES_PER_SECOND: u32 = 20;
 /// At most this many bytes of analysis lines a second go to the trace.
-pub const TRACED_BYTES_PER_SECOND: usize = 64 * 1024;
+pub const ANALYSIS_BYTES_PER_SECOND: usize = 64 * 1024;
 
 /// Whether a line of an analysis response is analysis, not the answer.
 pub(crate) fn is_analysis_line(line: &str) -> bool {
@@ -68,18 +68,18 @@ impl AnalysisLines {
     }
 }
 
-/// Lets at most [`TRACED_PER_SECOND`] lines and [`TRACED_BYTES_PER_SECOND`]
+/// Lets at most [`ANALYSIS_LINES_PER_SECOND`] lines and [`ANALYSIS_BYTES_PER_SECOND`]
 /// bytes through in any one-second window.
 #[derive(Debug, Default)]
-pub(crate) struct TracePace {
+pub(crate) struct AnalysisLinePace {
     window: Option<Instant>,
     lines: u32,
     bytes: usize,
-    /// Lines kept out since the last [`TracePace::take_left_out`].
+    /// Lines kept out since the last [`AnalysisLinePace::take_left_out`].
     left_out: u64,
 }
 
-impl TracePace {
+impl AnalysisLinePace {
     /// Whether `line` may go to the trace now.
     pub(crate) fn admit(&mut self, now: Instant, line: &str) -> bool {
         let fresh = self
@@ -90,7 +90,9 @@ impl TracePace {
             self.lines = 0;
             self.bytes = 0;
         }
-        if self.lines >= TRACED_PER_SECOND || self.bytes + line.len() > TRACED_BYTES_PER_SECOND {
+        if self.lines >= ANALYSIS_LINES_PER_SECOND
+            || self.bytes + line.len() > ANALYSIS_BYTES_PER_SECOND
+        {
             self.left_out += 1;
             return false;
         }
@@ -231,7 +233,7 @@ info move G10 visits 20 winrate 5012 prior 27 lcb 4894 order 0 pv G10 J10 N10\np
         let (text, last, traced, left_out) = reply_of(&events);
         assert_eq!(text, "play C3");
         assert!(last.unwrap().contains("visits 9999"), "the last line read");
-        assert_eq!(traced.len(), TRACED_PER_SECOND as usize);
+        assert_eq!(traced.len(), ANALYSIS_LINES_PER_SECOND as usize);
         assert_eq!(traced.len() as u64 + left_out, 10_001);
     }
 
@@ -270,9 +272,9 @@ info move G10 visits 20 winrate 5012 prior 27 lcb 4894 order 0 pv G10 J10 N10\np
     #[test]
     fn the_pace_admits_twenty_lines_a_second_and_counts_the_rest() {
         let t0 = crate::test_support::epoch();
-        let mut pace = TracePace::default();
+        let mut pace = AnalysisLinePace::default();
         let admitted = (0..50).filter(|_| pace.admit(t0, "info move D4")).count();
-        assert_eq!(admitted, TRACED_PER_SECOND as usize);
+        assert_eq!(admitted, ANALYSIS_LINES_PER_SECOND as usize);
         assert_eq!(pace.take_left_out(), 30);
         assert!(!pace.admit(t0 + Duration::from_millis(999), "info"));
         assert!(pace.admit(t0 + Duration::from_secs(1), "info"));
@@ -282,7 +284,7 @@ info move G10 visits 20 winrate 5012 prior 27 lcb 4894 order 0 pv G10 J10 N10\np
     #[test]
     fn the_pace_bounds_the_bytes_too() {
         let t0 = crate::test_support::epoch();
-        let mut pace = TracePace::default();
+        let mut pace = AnalysisLinePace::default();
         let long = "x".repeat(40 * 1024);
         assert!(pace.admit(t0, &long));
         assert!(!pace.admit(t0, &long));

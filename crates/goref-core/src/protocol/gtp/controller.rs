@@ -20,7 +20,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::analysis_lines::TracePace;
+use super::analysis_lines::AnalysisLinePace;
 use super::codec::{Command, GtpError, Response, ResponseReader};
 
 /// What the engine's output and the passing of time amount to.
@@ -71,7 +71,7 @@ pub struct Controller {
     reader: ResponseReader,
     next_id: u32,
     pending: Option<Pending>,
-    pace: TracePace,
+    pace: AnalysisLinePace,
 }
 
 impl Default for Controller {
@@ -86,7 +86,7 @@ impl Controller {
             reader: ResponseReader::new(),
             next_id: 1,
             pending: None,
-            pace: TracePace::default(),
+            pace: AnalysisLinePace::default(),
         }
     }
 
