@@ -149,12 +149,24 @@ fn status_text(hall: &HallView, state: &HallState) -> Vec<String> {
         .iter()
         .filter(|b| hall.needs(b, state).is_some())
         .count();
-    let playing = boards.len() - over - needs;
+    let stale = boards
+        .iter()
+        .filter(|b| b.result.is_none() && hall.needs(b, state).is_none())
+        .filter(|b| {
+            hall.game(b.board)
+                .and_then(|g| g.trouble.as_deref())
+                .is_some_and(|t| t.starts_with("stale"))
+        })
+        .count();
+    let playing = boards.len() - over - needs - stale;
     let noun = match boards.len() {
         1 => "board",
         _ => "boards",
     };
     let mut counts = format!("{} {noun}: {playing} playing, {over} over", boards.len());
+    if stale > 0 {
+        counts.push_str(&format!(", {stale} stale"));
+    }
     if needs > 0 {
         let who = if state.director {
             "you"
@@ -540,12 +552,17 @@ fn list(
             last_move(view),
             board_state(board, game)
         );
+        let trouble = game.and_then(|g| g.trouble.as_ref());
+        if let Some(trouble) = trouble {
+            second.push_str(&format!("  ? {trouble}"));
+        }
         if let Some(why) = &needs {
             second.push_str(&format!("  ! {why}"));
         }
-        let second_style = match needs {
-            Some(_) => theme.alert,
-            None => theme.dim,
+        let second_style = match (&needs, trouble) {
+            (Some(_), _) => theme.alert,
+            (None, Some(_)) => theme.problem,
+            (None, None) => theme.dim,
         };
         buf.set_stringn(area.x, y + 1, cut(&second, width), width, second_style);
     }

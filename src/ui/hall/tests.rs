@@ -493,6 +493,23 @@ fn a_tile_draws_no_board_before_its_game_starts_and_its_own_size_after() {
 }
 
 #[test]
+fn a_stale_game_is_marked_in_the_list_and_not_counted_playing() {
+    let mut hall = hall(3);
+    if let Some(game) = hall.games.get_mut(&2) {
+        game.trouble = Some("stale: nothing heard for 16s".into());
+    }
+    let mut state = HallState::new(true);
+    let lines = drawn(&hall, &mut state, 80, 24);
+    assert!(
+        lines[0].contains("3 boards: 2 playing, 0 over, 1 stale"),
+        "{}",
+        lines.join("\n")
+    );
+    let marked: Vec<&String> = lines.iter().filter(|l| l.contains("? stale")).collect();
+    assert_eq!(marked.len(), 1, "{}", lines.join("\n"));
+}
+
+#[test]
 fn the_title_counts_one_board_and_fits_80_columns_keeping_its_end() {
     let mut hall = hall(1);
     let mut state = HallState::new(true);
