@@ -152,7 +152,10 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
             && last_line(s).contains("q/esc the hall")
     });
     assert_eq!(board.lines().count(), 24, "the board has the whole screen");
-    assert!(board.contains("Fake"), "board 4's players:\n{board}");
+    assert!(
+        board.contains("bot04") && !board.contains("Fake"),
+        "board 4's players, by their entrants' names:\n{board}"
+    );
     tmux.keys(&["a"]);
     tmux.wait_for("the result box", limit, |s| s.contains("result"));
     tmux.keys(&["B+F", "Enter"]);
