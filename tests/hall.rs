@@ -62,6 +62,7 @@ fn event_folder(dir: &Path, think_ms: u32) {
 #[test]
 fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_needs_it() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let dir = root.path().join("cup");
     event_folder(&dir, 300);
     let port = free_port();
@@ -222,6 +223,7 @@ fn the_director_confirms_the_round_sees_every_board_and_settles_the_one_that_nee
 #[test]
 fn a_headless_event_serves_its_hall_and_a_spectator_prints_every_board_tagged() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let dir = root.path().join("cup");
     std::fs::create_dir_all(&dir).unwrap();
     let mut text = "name = \"served cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\n\
@@ -300,6 +302,7 @@ fn a_headless_event_serves_its_hall_and_a_spectator_prints_every_board_tagged() 
 #[test]
 fn a_board_that_ended_before_the_hall_opened_again_shows_its_last_position() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let dir = root.path().join("cup");
     std::fs::create_dir_all(&dir).unwrap();
     let bot = |n: u32| format!("gtp:{} bot --seed {n} --think-ms 150", goref().display());
@@ -398,6 +401,7 @@ fn a_board_that_ended_before_the_hall_opened_again_shows_its_last_position() {
 #[test]
 fn the_last_board_opens_at_80x24_and_the_directors_result_ends_its_game_void() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let dir = root.path().join("big");
     std::fs::create_dir_all(&dir).unwrap();
     let mut text = "name = \"big cup\"\nsystem = \"swiss\"\nrounds = 1\n\n[game]\n\
@@ -474,6 +478,7 @@ fn the_last_board_opens_at_80x24_and_the_directors_result_ends_its_game_void() {
 #[test]
 fn a_hall_clears_what_a_killed_one_left_and_ctrl_l_repaints() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let dir = root.path().join("cup");
     event_folder(&dir, 300);
     let command = format!(

@@ -27,6 +27,32 @@ impl Drop for Ended {
     }
 }
 
+/// Every process working in a folder (a test's root), ended with SIGKILL
+/// when dropped: an event's boards run in gorefs of their own, detached
+/// from the runner by design, and one waiting on a hung engine would
+/// outlive the test by its whole clock.
+pub struct EndsWithin(pub PathBuf);
+
+impl Drop for EndsWithin {
+    fn drop(&mut self) {
+        let Ok(root) = self.0.canonicalize() else {
+            return;
+        };
+        let me = std::process::id();
+        for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+            let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+                continue;
+            };
+            let cwd = std::fs::read_link(entry.path().join("cwd"));
+            if pid != me && cwd.is_ok_and(|cwd| cwd.starts_with(&root)) {
+                let _ = Command::new("kill")
+                    .args(["-KILL", &pid.to_string()])
+                    .status();
+            }
+        }
+    }
+}
+
 /// The output of `command`, which must succeed; if it does not, the
 /// assertion names the command and shows its stderr.
 pub fn succeeded(command: &mut Command) -> std::process::Output {
