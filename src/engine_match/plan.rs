@@ -79,13 +79,18 @@ impl GameSlot {
         (self.pair * 2 + u64::from(self.game())) as u32
     }
 
-    /// The folder of try `attempt` (from 1), relative to the match's.
-    pub fn dir(&self, attempt: u32) -> PathBuf {
-        let name = match attempt {
+    /// The folder's name of try `attempt` (from 1): `pair-0007-a`,
+    /// `pair-0007-a-2`.
+    pub fn folder(&self, attempt: u32) -> String {
+        match attempt {
             1 => self.name(),
             n => format!("{}-{n}", self.name()),
-        };
-        Path::new(GAMES_FOLDER).join(name)
+        }
+    }
+
+    /// The folder of try `attempt` (from 1), relative to the match's.
+    pub fn dir(&self, attempt: u32) -> PathBuf {
+        Path::new(GAMES_FOLDER).join(self.folder(attempt))
     }
 }
 

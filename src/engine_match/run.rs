@@ -152,10 +152,8 @@ impl Runner {
                 let attempt = latest.get(&slot).copied().unwrap_or(1);
                 let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
                 let state = self.look(&slot, attempt, 0, result);
-                let name = slot.dir(attempt);
-                let name = name.file_name().map(|n| n.to_string_lossy());
                 if matches!(state, SlotState::Done(Counted::Game { .. }))
-                    && name.is_some_and(|name| !told.contains(name.as_ref()))
+                    && !told.contains(slot.folder(attempt).as_str())
                 {
                     self.unheard.push((slot.clone(), attempt));
                 }
@@ -428,13 +426,9 @@ impl Runner {
     /// Takes the result of `slot`'s folder of `attempt` into the tally:
     /// whether it counts.
     fn count_ended(&mut self, slot: &GameSlot, attempt: u32, ended: FolderResult) -> bool {
-        let dir = self.dir.join(slot.dir(attempt));
         let (result, end, reason) = ended;
-        let name = dir
-            .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
         let counted = count(&result, &end, &reason, slot.candidate);
-        self.tally.add(slot, name, result, counted)
+        self.tally.add(slot, slot.folder(attempt), result, counted)
     }
 
     /// Games another goref was playing when this run began: looked at
@@ -485,21 +479,6 @@ impl Runner {
     /// the figures; the folder is noted in [`TOLD`], so that a game that
     /// ends while no runner follows the match gets its line from the next.
     fn tell(&self, slot: &GameSlot, attempt: u32, figures: &MatchFigures) {
-        let folder = slot.dir(attempt);
-        let name = folder.file_name().map(|n| n.to_string_lossy());
-        if let Some(name) = name {
-            let told = self.dir.join(TOLD);
-            let noted = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&told)
-                .and_then(|mut file| {
-                    std::io::Write::write_all(&mut file, format!("{name}\n").as_bytes())
-                });
-            if let Err(e) = noted {
-                tracing::warn!("cannot note a game told in {}: {e}", told.display());
-            }
-        }
         if self.options.json {
             if let Ok(line) = serde_json::to_string(figures) {
                 console::out(line);
@@ -508,6 +487,18 @@ impl Runner {
         let Some(SlotState::Done(Counted::Game { outcome, end })) = self.slots.get(slot) else {
             return;
         };
+        let told = self.dir.join(TOLD);
+        let noted = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&told)
+            .and_then(|mut file| {
+                let line = format!("{}\n", slot.folder(attempt));
+                std::io::Write::write_all(&mut file, line.as_bytes())
+            });
+        if let Err(e) = noted {
+            tracing::warn!("cannot note a game told in {}: {e}", told.display());
+        }
         let said = match outcome {
             crate::matches::Outcome::Win => "wins",
             crate::matches::Outcome::Loss => "loses",

@@ -359,14 +359,9 @@ impl MatchScreen {
     /// Once the player has left an ended game, its tile shows what plays
     /// there now.
     fn release_held(&mut self) {
-        if self
-            .held
-            .as_ref()
-            .is_none_or(|held| self.screen.opened() == Some(held.board))
-        {
-            return;
-        }
-        let Some(Held { board, newer, .. }) = self.held.take() else {
+        let opened = self.screen.opened();
+        let Some(Held { board, newer, .. }) = self.held.take_if(|held| opened != Some(held.board))
+        else {
             return;
         };
         self.screen.forget(board);
