@@ -326,6 +326,78 @@ fn the_broker_and_the_match_killed_and_started_again_mid_match_lose_and_repeat_n
 }
 
 #[test]
+fn a_broker_restarted_mid_pair_leaves_the_pair_with_the_live_worker_playing_it() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let mut broker = Broker::start();
+    let dir = match_folder(root.path(), "kept", 1);
+    let toml = dir.join("match.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.replace("ack_wait = \"3s\"", "ack_wait = \"8s\""),
+    )
+    .unwrap();
+    let slow = worker_file(
+        root.path(),
+        "slow",
+        &[
+            ("new", "bot:11,playouts=150,think=100ms"),
+            ("old", "bot:12,playouts=60,think=100ms"),
+        ],
+    );
+    let one = worker(root.path(), &broker, "one", &slow);
+    let two = worker(root.path(), &broker, "two", &slow);
+    let running = remote_match(root.path(), &broker, &dir);
+    let now_s = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_secs()
+    };
+    wait_until(
+        LIMIT,
+        || format!("the pair held past ack_wait:\n{}", running.said()),
+        || {
+            journal_lines(&dir, "taken")
+                .iter()
+                .any(|t| t["at"].as_u64().is_some_and(|at| at + 10 <= now_s()))
+        },
+    );
+    assert!(
+        journal_lines(&dir, "counted").is_empty(),
+        "{}",
+        running.said()
+    );
+    broker.kill();
+    std::thread::sleep(Duration::from_secs(10));
+    broker.up();
+    let said = running.finish();
+    let taken = journal_lines(&dir, "taken");
+    assert_eq!(
+        taken.len(),
+        1,
+        "the pair stayed with the worker playing it: {taken:?}\n{said}\n{}\n{}",
+        one.said(),
+        two.said()
+    );
+    assert!(journal_lines(&dir, "abandoned").is_empty(), "{said}");
+    assert_eq!(journal_lines(&dir, "counted").len(), 1, "{said}");
+    let idle = match taken[0]["worker"].as_str() {
+        Some("one") => &two,
+        _ => &one,
+    };
+    assert!(
+        idle.said().contains("still plays it"),
+        "the broker, down longer than ack_wait, handed the job out again, and the idle \
+         worker left it with its live try: {}",
+        idle.said()
+    );
+    drop((one, two));
+    assert_eq!(figures_of(&dir)["games"], 2);
+}
+
+#[test]
 fn a_job_for_an_engine_no_worker_has_waits_named_until_one_comes() {
     let root = tempfile::tempdir().unwrap();
     let broker = Broker::start();
@@ -745,6 +817,69 @@ fn a_worker_killed_mid_game_leaves_its_tile_on_the_matchs_screen_marked_stale() 
         killed.elapsed() >= Duration::from_secs(10),
         "stale only once its heartbeats stopped for long: {stale}"
     );
+}
+
+#[test]
+fn a_killed_workers_games_are_marked_stale_in_the_matchs_list_of_games() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = match_folder(root.path(), "listed", 4);
+    let toml = dir.join("match.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        text.replace("ack_wait = \"3s\"", "ack_wait = \"60s\""),
+    )
+    .unwrap();
+    let slow = worker_file(
+        root.path(),
+        "slow",
+        &[("new", "bot:11,think=300ms"), ("old", "bot:12,think=300ms")],
+    );
+    let _steady = worker(root.path(), &broker, "steady", &slow);
+    let doomed_dir = root.path().join("doomed-games");
+    let mut doomed = Proc::start(
+        root.path(),
+        "doomed",
+        &[
+            "worker",
+            &broker.server(),
+            "--config",
+            slow.to_str().unwrap(),
+            "--slots",
+            "2",
+            "--name",
+            "doomed",
+            "--dir",
+            doomed_dir.to_str().unwrap(),
+            "--headless",
+        ],
+    );
+    let command = format!(
+        "cd '{}' && '{}' match '{}' --workers {}",
+        root.path().display(),
+        goref().display(),
+        dir.display(),
+        broker.server()
+    );
+    let Some(referee) = Tmux::start("stale-list", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(120);
+    let listed = referee.wait_for("three games listed, two of them doomed's", limit, |s| {
+        s.contains("3 boards") && s.matches("doomed").count() >= 2
+    });
+    assert!(!listed.contains("stale"), "{listed}");
+    doomed.child.kill().unwrap();
+    let _ = doomed.child.wait();
+    let stale = referee.wait_for(
+        "doomed's games marked stale",
+        Duration::from_secs(40),
+        |s| s.contains("2 stale") && s.matches("stale: nothing heard").count() >= 2,
+    );
+    fits(&stale);
+    assert!(stale.contains("1 playing"), "{stale}");
 }
 
 #[test]

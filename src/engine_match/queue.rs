@@ -10,6 +10,8 @@
 //!                              goref-result.MATCH.notice     taken, refused, failed
 //!   consumer `match-MATCH`     the match's own
 //! goref-games-MATCH  object store   pair-K/game-G/TRY/FILE, the manifest last
+//! GOREF-ALIVE     limits       goref-alive.MATCH.pair.K      a try's word that it lives,
+//!                              the newest kept, for half the ack deadline
 //! ```
 //!
 //! The roots are not `goref.`: that is the audience's stream (§5d), whose
@@ -56,6 +58,55 @@ pub fn result_subject(match_id: &str, pair: u64) -> String {
 /// The subject of the workers' notices for a match.
 pub fn notice_subject(match_id: &str) -> String {
     format!("goref-result.{match_id}.notice")
+}
+
+/// The subject where the worker playing pair `pair` says it lives.
+pub fn alive_subject(match_id: &str, pair: u64) -> String {
+    format!("goref-alive.{match_id}.pair.{pair}")
+}
+
+/// The stream of the workers' words that they live.
+pub const ALIVE_STREAM: &str = "GOREF-ALIVE";
+
+/// How long a worker's word that it plays a pair holds: half the
+/// consumer's `ack_wait`, so that a worker silent for the whole deadline
+/// (whose job the broker hands out again) is never heard as alive.
+pub fn alive_for(ack_wait: Duration) -> Duration {
+    (ack_wait / 2).max(Duration::from_millis(100))
+}
+
+/// The stream of words that workers live, made if missing, keeping the
+/// newest of each pair for [`alive_for`] `ack_wait`.
+pub async fn alive_stream(
+    js: &jetstream::Context,
+    ack_wait: Duration,
+) -> Result<stream::Stream, String> {
+    let config = stream::Config {
+        name: ALIVE_STREAM.into(),
+        subjects: vec!["goref-alive.>".into()],
+        storage: stream::StorageType::File,
+        max_messages_per_subject: 1,
+        max_age: alive_for(ack_wait),
+        ..stream::Config::default()
+    };
+    let stream = stream_made(js, config.clone()).await?;
+    if stream.cached_info().config.max_age == config.max_age {
+        return Ok(stream);
+    }
+    js.update_stream(config)
+        .await
+        .map_err(|e| format!("cannot set the stream {ALIVE_STREAM}: {e}"))?;
+    js.get_stream(ALIVE_STREAM)
+        .await
+        .map_err(|e| format!("cannot find the stream {ALIVE_STREAM}: {e}"))
+}
+
+/// The newest word said on `subject` within [`alive_for`] the ack
+/// deadline; none when nothing was, or the stream is not there.
+pub async fn alive_word(js: &jetstream::Context, subject: &str) -> Option<Vec<u8>> {
+    let stream = js.get_stream(ALIVE_STREAM).await.ok()?;
+    let message = stream.get_last_raw_message_by_subject(subject).await.ok()?;
+    Some(message.payload.to_vec())
 }
 
 /// The object store of a match's game folders.
@@ -184,7 +235,14 @@ impl BrokerLink {
                 .connect(self.server.as_str())
                 .await
             {
-                Ok(client) => return Ok((client, LinkNews { news, lost: false })),
+                Ok(client) => {
+                    let link = LinkNews {
+                        news,
+                        lost: false,
+                        back_at: None,
+                    };
+                    return Ok((client, link));
+                }
                 Err(e) if is_unreachable(&e) => {
                     if !std::mem::replace(&mut said, true) {
                         say(format!(
@@ -209,6 +267,7 @@ impl BrokerLink {
 pub struct LinkNews {
     news: tokio::sync::mpsc::UnboundedReceiver<bool>,
     lost: bool,
+    back_at: Option<std::time::Instant>,
 }
 
 impl LinkNews {
@@ -217,9 +276,18 @@ impl LinkNews {
     pub fn change(&mut self) -> Option<bool> {
         let was_lost = self.lost;
         while let Ok(up) = self.news.try_recv() {
+            if up && self.lost {
+                self.back_at = Some(std::time::Instant::now());
+            }
             self.lost = !up;
         }
         (self.lost != was_lost).then_some(!self.lost)
+    }
+
+    /// Whether the link came back within `span`, as last asked by
+    /// [`Self::change`] (which hears a loss and a return between two asks).
+    pub fn back_within(&self, span: Duration) -> bool {
+        self.back_at.is_some_and(|at| at.elapsed() < span)
     }
 }
 
@@ -426,5 +494,7 @@ mod tests {
             "pair-7/game-2/box-1-3-99/MANIFEST.sha256"
         );
         assert!(!job_subject("m", 1).starts_with("goref."));
+        assert_eq!(alive_subject("nightly", 7), "goref-alive.nightly.pair.7");
+        assert_eq!(alive_for(Duration::from_secs(60)), Duration::from_secs(30));
     }
 }

@@ -1,8 +1,8 @@
 //! `goref worker nats://HOST:PORT`: a machine that plays matches' games for
 //! them. It takes a job (one opening pair) from the broker's work queue
 //! only when a slot is free, plays its two games in local gorefs (see
-//! `play`), tells the broker it still holds the job every third of the
-//! ack deadline, puts the finished folders in the match's object store,
+//! `play`), tells the broker it still holds the job every sixth of the
+//! ack deadline (and says on the pair's subject that its try lives), puts the finished folders in the match's object store,
 //! publishes the result, and only then acknowledges the job. A job naming
 //! an engine this worker lacks is handed back at once for another worker,
 //! and the match is told why; a job it cannot play is handed back with the
@@ -13,10 +13,13 @@
 //! - `play`: one job's games, folders and object-store uploads.
 //! - `tiles`: the slots as a screen draws them ([`run_at`] with the match's
 //!   screen as the desk).
+//! - `tries`: a job handed out again while the try that holds it lives
+//!   (after the broker restarts) is left with that try.
 
 pub mod file;
 mod play;
 mod tiles;
+mod tries;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -44,6 +47,8 @@ const REFUSED_DELAY: Duration = Duration::from_secs(2);
 const FAILED_DELAY: Duration = Duration::from_secs(5);
 /// How long one ask for a job waits when the queue is empty.
 const FETCH_WAIT: Duration = Duration::from_millis(500);
+/// How often a job handed out again looks for a word of the try holding it.
+const ALIVE_LOOK: Duration = Duration::from_millis(500);
 /// A try's folder is marked with this file once its result is acknowledged.
 const REPORTED: &str = "REPORTED";
 
@@ -81,6 +86,7 @@ pub fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result<(), St
         exe,
         desk,
         tiles: Tiles::default(),
+        left_said: Mutex::new(HashSet::new()),
     };
     runtime.block_on(serve(Arc::new(worker)))
 }
@@ -90,6 +96,8 @@ struct Worker {
     exe: PathBuf,
     desk: Box<dyn MatchDesk>,
     tiles: Tiles,
+    /// The tries that jobs handed out again were left with, each said once.
+    left_said: Mutex<HashSet<String>>,
 }
 
 impl Worker {
@@ -227,6 +235,10 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
             Ok(info) => info.config.ack_wait,
             Err(_) => consumer.cached_info().config.ack_wait,
         };
+        let look_for = match link.back_within(ack_wait) {
+            true => ack_wait / 4,
+            false => Duration::ZERO,
+        };
         let (worker, js, stop, failed_here) = (
             worker.clone(),
             js.clone(),
@@ -239,6 +251,7 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
                 message,
                 ack_wait,
                 waited,
+                look_for,
             };
             play_job(&worker, &js, held, run, stop, &failed_here).await;
         });
@@ -375,6 +388,9 @@ struct Held {
     ack_wait: Duration,
     /// How long the slot was free before the job came.
     waited: Duration,
+    /// How long to look for a word of another try of the pair before
+    /// playing it: a while just after the broker came back, else once.
+    look_for: Duration,
 }
 
 /// Plays a job taken: its games, heartbeats while they play, then the
@@ -391,7 +407,11 @@ async fn play_job(
         message,
         ack_wait,
         waited,
+        look_for,
     } = held;
+    if left_with_its_try(worker, js, &message, &run, (ack_wait, look_for)).await {
+        return;
+    }
     let message = Arc::new(message);
     let notice = |kind| worker.notice(&run.job, run.delivery, kind);
     publish_notice(js, &run.match_id, &notice(NoticeKind::Taken)).await;
@@ -405,11 +425,20 @@ async fn play_job(
         run.job.engines[1],
         waited.as_millis()
     ));
+    let alive = queue::alive_subject(&run.match_id, run.job.pair);
+    if let Err(why) = queue::alive_stream(js, ack_wait).await {
+        worker.say(format!(
+            "{}: {why}; a broker that restarts may hand the pair out again",
+            run.name()
+        ));
+    }
     let heartbeat = {
-        let message = message.clone();
-        let every = (ack_wait / 3).max(Duration::from_millis(100));
+        let (message, js, alive) = (message.clone(), js.clone(), alive.clone());
+        let word = tries::playing(&run.try_id);
+        let every = (ack_wait / 6).max(Duration::from_millis(100));
         tokio::spawn(async move {
             loop {
+                let _ = js.publish(alive.clone(), word.clone().into()).await;
                 tokio::time::sleep(every).await;
                 let _ = message.ack_with(AckKind::Progress).await;
             }
@@ -463,6 +492,7 @@ async fn play_job(
             };
             publish_result(worker, js, &result).await;
             heartbeat.abort();
+            say_alive(js, &alive, tries::reported(&run.try_id)).await;
             match message.double_ack().await {
                 Ok(()) => {
                     let _ = std::fs::write(run.dir.join(REPORTED), result.to_json());
@@ -483,6 +513,7 @@ async fn play_job(
         }
         Played::Failed(why) => {
             heartbeat.abort();
+            say_alive(js, &alive, tries::gone(&run.try_id)).await;
             worker.say(format!("{}: handed back: {why}", run.name()));
             lock(failed_here).insert(run.job.id());
             publish_notice(
@@ -495,6 +526,7 @@ async fn play_job(
         }
         Played::BrokerAway(why) => {
             heartbeat.abort();
+            say_alive(js, &alive, tries::gone(&run.try_id)).await;
             worker.say(format!(
                 "{}: the broker did not take its games ({why}); it hands the pair out again",
                 run.name()
@@ -503,9 +535,68 @@ async fn play_job(
         }
         Played::Stopped => {
             heartbeat.abort();
+            say_alive(js, &alive, tries::gone(&run.try_id)).await;
             let _ = message.ack_with(AckKind::Nak(None)).await;
         }
     }
+}
+
+/// Whether a job taken is left with another try that holds it (handed
+/// back to the queue) or dropped as reported, from what the pair's tries
+/// said. With no word yet, it looks again for `look_for`: just after the
+/// broker came back (a broker killed may hand out again, as new, every
+/// job held, though their workers play on), the worker playing the pair
+/// is heard again only once it has connected again too.
+async fn left_with_its_try(
+    worker: &Worker,
+    js: &jetstream::Context,
+    message: &Message,
+    run: &JobRun,
+    (ack_wait, look_for): (Duration, Duration),
+) -> bool {
+    let subject = queue::alive_subject(&run.match_id, run.job.pair);
+    let until = tokio::time::Instant::now() + look_for;
+    let word = loop {
+        let word = queue::alive_word(js, &subject).await;
+        if word.is_some() || tokio::time::Instant::now() >= until {
+            break word;
+        }
+        tokio::time::sleep(ALIVE_LOOK).await;
+    };
+    let name = format!("{} pair {}", run.match_id, run.job.pair + 1);
+    match tries::on_redelivery(word.as_deref()) {
+        tries::Redelivered::Play => false,
+        tries::Redelivered::LeaveWith(try_id) => {
+            if lock(&worker.left_said).insert(try_id.clone()) {
+                worker.say(format!(
+                    "{name}: handed out again while try {try_id} still plays it (its worker \
+                     was heard within {}s): left with it",
+                    queue::alive_for(ack_wait).as_secs_f32()
+                ));
+            }
+            let again = queue::alive_for(ack_wait);
+            let _ = message.ack_with(AckKind::Nak(Some(again))).await;
+            true
+        }
+        tries::Redelivered::Drop(try_id) => {
+            worker.say(format!(
+                "{name}: handed out again though try {try_id} reported it: taken off the queue"
+            ));
+            let _ = message.ack_with(AckKind::Ack).await;
+            true
+        }
+    }
+}
+
+/// Says on the pair's `alive` subject what became of its try, waiting
+/// for the broker a little: a word it misses only delays another worker.
+async fn say_alive(js: &jetstream::Context, alive: &str, word: String) {
+    let said = async {
+        if let Ok(stored) = js.publish(alive.to_string(), word.into()).await {
+            let _ = stored.await;
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(5), said).await;
 }
 
 /// Publishes a result, waiting for the broker's acknowledgement however
