@@ -8,7 +8,7 @@
 //! --watch` ends 0, 2 when it cannot follow the game at all, and 3 when
 //! its headless output could not take every line.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::SystemTime;
 
@@ -911,7 +911,9 @@ fn referee(
             Some(publish_config(url, &name, &PublishSettings::default())?.watch_address());
     }
     let runtime = game_runtime()?;
-    let (_venue, seat_message) = runtime.block_on(seat_venue(&mut config, seats))?;
+    let folder = exact_folder(&config, resume.as_ref());
+    let seat_venue = seat_venue(&mut config, seats, folder.as_deref());
+    let (_venue, seat_message) = runtime.block_on(seat_venue)?;
     let options = options.with_message(seat_message);
     let outcome = if screen {
         config.progress = false;
@@ -985,6 +987,7 @@ enum SeatSource {
 async fn seat_venue(
     config: &mut DriverConfig,
     seats: Option<SeatSource>,
+    folder: Option<&Path>,
 ) -> Result<(Option<goref::seats::venue::Venue>, Option<String>), String> {
     let entrants: Vec<String> = [&config.black, &config.white]
         .into_iter()
@@ -1005,7 +1008,7 @@ async fn seat_venue(
         Some(SeatSource::Relay(socket)) => {
             let links: Vec<_> = entrants
                 .iter()
-                .map(|entrant| goref::seats::relay::attach(&socket, entrant))
+                .map(|entrant| goref::seats::relay::attach(&socket, entrant, folder))
                 .collect();
             let feed = goref::seats::link::stream_to_seats(&seat_infos(config, &links));
             config.subscribers.push(feed);
@@ -1081,6 +1084,16 @@ fn seat_infos<'a>(
 }
 
 /// The name a game is published under by default: its folder's.
+/// The game's folder when it is known before the game starts: a resumed
+/// game's, or the one `--game-dir` names.
+fn exact_folder(config: &DriverConfig, resume: Option<&Resumption>) -> Option<PathBuf> {
+    match (&config.folder, resume) {
+        (_, Some(resumption)) => Some(resumption.folder.path().to_path_buf()),
+        (Some(FolderPlace::Exactly(path)), None) => Some(path.clone()),
+        _ => None,
+    }
+}
+
 fn game_name(config: &DriverConfig, resume: Option<&Resumption>) -> String {
     let path = match (&config.folder, resume) {
         (_, Some(resumption)) => resumption.folder.path().to_path_buf(),

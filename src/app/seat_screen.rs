@@ -73,7 +73,7 @@ impl Connection {
                 }
             }
             (_, _, Some(why)) => LinkStatus {
-                text: format!("{address}: {why}; dialling again"),
+                text: format!("dialling {address} again: {why}"),
                 trouble: true,
             },
             _ => LinkStatus {

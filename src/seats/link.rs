@@ -76,8 +76,6 @@ impl SeatDesk {
     }
 }
 
-/// How often the feed looks for seats admitted while the game is quiet.
-const ADMISSION_LOOK: Duration = Duration::from_millis(500);
 /// The most lines of a game's stream kept for a seat that connects late.
 const HISTORY_KEPT: usize = 50_000;
 
@@ -109,16 +107,16 @@ pub fn stream_to_seats(links: &[(&SeatLink, String)]) -> mpsc::UnboundedSender<E
     tokio::spawn(async move {
         let mut history: VecDeque<String> = VecDeque::new();
         loop {
-            let batch = tokio::select! {
+            let (batch, woken) = tokio::select! {
                 batch = batches.recv() => match batch {
-                    Some(batch) => batch,
+                    Some(batch) => (batch, None),
                     None => return,
                 },
-                _ = tokio::time::sleep(ADMISSION_LOOK) => Vec::new(),
+                seat = admission(&mut seats) => (Vec::new(), Some(seat)),
             };
-            for seat in &mut seats {
-                let admitted = seat.admitted.has_changed().unwrap_or(false)
-                    && *seat.admitted.borrow_and_update() > 0;
+            for (n, seat) in seats.iter_mut().enumerate() {
+                let changed = woken == Some(n) || seat.admitted.has_changed().unwrap_or(false);
+                let admitted = changed && *seat.admitted.borrow_and_update() > 0;
                 if admitted {
                     let _ = seat.to_seat.send(ToSeat::Info(seat.info.clone()));
                     for line in &history {
@@ -151,6 +149,22 @@ pub fn stream_to_seats(links: &[(&SeatLink, String)]) -> mpsc::UnboundedSender<E
         }
     });
     feed
+}
+
+/// Until a seat of `seats` is admitted (first or again): its index, its
+/// change seen. Never when no seat can be any more.
+async fn admission(seats: &mut [SeatFeed]) -> usize {
+    let (which, changes): (Vec<usize>, Vec<_>) = seats
+        .iter_mut()
+        .enumerate()
+        .filter(|(_, seat)| seat.admitted.has_changed().is_ok())
+        .map(|(n, seat)| (n, Box::pin(seat.admitted.changed())))
+        .unzip();
+    if changes.is_empty() {
+        return std::future::pending().await;
+    }
+    let (_, at, _) = futures_util::future::select_all(changes).await;
+    which[at]
 }
 
 /// The program's answer, as the operator gave it, to the move request
@@ -519,6 +533,29 @@ mod tests {
             sent.try_recv().unwrap(),
             ToSeat::Command("1 boardsize 19".into())
         );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_seat_admitted_while_the_game_is_quiet_is_told_the_game_at_once() {
+        let (to_seat, mut sent) = mpsc::unbounded_channel();
+        let (_news_tx, news) = mpsc::unbounded_channel();
+        let (admit, admitted) = watch::channel(0);
+        let link = SeatLink::new("alpha".into(), to_seat, news, admitted);
+        let _feed = stream_to_seats(&[(&link, "round 2 board 1".into())]);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(sent.try_recv().is_err(), "not admitted yet");
+        let asked = tokio::time::Instant::now();
+        admit.send(1).unwrap();
+        let told = tokio::time::timeout(Duration::from_secs(5), sent.recv()).await;
+        assert_eq!(told.unwrap(), Some(ToSeat::Info("round 2 board 1".into())));
+        assert_eq!(
+            asked.elapsed(),
+            Duration::ZERO,
+            "told on the admission, not on a later look"
+        );
+        admit.send(2).unwrap();
+        let again = tokio::time::timeout(Duration::from_secs(5), sent.recv()).await;
+        assert_eq!(again.unwrap(), Some(ToSeat::Info("round 2 board 1".into())));
     }
 
     #[tokio::test]

@@ -33,10 +33,58 @@ const RETRY: Duration = Duration::from_millis(500);
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum FromBoard {
-    Attach { entrant: String },
-    Command { line: String },
-    Stream { line: String },
-    Info { text: String },
+    Attach {
+        entrant: String,
+        /// The board's game folder: only the board the runner plays the
+        /// entrant on now may take its seat.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        folder: Option<PathBuf>,
+    },
+    Command {
+        line: String,
+    },
+    Stream {
+        line: String,
+    },
+    Info {
+        text: String,
+    },
+}
+
+/// The game folder each seated entrant plays in now, as the runner says:
+/// a board's goref in another folder (one of the runner's earlier life,
+/// whose game was voided or started again since) is refused the seat.
+pub type PlayingBoards = Arc<Mutex<HashMap<String, PathBuf>>>;
+
+/// Why the board in `folder` may not take `entrant`'s seat, if it may not.
+/// A board that names no folder (an older goref) is let in.
+fn attach_refusal(
+    playing: &HashMap<String, PathBuf>,
+    entrant: &str,
+    folder: Option<&Path>,
+) -> Option<String> {
+    let folder = folder?;
+    match playing.get(entrant) {
+        Some(now) if same_folder(now, folder) => None,
+        Some(now) => Some(format!(
+            "{entrant} plays in {} now, not in {}",
+            now.display(),
+            folder.display()
+        )),
+        None => Some(format!(
+            "{entrant} plays no board now; {} is not one of the runner's",
+            folder.display()
+        )),
+    }
+}
+
+fn same_folder(a: &Path, b: &Path) -> bool {
+    let key = |p: &Path| {
+        std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    };
+    a == b || key(a) == key(b)
 }
 
 /// How the runner's venue takes its seats.
@@ -57,6 +105,8 @@ pub struct RelayServer {
     pub address: std::net::SocketAddr,
     pub socket: PathBuf,
     pub seats: SeatBoard,
+    /// Where each seated entrant plays now, kept by the runner.
+    pub playing: PlayingBoards,
     farewell: mpsc::UnboundedSender<String>,
     said: std::sync::mpsc::Receiver<()>,
 }
@@ -83,6 +133,8 @@ impl RelayServer {
                 .collect(),
         ));
         let board = seats.clone();
+        let playing = PlayingBoards::default();
+        let who_plays = playing.clone();
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (farewell, farewell_rx) = mpsc::unbounded_channel();
         let (said_tx, said) = std::sync::mpsc::channel();
@@ -101,6 +153,7 @@ impl RelayServer {
                     ready: ready_tx,
                     farewell: farewell_rx,
                     said: said_tx,
+                    playing: who_plays,
                 };
                 runtime.block_on(serve(keys, settings, path, board, ends));
             })
@@ -112,6 +165,7 @@ impl RelayServer {
             address,
             socket,
             seats,
+            playing,
             farewell,
             said,
         })
@@ -134,6 +188,7 @@ struct Ends {
     ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
     farewell: mpsc::UnboundedReceiver<String>,
     said: std::sync::mpsc::Sender<()>,
+    playing: PlayingBoards,
 }
 
 async fn serve(
@@ -147,6 +202,7 @@ async fn serve(
         ready,
         mut farewell,
         said,
+        playing,
     } = ends;
     let RelaySettings {
         listen,
@@ -199,9 +255,18 @@ async fn serve(
         let Ok(Some(first)) = lines.next_line().await else {
             continue;
         };
-        let Ok(FromBoard::Attach { entrant }) = serde_json::from_str(&first) else {
+        let Ok(FromBoard::Attach { entrant, folder }) = serde_json::from_str(&first) else {
             continue;
         };
+        let refused = attach_refusal(
+            &playing.lock().expect("playing boards"),
+            &entrant,
+            folder.as_deref(),
+        );
+        if let Some(why) = refused {
+            tracing::warn!(%entrant, "a board is refused the seat: {why}");
+            continue;
+        }
         let Some(keeper) = keepers.get(&entrant).cloned() else {
             continue;
         };
@@ -229,12 +294,14 @@ async fn serve(
 
 /// The link a board's player uses for `entrant`, through the runner's
 /// socket at `socket`; dialled, and dialled again, by a task of its own.
-pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
+pub fn attach(socket: &Path, entrant: &str, folder: Option<&Path>) -> SeatLink {
     let (to_seat, mut commands) = mpsc::unbounded_channel();
     let (news_tx, news) = mpsc::unbounded_channel();
     let (admitted_tx, admitted) = watch::channel(0);
     let (socket, name) = (socket.to_path_buf(), entrant.to_string());
+    let folder = folder.map(|f| std::path::absolute(f).unwrap_or_else(|_| f.to_path_buf()));
     tokio::spawn(async move {
+        let mut away_said = false;
         loop {
             let reach = crate::files::SocketPath::of(&socket);
             let connected = match &reach {
@@ -249,6 +316,7 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
             let (reader, mut writer) = stream.into_split();
             let attach = FromBoard::Attach {
                 entrant: name.clone(),
+                folder: folder.clone(),
             };
             if writer.write_all(&encode(&attach)).await.is_err() {
                 continue;
@@ -258,6 +326,7 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
                 tokio::select! {
                     line = lines.next_line() => {
                         let Ok(Some(line)) = line else { break };
+                        away_said = false;
                         let Ok(news) = serde_json::from_str::<ToBoard>(&line) else { continue };
                         if let ToBoard::Admitted { .. } = news {
                             admitted_tx.send_modify(|generation| *generation += 1);
@@ -278,9 +347,11 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
                     }
                 }
             }
-            let lost = SeatNews::VenueAway("the event's runner went away".into());
-            if news_tx.send(lost).is_err() {
-                return;
+            if !std::mem::replace(&mut away_said, true) {
+                let lost = SeatNews::VenueAway("the event's runner went away".into());
+                if news_tx.send(lost).is_err() {
+                    return;
+                }
             }
             tokio::time::sleep(RETRY).await;
         }
@@ -292,6 +363,31 @@ pub fn attach(socket: &Path, entrant: &str) -> SeatLink {
 mod tests {
     use super::*;
     use crate::protocol::seat::Right;
+
+    #[test]
+    fn only_the_board_the_runner_plays_an_entrant_on_may_take_its_seat() {
+        let root = tempfile::tempdir().unwrap();
+        let now = root.path().join("round-1").join("board-2-2");
+        let before = root.path().join("round-1").join("board-2");
+        std::fs::create_dir_all(&now).unwrap();
+        std::fs::create_dir_all(&before).unwrap();
+        let playing = HashMap::from([("alpha".to_string(), now.clone())]);
+        assert_eq!(attach_refusal(&playing, "alpha", Some(&now)), None);
+        let dotted = root.path().join("round-1").join(".").join("board-2-2");
+        assert_eq!(attach_refusal(&playing, "alpha", Some(&dotted)), None);
+        let old = attach_refusal(&playing, "alpha", Some(&before)).unwrap();
+        assert!(
+            old.contains("alpha plays in") && old.contains("board-2-2"),
+            "{old}"
+        );
+        let idle = attach_refusal(&playing, "beta", Some(&now)).unwrap();
+        assert!(idle.contains("beta plays no board now"), "{idle}");
+        assert_eq!(
+            attach_refusal(&playing, "beta", None),
+            None,
+            "an older goref"
+        );
+    }
 
     #[test]
     fn a_seats_news_crosses_the_relay_unchanged() {
