@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use common::tmux::Tmux;
-use common::{event_lines, free_port, gnugo, goref, journal, wait_until};
+use common::{event_lines, free_port, gnugo, goref, journal, journal_moves, wait_until};
 use serde_json::Value;
 
 const NAMES: [&str; 4] = ["ant", "bee", "cat", "dog"];
@@ -52,7 +52,11 @@ fn seat_lines(dir: &Path) -> Vec<String> {
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    let entrants = std::fs::read_to_string(dir.join("event.toml"))
+        .unwrap()
+        .matches("[[entrant]]")
+        .count();
+    assert_eq!(lines.len(), entrants, "{text}");
     let again = Command::new(goref())
         .arg("event")
         .arg(dir)
@@ -267,6 +271,215 @@ fn before_round_one_the_pairing_names_absent_seats_and_the_seats_view_is_live_at
     }
     assert!(view.lines().all(|l| l.chars().count() <= 80), "{view}");
     assert!(!dir.join("round-1").exists(), "{pairing}");
+    drop(tmux);
+    stop(seats);
+}
+
+/// The folder of the board `name` plays in round `round`, once paired.
+fn board_of(dir: &Path, round: u64, name: &str) -> Option<std::path::PathBuf> {
+    event_lines(dir)
+        .iter()
+        .filter(|l| l["type"] == "board_start" && l["round"] == round)
+        .find(|l| l["black"] == name || l["white"] == name)
+        .map(|l| dir.join(l["dir"].as_str().unwrap()))
+}
+
+#[test]
+fn a_seats_screen_shows_each_rounds_game_afresh_and_asks_before_quitting_one() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = seated_event(root.path());
+    let (ant, others): (Vec<String>, Vec<String>) = seat_lines(&dir)
+        .into_iter()
+        .partition(|line| line.contains("--entrant ant "));
+    let seat = ant[0].split(" -- ").next().unwrap();
+    let command = format!(
+        "cd '{}' && {} -- {} --mode gtp --level 8",
+        root.path().display(),
+        seat.replacen(" goref ", &format!(" '{}' ", goref().display()), 1),
+        gnugo()
+    );
+    let Some(tmux) = Tmux::start("seat-rounds", 80, 24, &command) else {
+        return;
+    };
+    let limit = Duration::from_secs(60);
+    tmux.wait_for("the seat dialling", limit, |s| s.contains("dialling"));
+    tmux.keys(&["R"]);
+    tmux.wait_for("R with no game in play", limit, |s| {
+        s.contains("no game in play to resign")
+    });
+    let seats = spawn_seats(root.path(), &others);
+    let runner = spawn_event(&dir);
+    let first = {
+        let mut found = None;
+        wait_until(
+            LIMIT,
+            || "ant's round 1 board".into(),
+            || {
+                found = board_of(&dir, 1, "ant");
+                found.is_some()
+            },
+        );
+        found.unwrap()
+    };
+    wait_until(
+        LIMIT,
+        || "ant's first game under way".into(),
+        || common::journal_moves(&first).len() >= 4,
+    );
+    tmux.wait_for("round 1's game on the seat's screen", limit, |s| {
+        s.contains("round 1 board")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for("q mid-game asks", limit, |s| s.contains("quit mid-game?"));
+    tmux.keys(&["n"]);
+    let second = {
+        let mut found = None;
+        wait_until(
+            LIMIT,
+            || format!("ant's round 2 board:\n{}", tmux.screen()),
+            || {
+                found = board_of(&dir, 2, "ant");
+                found.is_some()
+            },
+        );
+        found.unwrap()
+    };
+    assert!(
+        journal(&first).iter().any(|e| e["type"] == "result"),
+        "the seat stayed for round 1's game to its end"
+    );
+    wait_until(
+        LIMIT,
+        || "ant's second game under way".into(),
+        || common::journal_moves(&second).len() >= 2,
+    );
+    let under_way = || journal(&second).iter().all(|e| e["type"] != "result");
+    let screen = tmux.wait_for("round 2's game on the seat's screen", limit, |s| {
+        s.contains("round 2 board") && s.contains("move ") && under_way()
+    });
+    if under_way() {
+        assert!(
+            !screen.contains("result"),
+            "round 1's result is gone from the screen of round 2's game:\n{screen}"
+        );
+    } else {
+        eprintln!("round 2's game ended before its screen was read: not asserted");
+    }
+    assert!(screen.lines().all(|l| l.chars().count() <= 80), "{screen}");
+    wait_success(runner);
+    drop(tmux);
+    stop(seats);
+}
+
+#[test]
+fn t_on_a_board_waiting_for_an_absent_seat_starts_it_again_in_a_new_folder() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = root.path().join("duel");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut text = format!(
+        "name = \"duel\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\n\
+         time = \"absolute:10m\"\n\n[seats]\nlisten = \"127.0.0.1:{}\"\n",
+        free_port()
+    );
+    for name in ["ant", "bee"] {
+        text.push_str(&format!(
+            "\n[[entrant]]\nname = \"{name}\"\nplayer = \"seat\"\n"
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let lines = seat_lines(&dir);
+    let (ant, bee): (Vec<String>, Vec<String>) = lines
+        .into_iter()
+        .partition(|line| line.contains("--entrant ant "));
+    assert_eq!((ant.len(), bee.len()), (1, 1), "{ant:?} {bee:?}");
+    let mut seats = spawn_seats(root.path(), &ant);
+    let command = format!(
+        "cd '{}' && '{}' event duel --yes",
+        root.path().display(),
+        goref().display()
+    );
+    let Some(tmux) = Tmux::start("retry-absent-seat", 80, 24, &command) else {
+        stop(seats);
+        return;
+    };
+    let limit = Duration::from_secs(60);
+    let waiting = tmux.wait_for("bee's seat absent on the tile", limit, |s| {
+        s.contains("bee absent")
+    });
+    assert!(
+        !waiting.contains("--:--"),
+        "the absent side's clock runs:\n{waiting}"
+    );
+    tmux.keys(&["t"]);
+    tmux.wait_for("t asks first", limit, |s| {
+        s.contains("start board 1 again (its game waits for")
+    });
+    tmux.keys(&["y"]);
+    let again = dir.join("round-1").join("board-1-2");
+    wait_until(
+        limit,
+        || format!("the board started again:\n{}", tmux.screen()),
+        || again.join("journal.jsonl").is_file(),
+    );
+    let first = journal(&dir.join("round-1").join("board-1"));
+    let ended = first
+        .iter()
+        .rev()
+        .find(|e| e["type"] == "result")
+        .expect("a result");
+    assert_eq!(ended["result"], "Void", "{ended}");
+    assert!(
+        ended["reason"]
+            .as_str()
+            .unwrap()
+            .contains("started the board again"),
+        "{ended}"
+    );
+    assert!(
+        !first.iter().any(|e| e["type"] == "move"),
+        "the first game had not started"
+    );
+    seats.extend(spawn_seats(root.path(), &bee));
+    wait_until(
+        Duration::from_secs(240),
+        || format!("the game played again ends:\n{}", tmux.screen()),
+        || {
+            event_lines(&dir)
+                .iter()
+                .any(|l| l["type"] == "board_end" && l["dir"] == "round-1/board-1-2")
+        },
+    );
+    let lines = event_lines(&dir);
+    assert!(
+        lines.iter().any(|l| l["type"] == "board_retry"),
+        "the director's ask is journaled"
+    );
+    let ends: Vec<&Value> = lines.iter().filter(|l| l["type"] == "board_end").collect();
+    assert_eq!(
+        ends.len(),
+        1,
+        "one result, from the game played again: {ends:?}"
+    );
+    assert_ne!(ends[0]["result"], "Void", "{:?}", ends[0]);
+    assert!(
+        journal_moves(&again).len() >= 2,
+        "the game played again was played"
+    );
+    let card = dir.join("seats").join("cards").join("bee.txt");
+    wait_until(
+        Duration::from_secs(150),
+        || {
+            format!(
+                "bee's check, run after its game, finishes before the goodbye:\n{}",
+                tmux.screen()
+            )
+        },
+        || std::fs::read_to_string(&card).is_ok_and(|text| !text.starts_with("checking")),
+    );
+    let card = std::fs::read_to_string(&card).unwrap();
+    assert!(card.starts_with("ready"), "{card}");
     drop(tmux);
     stop(seats);
 }

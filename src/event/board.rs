@@ -305,6 +305,18 @@ pub(crate) fn folder_state(dir: &Path) -> FolderState {
     }
 }
 
+/// Why the game in `dir` may be started again though its goref plays it:
+/// it waits, before its first move, for a side's absent seat.
+pub(crate) fn waits_for_absent_seat(dir: &Path) -> Option<String> {
+    let contents = crate::journal::reader::read(&dir.join(JOURNAL)).ok()?;
+    let mut view = crate::referee::GameView::new();
+    for stamped in &contents.events {
+        view.apply_stamped(stamped);
+    }
+    let side = view.waits_for_absent_seat()?;
+    Some(format!("its game has not started: {side}'s seat is absent"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -253,7 +253,10 @@ pub(crate) fn seat_keys(
 
 pub fn retry_board(dir: &Path, round: u32, board: u32, reason: &str) -> Result<String, String> {
     let (_, state) = standings(dir)?;
-    if let Some(why) = state.retry_refusal(round, board) {
+    let waits_for_a_seat = |found: &state::Board| {
+        board::waits_for_absent_seat(&dir.join(found.folder(round))).is_some()
+    };
+    if let Some(why) = state.retry_refusal(round, board, waits_for_a_seat) {
         return Err(why);
     }
     let line = EventLine::BoardRetry {

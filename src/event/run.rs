@@ -67,6 +67,9 @@ const TICK: Duration = Duration::from_millis(500);
 /// How often the pairing on the hall is drawn again while the director
 /// thinks: seats that come or go show at once.
 const ASK_REFRESH: Duration = Duration::from_millis(500);
+/// How long an event that is over waits for the checks of its seats
+/// before it says goodbye to them.
+const CHECKS_WAIT: Duration = Duration::from_secs(120);
 
 /// Runs the event in `dir` until it is over or stopped, at the terminal:
 /// Ctrl-C and SIGTERM stop it, SIGHUP is ignored.
@@ -141,10 +144,14 @@ pub(crate) fn run_at(
         shown: None,
         seat_relay: seats.as_ref().map(|server| server.socket.clone()),
         seat_board: seats.as_ref().map(|server| server.seats.clone()),
+        seat_playing: seats.as_ref().map(|server| server.playing.clone()),
         seats_said: HashMap::new(),
         cards_said: HashMap::new(),
     };
     let end = runner.go();
+    if let (Ok(EventEnd::Finished { .. }), Some(_)) = (&end, &seats) {
+        runner.wait_for_checks();
+    }
     if let (Ok(EventEnd::Finished { .. }), Some(server)) = (&end, &seats) {
         server.farewell(&format!(
             "{} is over: thank you for playing",
@@ -208,6 +215,8 @@ struct Runner {
     /// The seats as the relay keeps them, and whether each was last said
     /// to be connected.
     seat_board: Option<crate::seats::relay::SeatBoard>,
+    /// Where each seated entrant plays now, for the relay.
+    seat_playing: Option<crate::seats::relay::PlayingBoards>,
     seats_said: HashMap<String, bool>,
     /// Each seat's card summary as last said.
     cards_said: HashMap<String, Option<String>>,
@@ -419,6 +428,67 @@ impl Runner {
         notes
     }
 
+    /// Before the venue says goodbye, waits up to [`CHECKS_WAIT`] for the
+    /// check of every connected seat that has no card yet: a seat that came
+    /// after its game started is checked once it is over, and a bye's
+    /// while the round plays, so that a short event would cut them.
+    fn wait_for_checks(&mut self) {
+        let Some(seats) = self.seat_board.clone() else {
+            return;
+        };
+        let until = std::time::Instant::now() + CHECKS_WAIT;
+        let mut said = false;
+        loop {
+            let unchecked: Vec<String> = seats
+                .lock()
+                .expect("seat board")
+                .values()
+                .filter(|seat| seat.connected && (seat.checking || seat.card.is_none()))
+                .map(|seat| seat.entrant.clone())
+                .collect();
+            if unchecked.is_empty() {
+                return;
+            }
+            if std::time::Instant::now() >= until || self.stopped().is_some() {
+                self.say(format!(
+                    "the check of {} did not finish: the seats are let go without it",
+                    unchecked.join(", ")
+                ));
+                return;
+            }
+            if !std::mem::replace(&mut said, true) {
+                self.say(format!(
+                    "the event is over; the check of {} finishes before the seats are let go",
+                    unchecked.join(", ")
+                ));
+            }
+            self.show();
+            std::thread::sleep(TICK);
+        }
+    }
+
+    /// Tells the relay which folder each seated entrant plays in now: those
+    /// of the boards this run started or follows, so that a goref of an
+    /// earlier run's board, voided or started again since, is refused the
+    /// entrant's seat.
+    fn tell_relay_who_plays(&self) {
+        let Some(playing) = &self.seat_playing else {
+            return;
+        };
+        let state = self.state();
+        let mut now = HashMap::new();
+        for &(round, board) in self.running.keys() {
+            let Some(found) = state.board(round, board) else {
+                continue;
+            };
+            let folder = self.dir.join(found.folder(round));
+            for entrant in [&found.pair.black, &found.pair.white] {
+                now.insert(entrant.clone(), folder.clone());
+            }
+        }
+        *playing.lock().expect("playing boards") = now;
+    }
+
     /// Whether a seated entrant of `pair` is being checked through its
     /// seat: its board starts once the check is over.
     fn seat_being_checked(&self, pair: &Pair) -> bool {
@@ -612,6 +682,7 @@ impl Runner {
             }
             self.follow_adopted()?;
             self.take_new()?;
+            self.tell_relay_who_plays();
             self.show();
         }
     }
@@ -670,6 +741,17 @@ impl Runner {
         }
     }
 
+    /// Whether a board the director asked to be started again ended as
+    /// that asks (void, or stopped before a result) rather than with a
+    /// result of its own that came first.
+    fn ended_for_the_retry(folder: &FolderState) -> bool {
+        match folder {
+            FolderState::Finished { result, .. } => result == "Void",
+            FolderState::Unfinished | FolderState::Empty => true,
+            FolderState::Live | FolderState::Unreadable(_) => false,
+        }
+    }
+
     /// The board with a new folder for its game played again:
     /// `round-N/board-B-2`, `-3`, ...
     fn played_again(number: u32, board: &Board) -> Board {
@@ -682,20 +764,14 @@ impl Runner {
         again
     }
 
-    /// The folder a board plays in now, relative to the event's.
-    fn board_dir(number: u32, board: &Board) -> String {
-        board
-            .dirs
-            .last()
-            .cloned()
-            .unwrap_or_else(|| format!("round-{number}/board-{}", board.pair.board))
-    }
-
     fn start_board(&mut self, number: u32, board: &Board) -> Result<(), String> {
-        let relative = Self::board_dir(number, board);
+        let relative = board.folder(number);
         let dir = self.dir.join(&relative);
         let key = (number, board.pair.board);
         let resume = match board::folder_state(&dir) {
+            FolderState::Finished { result, .. } if board.retry && result == "Void" => {
+                return self.start_board(number, &Self::played_again(number, board));
+            }
             FolderState::Finished {
                 result,
                 end,
@@ -746,6 +822,12 @@ impl Runner {
             resume,
             seat_relay: self.seat_relay.clone(),
         };
+        if let Some(playing) = &self.seat_playing {
+            let mut playing = playing.lock().expect("playing boards");
+            for entrant in [&board.pair.black, &board.pair.white] {
+                playing.insert(entrant.clone(), run.dir.clone());
+            }
+        }
         let pid = board::start(&self.exe, &run, self.options.json, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for board {}: {e}", board.pair.board))?;
         self.running.insert(key, Some(pid));
@@ -829,7 +911,7 @@ impl Runner {
         let Some(board) = state.board(number, board_number) else {
             return Ok(());
         };
-        let relative = Self::board_dir(number, board);
+        let relative = board.folder(number);
         let trouble = |what: String| EventLine::BoardTrouble {
             round: number,
             board: board_number,
@@ -837,7 +919,16 @@ impl Runner {
             what,
         };
         let last_words = stderr.last().cloned().unwrap_or_default();
-        match board::folder_state(&self.dir.join(&relative)) {
+        let folder = board::folder_state(&self.dir.join(&relative));
+        if board.retry && board.set.is_none() && Self::ended_for_the_retry(&folder) {
+            self.voided.remove(&(number, board_number));
+            self.say(format!(
+                "round {number} board {board_number}: its game ended void; it starts again in a \
+                 new folder, as the director asked"
+            ));
+            return self.start_board(number, &Self::played_again(number, board));
+        }
+        match folder {
             FolderState::Finished {
                 result,
                 end,
@@ -913,7 +1004,7 @@ impl Runner {
             let Some(board) = state.board(number, board_number) else {
                 continue;
             };
-            let dir = self.dir.join(Self::board_dir(number, board));
+            let dir = self.dir.join(board.folder(number));
             if board::folder_state(&dir) != FolderState::Live {
                 self.running.remove(&(number, board_number));
                 self.board_exited(number, board_number, "its goref ended", &[])?;
@@ -938,12 +1029,7 @@ impl Runner {
             .boards
             .iter()
             .filter(|b| b.played.is_none())
-            .map(|b| {
-                (
-                    (round.number, b.pair.board),
-                    Self::board_dir(round.number, b),
-                )
-            })
+            .map(|b| ((round.number, b.pair.board), b.folder(round.number)))
             .filter(|(key, dir)| {
                 !self.running.contains_key(key) && board::is_live(&self.dir.join(dir))
             })
@@ -959,25 +1045,31 @@ impl Runner {
     }
 
     /// Ends the game of every board still played whose result the director
-    /// set: through its folder's attach socket, so that its journal and
-    /// record end void with the director's result and reason, whether this
-    /// run started its goref or found it playing. A goref that does not
-    /// answer is sent SIGTERM, and SIGKILL once it has had as long again.
+    /// set, or that the director asked to be started again (its game
+    /// waited for an absent seat): through its folder's attach socket, so
+    /// that its journal and record end void with the director's reason,
+    /// whether this run started its goref or found it playing. A goref that
+    /// does not answer is sent SIGTERM, and SIGKILL once it has had as long
+    /// again.
     fn stop_boards_the_director_decided(&mut self, round: &super::state::Round) {
-        for b in round.boards.iter().filter(|b| b.set.is_some()) {
+        for b in &round.boards {
+            let (why, decided) = match (&b.set, b.retry) {
+                (Some(_), _) => (director_void_reason(b), "set its result"),
+                (None, true) => (RETRY_VOID_REASON.to_string(), "started it again"),
+                (None, false) => continue,
+            };
             let key = (round.number, b.pair.board);
             let Some(pid) = self.running.get(&key).copied() else {
                 continue;
             };
-            let dir = self.dir.join(Self::board_dir(round.number, b));
+            let dir = self.dir.join(b.folder(round.number));
             let now = std::time::Instant::now();
             match self.voided.get(&key) {
                 None => {
                     self.voided.insert(key, now);
-                    let why = director_void_reason(b);
                     if let Err(trouble) = board::void_game(&dir, &why) {
                         self.say(format!(
-                            "round {} board {}: the director set its result but {trouble}; \
+                            "round {} board {}: the director {decided} but {trouble}; \
                              stopping it with SIGTERM",
                             round.number, b.pair.board
                         ));
@@ -986,8 +1078,8 @@ impl Runner {
                 }
                 Some(asked) if now.duration_since(*asked) > 2 * board::VOID_WAIT => {
                     self.say(format!(
-                        "round {} board {}: its goref is still alive {}s after the director set \
-                         its result: killing it",
+                        "round {} board {}: its goref is still alive {}s after the director \
+                         {decided}: killing it",
                         round.number,
                         b.pair.board,
                         now.duration_since(*asked).as_secs()
@@ -1060,6 +1152,11 @@ fn entrant_problem(player: &str) -> Option<String> {
 
 /// The reason a board's game ends void with when the director set its
 /// result while it played.
+/// Why a game the director started again ended: it had waited for an
+/// absent seat, and is played afresh in a new folder.
+const RETRY_VOID_REASON: &str =
+    "the director started the board again: its game waited for an absent seat";
+
 pub(super) fn director_void_reason(board: &Board) -> String {
     format!(
         "the director set the result {} ({} - {}): {}",

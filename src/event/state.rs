@@ -59,6 +59,15 @@ impl Board {
         })
     }
 
+    /// The folder the board plays in now, relative to the event's; it is
+    /// of round `round`.
+    pub fn folder(&self, round: u32) -> String {
+        self.dirs
+            .last()
+            .cloned()
+            .unwrap_or_else(|| format!("round-{round}/board-{}", self.pair.board))
+    }
+
     /// Why the board waits for the director, if it does.
     pub fn needs_director(&self) -> Option<String> {
         if self.result().is_some() {
@@ -424,13 +433,19 @@ impl EventState {
         self.rounds.iter().find(|r| r.number == number)
     }
 
-    /// Board `board` of round `round`.
     /// Why board `board` of `round` cannot be started again by the
     /// director: it is not a board of the round in play, it has a result,
     /// it plays, or it waits for the judge. A board waits for the director
     /// to be started again when its game never started (a line that failed,
-    /// a program that was missing) or its goref failed.
-    pub(crate) fn retry_refusal(&self, round: u32, board: u32) -> Option<String> {
+    /// a program that was missing) or its goref failed; one whose goref
+    /// plays may be started again while `waits_for_a_seat` says its game
+    /// waits, before its first move, for an absent seat.
+    pub(crate) fn retry_refusal(
+        &self,
+        round: u32,
+        board: u32,
+        waits_for_a_seat: impl FnOnce(&Board) -> bool,
+    ) -> Option<String> {
         let Some(found) = self.board(round, board) else {
             return Some(format!("round {round} has no board {board}"));
         };
@@ -441,8 +456,10 @@ impl EventState {
             return Some(format!("board {board} has its result, {result}"));
         }
         match found.needs_director() {
+            None if waits_for_a_seat(found) => None,
             None => Some(format!(
-                "board {board} is playing or about to; it needs no retry"
+                "board {board} is playing or about to; it needs no retry \
+                 (one whose game waits for an absent seat may be started again)"
             )),
             Some(_) if found.played.as_ref().is_some_and(|p| p.result == "?") => Some(format!(
                 "board {board} waits for the judge: set its result instead"
@@ -798,11 +815,16 @@ mod tests {
         let mut lines = round_one();
         let refusal = |lines: &[EventLine], board| {
             EventState::fold(&file, lines)
-                .retry_refusal(1, board)
+                .retry_refusal(1, board, |_| false)
                 .unwrap_or_default()
         };
         assert!(refusal(&lines, 1).contains("has its result, B+R"));
         assert!(refusal(&lines, 2).contains("needs no retry"));
+        let waiting = EventState::fold(&file, &lines)
+            .retry_refusal(1, 2, |b| b.folder(1) == "round-1/board-2");
+        assert_eq!(waiting, None, "a game waiting for an absent seat may");
+        let decided = EventState::fold(&file, &lines).retry_refusal(1, 1, |_| true);
+        assert!(decided.unwrap().contains("has its result"));
         assert!(refusal(&lines, 3).contains("round 1 has no board 3"));
         lines.push(EventLine::BoardStart {
             round: 1,
@@ -822,7 +844,10 @@ mod tests {
             end: NO_GAME.into(),
             reason: "White: cannot open /dev/ttyS0".into(),
         });
-        assert_eq!(EventState::fold(&file, &lines).retry_refusal(1, 2), None);
+        assert_eq!(
+            EventState::fold(&file, &lines).retry_refusal(1, 2, |_| false),
+            None
+        );
         lines.push(EventLine::BoardRetry {
             round: 1,
             board: 2,

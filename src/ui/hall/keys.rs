@@ -157,7 +157,14 @@ pub(crate) fn handle(
             let Some(board) = state.selected.and_then(|b| hall.picture.board(b)) else {
                 return Vec::new();
             };
-            match &board.needs_director {
+            let waiting = hall
+                .games
+                .get(&board.board)
+                .and_then(|game| game.view.waits_for_absent_seat())
+                .map(|side| {
+                    format!("its game waits for {side}'s absent seat; the clocks start afresh")
+                });
+            match board.needs_director.clone().or(waiting) {
                 Some(why) => {
                     state.confirm = Some((
                         format!("start board {} again ({why})?", board.board),
@@ -166,7 +173,8 @@ pub(crate) fn handle(
                 }
                 None => {
                     state.message = Some(format!(
-                        "board {} needs no retry: t starts again a board whose game never started",
+                        "board {} needs no retry: t starts again a board whose game never \
+                         started or waits for an absent seat",
                         board.board
                     ))
                 }

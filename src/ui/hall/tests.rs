@@ -606,6 +606,37 @@ fn t_starts_again_a_board_whose_game_never_started_once_confirmed() {
 }
 
 #[test]
+fn t_starts_again_a_board_whose_game_waits_for_an_absent_seat() {
+    let mut hall = hall(2);
+    let mut waiting = GameView::new();
+    waiting.apply(&GameEvent::Session {
+        what: SessionChange::SeatAbsent,
+        color: Some(White),
+        message: "White's seat is absent".into(),
+        down_ms: None,
+    });
+    hall.games.get_mut(&1).unwrap().view = Arc::new(waiting);
+    let mut state = HallState::new(true);
+    state.selected = Some(1);
+    assert!(handle(Key::Char('t'), &hall, &mut state, 2).is_empty());
+    let (question, _) = state.confirm.clone().expect("asks first");
+    assert!(
+        question.starts_with("start board 1 again (its game waits for White's absent seat"),
+        "{question}"
+    );
+    assert_eq!(
+        handle(Key::Char('y'), &hall, &mut state, 2),
+        [HallEffect::Retry(1)]
+    );
+    state.selected = Some(2);
+    assert!(handle(Key::Char('t'), &hall, &mut state, 2).is_empty());
+    assert!(
+        state.confirm.is_none(),
+        "a game under way is not started again"
+    );
+}
+
+#[test]
 fn shift_s_shows_each_seat_connected_or_absent_with_its_round_trip_and_program() {
     use crate::tournament::hall::SeatPicture;
     let mut hall = hall(2);

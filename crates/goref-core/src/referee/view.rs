@@ -206,6 +206,17 @@ impl GameView {
         self.analysis.iter().any(Option::is_some)
     }
 
+    /// The side whose absent seat the game waits for before its first
+    /// move, if it does: the director may start such a game again.
+    pub fn waits_for_absent_seat(&self) -> Option<Color> {
+        if self.result.is_some() || !self.moves.is_empty() {
+            return None;
+        }
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|color| self.seat_absent[color.index()])
+    }
+
     pub fn stone(&self, point: Point) -> Option<Color> {
         if !point.is_on(self.size) {
             return None;

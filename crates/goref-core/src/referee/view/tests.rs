@@ -10,7 +10,7 @@ use crate::game::board::Illegal;
 use crate::game::clock::{ClockReading, TimeSystem};
 use crate::game::rules::{Preset, Rules};
 use crate::game::{Color, Move, Point, MAX_SIZE};
-use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo};
+use crate::referee::event::{GameEvent, LineDirection, Phase, PlayerInfo, SessionChange};
 use crate::referee::OperatorCommand;
 use crate::referee::{Failure, GameConfig, Handicap, PlayerEvent, Referee};
 
@@ -905,4 +905,38 @@ fn a_view_made_from_the_settings_draws_their_board_before_the_game_starts() {
     config.size = MAX_SIZE + 1;
     let wild = GameView::before_start(&config);
     assert_eq!((wild.size, wild.board.len()), (19, 361));
+}
+
+#[test]
+fn a_game_waits_for_an_absent_seat_only_before_its_first_move() {
+    let session = |what, color| GameEvent::Session {
+        what,
+        color: Some(color),
+        message: String::new(),
+        down_ms: None,
+    };
+    let mut view = GameView::new();
+    assert_eq!(view.waits_for_absent_seat(), None);
+    view.apply(&session(SessionChange::SeatAbsent, White));
+    assert_eq!(view.waits_for_absent_seat(), Some(White));
+    view.apply(&session(SessionChange::SeatIn, White));
+    assert_eq!(view.waits_for_absent_seat(), None);
+    view.apply(&session(SessionChange::SeatLost, Black));
+    assert_eq!(view.waits_for_absent_seat(), Some(Black));
+    view.moves.push(MoveLine {
+        n: 1,
+        color: Black,
+        vertex: "D4".into(),
+        ms: 0,
+        wire_ms: 0.0,
+        resends: 0,
+        referee_ms: 0.0,
+        net_ms: 0,
+        black_winrate: None,
+    });
+    assert_eq!(
+        view.waits_for_absent_seat(),
+        None,
+        "a game under way is not started again for a seat lost in it"
+    );
 }
