@@ -880,6 +880,9 @@ impl Runner {
     fn hear(&mut self, news: BoardNews) -> Result<(), String> {
         match news {
             BoardNews::Line { round, board, text } => {
+                if crate::mirror::server::is_screen_of(&text, std::process::id()) {
+                    return Ok(());
+                }
                 match self.options.json {
                     true => drop(console::out(text)),
                     false => self

@@ -761,10 +761,7 @@ async fn spectate(conn: Conn, peer: &str, shared: &Shared) -> (bool, String) {
         return (false, refusal.to_string());
     }
     match shared.operator {
-        Some(_) => shared.session(
-            SessionChange::Attached,
-            format!("a screen attached through the game's folder ({peer})"),
-        ),
+        Some(_) => shared.session(SessionChange::Attached, attached_notice(peer)),
         None => lock(&shared.audience).joined(peer.to_string()),
     }
     let why = follow(&mut out, &mut reader, shared, stream.as_deref(), since_seq).await;
@@ -918,6 +915,23 @@ async fn follow(
 }
 
 mod source;
+
+/// What a game says when a screen attaches through its folder; `peer`
+/// names the process (`uid 1000 pid 4242`).
+fn attached_notice(peer: &str) -> String {
+    format!("a screen attached through the game's folder ({peer})")
+}
+
+/// Whether a game's progress line says that the process `pid` attached a
+/// screen to it, or that its screen left: an event's runner follows every
+/// board so, and its hall need not say it of each.
+pub fn is_screen_of(line: &str, pid: u32) -> bool {
+    let of_pid = format!(" pid {pid}");
+    line.contains("screen attached")
+        && line
+            .match_indices(&of_pid)
+            .any(|(at, _)| !line[at + of_pid.len()..].starts_with(|c: char| c.is_ascii_digit()))
+}
 
 #[cfg(test)]
 mod tests;

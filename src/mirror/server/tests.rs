@@ -257,3 +257,14 @@ async fn commands_go_to_the_game_from_the_folders_socket_and_close_a_spectator()
     .unwrap();
     assert!(told.contains("cannot send commands"), "{told}");
 }
+
+#[test]
+fn an_events_own_screens_on_its_boards_are_told_apart_by_their_pid() {
+    let attached = format!("goref: {}", super::attached_notice("uid 0 pid 4242"));
+    assert!(super::is_screen_of(&attached, 4242));
+    assert!(!super::is_screen_of(&attached, 424), "another process");
+    assert!(!super::is_screen_of(&attached, 42421));
+    let left = "goref: the screen attached by uid 0 pid 4242 left (its link closed)";
+    assert!(super::is_screen_of(left, 4242));
+    assert!(!super::is_screen_of("goref: move 42 pid 4242", 4242));
+}
