@@ -117,6 +117,10 @@ impl Drop for Proc {
 }
 
 fn worker(root: &Path, broker: &Broker, name: &str, file: &Path) -> Proc {
+    worker_with_slots(root, broker, name, file, 1)
+}
+
+fn worker_with_slots(root: &Path, broker: &Broker, name: &str, file: &Path, slots: u8) -> Proc {
     let dir = root.join(format!("{name}-games"));
     Proc::start(
         root,
@@ -127,7 +131,7 @@ fn worker(root: &Path, broker: &Broker, name: &str, file: &Path) -> Proc {
             "--config",
             file.to_str().unwrap(),
             "--slots",
-            "1",
+            &slots.to_string(),
             "--name",
             name,
             "--dir",
@@ -135,6 +139,28 @@ fn worker(root: &Path, broker: &Broker, name: &str, file: &Path) -> Proc {
             "--headless",
         ],
     )
+}
+
+/// `goref match DIR --workers` on its full screen in tmux at 80x24; none
+/// when tmux is missing.
+fn match_on_screen(root: &Path, broker: &Broker, dir: &Path, name: &str) -> Option<Tmux> {
+    let command = format!(
+        "cd '{}' && '{}' match '{}' --workers {}",
+        root.display(),
+        goref().display(),
+        dir.display(),
+        broker.server()
+    );
+    Tmux::start(name, 80, 24, &command)
+}
+
+/// The match in `dir` with its `ack_wait` set to `wait` (`"8s"`).
+fn with_ack_wait(dir: &Path, wait: &str) {
+    let toml = dir.join("match.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    let set = text.replace("ack_wait = \"3s\"", &format!("ack_wait = \"{wait}\""));
+    assert_ne!(set, text, "the match sets ack_wait");
+    std::fs::write(&toml, set).unwrap();
 }
 
 fn remote_match(root: &Path, broker: &Broker, dir: &Path) -> Proc {
@@ -331,13 +357,7 @@ fn a_broker_restarted_mid_pair_leaves_the_pair_with_the_live_worker_playing_it()
     let _ends = common::EndsWithin(root.path().to_path_buf());
     let mut broker = Broker::start();
     let dir = match_folder(root.path(), "kept", 1);
-    let toml = dir.join("match.toml");
-    let text = std::fs::read_to_string(&toml).unwrap();
-    std::fs::write(
-        &toml,
-        text.replace("ack_wait = \"3s\"", "ack_wait = \"8s\""),
-    )
-    .unwrap();
+    with_ack_wait(&dir, "8s");
     let slow = worker_file(
         root.path(),
         "slow",
@@ -790,14 +810,7 @@ fn a_worker_killed_mid_game_leaves_its_tile_on_the_matchs_screen_marked_stale() 
         &[("new", "bot:11,think=300ms"), ("old", "bot:12,think=300ms")],
     );
     let mut doomed = worker(root.path(), &broker, "doomed", &slow);
-    let command = format!(
-        "cd '{}' && '{}' match '{}' --workers {}",
-        root.path().display(),
-        goref().display(),
-        dir.display(),
-        broker.server()
-    );
-    let Some(referee) = Tmux::start("stale-referee", 80, 24, &command) else {
+    let Some(referee) = match_on_screen(root.path(), &broker, &dir, "stale-referee") else {
         return;
     };
     let limit = Duration::from_secs(120);
@@ -825,45 +838,15 @@ fn a_killed_workers_games_are_marked_stale_in_the_matchs_list_of_games() {
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
     let dir = match_folder(root.path(), "listed", 4);
-    let toml = dir.join("match.toml");
-    let text = std::fs::read_to_string(&toml).unwrap();
-    std::fs::write(
-        &toml,
-        text.replace("ack_wait = \"3s\"", "ack_wait = \"60s\""),
-    )
-    .unwrap();
+    with_ack_wait(&dir, "60s");
     let slow = worker_file(
         root.path(),
         "slow",
         &[("new", "bot:11,think=300ms"), ("old", "bot:12,think=300ms")],
     );
     let _steady = worker(root.path(), &broker, "steady", &slow);
-    let doomed_dir = root.path().join("doomed-games");
-    let mut doomed = Proc::start(
-        root.path(),
-        "doomed",
-        &[
-            "worker",
-            &broker.server(),
-            "--config",
-            slow.to_str().unwrap(),
-            "--slots",
-            "2",
-            "--name",
-            "doomed",
-            "--dir",
-            doomed_dir.to_str().unwrap(),
-            "--headless",
-        ],
-    );
-    let command = format!(
-        "cd '{}' && '{}' match '{}' --workers {}",
-        root.path().display(),
-        goref().display(),
-        dir.display(),
-        broker.server()
-    );
-    let Some(referee) = Tmux::start("stale-list", 80, 24, &command) else {
+    let mut doomed = worker_with_slots(root.path(), &broker, "doomed", &slow, 2);
+    let Some(referee) = match_on_screen(root.path(), &broker, &dir, "stale-list") else {
         return;
     };
     let limit = Duration::from_secs(120);
