@@ -567,15 +567,15 @@ async fn left_with_its_try(
     match tries::on_redelivery(word.as_deref()) {
         tries::Redelivered::Play => false,
         tries::Redelivered::LeaveWith(try_id) => {
+            let heard_within = queue::alive_for(ack_wait);
             if lock(&worker.left_said).insert(try_id.clone()) {
                 worker.say(format!(
                     "{name}: handed out again while try {try_id} still plays it (its worker \
                      was heard within {}s): left with it",
-                    queue::alive_for(ack_wait).as_secs_f32()
+                    heard_within.as_secs_f32()
                 ));
             }
-            let again = queue::alive_for(ack_wait);
-            let _ = message.ack_with(AckKind::Nak(Some(again))).await;
+            let _ = message.ack_with(AckKind::Nak(Some(heard_within))).await;
             true
         }
         tries::Redelivered::Drop(try_id) => {
