@@ -1,6 +1,6 @@
 //! Takes the terminal as the screen does, draws a frame, then panics: the
 //! panic hook must give the terminal back (cooked mode, the main screen)
-//! before the panic's message is printed. `tests/screen.rs` runs it in tmux.
+//! before the panic's message is printed. `tests/it/screen.rs` runs it in tmux.
 //!
 //! ```text
 //! cargo run --release --example screen_panic

@@ -42,9 +42,14 @@ games_root="$(mktemp -d)"
 trap 'rm -rf "$games_root"' EXIT
 export GOREF_GAMES="$games_root/games"
 
-# The tests start the example programs (the scripted fake engine, the fault
-# relay) as real processes: build them as programs first.
-cargo build --profile quick-release --examples
-# Every test binary runs even after one fails, so a red run names every
-# failing test at once.
-cargo test --profile quick-release --workspace --no-fail-fast "$@"
+# The tests start five example programs (the scripted fake engine, the fault
+# relay, the program that panics on the screen, the two Usenix test
+# programs) as real processes: build those as programs first. The budget
+# examples are built and run on their own (`cargo run --example NAME`).
+cargo build --profile quick-release \
+  --example fake_gtp --example fault_relay --example screen_panic \
+  --example usenix_strict --example usenix_sloppy
+# The library's unit tests of each crate and the one integration-test
+# binary (tests/it); every test runs even after one fails, so a red run
+# names every failing test at once.
+cargo test --profile quick-release --workspace --lib --tests --no-fail-fast "$@"

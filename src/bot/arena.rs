@@ -1,6 +1,6 @@
 //! Games between two built-in engines in one process, with a board of its
 //! own as referee: how a playout budget is shown to beat the random policy
-//! (`tests/engine_strength.rs`, `examples/engine_match.rs`).
+//! (`tests/it/engine_strength.rs`, `examples/engine_match.rs`).
 
 use std::collections::BTreeSet;
 

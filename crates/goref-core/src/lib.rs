@@ -27,5 +27,5 @@ pub mod protocol;
 pub mod referee;
 pub mod tournament;
 
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-support"))]
 pub mod test_support;
