@@ -21,11 +21,17 @@ use crate::protocol::gtp::analysis::{self, AnalysisCommand};
 use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
 use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo, SessionChange};
-use crate::seats::link::{SeatDesk, SeatLink, SeatNote};
+use crate::seats::link::SeatNote;
 use crate::shell_time::{now, Timer};
-use crate::transport::process::{Process, StderrItem};
+use crate::transport::process::StderrItem;
 
 use super::{CpuWatch, PlayerSetup, Reporter};
+
+mod engine;
+mod said;
+
+use engine::{seat_comes, Engine, SeatHold, SeatWait};
+use said::played_vertex;
 
 /// Extra time a move request may take beyond the referee's own move
 /// deadline, so that the referee, not the adapter, rules on slow moves.
@@ -196,48 +202,6 @@ fn whole_time(system: crate::game::clock::TimeSystem) -> Option<Duration> {
     let mut clock = crate::game::clock::Clock::new(system);
     clock.start(start);
     Some(clock.deadline()?.saturating_duration_since(start))
-}
-
-/// How the wait for an absent seat ended.
-#[derive(Debug, PartialEq, Eq)]
-enum SeatWait {
-    Came,
-    /// It came after its whole time, already reported late.
-    CameAfterItsTime,
-    Over,
-}
-
-/// Waits for a seat absent `since` its board started. Once its clock would
-/// have fallen (`fallen`) the player is reported that late, which loses
-/// the game on time; the end of the game ends the wait.
-async fn seat_comes(
-    link: &mut SeatLink,
-    (since, mut fallen): (std::time::Instant, Option<std::time::Instant>),
-    actions: &mut mpsc::UnboundedReceiver<Action>,
-    reporter: &Reporter,
-) -> SeatWait {
-    let mut told_late = false;
-    loop {
-        tokio::select! {
-            admitted = link.wait_admitted(fallen) => match admitted {
-                Ok(()) if told_late => return SeatWait::CameAfterItsTime,
-                Ok(()) => return SeatWait::Came,
-                Err(_) if fallen.is_some() => {
-                    fallen = None;
-                    told_late = true;
-                    reporter.send(PlayerEvent::Late(now().saturating_duration_since(since)));
-                }
-                Err(why) => {
-                    reporter.send(PlayerEvent::Failed(Failure::other(why)));
-                    return SeatWait::Over;
-                }
-            },
-            action = actions.recv() => match action {
-                Some(Action::GameOver { .. }) | None => return SeatWait::Over,
-                Some(_) => {}
-            },
-        }
-    }
 }
 
 async fn serve_engine(
@@ -522,28 +486,6 @@ impl GtpPlayer {
         }
     }
 
-    /// What the engine thought of `mv`, from the last analysis line of its
-    /// answer: told to the referee, or, unreadable, noted in the trace.
-    fn tell_analysis(&mut self, mv: &Move) {
-        let (Some(command), Some(line)) = (self.analysis, self.last_analysis.take()) else {
-            return;
-        };
-        let read = analysis::parse_line(&line, command)
-            .map(|candidates| analysis::of_move(&candidates, &mv.to_gtp()));
-        match read {
-            Ok(Some(analysis)) => self.reporter.send(PlayerEvent::Analysis(analysis)),
-            Ok(None) => {}
-            Err(why) if !self.analysis_unread_told => {
-                self.analysis_unread_told = true;
-                self.notice(format!(
-                    "its analysis of {mv} was not read ({why}); the move counts, and analysis \
-                     lines it cannot be read from are left in the trace from now on"
-                ));
-            }
-            Err(_) => {}
-        }
-    }
-
     async fn tell_move(&mut self, mover: Color, mv: Move) -> Result<(), Stop> {
         let vertex = mv.to_gtp();
         let reply = self
@@ -589,23 +531,6 @@ impl GtpPlayer {
         }
         self.engine.shut_down(grace).await;
         self.drain_stderr().await;
-    }
-
-    /// Passes on what the engine wrote to stderr before it exited: until its
-    /// stderr closes or is quiet for a moment, and for a second at most.
-    async fn drain_stderr(&mut self) {
-        for item in super::drain_stderr(&mut self.stderr).await {
-            self.forward_stderr(item);
-        }
-    }
-
-    /// A failure's reason with the last lines the engine wrote to stderr.
-    fn with_stderr_tail(&self, failure: String) -> String {
-        if self.stderr_tail.is_empty() {
-            return failure;
-        }
-        let lines: Vec<&str> = self.stderr_tail.iter().map(String::as_str).collect();
-        format!("{failure}; its last stderr lines: {}", lines.join(" | "))
     }
 
     /// Output that arrived while no command was in flight.
@@ -939,109 +864,6 @@ impl GtpPlayer {
     fn notice(&self, message: String) {
         self.reporter.send(PlayerEvent::Notice(message));
     }
-
-    /// Stderr lines go to the trace; only a flood is an alert, and once.
-    fn forward_stderr(&mut self, item: StderrItem) {
-        match item {
-            StderrItem::Line(line) => {
-                if self.stderr_tail.len() == STDERR_TAIL {
-                    self.stderr_tail.pop_front();
-                }
-                self.stderr_tail.push_back(line.clone());
-                self.trace(LineDirection::Stderr, line);
-            }
-            StderrItem::FloodStarted => self.notice(super::stderr_flood_notice()),
-            StderrItem::Suppressed { lines, bytes } => {
-                self.trace(LineDirection::Stderr, super::stderr_left_out(lines, bytes))
-            }
-        }
-    }
-}
-
-/// The program a GTP player speaks to: a child process here, or a program
-/// on its owner's machine through its seat.
-enum Engine {
-    Local(Process),
-    Seat(SeatHold),
-}
-
-/// A seat's link, given back to the desk when the player stops, however it
-/// stops.
-struct SeatHold {
-    link: Option<SeatLink>,
-    desk: SeatDesk,
-}
-
-impl SeatHold {
-    fn link_mut(&mut self) -> &mut SeatLink {
-        self.link.as_mut().expect("held until dropped")
-    }
-
-    fn entrant(&self) -> &str {
-        self.link.as_ref().map_or("", |link| link.entrant.as_str())
-    }
-}
-
-impl Drop for SeatHold {
-    fn drop(&mut self) {
-        if let Some(link) = self.link.take() {
-            self.desk.put(link);
-        }
-    }
-}
-
-impl Engine {
-    fn is_seat(&self) -> bool {
-        matches!(self, Engine::Seat(_))
-    }
-
-    async fn read(&mut self) -> std::io::Result<Vec<u8>> {
-        match self {
-            Engine::Local(process) => process.read().await,
-            Engine::Seat(seat) => seat.link_mut().read().await,
-        }
-    }
-
-    async fn write_line(&mut self, bytes: &[u8], who: &str, line: &str) -> Result<(), Failure> {
-        match self {
-            Engine::Local(process) => super::write_line(process, bytes, who, line).await,
-            Engine::Seat(seat) => seat.link_mut().write(bytes).await.map_err(|_| {
-                Failure::crash(
-                    format!("{who} lost its seat before '{line}' could be sent"),
-                    None,
-                )
-            }),
-        }
-    }
-
-    /// The seat's own stamp of the program's thinking over the last answer.
-    fn seat_think(&self) -> Option<Duration> {
-        match self {
-            Engine::Seat(seat) => seat.link.as_ref()?.last_stamp.map(|(think, _)| think),
-            Engine::Local(_) => None,
-        }
-    }
-
-    fn user_cpu_time(&self) -> Option<Duration> {
-        match self {
-            Engine::Local(process) => process.user_cpu_time(),
-            Engine::Seat(_) => None,
-        }
-    }
-
-    async fn shut_down(&mut self, grace: Duration) {
-        if let Engine::Local(process) = self {
-            process.shut_down(grace).await;
-        }
-    }
-
-    /// Why the program can no longer answer: its exit, or its seat's loss.
-    async fn gone(&mut self, why: impl FnOnce(String) -> String) -> Failure {
-        match self {
-            Engine::Local(process) => super::gone(process, why).await,
-            Engine::Seat(_) => Failure::crash(why("lost its seat".into()), None),
-        }
-    }
 }
 
 /// The next tick of `watch`, or never when there is none.
@@ -1051,19 +873,6 @@ async fn tick(watch: &mut Option<tokio::time::Interval>) {
             watch.tick().await;
         }
         None => std::future::pending().await,
-    }
-}
-
-/// The move of an answer to `*-genmove_analyze`: its `play` line, or a
-/// lone vertex from an engine that answers as to `genmove`.
-fn played_vertex(text: &str) -> Option<&str> {
-    let play = text
-        .lines()
-        .rev()
-        .find_map(|line| line.trim().strip_prefix("play "));
-    match play {
-        Some(vertex) => Some(vertex.trim()),
-        None => Some(text.trim()).filter(|t| !t.is_empty() && !t.contains(char::is_whitespace)),
     }
 }
 

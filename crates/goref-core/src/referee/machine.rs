@@ -12,49 +12,25 @@
 //! readiness through the moves; `machine/pause.rs` holds the operator's
 //! commands and the pause, which holds the game whatever the players'
 //! protocols (a move that comes meanwhile is taken at the resumption);
-//! `machine/ending.rs` holds the end of the game, by the KGS protocol
-//! (`reference/gtp-kgs.md` §8) or the judge, and the result.
+//! `machine/absence.rs` holds a player's absence: a late seat, an absent
+//! seat's clock, the venue's seats away and back; `machine/ending.rs` holds
+//! the end of the game, by the KGS protocol (`reference/gtp-kgs.md` §8),
+//! time, forfeit or the judge, and the result.
 
 use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use crate::game::board::{first_to_move, Board, KoRule};
 use crate::game::clock::{format_duration, Clock, TimeSystem};
-use crate::game::score::score;
 use crate::game::{Color, Move, Point};
 use crate::protocol::gtp::analysis::MoveAnalysis;
 use crate::protocol::seat::charged;
 
 use super::event::{End, GameEvent, GameResult, GameStart, Phase, PlayerInfo, SessionChange};
 use super::game_config::{GameConfig, SetupError};
-use super::report::{Action, Failure, FailureKind, PlayerEvent, TimeLeft};
+use super::report::{Action, Failure, PlayerEvent, TimeLeft};
 use super::resume::ResumePoint;
 
-/// The game as the operator's pause holds it.
-#[derive(Debug, Clone, PartialEq)]
-struct Pause {
-    since: Instant,
-    /// What came from the players meanwhile that would change the game (a
-    /// move, the CPU time reported with it), in order: taken at the
-    /// resumption.
-    held: Vec<(Color, PlayerEvent)>,
-    /// The side to move is still to be asked for its move.
-    request_due: bool,
-    /// The venue's link to the seats went away: the pause ends by itself
-    /// once every seat is back.
-    by_venue: bool,
-}
-
-impl Pause {
-    fn new(since: Instant) -> Pause {
-        Pause {
-            since,
-            held: Vec::new(),
-            request_due: false,
-            by_venue: false,
-        }
-    }
-}
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Waiting {
     Nothing,
@@ -890,209 +866,17 @@ impl Referee {
         self.events.push_back(GameEvent::Clock { color, clock });
     }
 
-    /// `color` came `late`: charged to its clock before its first move, as
-    /// tardy time comes off the playing time; past its time, it has lost.
-    fn on_late(&mut self, now: Instant, color: Color, late: Duration) {
-        if self.result.is_some() || self.moves.iter().any(|(c, _)| *c == color) {
-            return;
-        }
-        let flagged = self.clocks[color.index()].charge_late(late);
-        let tenths =
-            Duration::from_millis(u64::try_from(late.as_millis() / 100 * 100).unwrap_or(u64::MAX));
-        let message = match flagged {
-            true => format!(
-                "{color} did not come within its time ({}): its clock ran out",
-                format_duration(tenths)
-            ),
-            false => format!(
-                "{color} came {} late: the time comes off its clock",
-                format_duration(tenths)
-            ),
-        };
-        self.events.push_back(GameEvent::Notice {
-            color: Some(color),
-            message,
-        });
-        let clock = self.clocks[color.index()].reading(now);
-        self.events.push_back(GameEvent::Clock { color, clock });
-        if flagged && self.phase == Phase::Setup && self.resuming.is_none() {
-            let [black, white] = self.players.clone().map(|info| {
-                info.unwrap_or_else(|| PlayerInfo {
-                    name: "absent".into(),
-                    ..PlayerInfo::default()
-                })
-            });
-            self.start_game(now, black, white, "a player never came");
-        }
-        if flagged && self.phase == Phase::Play {
-            self.waiting = Waiting::Nothing;
-            self.time_out(now, color);
-        }
-    }
-
-    /// An absent seat's clock, before the game starts: all its time, shown
-    /// running down, since its lateness will come off it.
-    fn show_absent_clock(&mut self, color: Color) {
-        let system = self.clocks[color.index()].system();
-        if system == TimeSystem::None {
-            return;
-        }
-        let mut clock = Clock::at_start(system);
-        clock.running = true;
-        self.events.push_back(GameEvent::Clock { color, clock });
-    }
-
-    /// The venue lost its seats (its runner stopped): the game is held, as
-    /// a game `goref resume` takes back charges nobody for the time goref
-    /// was away.
-    fn on_venue_away(&mut self, now: Instant, color: Color, message: String) {
-        self.events.push_back(GameEvent::Session {
-            what: SessionChange::VenueAway,
-            color: Some(color),
-            message,
-            down_ms: None,
-        });
-        self.venue_away[color.index()] = true;
-        let playing = matches!(self.phase, Phase::Play | Phase::Cleanup);
-        if playing && self.pause.is_none() {
-            self.pause_play(now);
-            if let Some(pause) = &mut self.pause {
-                pause.by_venue = true;
-            }
-        }
-    }
-
-    fn on_venue_back(&mut self, now: Instant, color: Color, message: String) {
-        self.events.push_back(GameEvent::Session {
-            what: SessionChange::SeatBack,
-            color: Some(color),
-            message,
-            down_ms: None,
-        });
-        self.venue_away[color.index()] = false;
-        let venue_paused = self.pause.as_ref().is_some_and(|pause| pause.by_venue);
-        if venue_paused && !self.venue_away.contains(&true) {
-            self.resume_play(now, Some("the venue's seats are back".into()));
-        }
-    }
-
-    fn time_out(&mut self, now: Instant, color: Color) {
-        let clock = self.clocks[color.index()].reading(now);
-        self.events.push_back(GameEvent::Clock { color, clock });
-        let on_move = self.counted_moves() + 1;
-        if let Some(before) = self.config.rules.limits.time_loss_before {
-            if on_move >= before {
-                return self.await_judge(
-                    now,
-                    format!("{color} ran out of time on move {on_move}, from move {before} on the judge decides"),
-                );
-            }
-        }
-        let mut result = self.defeat(color, "T", format!("{color} ran out of time"), End::Time);
-        result.limit = self.config.rules.limits.time_loss_before;
-        self.finish(now, result);
-    }
-
-    /// A player that can no longer play loses by forfeit; before the game
-    /// started, there is no game.
-    fn forfeit(&mut self, now: Instant, loser: Color, failure: Failure) {
-        self.fatal(loser, &failure.reason);
-        if self.phase == Phase::Setup && self.resuming.is_some() {
-            return self.stop_taking_back(failure.reason);
-        }
-        if self.phase == Phase::Setup {
-            let result = GameResult::new("Void".into(), failure.reason, None, End::NoGame);
-            return self.finish(now, result);
-        }
-        let mut result = self.defeat(loser, "F", failure.reason.clone(), failure.end());
-        if let FailureKind::Crash { exit } = failure.kind {
-            result.exit = exit;
-        }
-        self.finish(now, result);
-    }
-
-    /// A game taken back from its journal whose player failed before both
-    /// were ready: no result, so the game stays as the journal left it, to
-    /// be taken back again once the fault is mended. A player that cannot
-    /// come back (a line that is not there, a program that will not start)
-    /// is the venue's problem, not a fault of the game.
-    fn stop_taking_back(&mut self, reason: String) {
-        self.waiting = Waiting::Nothing;
-        self.not_taken_back = Some(reason.clone());
-        self.set_phase(
-            Phase::Over,
-            format!("the game was not taken back: {reason}"),
-        );
-    }
-
-    /// Why the game taken back from its journal could not go on, if so.
-    pub fn not_taken_back(&self) -> Option<&str> {
-        self.not_taken_back.as_deref()
-    }
-
-    /// The result of `loser` losing the game: `B+F`, `W+R`, ...
-    fn defeat(&self, loser: Color, how: &str, reason: String, end: End) -> GameResult {
-        let winner = loser.opponent();
-        let result = format!("{}+{how}", winner.letter());
-        GameResult::new(result, reason, Some(winner), end)
-    }
-
-    /// A fault that ends the game, told before its result.
-    fn fatal(&mut self, color: Color, reason: &str) {
-        self.events.push_back(GameEvent::Error {
-            color: Some(color),
-            message: reason.to_string(),
-            fatal: true,
-        });
-    }
-
-    fn await_judge(&mut self, now: Instant, reason: String) {
-        self.waiting = Waiting::Nothing;
-        self.stop_clocks(now);
-        self.judge_reason = Some(reason.clone());
-        self.set_phase(Phase::Adjudication, reason);
-    }
-
-    fn stop_clocks(&mut self, now: Instant) {
-        for clock in &mut self.clocks {
-            if clock.is_running() {
-                clock.stop(now);
-            }
-        }
-    }
-
-    fn finish_by_score(&mut self, now: Instant, dead: &BTreeSet<Point>, reason: String, end: End) {
-        let rules = &self.config.rules;
-        let score = score(&self.board, dead, rules.scoring, rules.komi);
-        let (result, winner) = result_of(&score);
-        let mut result = GameResult::new(result, reason, winner, end);
-        result.score = Some(score);
-        self.finish(now, result);
-    }
-
-    fn finish(&mut self, now: Instant, result: GameResult) {
-        self.waiting = Waiting::Nothing;
-        self.judge_reason = None;
-        self.stopped_at = None;
-        self.stop_clocks(now);
-        self.set_phase(Phase::Over, result.reason.clone());
-        self.actions.push_back(Action::GameOver {
-            result: result.result.clone(),
-        });
-        self.events.push_back(GameEvent::Result(result.clone()));
-        self.result = Some(result);
-    }
-
     fn set_phase(&mut self, phase: Phase, reason: String) {
         self.phase = phase;
         self.events.push_back(GameEvent::Phase { phase, reason });
     }
 }
 
+mod absence;
 mod ending;
 mod pause;
 
-use ending::result_of;
+use pause::Pause;
 
 #[cfg(test)]
 mod tests;

@@ -6,10 +6,10 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use crate::game::rules::EndOfGame;
-use crate::game::score::Score;
+use crate::game::score::{score, Score};
 use crate::game::{Color, Point};
-use crate::referee::event::{AgreementEvent, End, GameEvent, Phase};
-use crate::referee::report::Action;
+use crate::referee::event::{AgreementEvent, End, GameEvent, GameResult, Phase};
+use crate::referee::report::{Action, Failure, FailureKind};
 
 use super::{Referee, Waiting};
 
@@ -186,4 +186,119 @@ pub(super) fn result_of(score: &Score) -> (String, Option<Color>) {
 
 pub(super) fn vertices(points: &BTreeSet<Point>) -> Vec<String> {
     points.iter().map(|p| p.to_gtp()).collect()
+}
+
+impl Referee {
+    pub(super) fn time_out(&mut self, now: Instant, color: Color) {
+        let clock = self.clocks[color.index()].reading(now);
+        self.events.push_back(GameEvent::Clock { color, clock });
+        let on_move = self.counted_moves() + 1;
+        if let Some(before) = self.config.rules.limits.time_loss_before {
+            if on_move >= before {
+                return self.await_judge(
+                    now,
+                    format!("{color} ran out of time on move {on_move}, from move {before} on the judge decides"),
+                );
+            }
+        }
+        let mut result = self.defeat(color, "T", format!("{color} ran out of time"), End::Time);
+        result.limit = self.config.rules.limits.time_loss_before;
+        self.finish(now, result);
+    }
+
+    /// A player that can no longer play loses by forfeit; before the game
+    /// started, there is no game.
+    pub(super) fn forfeit(&mut self, now: Instant, loser: Color, failure: Failure) {
+        self.fatal(loser, &failure.reason);
+        if self.phase == Phase::Setup && self.resuming.is_some() {
+            return self.stop_taking_back(failure.reason);
+        }
+        if self.phase == Phase::Setup {
+            let result = GameResult::new("Void".into(), failure.reason, None, End::NoGame);
+            return self.finish(now, result);
+        }
+        let mut result = self.defeat(loser, "F", failure.reason.clone(), failure.end());
+        if let FailureKind::Crash { exit } = failure.kind {
+            result.exit = exit;
+        }
+        self.finish(now, result);
+    }
+
+    /// A game taken back from its journal whose player failed before both
+    /// were ready: no result, so the game stays as the journal left it, to
+    /// be taken back again once the fault is mended. A player that cannot
+    /// come back (a line that is not there, a program that will not start)
+    /// is the venue's problem, not a fault of the game.
+    pub(super) fn stop_taking_back(&mut self, reason: String) {
+        self.waiting = Waiting::Nothing;
+        self.not_taken_back = Some(reason.clone());
+        self.set_phase(
+            Phase::Over,
+            format!("the game was not taken back: {reason}"),
+        );
+    }
+
+    /// Why the game taken back from its journal could not go on, if so.
+    pub fn not_taken_back(&self) -> Option<&str> {
+        self.not_taken_back.as_deref()
+    }
+
+    /// The result of `loser` losing the game: `B+F`, `W+R`, ...
+    pub(super) fn defeat(&self, loser: Color, how: &str, reason: String, end: End) -> GameResult {
+        let winner = loser.opponent();
+        let result = format!("{}+{how}", winner.letter());
+        GameResult::new(result, reason, Some(winner), end)
+    }
+
+    /// A fault that ends the game, told before its result.
+    pub(super) fn fatal(&mut self, color: Color, reason: &str) {
+        self.events.push_back(GameEvent::Error {
+            color: Some(color),
+            message: reason.to_string(),
+            fatal: true,
+        });
+    }
+
+    pub(super) fn await_judge(&mut self, now: Instant, reason: String) {
+        self.waiting = Waiting::Nothing;
+        self.stop_clocks(now);
+        self.judge_reason = Some(reason.clone());
+        self.set_phase(Phase::Adjudication, reason);
+    }
+
+    pub(super) fn stop_clocks(&mut self, now: Instant) {
+        for clock in &mut self.clocks {
+            if clock.is_running() {
+                clock.stop(now);
+            }
+        }
+    }
+
+    pub(super) fn finish_by_score(
+        &mut self,
+        now: Instant,
+        dead: &BTreeSet<Point>,
+        reason: String,
+        end: End,
+    ) {
+        let rules = &self.config.rules;
+        let score = score(&self.board, dead, rules.scoring, rules.komi);
+        let (result, winner) = result_of(&score);
+        let mut result = GameResult::new(result, reason, winner, end);
+        result.score = Some(score);
+        self.finish(now, result);
+    }
+
+    pub(super) fn finish(&mut self, now: Instant, result: GameResult) {
+        self.waiting = Waiting::Nothing;
+        self.judge_reason = None;
+        self.stopped_at = None;
+        self.stop_clocks(now);
+        self.set_phase(Phase::Over, result.reason.clone());
+        self.actions.push_back(Action::GameOver {
+            result: result.result.clone(),
+        });
+        self.events.push_back(GameEvent::Result(result.clone()));
+        self.result = Some(result);
+    }
 }

@@ -13,7 +13,33 @@ use crate::referee::operator::{is_sgf_result, OperatorCommand};
 use crate::referee::report::PlayerEvent;
 
 use super::ending::vertices;
-use super::{Pause, Referee, Waiting};
+use super::{Referee, Waiting};
+
+/// The game as the operator's pause holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Pause {
+    pub(super) since: Instant,
+    /// What came from the players meanwhile that would change the game (a
+    /// move, the CPU time reported with it), in order: taken at the
+    /// resumption.
+    pub(super) held: Vec<(Color, PlayerEvent)>,
+    /// The side to move is still to be asked for its move.
+    pub(super) request_due: bool,
+    /// The venue's link to the seats went away: the pause ends by itself
+    /// once every seat is back.
+    pub(super) by_venue: bool,
+}
+
+impl Pause {
+    pub(super) fn new(since: Instant) -> Pause {
+        Pause {
+            since,
+            held: Vec::new(),
+            request_due: false,
+            by_venue: false,
+        }
+    }
+}
 
 impl Referee {
     pub fn handle_operator(&mut self, now: Instant, command: OperatorCommand) {
