@@ -37,9 +37,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use goref::engine_match::file::MATCH_FILE;
-use goref::engine_match::plan::GAMES_FOLDER;
 use goref::journal::folder::JOURNAL;
+use goref::match_play::file::MATCH_FILE;
+use goref::match_play::plan::GAMES_FOLDER;
 use serde_json::Value;
 
 mod support;

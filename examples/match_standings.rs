@@ -11,7 +11,7 @@
 use std::io::Write;
 use std::time::Instant;
 
-use goref::engine_match::{file, tally};
+use goref::match_play::{file, tally};
 
 fn main() {
     let games: u64 = std::env::args()

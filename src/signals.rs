@@ -7,6 +7,15 @@
 //! grace short. After SIGHUP the game goes on without a screen, as if
 //! `--headless`; its folder's journal says so, and `goref attach` brings a
 //! screen back.
+//!
+//! Every goref process answers signals through this room, in one of two
+//! ways. A game, a screen or an async loop installs [`Signals`] and waits
+//! for them among its other inputs. A runner that plays on threads (the
+//! event's, a match's, a worker's) calls [`catch_stop_signals`]: Ctrl-C and
+//! SIGTERM then ask it to stop at its next look ([`stop_asked`]), its boards
+//! playing on in their own gorefs, and SIGHUP is ignored.
+
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use tokio::signal::unix::{signal, SignalKind};
 use tokio::sync::mpsc;
@@ -75,4 +84,42 @@ impl Drop for Signals {
     fn drop(&mut self) {
         self.catcher.abort();
     }
+}
+
+static STOP: AtomicBool = AtomicBool::new(false);
+static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
+
+/// Asks a running event to stop at its next look, as Ctrl-C does: the
+/// boards play on. `signal` names why (0: the director asked).
+pub fn stop(signal: libc::c_int) {
+    STOP_SIGNAL.store(signal, Ordering::Relaxed);
+    STOP.store(true, Ordering::Relaxed);
+}
+
+extern "C" fn on_stop(signal: libc::c_int) {
+    stop(signal);
+}
+
+/// While boards play, Ctrl-C and SIGTERM ask the event to stop at its next
+/// look (`true`); at the director's prompt, where nothing plays, they end
+/// it at once as they end any program (`false`), since a read of the
+/// terminal would not be woken by a caught signal. SIGHUP is ignored
+/// throughout.
+pub fn catch_stop_signals(catch: bool) {
+    let handler = match catch {
+        true => on_stop as *const () as libc::sighandler_t,
+        false => libc::SIG_DFL,
+    };
+    // SAFETY: the handler only stores to atomics, which is async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGHUP, libc::SIG_IGN);
+        libc::signal(libc::SIGINT, handler);
+        libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// The signal a stop was asked with (0: the director), once one was.
+pub fn stop_asked() -> Option<libc::c_int> {
+    STOP.load(Ordering::Relaxed)
+        .then(|| STOP_SIGNAL.load(Ordering::Relaxed))
 }

@@ -12,11 +12,11 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::driver::signals::{Received, Signals};
 use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
 use crate::mirror::server::MirrorServer;
 use crate::referee::{GameView, HandedOn, OperatorCommand, OperatorInput};
 use crate::shell_time::next_from;
+use crate::signals::{Received, Signals};
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::{LinkStatus, Role, Theme, UiState};

@@ -24,11 +24,11 @@ use tokio::time::Instant;
 
 use crate::console;
 use crate::driver::progress_line;
-use crate::driver::signals::Signals;
 use crate::mirror::client::Spectator;
 use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::referee::StampedEvent;
 use crate::shell_time::{next_from, now};
+use crate::signals::Signals;
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::{Role, UiState};

@@ -16,7 +16,6 @@ mod json_out;
 mod lineup;
 mod operator_input;
 mod record_file;
-pub mod signals;
 mod sinks;
 mod trace_file;
 
@@ -26,8 +25,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use crate::signals::{Received, Signals};
 use lineup::Lineup;
-use signals::{Received, Signals};
 use sinks::{Retold, Sinks};
 
 use crate::files::FileError;

@@ -10,7 +10,7 @@ use std::path::Path;
 use crate::check::{CheckConfig, CARD_WIDTH};
 use crate::game::Color;
 
-use super::file::MatchFile;
+use crate::match_play::file::MatchFile;
 
 /// The folder of the engines' cards, in the match's.
 pub const CARDS_FOLDER: &str = "cards";

@@ -12,13 +12,10 @@ use std::path::Path;
 use crate::game::Color;
 use crate::matches::Step;
 
-use super::file::{MatchFile, OpeningSource};
-use super::plan::{Plan, GAMES_FOLDER};
 use super::precheck::{file_name, CARDS_FOLDER};
-use super::tally::{parse_folder_name, Counted, MatchFigures, Played, Tally};
-
-/// The report's name in the match's folder.
-pub const REPORT_PAGE: &str = "report.html";
+use crate::match_play::file::{MatchFile, OpeningSource};
+use crate::match_play::plan::{Plan, GAMES_FOLDER, REPORT_PAGE};
+use crate::match_play::tally::{parse_folder_name, Counted, MatchFigures, Played, Tally};
 
 /// Writes `DIR/report.html` for `figures`, its plots and game list from
 /// `tally`, under the settings of `file`.

@@ -12,17 +12,17 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use crate::boards::{self, BoardNews, BoardRun, FolderState};
 use crate::check::plural;
 use crate::console;
-use crate::event::board::{self, BoardNews, BoardRun, FolderState};
 use crate::game::Color;
 
-use super::desk::Heeded;
-pub use super::desk::{Headless, MatchDesk, MatchError, MatchOptions};
-use super::file::{self, MatchFile};
-use super::picture::{picture, GameInPlay};
-use super::plan::{load_openings, GameSlot, Plan};
-use super::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
+use crate::match_play::desk::Heeded;
+pub use crate::match_play::desk::{Headless, MatchDesk, MatchError, MatchOptions};
+use crate::match_play::file::{self, MatchFile};
+use crate::match_play::picture::{picture, GameInPlay};
+use crate::match_play::plan::{load_openings, GameSlot, Plan};
+use crate::match_play::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
 /// How often the runner looks again when nothing happens.
 const TICK: Duration = Duration::from_millis(250);
@@ -59,7 +59,7 @@ enum SlotState {
 /// Plays the match in `dir` headless until its stop rule is met; its
 /// figures.
 pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, MatchError> {
-    crate::event::desk::catch_stop_signals(true);
+    crate::signals::catch_stop_signals(true);
     run_at(dir, options, Box::new(Headless))
 }
 
@@ -86,7 +86,7 @@ fn play_at(
     let _claim = file::claim(dir)?;
     let openings = load_openings(&file)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
-    let begun = std::fs::read_dir(dir.join(super::plan::GAMES_FOLDER))
+    let begun = std::fs::read_dir(dir.join(crate::match_play::plan::GAMES_FOLDER))
         .is_ok_and(|mut games| games.next().is_some());
     if !begun {
         desk.say("goref: checking the engines before the first game".into());
@@ -135,7 +135,7 @@ struct Runner {
 impl Runner {
     /// Where every game already begun stands, from its folders.
     fn take_back(&mut self) {
-        let games = self.dir.join(super::plan::GAMES_FOLDER);
+        let games = self.dir.join(crate::match_play::plan::GAMES_FOLDER);
         let mut latest: BTreeMap<GameSlot, u32> = BTreeMap::new();
         for entry in std::fs::read_dir(&games).into_iter().flatten().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
@@ -173,12 +173,12 @@ impl Runner {
     ) -> SlotState {
         let dir = self.dir.join(slot.dir(attempt));
         let state = match result {
-            Some((result, end, reason)) if !board::is_live(&dir) => FolderState::Finished {
+            Some((result, end, reason)) if !boards::is_live(&dir) => FolderState::Finished {
                 result,
                 end,
                 reason,
             },
-            _ => board::folder_state(&dir),
+            _ => boards::folder_state(&dir),
         };
         match state {
             FolderState::Empty => SlotState::Waiting {
@@ -389,7 +389,7 @@ impl Runner {
             resume,
             seat_relay: None,
         };
-        board::start(&self.exe, &run, false, self.news_tx.clone())
+        boards::start(&self.exe, &run, false, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for {}: {e}", slot.name()))?;
         let resumes = self.resumes.get(slot).copied().unwrap_or(0) + u32::from(resume);
         self.resumes.insert(slot.clone(), resumes);
@@ -445,7 +445,7 @@ impl Runner {
                 } => Some((slot.clone(), *attempt, *resumes)),
                 _ => None,
             })
-            .filter(|(slot, attempt, _)| !board::is_live(&self.dir.join(slot.dir(*attempt))))
+            .filter(|(slot, attempt, _)| !boards::is_live(&self.dir.join(slot.dir(*attempt))))
             .collect();
         let mut counted = Vec::new();
         for (slot, attempt, resumes) in freed {

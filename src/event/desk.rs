@@ -1,12 +1,11 @@
 //! The director's desk: where the event runner says what happens and asks
 //! for the pairing ([`Desk`]), the terminal's desk of `--headless`
-//! (`Terminal`: progress lines on stderr, the prompt on stdin), and the
-//! signals that stop a runner ([`stop`]).
+//! (`Terminal`: progress lines on stderr, the prompt on stdin).
 
 use std::io::BufRead;
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 use crate::console;
+use crate::signals::catch_stop_signals;
 use crate::tournament::hall::EventPicture;
 
 /// Where the event tells the director what happens and asks what to do.
@@ -67,44 +66,6 @@ impl Desk for Terminal {
         catch_stop_signals(true);
         answer
     }
-}
-
-static STOP: AtomicBool = AtomicBool::new(false);
-static STOP_SIGNAL: AtomicI32 = AtomicI32::new(0);
-
-/// Asks a running event to stop at its next look, as Ctrl-C does: the
-/// boards play on. `signal` names why (0: the director asked).
-pub fn stop(signal: libc::c_int) {
-    STOP_SIGNAL.store(signal, Ordering::Relaxed);
-    STOP.store(true, Ordering::Relaxed);
-}
-
-extern "C" fn on_stop(signal: libc::c_int) {
-    stop(signal);
-}
-
-/// While boards play, Ctrl-C and SIGTERM ask the event to stop at its next
-/// look (`true`); at the director's prompt, where nothing plays, they end
-/// it at once as they end any program (`false`), since a read of the
-/// terminal would not be woken by a caught signal. SIGHUP is ignored
-/// throughout.
-pub(crate) fn catch_stop_signals(catch: bool) {
-    let handler = match catch {
-        true => on_stop as *const () as libc::sighandler_t,
-        false => libc::SIG_DFL,
-    };
-    // SAFETY: the handler only stores to atomics, which is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGHUP, libc::SIG_IGN);
-        libc::signal(libc::SIGINT, handler);
-        libc::signal(libc::SIGTERM, handler);
-    }
-}
-
-/// The signal a stop was asked with (0: the director), once one was.
-pub(crate) fn stop_asked() -> Option<libc::c_int> {
-    STOP.load(Ordering::Relaxed)
-        .then(|| STOP_SIGNAL.load(Ordering::Relaxed))
 }
 
 /// One line of the director's answer; none at the end of input.

@@ -5,7 +5,7 @@
 //! and tells the hall through its [`Desk`]: each picture of the event, each
 //! line it would print, and the pairing it asks the director about (the
 //! hall answers with the prompt's own words). Each board of the round is
-//! followed through its folder's socket ([`follower`]), so the tiles draw
+//! followed through its folder's socket ([`crate::hall::follower`]), so the tiles draw
 //! from the board's own view and a board opened on the whole screen takes
 //! the operator's keys of `goref attach`. `q` leaves the hall and stops
 //! the runner; the boards play on, and the next `goref event DIR` follows
@@ -15,9 +15,6 @@
 //! picture, and each board's stream as its follower hears it. A headless
 //! event with `--serve` ([`serve_headless`]) follows its boards the same
 //! way, for its spectators alone.
-
-pub mod follower;
-pub(crate) mod frame;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -29,7 +26,6 @@ use crate::app::hall_screen::{Action, HallScreen};
 use crate::app::input::spawn_reader;
 use crate::app::terminal::Screen;
 use crate::app::ScreenOptions;
-use crate::driver::signals::{Received, Signals};
 use crate::event::desk::{Asked, Terminal};
 use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
 use crate::journal::folder::JOURNAL;
@@ -37,14 +33,15 @@ use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::{HallFeed, HallNews, MirrorServer};
 use crate::referee::GameView;
 use crate::shell_time::next_from;
+use crate::signals::{Received, Signals};
 use crate::tournament::hall::EventPicture;
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallView};
 use crate::ui::keys::Key;
 use crate::ui::{Role, Theme};
 
-use follower::{BoardNote, Follower};
-use frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
+use crate::hall::follower::{BoardNote, Follower};
+use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
 
 /// What the runner tells the hall.
 enum RunnerNote {
@@ -432,7 +429,7 @@ impl Hall {
     /// boards play on.
     fn leave(&mut self, signal: libc::c_int) {
         self.leaving = true;
-        crate::event::run::stop(signal);
+        crate::signals::stop(signal);
         self.answers = None;
         self.followers.clear();
     }

@@ -17,9 +17,9 @@
 //! - [`init`], [`standings`], [`set_result`]: `goref event init DIR`,
 //!   `goref standings DIR` and `goref event DIR result`.
 
-pub mod board;
 pub mod desk;
 pub mod file;
+pub mod hall;
 pub mod html;
 pub mod log;
 pub mod pairing;
@@ -34,6 +34,8 @@ pub mod state;
 mod proptests;
 
 use std::path::Path;
+
+use crate::boards;
 
 use crate::tournament::crosstable;
 use crate::tournament::standings::Standings;
@@ -101,11 +103,11 @@ pub(crate) fn ends_in_folders(dir: &Path, state: &EventState) -> Vec<EventLine> 
             let Some(folder) = board.dirs.last() else {
                 continue;
             };
-            if let board::FolderState::Finished {
+            if let boards::FolderState::Finished {
                 result,
                 end,
                 reason,
-            } = board::folder_state(&dir.join(folder))
+            } = boards::folder_state(&dir.join(folder))
             {
                 ends.push(EventLine::BoardEnd {
                     round: round.number,
@@ -254,7 +256,7 @@ pub(crate) fn seat_keys(
 pub fn retry_board(dir: &Path, round: u32, board: u32, reason: &str) -> Result<String, String> {
     let (_, state) = standings(dir)?;
     let waits_for_a_seat = |found: &state::Board| {
-        board::waits_for_absent_seat(&dir.join(found.folder(round))).is_some()
+        boards::waits_for_absent_seat(&dir.join(found.folder(round))).is_some()
     };
     if let Some(why) = state.retry_refusal(round, board, waits_for_a_seat) {
         return Err(why);
@@ -358,7 +360,7 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
     let Some(folder) = board.dirs.last().map(|d| dir.join(d)) else {
         return Ok(lines);
     };
-    if !board::is_live(&folder) {
+    if !boards::is_live(&folder) {
         return Ok(lines);
     }
     let runner = crate::files::FileLock::acquire(&log_path).is_err();
@@ -370,10 +372,10 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
         return Ok(lines);
     }
     let why = run::director_void_reason(board);
-    lines.push(match board::void_game(&folder, &why) {
+    lines.push(match boards::void_game(&folder, &why) {
         Ok(()) => format!("its game in {} ended void: {why}", folder.display()),
         Err(trouble) => {
-            board::signal(&folder, None, libc::SIGTERM);
+            boards::signal(&folder, None, libc::SIGTERM);
             format!(
                 "its game in {} is still played, but {trouble}; its goref was sent SIGTERM",
                 folder.display()

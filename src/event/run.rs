@@ -24,22 +24,24 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::board::{self, BoardNews, BoardRun, FolderState};
-use super::desk::{catch_stop_signals, stop_asked, Asked, Terminal};
+use super::desk::{Asked, Terminal};
 use super::file::{self, EventFile, OnCrash};
 use super::log::{EventLine, EventLog, Logged, Pair, EVENT_LOG};
 use super::pairing::{self, propose, Proposal};
 use super::progress::progress;
 use super::state::{Board, EventState, NO_GAME};
 use super::{html, picture, prompt};
+use crate::boards::{BoardNews, BoardRun, FolderState};
 use crate::console;
 use crate::files::FileLock;
+use crate::signals::{catch_stop_signals, stop_asked};
 use crate::tournament::hall::{EventPicture, Stage};
 
 mod boards;
 mod seats;
 
-pub use super::desk::{stop, Desk};
+pub use super::desk::Desk;
+pub use crate::signals::stop;
 
 /// How `goref event DIR` runs.
 #[derive(Debug, Clone, Default)]

@@ -113,7 +113,7 @@ impl MatchDesk for Headless {
     }
 
     fn stop_asked(&self) -> Option<String> {
-        crate::event::desk::stop_asked().map(|signal| match signal {
+        crate::signals::stop_asked().map(|signal| match signal {
             libc::SIGTERM => "goref received SIGTERM".to_string(),
             _ => "goref received SIGINT (Ctrl-C)".to_string(),
         })

@@ -103,7 +103,7 @@ pub fn picture(
         name: format!("{} | games {}{target}", file.name, figures.games),
         stage: match over {
             true => Stage::Over {
-                standings_html: super::report::REPORT_PAGE.into(),
+                standings_html: super::plan::REPORT_PAGE.into(),
             },
             false => Stage::Playing,
         },

@@ -19,6 +19,9 @@ const MAX_RANDOM_OPENINGS: usize = 1000;
 /// The folder of a match's games.
 pub const GAMES_FOLDER: &str = "games";
 
+/// The match's report in its folder, written by `goref match`.
+pub const REPORT_PAGE: &str = "report.html";
+
 /// When a match's games sync their journals, unless its `[game]` says: at
 /// the result only. A kill loses nothing; a power cut may take the last
 /// moves of the games in play, which are resumed from what is left; the

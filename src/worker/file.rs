@@ -8,7 +8,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use crate::engine_match::file::{check_engines, Engine};
+use crate::match_play::file::{check_engines, Engine};
 use crate::matches::jobs::is_plain_name as is_plain;
 use crate::toml_errors::locate;
 

@@ -31,8 +31,8 @@ use futures_util::StreamExt;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
-use crate::engine_match::desk::{Headless, MatchDesk};
-use crate::engine_match::queue::{self, BrokerLink};
+use crate::match_play::desk::{Headless, MatchDesk};
+use crate::match_play::queue::{self, BrokerLink};
 use crate::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
 
 use file::WorkerFile;
@@ -68,7 +68,7 @@ pub struct WorkerOptions {
 /// Runs the worker until Ctrl-C or SIGTERM, a line a game on stderr: it
 /// then hands back the jobs it holds, their games stopped.
 pub fn run(options: WorkerOptions) -> Result<(), String> {
-    crate::event::desk::catch_stop_signals(true);
+    crate::signals::catch_stop_signals(true);
     run_at(options, Box::new(Headless))
 }
 

@@ -11,12 +11,12 @@ use std::process::Stdio;
 use async_nats::jetstream::object_store::ObjectStore;
 use tokio::sync::watch;
 
-use crate::engine_match::file::Engine;
-use crate::engine_match::plan::{self, GameSlot};
-use crate::engine_match::queue;
-use crate::engine_match::tally::{count, folder_result, Counted};
 use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_files, sha256_hex};
+use crate::match_play::file::Engine;
+use crate::match_play::plan::{self, GameSlot};
+use crate::match_play::queue;
+use crate::match_play::tally::{count, folder_result, Counted};
 use crate::matches::jobs::{GameReport, Job};
 
 /// How many times one game is played before the job is given back.

@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
 
-use crate::engine_match::picture::MatchPicture;
 use crate::hall::follower::Follower;
+use crate::match_play::picture::MatchPicture;
 use crate::mirror::follow::Target;
 use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
 

@@ -1,6 +1,6 @@
 //! `goref match DIR --workers nats://…`: the match's pairs played by
 //! `goref worker`s on other machines, through a NATS JetStream broker (see
-//! [`super::queue`]). The match publishes a job a pair, `queued` at most
+//! [`crate::match_play::queue`]). The match publishes a job a pair, `queued` at most
 //! ahead of its results, each with its id so that a rerun publishes nothing
 //! twice; reads the workers' results and notices with a consumer of its
 //! own; copies each result's folders into `DIR/games/`, checked
@@ -30,12 +30,12 @@ use crate::matches::jobs::{
 };
 use crate::mirror::follow::Target;
 
-use super::desk::{MatchDesk, MatchOptions};
-use super::file::{self, MatchFile};
-use super::picture::{picture, GameInPlay};
-use super::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
-use super::queue::{self, BrokerLink};
-use super::tally::{self, count, MatchFigures, Tally};
+use crate::match_play::desk::{MatchDesk, MatchOptions};
+use crate::match_play::file::{self, MatchFile};
+use crate::match_play::picture::{picture, GameInPlay};
+use crate::match_play::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
+use crate::match_play::queue::{self, BrokerLink};
+use crate::match_play::tally::{self, count, MatchFigures, Tally};
 use fetch::{Incoming, NotFetched};
 use journal::{Entry, MatchJournal};
 use local::LocalWorker;

@@ -48,7 +48,7 @@ impl Runner {
         let relative = board.folder(number);
         let dir = self.dir.join(&relative);
         let key = (number, board.pair.board);
-        let resume = match board::folder_state(&dir) {
+        let resume = match crate::boards::folder_state(&dir) {
             FolderState::Finished { result, .. } if board.retry && result == "Void" => {
                 return self.start_board(number, &Self::played_again(number, board));
             }
@@ -108,7 +108,7 @@ impl Runner {
                 playing.insert(entrant.clone(), run.dir.clone());
             }
         }
-        let pid = board::start(&self.exe, &run, self.options.json, self.news_tx.clone())
+        let pid = crate::boards::start(&self.exe, &run, self.options.json, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for board {}: {e}", board.pair.board))?;
         self.running.insert(key, Some(pid));
         self.record(EventLine::BoardStart {
@@ -202,7 +202,7 @@ impl Runner {
             what,
         };
         let last_words = stderr.last().cloned().unwrap_or_default();
-        let folder = board::folder_state(&self.dir.join(&relative));
+        let folder = crate::boards::folder_state(&self.dir.join(&relative));
         if board.retry && board.set.is_none() && Self::ended_for_the_retry(&folder) {
             self.voided.remove(&(number, board_number));
             self.say(format!(
@@ -288,7 +288,7 @@ impl Runner {
                 continue;
             };
             let dir = self.dir.join(board.folder(number));
-            if board::folder_state(&dir) != FolderState::Live {
+            if crate::boards::folder_state(&dir) != FolderState::Live {
                 self.running.remove(&(number, board_number));
                 self.board_exited(number, board_number, "its goref ended", &[])?;
             }
@@ -314,7 +314,7 @@ impl Runner {
             .filter(|b| b.played.is_none())
             .map(|b| ((round.number, b.pair.board), b.folder(round.number)))
             .filter(|(key, dir)| {
-                !self.running.contains_key(key) && board::is_live(&self.dir.join(dir))
+                !self.running.contains_key(key) && crate::boards::is_live(&self.dir.join(dir))
             })
             .map(|(key, _)| key)
             .collect()
@@ -350,16 +350,16 @@ impl Runner {
             match self.voided.get(&key) {
                 None => {
                     self.voided.insert(key, now);
-                    if let Err(trouble) = board::void_game(&dir, &why) {
+                    if let Err(trouble) = crate::boards::void_game(&dir, &why) {
                         self.say(format!(
                             "round {} board {}: the director {decided} but {trouble}; \
                              stopping it with SIGTERM",
                             round.number, b.pair.board
                         ));
-                        board::signal(&dir, pid, libc::SIGTERM);
+                        crate::boards::signal(&dir, pid, libc::SIGTERM);
                     }
                 }
-                Some(asked) if now.duration_since(*asked) > 2 * board::VOID_WAIT => {
+                Some(asked) if now.duration_since(*asked) > 2 * crate::boards::VOID_WAIT => {
                     self.say(format!(
                         "round {} board {}: its goref is still alive {}s after the director \
                          {decided}: killing it",
@@ -367,7 +367,7 @@ impl Runner {
                         b.pair.board,
                         now.duration_since(*asked).as_secs()
                     ));
-                    board::signal(&dir, pid, libc::SIGKILL);
+                    crate::boards::signal(&dir, pid, libc::SIGKILL);
                     self.voided.insert(key, now);
                 }
                 Some(_) => {}

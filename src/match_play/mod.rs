@@ -1,0 +1,21 @@
+//! A match's play, shared by `goref match` (on this machine or through
+//! workers) and `goref worker`, neither of which imports the other:
+//!
+//! - [`file`](mod@file): `DIR/match.toml`, read and checked, and its template.
+//! - [`plan`]: which games, in which folders under `DIR/games/`, with which
+//!   game files.
+//! - [`tally`]: the figures from the folders.
+//! - [`picture`]: the match as a screen draws it: tiles and a panel.
+//! - [`desk`]: where a match says how it goes and hears it must stop.
+//! - [`queue`]: the broker's streams and store for a match played by
+//!   workers.
+//! - [`screen`]: the tiles of games in play on a terminal, for a match's
+//!   runner or a worker's slots.
+
+pub mod desk;
+pub mod file;
+pub mod picture;
+pub mod plan;
+pub mod queue;
+pub mod screen;
+pub mod tally;
