@@ -25,7 +25,7 @@ use crate::referee::GameEvent;
 
 /// What the event asks of a board's goref.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BoardRun {
+pub(crate) struct BoardRun {
     pub round: u32,
     pub board: u32,
     /// The game's folder.
@@ -40,7 +40,7 @@ pub struct BoardRun {
 
 /// What a board tells the event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum BoardNews {
+pub(crate) enum BoardNews {
     /// A line of its stream: as JSON, tagged, or as a progress line.
     Line {
         round: u32,
@@ -60,7 +60,7 @@ pub enum BoardNews {
 const STDERR_KEPT: usize = 6;
 
 /// Starts the board's goref; returns its process id.
-pub fn start(
+pub(crate) fn start(
     exe: &Path,
     run: &BoardRun,
     every_line: bool,
@@ -252,7 +252,7 @@ pub(crate) fn void_game(dir: &Path, why: &str) -> Result<(), String> {
 }
 
 /// The process id of the goref that holds the game in `dir`, if one does.
-pub fn holder(dir: &Path) -> Option<u32> {
+pub(crate) fn holder(dir: &Path) -> Option<u32> {
     if !dir.join(JOURNAL).is_file() {
         return None;
     }
@@ -264,7 +264,7 @@ pub fn holder(dir: &Path) -> Option<u32> {
 
 /// Sends `signal` to the goref of the game in `dir`: the process this
 /// event started (`started`), else the one that holds the folder's lock.
-pub fn signal(dir: &Path, started: Option<u32>, signal: libc::c_int) {
+pub(crate) fn signal(dir: &Path, started: Option<u32>, signal: libc::c_int) {
     if let Some(pid) = started.or_else(|| holder(dir)) {
         // SAFETY: kill(2) on the goref that holds the board's journal.
         unsafe {

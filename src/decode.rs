@@ -12,7 +12,7 @@ use crate::protocol::sgmp::packet::{describe, hex, parse_hex, Deframer, Frame};
 /// trace overrides with its own (its `game_start`). A file with no
 /// GMP packets in it gets one line saying what was found instead, so that an
 /// empty output never leaves the reader wondering.
-pub fn decode(contents: &[u8], size: u8) -> String {
+pub(crate) fn decode(contents: &[u8], size: u8) -> String {
     match std::str::from_utf8(contents) {
         Ok(text) if text.trim_start().starts_with('{') => decode_trace(text, size),
         Ok(text) if text.lines().any(|line| hex_group(line).is_some()) => {

@@ -22,16 +22,16 @@ use std::path::{Path, PathBuf};
 
 /// The most a settings file (a game's, an event's, a match's, a worker's,
 /// the keys, a theme, a seat's check card) may hold.
-pub const SETTINGS_MAX: u64 = 1 << 20;
+pub(crate) const SETTINGS_MAX: u64 = 1 << 20;
 /// The most an openings file may hold.
-pub const OPENINGS_MAX: u64 = 256 << 20;
+pub(crate) const OPENINGS_MAX: u64 = 256 << 20;
 /// The most a journal or a capture may hold.
-pub const JOURNAL_MAX: u64 = 4 << 30;
+pub(crate) const JOURNAL_MAX: u64 = 4 << 30;
 
 /// Reads the regular file at `path` (a symlink is followed), refusing a
 /// directory, a device or a pipe before it is opened, and a file longer
 /// than `max` bytes.
-pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
     use std::io::{Error, ErrorKind};
     let kind = fs::metadata(path)?.file_type();
     if !kind.is_file() {
@@ -48,7 +48,7 @@ pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 }
 
 /// [`read_bytes`], as UTF-8 text.
-pub fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
+pub(crate) fn read_text(path: &Path, max: u64) -> std::io::Result<String> {
     String::from_utf8(read_bytes(path, max)?)
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
 }
@@ -91,7 +91,7 @@ pub enum FileError {
 /// What goref writes in a file, so that a file already there is taken as
 /// goref's own (to write over or add to) only when it holds the same kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Holds {
+pub(crate) enum Holds {
     /// An SGF record: the game's, or a bot's.
     SgfRecord,
     /// One JSON object a line: a trace, an event's journal.
@@ -162,7 +162,7 @@ impl FileError {
 /// The file that writing to `path` would write: `path` itself, or the end
 /// of its chain of symlinks. It must not exist yet, or be a regular file
 /// that is empty or [`Holds`] what goref writes there.
-pub fn resolve_output(path: &Path, holds: Holds) -> Result<PathBuf, FileError> {
+pub(crate) fn resolve_output(path: &Path, holds: Holds) -> Result<PathBuf, FileError> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_SYMLINKS {
         let meta = match fs::symlink_metadata(&current) {
@@ -339,7 +339,7 @@ pub(crate) fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
 /// file makes ext4 write the new text out at once (`auto_da_alloc`), which
 /// is the cost of a sync without its promise. Swapped, the text is written
 /// back later, once for however many versions replaced each other.
-pub fn replace(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
+pub(crate) fn replace(path: &Path, text: &str, sync: bool) -> std::io::Result<()> {
     let tmp = with_suffix(path, ".tmp");
     let written = (|| {
         let mut file = fresh_file(&tmp)?;
@@ -402,7 +402,7 @@ fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
 
 /// Resolves `path` and writes `text` to it atomically: for files written
 /// once, such as a bot's record.
-pub fn write_output(path: &Path, text: &str, holds: Holds) -> Result<(), FileError> {
+pub(crate) fn write_output(path: &Path, text: &str, holds: Holds) -> Result<(), FileError> {
     let target = resolve_output(path, holds)?;
     write_atomically(&target, text).map_err(FileError::io(path))
 }
@@ -417,14 +417,14 @@ const SOCKET_PATH_MAX: usize = 107;
 /// reached through its folder, held open, as `/proc/self/fd/N/NAME`. The
 /// folder stays open while this lives.
 #[derive(Debug)]
-pub struct SocketPath {
+pub(crate) struct SocketPath {
     path: PathBuf,
     _folder: Option<File>,
 }
 
 impl SocketPath {
     /// The path to bind or connect for the socket at `path`.
-    pub fn of(path: &Path) -> std::io::Result<SocketPath> {
+    pub(crate) fn of(path: &Path) -> std::io::Result<SocketPath> {
         use std::os::fd::AsRawFd;
         let whole = SocketPath {
             path: path.to_path_buf(),
@@ -444,7 +444,7 @@ impl SocketPath {
     }
 
     /// The path to hand to `bind` or `connect`.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 }

@@ -8,7 +8,7 @@ use clap::CommandFactory;
 use crate::cli::Cli;
 
 /// The completion script for `shell`.
-pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
+pub(crate) fn completions(shell: clap_complete::Shell) -> Vec<u8> {
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "goref", &mut script);
     script
@@ -16,7 +16,7 @@ pub fn completions(shell: clap_complete::Shell) -> Vec<u8> {
 
 /// The manual page goref(1), in roff: the command's own sections, then a
 /// section for each command with its synopsis, description and options.
-pub fn man_page() -> Vec<u8> {
+pub(crate) fn man_page() -> Vec<u8> {
     let mut command = Cli::command().disable_help_subcommand(true);
     command.build();
     let man = clap_mangen::Man::new(command.clone()).manual("goref manual");

@@ -28,7 +28,7 @@ pub(crate) const MAX_LINE: usize = 1 << 20;
 
 /// Why a stream cannot be replayed, as `goref:` prints it.
 #[derive(Debug, thiserror::Error)]
-pub enum ReplayError {
+pub(crate) enum ReplayError {
     #[error("cannot read {path}: {error}")]
     Read { path: String, error: std::io::Error },
     #[error("{path} line {line}: {what}")]
@@ -60,7 +60,7 @@ struct Reading {
 /// Replays `args.file`: on the screen, stepping through it; or prints it
 /// back or summarises it. Err on the first inconsistency, after showing
 /// what came before it.
-pub fn run(args: &ReplayArgs) -> Result<(), ReplayError> {
+pub(crate) fn run(args: &ReplayArgs) -> Result<(), ReplayError> {
     let path = args.file.display().to_string();
     let json = args.headless && args.json;
     let options =

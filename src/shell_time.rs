@@ -48,7 +48,7 @@ impl Default for Timer {
 
 impl Timer {
     /// Waits for `due` from now on; none waits forever.
-    pub fn set(&mut self, due: Option<Instant>) {
+    pub(crate) fn set(&mut self, due: Option<Instant>) {
         if due != self.due {
             self.due = due;
             if let Some(due) = due {

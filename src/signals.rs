@@ -24,14 +24,14 @@ use tokio::task::JoinHandle;
 /// The signals, caught from [`Signals::install`] on. One task waits for
 /// them all and hands each on, so that a loop that waits for a signal among
 /// other things polls one channel, not four signal streams, at every turn.
-pub struct Signals {
+pub(crate) struct Signals {
     received: mpsc::UnboundedReceiver<Received>,
     catcher: JoinHandle<()>,
 }
 
 /// A signal goref received.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Received {
+pub(crate) enum Received {
     /// The terminal went away: the game goes on.
     Hangup,
     /// A request to stop: the game ends, void. Its name.
@@ -40,7 +40,7 @@ pub enum Received {
 
 impl Signals {
     /// Catches the signals from now on; within a tokio runtime.
-    pub fn install() -> std::io::Result<Signals> {
+    pub(crate) fn install() -> std::io::Result<Signals> {
         let mut interrupt = signal(SignalKind::interrupt())?;
         let mut terminate = signal(SignalKind::terminate())?;
         let mut hangup = signal(SignalKind::hangup())?;
@@ -63,7 +63,7 @@ impl Signals {
     }
 
     /// Waits for the next signal.
-    pub async fn next(&mut self) -> Received {
+    pub(crate) async fn next(&mut self) -> Received {
         match self.received.recv().await {
             Some(caught) => caught,
             None => std::future::pending().await,
@@ -71,7 +71,7 @@ impl Signals {
     }
 
     /// Waits for the next signal that asks goref to stop.
-    pub async fn next_stop(&mut self) -> &'static str {
+    pub(crate) async fn next_stop(&mut self) -> &'static str {
         loop {
             if let Received::Stop(name) = self.next().await {
                 return name;
@@ -105,7 +105,7 @@ extern "C" fn on_stop(signal: libc::c_int) {
 /// it at once as they end any program (`false`), since a read of the
 /// terminal would not be woken by a caught signal. SIGHUP is ignored
 /// throughout.
-pub fn catch_stop_signals(catch: bool) {
+pub(crate) fn catch_stop_signals(catch: bool) {
     let handler = match catch {
         true => on_stop as *const () as libc::sighandler_t,
         false => libc::SIG_DFL,
@@ -119,7 +119,7 @@ pub fn catch_stop_signals(catch: bool) {
 }
 
 /// The signal a stop was asked with (0: the director), once one was.
-pub fn stop_asked() -> Option<libc::c_int> {
+pub(crate) fn stop_asked() -> Option<libc::c_int> {
     STOP.load(Ordering::Relaxed)
         .then(|| STOP_SIGNAL.load(Ordering::Relaxed))
 }

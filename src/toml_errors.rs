@@ -38,7 +38,7 @@ pub(crate) fn locate(text: &str, error: &toml::de::Error) -> String {
 
 /// Line and column, both from 1, the column in characters, of a byte offset
 /// into `text`.
-pub fn position(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn position(text: &str, offset: usize) -> (usize, usize) {
     let mut start = offset.min(text.len());
     while !text.is_char_boundary(start) {
         start -= 1;

@@ -183,7 +183,7 @@ impl BlockingEngine {
 }
 
 /// `referee_cpu bare DIR SIZE SEED`: the bare referee over blocking pipes.
-pub fn blocking(args: &[String]) -> Result<(), String> {
+pub(crate) fn blocking(args: &[String]) -> Result<(), String> {
     let (dir, size, seed, me) = parse_args(args)?;
     let mut engines = [
         BlockingEngine::start(&me, &dir.join("black.cpu"), seed)?,
@@ -264,7 +264,7 @@ impl TokioEngine {
 }
 
 /// `referee_cpu bare-tokio DIR SIZE SEED`: the bare referee on tokio.
-pub fn on_tokio(args: &[String]) -> Result<(), String> {
+pub(crate) fn on_tokio(args: &[String]) -> Result<(), String> {
     let (dir, size, seed, me) = parse_args(args)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 /// What wrapped engines used: microseconds of user and system CPU, the
 /// times they went to sleep and were woken, and how many reported.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub struct EngineCpu {
+pub(crate) struct EngineCpu {
     pub user: i64,
     pub system: i64,
     pub wakes: i64,
@@ -21,11 +21,11 @@ pub struct EngineCpu {
 }
 
 impl EngineCpu {
-    pub fn total(self) -> i64 {
+    pub(crate) fn total(self) -> i64 {
         self.user + self.system
     }
 
-    pub fn plus(self, other: EngineCpu) -> EngineCpu {
+    pub(crate) fn plus(self, other: EngineCpu) -> EngineCpu {
         EngineCpu {
             user: self.user + other.user,
             system: self.system + other.system,
@@ -62,7 +62,7 @@ fn micros(t: libc::timeval) -> i64 {
 /// `REPORT [--] CMD ARGS...`: runs the engine on this process's stdin and
 /// stdout, appends the CPU of this wrapper and of the engine to REPORT,
 /// and exits as the engine did.
-pub fn wrap(args: &[String]) -> Result<(), String> {
+pub(crate) fn wrap(args: &[String]) -> Result<(), String> {
     const USAGE: &str = "wrap REPORT [--] CMD ARGS...";
     let (report, command) = match args {
         [report, dashes, rest @ ..] if dashes == "--" => (report, rest),
@@ -111,7 +111,7 @@ pub fn wrap(args: &[String]) -> Result<(), String> {
 
 /// The sum of the reports at `path`: one file, or every file in a folder.
 /// A path that does not exist has reported nothing.
-pub fn read_reports(path: &Path) -> Result<EngineCpu, String> {
+pub(crate) fn read_reports(path: &Path) -> Result<EngineCpu, String> {
     if !path.exists() {
         return Ok(EngineCpu::default());
     }

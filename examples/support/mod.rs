@@ -4,7 +4,7 @@
 //! its clock).
 #![allow(dead_code)]
 
-pub mod engine_cpu;
+pub(crate) mod engine_cpu;
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -17,7 +17,7 @@ use tokio::net::TcpStream;
 
 /// The goref binary of the same build as this example
 /// (`target/release/goref` beside `target/release/examples/`).
-pub fn goref_beside() -> Result<PathBuf, String> {
+pub(crate) fn goref_beside() -> Result<PathBuf, String> {
     let goref = std::env::current_exe()
         .map_err(|e| e.to_string())?
         .parent()
@@ -34,12 +34,12 @@ pub fn goref_beside() -> Result<PathBuf, String> {
 }
 
 /// Milliseconds since `epoch`, the spectators' own clock.
-pub fn local_ms(epoch: Instant) -> f64 {
+pub(crate) fn local_ms(epoch: Instant) -> f64 {
     epoch.elapsed().as_secs_f64() * 1000.0
 }
 
 /// Says hello on a new connection: the lines to read, the half to write.
-pub async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, OwnedWriteHalf)> {
+pub(crate) async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, OwnedWriteHalf)> {
     let (read, mut write) = stream.into_split();
     let hello = SpectatorMessage::Hello {
         version: VERSION,
@@ -52,7 +52,7 @@ pub async fn join(stream: TcpStream) -> Option<(LineReader<OwnedReadHalf>, Owned
 }
 
 /// The process's own user and system CPU (not its children's), in ms.
-pub fn cpu_ms_of(pid: u32) -> Option<f64> {
+pub(crate) fn cpu_ms_of(pid: u32) -> Option<f64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
     let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
@@ -63,7 +63,9 @@ pub fn cpu_ms_of(pid: u32) -> Option<f64> {
 
 /// Runs `command` and reaps it: its resource usage (the children it reaped
 /// included) and whether it exited with status 0.
-pub fn run_and_reap(command: &mut std::process::Command) -> Result<(libc::rusage, bool), String> {
+pub(crate) fn run_and_reap(
+    command: &mut std::process::Command,
+) -> Result<(libc::rusage, bool), String> {
     let child = command
         .spawn()
         .map_err(|e| format!("cannot start {command:?}: {e}"))?;

@@ -54,7 +54,7 @@ pub(crate) struct HallScreen {
 
 impl HallScreen {
     /// The director's hall (`Role::Operator`) or a spectator's.
-    pub fn new(role: Role, keys: KeyMap) -> HallScreen {
+    pub(crate) fn new(role: Role, keys: KeyMap) -> HallScreen {
         HallScreen {
             state: HallState::new(role == Role::Operator),
             screens: HashMap::new(),
@@ -80,7 +80,7 @@ impl HallScreen {
     }
 
     /// The board opened, if one is.
-    pub fn opened(&self) -> Option<u32> {
+    pub(crate) fn opened(&self) -> Option<u32> {
         match self.state.mode {
             Mode::Board(board) => Some(board),
             _ => None,
@@ -95,7 +95,7 @@ impl HallScreen {
     }
 
     /// Marks board `board`'s alerts seen: it is on screen.
-    pub fn see(&mut self, hall: &HallView, board: u32) {
+    pub(crate) fn see(&mut self, hall: &HallView, board: u32) {
         if let Some(game) = hall.games.get(&board) {
             let last = game.view.alerts.back().map_or(0, |a| a.n);
             self.state.seen.insert(board, last);
@@ -103,7 +103,7 @@ impl HallScreen {
     }
 
     /// Opens board `board` on the whole screen, if the hall has its game.
-    pub fn open(&mut self, hall: &HallView, board: u32) {
+    pub(crate) fn open(&mut self, hall: &HallView, board: u32) {
         let Some(game) = hall.games.get(&board) else {
             let state = hall
                 .picture
@@ -127,7 +127,7 @@ impl HallScreen {
     }
 
     /// Handles one key.
-    pub fn key(&mut self, hall: &HallView, key: Key) -> Vec<Action> {
+    pub(crate) fn key(&mut self, hall: &HallView, key: Key) -> Vec<Action> {
         if let Mode::Board(board) = self.state.mode {
             return self.board_key(hall, board, key);
         }
@@ -199,7 +199,7 @@ impl HallScreen {
 
     /// Draws the hall, or the board opened, at the terminal's size; `link`
     /// is a spectator's connection, for the status line.
-    pub fn draw(
+    pub(crate) fn draw(
         &mut self,
         screen: &mut Screen,
         hall: &HallView,

@@ -69,13 +69,13 @@ pub(crate) struct KeyDecoder {
 }
 
 impl KeyDecoder {
-    pub fn new() -> KeyDecoder {
+    pub(crate) fn new() -> KeyDecoder {
         KeyDecoder::default()
     }
 
     /// The keys `bytes` complete, in order. Bytes of a key not yet complete
     /// are kept for the next call.
-    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Key> {
+    pub(crate) fn feed(&mut self, bytes: &[u8]) -> Vec<Key> {
         let mut keys = Vec::new();
         for &byte in bytes {
             self.byte(byte, &mut keys);

@@ -6,7 +6,7 @@ use serde::Serialize;
 /// How one check came out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Verdict {
+pub(crate) enum Verdict {
     /// As a game under these rules needs it.
     Pass,
     /// The program will get through a game, but something is worth knowing.
@@ -28,7 +28,7 @@ impl Verdict {
 
 /// One check: what was tried and what came of it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Check {
+pub(crate) struct Check {
     pub name: String,
     pub verdict: Verdict,
     pub reason: String,
@@ -39,13 +39,13 @@ pub struct Check {
 
 /// A few checks under one heading.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Section {
+pub(crate) struct Section {
     pub title: String,
     pub checks: Vec<Check>,
 }
 
 impl Section {
-    pub fn new(title: &str) -> Section {
+    pub(crate) fn new(title: &str) -> Section {
         Section {
             title: title.to_string(),
             checks: Vec::new(),
@@ -67,15 +67,15 @@ impl Section {
         self.checks.last_mut().expect("just pushed")
     }
 
-    pub fn pass(&mut self, name: &str, reason: impl Into<String>) -> &mut Check {
+    pub(crate) fn pass(&mut self, name: &str, reason: impl Into<String>) -> &mut Check {
         self.add(name, Verdict::Pass, reason)
     }
 
-    pub fn warn(&mut self, name: &str, reason: impl Into<String>) -> &mut Check {
+    pub(crate) fn warn(&mut self, name: &str, reason: impl Into<String>) -> &mut Check {
         self.add(name, Verdict::Warn, reason)
     }
 
-    pub fn fail(&mut self, name: &str, reason: impl Into<String>) -> &mut Check {
+    pub(crate) fn fail(&mut self, name: &str, reason: impl Into<String>) -> &mut Check {
         self.add(name, Verdict::Fail, reason)
     }
 }
@@ -90,7 +90,7 @@ impl Check {
 
 /// The whole card for one program.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Card {
+pub(crate) struct Card {
     /// The player as given on the command line.
     pub spec: String,
     /// The game it was checked for, in a few words.
@@ -100,7 +100,7 @@ pub struct Card {
 
 /// How many checks came out each way.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub pass: usize,
     pub warn: usize,
     pub fail: usize,
@@ -125,12 +125,12 @@ impl Card {
     }
 
     /// Nothing failed: the program is ready for the round.
-    pub fn ready(&self) -> bool {
+    pub(crate) fn ready(&self) -> bool {
         self.tally().fail == 0
     }
 
     /// The card as data: every check, the tally and the verdict.
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         let mut value = serde_json::to_value(self).expect("a card is plain data");
         value["tally"] = serde_json::to_value(self.tally()).expect("plain data");
         value["ready"] = self.ready().into();
@@ -139,7 +139,7 @@ impl Card {
 
     /// The card as lines no wider than `width` (at least 40): a reason too
     /// long for its line goes on under itself.
-    pub fn render(&self, width: usize) -> Vec<String> {
+    pub(crate) fn render(&self, width: usize) -> Vec<String> {
         let width = width.max(40);
         let mut lines = wrap(&printable(&format!("goref check {}", self.spec)), width, 4);
         lines.extend(wrap(&format!("for {}", self.game), width, 4));

@@ -28,7 +28,7 @@ use trace::exchanges;
 const CHATTY_BYTES_PER_MOVE: u64 = 16 * 1024;
 
 /// Checks the engine started by `command` and returns the card's sections.
-pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
+pub(super) async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
     let spec = PlayerSpec::Gtp {
         command: command.to_string(),
     };
@@ -37,7 +37,7 @@ pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
 
 /// Checks the program behind `entrant`'s seat, whose link is in the
 /// config's seat desk, as it will play: through its seat.
-pub async fn check_seated(config: &CheckConfig, entrant: &str) -> Vec<Section> {
+pub(super) async fn check_seated(config: &CheckConfig, entrant: &str) -> Vec<Section> {
     let spec = PlayerSpec::Seat {
         entrant: entrant.to_string(),
     };

@@ -39,7 +39,7 @@ const REPEATED_MOVE: usize = 2;
 const AFTER_REPEAT: Duration = Duration::from_millis(1500);
 
 /// Checks the program on `spec`, a line of `profile`.
-pub async fn check(
+pub(super) async fn check(
     config: &CheckConfig,
     profile: Profile,
     spec: &LineSpec,

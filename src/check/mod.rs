@@ -8,7 +8,7 @@
 //! built-in engine plays the other side. Each check is pass, warn or fail
 //! with a one-line reason ([`card`]).
 
-pub mod card;
+pub(crate) mod card;
 mod gtp;
 mod line;
 mod script;
@@ -22,14 +22,14 @@ use crate::game::Color;
 use crate::players::{bot_command, PlayerSetup, PlayerSpec};
 use crate::referee::GameConfig;
 
-pub use card::{Card, Check, Section, Verdict};
+pub(crate) use card::{Card, Section, Verdict};
 
 /// The moves the program is asked for, unless told otherwise: the first on
 /// an empty board (or after the handicap), the rest in the middle of a game.
-pub const DEFAULT_MOVES: u32 = 6;
+pub(crate) const DEFAULT_MOVES: u32 = 6;
 
 /// The card's width: it reads at 80 columns.
-pub const CARD_WIDTH: usize = 80;
+pub(crate) const CARD_WIDTH: usize = 80;
 
 /// The longest the check waits for one move, unless the rules' move
 /// timeout is shorter.
@@ -37,7 +37,7 @@ pub(crate) const MOVE_LIMIT: Duration = Duration::from_secs(120);
 
 /// What to check a program for.
 #[derive(Debug, Clone)]
-pub struct CheckConfig {
+pub(crate) struct CheckConfig {
     pub spec: PlayerSpec,
     /// The colour it plays in the round.
     pub color: Color,
@@ -56,11 +56,11 @@ pub struct CheckConfig {
 /// Why a program cannot be checked at all.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
-pub struct CheckError(String);
+pub(crate) struct CheckError(String);
 
 impl CheckConfig {
     /// The game the card is for, in a few words.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let rules = &self.game.rules;
         let time = match rules.time {
             TimeSystem::None => "no clock".to_string(),
@@ -101,7 +101,7 @@ impl CheckConfig {
 /// Checks the program and returns its card. A program that cannot even be
 /// reached gets a card that says so; only a player kind that has nothing to
 /// check is an error.
-pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
+pub(crate) async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
     let sections = match &config.spec {
         PlayerSpec::Gtp { command } => gtp::check(config, command).await,
         PlayerSpec::Bot { seed, settings } => {
@@ -138,7 +138,7 @@ pub async fn run(config: &CheckConfig) -> Result<Card, CheckError> {
 
 /// Checks the program behind `entrant`'s seat, whose link is in the
 /// config's seat desk (and goes back there), and returns its card.
-pub async fn run_seated(config: &CheckConfig, entrant: &str) -> Card {
+pub(crate) async fn run_seated(config: &CheckConfig, entrant: &str) -> Card {
     let sections = gtp::check_seated(config, entrant).await;
     Card {
         spec: format!("seat:{entrant}"),

@@ -32,7 +32,7 @@ pub(crate) struct Scripted {
 }
 
 impl Scripted {
-    pub fn start(spec: &PlayerSpec, setup: PlayerSetup) -> Scripted {
+    pub(super) fn start(spec: &PlayerSpec, setup: PlayerSetup) -> Scripted {
         let (tx, reports) = mpsc::unbounded_channel();
         let handle = players::spawn(spec, setup, tx);
         Scripted {
@@ -48,7 +48,7 @@ impl Scripted {
 
     /// Waits up to `within` for a report `wanted` picks, keeping every
     /// report; a failure of the player ends the wait.
-    pub async fn wait<T>(
+    pub(super) async fn wait<T>(
         &mut self,
         within: Duration,
         mut wanted: impl FnMut(&Report) -> Option<T>,
@@ -72,7 +72,7 @@ impl Scripted {
 
     /// Ends the game for the player and waits up to `within` for the
     /// adapter to say goodbye, keeping its last reports.
-    pub async fn finish(mut self, within: Duration) -> Vec<Report> {
+    pub(super) async fn finish(mut self, within: Duration) -> Vec<Report> {
         self.act(Action::GameOver {
             result: "Void".into(),
         });
@@ -118,7 +118,7 @@ pub(crate) struct Exchange {
 
 /// Why the exchange stopped short.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Stopped {
+pub(super) enum Stopped {
     Failed(Failure),
     Silent(Duration),
     Illegal { mv: Move, why: String },
@@ -131,7 +131,7 @@ pub(crate) struct Opponent {
 }
 
 impl Opponent {
-    pub fn new(setup: &PlayerSetup) -> Opponent {
+    pub(super) fn new(setup: &PlayerSetup) -> Opponent {
         let mut engine = Engine::new(setup.size, 7).expect("the size was checked");
         let _ = engine.place(Color::Black, &setup.handicap);
         Opponent { engine }
@@ -148,24 +148,24 @@ impl Opponent {
     }
 
     /// Records the program's move, or says why it is illegal.
-    pub fn record(&mut self, color: Color, mv: Move) -> Result<(), String> {
+    pub(super) fn record(&mut self, color: Color, mv: Move) -> Result<(), String> {
         self.engine.play(color, mv).map_err(|e| e.to_string())
     }
 
-    pub fn board(&self) -> &crate::game::board::Board {
+    pub(super) fn board(&self) -> &crate::game::board::Board {
         self.engine.board()
     }
 }
 
 /// What the referee tells the program of its clock before each move, as
 /// at the start of the game.
-pub fn time_left(system: TimeSystem, at: Instant) -> Option<TimeLeft> {
+pub(super) fn time_left(system: TimeSystem, at: Instant) -> Option<TimeLeft> {
     TimeLeft::on(&Clock::new(system), at)
 }
 
 /// Asks the program for `moves` moves, the opponent answering each, as in
 /// a game. `limit` is the longest one move may take.
-pub async fn exchange(
+pub(super) async fn exchange(
     player: &mut Scripted,
     setup: &PlayerSetup,
     opponent: &mut Opponent,

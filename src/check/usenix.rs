@@ -12,7 +12,7 @@ use super::script::{self, Opponent, Scripted, Stopped, Waited};
 use super::{judge_timed_moves, millis, plural, CheckConfig};
 
 /// Checks the Usenix program started by `command`.
-pub async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
+pub(super) async fn check(config: &CheckConfig, command: &str) -> Vec<Section> {
     let mut start = Section::new("Start-up");
     let mut moves = Section::new("Moves");
     let mut rules = Section::new("The rules of 1987");

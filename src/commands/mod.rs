@@ -1,6 +1,6 @@
 //! The subcommands' glue: each command's arguments checked and turned into
 //! the options of the room that does the work, run on a runtime when it is
-//! async, and its end turned into an [`Outcome`]; [`run`] dispatches and
+//! async, and its end turned into an outcome; [`run`] dispatches and
 //! gives the exit status.
 //!
 //! Exit status: 0 when a game reached a decided result (a winner or a draw)
@@ -140,4 +140,28 @@ pub(super) fn today() -> Date {
 /// This goref's own binary, which starts the built-in engine and boards.
 fn self_exe() -> PathBuf {
     std::env::current_exe().unwrap_or_else(|_| PathBuf::from("goref"))
+}
+
+/// Sends `tracing` to the file `--log` names (never to the terminal the
+/// screen owns), filtered by `GOREF_LOG`; the guard flushes it at the end.
+pub fn install_logging(
+    path: &std::path::Path,
+) -> Result<tracing_appender::non_blocking::WorkerGuard, String> {
+    let target = crate::files::resolve_output(path, crate::files::Holds::Log)
+        .map_err(|e| format!("--log: {e}"))?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&target)
+        .map_err(|e| format!("cannot open the log {}: {e}", path.display()))?;
+    let (writer, guard) = tracing_appender::non_blocking(file);
+    tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_env("GOREF_LOG")
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    Ok(guard)
 }

@@ -28,7 +28,7 @@ pub(crate) struct JsonOut {
 }
 
 impl JsonOut {
-    pub fn start() -> JsonOut {
+    pub(super) fn start() -> JsonOut {
         Self::with_capacity(QUEUE_LINES)
     }
 
@@ -52,7 +52,7 @@ impl JsonOut {
     }
 
     /// Queues the line of event `seq`; false once stdout is closed.
-    pub fn send(&mut self, seq: u64, line: String) -> bool {
+    pub(super) fn send(&mut self, seq: u64, line: String) -> bool {
         let Some(tx) = &self.tx else { return false };
         if let Some((first, last)) = self.gap {
             let marker =
@@ -77,7 +77,7 @@ impl JsonOut {
     }
 
     /// Lets the writer take what is queued, for a while at most.
-    pub fn finish(&mut self) {
+    pub(super) fn finish(&mut self) {
         self.tx.take();
         if let Some(thread) = self.thread.take() {
             let deadline = std::time::Instant::now() + FINISH_WAIT;

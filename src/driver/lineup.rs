@@ -24,7 +24,7 @@ impl Lineup {
     /// Starts both players, told `position` before they are asked to play.
     /// `lines`, for a game taken back once it had started: each side's GMP
     /// line as its trace left it.
-    pub fn start(
+    pub(super) fn start(
         config: &DriverConfig,
         handicap: Vec<Point>,
         position: Vec<(Color, Move)>,
@@ -77,7 +77,7 @@ impl Lineup {
     }
 
     /// Hands an action to the players it is for.
-    pub fn send(&self, action: &Action) {
+    pub(super) fn send(&self, action: &Action) {
         for player in &self.players {
             if addressed_to(action, player.color) {
                 let _ = player.actions.send(action.clone());
@@ -88,7 +88,12 @@ impl Lineup {
     /// Starts `color`'s program again if it crashed while play goes on and
     /// it has restarts left; whether it did. The new program is told every
     /// move so far, and the referee asks it again what it asked before.
-    pub fn restart(&mut self, referee: &mut Referee, color: Color, failure: &Failure) -> bool {
+    pub(super) fn restart(
+        &mut self,
+        referee: &mut Referee,
+        color: Color,
+        failure: &Failure,
+    ) -> bool {
         let i = color.index();
         let crashed = matches!(failure.kind, FailureKind::Crash { .. });
         if !crashed || self.restarts_left[i] == 0 || !referee.can_restart(color) {

@@ -56,7 +56,7 @@ pub(crate) struct RecordFile {
 impl RecordFile {
     /// Checks and claims `path`, writes `first` to it now, so a bad path
     /// fails before the game, then starts the writer thread.
-    pub fn create(path: &Path, first: &str, sync: Sync) -> Result<RecordFile, FileError> {
+    pub(super) fn create(path: &Path, first: &str, sync: Sync) -> Result<RecordFile, FileError> {
         let target = resolve_output(path, Holds::SgfRecord)?;
         let lock = FileLock::acquire(&target)?;
         let io = |source| FileError::Io {
@@ -96,7 +96,7 @@ impl RecordFile {
 
     /// Waits until the last text handed over is written, and says whether
     /// it reached the disk.
-    pub fn finish(&mut self) -> Result<(), String> {
+    pub(super) fn finish(&mut self) -> Result<(), String> {
         self.tx.take();
         if let Some(thread) = self.thread.take() {
             let outcome = thread

@@ -146,7 +146,7 @@ impl Sinks {
     /// folder: then the journal goes on from its last whole event, and every
     /// other output (the records, `--json`, `--trace`, the subscribers) is
     /// given the journal's events first, so that each holds the whole game.
-    pub fn open(
+    pub(super) fn open(
         config: &DriverConfig,
         folder: Option<GameFolder>,
         retold: Option<Retold>,
@@ -372,12 +372,12 @@ impl Sinks {
     }
 
     /// The game's folder, when it has one.
-    pub fn folder(&self) -> Option<&std::path::Path> {
+    pub(super) fn folder(&self) -> Option<&std::path::Path> {
         self.folder.as_ref().map(|f| f.folder.path())
     }
 
     /// Hands on every event the referee has, and writes the journal.
-    pub fn drain(&mut self, referee: &mut Referee) {
+    pub(super) fn drain(&mut self, referee: &mut Referee) {
         self.drain_holding(referee);
         self.hand_on_all();
     }
@@ -468,7 +468,7 @@ impl Sinks {
         self.take_error(message);
     }
 
-    pub fn take(&mut self, mut event: GameEvent) {
+    pub(super) fn take(&mut self, mut event: GameEvent) {
         let t_ms = self.earlier_ms + self.started.elapsed().as_millis() as u64;
         if let (GameEvent::Move { referee_us, .. }, Some(arrived)) = (&mut event, self.arrived) {
             let share = now().saturating_duration_since(arrived).as_micros();
@@ -655,7 +655,7 @@ impl Sinks {
     /// Finishes the records, the trace and the folder, and says which
     /// files are incomplete. The folder's manifest is written last, over
     /// the files as they stay.
-    pub fn finish(&mut self) -> Vec<String> {
+    pub(super) fn finish(&mut self) -> Vec<String> {
         self.hand_on_all();
         self.finish_record();
         self.flush_folder();

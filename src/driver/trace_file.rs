@@ -25,7 +25,7 @@ pub(crate) struct TraceFile {
 
 impl TraceFile {
     /// Checks and claims `path`, creates the file, and starts the writer.
-    pub fn create(path: &Path) -> Result<TraceFile, FileError> {
+    pub(super) fn create(path: &Path) -> Result<TraceFile, FileError> {
         let target = resolve_output(path, Holds::JsonLines)?;
         let lock = FileLock::acquire(&target)?;
         let io = |source| FileError::Io {
@@ -49,7 +49,7 @@ impl TraceFile {
         })
     }
 
-    pub fn append(&self, line: String) {
+    pub(super) fn append(&self, line: String) {
         if let Some(tx) = &self.tx {
             let _ = tx.send(line);
         }
@@ -62,7 +62,7 @@ impl TraceFile {
 
     /// Waits until every line handed over is written and synced, and says
     /// whether the trace is complete.
-    pub fn finish(&mut self) -> Result<(), String> {
+    pub(super) fn finish(&mut self) -> Result<(), String> {
         self.tx.take();
         if let Some(thread) = self.thread.take() {
             let outcome = thread

@@ -14,16 +14,16 @@
 //! - [`remote`]: `goref match DIR --workers`: the pairs handed to workers,
 //!   their games copied back and counted.
 
-pub mod precheck;
-pub mod remote;
-pub mod report;
-pub mod run;
-pub mod screen;
+pub(crate) mod precheck;
+pub(crate) mod remote;
+pub(crate) mod report;
+pub(crate) mod run;
+pub(crate) mod screen;
 
 use std::path::Path;
 
 /// Writes the commented `DIR/match.toml`; refuses to overwrite one.
-pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
+pub(crate) fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
     let path = dir.join(crate::match_play::file::MATCH_FILE);
     if path.exists() {
         return Err(format!(
@@ -38,6 +38,6 @@ pub fn init(dir: &Path) -> Result<std::path::PathBuf, String> {
 }
 
 /// Whether `dir` is a match's folder.
-pub fn is_match(dir: &Path) -> bool {
+pub(crate) fn is_match(dir: &Path) -> bool {
     dir.join(crate::match_play::file::MATCH_FILE).is_file()
 }

@@ -13,7 +13,7 @@ use crate::game::Color;
 use crate::match_play::file::MatchFile;
 
 /// The folder of the engines' cards, in the match's.
-pub const CARDS_FOLDER: &str = "cards";
+pub(crate) const CARDS_FOLDER: &str = "cards";
 /// The moves each engine is asked for: enough to see it play.
 const MOVES: u32 = 3;
 
@@ -26,7 +26,7 @@ const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
 /// `PROGRESS_EVERY`, that a slow one is still being checked), or why the
 /// match cannot start. `stop_asked` is asked while a check runs: the match
 /// may be stopped before an engine that hangs has had its whole time.
-pub fn check_engines(
+pub(crate) fn check_engines(
     dir: &Path,
     file: &MatchFile,
     exe: &Path,

@@ -19,7 +19,7 @@ use crate::match_play::tally::{parse_folder_name, Counted, MatchFigures, Played,
 
 /// Writes `DIR/report.html` for `figures`, its plots and game list from
 /// `tally`, under the settings of `file`.
-pub fn write(
+pub(crate) fn write(
     dir: &Path,
     (file, plan): (&MatchFile, &Plan),
     figures: &MatchFigures,

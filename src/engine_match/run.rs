@@ -18,7 +18,7 @@ use crate::console;
 use crate::game::Color;
 
 use crate::match_play::desk::Heeded;
-pub use crate::match_play::desk::{Headless, MatchDesk, MatchError, MatchOptions};
+pub(crate) use crate::match_play::desk::{Headless, MatchDesk, MatchError, MatchOptions};
 use crate::match_play::file::{self, MatchFile};
 use crate::match_play::picture::{picture, GameInPlay};
 use crate::match_play::plan::{load_openings, GameSlot, Plan};
@@ -28,7 +28,7 @@ use crate::match_play::tally::{self, count, Counted, FolderResult, MatchFigures,
 const TICK: Duration = Duration::from_millis(250);
 /// The match's file of the games whose line a runner has said, a folder's
 /// name a line.
-pub const TOLD: &str = "told.txt";
+pub(crate) const TOLD: &str = "told.txt";
 /// How many times a game whose goref died is resumed before it is played
 /// again from its start.
 const MAX_RESUMES: u32 = 3;
@@ -58,13 +58,13 @@ enum SlotState {
 
 /// Plays the match in `dir` headless until its stop rule is met; its
 /// figures.
-pub fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, MatchError> {
+pub(crate) fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, MatchError> {
     crate::signals::catch_stop_signals(true);
     run_at(dir, options, Box::new(Headless))
 }
 
 /// Plays the match in `dir` at `desk`.
-pub fn run_at(
+pub(crate) fn run_at(
     dir: &Path,
     options: &MatchOptions,
     desk: Box<dyn MatchDesk>,

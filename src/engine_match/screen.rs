@@ -13,7 +13,7 @@ use super::run::run_at;
 
 /// Plays the match in `dir` with its screen on the terminal, until it is
 /// over and its player leaves, or the player stops it.
-pub async fn run(
+pub(crate) async fn run(
     dir: &Path,
     options: &MatchOptions,
     screen_options: ScreenOptions,

@@ -5,7 +5,7 @@
 //! and tells the hall through its [`Desk`]: each picture of the event, each
 //! line it would print, and the pairing it asks the director about (the
 //! hall answers with the prompt's own words). Each board of the round is
-//! followed through its folder's socket ([`crate::hall::follower`]), so the tiles draw
+//! followed through its folder's socket (`crate::hall::follower`), so the tiles draw
 //! from the board's own view and a board opened on the whole screen takes
 //! the operator's keys of `goref attach`. `q` leaves the hall and stops
 //! the runner; the boards play on, and the next `goref event DIR` follows

@@ -7,7 +7,8 @@
 //! - [`state`]: the event as the file and the journal say it stands.
 //! - [`pairing`]: the next round's pairing, proposed; [`prompt`]: the
 //!   director's answers to it.
-//! - [`board`]: one board's goref process, and what its folder says.
+//! - [`hall`]: `goref event DIR` on a terminal, every board of the round
+//!   as a tile; each board is its own goref (`crate::boards`).
 //! - [`run`]: `goref event DIR`, the rounds one after another, told to
 //!   the director's [`desk`];
 //!   [`progress`]: its lines for the director; [`picture`]: the event as

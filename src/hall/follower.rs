@@ -64,14 +64,14 @@ pub(crate) struct Follower {
 
 impl Follower {
     /// The target of the board whose game is played in `dir`: its socket.
-    pub fn in_folder(dir: &Path) -> Target {
+    pub(crate) fn in_folder(dir: &Path) -> Target {
         Target::Unix(dir.join(crate::journal::folder::SOCKET))
     }
 
     /// Starts following the board whose game `target` serves; its sides
     /// are shown by the names the hall knows them by (`names`: an event's
     /// entrants, a match's engines), not by their programs' own.
-    pub fn start(
+    pub(crate) fn start(
         (round, board): (u32, u32),
         names: [String; 2],
         target: Target,
@@ -96,7 +96,7 @@ impl Follower {
 
     /// Sends an operator's line to the board's goref; false once the hall
     /// follows it no more.
-    pub fn command(&self, line: String) -> bool {
+    pub(crate) fn command(&self, line: String) -> bool {
         self.commands.send(line).is_ok()
     }
 }

@@ -29,7 +29,7 @@ pub(crate) struct Pacer {
 }
 
 impl Pacer {
-    pub fn new() -> Pacer {
+    pub(crate) fn new() -> Pacer {
         Pacer {
             dirty: true,
             last_frame: Instant::now() - FRAME_GAP,
@@ -37,7 +37,7 @@ impl Pacer {
     }
 
     /// Draws the view if a frame is due.
-    pub fn draw(
+    pub(crate) fn draw(
         &mut self,
         hall: &mut HallScreen,
         screen: &mut Screen,
@@ -52,7 +52,7 @@ impl Pacer {
     }
 
     /// When to wake for the next frame.
-    pub fn wake(&self, hall: &HallScreen, view: &HallView) -> Instant {
+    pub(crate) fn wake(&self, hall: &HallScreen, view: &HallView) -> Instant {
         match self.dirty {
             true => self.last_frame + hall.frame_gap(),
             false => hall.next_tick(view),
@@ -60,7 +60,7 @@ impl Pacer {
     }
 
     /// Something changed.
-    pub fn touch(&mut self) {
+    pub(crate) fn touch(&mut self) {
         self.dirty = true;
     }
 }

@@ -5,5 +5,5 @@
 //! the terminal's input into keys and carries an operator's line to a
 //! board's goref.
 
-pub mod follower;
+pub(crate) mod follower;
 pub(crate) mod frame;

@@ -12,7 +12,7 @@
 //! screen until `q`.
 //!
 //! `goref match DIR` shows its match on it
-//! ([`crate::engine_match::screen`]), and `goref worker` its slots.
+//! (`crate::engine_match::screen`), and `goref worker` its slots.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -32,7 +32,7 @@ pub struct Failed {
 
 impl AcceptTrouble {
     /// `accept` failed with `error`.
-    pub fn failed(&mut self, error: &str) -> Failed {
+    pub(crate) fn failed(&mut self, error: &str) -> Failed {
         self.failures = self.failures.saturating_add(1);
         self.wait = if self.failures == 1 {
             FIRST_WAIT
@@ -52,7 +52,7 @@ impl AcceptTrouble {
 
     /// `accept` took a connection: a message when that ends a run of
     /// failures.
-    pub fn accepted(&mut self) -> Option<String> {
+    pub(crate) fn accepted(&mut self) -> Option<String> {
         let failures = std::mem::take(&mut self.failures);
         self.wait = Duration::ZERO;
         (failures > 0).then(|| {

@@ -23,19 +23,19 @@ impl Audience {
     /// The least time between two `spectators` events.
     pub(crate) const PERIOD: Duration = Duration::from_secs(1);
 
-    pub fn new() -> Audience {
+    pub(crate) fn new() -> Audience {
         Audience::default()
     }
 
     /// A spectator at `address` passed the gate and said hello.
-    pub fn joined(&mut self, address: String) {
+    pub(crate) fn joined(&mut self, address: String) {
         self.count = self.count.saturating_add(1);
         Self::name(&mut self.joined, &mut self.unnamed, address);
         self.changed = true;
     }
 
     /// A spectator that had joined is gone, for `why`.
-    pub fn left(&mut self, address: String, why: &str) {
+    pub(crate) fn left(&mut self, address: String, why: &str) {
         self.count = self.count.saturating_sub(1);
         Self::name(
             &mut self.left,
@@ -46,7 +46,7 @@ impl Audience {
     }
 
     /// A connection was turned away.
-    pub fn refused(&mut self) {
+    pub(crate) fn refused(&mut self) {
         self.refused = self.refused.saturating_add(1);
         self.changed = true;
     }
@@ -74,7 +74,7 @@ impl Audience {
     }
 
     /// The `spectators` event, when one is due at `now`.
-    pub fn take(&mut self, now: Instant) -> Option<GameEvent> {
+    pub(crate) fn take(&mut self, now: Instant) -> Option<GameEvent> {
         if !self.changed || self.last.is_some_and(|last| now < last + Self::PERIOD) {
             return None;
         }

@@ -35,7 +35,7 @@ pub(crate) enum ConnWrite {
 impl Conn {
     /// Splits the connection; lines are batched already, so Nagle would
     /// only hold a small one back.
-    pub fn into_split(self) -> (ConnRead, ConnWrite) {
+    pub(crate) fn into_split(self) -> (ConnRead, ConnWrite) {
         match self {
             Conn::Tcp(stream) => {
                 let _ = stream.set_nodelay(true);

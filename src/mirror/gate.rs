@@ -80,7 +80,7 @@ fn version_refusal(spectator: u32) -> String {
 
 impl Refusal {
     /// Whether connecting again later can succeed.
-    pub fn retry(&self) -> bool {
+    pub(crate) fn retry(&self) -> bool {
         matches!(self, Refusal::Full(_) | Refusal::TooFast(_))
     }
 }
@@ -104,7 +104,7 @@ pub(crate) struct Gate {
 }
 
 impl Gate {
-    pub fn new(limits: Limits, token: Option<String>) -> Gate {
+    pub(crate) fn new(limits: Limits, token: Option<String>) -> Gate {
         Gate {
             limits,
             token,
@@ -114,13 +114,13 @@ impl Gate {
     }
 
     /// Connections open now.
-    pub fn open(&self) -> usize {
+    pub(crate) fn open(&self) -> usize {
         self.open
     }
 
     /// A connection from `address` at `now`: counted when let in, until
     /// [`Gate::closed`].
-    pub fn connect(&mut self, address: IpAddr, now: Instant) -> Result<(), Refusal> {
+    pub(crate) fn connect(&mut self, address: IpAddr, now: Instant) -> Result<(), Refusal> {
         if !self.take_token(address, now) {
             return Err(Refusal::TooFast(address));
         }
@@ -132,7 +132,7 @@ impl Gate {
     }
 
     /// A connection let in by [`Gate::connect`] is gone.
-    pub fn closed(&mut self) {
+    pub(crate) fn closed(&mut self) {
         self.open = self.open.saturating_sub(1);
     }
 

@@ -50,7 +50,7 @@ pub(crate) struct HallHub {
 }
 
 impl HallHub {
-    pub fn new(stream: String, now: Instant) -> HallHub {
+    pub(crate) fn new(stream: String, now: Instant) -> HallHub {
         HallHub {
             stream,
             producer: format!("goref {}", env!("CARGO_PKG_VERSION")),
@@ -65,7 +65,7 @@ impl HallHub {
     /// sent, if any (an event of a board not followed, or one already
     /// folded, sends none). A board's event carries the hall's time it was
     /// sent at (`at`), for a spectator to tell how far behind it is.
-    pub fn publish(&mut self, item: &HallItem, now: Instant) -> Option<Line> {
+    pub(crate) fn publish(&mut self, item: &HallItem, now: Instant) -> Option<Line> {
         let line: Line = match item {
             HallItem::Picture(picture) => {
                 if self
@@ -124,14 +124,14 @@ impl HallHub {
     }
 
     /// The whole hall as one text, for a spectator that fell behind.
-    pub fn snapshot(&mut self) -> Line {
+    pub(crate) fn snapshot(&mut self) -> Line {
         self.whole().concat().into()
     }
 
     /// What a spectator that said hello at `now` is sent: the welcome and
     /// the whole hall, its lines shared with every spectator joining before
     /// they change.
-    pub fn join(&mut self, now: Instant) -> Join {
+    pub(crate) fn join(&mut self, now: Instant) -> Join {
         Join {
             welcome: self.welcome(now),
             catch_up: CatchUp::Events(self.whole()),
@@ -163,7 +163,7 @@ impl HallHub {
     }
 
     /// The hall's time at `now`, in ms.
-    pub fn host_t_ms(&self, now: Instant) -> u64 {
+    pub(crate) fn host_t_ms(&self, now: Instant) -> u64 {
         now.saturating_duration_since(self.origin).as_millis() as u64
     }
 

@@ -66,7 +66,7 @@ pub(crate) struct Hub {
 
 impl Hub {
     /// A stream named `stream` with nothing in it yet.
-    pub fn new(stream: String, limits: HistoryLimits) -> Hub {
+    pub(crate) fn new(stream: String, limits: HistoryLimits) -> Hub {
         Hub {
             stream,
             producer: format!("goref {}", env!("CARGO_PKG_VERSION")),
@@ -85,17 +85,17 @@ impl Hub {
         &self.view
     }
 
-    pub fn seq(&self) -> u64 {
+    pub(crate) fn seq(&self) -> u64 {
         self.view.last_seq
     }
 
     /// The board size of the game served (19 before it starts).
-    pub fn size(&self) -> u8 {
+    pub(crate) fn size(&self) -> u8 {
         self.view.size
     }
 
     /// The stream's time at `now`, in ms (0 before its first event).
-    pub fn host_t_ms(&self, now: Instant) -> u64 {
+    pub(crate) fn host_t_ms(&self, now: Instant) -> u64 {
         self.origin.map_or(0, |origin| {
             now.saturating_duration_since(origin).as_millis() as u64
         })
@@ -143,7 +143,7 @@ impl Hub {
     }
 
     /// The whole view as a `snapshot` line, made once per `seq`.
-    pub fn snapshot(&mut self) -> Line {
+    pub(crate) fn snapshot(&mut self) -> Line {
         let seq = self.seq();
         match &self.snapshot {
             Some((at, line)) if *at == seq => line.clone(),
@@ -159,7 +159,12 @@ impl Hub {
     /// What a spectator that said hello at `now` is sent: with the stream
     /// and `since_seq` of a connection before, the events it missed when
     /// the history still holds them all, else a snapshot.
-    pub fn join(&mut self, stream: Option<&str>, since_seq: Option<u64>, now: Instant) -> Join {
+    pub(crate) fn join(
+        &mut self,
+        stream: Option<&str>,
+        since_seq: Option<u64>,
+        now: Instant,
+    ) -> Join {
         let missed = match (stream, since_seq) {
             (Some(stream), Some(since)) if stream == self.stream => self.events_after(since),
             (None, Some(0)) => self.events_after(0),

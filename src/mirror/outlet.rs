@@ -127,30 +127,30 @@ pub(crate) struct Subjects {
 
 impl Subjects {
     /// The subjects of `event`, a subject token.
-    pub fn new(event: &str) -> Subjects {
+    pub(crate) fn new(event: &str) -> Subjects {
         Subjects {
             event: subject_token(event),
         }
     }
 
-    pub fn event(&self) -> &str {
+    pub(crate) fn event(&self) -> &str {
         &self.event
     }
 
-    pub fn welcome(&self) -> String {
+    pub(crate) fn welcome(&self) -> String {
         format!("{SUBJECT_ROOT}.{}.welcome", self.event)
     }
 
-    pub fn hall(&self) -> String {
+    pub(crate) fn hall(&self) -> String {
         format!("{SUBJECT_ROOT}.{}.hall", self.event)
     }
 
     /// A game's events: board `board` of a hall, or the one game.
-    pub fn events(&self, board: Option<u32>) -> String {
+    pub(crate) fn events(&self, board: Option<u32>) -> String {
         format!("{}.event", self.game(board))
     }
 
-    pub fn snapshots(&self, board: Option<u32>) -> String {
+    pub(crate) fn snapshots(&self, board: Option<u32>) -> String {
         format!("{}.snapshot", self.game(board))
     }
 
@@ -160,11 +160,11 @@ impl Subjects {
     }
 
     /// Every stored subject of the event.
-    pub fn all(&self) -> String {
+    pub(crate) fn all(&self) -> String {
         format!("{SUBJECT_ROOT}.{}.>", self.event)
     }
 
-    pub fn live(&self) -> String {
+    pub(crate) fn live(&self) -> String {
         format!("{LIVE_ROOT}.{}", self.event)
     }
 
@@ -268,7 +268,12 @@ pub(crate) struct Outlet {
 impl Outlet {
     /// An outlet for `subjects` on `broker` (as notices name it); `run` is
     /// unique to this referee's run.
-    pub fn new(subjects: Subjects, broker: String, run: String, limits: OutletLimits) -> Outlet {
+    pub(crate) fn new(
+        subjects: Subjects,
+        broker: String,
+        run: String,
+        limits: OutletLimits,
+    ) -> Outlet {
         Outlet {
             subjects,
             broker,
@@ -287,7 +292,7 @@ impl Outlet {
     }
 
     /// The broker, as notices name it.
-    pub fn broker(&self) -> &str {
+    pub(crate) fn broker(&self) -> &str {
         &self.broker
     }
 
@@ -380,7 +385,7 @@ impl Outlet {
     /// The broker took message `id` at `now` (an id no longer at the front,
     /// of a queue replaced meanwhile, is let be); a notice when that ends a
     /// time it took nothing.
-    pub fn sent(&mut self, id: &str, now: Instant) -> Option<String> {
+    pub(crate) fn sent(&mut self, id: &str, now: Instant) -> Option<String> {
         if self.queue.front().is_none_or(|front| front.id != id) {
             return None;
         }
@@ -412,7 +417,7 @@ impl Outlet {
 
     /// The broker did not take a message at `now`, for `why`: every message
     /// is sent again from the front; a notice when publishing stops.
-    pub fn failed(&mut self, why: &str, now: Instant) -> Option<String> {
+    pub(crate) fn failed(&mut self, why: &str, now: Instant) -> Option<String> {
         self.sending = 0;
         if let Flow::Stopped { .. } = self.flow {
             return None;
@@ -428,7 +433,7 @@ impl Outlet {
     }
 
     /// Why publishing is stopped, while it is.
-    pub fn stopped(&self) -> Option<&str> {
+    pub(crate) fn stopped(&self) -> Option<&str> {
         match &self.flow {
             Flow::Stopped { why, .. } => Some(why),
             Flow::Flowing => None,

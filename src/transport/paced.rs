@@ -38,7 +38,7 @@ pub(crate) struct PacedLine<T> {
 }
 
 impl<T> PacedLine<T> {
-    pub fn new(inner: T, bytes_per_second: f64) -> PacedLine<T> {
+    pub(crate) fn new(inner: T, bytes_per_second: f64) -> PacedLine<T> {
         PacedLine {
             inner,
             bytes_per_second,

@@ -113,7 +113,7 @@ impl Process {
     /// Starts `argv[0]` with the rest as arguments. The child is killed when
     /// the `Process` is dropped. Stderr lines go to `stderr_tx`. goref's own
     /// secret (`GOREF_TOKEN`) is not handed down to the program.
-    pub fn spawn(
+    pub(crate) fn spawn(
         argv: &[String],
         stderr_tx: mpsc::Sender<StderrItem>,
     ) -> Result<Process, ProcessError> {
@@ -145,7 +145,7 @@ impl Process {
         })
     }
 
-    pub async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+    pub(crate) async fn write(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         let stdin = self
             .stdin
             .as_mut()
@@ -156,7 +156,7 @@ impl Process {
 
     /// Reads the next chunk of stdout; an empty vector means end of file.
     /// Cancel-safe: a read that is dropped unfinished has taken nothing.
-    pub async fn read(&mut self) -> std::io::Result<Vec<u8>> {
+    pub(crate) async fn read(&mut self) -> std::io::Result<Vec<u8>> {
         let n = self.stdout.read(&mut self.buffer).await?;
         Ok(self.buffer[..n].to_vec())
     }

@@ -79,7 +79,7 @@ pub(crate) struct SerialLine {
 }
 
 impl SerialLine {
-    pub fn new(stream: SerialStream) -> SerialLine {
+    pub(crate) fn new(stream: SerialStream) -> SerialLine {
         SerialLine { stream }
     }
 

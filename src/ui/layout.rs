@@ -58,7 +58,7 @@ pub(crate) struct Areas {
 }
 
 impl Areas {
-    pub fn pane(&self, id: PaneId) -> Option<Rect> {
+    pub(crate) fn pane(&self, id: PaneId) -> Option<Rect> {
         self.panes.iter().find(|(p, _)| *p == id).map(|(_, r)| *r)
     }
 }

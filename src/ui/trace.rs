@@ -115,7 +115,7 @@ pub(crate) enum TraceRow<'a> {
 }
 
 impl TraceRow<'_> {
-    pub fn seq(self) -> u64 {
+    pub(crate) fn seq(self) -> u64 {
         match self {
             TraceRow::Line(line) => line.seq,
             TraceRow::Packet(packet) => packet.seq,
@@ -123,7 +123,7 @@ impl TraceRow<'_> {
         }
     }
 
-    pub fn t_ms(self) -> u64 {
+    pub(crate) fn t_ms(self) -> u64 {
         match self {
             TraceRow::Line(line) => line.t_ms,
             TraceRow::Packet(packet) => packet.t_ms,
@@ -132,7 +132,7 @@ impl TraceRow<'_> {
     }
 
     /// The side whose line it is; none for spectators.
-    pub fn color(self) -> Option<Color> {
+    pub(crate) fn color(self) -> Option<Color> {
         match self {
             TraceRow::Line(line) => Some(line.color),
             TraceRow::Packet(packet) => Some(packet.color),

@@ -12,9 +12,6 @@ use crate::match_play::file::{check_engines, Engine};
 use crate::matches::jobs::is_plain_name as is_plain;
 use crate::toml_errors::locate;
 
-/// The worker file's default name, in the current folder.
-pub const WORKER_FILE: &str = "worker.toml";
-
 /// The `[game]` keys a job may set: none names a file, a program or the
 /// players.
 const GAME_KEYS: &[&str] = &[
@@ -53,7 +50,7 @@ struct RawWorkerFile {
 
 /// A worker file, read and checked.
 #[derive(Debug, Clone)]
-pub struct WorkerFile {
+pub(crate) struct WorkerFile {
     pub name: Option<String>,
     pub slots: Option<usize>,
     pub engines: Vec<Engine>,
@@ -61,20 +58,20 @@ pub struct WorkerFile {
 
 impl WorkerFile {
     /// The engine a job names, if this worker has it.
-    pub fn engine(&self, name: &str) -> Option<&Engine> {
+    pub(crate) fn engine(&self, name: &str) -> Option<&Engine> {
         self.engines.iter().find(|e| e.name == name)
     }
 }
 
 /// Reads and checks a worker file.
-pub fn load(path: &Path) -> Result<WorkerFile, String> {
+pub(crate) fn load(path: &Path) -> Result<WorkerFile, String> {
     let text = crate::files::read_text(path, crate::files::SETTINGS_MAX)
         .map_err(|e| format!("cannot read the worker file {}: {e}", path.display()))?;
     parse(&text).map_err(|e| format!("the worker file {} is not valid: {e}", path.display()))
 }
 
 /// Checks a worker file's text; the error is one line naming its place.
-pub fn parse(text: &str) -> Result<WorkerFile, String> {
+pub(crate) fn parse(text: &str) -> Result<WorkerFile, String> {
     let raw: RawWorkerFile = toml::from_str(text).map_err(|e| locate(text, &e))?;
     if raw.engines.is_empty() {
         return Err("[[engine]]: a worker needs one engine or more".into());
@@ -99,7 +96,7 @@ pub fn parse(text: &str) -> Result<WorkerFile, String> {
 }
 
 /// A job's `[game]` table, read and held to the keys a job may set.
-pub fn job_game_table(text: &str) -> Result<toml::Table, String> {
+pub(crate) fn job_game_table(text: &str) -> Result<toml::Table, String> {
     let table: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| format!("its [game] table: {}", e.message()))?;
@@ -114,7 +111,7 @@ pub fn job_game_table(text: &str) -> Result<toml::Table, String> {
 
 /// This machine's name as a plain name, with the process id: the worker's
 /// name when its file gives none.
-pub fn default_name() -> String {
+pub(crate) fn default_name() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap_or_default();
     let host: String = host
         .trim()
@@ -136,7 +133,7 @@ pub fn default_name() -> String {
 /// Finds or makes the folder the worker's games go in, and checks that a
 /// game's folder can be made there: before the worker takes a job, so that
 /// a wrong `--dir` is said at once, not as every job's failure.
-pub fn prepare_games_folder(dir: &Path) -> Result<(), String> {
+pub(crate) fn prepare_games_folder(dir: &Path) -> Result<(), String> {
     let said = |why: String| format!("--dir {}: {why}", dir.display());
     match std::fs::metadata(dir) {
         Ok(meta) if !meta.is_dir() => {

@@ -16,7 +16,7 @@
 //! - `tries`: a job handed out again while the try that holds it lives
 //!   (after the broker restarts) is left with that try.
 
-pub mod file;
+pub(crate) mod file;
 mod play;
 mod tiles;
 mod tries;
@@ -54,7 +54,7 @@ const REPORTED: &str = "REPORTED";
 
 /// `goref worker`, as its command line and file make it.
 #[derive(Debug, Clone)]
-pub struct WorkerOptions {
+pub(crate) struct WorkerOptions {
     pub link: BrokerLink,
     pub file: WorkerFile,
     pub name: String,
@@ -67,14 +67,14 @@ pub struct WorkerOptions {
 
 /// Runs the worker until Ctrl-C or SIGTERM, a line a game on stderr: it
 /// then hands back the jobs it holds, their games stopped.
-pub fn run(options: WorkerOptions) -> Result<(), String> {
+pub(crate) fn run(options: WorkerOptions) -> Result<(), String> {
     crate::signals::catch_stop_signals(true);
     run_at(options, Box::new(Headless))
 }
 
 /// Runs the worker at `desk` until the desk asks it to stop: it then
 /// hands back the jobs it holds, their games stopped.
-pub fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result<(), String> {
+pub(crate) fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -33,7 +33,7 @@ struct State {
 
 impl Tiles {
     /// The lowest tile no job holds, now held.
-    pub fn take(&self) -> u32 {
+    pub(super) fn take(&self) -> u32 {
         let mut state = self.lock();
         let tile = (1..)
             .find(|n| !state.held.contains(n))
@@ -43,7 +43,7 @@ impl Tiles {
     }
 
     /// Tile `tile` shows the game just begun.
-    pub fn begun(&self, tile: u32, run: &JobRun, begun: &GameBegun) {
+    pub(super) fn begun(&self, tile: u32, run: &JobRun, begun: &GameBegun) {
         let [candidate, opponent] = &run.job.engines;
         let (black, white) = begun.slot.colours(candidate, opponent);
         let game = begun.slot.game();
@@ -68,19 +68,19 @@ impl Tiles {
 
     /// What the worker waits for while it has no broker (`waiting for the
     /// broker at nats://...`); none once the broker answers.
-    pub fn waiting(&self, why: Option<String>) {
+    pub(super) fn waiting(&self, why: Option<String>) {
         self.lock().waiting = why;
     }
 
     /// The pairs reported so far, and the jobs ended without a report
     /// (handed back, or failed).
-    pub fn tally(&self) -> (u64, u64) {
+    pub(super) fn tally(&self) -> (u64, u64) {
         let state = self.lock();
         (state.done, state.unreported)
     }
 
     /// The job on tile `tile` ended: reported, or not.
-    pub fn free(&self, tile: u32, reported: bool) {
+    pub(super) fn free(&self, tile: u32, reported: bool) {
         let mut state = self.lock();
         state.held.remove(&tile);
         state.playing.remove(&tile);
@@ -89,7 +89,7 @@ impl Tiles {
     }
 
     /// The tiles as a screen draws them, under `title`.
-    pub fn picture(&self, title: &str) -> MatchPicture {
+    pub(super) fn picture(&self, title: &str) -> MatchPicture {
         let state = self.lock();
         let (name, stage) = match &state.waiting {
             Some(why) => (format!("{title} | {why}"), Stage::Starting),

@@ -213,6 +213,7 @@ fn declared_rooms() -> Vec<String> {
     lib.lines()
         .filter_map(|l| {
             l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("pub(crate) mod "))
                 .or_else(|| l.strip_prefix("mod "))
         })
         .map(|l| l.trim_end_matches(';').to_string())

@@ -28,7 +28,7 @@ use goref::game::coord::{Color, Move, Point};
 /// The player's flags; both programs take the same ones.
 #[derive(Parser, Debug)]
 #[command(about = "A random Go player speaking the 1987 Usenix referee protocol")]
-pub struct Args {
+pub(crate) struct Args {
     /// The seed of the move choice.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -62,7 +62,7 @@ pub struct Args {
 }
 
 /// How a program writes its lines.
-pub struct Style {
+pub(crate) struct Style {
     /// All the bytes written for a move, line ending(s) included, given the
     /// move and the player's own move number (1-based).
     pub format_move: fn(Move, u32) -> String,
@@ -71,7 +71,7 @@ pub struct Style {
 }
 
 /// Parses the flags and plays one game; the exit status of the program.
-pub fn run(style: Style) -> ExitCode {
+pub(crate) fn run(style: Style) -> ExitCode {
     let args = Args::parse();
     // The child is deliberately left running (and never reaped): the referee
     // must cope with a player that leaves a process behind.

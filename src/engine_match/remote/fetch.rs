@@ -31,7 +31,7 @@ const INCOMING: &str = ".incoming";
 
 /// Why a game was not copied.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum NotFetched {
+pub(crate) enum NotFetched {
     /// The result does not check out: it is refused.
     Refused(String),
     /// The copy cannot be made now, here or on the broker: tried again.
@@ -46,20 +46,20 @@ impl NotFetched {
 
 /// A game copied aside, checked, not yet in `games/`.
 #[derive(Debug)]
-pub struct Incoming {
+pub(crate) struct Incoming {
     slot: GameSlot,
     dir: PathBuf,
 }
 
 impl Incoming {
     /// Where the copy is.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// Renames the games into `games/`, under the first names free: the
     /// folders' names. The pair's games are placed together or not at all.
-    pub fn place(games: &Path, pair: Vec<Incoming>) -> Result<Vec<String>, NotFetched> {
+    pub(crate) fn place(games: &Path, pair: Vec<Incoming>) -> Result<Vec<String>, NotFetched> {
         let mut names = Vec::new();
         let mut placed = Vec::new();
         for incoming in &pair {
@@ -79,7 +79,7 @@ impl Incoming {
     }
 
     /// Removes copies that will not be placed.
-    pub fn discard(pair: Vec<Incoming>) {
+    pub(crate) fn discard(pair: Vec<Incoming>) {
         for incoming in pair {
             let _ = std::fs::remove_dir_all(&incoming.dir);
         }
@@ -88,7 +88,7 @@ impl Incoming {
 
 /// Copies game `report` of pair `slot.pair`'s try `try_id` aside in
 /// `games`, checked.
-pub async fn fetch_game(
+pub(crate) async fn fetch_game(
     store: &ObjectStore,
     games: &Path,
     slot: &GameSlot,

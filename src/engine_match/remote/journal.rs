@@ -12,12 +12,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 /// The journal's name in the match's folder.
-pub const MATCH_JOURNAL: &str = "match.jsonl";
+pub(crate) const MATCH_JOURNAL: &str = "match.jsonl";
 
 /// One thing the match did or heard.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "what", rename_all = "snake_case")]
-pub enum Entry {
+pub(crate) enum Entry {
     /// The pair's job is on the queue.
     Published { pair: u64 },
     /// A worker plays the pair, on the broker's `delivery`-th delivery.
@@ -83,14 +83,14 @@ struct Line {
 }
 
 /// The journal, open for appending.
-pub struct MatchJournal {
+pub(crate) struct MatchJournal {
     file: File,
 }
 
 impl MatchJournal {
     /// Opens `DIR/match.jsonl`, made if missing; what it holds already
     /// (lines it cannot read are passed over).
-    pub fn open(dir: &Path) -> Result<(MatchJournal, Vec<Entry>), String> {
+    pub(crate) fn open(dir: &Path) -> Result<(MatchJournal, Vec<Entry>), String> {
         let path = dir.join(MATCH_JOURNAL);
         let text = std::fs::read(&path).unwrap_or_default();
         let entries = BufReader::new(text.as_slice())
@@ -112,7 +112,7 @@ impl MatchJournal {
     }
 
     /// Appends `entry`, synced: the match acts on it only after.
-    pub fn write(&mut self, entry: Entry) -> Result<(), String> {
+    pub(crate) fn write(&mut self, entry: Entry) -> Result<(), String> {
         let at = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| d.as_secs());

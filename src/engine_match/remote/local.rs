@@ -19,14 +19,14 @@ use crate::match_play::queue::BrokerLink;
 const STOP_WITHIN: Duration = Duration::from_secs(10);
 
 /// The match's own worker, stopped when dropped.
-pub struct LocalWorker {
+pub(crate) struct LocalWorker {
     child: Child,
 }
 
 impl LocalWorker {
     /// Starts the worker for `file`'s engines with `slots` slots; its name
     /// in the match.
-    pub fn start(
+    pub(crate) fn start(
         dir: &Path,
         file: &MatchFile,
         link: &BrokerLink,
@@ -92,7 +92,7 @@ impl LocalWorker {
     }
 
     /// Why the worker is gone, if it is.
-    pub fn gone(&mut self) -> Option<String> {
+    pub(crate) fn gone(&mut self) -> Option<String> {
         match self.child.try_wait() {
             Ok(Some(status)) => Some(status.to_string()),
             Ok(None) => None,

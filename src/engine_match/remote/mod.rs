@@ -10,9 +10,9 @@
 //! `DIR/match.jsonl` ([`journal`]). The SPRT's decision withdraws the pairs
 //! no worker has taken.
 
-pub mod fetch;
-pub mod journal;
-pub mod local;
+pub(crate) mod fetch;
+pub(crate) mod journal;
+pub(crate) mod local;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -56,7 +56,7 @@ const BATCH: usize = 32;
 const COPY_AGAIN: Duration = Duration::from_secs(5);
 
 /// Plays the match in `dir` through the workers at `link`.
-pub fn run_at(
+pub(crate) fn run_at(
     dir: &Path,
     options: &MatchOptions,
     desk: Box<dyn MatchDesk>,

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use super::journal;
 
-pub fn chromium() -> &'static str {
+pub(crate) fn chromium() -> &'static str {
     for name in ["chromium", "chromium-browser"] {
         if Command::new(name).arg("--version").output().is_ok() {
             return name;
@@ -17,7 +17,7 @@ pub fn chromium() -> &'static str {
 }
 
 /// Chromium, headless, on `url`, given `wait_ms` of the page's own time.
-pub fn headless(url: &str, wait_ms: u32, what: &[&str]) -> std::process::Output {
+pub(crate) fn headless(url: &str, wait_ms: u32, what: &[&str]) -> std::process::Output {
     Command::new(chromium())
         .args([
             "--headless",
@@ -36,7 +36,7 @@ pub fn headless(url: &str, wait_ms: u32, what: &[&str]) -> std::process::Output 
 /// The stones on the game's board the page draws (not the hall's tiles,
 /// which stay in the page, hidden, once a board is opened): vertex to
 /// colour.
-pub fn page_stones(dom: &str) -> BTreeMap<String, String> {
+pub(crate) fn page_stones(dom: &str) -> BTreeMap<String, String> {
     let board = dom
         .split_once("id=\"board\"")
         .and_then(|(_, rest)| rest.split_once("</svg>"))
@@ -57,7 +57,7 @@ pub fn page_stones(dom: &str) -> BTreeMap<String, String> {
 
 /// The position after the journal's last move: each move's stone placed
 /// and its captures taken off.
-pub fn host_stones(folder: &Path) -> BTreeMap<String, String> {
+pub(crate) fn host_stones(folder: &Path) -> BTreeMap<String, String> {
     let mut stones = BTreeMap::new();
     for event in journal(folder).into_iter().filter(|e| e["type"] == "move") {
         let vertex = event["vertex"].as_str().unwrap().to_string();
@@ -71,7 +71,7 @@ pub fn host_stones(folder: &Path) -> BTreeMap<String, String> {
     stones
 }
 
-pub fn artefacts() -> PathBuf {
+pub(crate) fn artefacts() -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("web");
     std::fs::create_dir_all(&dir).unwrap();
     dir
@@ -80,7 +80,7 @@ pub fn artefacts() -> PathBuf {
 /// The page at `url` once it is live and has drawn a board. Chromium's
 /// virtual time may run out before the page's WebSocket has answered, so
 /// the page is loaded again, with more time each try, until it has.
-pub fn dom(url: &str) -> String {
+pub(crate) fn dom(url: &str) -> String {
     let mut page = String::new();
     for wait_ms in [2000, 4000, 6000, 8000, 10000, 15000, 20000, 30000] {
         page =

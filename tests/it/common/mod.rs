@@ -2,11 +2,11 @@
 //! scripted fake engine, GNU Go, and the JSON event stream.
 #![allow(dead_code)]
 
-pub mod browser;
-pub mod nats;
-pub mod pty;
-pub mod tcp_proxy;
-pub mod tmux;
+pub(crate) mod browser;
+pub(crate) mod nats;
+pub(crate) mod pty;
+pub(crate) mod tcp_proxy;
+pub(crate) mod tmux;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -18,7 +18,7 @@ use serde_json::Value;
 
 /// A child process killed and reaped when dropped, so that a test that
 /// fails half-way still ends what it started.
-pub struct Ended(pub std::process::Child);
+pub(crate) struct Ended(pub std::process::Child);
 
 impl Drop for Ended {
     fn drop(&mut self) {
@@ -31,7 +31,7 @@ impl Drop for Ended {
 /// when dropped: an event's boards run in gorefs of their own, detached
 /// from the runner by design, and one waiting on a hung engine would
 /// outlive the test by its whole clock.
-pub struct EndsWithin(pub PathBuf);
+pub(crate) struct EndsWithin(pub PathBuf);
 
 impl Drop for EndsWithin {
     fn drop(&mut self) {
@@ -55,7 +55,7 @@ impl Drop for EndsWithin {
 
 /// The output of `command`, which must succeed; if it does not, the
 /// assertion names the command and shows its stderr.
-pub fn succeeded(command: &mut Command) -> std::process::Output {
+pub(crate) fn succeeded(command: &mut Command) -> std::process::Output {
     let out = command
         .output()
         .unwrap_or_else(|e| panic!("{command:?} cannot start: {e}"));
@@ -68,18 +68,18 @@ pub fn succeeded(command: &mut Command) -> std::process::Output {
     out
 }
 
-pub fn goref() -> PathBuf {
+pub(crate) fn goref() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_goref"))
 }
 
 /// The scripted fake engine, built by cargo from `examples/fake_gtp.rs`.
-pub fn fake_gtp() -> PathBuf {
+pub(crate) fn fake_gtp() -> PathBuf {
     example("fake_gtp")
 }
 
 /// An example program. `cargo test` builds examples as `NAME-HASH`; only
 /// `cargo build --example` adds the plain name, so both are looked for.
-pub fn example(name: &str) -> PathBuf {
+pub(crate) fn example(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().unwrap().parent().unwrap().join("examples");
     let plain = dir.join(name);
@@ -103,7 +103,7 @@ pub fn example(name: &str) -> PathBuf {
 
 /// Starts the fault relay (`examples/fault_relay.rs`) with `args`; returns
 /// once it says it is ready.
-pub fn start_relay<I, S>(args: I) -> std::process::Child
+pub(crate) fn start_relay<I, S>(args: I) -> std::process::Child
 where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
@@ -124,7 +124,7 @@ where
 }
 
 /// GNU Go, installed by tests/run.sh.
-pub fn gnugo() -> String {
+pub(crate) fn gnugo() -> String {
     for candidate in ["/usr/games/gnugo", "/usr/bin/gnugo"] {
         if Path::new(candidate).exists() {
             return candidate.to_string();
@@ -134,11 +134,11 @@ pub fn gnugo() -> String {
 }
 
 /// A `gtp:` spec for the fake engine with these flags.
-pub fn fake(flags: &str) -> String {
+pub(crate) fn fake(flags: &str) -> String {
     format!("gtp:{} {flags}", fake_gtp().display())
 }
 
-pub struct Run {
+pub(crate) struct Run {
     pub status: i32,
     pub stdout: String,
     pub stderr: String,
@@ -147,7 +147,7 @@ pub struct Run {
 
 impl Run {
     /// The JSON events printed with `--json`.
-    pub fn events(&self) -> Vec<Value> {
+    pub(crate) fn events(&self) -> Vec<Value> {
         self.stdout
             .lines()
             .map(|line| {
@@ -156,14 +156,14 @@ impl Run {
             .collect()
     }
 
-    pub fn of_type(&self, kind: &str) -> Vec<Value> {
+    pub(crate) fn of_type(&self, kind: &str) -> Vec<Value> {
         self.events()
             .into_iter()
             .filter(|e| e["type"] == kind)
             .collect()
     }
 
-    pub fn result(&self) -> Value {
+    pub(crate) fn result(&self) -> Value {
         let results = self.of_type("result");
         assert_eq!(results.len(), 1, "one result expected\n{}", self.stderr);
         results[0].clone()
@@ -171,14 +171,14 @@ impl Run {
 
     /// Asserts that the exit status is the one the result calls for: 0 for
     /// a decided result, 1 for `?` or `Void`.
-    pub fn assert_status_matches_result(&self) {
+    pub(crate) fn assert_status_matches_result(&self) {
         let result = self.result();
         let decided = !matches!(result["result"].as_str(), Some("?" | "Void"));
         let expected = if decided { 0 } else { 1 };
         assert_eq!(self.status, expected, "{result}\n{}", self.stderr);
     }
 
-    pub fn moves(&self) -> Vec<(String, String)> {
+    pub(crate) fn moves(&self) -> Vec<(String, String)> {
         self.of_type("move")
             .iter()
             .map(|m| {
@@ -192,21 +192,31 @@ impl Run {
 }
 
 /// Runs goref with `args`, killing it if it outlives `limit`.
-pub fn run_goref(args: &[&str], limit: Duration) -> Run {
+pub(crate) fn run_goref(args: &[&str], limit: Duration) -> Run {
     run_goref_with_input(args, None, limit)
 }
 
 /// Runs goref and, when a line of its stderr contains `prompt`, types
 /// `input` on its stdin, as an operator at the keyboard would.
-pub fn run_goref_answering(args: &[&str], prompt: &str, input: &str, limit: Duration) -> Run {
+pub(crate) fn run_goref_answering(
+    args: &[&str],
+    prompt: &str,
+    input: &str,
+    limit: Duration,
+) -> Run {
     run_goref_scripted(args, prompt, &[input], limit)
 }
 
 /// An answer that closes goref's stdin, as Ctrl-D at the keyboard does.
-pub const END_OF_INPUT: &str = "<Ctrl-D>";
+pub(crate) const END_OF_INPUT: &str = "<Ctrl-D>";
 
 /// Like [`run_goref_answering`], with the next answer typed at each prompt.
-pub fn run_goref_scripted(args: &[&str], prompt: &str, answers: &[&str], limit: Duration) -> Run {
+pub(crate) fn run_goref_scripted(
+    args: &[&str],
+    prompt: &str,
+    answers: &[&str],
+    limit: Duration,
+) -> Run {
     run_goref_with_input(args, Some((prompt, answers)), limit)
 }
 
@@ -282,7 +292,7 @@ fn run_goref_with_input(args: &[&str], input: Option<(&str, &[&str])>, limit: Du
 }
 
 /// The moves of an SGF record's main line, as (`B`/`W`, vertex or `pass`).
-pub fn sgf_moves(nodes: &[sgf::Node], size: u8) -> Vec<(String, String)> {
+pub(crate) fn sgf_moves(nodes: &[sgf::Node], size: u8) -> Vec<(String, String)> {
     sgf::main_line_moves(nodes, size)
         .unwrap()
         .iter()
@@ -294,13 +304,13 @@ pub fn sgf_moves(nodes: &[sgf::Node], size: u8) -> Vec<(String, String)> {
 }
 
 /// The moves of the SGF record at `path`.
-pub fn sgf_file_moves(path: &Path, size: u8) -> Vec<(String, String)> {
+pub(crate) fn sgf_file_moves(path: &Path, size: u8) -> Vec<(String, String)> {
     let text = std::fs::read_to_string(path).unwrap();
     sgf_moves(&sgf::parse(&text).unwrap(), size)
 }
 
 /// goref started with `args`, its standard streams closed, not waited for.
-pub fn spawn_goref<I, S>(args: I) -> std::process::Child
+pub(crate) fn spawn_goref<I, S>(args: I) -> std::process::Child
 where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
@@ -315,7 +325,7 @@ where
 }
 
 /// The whole events of a game folder's journal (a torn last line left out).
-pub fn journal(folder: &Path) -> Vec<Value> {
+pub(crate) fn journal(folder: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(folder.join("journal.jsonl")).unwrap_or_default();
     text.lines()
         .filter(|line| line.ends_with('}'))
@@ -324,7 +334,7 @@ pub fn journal(folder: &Path) -> Vec<Value> {
 }
 
 /// The `move` events of a game folder's journal.
-pub fn journal_moves(folder: &Path) -> Vec<Value> {
+pub(crate) fn journal_moves(folder: &Path) -> Vec<Value> {
     journal(folder)
         .into_iter()
         .filter(|e| e["type"] == "move")
@@ -333,7 +343,11 @@ pub fn journal_moves(folder: &Path) -> Vec<Value> {
 
 /// Polls `done` until it holds; after `limit`, panics saying `what` never
 /// came.
-pub fn wait_until(limit: Duration, what: impl FnOnce() -> String, mut done: impl FnMut() -> bool) {
+pub(crate) fn wait_until(
+    limit: Duration,
+    what: impl FnOnce() -> String,
+    mut done: impl FnMut() -> bool,
+) {
     let started = Instant::now();
     while !done() {
         if started.elapsed() >= limit {
@@ -345,7 +359,11 @@ pub fn wait_until(limit: Duration, what: impl FnOnce() -> String, mut done: impl
 
 /// Waits, a minute at most, until the game in `folder` has `count` moves
 /// and `last` holds for its last one.
-pub fn wait_for_moves(folder: &Path, count: usize, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+pub(crate) fn wait_for_moves(
+    folder: &Path,
+    count: usize,
+    last: impl Fn(&Value) -> bool,
+) -> Vec<Value> {
     let mut moves = Vec::new();
     let what = || format!("{count} moves");
     wait_until(Duration::from_secs(60), what, || {
@@ -356,7 +374,7 @@ pub fn wait_for_moves(folder: &Path, count: usize, last: impl Fn(&Value) -> bool
 }
 
 /// A loopback port free when asked, for a server the test starts.
-pub fn free_port() -> u16 {
+pub(crate) fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -366,7 +384,7 @@ pub fn free_port() -> u16 {
 
 /// The lines of an event's journal, `DIR/event.jsonl`, read; none when it
 /// is not there yet.
-pub fn event_lines(dir: &Path) -> Vec<Value> {
+pub(crate) fn event_lines(dir: &Path) -> Vec<Value> {
     std::fs::read_to_string(dir.join("event.jsonl"))
         .unwrap_or_default()
         .lines()
@@ -376,7 +394,10 @@ pub fn event_lines(dir: &Path) -> Vec<Value> {
 
 /// Waits for `child` to end and gives its output, failing the test (the
 /// child killed) once `limit` has passed.
-pub fn wait_with_watchdog(child: std::process::Child, limit: Duration) -> std::process::Output {
+pub(crate) fn wait_with_watchdog(
+    child: std::process::Child,
+    limit: Duration,
+) -> std::process::Output {
     let pid = child.id() as i32;
     let (done, finished) = std::sync::mpsc::channel::<()>();
     let watchdog = std::thread::spawn(move || {
@@ -398,7 +419,7 @@ pub fn wait_with_watchdog(child: std::process::Child, limit: Duration) -> std::p
 }
 
 /// `goref event DIR --headless --yes`, its stderr to `stderr`.
-pub fn spawn_event(dir: &Path, stderr: Stdio) -> std::process::Child {
+pub(crate) fn spawn_event(dir: &Path, stderr: Stdio) -> std::process::Child {
     Command::new(goref())
         .arg("event")
         .arg(dir)
@@ -411,7 +432,7 @@ pub fn spawn_event(dir: &Path, stderr: Stdio) -> std::process::Child {
 }
 
 /// A match's figures, from `goref standings DIR --json`.
-pub fn figures_of(dir: &Path) -> Value {
+pub(crate) fn figures_of(dir: &Path) -> Value {
     let out = Command::new(goref())
         .arg("standings")
         .arg(dir)
@@ -423,16 +444,16 @@ pub fn figures_of(dir: &Path) -> Value {
 }
 
 /// A path as one word of a shell command line.
-pub fn shell_words(path: &Path) -> String {
+pub(crate) fn shell_words(path: &Path) -> String {
     format!("'{}'", path.display())
 }
 
 /// The `move` events among `events`.
-pub fn move_events(events: &[Value]) -> Vec<&Value> {
+pub(crate) fn move_events(events: &[Value]) -> Vec<&Value> {
     events.iter().filter(|e| e["type"] == "move").collect()
 }
 
 /// GNU Go over GTP at level 0, with a seed.
-pub fn gnugo_seeded(seed: u32) -> String {
+pub(crate) fn gnugo_seeded(seed: u32) -> String {
     format!("gtp:{} --mode gtp --level 0 --seed {seed}", gnugo())
 }

@@ -8,14 +8,14 @@ use super::{free_port, wait_until};
 
 /// A `nats-server -js` on a free loopback port, its store in a folder of
 /// its own so that a restart finds the stream again.
-pub struct Broker {
+pub(crate) struct Broker {
     pub port: u16,
     store: tempfile::TempDir,
     server: Option<Child>,
 }
 
 impl Broker {
-    pub fn start() -> Broker {
+    pub(crate) fn start() -> Broker {
         let port = free_port();
         let mut broker = Broker {
             port,
@@ -26,7 +26,7 @@ impl Broker {
         broker
     }
 
-    pub fn up(&mut self) {
+    pub(crate) fn up(&mut self) {
         let server = Command::new("nats-server")
             .args([
                 "-js",
@@ -50,14 +50,14 @@ impl Broker {
         );
     }
 
-    pub fn kill(&mut self) {
+    pub(crate) fn kill(&mut self) {
         if let Some(mut server) = self.server.take() {
             let _ = server.kill();
             let _ = server.wait();
         }
     }
 
-    pub fn url(&self, name: &str) -> String {
+    pub(crate) fn url(&self, name: &str) -> String {
         format!("nats://127.0.0.1:{}/{name}", self.port)
     }
 }
@@ -70,7 +70,7 @@ impl Drop for Broker {
 
 impl Broker {
     /// `nats://127.0.0.1:PORT`, naming nothing on it.
-    pub fn server(&self) -> String {
+    pub(crate) fn server(&self) -> String {
         format!("nats://127.0.0.1:{}", self.port)
     }
 }

@@ -10,19 +10,19 @@ use goref::game::sgf;
 use super::{gnugo, sgf_moves};
 
 /// GNU Go speaking GMP on a pty that socat creates at `link`.
-pub struct LineProgram {
+pub(crate) struct LineProgram {
     socat: Child,
     pub link: PathBuf,
     record: PathBuf,
 }
 
 impl LineProgram {
-    pub fn start(dir: &Path, name: &str, mode: &str, color: &str, seed: u32) -> LineProgram {
+    pub(crate) fn start(dir: &Path, name: &str, mode: &str, color: &str, seed: u32) -> LineProgram {
         LineProgram::gnugo_with(dir, name, mode, color, seed, "")
     }
 
     /// GNU Go with `extra` flags on its command line.
-    pub fn gnugo_with(
+    pub(crate) fn gnugo_with(
         dir: &Path,
         name: &str,
         mode: &str,
@@ -43,13 +43,13 @@ impl LineProgram {
 
     /// Any shell command on the far end of a pty at `dir/name`, started
     /// once the pty is opened.
-    pub fn program(dir: &Path, name: &str, program: &str) -> LineProgram {
+    pub(crate) fn program(dir: &Path, name: &str, program: &str) -> LineProgram {
         LineProgram::on_pty(dir, name, program, "")
     }
 
     /// GNU Go on a line that stays up when the referee's end is closed, as
     /// a serial cable does: the program keeps running.
-    pub fn gnugo_lasting(dir: &Path, name: &str, color: &str, seed: u32) -> LineProgram {
+    pub(crate) fn gnugo_lasting(dir: &Path, name: &str, color: &str, seed: u32) -> LineProgram {
         let program = format!(
             "exec {} --mode sgmp --color {color} --boardsize 9 --level 0 --seed {seed} -o {} 2>{}",
             gnugo(),
@@ -59,7 +59,7 @@ impl LineProgram {
         LineProgram::on_pty(dir, name, &program, ",ignoreeof")
     }
 
-    pub fn on_pty(dir: &Path, name: &str, program: &str, options: &str) -> LineProgram {
+    pub(crate) fn on_pty(dir: &Path, name: &str, program: &str, options: &str) -> LineProgram {
         let link = dir.join(name);
         let record = dir.join(format!("{name}.sgf"));
         let socat = Command::new("socat")
@@ -88,12 +88,12 @@ impl LineProgram {
         }
     }
 
-    pub fn spec(&self, kind: &str) -> String {
+    pub(crate) fn spec(&self, kind: &str) -> String {
         format!("{kind}:{}", self.link.display())
     }
 
     /// GNU Go's own record of the game, once it has written it.
-    pub fn moves(&self) -> Vec<(String, String)> {
+    pub(crate) fn moves(&self) -> Vec<(String, String)> {
         let started = Instant::now();
         loop {
             if let Ok(text) = std::fs::read_to_string(&self.record) {

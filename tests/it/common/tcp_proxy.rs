@@ -17,14 +17,14 @@ struct Path {
 }
 
 /// The proxy, listening on `port` and forwarding to its target.
-pub struct Proxy {
+pub(crate) struct Proxy {
     pub port: u16,
     paths: Arc<Mutex<Vec<Path>>>,
 }
 
 impl Proxy {
     /// Forwards each connection to `target`, each byte `delay` late each way.
-    pub fn start(target: SocketAddr, delay: Duration) -> Proxy {
+    pub(crate) fn start(target: SocketAddr, delay: Duration) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         let paths: Arc<Mutex<Vec<Path>>> = Arc::default();
@@ -57,20 +57,20 @@ impl Proxy {
         Proxy { port, paths }
     }
 
-    pub fn address(&self) -> String {
+    pub(crate) fn address(&self) -> String {
         format!("127.0.0.1:{}", self.port)
     }
 
     /// Every connection so far goes silent both ways and stays open; new
     /// connections get through.
-    pub fn go_half_open(&self) {
+    pub(crate) fn go_half_open(&self) {
         for path in self.paths.lock().unwrap().iter() {
             path.silent.store(true, Ordering::SeqCst);
         }
     }
 
     /// Every connection so far is closed at once.
-    pub fn cut(&self) {
+    pub(crate) fn cut(&self) {
         for path in self.paths.lock().unwrap().drain(..) {
             for socket in &path.sockets {
                 let _ = socket.shutdown(Shutdown::Both);
@@ -79,7 +79,7 @@ impl Proxy {
     }
 
     /// How many connections have come through.
-    pub fn connections(&self) -> usize {
+    pub(crate) fn connections(&self) -> usize {
         self.paths.lock().unwrap().len()
     }
 }

@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 /// A tmux session running one command, on a tmux server of its own (so
 /// tests in parallel, and a session killed while another starts, never share
 /// one), killed when dropped.
-pub struct Tmux {
+pub(crate) struct Tmux {
     pub name: String,
 }
 
 impl Tmux {
     /// Starts `command` in a new session of `width` x `height`, in a shell
     /// that prints the exit status and the terminal's modes once it ends.
-    pub fn start(name: &str, width: u16, height: u16, command: &str) -> Option<Tmux> {
+    pub(crate) fn start(name: &str, width: u16, height: u16, command: &str) -> Option<Tmux> {
         if Command::new("tmux").arg("-V").output().is_err() {
             eprintln!("tmux is not installed: skipping (tests/run.sh installs it)");
             return None;
@@ -35,11 +35,11 @@ impl Tmux {
         Some(Tmux { name })
     }
 
-    pub fn command(&self) -> Command {
+    pub(crate) fn command(&self) -> Command {
         tmux_on(&self.name)
     }
 
-    pub fn screen(&self) -> String {
+    pub(crate) fn screen(&self) -> String {
         let out = self
             .command()
             .args(["capture-pane", "-p", "-t", &self.name])
@@ -48,7 +48,7 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
-    pub fn keys(&self, keys: &[&str]) {
+    pub(crate) fn keys(&self, keys: &[&str]) {
         for key in keys {
             let status = self
                 .command()
@@ -60,7 +60,7 @@ impl Tmux {
         }
     }
 
-    pub fn resize(&self, width: u16, height: u16) {
+    pub(crate) fn resize(&self, width: u16, height: u16) {
         let status = self
             .command()
             .args(["resize-window", "-t", &self.name, "-x"])
@@ -76,7 +76,7 @@ impl Tmux {
     /// on the hint bar; a box of the other colour (the last move has not
     /// reached the screen yet) is waited out, and a box the operator closed
     /// is opened again with `m`.
-    pub fn open_move_box(&self, color: &str) {
+    pub(crate) fn open_move_box(&self, color: &str) {
         let title = format!("{color}'s move:");
         let start = Instant::now();
         loop {
@@ -107,7 +107,12 @@ impl Tmux {
     /// returns the second: one capture can catch a frame half drawn (a
     /// resize redraws the whole screen), which passes a test on its top
     /// lines while its bottom lines are still blank.
-    pub fn wait_for(&self, what: &str, limit: Duration, test: impl Fn(&str) -> bool) -> String {
+    pub(crate) fn wait_for(
+        &self,
+        what: &str,
+        limit: Duration,
+        test: impl Fn(&str) -> bool,
+    ) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
@@ -150,14 +155,14 @@ impl Drop for Tmux {
 
 /// tmux, on the server of the session `name`, with no configuration read.
 /// A screen's last line with something on it: the hint bar.
-pub fn last_line(screen: &str) -> &str {
+pub(crate) fn last_line(screen: &str) -> &str {
     screen
         .lines()
         .rfind(|l| !l.trim().is_empty())
         .unwrap_or_default()
 }
 
-pub fn tmux_on(name: &str) -> Command {
+pub(crate) fn tmux_on(name: &str) -> Command {
     let mut tmux = Command::new("tmux");
     tmux.arg("-S")
         .arg(tmux_socket(name))
@@ -165,6 +170,6 @@ pub fn tmux_on(name: &str) -> Command {
     tmux
 }
 
-pub fn tmux_socket(name: &str) -> std::path::PathBuf {
+pub(crate) fn tmux_socket(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("tmux-{name}"))
 }

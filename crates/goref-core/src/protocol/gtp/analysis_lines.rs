@@ -15,9 +15,9 @@ use std::time::{Duration, Instant};
 /// Lines held for the trace between two reads of the engine's output.
 const QUEUED: usize = 64;
 /// At most this many analysis lines a second go to the trace.
-pub const ANALYSIS_LINES_PER_SECOND: u32 = 20;
+pub(super) const ANALYSIS_LINES_PER_SECOND: u32 = 20;
 /// At most this many bytes of analysis lines a second go to the trace.
-pub const ANALYSIS_BYTES_PER_SECOND: usize = 64 * 1024;
+pub(super) const ANALYSIS_BYTES_PER_SECOND: usize = 64 * 1024;
 
 /// Whether a line of an analysis response is analysis, not the answer.
 pub(crate) fn is_analysis_line(line: &str) -> bool {

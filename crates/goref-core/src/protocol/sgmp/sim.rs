@@ -14,7 +14,7 @@ use proptest::prelude::*;
 
 /// What the simulated line does to one transmission.
 #[derive(Debug, Clone)]
-pub enum Fault {
+pub(super) enum Fault {
     Pass,
     Drop,
     Duplicate,
@@ -37,7 +37,7 @@ pub(crate) fn arb_fault() -> impl Strategy<Value = Fault> {
 /// One direction of a serial line: bytes come out in the order they went
 /// in, however they were delayed, as on a real line.
 #[derive(Default)]
-pub struct Wire {
+pub(super) struct Wire {
     queue: VecDeque<(Instant, Vec<u8>)>,
 }
 
