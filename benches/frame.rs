@@ -15,15 +15,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use goref::bot::Engine;
-use goref::game::board::{Board, BoardRules, KoRule};
-use goref::game::clock::{ClockReading, TimeSystem};
-use goref::game::{Color, Move};
-use goref::protocol::sgmp::link::{Direction, TraceEntry};
-use goref::referee::event::{GameStart, LineDirection, Phase, PlayerInfo};
-use goref::referee::{GameEvent, GameView, StampedEvent};
-use goref::tournament::hall::{BoardPicture, EventPicture, Stage};
 use goref::ui::hall::{draw, BoardGame, HallState, HallView};
 use goref::ui::{render, Role, Theme, UiState};
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::clock::{ClockReading, TimeSystem};
+use goref_core::game::{Color, Move};
+use goref_core::protocol::sgmp::link::{Direction, TraceEntry};
+use goref_core::referee::event::{GameStart, LineDirection, Phase, PlayerInfo};
+use goref_core::referee::{GameEvent, GameView, StampedEvent};
+use goref_core::tournament::hall::{BoardPicture, EventPicture, Stage};
 use std::sync::Arc;
 
 fn clock(main_left_ms: u64, running: bool) -> ClockReading {

@@ -8,8 +8,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use goref::game::board::{Board, BoardRules, KoRule};
-use goref::game::{Color, Move, Point};
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::{Color, Move, Point};
 
 const RULES: BoardRules = BoardRules {
     ko: KoRule::PositionalSuperko,

@@ -15,11 +15,11 @@ use tokio::sync::mpsc;
 
 use goref::bot::Engine;
 use goref::driver::{run_game, DriverConfig};
-use goref::game::rules::{Preset, Rules};
-use goref::game::sgf::Date;
-use goref::game::{Color, Move};
 use goref::players::PlayerSpec;
-use goref::referee::{
+use goref_core::game::rules::{Preset, Rules};
+use goref_core::game::sgf::Date;
+use goref_core::game::{Color, Move};
+use goref_core::referee::{
     GameConfig, GameEvent, Handicap, PlayerEvent, PlayerInfo, RecordInfo, Referee,
 };
 

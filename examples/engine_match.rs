@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use goref::bot::arena::play_game;
 use goref::bot::Engine;
-use goref::game::Color;
+use goref_core::game::Color;
 
 fn main() -> Result<(), String> {
     let arg = |n: usize, default: u64| -> Result<u64, String> {

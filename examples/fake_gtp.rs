@@ -25,9 +25,9 @@ use std::thread;
 use std::time::Duration;
 
 use clap::{ArgAction, Parser};
-use goref::game::board::{Board, BoardRules, KoRule};
-use goref::game::coord::{Color, Move, MAX_SIZE, MIN_SIZE};
-use goref::protocol::gtp::codec::{format_response, parse_command_line, Command};
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::coord::{Color, Move, MAX_SIZE, MIN_SIZE};
+use goref_core::protocol::gtp::codec::{format_response, parse_command_line, Command};
 
 #[derive(Parser, Debug)]
 #[command(about = "A scripted fake GTP engine for fault tests")]

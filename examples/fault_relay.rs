@@ -36,10 +36,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use clap::Parser;
-use goref::protocol::sgmp::packet::{Command, Packet};
 use goref::transport::line::FlowControl;
 use goref::transport::pty::virtual_line;
 use goref::transport::serial::open_device;
+use goref_core::protocol::sgmp::packet::{Command, Packet};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};

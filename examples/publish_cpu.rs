@@ -36,8 +36,8 @@ use std::time::Duration;
 use goref::mirror::broker::{PublishConfig, StreamSettings};
 use goref::mirror::outlet::OutletLimits;
 use goref::mirror::server::{MirrorServer, ServeConfig};
-use goref::referee::{EventBatch, GameEvent, HandedOn};
 use goref::shell_time::now;
+use goref_core::referee::{EventBatch, GameEvent, HandedOn};
 use tokio::sync::mpsc;
 
 /// A run's CPU on its thread.

@@ -27,11 +27,11 @@ mod support;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use goref::game::board::{Board, BoardRules, KoRule};
-use goref::game::{Color, Point};
 use goref::seats::keys::SeatKeys;
 use goref::seats::link::SeatLink;
 use goref::seats::venue::Venue;
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::{Color, Point};
 
 fn main() {
     let args: Vec<u64> = std::env::args()

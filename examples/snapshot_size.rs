@@ -11,7 +11,7 @@
 
 use std::io::BufRead;
 
-use goref::referee::{GameView, StampedEvent};
+use goref_core::referee::{GameView, StampedEvent};
 
 fn main() -> Result<(), String> {
     let path = std::env::args()

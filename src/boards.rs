@@ -21,7 +21,7 @@ use std::sync::mpsc::Sender;
 
 use crate::journal::folder::{JOURNAL, SOCKET};
 use crate::mirror::wire::{RefereeMessage, SpectatorMessage, VERSION};
-use crate::referee::GameEvent;
+use goref_core::referee::GameEvent;
 
 /// What the event asks of a board's goref.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -309,7 +309,7 @@ pub(crate) fn folder_state(dir: &Path) -> FolderState {
 /// it waits, before its first move, for a side's absent seat.
 pub(crate) fn waits_for_absent_seat(dir: &Path) -> Option<String> {
     let contents = crate::journal::reader::read(&dir.join(JOURNAL)).ok()?;
-    let mut view = crate::referee::GameView::new();
+    let mut view = goref_core::referee::GameView::new();
     for stamped in &contents.events {
         view.apply_stamped(stamped);
     }

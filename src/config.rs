@@ -10,18 +10,18 @@ use serde::Deserialize;
 
 use crate::cli::PlayArgs;
 use crate::driver::{DriverConfig, DEFAULT_ANALYSIS_INTERVAL, MIN_ANALYSIS_INTERVAL};
-use crate::game::board::KoRule;
-use crate::game::clock::{parse_duration, TimeSystem};
-use crate::game::rules::{ForkRule, Preset, Rules};
-use crate::game::sgf::Date;
-use crate::game::{Point, MAX_SIZE, MIN_SIZE};
 use crate::journal::folder::default_name;
 use crate::journal::FolderPlace;
 use crate::journal::JournalSync;
 use crate::players::PlayerSpec;
-use crate::referee::{GameConfig, Handicap, RecordInfo, Referee};
 use crate::toml_errors::locate;
 use crate::transport::line::LineTarget;
+use goref_core::game::board::KoRule;
+use goref_core::game::clock::{parse_duration, TimeSystem};
+use goref_core::game::rules::{ForkRule, Preset, Rules};
+use goref_core::game::sgf::Date;
+use goref_core::game::{Point, MAX_SIZE, MIN_SIZE};
+use goref_core::referee::{GameConfig, Handicap, RecordInfo, Referee};
 
 /// Where the default game folders go, under the current folder.
 pub(crate) const DEFAULT_GAMES: &str = "games";

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use crate::protocol::sgmp::packet::{describe, hex, parse_hex, Deframer, Frame};
+use goref_core::protocol::sgmp::packet::{describe, hex, parse_hex, Deframer, Frame};
 
 /// Decodes a whole file's contents for a board of `size`, which a goref
 /// trace overrides with its own (its `game_start`). A file with no

@@ -1,18 +1,17 @@
 //! goref: a terminal referee for computer Go tournaments.
 //!
-//! The pure core is a crate of its own, `goref-core`: Go's rules, clocks
-//! and SGF ([`game`]), the protocol machines ([`protocol`]), a tournament's
-//! pairings, standings and brackets ([`tournament`]) and the referee's state
-//! machine and reducer ([`referee`]), re-exported here under the same
-//! names. It has no I/O, no clock and nothing async; the compiler holds it
-//! beneath everything below.
+//! The pure core is a crate of its own, [`goref_core`]: Go's rules, clocks
+//! and SGF, the protocol machines, a tournament's pairings, standings and
+//! brackets, a match's statistics, and the referee's state machine and
+//! reducer. It has no I/O, no clock and nothing async; the compiler holds it
+//! beneath everything here, and the shell names it `goref_core::`, so that
+//! the crate boundary shows at every use.
 //!
 //! The shell's rooms, their layers (a room imports only from the core and
 //! from lower layers, so that no command imports another), what each owns
 //! and the words used across them are in `ARCHITECTURE.md` at the
 //! repository's root; `tests/it/architecture.rs` holds the code to it.
 
-pub use goref_core::{game, matches, protocol, referee, tournament};
 #[cfg(test)]
 mod test_support;
 

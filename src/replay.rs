@@ -1,7 +1,7 @@
 //! `goref replay FILE`: reads a `--trace` file (or saved `--json` output)
 //! back through the validator and the reducer.
 //!
-//! This is the shell around [`crate::referee::replay::Validator`]: it reads
+//! This is the shell around [`goref_core::referee::replay::Validator`]: it reads
 //! the file line by line with a bound on each line (never the whole file),
 //! prints the stream back as a viewer sees it (`--headless --json`) or a
 //! short summary, and turns the first inconsistency into
@@ -20,8 +20,8 @@ use crate::app::replay::Recording;
 use crate::app::screen_options;
 use crate::cli::ReplayArgs;
 use crate::console;
-use crate::referee::replay::{Inconsistency, Line, Validator};
-use crate::referee::{GameView, StampedEvent};
+use goref_core::referee::replay::{Inconsistency, Line, Validator};
+use goref_core::referee::{GameView, StampedEvent};
 
 /// The longest line read; a longer one is refused without being read whole.
 pub(crate) const MAX_LINE: usize = 1 << 20;

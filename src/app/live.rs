@@ -14,12 +14,12 @@ use tokio::time::Instant;
 
 use crate::driver::{run_game_with, DriverConfig, GameOutcome, Inputs, Resumption};
 use crate::mirror::server::MirrorServer;
-use crate::referee::{GameView, HandedOn, OperatorCommand, OperatorInput};
 use crate::shell_time::next_from;
 use crate::signals::{Received, Signals};
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::{LinkStatus, Role, Theme, UiState};
+use goref_core::referee::{GameView, HandedOn, OperatorCommand, OperatorInput};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
@@ -91,7 +91,7 @@ pub async fn run(
 struct OneGame {
     config: DriverConfig,
     /// The mirror's `spectators` events, for the game's stream.
-    notes: Option<mpsc::UnboundedReceiver<crate::referee::GameEvent>>,
+    notes: Option<mpsc::UnboundedReceiver<goref_core::referee::GameEvent>>,
     /// Where the mirror serves it, for the status line.
     serving: Option<LinkStatus>,
     resume: Option<Resumption>,
@@ -260,8 +260,8 @@ async fn play_one(
 
 /// The game's folder on the status line, where `goref attach` and `goref
 /// resume` find the game, unless the line says where the game is served.
-fn show_folder(stamped: &crate::referee::StampedEvent, state: &mut UiState) {
-    let crate::referee::GameEvent::GameStart(start) = &stamped.event else {
+fn show_folder(stamped: &goref_core::referee::StampedEvent, state: &mut UiState) {
+    let goref_core::referee::GameEvent::GameStart(start) = &stamped.event else {
         return;
     };
     let (Some(folder), None) = (&start.folder, &state.link) else {

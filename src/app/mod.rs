@@ -19,11 +19,11 @@ pub mod watch;
 pub use live::{Ending, ScreenOptions};
 
 use crate::cli::ScreenArgs;
-use crate::referee::GameView;
 use crate::ui::commands::KeyMap;
 use crate::ui::layout::areas;
 use crate::ui::theme::{Environment, Theme};
 use crate::ui::{PaneId, UiState};
+use goref_core::referee::GameView;
 
 use terminal::Screen;
 

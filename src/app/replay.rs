@@ -5,9 +5,9 @@
 //! the fold of the events before it, so stepping back gives the very view
 //! the host had then. The clocks are drawn as they stood at the event shown.
 
-use crate::referee::{GameEvent, GameView, StampedEvent};
 use crate::ui::control::{handle_key, Effect, Step};
 use crate::ui::{Role, UiState};
+use goref_core::referee::{GameEvent, GameView, StampedEvent};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;
@@ -126,8 +126,8 @@ pub async fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Color;
     use crate::test_support::{clock_reading, game_start};
+    use goref_core::game::Color;
 
     fn recording(moves: &[&str]) -> Recording {
         let mut events = vec![GameEvent::GameStart(Box::new(game_start(

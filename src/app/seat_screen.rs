@@ -12,14 +12,14 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use crate::protocol::seat::Right;
-use crate::referee::{GameView, Phase, StampedEvent};
 use crate::seats::client::{SeatEvent, SeatOptions, SeatUi};
 use crate::shell_time::next_from;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::keys::Key;
 use crate::ui::state::LinkStatus;
 use crate::ui::{Role, UiState};
+use goref_core::protocol::seat::Right;
+use goref_core::referee::{GameView, Phase, StampedEvent};
 
 use super::input::{spawn_reader, TerminalEvent};
 use super::terminal::Screen;

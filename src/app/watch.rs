@@ -26,12 +26,12 @@ use crate::console;
 use crate::driver::progress_line;
 use crate::mirror::client::Spectator;
 use crate::mirror::follow::{Follow, FollowEvent, Target};
-use crate::referee::StampedEvent;
 use crate::shell_time::{next_from, now};
 use crate::signals::Signals;
 use crate::ui::clocks::next_change_ms;
 use crate::ui::control::{handle_key, Effect};
 use crate::ui::{Role, UiState};
+use goref_core::referee::StampedEvent;
 
 use super::hall_screen::{Action, HallScreen};
 use super::input::{spawn_reader, TerminalEvent};

@@ -4,9 +4,9 @@
 
 use std::collections::BTreeSet;
 
-use crate::game::board::{Board, BoardRules, KoRule};
-use crate::game::score::{score, Score, Scoring};
-use crate::game::{Color, Move, Point};
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::score::{score, Score, Scoring};
+use goref_core::game::{Color, Move, Point};
 
 use super::Engine;
 

@@ -20,9 +20,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
-use crate::game::board::{Board, BoardError, BoardRules, Illegal, KoRule};
-use crate::game::score::{score, Scoring};
-use crate::game::{Color, Move, Point};
+use goref_core::game::board::{Board, BoardError, BoardRules, Illegal, KoRule};
+use goref_core::game::score::{score, Scoring};
+use goref_core::game::{Color, Move, Point};
 
 /// How much a playout's area margin counts beside its win, per point of
 /// margin per point of the board: a whole board's margin is worth half a win.

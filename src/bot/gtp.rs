@@ -7,9 +7,9 @@
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
-use crate::game::board::fixed_handicap;
-use crate::game::{Color, Move, Point};
-use crate::protocol::gtp::codec::{format_response, parse_command_line, parse_vertex_list};
+use goref_core::game::board::fixed_handicap;
+use goref_core::game::{Color, Move, Point};
+use goref_core::protocol::gtp::codec::{format_response, parse_command_line, parse_vertex_list};
 
 use super::engine::Engine;
 use super::Settings;

@@ -14,13 +14,13 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::game::board::fixed_handicap;
-use crate::game::sgf::{self, Node};
-use crate::game::{Color, Move};
-use crate::protocol::sgmp::continued::Continued;
-use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::shell_time::{earliest, now, sleep_until};
 use crate::transport::line::{self, LineSpec};
+use goref_core::game::board::fixed_handicap;
+use goref_core::game::sgf::{self, Node};
+use goref_core::game::{Color, Move};
+use goref_core::protocol::sgmp::continued::Continued;
+use goref_core::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 
 use super::{Engine, Settings};
 

@@ -13,10 +13,10 @@ mod opening;
 mod probe;
 mod trace;
 
-use crate::game::rules::EndOfGame;
 use crate::players::{is_stderr_flood_notice, read_stderr_left_out, PlayerSpec, Report};
-use crate::referee::{LineDirection, PlayerEvent};
 use crate::transport::process::StderrItem;
+use goref_core::game::rules::EndOfGame;
+use goref_core::referee::{LineDirection, PlayerEvent};
 
 use super::card::Section;
 use super::{plural, CheckConfig};

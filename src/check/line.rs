@@ -14,14 +14,14 @@ use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt, ReadHalf, WriteHalf};
 
-use crate::game::board::first_to_move;
-use crate::game::score::Scoring;
-use crate::game::{Color, Move};
 use crate::players::sgmp::link_config;
-use crate::protocol::sgmp::link::TraceEntry;
-use crate::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 use crate::shell_time::{now, sleep_until};
 use crate::transport::line::{self, BoxedLine, LineSpec, LineTarget};
+use goref_core::game::board::first_to_move;
+use goref_core::game::score::Scoring;
+use goref_core::game::{Color, Move};
+use goref_core::protocol::sgmp::link::TraceEntry;
+use goref_core::protocol::sgmp::session::{Profile, Session, SessionConfig, SessionEvent};
 
 use super::card::Section;
 use super::script::{Opponent, TimedMove};
@@ -96,7 +96,7 @@ pub(super) async fn check(
     let mut play = Section::new("Moves");
     crate::console::say(format!(
         "goref: waiting up to {} for the handshake on {} (the program {})",
-        crate::game::clock::format_duration(spec.setup_deadline()),
+        goref_core::game::clock::format_duration(spec.setup_deadline()),
         spec.target.place(),
         match config.color {
             Color::Black => "sends NEWGAME",

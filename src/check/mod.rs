@@ -17,10 +17,10 @@ mod usenix;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::game::clock::TimeSystem;
-use crate::game::Color;
 use crate::players::{bot_command, PlayerSetup, PlayerSpec};
-use crate::referee::GameConfig;
+use goref_core::game::clock::TimeSystem;
+use goref_core::game::Color;
+use goref_core::referee::GameConfig;
 
 pub(crate) use card::{Card, Section, Verdict};
 

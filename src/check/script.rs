@@ -7,12 +7,12 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use crate::bot::engine::Engine;
-use crate::game::board::first_to_move;
-use crate::game::clock::{Clock, TimeSystem};
-use crate::game::{Color, Move};
 use crate::players::{self, PlayerHandle, PlayerSetup, PlayerSpec, Report};
-use crate::referee::{Action, Failure, PlayerEvent, TimeLeft};
 use crate::shell_time::now;
+use goref_core::game::board::first_to_move;
+use goref_core::game::clock::{Clock, TimeSystem};
+use goref_core::game::{Color, Move};
+use goref_core::referee::{Action, Failure, PlayerEvent, TimeLeft};
 
 /// How a wait for the player ended.
 #[derive(Debug)]
@@ -152,7 +152,7 @@ impl Opponent {
         self.engine.play(color, mv).map_err(|e| e.to_string())
     }
 
-    pub(super) fn board(&self) -> &crate::game::board::Board {
+    pub(super) fn board(&self) -> &goref_core::game::board::Board {
         self.engine.board()
     }
 }

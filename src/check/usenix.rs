@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::players::{PlayerSpec, Report};
-use crate::referee::{FailureKind, LineDirection, PlayerEvent};
+use goref_core::referee::{FailureKind, LineDirection, PlayerEvent};
 
 use super::card::Section;
 use super::script::{self, Opponent, Scripted, Stopped, Waited};

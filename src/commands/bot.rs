@@ -1,10 +1,10 @@
 //! `goref bot`: the built-in engine over GTP, or one game on a line.
 
 use crate::cli::BotArgs;
-use crate::game::Color;
-use crate::protocol::sgmp::continued::Continued;
-use crate::protocol::sgmp::session::Profile;
 use crate::transport::line::LineSpec;
+use goref_core::game::Color;
+use goref_core::protocol::sgmp::continued::Continued;
+use goref_core::protocol::sgmp::session::Profile;
 
 /// The built-in engine: GTP on stdin and stdout, or one game on a line.
 pub(super) fn bot(args: BotArgs) -> Result<(), String> {

@@ -7,8 +7,8 @@ use crate::cli::CheckArgs;
 use crate::cli::PlayArgs;
 use crate::config;
 use crate::console;
-use crate::game::Color;
 use crate::signals::Signals;
+use goref_core::game::Color;
 
 /// `goref check SPEC`: the program's conformance card, on stdout.
 pub(super) fn check(args: &CheckArgs) -> Result<Outcome, String> {

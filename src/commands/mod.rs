@@ -29,7 +29,7 @@ use std::time::SystemTime;
 use crate::app::watch::WatchEnd;
 use crate::cli::{Cli, Command, DemoArgs};
 use crate::console;
-use crate::game::sgf::Date;
+use goref_core::game::sgf::Date;
 
 /// The exit status of a game that ended without a decided result.
 const UNDECIDED: u8 = 1;

@@ -34,7 +34,7 @@ use crate::journal::FolderPlace;
 use crate::journal::GameFolder;
 use crate::mirror::gate::Limits;
 use crate::players::PlayerSpec;
-use crate::referee::ResumePoint;
+use goref_core::referee::ResumePoint;
 
 /// The demo: the built-in engine on a virtual serial line at 2400 baud
 /// (SGMP) against the built-in engine over GTP, on a small board, each

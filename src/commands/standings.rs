@@ -82,8 +82,8 @@ pub(super) fn match_standings(
 pub(super) fn standings_of_games(
     path: &std::path::Path,
     args: &StandingsArgs,
-) -> Result<crate::tournament::standings::Standings, String> {
-    use crate::tournament::{games, standings};
+) -> Result<goref_core::tournament::standings::Standings, String> {
+    use goref_core::tournament::{games, standings};
     let shown = path.display();
     let text = crate::files::read_text(path, games::MAX_GAMES_FILE)
         .map_err(|e| format!("cannot read {shown}: {e}"))?;

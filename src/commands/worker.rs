@@ -25,7 +25,7 @@ pub(super) fn worker(args: WorkerArgs) -> Result<Outcome, String> {
         .name
         .or_else(|| file.name.clone())
         .unwrap_or_else(crate::worker::file::default_name);
-    if !crate::matches::jobs::is_plain_name(&name) {
+    if !goref_core::matches::jobs::is_plain_name(&name) {
         return Err(format!(
             "--name '{name}': a worker's name is letters, digits, '-', '_' and '.'"
         ));

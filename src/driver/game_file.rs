@@ -1,10 +1,10 @@
 //! A game's settings written out as a game file, `config.toml` in its
 //! folder: the keys [`crate::config`] reads, every preset value spelled out.
 
-use crate::game::board::KoRule;
-use crate::game::clock::format_duration;
-use crate::game::rules::ForkRule;
-use crate::referee::Handicap;
+use goref_core::game::board::KoRule;
+use goref_core::game::clock::format_duration;
+use goref_core::game::rules::ForkRule;
+use goref_core::referee::Handicap;
 
 use super::DriverConfig;
 use crate::journal::JournalSync;

@@ -5,10 +5,10 @@
 use tokio::sync::mpsc;
 
 use super::DriverConfig;
-use crate::game::{Color, Move, Point};
 use crate::players::{self, PlayerHandle, PlayerSetup, PlayerSpec, Report};
-use crate::protocol::sgmp::LineMemory;
-use crate::referee::{Action, Failure, FailureKind, Referee};
+use goref_core::game::{Color, Move, Point};
+use goref_core::protocol::sgmp::LineMemory;
+use goref_core::referee::{Action, Failure, FailureKind, Referee};
 
 pub(super) struct Lineup {
     pub players: Vec<PlayerHandle>,

@@ -30,22 +30,22 @@ use lineup::Lineup;
 use sinks::{Retold, Sinks};
 
 use crate::files::FileError;
-use crate::game::Color;
+use goref_core::game::Color;
 use std::path::Path;
 
 use crate::journal::folder::SOCKET;
 use crate::journal::{FolderPlace, GameFolder, JournalSync};
 use crate::mirror::server::MirrorServer;
 use crate::players::{human, PlayerHandle, PlayerSpec, Report};
-use crate::protocol::sgmp::link::Direction;
-use crate::referee::event::attributed;
-use crate::referee::operator::OPERATOR_HELP;
-use crate::referee::{
+use crate::shell_time::{next_from, now, Timer};
+use goref_core::protocol::sgmp::link::Direction;
+use goref_core::referee::event::attributed;
+use goref_core::referee::operator::OPERATOR_HELP;
+use goref_core::referee::{
     AgreementEvent, EventBatch, GameConfig, GameEvent, GameResult, Phase, PlayerEvent, RecordInfo,
     Referee, ResumePoint, SessionChange, StampedEvent,
 };
-use crate::referee::{OperatorCommand, OperatorInput};
-use crate::shell_time::{next_from, now, Timer};
+use goref_core::referee::{OperatorCommand, OperatorInput};
 
 /// How long players get to quit after the game before they are killed.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(6);
@@ -178,7 +178,7 @@ pub async fn run_game_with(
         mut notes,
         resume,
     } = inputs;
-    let setup_error = |e: crate::referee::SetupError| DriverError::Setup(e.to_string());
+    let setup_error = |e: goref_core::referee::SetupError| DriverError::Setup(e.to_string());
     let (mut referee, position, lines) = match &resume {
         Some(resume) => {
             let referee =

@@ -11,7 +11,7 @@ use std::io::BufRead;
 
 use tokio::sync::mpsc;
 
-use crate::referee::operator::OperatorInput;
+use goref_core::referee::operator::OperatorInput;
 
 /// Starts the console: a plain thread reads stdin (a blocked read must not
 /// hold up the async runtime when the game ends) and sends each line, read.
@@ -52,8 +52,8 @@ fn read_lines(mut input: impl BufRead, size: u8, tx: &mpsc::UnboundedSender<Oper
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Point;
-    use crate::referee::OperatorCommand;
+    use goref_core::game::Point;
+    use goref_core::referee::OperatorCommand;
 
     /// What the console sends for `typed`, until its end.
     fn sent(typed: &[u8]) -> Vec<OperatorInput> {

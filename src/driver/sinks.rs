@@ -24,11 +24,11 @@ use crate::console;
 use crate::files::{resolve_output, same_file, Holds};
 use crate::journal::folder::{self, stderr_log};
 use crate::journal::{manifest, GameFolder, Journal, JournalStatus, JournalSync};
-use crate::referee::{
+use crate::shell_time::now;
+use goref_core::referee::{
     EventBatch, GameEvent, HandedOn, LineDirection, PlannedGame, Recorder, Referee, SessionChange,
     StampedEvent, StreamHeader,
 };
-use crate::shell_time::now;
 
 /// A record file and whether it reaches the disk.
 struct Record {
@@ -548,7 +548,7 @@ impl Sinks {
                 event,
                 GameEvent::Error { fatal: true, .. }
                     | GameEvent::Phase {
-                        phase: crate::referee::Phase::Over,
+                        phase: goref_core::referee::Phase::Over,
                         ..
                     }
                     | GameEvent::Result(_)
@@ -688,7 +688,7 @@ impl Sinks {
 }
 
 /// A line a program wrote to its stderr, whatever protocol it speaks.
-fn stderr_line(event: &GameEvent) -> Option<(&crate::game::Color, &String)> {
+fn stderr_line(event: &GameEvent) -> Option<(&goref_core::game::Color, &String)> {
     match event {
         GameEvent::Gtp {
             color,
@@ -781,7 +781,7 @@ pub(super) fn resumed_event(resume: &Resumption) -> GameEvent {
     if let Some(down) = resume.down {
         message.push_str(&format!(
             "; it was down {}, charged to nobody",
-            crate::game::clock::format_duration(Duration::from_secs(down.as_secs()))
+            goref_core::game::clock::format_duration(Duration::from_secs(down.as_secs()))
         ));
     }
     if resume.cut_bytes > 0 {

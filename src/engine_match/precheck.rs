@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use crate::check::{CheckConfig, CARD_WIDTH};
-use crate::game::Color;
+use goref_core::game::Color;
 
 use crate::match_play::file::MatchFile;
 
@@ -39,7 +39,7 @@ pub(crate) fn check_engines(
         .map_err(|e| format!("cannot check the engines: {e}"))?;
     let cards = dir.join(CARDS_FOLDER);
     std::fs::create_dir_all(&cards).map_err(|e| format!("cannot make {}: {e}", cards.display()))?;
-    let today = crate::game::sgf::Date::from_unix_seconds(0);
+    let today = goref_core::game::sgf::Date::from_unix_seconds(0);
     for engine in &file.engines {
         say(format!("goref: checking engine {}", engine.name));
         let mut game = file.game.clone();

@@ -9,8 +9,8 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::game::Color;
-use crate::matches::Step;
+use goref_core::game::Color;
+use goref_core::matches::Step;
 
 use super::precheck::{file_name, CARDS_FOLDER};
 use crate::match_play::file::{MatchFile, OpeningSource};
@@ -57,7 +57,10 @@ fn settings_lines(dir: &Path, file: &MatchFile) -> Vec<String> {
         .map_or(0, |d| d.as_secs() as i64);
     let game = &file.game;
     let mut lines = vec![
-        format!("date: {}", crate::game::sgf::Date::from_unix_seconds(today)),
+        format!(
+            "date: {}",
+            goref_core::game::sgf::Date::from_unix_seconds(today)
+        ),
         format!(
             "game: {} rules, {}x{}, komi {}, time {}",
             game.rules.as_deref().unwrap_or("kgs"),

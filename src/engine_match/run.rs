@@ -15,7 +15,7 @@ use std::time::Duration;
 use crate::boards::{self, BoardNews, BoardRun, FolderState};
 use crate::check::plural;
 use crate::console;
-use crate::game::Color;
+use goref_core::game::Color;
 
 use crate::match_play::desk::Heeded;
 pub(crate) use crate::match_play::desk::{Headless, MatchDesk, MatchError, MatchOptions};
@@ -500,9 +500,9 @@ impl Runner {
             tracing::warn!("cannot note a game told in {}: {e}", told.display());
         }
         let said = match outcome {
-            crate::matches::Outcome::Win => "wins",
-            crate::matches::Outcome::Loss => "loses",
-            crate::matches::Outcome::Draw => "draws",
+            goref_core::matches::Outcome::Win => "wins",
+            goref_core::matches::Outcome::Loss => "loses",
+            goref_core::matches::Outcome::Draw => "draws",
         };
         let colour = match slot.candidate {
             Color::Black => "Black",

@@ -6,7 +6,7 @@ use std::io::BufRead;
 
 use crate::console;
 use crate::signals::catch_stop_signals;
-use crate::tournament::hall::EventPicture;
+use goref_core::tournament::hall::EventPicture;
 
 /// Where the event tells the director what happens and asks what to do.
 pub trait Desk: Send {

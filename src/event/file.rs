@@ -14,8 +14,8 @@ use serde::Deserialize;
 use crate::config::GameFile;
 use crate::players::PlayerSpec;
 use crate::toml_errors::locate;
-use crate::tournament::knockout::{stages_for, KnockoutRules, OnTie};
-use crate::tournament::standings::{bye_halves, TieBreak};
+use goref_core::tournament::knockout::{stages_for, KnockoutRules, OnTie};
+use goref_core::tournament::standings::{bye_halves, TieBreak};
 
 /// The file's name in an event's folder.
 pub const EVENT_FILE: &str = "event.toml";
@@ -141,7 +141,7 @@ impl RawPublish {
             return Err("publish.stream: a stream's name is letters, digits, '-' and '_'".into());
         }
         let max_age = match self.max_age.as_deref() {
-            Some(text) => crate::game::clock::parse_duration(text)
+            Some(text) => goref_core::game::clock::parse_duration(text)
                 .map_err(|e| format!("publish.max_age: {e}"))?,
             None => default.max_age,
         };
@@ -497,7 +497,7 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
         rest: raw
             .rest
             .as_deref()
-            .map(crate::game::clock::parse_duration)
+            .map(goref_core::game::clock::parse_duration)
             .transpose()
             .map_err(|e| format!("rest: {e}"))?,
         on_crash: raw.on_crash,

@@ -31,14 +31,14 @@ use crate::event::run::{run_at, Desk, EventEnd, EventOptions};
 use crate::journal::folder::JOURNAL;
 use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::{HallFeed, HallNews, MirrorServer};
-use crate::referee::GameView;
 use crate::shell_time::next_from;
 use crate::signals::{Received, Signals};
-use crate::tournament::hall::EventPicture;
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallView};
 use crate::ui::keys::Key;
 use crate::ui::{Role, Theme};
+use goref_core::referee::GameView;
+use goref_core::tournament::hall::EventPicture;
 
 use crate::hall::follower::{BoardNote, Follower};
 use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};

@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use super::file::EventFile;
 use super::state::EventState;
 use crate::journal::folder::RECORD;
-use crate::tournament::crosstable::{
+use goref_core::tournament::crosstable::{
     cell_text, empty_round_text, halves_text, head_to_head_text, legend, rank_text,
     shows_head_to_head,
 };
-use crate::tournament::standings::Standings;
+use goref_core::tournament::standings::Standings;
 
 /// The page's name in the event's folder.
 pub(crate) const STANDINGS_PAGE: &str = "standings.html";

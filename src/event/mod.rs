@@ -38,9 +38,9 @@ use std::path::Path;
 
 use crate::boards;
 
-use crate::tournament::crosstable;
-use crate::tournament::standings::Standings;
 use file::{EventFile, EVENT_FILE, TEMPLATE};
+use goref_core::tournament::crosstable;
+use goref_core::tournament::standings::Standings;
 use log::{EventLine, EVENT_LOG};
 use state::EventState;
 
@@ -316,7 +316,7 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
         replace,
     } = asked;
     let round = *round;
-    crate::tournament::games::parse_outcome(result)?;
+    goref_core::tournament::games::parse_outcome(result)?;
     let last = match file.knockout {
         Some(_) => file.rounds.max(state.rounds.len() as u32 + 1),
         None => file.rounds,

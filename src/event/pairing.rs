@@ -6,7 +6,7 @@
 //!   field even (then there is no bye).
 //! - Divisions: each is paired on its own in the same round, its boards
 //!   numbered on from the last division's; the filler fills its own.
-//! - Swiss: [`crate::tournament::swiss::pair`] over the field in the order
+//! - Swiss: [`goref_core::tournament::swiss::pair`] over the field in the order
 //!   of the standings so far (the filler last). Round robin: the Berger
 //!   tables over the file's entrants, whose numbers stay fixed; a game
 //!   against a withdrawn entrant is not played.
@@ -23,12 +23,12 @@ use std::collections::HashMap;
 use super::file::{Colours, EventFile, System};
 use super::log::Pair;
 use super::state::EventState;
-use crate::game::Color;
 use crate::players::{program_problem, PlayerSpec};
-use crate::tournament::knockout::Bracket;
-use crate::tournament::round_robin::{self, RoundPairing};
-use crate::tournament::swiss;
 use crate::transport::line_spec::LineTarget;
+use goref_core::game::Color;
+use goref_core::tournament::knockout::Bracket;
+use goref_core::tournament::round_robin::{self, RoundPairing};
+use goref_core::tournament::swiss;
 
 /// A round's pairing before the director confirms it.
 #[derive(Debug, Clone, PartialEq, Eq)]

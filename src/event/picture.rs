@@ -6,7 +6,7 @@ use super::file::EventFile;
 use super::log::Pair;
 use super::pairing::Proposal;
 use super::state::{Board, EventState};
-use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
+use goref_core::tournament::hall::{BoardPicture, EventPicture, Stage};
 
 /// The picture of the event at `stage`, showing `round`'s boards;
 /// `playing` says whether a goref plays a board now.

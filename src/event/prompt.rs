@@ -19,7 +19,7 @@ use super::log::EventLine;
 use super::pairing::Proposal;
 use super::state::EventState;
 use crate::players::PlayerSpec;
-use crate::tournament::games::parse_outcome;
+use goref_core::tournament::games::parse_outcome;
 
 /// What an answer asks for.
 #[derive(Debug, Clone, PartialEq)]

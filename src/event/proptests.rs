@@ -10,7 +10,7 @@ use super::file::parse;
 use super::log::EventLine;
 use super::pairing::propose;
 use super::state::EventState;
-use crate::game::Color;
+use goref_core::game::Color;
 
 /// Whether `field` has a pairing without a rematch, by trying every one.
 fn rematch_free_exists(field: &[&str], met: &HashSet<(String, String)>) -> bool {

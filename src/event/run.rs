@@ -35,7 +35,7 @@ use crate::boards::{BoardNews, BoardRun, FolderState};
 use crate::console;
 use crate::files::FileLock;
 use crate::signals::{catch_stop_signals, stop_asked};
-use crate::tournament::hall::{EventPicture, Stage};
+use goref_core::tournament::hall::{EventPicture, Stage};
 
 mod boards;
 mod seats;
@@ -180,7 +180,7 @@ fn check_game(dir: &Path, event: &EventFile, exe: &Path) -> Result<(), String> {
     let mut game = event.game.clone();
     game.black = Some("bot".into());
     game.white = Some("bot".into());
-    let today = crate::game::sgf::Date::from_unix_seconds(0);
+    let today = goref_core::game::sgf::Date::from_unix_seconds(0);
     crate::config::resolve_file(&Default::default(), game, exe.to_path_buf(), today)
         .map(|_| ())
         .map_err(|e| format!("{}: [game]: {e}", dir.join(file::EVENT_FILE).display()))

@@ -6,9 +6,9 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::check::{CheckConfig, DEFAULT_MOVES};
-use crate::game::Color;
 use crate::players::PlayerSpec;
 use crate::seats::keeper::{CheckedCard, SeatChecker};
+use goref_core::game::Color;
 
 use super::file::EventFile;
 
@@ -18,7 +18,7 @@ pub fn seat_checker(event: &EventFile, exe: &Path) -> Result<SeatChecker, String
     let mut game = event.game.clone();
     game.black = Some("bot".into());
     game.white = Some("bot".into());
-    let today = crate::game::sgf::Date::from_unix_seconds(0);
+    let today = goref_core::game::sgf::Date::from_unix_seconds(0);
     let resolved = crate::config::resolve_file(&Default::default(), game, exe.to_path_buf(), today)
         .map_err(|e| format!("[game]: {e}"))?;
     let template = CheckConfig {

@@ -10,11 +10,11 @@ use std::collections::HashMap;
 
 use super::file::{Entrant, EventFile};
 use super::log::{EventLine, Pair};
-use crate::game::Color;
-use crate::tournament::games::{parse_outcome, Game, Outcome};
-use crate::tournament::knockout::{bracket, Bracket};
-use crate::tournament::standings::{standings, Standings};
-use crate::tournament::swiss::Record;
+use goref_core::game::Color;
+use goref_core::tournament::games::{parse_outcome, Game, Outcome};
+use goref_core::tournament::knockout::{bracket, Bracket};
+use goref_core::tournament::standings::{standings, Standings};
+use goref_core::tournament::swiss::Record;
 
 /// One board of a confirmed round.
 #[derive(Debug, Clone, PartialEq, Eq)]

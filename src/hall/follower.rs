@@ -30,8 +30,8 @@ use crate::mirror::client::{Link, Spectator, Update};
 use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::HallFeed;
-use crate::referee::GameView;
 use crate::shell_time::now;
+use goref_core::referee::GameView;
 
 /// The least time between two copies of a board's view.
 const COALESCE: Duration = Duration::from_millis(30);

@@ -9,7 +9,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::files::{FileError, FileLock};
-use crate::game::Color;
+use goref_core::game::Color;
 
 /// Every event, the stream header first: append-only, synced before a
 /// move is relayed and before a result is announced.

@@ -7,8 +7,8 @@
 
 use std::path::Path;
 
-use crate::referee::replay::{Line, Validator};
-use crate::referee::{StampedEvent, StreamHeader};
+use goref_core::referee::replay::{Line, Validator};
+use goref_core::referee::{StampedEvent, StreamHeader};
 
 /// What a journal holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,7 +88,7 @@ pub fn read(path: &Path) -> Result<JournalContents, ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::GameEvent;
+    use goref_core::referee::GameEvent;
 
     fn line(seq: u64) -> String {
         let event = StampedEvent {

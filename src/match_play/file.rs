@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 use crate::config::GameFile;
-use crate::matches::{SprtModel, SprtSettings};
 use crate::players::PlayerSpec;
 use crate::toml_errors::locate;
+use goref_core::matches::{SprtModel, SprtSettings};
 
 /// The match file's name in its folder.
 pub const MATCH_FILE: &str = "match.toml";
@@ -258,7 +258,7 @@ fn workers_settings(raw: &RawWorkers) -> Result<WorkersSettings, String> {
         settings.queued = queued;
     }
     if let Some(wait) = &raw.ack_wait {
-        settings.ack_wait = crate::game::clock::parse_duration(wait)
+        settings.ack_wait = goref_core::game::clock::parse_duration(wait)
             .ok()
             .filter(|d| *d >= std::time::Duration::from_secs(1))
             .ok_or_else(|| {

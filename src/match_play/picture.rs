@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 
 use crate::hall::follower::Follower;
 use crate::mirror::follow::Target;
-use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
 use crate::ui::hall::MatchPanel;
+use goref_core::tournament::hall::{BoardPicture, EventPicture, Stage};
 
 use super::file::MatchFile;
 use super::plan::{GameSlot, Plan};

@@ -7,9 +7,9 @@
 use std::num::NonZeroUsize;
 use std::path::{Path, PathBuf};
 
-use crate::game::Color;
-use crate::matches::openings::{self, Opening};
-use crate::matches::{gauntlet_opponent, OpeningOrder};
+use goref_core::game::Color;
+use goref_core::matches::openings::{self, Opening};
+use goref_core::matches::{gauntlet_opponent, OpeningOrder};
 
 use super::file::{Engine, MatchFile, OpeningSource};
 

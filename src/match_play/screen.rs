@@ -29,11 +29,11 @@ use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pac
 use crate::mirror::follow::Target;
 use crate::shell_time::next_from;
 use crate::signals::{Received, Signals};
-use crate::tournament::hall::BoardPicture;
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallKind, HallView};
 use crate::ui::keys::Key;
 use crate::ui::Role;
+use goref_core::tournament::hall::BoardPicture;
 
 use super::desk::MatchDesk;
 use super::picture::MatchPicture;

@@ -12,9 +12,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
 
-use crate::game::Color;
 use crate::journal::folder::JOURNAL;
-use crate::matches::{Figures, Ledger, Outcome, Recorded, Sprt, SprtState, StopRule};
+use goref_core::game::Color;
+use goref_core::matches::{Figures, Ledger, Outcome, Recorded, Sprt, SprtState, StopRule};
 
 use super::file::MatchFile;
 use super::plan::{GameSlot, GAMES_FOLDER};

@@ -4,8 +4,8 @@
 
 use std::time::{Duration, Instant};
 
-use crate::referee::event::SPECTATORS_NAMED;
-use crate::referee::GameEvent;
+use goref_core::referee::event::SPECTATORS_NAMED;
+use goref_core::referee::GameEvent;
 
 #[derive(Debug, Default)]
 pub(crate) struct Audience {

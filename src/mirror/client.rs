@@ -19,10 +19,10 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::referee::event::StreamHeader;
-use crate::referee::GameView;
 use crate::ui::hall::{BoardGame, HallView};
 use crate::ui::LinkStatus;
+use goref_core::referee::event::StreamHeader;
+use goref_core::referee::GameView;
 
 use super::wire::{
     read_event, RawEvent, RefereeMessage, SpectatorMessage, WireError, TOKEN_NEEDED, VERSION,
@@ -489,7 +489,7 @@ impl Spectator {
     /// Nothing more will come once the referee goes: the game has a
     /// result, or the hall's event is over.
     pub(crate) fn finished(&self) -> bool {
-        use crate::tournament::hall::Stage;
+        use goref_core::tournament::hall::Stage;
         match &self.hall {
             Some(hall) => matches!(hall.picture.stage, Stage::Over { .. }),
             None => self.view.result.is_some(),

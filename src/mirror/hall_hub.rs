@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::referee::{GameView, StampedEvent};
-use crate::tournament::hall::EventPicture;
+use goref_core::referee::{GameView, StampedEvent};
+use goref_core::tournament::hall::EventPicture;
 
 use super::hub::{CatchUp, Join, Line};
 use super::wire::{RefereeMessage, VERSION};
@@ -182,7 +182,7 @@ impl HallHub {
 mod tests {
     use super::*;
     use crate::mirror::client::Spectator;
-    use crate::tournament::hall::{BoardPicture, Stage};
+    use goref_core::tournament::hall::{BoardPicture, Stage};
 
     fn picture(round: u32, boards: &[u32]) -> Box<EventPicture> {
         Box::new(EventPicture {

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::referee::{GameView, HandedOn, StampedEvent};
+use goref_core::referee::{GameView, HandedOn, StampedEvent};
 
 use super::wire::{RefereeMessage, VERSION};
 

@@ -24,8 +24,8 @@ use std::time::{Duration, Instant};
 use tokio::net::{TcpListener, UnixListener};
 use tokio::sync::{broadcast, mpsc, watch};
 
-use crate::referee::{EventBatch, GameEvent, OperatorInput, SessionChange};
 use crate::shell_time::{next_from, now, sleep_until};
+use goref_core::referee::{EventBatch, GameEvent, OperatorInput, SessionChange};
 
 use source::{publish, publish_hall, Source};
 use spectator::{bye, spectate};

@@ -30,8 +30,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::referee::{GameView, StampedEvent};
-use crate::tournament::hall::EventPicture;
+use goref_core::referee::{GameView, StampedEvent};
+use goref_core::tournament::hall::EventPicture;
 
 /// The protocol's version: the `version` of `hello` and `welcome`.
 pub const VERSION: u32 = 1;

@@ -15,15 +15,15 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::game::clock::format_duration;
-use crate::game::{Color, Move};
-use crate::protocol::gtp::analysis::{self, AnalysisCommand};
-use crate::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
-use crate::protocol::gtp::controller::{Controller, ControllerEvent};
-use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo, SessionChange};
 use crate::seats::link::SeatNote;
 use crate::shell_time::{now, Timer};
 use crate::transport::process::StderrItem;
+use goref_core::game::clock::format_duration;
+use goref_core::game::{Color, Move};
+use goref_core::protocol::gtp::analysis::{self, AnalysisCommand};
+use goref_core::protocol::gtp::codec::{parse_command_list, parse_vertex_list, Response};
+use goref_core::protocol::gtp::controller::{Controller, ControllerEvent};
+use goref_core::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo, SessionChange};
 
 use super::{CpuWatch, PlayerSetup, Reporter};
 
@@ -197,9 +197,9 @@ pub async fn run_seated(
 }
 
 /// The whole time a clock of `system` gives before it flags, if it can.
-fn whole_time(system: crate::game::clock::TimeSystem) -> Option<Duration> {
+fn whole_time(system: goref_core::game::clock::TimeSystem) -> Option<Duration> {
     let start = now();
-    let mut clock = crate::game::clock::Clock::new(system);
+    let mut clock = goref_core::game::clock::Clock::new(system);
     clock.start(start);
     Some(clock.deadline()?.saturating_duration_since(start))
 }
@@ -403,7 +403,7 @@ impl GtpPlayer {
     async fn request_move(
         &mut self,
         cleanup: bool,
-        time_left: Option<crate::referee::TimeLeft>,
+        time_left: Option<goref_core::referee::TimeLeft>,
     ) -> Result<(), Stop> {
         let color = self.color.name();
         if let (Some(left), true) = (time_left, self.lists("time_left")) {

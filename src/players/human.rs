@@ -14,8 +14,8 @@
 
 use tokio::sync::mpsc;
 
-use crate::game::{Color, Move};
-use crate::referee::{Action, PlayerEvent, PlayerInfo};
+use goref_core::game::{Color, Move};
+use goref_core::referee::{Action, PlayerEvent, PlayerInfo};
 
 use super::{PlayerSetup, Reporter};
 
@@ -114,7 +114,7 @@ pub(crate) fn addressee(typed: &[Color], to_move: Color) -> Option<Color> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Point;
+    use goref_core::game::Point;
 
     #[test]
     fn a_typed_move_is_read_in_any_case_and_checked_against_the_board() {

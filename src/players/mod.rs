@@ -15,17 +15,17 @@ use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 use crate::bot::Settings;
-use crate::game::clock::{format_duration, parse_duration};
-use crate::game::rules::Rules;
-use crate::game::{Color, Move, Point};
-use crate::protocol::sgmp::session::{LineMemory, Profile};
-use crate::referee::{Action, Failure, PlayerEvent};
 use crate::seats::link::SeatDesk;
 use crate::transport::line::{LineSpec, LineTarget};
 use crate::transport::process::{
     describe_exit, exit_text, split_command_line, Process, StderrItem,
     STDERR_FLOOD_BYTES_PER_SECOND,
 };
+use goref_core::game::clock::{format_duration, parse_duration};
+use goref_core::game::rules::Rules;
+use goref_core::game::{Color, Move, Point};
+use goref_core::protocol::sgmp::session::{LineMemory, Profile};
+use goref_core::referee::{Action, Failure, PlayerEvent};
 
 /// How a player is reached, as written on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -761,7 +761,7 @@ mod tests {
     #[test]
     fn a_cpu_watch_tells_the_cpu_time_so_far_and_calls_a_stall_past_the_idle_limit() {
         let t = crate::test_support::epoch();
-        let mut rules = Rules::preset(crate::game::rules::Preset::Usenix);
+        let mut rules = Rules::preset(goref_core::game::rules::Preset::Usenix);
         rules.idle_limit = Some(Duration::from_secs(10));
         let s = Duration::from_secs;
         let mut watch = CpuWatch::new(s(100), t);
@@ -772,9 +772,9 @@ mod tests {
         assert!(watch.observe(s(103), t + s(14), &rules, "B").is_ok());
         let stuck = watch.observe(s(103), t + s(15), &rules, "B").unwrap_err();
         assert!(stuck.reason.contains("idle rule"), "{stuck:?}");
-        assert_eq!(stuck.kind, crate::referee::FailureKind::Hang);
+        assert_eq!(stuck.kind, goref_core::referee::FailureKind::Hang);
 
-        rules.time = crate::game::clock::TimeSystem::None;
+        rules.time = goref_core::game::clock::TimeSystem::None;
         rules.idle_limit = None;
         let mut watch = CpuWatch::new(s(0), t);
         assert_eq!(watch.observe(s(0), t + s(3600), &rules, "B"), Ok(None));

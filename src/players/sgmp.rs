@@ -15,20 +15,6 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
-use crate::game::clock::format_duration;
-use crate::game::score::Scoring;
-use crate::game::Color;
-use crate::game::Move;
-use crate::protocol::sgmp::continued::Continued;
-use crate::protocol::sgmp::link::TraceEntry;
-use crate::protocol::sgmp::link::{LinkConfig, LinkState};
-use crate::protocol::sgmp::packet::Query;
-use crate::protocol::sgmp::packet::{decode_move, describe, Command, Packet};
-use crate::protocol::sgmp::session::{
-    LineMemory, Profile, Session, SessionConfig, SessionEvent, SetupWait,
-};
-use crate::protocol::sgmp::timing::LineTiming;
-use crate::referee::{Action, Failure, PlayerEvent, PlayerInfo};
 use crate::shell_time::{earliest, now, sleep_until};
 use crate::transport::line::{
     self, bytes_per_second, BoxedLine, LineSpec, LineTarget, DEFAULT_SETUP,
@@ -36,6 +22,20 @@ use crate::transport::line::{
 use crate::transport::paced::PacedLine;
 use crate::transport::pty::virtual_line;
 use crate::transport::serial::SerialLine;
+use goref_core::game::clock::format_duration;
+use goref_core::game::score::Scoring;
+use goref_core::game::Color;
+use goref_core::game::Move;
+use goref_core::protocol::sgmp::continued::Continued;
+use goref_core::protocol::sgmp::link::TraceEntry;
+use goref_core::protocol::sgmp::link::{LinkConfig, LinkState};
+use goref_core::protocol::sgmp::packet::Query;
+use goref_core::protocol::sgmp::packet::{decode_move, describe, Command, Packet};
+use goref_core::protocol::sgmp::session::{
+    LineMemory, Profile, Session, SessionConfig, SessionEvent, SetupWait,
+};
+use goref_core::protocol::sgmp::timing::LineTiming;
+use goref_core::referee::{Action, Failure, PlayerEvent, PlayerInfo};
 use tokio_serial::SerialPort;
 
 use super::{PlayerSetup, Reporter};
@@ -600,15 +600,15 @@ async fn write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::rules::Rules;
-    use crate::game::Point;
-    use crate::protocol::sgmp::packet::encode_move;
+    use goref_core::game::rules::Rules;
+    use goref_core::game::Point;
+    use goref_core::protocol::sgmp::packet::encode_move;
 
     fn setup(color: Color, moves: &[(Color, &str)]) -> PlayerSetup {
         PlayerSetup {
             color,
             size: 9,
-            rules: Rules::preset(crate::game::rules::Preset::Cgf),
+            rules: Rules::preset(goref_core::game::rules::Preset::Cgf),
             handicap: Vec::new(),
             command_timeout: Duration::from_secs(5),
             self_exe: "goref".into(),

@@ -1,5 +1,5 @@
 //! The Usenix player: a program on stdin and stdout, spoken to in the 1987
-//! Usenix referee's line protocol ([`crate::protocol::usenix`]).
+//! Usenix referee's line protocol ([`goref_core::protocol::usenix`]).
 //!
 //! The program runs with the command line as given: goref adds no
 //! arguments, as the 1987 referee ran programs with argc = 1. It is told its
@@ -21,12 +21,12 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::mpsc;
 
-use crate::game::rules::ForkRule;
-use crate::game::{Color, Move};
-use crate::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
-use crate::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 use crate::shell_time::now;
 use crate::transport::process::{Process, StderrItem};
+use goref_core::game::rules::ForkRule;
+use goref_core::game::{Color, Move};
+use goref_core::protocol::usenix::{self, LineSplitter, Reading, BYO_ROMI};
+use goref_core::referee::{Action, Failure, LineDirection, PlayerEvent, PlayerInfo};
 
 use super::{CpuWatch, PlayerSetup, Reporter};
 

@@ -11,8 +11,8 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::link::SeatNews;
-use crate::protocol::seat::{ProgramState, Right};
-use crate::tournament::hall::SeatPicture;
+use goref_core::protocol::seat::{ProgramState, Right};
+use goref_core::tournament::hall::SeatPicture;
 
 /// What the runner tells a board of its entrant's seat.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -17,13 +17,13 @@ use tokio_rustls::TlsConnector;
 
 use super::venue::send;
 use crate::console;
-use crate::protocol::seat::{
-    decode, is_move_request, LineSplitter, ProgramState, Relay, Right, SeatMessage, VenueMessage,
-    LOST_AFTER, PROTOCOL_VERSION,
-};
 use crate::shell_time::now;
 use crate::transport::process::{Process, StderrItem};
 use crate::transport::tls::pinned_client_config;
+use goref_core::protocol::seat::{
+    decode, is_move_request, LineSplitter, ProgramState, Relay, Right, SeatMessage, VenueMessage,
+    LOST_AFTER, PROTOCOL_VERSION,
+};
 
 /// How long dialling and the TLS handshake may take.
 const DIAL_WAIT: Duration = Duration::from_secs(10);

@@ -13,9 +13,9 @@ use tokio::sync::mpsc;
 
 use super::board_news::{clock_text, BoardWriter, SeatBoard, ToBoard};
 use super::link::{SeatDesk, SeatLink, SeatNews, ToSeat};
-use crate::protocol::gtp::parse_command_line;
-use crate::protocol::seat::{encode, ProgramState};
-use crate::tournament::hall::SeatPicture;
+use goref_core::protocol::gtp::parse_command_line;
+use goref_core::protocol::seat::{encode, ProgramState};
+use goref_core::tournament::hall::SeatPicture;
 
 /// The folder of the seats' cards, in the keys folder: `NAME.txt`, whose
 /// first line is the card's summary.

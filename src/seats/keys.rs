@@ -6,9 +6,9 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::protocol::seat::Tokens;
 use crate::transport::process::SECRET_VARIABLE;
 use crate::transport::tls::{self, Identity, TlsError};
+use goref_core::protocol::seat::Tokens;
 
 const TOKENS_FILE: &str = "tokens";
 

@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
-use crate::protocol::gtp::{format_response, parse_command_line};
-use crate::protocol::seat::{is_move_request, ProgramState, Right};
-use crate::referee::{EventBatch, GameEvent, SessionChange};
 use crate::shell_time::now;
 use crate::transport::process::StderrItem;
+use goref_core::protocol::gtp::{format_response, parse_command_line};
+use goref_core::protocol::seat::{is_move_request, ProgramState, Right};
+use goref_core::referee::{EventBatch, GameEvent, SessionChange};
 
 /// What a seat's connection tells the player.
 #[derive(Debug, Clone, PartialEq)]

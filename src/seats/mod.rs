@@ -6,7 +6,7 @@
 //! and relays, with its entrant's token from [`token`]. In an event, [`relay`] joins the runner's seats to the
 //! boards' processes, and [`keeper`] keeps each seat between rounds and has
 //! it checked when it first connects. The protocol itself is the pure
-//! machine in [`crate::protocol::seat`].
+//! machine in [`goref_core::protocol::seat`].
 
 mod board_news;
 pub mod client;

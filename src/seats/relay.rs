@@ -21,8 +21,8 @@ use super::keeper::{keep, Cards, ToKeeper};
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
 use super::venue::Venue;
-use crate::protocol::seat::encode;
-use crate::tournament::hall::SeatPicture;
+use goref_core::protocol::seat::encode;
+use goref_core::tournament::hall::SeatPicture;
 
 /// The runner's socket for the boards, in the keys folder.
 pub const RELAY_SOCKET: &str = "relay.sock";
@@ -362,7 +362,7 @@ pub fn attach(socket: &Path, entrant: &str, folder: Option<&Path>) -> SeatLink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::seat::Right;
+    use goref_core::protocol::seat::Right;
 
     #[test]
     fn only_the_board_the_runner_plays_an_entrant_on_may_take_its_seat() {

@@ -16,8 +16,10 @@ use tokio_rustls::TlsAcceptor;
 
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
-use crate::protocol::seat::{encode, LineSplitter, Tokens, VenueEvent, VenueMessage, VenueSide};
 use crate::shell_time::{now, Timer};
+use goref_core::protocol::seat::{
+    encode, LineSplitter, Tokens, VenueEvent, VenueMessage, VenueSide,
+};
 
 /// How long a TLS handshake may take.
 const HANDSHAKE_WAIT: Duration = Duration::from_secs(10);

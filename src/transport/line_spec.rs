@@ -7,7 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::game::clock::{format_duration, parse_duration};
+use goref_core::game::clock::{format_duration, parse_duration};
 
 /// The baud rate when the spec names none (the CGF sample program's rate).
 pub const DEFAULT_BAUD: u32 = 2400;

@@ -21,7 +21,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use crate::referee::{GameView, Phase};
+use goref_core::referee::{GameView, Phase};
 
 use super::Theme;
 
@@ -132,7 +132,7 @@ impl Widget for AgreementPane<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::event::{AgreementEvent, GameEvent};
+    use goref_core::referee::event::{AgreementEvent, GameEvent};
 
     #[test]
     fn a_dispute_shows_each_claim_the_difference_and_who_acts_next() {
@@ -146,12 +146,12 @@ mod tests {
             "next: the programs' claims"
         );
         view.apply(&GameEvent::Agreement(AgreementEvent::Claim {
-            color: crate::game::Color::Black,
+            color: goref_core::game::Color::Black,
             stones: vec!["A3".into(), "A4".into()],
             note: None,
         }));
         view.apply(&GameEvent::Agreement(AgreementEvent::Claim {
-            color: crate::game::Color::White,
+            color: goref_core::game::Color::White,
             stones: vec![],
             note: Some("final_status_list failed: claims no dead stones".into()),
         }));
@@ -180,11 +180,11 @@ mod tests {
             "next: the judge, on the referee's screen"
         );
         view.folder = Some("games/2026-11-25-gnugo-vs-bot".into());
-        view.apply(&GameEvent::Result(crate::referee::GameResult::new(
+        view.apply(&GameEvent::Result(goref_core::referee::GameResult::new(
             "B+3.5".into(),
             "scored by the judge".into(),
-            Some(crate::game::Color::Black),
-            crate::referee::End::ScoredByJudge,
+            Some(goref_core::game::Color::Black),
+            goref_core::referee::End::ScoredByJudge,
         )));
         let lines = AgreementPane::lines(&view, None);
         assert_eq!(

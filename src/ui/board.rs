@@ -36,9 +36,9 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use crate::game::board::fixed_handicap;
-use crate::game::{Color, Point};
-use crate::referee::GameView;
+use goref_core::game::board::fixed_handicap;
+use goref_core::game::{Color, Point};
+use goref_core::referee::GameView;
 
 use super::Theme;
 

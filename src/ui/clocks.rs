@@ -32,9 +32,9 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use crate::game::clock::ClockReading;
-use crate::game::Color;
-use crate::referee::GameView;
+use goref_core::game::clock::ClockReading;
+use goref_core::game::Color;
+use goref_core::referee::GameView;
 
 use super::Theme;
 
@@ -295,7 +295,7 @@ fn minutes(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::PlayerInfo;
+    use goref_core::referee::PlayerInfo;
 
     fn reading(main: u64, period: Option<u64>, periods: Option<u32>) -> ClockReading {
         ClockReading {
@@ -356,7 +356,7 @@ mod tests {
             Some(reading(754_000, None, None)),
             Some(reading(600_000, None, None)),
         ];
-        let analysis = |n, winrate| crate::referee::view::AnalysisLine {
+        let analysis = |n, winrate| goref_core::referee::view::AnalysisLine {
             n,
             winrate,
             score_lead: None,

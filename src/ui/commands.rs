@@ -9,8 +9,8 @@
 
 use std::collections::BTreeMap;
 
-use crate::game::Color;
-use crate::referee::Phase;
+use goref_core::game::Color;
+use goref_core::referee::Phase;
 
 use super::keys::{BadKey, Chord, Key};
 use super::panes::{PaneId, Role};

@@ -15,9 +15,9 @@
 //! again. On the operator's screen of a game that is on, ctrl-c asks, as `q`
 //! does; a second ctrl-c within `INTERRUPT_AGAIN_MS` confirms.
 
-use crate::game::{Color, Move, Point};
-use crate::referee::operator::{is_sgf_result, parse_adjustment};
-use crate::referee::{GameView, OperatorCommand};
+use goref_core::game::{Color, Move, Point};
+use goref_core::referee::operator::{is_sgf_result, parse_adjustment};
+use goref_core::referee::{GameView, OperatorCommand};
 
 use super::commands::{Command, Lookup};
 use super::keys::Key;
@@ -465,7 +465,7 @@ pub(crate) fn default_reason(command: &RiskyCommand) -> &'static str {
         RiskyCommand::Adjudicate(_) => "adjudicated by the operator",
         RiskyCommand::Void => "voided by the operator",
         RiskyCommand::AdjustClock { .. } => "adjusted by the operator",
-        RiskyCommand::Score => crate::referee::operator::SCORED_BY_DEFAULT,
+        RiskyCommand::Score => goref_core::referee::operator::SCORED_BY_DEFAULT,
         RiskyCommand::Quit => "the operator quit goref",
         RiskyCommand::Interrupt => "goref was interrupted (ctrl-c)",
     }

@@ -20,7 +20,7 @@
 
 use ratatui::layout::Rect;
 
-use crate::referee::{GameView, Phase};
+use goref_core::referee::{GameView, Phase};
 
 use super::board::BoardPane;
 use super::state::{PaneId, UiState};
@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn an_alert_never_takes_a_row_the_board_needs() {
         let mut view = view(19);
-        view.alerts.push_back(crate::referee::view::Alert {
+        view.alerts.push_back(goref_core::referee::view::Alert {
             n: 1,
             message: "White crashed".into(),
         });

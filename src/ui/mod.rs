@@ -1,4 +1,4 @@
-//! The screen: pure render functions from a [`GameView`](crate::referee::GameView)
+//! The screen: pure render functions from a [`GameView`](goref_core::referee::GameView)
 //! to a ratatui buffer.
 //!
 //! Nothing here touches a transport or the terminal: the host's screen and

@@ -13,7 +13,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use crate::referee::GameView;
+use goref_core::referee::GameView;
 
 use super::Theme;
 
@@ -56,8 +56,8 @@ impl Widget for MovesPane<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Color;
-    use crate::referee::view::MoveLine;
+    use goref_core::game::Color;
+    use goref_core::referee::view::MoveLine;
 
     #[test]
     fn the_newest_moves_that_fit_are_shown_with_their_times() {

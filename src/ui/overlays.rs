@@ -20,7 +20,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::{Block, Borders, Clear, Widget};
 
-use crate::referee::GameView;
+use goref_core::referee::GameView;
 
 use super::board::BoardPane;
 use super::commands::{Command, Group, REGISTRY};

@@ -22,7 +22,7 @@ use ratatui::style::Style;
 use ratatui::widgets::{Clear, Widget};
 use ratatui::Frame;
 
-use crate::referee::GameView;
+use goref_core::referee::GameView;
 
 use super::agreement::AgreementPane;
 use super::board::BoardPane;
@@ -396,7 +396,7 @@ fn game_message<'a>(view: &'a GameView, state: &UiState) -> Option<&'a str> {
     }
     let fresh = state.now_t_ms.saturating_sub(view.notice_t_ms?) < NOTICE_SHOWN_MS;
     let notice = view.notices.back()?;
-    (fresh || view.phase == crate::referee::Phase::Setup).then_some(notice.as_str())
+    (fresh || view.phase == goref_core::referee::Phase::Setup).then_some(notice.as_str())
 }
 
 /// The fewest columns the game's message on the hint bar keeps.

@@ -6,8 +6,8 @@
 //! reach the game. [`super::draw`] reads this with the
 //! [`GameView`] and draws both.
 
-use crate::game::{Color, Point};
-use crate::referee::GameView;
+use goref_core::game::{Color, Point};
+use goref_core::referee::GameView;
 
 use super::commands::{Context, KeyMap};
 use super::keys::Key;

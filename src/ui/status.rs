@@ -21,7 +21,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use crate::referee::{GameView, Phase};
+use goref_core::referee::{GameView, Phase};
 
 use super::{cut, Theme};
 
@@ -201,7 +201,7 @@ impl Widget for StatusLine<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::{End, GameResult, PlayerInfo};
+    use goref_core::referee::{End, GameResult, PlayerInfo};
 
     #[test]
     fn the_line_names_the_players_the_rules_and_the_state() {

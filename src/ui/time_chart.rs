@@ -39,9 +39,9 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::Widget;
 
-use crate::game::Color;
-use crate::referee::view::MoveLine;
-use crate::referee::GameView;
+use goref_core::game::Color;
+use goref_core::referee::view::MoveLine;
+use goref_core::referee::GameView;
 
 use super::Theme;
 

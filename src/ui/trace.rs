@@ -35,11 +35,11 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use crate::game::Color;
-use crate::protocol::sgmp::link::{Direction, TraceFlag};
-use crate::referee::event::LineDirection;
-use crate::referee::view::{AudienceLine, PacketLine, TraceLine};
-use crate::referee::GameView;
+use goref_core::game::Color;
+use goref_core::protocol::sgmp::link::{Direction, TraceFlag};
+use goref_core::referee::event::LineDirection;
+use goref_core::referee::view::{AudienceLine, PacketLine, TraceLine};
+use goref_core::referee::GameView;
 
 use super::{cut, Theme};
 

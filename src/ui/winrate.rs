@@ -20,8 +20,8 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
-use crate::game::Color;
-use crate::referee::GameView;
+use goref_core::game::Color;
+use goref_core::referee::GameView;
 
 use super::clocks::disagree;
 use super::Theme;
@@ -165,7 +165,7 @@ fn visits(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::view::{AnalysisLine, MoveLine};
+    use goref_core::referee::view::{AnalysisLine, MoveLine};
 
     fn view_with(points: &[(Color, f32)], newest: [Option<f64>; 2]) -> GameView {
         let mut view = GameView::new();

@@ -9,8 +9,8 @@ use std::path::Path;
 use serde::Deserialize;
 
 use crate::match_play::file::{check_engines, Engine};
-use crate::matches::jobs::is_plain_name as is_plain;
 use crate::toml_errors::locate;
+use goref_core::matches::jobs::is_plain_name as is_plain;
 
 /// The `[game]` keys a job may set: none names a file, a program or the
 /// players.

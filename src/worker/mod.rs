@@ -33,7 +33,7 @@ use tokio::task::JoinSet;
 
 use crate::match_play::desk::{Headless, MatchDesk};
 use crate::match_play::queue::{self, BrokerLink};
-use crate::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
+use goref_core::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
 
 use file::WorkerFile;
 use play::{GameBegun, JobRun, Played};

@@ -17,7 +17,7 @@ use crate::match_play::file::Engine;
 use crate::match_play::plan::{self, GameSlot};
 use crate::match_play::queue;
 use crate::match_play::tally::{count, folder_result, Counted};
-use crate::matches::jobs::{GameReport, Job};
+use goref_core::matches::jobs::{GameReport, Job};
 
 /// How many times one game is played before the job is given back.
 const MAX_ATTEMPTS: u32 = 3;

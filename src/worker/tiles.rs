@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use crate::hall::follower::Follower;
 use crate::match_play::picture::MatchPicture;
 use crate::mirror::follow::Target;
-use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
+use goref_core::tournament::hall::{BoardPicture, EventPicture, Stage};
 
 use super::play::{GameBegun, JobRun};
 

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use goref::bot::arena::play_game;
 use goref::bot::Engine;
-use goref::game::Color;
+use goref_core::game::Color;
 
 /// Playouts per move: enough to win nearly every game, few enough that the
 /// twenty games take well under a minute in release.

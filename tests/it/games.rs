@@ -10,9 +10,9 @@ use std::collections::{BTreeSet, HashSet};
 use std::time::Duration;
 
 use common::{gnugo, run_goref, sgf_moves, Run};
-use goref::game::board::{Board, BoardRules, KoRule};
-use goref::game::sgf;
-use goref::game::{Color, Point};
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::sgf;
+use goref_core::game::{Color, Point};
 
 const GAME_LIMIT: Duration = Duration::from_secs(120);
 

@@ -14,7 +14,7 @@ use common::{
     fake, gnugo, journal, move_events, run_goref, run_goref_answering, wait_for_moves, wait_until,
     Run,
 };
-use goref::game::sgf;
+use goref_core::game::sgf;
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(60);

@@ -15,7 +15,7 @@ use common::{
     gnugo_seeded, journal_moves, run_goref, run_goref_answering, sgf_file_moves, spawn_goref,
     wait_for_moves, Run,
 };
-use goref::game::sgf;
+use goref_core::game::sgf;
 use serde_json::Value;
 
 const LIMIT: Duration = Duration::from_secs(120);

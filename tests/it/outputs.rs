@@ -12,7 +12,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{fake, goref, run_goref, wait_for_moves, wait_until, Run};
-use goref::game::sgf;
+use goref_core::game::sgf;
 
 const LIMIT: Duration = Duration::from_secs(60);
 

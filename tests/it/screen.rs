@@ -149,8 +149,8 @@ fn the_judge_marks_a_stone_dead_with_the_cursor_and_counts_the_game() {
 
 #[test]
 fn a_replay_stepped_to_move_n_shows_the_board_the_host_had_at_move_n() {
-    use goref::game::Point;
-    use goref::referee::{GameEvent, GameView, StampedEvent};
+    use goref_core::game::Point;
+    use goref_core::referee::{GameEvent, GameView, StampedEvent};
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("game.jsonl");
     let played = Command::new(goref())
@@ -209,8 +209,8 @@ fn a_replay_stepped_to_move_n_shows_the_board_the_host_had_at_move_n() {
         for col in 0..9u8 {
             let shown = line[4 + 2 * usize::from(col)];
             let expected = match host.stone(Point::new(col, row)) {
-                Some(goref::game::Color::Black) => '●',
-                Some(goref::game::Color::White) => '○',
+                Some(goref_core::game::Color::Black) => '●',
+                Some(goref_core::game::Color::White) => '○',
                 None => shown,
             };
             assert_eq!(shown, expected, "{col},{row}:\n{screen}");

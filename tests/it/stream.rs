@@ -7,7 +7,7 @@ use crate::common;
 use std::time::Duration;
 
 use common::{fake, run_goref, wait_until};
-use goref::referee::GameView;
+use goref_core::referee::GameView;
 use serde_json::Value;
 
 #[test]
@@ -35,7 +35,7 @@ fn the_stream_has_a_header_then_numbered_events_and_ends_with_the_result() {
     let lines: Vec<Value> = run.events();
     let header = &lines[0];
     assert_eq!(header["type"], "stream");
-    assert_eq!(header["schema"], goref::referee::SCHEMA_VERSION);
+    assert_eq!(header["schema"], goref_core::referee::SCHEMA_VERSION);
     assert!(header["producer"].as_str().unwrap().starts_with("goref "));
     assert!(header.get("seq").is_none());
 
@@ -116,8 +116,8 @@ fn a_stalled_json_reader_delays_no_move_and_the_trace_is_complete() {
 /// the driver hands them on, and the spectator's from their JSON lines.
 fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, GameView, usize) {
     use goref::cli::{GameArgs, PlayArgs};
-    use goref::game::sgf::Date;
-    use goref::referee::StampedEvent;
+    use goref_core::game::sgf::Date;
+    use goref_core::referee::StampedEvent;
 
     let args = PlayArgs {
         black: Some(black.into()),
@@ -145,7 +145,7 @@ fn host_and_spectator_views(black: &str, white: &str, size: u8) -> (GameView, Ga
         .flatten()
         .collect();
     let mut lines_handed_on = 0;
-    for goref::referee::HandedOn { stamped, json, .. } in handed {
+    for goref_core::referee::HandedOn { stamped, json, .. } in handed {
         host.apply_stamped(&stamped);
         let line = serde_json::to_string(&stamped).unwrap();
         if let Some(json) = json {

@@ -22,8 +22,8 @@ use std::thread;
 use std::time::Duration;
 
 use clap::Parser;
-use goref::game::board::{Board, BoardRules, KoRule};
-use goref::game::coord::{Color, Move, Point};
+use goref_core::game::board::{Board, BoardRules, KoRule};
+use goref_core::game::coord::{Color, Move, Point};
 
 /// The player's flags; both programs take the same ones.
 #[derive(Parser, Debug)]

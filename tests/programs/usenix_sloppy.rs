@@ -18,7 +18,7 @@ mod usenix_player;
 
 use std::process::ExitCode;
 
-use goref::game::coord::Move;
+use goref_core::game::coord::Move;
 use usenix_player::Style;
 
 /// The careless spelling: `g7` or `g 7` (even move numbers), `Pass`, or

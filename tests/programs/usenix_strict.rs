@@ -16,7 +16,7 @@ mod usenix_player;
 
 use std::process::ExitCode;
 
-use goref::game::coord::Move;
+use goref_core::game::coord::Move;
 use usenix_player::Style;
 
 /// The 1987 spelling: `D4`, `pass`, one `\n`.

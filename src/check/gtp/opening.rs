@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use crate::game::rules::EndOfGame;
-use crate::game::{Color, Move, Point};
 use crate::players::{PlayerSpec, Report};
-use crate::referee::{Action, PlayerEvent, PlayerInfo};
 use crate::shell_time::now;
+use goref_core::game::rules::EndOfGame;
+use goref_core::game::{Color, Move, Point};
+use goref_core::referee::{Action, PlayerEvent, PlayerInfo};
 
 use super::trace::{exchanges, judge_moves, judge_setup, known, stopped_reason, Exchanged};
 use crate::check::card::{Section, Verdict};

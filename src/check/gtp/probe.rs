@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::game::Point;
 use crate::players;
-use crate::protocol::gtp::codec::{parse_command_list, Response};
-use crate::protocol::gtp::controller::{Controller, ControllerEvent};
 use crate::seats::link::{SeatDesk, SeatLink};
 use crate::shell_time::{now, Timer};
 use crate::transport::process::{describe_exit, Process, StderrItem};
+use goref_core::game::Point;
+use goref_core::protocol::gtp::codec::{parse_command_list, Response};
+use goref_core::protocol::gtp::controller::{Controller, ControllerEvent};
 
 use super::StderrTally;
 use crate::check::card::{Section, Verdict};

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::game::clock::TimeSystem;
-use crate::game::Color;
 use crate::players::Report;
-use crate::protocol::gtp::codec::parse_command_list;
-use crate::referee::{LineDirection, PlayerEvent, PlayerInfo};
+use goref_core::game::clock::TimeSystem;
+use goref_core::game::Color;
+use goref_core::protocol::gtp::codec::parse_command_list;
+use goref_core::referee::{LineDirection, PlayerEvent, PlayerInfo};
 
 use crate::check::card::Section;
 use crate::check::script::{Exchange, Stopped};

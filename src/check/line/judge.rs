@@ -4,10 +4,10 @@
 
 use std::time::Instant;
 
-use crate::game::Color;
-use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
-use crate::protocol::sgmp::packet::{Command, Query};
-use crate::protocol::sgmp::session::Profile;
+use goref_core::game::Color;
+use goref_core::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
+use goref_core::protocol::sgmp::packet::{Command, Query};
+use goref_core::protocol::sgmp::session::Profile;
 
 use super::{Drive, LineRun};
 use crate::check::card::{Section, Verdict};
@@ -254,7 +254,11 @@ fn expected_handshake(
         (answerer, Command::Answer, 2),
         (asker, Command::Query, Query::Handicap.number()),
         (answerer, Command::Answer, handicap),
-        (asker, Command::Ok, crate::protocol::sgmp::packet::OK_VALUE),
+        (
+            asker,
+            Command::Ok,
+            goref_core::protocol::sgmp::packet::OK_VALUE,
+        ),
     ])
 }
 

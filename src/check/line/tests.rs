@@ -4,8 +4,8 @@
 use super::judge::{answers, judge_repeat};
 use super::*;
 use crate::check::card::Verdict;
-use crate::protocol::sgmp::link::Direction;
-use crate::protocol::sgmp::packet::{Command, Packet};
+use goref_core::protocol::sgmp::link::Direction;
+use goref_core::protocol::sgmp::packet::{Command, Packet};
 
 fn reads(bytes_apart: &[(u64, &[u8])]) -> Speed {
     let t = crate::test_support::epoch();
@@ -89,7 +89,7 @@ fn a_repeat_may_be_oked_again_or_ignored_but_never_taken_as_new() {
     let (verdict, reason) = verdict_after(None, false);
     assert_eq!((verdict, reason.contains("ignored")), (Verdict::Pass, true));
     let deny = Packet::new(false, false, Command::Deny, 0).encode();
-    let deny = crate::protocol::sgmp::packet::hex(&deny);
+    let deny = goref_core::protocol::sgmp::packet::hex(&deny);
     assert_eq!(verdict_after(Some(&deny), false).0, Verdict::Fail);
     assert_eq!(verdict_after(None, true).0, Verdict::Fail);
     let mut section = Section::new("moves");

@@ -20,7 +20,7 @@ use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_entries, sha256_hex};
 use crate::match_play::plan::GameSlot;
 use crate::match_play::queue::object_name;
-use crate::matches::jobs::{is_plain_name, GameReport};
+use goref_core::matches::jobs::{is_plain_name, GameReport};
 
 /// The largest manifest taken.
 const MANIFEST_LIMIT: u64 = 64 * 1024;

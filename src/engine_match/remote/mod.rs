@@ -24,11 +24,11 @@ use async_nats::jetstream::{
 use futures_util::StreamExt;
 
 use crate::check::plural;
-use crate::game::Color;
-use crate::matches::jobs::{
+use crate::mirror::follow::Target;
+use goref_core::game::Color;
+use goref_core::matches::jobs::{
     is_plain_name, Job, JobBook, JobResult, NoticeKind, Try, Verdict, WorkerNotice, MESSAGE_VERSION,
 };
-use crate::mirror::follow::Target;
 
 use crate::match_play::desk::{MatchDesk, MatchOptions};
 use crate::match_play::file::{self, MatchFile};

@@ -116,7 +116,7 @@ impl Runner {
     }
 
     /// The seated entrants' seats, in the entrants' order.
-    pub(super) fn seat_pictures(&self) -> Vec<crate::tournament::hall::SeatPicture> {
+    pub(super) fn seat_pictures(&self) -> Vec<goref_core::tournament::hall::SeatPicture> {
         let Some(board) = &self.seat_board else {
             return Vec::new();
         };

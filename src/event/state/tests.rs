@@ -296,6 +296,6 @@ fn the_filler_is_not_ranked_but_its_games_count_for_its_opponents() {
         .map(|r| (r.name.as_str(), r.rank, r.tied))
         .collect();
     assert_eq!(ranked, [("b", 1, true), ("c", 1, true), ("a", 3, false)]);
-    let json = crate::tournament::crosstable::json(&table);
+    let json = goref_core::tournament::crosstable::json(&table);
     assert_eq!(json["rows"][1]["games"][0]["opponent"], "d", "{json}");
 }

@@ -2,7 +2,7 @@
 //! board a stream of its own, heartbeats in the board's time.
 
 use super::*;
-use crate::referee::GameView;
+use goref_core::referee::GameView;
 
 fn snapshot(stream: &str, board: u32, seq: u64, folder: Option<&str>) -> String {
     let mut view = GameView::new();

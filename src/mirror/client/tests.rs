@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use super::*;
 use crate::mirror::hub::{CatchUp, HistoryLimits, Hub};
-use crate::referee::{GameEvent, StampedEvent};
 use crate::test_support::epoch;
+use goref_core::referee::{GameEvent, StampedEvent};
 
 fn notice(seq: u64) -> StampedEvent {
     StampedEvent {

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use crate::referee::EventBatch;
 use crate::shell_time::now;
+use goref_core::referee::EventBatch;
 
 use super::{lock, Shared};
 use crate::mirror::broker::Publisher;
@@ -59,7 +59,7 @@ impl Source {
     pub(super) fn size(&self) -> u8 {
         match self {
             Source::Game(hub) => hub.size(),
-            Source::Hall(_) => crate::game::MAX_SIZE,
+            Source::Hall(_) => goref_core::game::MAX_SIZE,
         }
     }
 

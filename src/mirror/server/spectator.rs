@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use tokio::io::AsyncWriteExt;
 use tokio::sync::broadcast;
 
-use crate::referee::{OperatorInput, SessionChange};
 use crate::shell_time::now;
+use goref_core::referee::{OperatorInput, SessionChange};
 
 use super::super::conn::{Conn, ConnRead, ConnWrite};
 use super::super::gate::Refusal;

@@ -7,11 +7,11 @@ use std::io::{BufRead, BufReader, Write};
 use std::time::Duration;
 
 use super::*;
-use crate::game::Color;
 use crate::mirror::client::{Link, Spectator};
 use crate::mirror::follow::{Follow, FollowEvent, Target};
-use crate::referee::{GameView, LineDirection};
-use crate::referee::{HandedOn, StampedEvent};
+use goref_core::game::Color;
+use goref_core::referee::{GameView, LineDirection};
+use goref_core::referee::{HandedOn, StampedEvent};
 
 fn quick_limits() -> Limits {
     Limits {
@@ -230,7 +230,7 @@ async fn commands_go_to_the_game_from_the_folders_socket_and_close_a_spectator()
         .unwrap();
     assert_eq!(
         command,
-        OperatorInput::Command(crate::referee::OperatorCommand::Adjudicate {
+        OperatorInput::Command(goref_core::referee::OperatorCommand::Adjudicate {
             result: "B+R".into(),
             reason: "a power cut".into(),
         })

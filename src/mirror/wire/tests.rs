@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 
 use super::*;
-use crate::referee::{GameEvent, GameView};
+use goref_core::referee::{GameEvent, GameView};
 
 #[test]
 fn a_hello_round_trips_and_leaves_out_what_it_lacks() {

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::referee::{Action, Failure, PlayerEvent};
 use crate::seats::link::{SeatDesk, SeatLink};
 use crate::shell_time::now;
 use crate::transport::process::Process;
+use goref_core::referee::{Action, Failure, PlayerEvent};
 
 use super::super::Reporter;
 

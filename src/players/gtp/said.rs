@@ -2,10 +2,10 @@
 //! as the tail a failure quotes, and traced), and the analysis that comes
 //! with a move (`*-genmove_analyze`).
 
-use crate::game::Move;
-use crate::protocol::gtp::analysis;
-use crate::referee::{LineDirection, PlayerEvent};
 use crate::transport::process::StderrItem;
+use goref_core::game::Move;
+use goref_core::protocol::gtp::analysis;
+use goref_core::referee::{LineDirection, PlayerEvent};
 
 use super::{GtpPlayer, STDERR_TAIL};
 

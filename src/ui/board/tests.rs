@@ -7,11 +7,11 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::BoardPane;
-use crate::game::Color;
-use crate::referee::event::{AgreementEvent, GameEvent, GameStart};
-use crate::referee::GameView;
 use crate::test_support::{buffer_lines, clock_reading, game_start};
 use crate::ui::Theme;
+use goref_core::game::Color;
+use goref_core::referee::event::{AgreementEvent, GameEvent, GameStart};
+use goref_core::referee::GameView;
 
 fn start(size: u8) -> GameEvent {
     GameEvent::GameStart(Box::new(GameStart {

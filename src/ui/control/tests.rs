@@ -3,9 +3,9 @@
 //! and a spectator whose keys never reach the game.
 
 use super::*;
-use crate::referee::event::GameEvent;
-use crate::referee::Phase;
 use crate::test_support::game_start;
+use goref_core::referee::event::GameEvent;
+use goref_core::referee::Phase;
 
 fn view(phase: Phase) -> GameView {
     let mut view = GameView::new();
@@ -217,11 +217,11 @@ fn quitting_a_game_that_is_on_voids_it_after_confirming() {
         [Effect::Operator(OperatorCommand::Adjudicate { result, .. }), Effect::Quit] if result == "Void"
     ));
     let mut over = view.clone();
-    over.result = Some(crate::referee::GameResult::new(
+    over.result = Some(goref_core::referee::GameResult::new(
         "B+R".into(),
         "resigned".into(),
         Some(Color::Black),
-        crate::referee::End::Resign,
+        goref_core::referee::End::Resign,
     ));
     assert_eq!(press("q", &over, &mut state), [Effect::Quit]);
     assert_eq!(

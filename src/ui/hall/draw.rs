@@ -27,10 +27,10 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 
-use crate::game::{Color, Move, Point};
-use crate::referee::GameView;
-use crate::tournament::crosstable;
-use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
+use goref_core::game::{Color, Move, Point};
+use goref_core::referee::GameView;
+use goref_core::tournament::crosstable;
+use goref_core::tournament::hall::{BoardPicture, EventPicture, Stage};
 
 use super::super::board::point_glyph;
 use super::super::clocks::{describe, reading_at};

@@ -19,8 +19,8 @@
 //! new pairing, a result) asks for `y` first, as the game's risky commands
 //! do.
 
-use crate::tournament::games::parse_outcome;
-use crate::tournament::hall::Stage;
+use goref_core::tournament::games::parse_outcome;
+use goref_core::tournament::hall::Stage;
 
 use super::super::keys::Key;
 use super::{Asking, HallInput, HallKind, HallState, HallView, Mode};

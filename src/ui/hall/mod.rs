@@ -17,8 +17,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::referee::{GameView, Phase};
-use crate::tournament::hall::{BoardPicture, EventPicture};
+use goref_core::referee::{GameView, Phase};
+use goref_core::tournament::hall::{BoardPicture, EventPicture};
 
 pub use draw::{draw, Laid};
 pub use panel::MatchPanel;

@@ -12,14 +12,14 @@ use ratatui::layout::Rect;
 
 use super::keys::{handle, HallEffect};
 use super::{draw, BoardGame, HallKind, HallState, HallView, Mode};
-use crate::game::clock::ClockReading;
-use crate::game::Color::{Black, White};
-use crate::referee::event::{GameEvent, SessionChange, StampedEvent};
-use crate::referee::{GameView, Phase};
 use crate::test_support::{buffer_lines, game_start};
-use crate::tournament::hall::{BoardPicture, EventPicture, Stage};
 use crate::ui::keys::Key;
 use crate::ui::Theme;
+use goref_core::game::clock::ClockReading;
+use goref_core::game::Color::{Black, White};
+use goref_core::referee::event::{GameEvent, SessionChange, StampedEvent};
+use goref_core::referee::{GameView, Phase};
+use goref_core::tournament::hall::{BoardPicture, EventPicture, Stage};
 
 fn clock(main_left_ms: u64, running: bool) -> ClockReading {
     ClockReading {
@@ -638,7 +638,7 @@ fn t_starts_again_a_board_whose_game_waits_for_an_absent_seat() {
 
 #[test]
 fn shift_s_shows_each_seat_connected_or_absent_with_its_round_trip_and_program() {
-    use crate::tournament::hall::SeatPicture;
+    use goref_core::tournament::hall::SeatPicture;
     let mut hall = hall(2);
     let mut state = HallState::new(true);
     handle(Key::Char('S'), &hall, &mut state, 2);

@@ -7,15 +7,15 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
 use super::render;
-use crate::game::clock::{ClockReading, TimeSystem};
-use crate::game::Color::{self, Black, White};
-use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
-use crate::referee::event::{
-    AgreementEvent, GameEvent, LineDirection, Phase, PlayerInfo, StampedEvent,
-};
-use crate::referee::{End, GameResult, GameView};
 use crate::test_support::{buffer_lines, game_start};
 use crate::ui::{PaneId, Role, Theme, UiState};
+use goref_core::game::clock::{ClockReading, TimeSystem};
+use goref_core::game::Color::{self, Black, White};
+use goref_core::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
+use goref_core::referee::event::{
+    AgreementEvent, GameEvent, LineDirection, Phase, PlayerInfo, StampedEvent,
+};
+use goref_core::referee::{End, GameResult, GameView};
 
 const OPENING: &str = "Q16 D4 Q4 D16 C14 R10 F17 C6 K4 O17 P15 O16 R17 E3";
 
@@ -256,7 +256,7 @@ fn scoring_with_a_disagreement_and_the_judges_cursor() {
     let view = disputed();
     let mut state = operator(view.last_t_ms);
     state.alerts_acknowledged = view.alerts.back().map_or(0, |a| a.n);
-    state.cursor = Some(crate::game::Point::new(4, 2));
+    state.cursor = Some(goref_core::game::Point::new(4, 2));
     insta::assert_snapshot!(
         "scoring_80x24",
         draw(&view, &state, &Theme::default(), 80, 24)

@@ -8,10 +8,10 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{Pen, TimeChartPane};
-use crate::game::Color;
-use crate::referee::view::MoveLine;
-use crate::referee::GameView;
 use crate::ui::Theme;
+use goref_core::game::Color;
+use goref_core::referee::view::MoveLine;
+use goref_core::referee::GameView;
 
 /// A view whose moves are `(vertex, think ms, wire ms, resends)`, Black
 /// first and alternating.

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! A packet's four bytes are taken apart as the line carries them
-//! ([`crate::protocol::sgmp::packet`]): b0 is the start byte with the
+//! ([`goref_core::protocol::sgmp::packet`]): b0 is the start byte with the
 //! sender's sequence bit S (bit 0) and its acknowledgement A (bit 1); b1
 //! the checksum of the other three; b2 the command (bits 6-4), the reserved
 //! bit 3 and the value's bits 9-7; b3 the value's bits 6-0. The checksum is
@@ -21,10 +21,10 @@
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::protocol::sgmp::link::Direction;
-use crate::protocol::sgmp::packet::{decode_move, parse_hex, Command};
-use crate::referee::event::LineDirection;
-use crate::referee::view::{AudienceLine, PacketLine, TraceLine};
+use goref_core::protocol::sgmp::link::Direction;
+use goref_core::protocol::sgmp::packet::{decode_move, parse_hex, Command};
+use goref_core::referee::event::LineDirection;
+use goref_core::referee::view::{AudienceLine, PacketLine, TraceLine};
 
 use super::{clock, flag_word, is_problem_flag, wire, TraceRow};
 use crate::ui::Theme;
@@ -171,7 +171,7 @@ fn byte_kind(byte: u8) -> String {
 
 /// One line a byte, for four bytes laid out as a packet.
 fn packet_fields([b0, b1, b2, b3]: [u8; 4], size: u8) -> Vec<(String, bool)> {
-    let expected = crate::protocol::sgmp::packet::checksum(b0, b2, b3);
+    let expected = goref_core::protocol::sgmp::packet::checksum(b0, b2, b3);
     let checksum = if b1 == expected {
         (
             format!("b1 {b1:02x}  checksum 0x80 | (b0+b2+b3) & 0x7f = {expected:02x}: good"),

@@ -9,8 +9,8 @@
 //! the selected row in view, knowing the pane's height from
 //! [`TraceState::pane_rows`].
 
-use crate::game::Color;
-use crate::referee::GameView;
+use goref_core::game::Color;
+use goref_core::referee::GameView;
 
 use super::{bottom_index, rows, Layout, TraceRow, TraceState};
 

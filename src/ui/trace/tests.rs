@@ -9,12 +9,12 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::{cut, detail, rows, TracePane, TraceRow, TraceState};
-use crate::game::{Color, Point};
-use crate::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
-use crate::protocol::sgmp::packet::{describe, encode_move, hex, Command, Packet, OK_VALUE};
-use crate::referee::event::{GameEvent, LineDirection, StampedEvent};
-use crate::referee::GameView;
 use crate::ui::Theme;
+use goref_core::game::{Color, Point};
+use goref_core::protocol::sgmp::link::{Direction, TraceEntry, TraceFlag};
+use goref_core::protocol::sgmp::packet::{describe, encode_move, hex, Command, Packet, OK_VALUE};
+use goref_core::referee::event::{GameEvent, LineDirection, StampedEvent};
+use goref_core::referee::GameView;
 
 /// Four bytes take 16.7 ms at 2400 baud.
 const WIRE_MS: f64 = 40_000.0 / 2400.0;

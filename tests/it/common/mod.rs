@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use goref::game::sgf;
+use goref_core::game::sgf;
 use serde_json::Value;
 
 /// A child process killed and reaped when dropped, so that a test that

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use goref::game::sgf;
+use goref_core::game::sgf;
 
 use super::{gnugo, sgf_moves};
 

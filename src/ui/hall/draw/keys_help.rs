@@ -5,7 +5,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-use crate::tournament::hall::Stage;
+use goref_core::tournament::hall::Stage;
 
 use super::super::super::{cut, Theme};
 use super::super::{HallKind, HallState, HallView, Mode};

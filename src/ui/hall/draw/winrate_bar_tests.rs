@@ -1,9 +1,9 @@
 //! The tests of `draw`.
 
 use super::winrate_bar;
-use crate::game::Color;
-use crate::referee::view::{AnalysisLine, MoveLine};
-use crate::referee::GameView;
+use goref_core::game::Color;
+use goref_core::referee::view::{AnalysisLine, MoveLine};
+use goref_core::referee::GameView;
 
 fn view(black: Option<f32>, newest: [f64; 2]) -> GameView {
     let mut view = GameView::new();
