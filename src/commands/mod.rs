@@ -46,8 +46,13 @@ enum Outcome {
     Incomplete(Vec<String>),
 }
 
-/// Runs the command `cli` names and gives its exit status.
+/// Runs the command `cli` names, logging to `--log` if given, and gives its
+/// exit status.
 pub fn run(cli: Cli) -> ExitCode {
+    let _log_guard = match cli.log.as_deref().map(install_logging).transpose() {
+        Ok(guard) => guard,
+        Err(message) => return fail(&message),
+    };
     if let Some(address) = &cli.watch {
         if cli.command.is_some() {
             return fail("--watch follows a game another goref serves and takes no command");
@@ -144,7 +149,7 @@ fn self_exe() -> PathBuf {
 
 /// Sends `tracing` to the file `--log` names (never to the terminal the
 /// screen owns), filtered by `GOREF_LOG`; the guard flushes it at the end.
-pub fn install_logging(
+fn install_logging(
     path: &std::path::Path,
 ) -> Result<tracing_appender::non_blocking::WorkerGuard, String> {
     let target = crate::files::resolve_output(path, crate::files::Holds::Log)
