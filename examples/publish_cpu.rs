@@ -33,8 +33,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use goref::mirror::broker::{PublishConfig, StreamSettings};
 use goref::mirror::outlet::OutletLimits;
+use goref::mirror::publisher::{PublishConfig, StreamSettings};
 use goref::mirror::server::{MirrorServer, ServeConfig};
 use goref::shell_time::now;
 use goref_core::referee::{EventBatch, GameEvent, HandedOn};

@@ -18,6 +18,7 @@ mod test_support;
 pub mod app;
 pub(crate) mod boards;
 pub mod bot;
+pub mod broker;
 pub(crate) mod check;
 pub mod cli;
 pub mod commands;

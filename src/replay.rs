@@ -10,6 +10,7 @@
 //! the trace was written) is reported and ignored: exit status 0 when every
 //! line before it was consistent.
 
+use crate::shell_time::Threads;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -108,9 +109,10 @@ pub(crate) fn run(args: &ReplayArgs) -> Result<(), ReplayError> {
     if let Some(options) = screen {
         let problem = outcome.as_ref().err().map(ToString::to_string);
         let recording = Recording::new(std::mem::take(&mut reading.kept));
-        let runtime = tokio::runtime::Runtime::new().map_err(|e| ReplayError::Screen {
-            message: format!("cannot start: {e}"),
-        })?;
+        let runtime =
+            crate::shell_time::runtime(Threads::PerCore).map_err(|e| ReplayError::Screen {
+                message: format!("cannot start: {e}"),
+            })?;
         runtime
             .block_on(crate::app::replay::run(recording, options, problem))
             .map_err(|message| ReplayError::Screen { message })?;

@@ -2,7 +2,8 @@
 //! async shell reads time from tokio, so tests can pause it, and hands it to
 //! the pure cores as `std::time::Instant`: this is the one place that does
 //! both. A wait on something that is not there (no deadline, a channel
-//! gone) waits forever, so that its `select!` branch stays quiet.
+//! gone) waits forever, so that its `select!` branch stays quiet. Every
+//! runtime the shell's loops run on is built here ([`runtime`]).
 
 use std::time::Instant;
 
@@ -76,4 +77,31 @@ pub(crate) async fn next_from<T>(input: &mut Option<mpsc::UnboundedReceiver<T>>)
         Some(rx) => rx.recv().await,
         None => std::future::pending().await,
     }
+}
+
+/// The threads a runtime runs its tasks on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threads {
+    /// The thread that blocks on it, alone: a game's loop, the mirror's
+    /// thread, a relay's, a check.
+    Caller,
+    /// This many threads of its own: a runner that waits on a broker
+    /// while its games' followers run.
+    Workers(usize),
+    /// One thread a core: a screen that follows others' games.
+    PerCore,
+}
+
+/// A runtime with time and I/O on `threads`.
+pub fn runtime(threads: Threads) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = match threads {
+        Threads::Caller => tokio::runtime::Builder::new_current_thread(),
+        Threads::Workers(count) => {
+            let mut builder = tokio::runtime::Builder::new_multi_thread();
+            builder.worker_threads(count);
+            builder
+        }
+        Threads::PerCore => tokio::runtime::Builder::new_multi_thread(),
+    };
+    builder.enable_all().build()
 }

@@ -1,6 +1,7 @@
 //! `goref bot`: the built-in engine over GTP, or one game on a line.
 
 use crate::cli::BotArgs;
+use crate::shell_time::Threads;
 use crate::transport::line::LineSpec;
 use goref_core::game::Color;
 use goref_core::protocol::sgmp::continued::Continued;
@@ -27,7 +28,8 @@ pub(super) fn bot(args: BotArgs) -> Result<(), String> {
         .unwrap_or_default()
         .parse()
         .map_err(|_| "--color must be black or white".to_string())?;
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let runtime =
+        crate::shell_time::runtime(Threads::PerCore).map_err(|e| format!("cannot start: {e}"))?;
     let game = crate::bot::line::LineGame {
         color,
         size: args.size,

@@ -24,7 +24,7 @@ pub(super) fn engine_match(args: MatchArgs) -> Result<Outcome, String> {
                 .workers
                 .as_deref()
                 .map(|url| {
-                    crate::match_play::queue::BrokerLink::parse(
+                    crate::broker::work::BrokerLink::parse(
                         url,
                         args.broker.creds.clone(),
                         args.broker.tls_ca.clone(),

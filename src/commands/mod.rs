@@ -22,6 +22,7 @@ mod standings;
 mod watch;
 mod worker;
 
+use crate::shell_time::Threads;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::SystemTime;
@@ -128,10 +129,7 @@ fn print_bytes(bytes: &[u8]) -> Result<Outcome, String> {
 /// threads; the disk writers, the mirror and the terminal's input have
 /// threads of their own.
 pub(super) fn game_runtime() -> Result<tokio::runtime::Runtime, String> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| format!("cannot start: {e}"))
+    crate::shell_time::runtime(Threads::Caller).map_err(|e| format!("cannot start: {e}"))
 }
 
 pub(super) fn today() -> Date {

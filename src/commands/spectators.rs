@@ -1,15 +1,15 @@
 //! `--serve`, `--web` and `--publish`, shared by `goref play` and `goref
 //! event`: the mirror started before the game, and where it publishes.
 
+use crate::broker::address::subject_token;
+use crate::broker::address::BrokerAddress;
 use crate::cli::SpectatorArgs;
 use crate::console;
 use crate::event::file::PublishSettings;
-use crate::mirror::broker::PublishConfig;
-use crate::mirror::broker::StreamSettings;
 use crate::mirror::gate::Limits;
-use crate::mirror::outlet::subject_token;
-use crate::mirror::outlet::BrokerAddress;
 use crate::mirror::outlet::OutletLimits;
+use crate::mirror::publisher::PublishConfig;
+use crate::mirror::publisher::StreamSettings;
 use crate::mirror::server::MirrorServer;
 use crate::mirror::server::ServeConfig;
 

@@ -1,6 +1,7 @@
 //! `goref --watch` and `goref attach`: a game another goref referees,
 //! followed as a spectator or taken back as its operator.
 
+use crate::shell_time::Threads;
 use std::io::IsTerminal;
 
 use super::game_runtime;
@@ -8,12 +9,12 @@ use super::spectators::token_from_environment;
 use crate::app::screen_options;
 use crate::app::watch::Headless;
 use crate::app::watch::WatchEnd;
+use crate::broker::address::BrokerAddress;
 use crate::cli::AttachArgs;
 use crate::cli::WatchArgs;
 use crate::console;
 use crate::journal;
 use crate::mirror::follow::Target;
-use crate::mirror::outlet::BrokerAddress;
 use crate::ui::Role;
 
 /// `goref --watch HOST:PORT` or `nats://HOST:PORT/EVENT[/BOARD]`: a
@@ -54,7 +55,8 @@ pub(super) fn watch(address: &str, args: &WatchArgs) -> Result<WatchEnd, String>
         console::say("goref: stdout is not a terminal, so no full screen: progress lines instead");
         headless = Some(Headless::Progress);
     }
-    let runtime = tokio::runtime::Runtime::new().map_err(|e| format!("cannot start: {e}"))?;
+    let runtime =
+        crate::shell_time::runtime(Threads::PerCore).map_err(|e| format!("cannot start: {e}"))?;
     runtime.block_on(crate::app::watch::run(
         target,
         token,

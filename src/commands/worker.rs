@@ -9,7 +9,7 @@ use crate::cli::WorkerArgs;
 
 /// `goref worker nats://HOST:PORT`.
 pub(super) fn worker(args: WorkerArgs) -> Result<Outcome, String> {
-    let link = crate::match_play::queue::BrokerLink::parse(
+    let link = crate::broker::work::BrokerLink::parse(
         &args.broker_url,
         args.broker.creds,
         args.broker.tls_ca,
@@ -30,7 +30,7 @@ pub(super) fn worker(args: WorkerArgs) -> Result<Outcome, String> {
             "--name '{name}': a worker's name is letters, digits, '-', '_' and '.'"
         ));
     }
-    let only = args.only.as_deref().map(crate::match_play::queue::match_id);
+    let only = args.only.as_deref().map(crate::broker::work::match_id);
     crate::worker::file::prepare_games_folder(&args.dir)?;
     let options = crate::worker::WorkerOptions {
         link,

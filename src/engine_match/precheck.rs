@@ -5,6 +5,7 @@
 //! that a wrong command line is one clear line instead of every game
 //! crashing.
 
+use crate::shell_time::Threads;
 use std::path::Path;
 
 use crate::check::{CheckConfig, CARD_WIDTH};
@@ -33,9 +34,7 @@ pub(crate) fn check_engines(
     stop_asked: &dyn Fn() -> Option<String>,
     say: &dyn Fn(String),
 ) -> Result<(), String> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
+    let runtime = crate::shell_time::runtime(Threads::Caller)
         .map_err(|e| format!("cannot check the engines: {e}"))?;
     let cards = dir.join(CARDS_FOLDER);
     std::fs::create_dir_all(&cards).map_err(|e| format!("cannot make {}: {e}", cards.display()))?;

@@ -16,7 +16,7 @@ pub struct MatchOptions {
     /// The figures as a JSON line after each finished game, on stdout.
     pub json: bool,
     /// The games played by `goref worker`s through this broker, not here.
-    pub workers: Option<super::queue::BrokerLink>,
+    pub workers: Option<crate::broker::work::BrokerLink>,
     /// With `workers`: the match's own worker plays this many games at
     /// once here too.
     pub slots: Option<usize>,

@@ -7,8 +7,6 @@
 //! - [`tally`]: the figures from the folders.
 //! - [`picture`]: the match as a screen draws it: tiles and a panel.
 //! - [`desk`]: where a match says how it goes and hears it must stop.
-//! - [`queue`]: the broker's streams and store for a match played by
-//!   workers.
 //! - [`screen`]: the tiles of games in play on a terminal, for a match's
 //!   runner or a worker's slots.
 
@@ -16,6 +14,5 @@ pub mod desk;
 pub mod file;
 pub mod picture;
 pub mod plan;
-pub mod queue;
 pub mod screen;
 pub mod tally;

@@ -23,8 +23,10 @@ use futures_util::StreamExt;
 use std::sync::Arc;
 use tokio::sync::{mpsc, Notify};
 
-use super::outlet::{read_message_id, BrokerAddress, Subjects};
+use super::outlet::{read_message_id, Subjects};
 use super::wire::RefereeMessage;
+use crate::broker::address::BrokerAddress;
+use crate::broker::connect::{connect, Dial, NotConnected};
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(5);
@@ -127,30 +129,23 @@ async fn watch(
     let reconnected = Arc::new(Notify::new());
     let client = loop {
         let (on_connect, on_drop) = (reconnected.clone(), news.clone());
-        let options = async_nats::ConnectOptions::new()
-            .name("goref watcher")
-            .connection_timeout(CONNECT_WITHIN)
-            .event_callback(move |event| {
-                let (on_connect, on_drop) = (on_connect.clone(), on_drop.clone());
-                async move {
-                    match event {
-                        async_nats::Event::Connected => on_connect.notify_one(),
-                        async_nats::Event::Disconnected => {
-                            let why = "the connection to the broker dropped".to_string();
-                            let _ = on_drop.try_send(BrokerNews::Down(why));
-                        }
-                        _ => {}
-                    }
-                }
-            });
-        let options = match address.auth.apply(options).await {
-            Ok(options) => options,
-            Err(why) => return tell(news, BrokerNews::Failed(why)).await,
+        let dial = Dial {
+            name: "goref watcher",
+            within: CONNECT_WITHIN,
+            ping_every: None,
         };
-        let connected = options.connect(address.server.as_str()).await;
+        let connected = connect(&address.server, &address.auth, dial, move |up| match up {
+            true => on_connect.notify_one(),
+            false => {
+                let why = "the connection to the broker dropped".to_string();
+                let _ = on_drop.try_send(BrokerNews::Down(why));
+            }
+        })
+        .await;
         match connected {
             Ok(client) => break client,
-            Err(e) => {
+            Err(NotConnected::Auth(why)) => return tell(news, BrokerNews::Failed(why)).await,
+            Err(NotConnected::Connect(e)) => {
                 use async_nats::ConnectErrorKind::{
                     Authentication, AuthorizationViolation, Dns, ServerParse,
                 };

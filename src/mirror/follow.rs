@@ -31,8 +31,8 @@ use super::broker_watch::{self, BrokerNews};
 use super::client::{Spectator, Update, PING_EVERY, SILENT_LIMIT};
 use super::conn::{Conn, ConnRead, ConnWrite};
 use super::lines::LineReader;
-use super::outlet::BrokerAddress;
 use super::wire::REFEREE_LINE_LIMIT;
+use crate::broker::address::BrokerAddress;
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(5);

@@ -19,18 +19,16 @@
 //! - [`conn`]: a connection over TCP (`--serve`), the game folder's Unix
 //!   socket (`goref attach`), where the operator's commands come in, or a
 //!   browser's WebSocket.
-//! - [`outlet`], [`broker`], [`broker_watch`]: the stream published to a
+//! - [`outlet`], [`publisher`], [`broker_watch`]: the stream published to a
 //!   NATS JetStream broker (`--publish`), and followed from it (`--watch
-//!   nats://…`): the pure queue and subjects, and the two async shells.
+//!   nats://…`): the pure queue and subjects, and the two async shells,
+//!   which connect through [`crate::broker`].
 //!   [`pace`]: pure. How often the events are read while only the broker
-//!   watches. [`broker_auth`]: a broker's credentials and TLS, from the
-//!   command line or the environment.
+//!   watches.
 //! - [`web`]: the page for browsers (`--web`), a spectator over a WebSocket.
 
 pub mod accept_trouble;
 pub mod audience;
-pub mod broker;
-pub mod broker_auth;
 pub mod broker_watch;
 pub mod client;
 pub mod conn;
@@ -41,6 +39,7 @@ pub mod hub;
 pub mod lines;
 pub mod outlet;
 pub mod pace;
+pub mod publisher;
 pub mod server;
 pub mod web;
 pub mod wire;

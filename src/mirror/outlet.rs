@@ -1,7 +1,7 @@
 //! What the referee publishes to a broker (`--publish nats://…`), pure: the
 //! subjects a game or a hall is published on, the bounded queue of lines
 //! not yet acknowledged, and the notices when publishing stops and when it
-//! catches up. The shell ([`super::broker`]) takes messages from the front
+//! catches up. The shell ([`super::publisher`]) takes messages from the front
 //! and tells the outlet how each went; the referee never waits for it. A
 //! game's events that come together (a move's, mostly) go as one message
 //! of several lines, so that a move costs the broker one message.
@@ -27,97 +27,13 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
-use super::broker_auth::{server_of, split_user, BrokerAuth};
 use super::hub::Line;
+use crate::broker::address::subject_token;
 
 /// The root of every stored subject.
 pub(crate) const SUBJECT_ROOT: &str = "goref";
 /// The root of the heartbeats' subjects, outside the stored ones.
 pub(crate) const LIVE_ROOT: &str = "goref-live";
-
-/// Where a broker is, and what on it: `nats://HOST:PORT[/EVENT[/BOARD]]`,
-/// with how to reach it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BrokerAddress {
-    /// `HOST:PORT`.
-    pub server: String,
-    /// The broker's credentials and CA, from `USER:PASS@` and the
-    /// environment.
-    pub auth: BrokerAuth,
-    /// The event's (or game's) subject token, when the address names one.
-    pub event: Option<String>,
-    /// One board of an event's hall.
-    pub board: Option<u32>,
-}
-
-impl BrokerAddress {
-    /// Reads `nats://[USER:PASS@]HOST:PORT[/EVENT[/BOARD]]`; the port
-    /// defaults to 4222, and what the address leaves out of the broker's
-    /// credentials is taken from the environment ([`BrokerAuth::from_env`]).
-    pub fn parse(url: &str) -> Result<BrokerAddress, String> {
-        let bad = |why: &str| format!("{url}: {why} (e.g. nats://broker:4222/NAME)");
-        let rest = url
-            .strip_prefix("nats://")
-            .ok_or_else(|| bad("not a nats:// address"))?;
-        let (user, rest) = split_user(rest).map_err(bad)?;
-        let auth = BrokerAuth {
-            user,
-            ..BrokerAuth::default()
-        }
-        .or(BrokerAuth::from_env());
-        let mut parts = rest.split('/').filter(|part| !part.is_empty());
-        let server = server_of(parts.next().unwrap_or_default()).map_err(bad)?;
-        let event = parts.next().map(str::to_string);
-        if let Some(event) = &event {
-            if subject_token(event) != *event {
-                return Err(bad("an event's name is letters, digits, '-' and '_'"));
-            }
-        }
-        let board = match parts.next() {
-            Some(board) => Some(
-                board
-                    .parse::<u32>()
-                    .map_err(|_| bad("a board is a number"))?,
-            ),
-            None => None,
-        };
-        if parts.next().is_some() {
-            return Err(bad("too many parts"));
-        }
-        Ok(BrokerAddress {
-            server,
-            auth,
-            event,
-            board,
-        })
-    }
-
-    /// The address of `event` (and a board) on this broker, as announced.
-    pub fn naming(&self, event: &str, board: Option<u32>) -> String {
-        match board {
-            Some(board) => format!("nats://{}/{event}/{board}", self.server),
-            None => format!("nats://{}/{event}", self.server),
-        }
-    }
-}
-
-/// `name` as one token of a subject: letters, digits, `-` and `_` kept,
-/// anything else `_`.
-pub fn subject_token(name: &str) -> String {
-    let token: String = name
-        .chars()
-        .map(
-            |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                true => c,
-                false => '_',
-            },
-        )
-        .collect();
-    match token.is_empty() {
-        true => "_".into(),
-        false => token,
-    }
-}
 
 /// The subjects of one event (or game) on the broker.
 #[derive(Debug, Clone, PartialEq, Eq)]

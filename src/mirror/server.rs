@@ -16,6 +16,7 @@
 //! file permissions are the access control, and each screen that attaches
 //! or leaves is a `session` event.
 
+use crate::shell_time::Threads;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -32,12 +33,12 @@ use spectator::{bye, spectate};
 
 use super::accept_trouble::AcceptTrouble;
 use super::audience::Audience;
-use super::broker::{PublishConfig, Publisher};
 use super::conn::Conn;
 use super::gate::{Gate, Limits};
 use super::hall_hub::{HallHub, HallItem};
 use super::hub::{HistoryLimits, Hub, Line};
 use super::pace::Pace;
+use super::publisher::{PublishConfig, Publisher};
 
 /// How the mirror serves.
 #[derive(Debug, Clone, Default)]
@@ -234,10 +235,7 @@ impl MirrorServer {
             .name("mirror".into())
             .spawn(move || {
                 lower_priority();
-                let runtime = match tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
+                let runtime = match crate::shell_time::runtime(Threads::Caller) {
                     Ok(runtime) => runtime,
                     Err(e) => return tracing::error!("the mirror cannot start: {e}"),
                 };

@@ -5,6 +5,7 @@
 //! side; [`attach`] gives a board the entrant's [`SeatLink`], which comes
 //! back by itself when the runner is started again.
 
+use crate::shell_time::Threads;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -142,10 +143,7 @@ impl RelayServer {
         std::thread::Builder::new()
             .name("seats".into())
             .spawn(move || {
-                let runtime = match tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                {
+                let runtime = match crate::shell_time::runtime(Threads::Caller) {
                     Ok(runtime) => runtime,
                     Err(e) => return drop(ready_tx.send(Err(e.to_string()))),
                 };

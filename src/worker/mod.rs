@@ -21,6 +21,7 @@ mod play;
 mod tiles;
 mod tries;
 
+use crate::shell_time::Threads;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -31,8 +32,8 @@ use futures_util::StreamExt;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
+use crate::broker::work::{self, BrokerLink};
 use crate::match_play::desk::{Headless, MatchDesk};
-use crate::match_play::queue::{self, BrokerLink};
 use goref_core::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
 
 use file::WorkerFile;
@@ -76,10 +77,7 @@ pub(crate) fn run(options: WorkerOptions) -> Result<(), String> {
 /// hands back the jobs it holds, their games stopped.
 pub(crate) fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
+    let runtime = crate::shell_time::runtime(Threads::Workers(2))
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let worker = Worker {
         options,
@@ -158,7 +156,7 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         )
         .await?;
     let js = jetstream::new(client);
-    let (_, mut consumer) = queue::work_queue(&js, None).await?;
+    let (_, mut consumer) = work::work_queue(&js, None).await?;
     worker.tiles.waiting(None);
     worker.show();
     let slots = Arc::new(Semaphore::new(options.slots));
@@ -293,7 +291,7 @@ async fn take(
 ) -> Option<JobRun> {
     let delivery = message.info().map_or(1, |i| i.delivered.max(1) as u64);
     let job = match Job::from_json(&message.payload) {
-        Ok(job) if queue::match_id(&job.match_name) == job.match_name => job,
+        Ok(job) if work::match_id(&job.match_name) == job.match_name => job,
         Ok(job) => {
             worker.say(format!(
                 "a job for match {:?}, not a plain name: refused",
@@ -425,8 +423,8 @@ async fn play_job(
         run.job.engines[1],
         waited.as_millis()
     ));
-    let alive = queue::alive_subject(&run.match_id, run.job.pair);
-    if let Err(why) = queue::alive_stream(js, ack_wait).await {
+    let alive = work::alive_subject(&run.match_id, run.job.pair);
+    if let Err(why) = work::alive_stream(js, ack_wait).await {
         worker.say(format!(
             "{}: {why}; a broker that restarts may hand the pair out again",
             run.name()
@@ -468,7 +466,7 @@ async fn play_job(
             let live = begun.live;
             let _ = begun_tx.send(notice(NoticeKind::Playing { game, live }));
         };
-        match queue::game_store(js, &run.match_id).await {
+        match work::game_store(js, &run.match_id).await {
             Ok(store) => {
                 run.play(&store, stop, &|line| worker.say(line), &begun)
                     .await
@@ -554,10 +552,10 @@ async fn left_with_its_try(
     run: &JobRun,
     (ack_wait, look_for): (Duration, Duration),
 ) -> bool {
-    let subject = queue::alive_subject(&run.match_id, run.job.pair);
+    let subject = work::alive_subject(&run.match_id, run.job.pair);
     let until = tokio::time::Instant::now() + look_for;
     let word = loop {
-        let word = queue::alive_word(js, &subject).await;
+        let word = work::alive_word(js, &subject).await;
         if word.is_some() || tokio::time::Instant::now() >= until {
             break word;
         }
@@ -567,7 +565,7 @@ async fn left_with_its_try(
     match tries::on_redelivery(word.as_deref()) {
         tries::Redelivered::Play => false,
         tries::Redelivered::LeaveWith(try_id) => {
-            let heard_within = queue::alive_for(ack_wait);
+            let heard_within = work::alive_for(ack_wait);
             if lock(&worker.left_said).insert(try_id.clone()) {
                 worker.say(format!(
                     "{name}: handed out again while try {try_id} still plays it (its worker \
@@ -602,7 +600,7 @@ async fn say_alive(js: &jetstream::Context, alive: &str, word: String) {
 /// Publishes a result, waiting for the broker's acknowledgement however
 /// long the broker is away: the job is acknowledged only after it.
 async fn publish_result(worker: &Worker, js: &jetstream::Context, result: &JobResult) {
-    let subject = queue::result_subject(&result.match_name, result.pair);
+    let subject = work::result_subject(&result.match_name, result.pair);
     let id = format!(
         "{}/{}",
         Job::id_of(&result.match_name, result.pair),
@@ -610,7 +608,7 @@ async fn publish_result(worker: &Worker, js: &jetstream::Context, result: &JobRe
     );
     let mut said = false;
     loop {
-        match queue::publish_once(js, subject.clone(), &id, result.to_json()).await {
+        match work::publish_once(js, subject.clone(), &id, result.to_json()).await {
             Ok(()) => return,
             Err(why) if !said => {
                 worker.say(format!("the result waits for the broker: {why}"));
@@ -625,7 +623,7 @@ async fn publish_result(worker: &Worker, js: &jetstream::Context, result: &JobRe
 /// Publishes a notice; one lost is only a line the match does not show.
 async fn publish_notice(js: &jetstream::Context, match_id: &str, notice: &WorkerNotice) {
     if let Ok(ack) = js
-        .publish(queue::notice_subject(match_id), notice.to_json().into())
+        .publish(work::notice_subject(match_id), notice.to_json().into())
         .await
     {
         let _ = tokio::time::timeout(Duration::from_secs(3), ack).await;

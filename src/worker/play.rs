@@ -11,11 +11,11 @@ use std::process::Stdio;
 use async_nats::jetstream::object_store::ObjectStore;
 use tokio::sync::watch;
 
+use crate::broker::work;
 use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_files, sha256_hex};
 use crate::match_play::file::Engine;
 use crate::match_play::plan::{self, GameSlot};
-use crate::match_play::queue;
 use crate::match_play::tally::{count, folder_result, Counted};
 use goref_core::matches::jobs::{GameReport, Job};
 
@@ -161,7 +161,7 @@ impl JobRun {
     /// try: `MATCH-pair-KKKK-a[-N]-TRY`.
     pub(super) fn live_name(&self, dir: &Path) -> String {
         let folder = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-        crate::mirror::outlet::subject_token(&format!(
+        crate::broker::address::subject_token(&format!(
             "{}-{}-{}",
             self.match_id,
             folder.unwrap_or_default(),
@@ -240,7 +240,7 @@ impl JobRun {
         let mut files = manifest_files(&String::from_utf8_lossy(&manifest));
         files.push(MANIFEST.to_string());
         for file in files {
-            let name = queue::object_name(self.job.pair, game, &self.try_id, &file);
+            let name = work::object_name(self.job.pair, game, &self.try_id, &file);
             let mut data = tokio::fs::File::open(dir.join(&file)).await.map_err(|e| {
                 Played::Failed(format!("cannot read {file} of {}: {e}", dir.display()))
             })?;

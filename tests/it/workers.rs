@@ -1146,8 +1146,8 @@ fn a_match_and_its_workers_that_make_the_queue_at_once_all_get_it() {
                 tokio::spawn(async move {
                     let client = async_nats::connect(address).await.unwrap();
                     let js = async_nats::jetstream::new(client);
-                    let work = goref::match_play::queue::work_queue(&js, None).await;
-                    let results = goref::match_play::queue::results_stream(&js).await;
+                    let work = goref::broker::work::work_queue(&js, None).await;
+                    let results = goref::broker::work::results_stream(&js).await;
                     work.map(|_| ()).and(results.map(|_| ()))
                 })
             });

@@ -16,10 +16,10 @@ use std::path::{Path, PathBuf};
 use async_nats::jetstream::object_store::ObjectStore;
 use tokio::io::AsyncReadExt;
 
+use crate::broker::work::object_name;
 use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_entries, sha256_hex};
 use crate::match_play::plan::GameSlot;
-use crate::match_play::queue::object_name;
 use goref_core::matches::jobs::{is_plain_name, GameReport};
 
 /// The largest manifest taken.

@@ -12,8 +12,8 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::broker::work::BrokerLink;
 use crate::match_play::file::MatchFile;
-use crate::match_play::queue::BrokerLink;
 
 /// How long the worker has to hand its jobs back once told to stop.
 const STOP_WITHIN: Duration = Duration::from_secs(10);

@@ -1,6 +1,6 @@
 //! `goref match DIR --workers nats://…`: the match's pairs played by
 //! `goref worker`s on other machines, through a NATS JetStream broker (see
-//! [`crate::match_play::queue`]). The match publishes a job a pair, `queued` at most
+//! [`crate::broker::work`]). The match publishes a job a pair, `queued` at most
 //! ahead of its results, each with its id so that a rerun publishes nothing
 //! twice; reads the workers' results and notices with a consumer of its
 //! own; copies each result's folders into `DIR/games/`, checked
@@ -14,6 +14,7 @@ pub(crate) mod fetch;
 pub(crate) mod journal;
 pub(crate) mod local;
 
+use crate::shell_time::Threads;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,11 +31,11 @@ use goref_core::matches::jobs::{
     is_plain_name, Job, JobBook, JobResult, NoticeKind, Try, Verdict, WorkerNotice, MESSAGE_VERSION,
 };
 
+use crate::broker::work::{self, BrokerLink};
 use crate::match_play::desk::{MatchDesk, MatchOptions};
 use crate::match_play::file::{self, MatchFile};
 use crate::match_play::picture::{picture, GameInPlay};
 use crate::match_play::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
-use crate::match_play::queue::{self, BrokerLink};
 use crate::match_play::tally::{self, count, MatchFigures, Tally};
 use fetch::{Incoming, NotFetched};
 use journal::{Entry, MatchJournal};
@@ -73,12 +74,9 @@ pub(crate) fn run_at(
     }
     let openings = load_openings(&file)?;
     let plan = Plan::new(&file, openings);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(1)
-        .enable_all()
-        .build()
+    let runtime = crate::shell_time::runtime(Threads::Workers(1))
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let match_id = queue::match_id(&file.name);
+    let match_id = work::match_id(&file.name);
     desk.say(format!(
         "goref: match {}: its pairs go to the workers at {} as match '{match_id}'",
         file.name,
@@ -130,7 +128,7 @@ pub(crate) fn run_at(
 /// The broker's streams, consumer and store, as the match uses them.
 struct Broker {
     /// The link's news: the broker went away, or answers again.
-    news: queue::LinkNews,
+    news: work::LinkNews,
     js: jetstream::Context,
     work: stream::Stream,
     results_stream: stream::Stream,
@@ -150,10 +148,10 @@ impl Broker {
             .connect(&name, &|line| desk.say(line), &|| desk.stop_asked())
             .await?;
         let js = jetstream::new(client);
-        let (work, _) = queue::work_queue(&js, Some(file.workers.ack_wait)).await?;
-        let results_stream = queue::results_stream(&js).await?;
-        let results = queue::results_consumer(&js, match_id).await?;
-        let store = queue::game_store(&js, match_id).await?;
+        let (work, _) = work::work_queue(&js, Some(file.workers.ack_wait)).await?;
+        let results_stream = work::results_stream(&js).await?;
+        let results = work::results_consumer(&js, match_id).await?;
+        let store = work::game_store(&js, match_id).await?;
         Ok(Broker {
             news,
             js,
@@ -310,8 +308,8 @@ impl Remote {
     /// Whether the pair's job waits or plays on the broker, or its result
     /// is there to be read.
     fn on_the_broker(&self, pair: u64) -> bool {
-        let job = queue::job_subject(&self.match_id, pair);
-        let result = queue::result_subject(&self.match_id, pair);
+        let job = work::job_subject(&self.match_id, pair);
+        let result = work::result_subject(&self.match_id, pair);
         let broker = &self.broker;
         self.runtime.block_on(async {
             Broker::holds(&broker.work, &job).await
@@ -422,8 +420,8 @@ impl Remote {
     /// Publishes pair `pair`'s job, with its id, then journals it.
     fn publish(&mut self, pair: u64) -> Result<(), String> {
         let job = self.job(pair);
-        let subject = queue::job_subject(&self.match_id, pair);
-        self.runtime.block_on(queue::publish_once(
+        let subject = work::job_subject(&self.match_id, pair);
+        self.runtime.block_on(work::publish_once(
             &self.broker.js,
             subject,
             &job.id(),
@@ -466,7 +464,7 @@ impl Remote {
             })
             .collect();
         for pair in untaken {
-            let subject = queue::job_subject(&self.match_id, pair);
+            let subject = work::job_subject(&self.match_id, pair);
             let work = &self.broker.work;
             self.runtime.block_on(async {
                 if let Ok(message) = work.get_last_raw_message_by_subject(&subject).await {
@@ -505,7 +503,7 @@ impl Remote {
             }
         });
         for message in messages {
-            let handled = match message.subject.as_str() == queue::notice_subject(&self.match_id) {
+            let handled = match message.subject.as_str() == work::notice_subject(&self.match_id) {
                 true => self.notice(&message.payload).map(|()| Handled::Done),
                 false => self.result(&message.payload),
             };
@@ -853,8 +851,8 @@ impl Remote {
             ));
             return Ok(());
         }
-        let subject = queue::job_subject(&self.match_id, pair);
-        self.runtime.block_on(queue::publish_once(
+        let subject = work::job_subject(&self.match_id, pair);
+        self.runtime.block_on(work::publish_once(
             &self.broker.js,
             subject,
             &id,

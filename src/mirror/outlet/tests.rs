@@ -1,4 +1,4 @@
-//! The outlet: subjects, addresses, the bounded queue and its notices.
+//! The outlet: subjects, the bounded queue and its notices.
 
 use super::*;
 
@@ -13,28 +13,6 @@ fn outlet(limits: OutletLimits) -> Outlet {
 
 fn line(text: &str) -> Line {
     text.into()
-}
-
-#[test]
-fn addresses_name_a_server_an_event_and_a_board() {
-    let full = BrokerAddress::parse("nats://venue:4333/cup-2026/3").unwrap();
-    assert_eq!(full.server, "venue:4333");
-    assert_eq!(full.event.as_deref(), Some("cup-2026"));
-    assert_eq!(full.board, Some(3));
-    let bare = BrokerAddress::parse("nats://venue").unwrap();
-    assert_eq!(bare.server, "venue:4222");
-    assert_eq!(bare.event, None);
-    assert_eq!(bare.naming("cup", Some(2)), "nats://venue:4222/cup/2");
-    for bad in [
-        "venue:4222",
-        "nats://",
-        "nats://venue:x/cup",
-        "nats://venue/cup.final",
-        "nats://venue/cup/two",
-        "nats://venue/cup/2/3",
-    ] {
-        assert!(BrokerAddress::parse(bad).is_err(), "{bad} was taken");
-    }
 }
 
 #[test]

@@ -10,10 +10,10 @@ use crate::shell_time::now;
 use goref_core::referee::EventBatch;
 
 use super::{lock, Shared};
-use crate::mirror::broker::Publisher;
 use crate::mirror::hall_hub::{HallHub, HallItem};
 use crate::mirror::hub::{Hub, Join, Line};
 use crate::mirror::outlet::Pushed;
+use crate::mirror::publisher::Publisher;
 
 /// What the mirror serves: one game, or an event's hall.
 pub(super) enum Source {

@@ -1,7 +1,8 @@
 //! The broker's part in a match played by workers (`goref match DIR
 //! --workers`, `goref worker`): the address with its credentials, the
 //! streams, subjects, consumers and object stores both sides agree on, and
-//! the connection, with the broker's own authentication and TLS.
+//! the connection (made by `broker::connect`), waiting for a broker not
+//! there yet.
 //!
 //! ```text
 //! GOREF-WORK      work queue   goref-work.MATCH.pair.K       one job a pair
@@ -22,8 +23,9 @@ use std::time::Duration;
 
 use async_nats::jetstream::{self, consumer, object_store, stream};
 
-use crate::mirror::broker_auth::{server_of, split_user, BrokerAuth};
-use crate::mirror::outlet::BrokerAddress;
+use super::address::BrokerAddress;
+use super::auth::{server_of, split_user, BrokerAuth};
+use super::connect::{connect, Dial, NotConnected};
 
 /// The stream of jobs, shared by every match on the broker.
 pub const WORK_STREAM: &str = "GOREF-WORK";
@@ -122,7 +124,7 @@ pub fn object_name(pair: u64, game: u8, try_id: &str, file: &str) -> String {
 
 /// The match's name as a subject token: the id of its jobs and objects.
 pub fn match_id(name: &str) -> String {
-    crate::mirror::outlet::subject_token(name)
+    super::address::subject_token(name)
 }
 
 /// A broker, as given on the command line: `nats://[USER:PASS@]HOST[:PORT]`,
@@ -213,28 +215,15 @@ impl BrokerLink {
                 ));
             }
             let news_tx = news_tx.clone();
-            let options = async_nats::ConnectOptions::new()
-                .name(name)
-                .connection_timeout(CONNECT_WITHIN)
-                .ping_interval(PING_EVERY)
-                .event_callback(move |event| {
-                    let up = match event {
-                        async_nats::Event::Connected => Some(true),
-                        async_nats::Event::Disconnected => Some(false),
-                        _ => None,
-                    };
-                    if let Some(up) = up {
-                        let _ = news_tx.send(up);
-                    }
-                    async {}
-                });
-            match self
-                .auth
-                .apply(options)
-                .await?
-                .connect(self.server.as_str())
-                .await
-            {
+            let dial = Dial {
+                name,
+                within: CONNECT_WITHIN,
+                ping_every: Some(PING_EVERY),
+            };
+            let connected = connect(&self.server, &self.auth, dial, move |up| {
+                let _ = news_tx.send(up);
+            });
+            match connected.await {
                 Ok(client) => {
                     let link = LinkNews {
                         news,
@@ -243,7 +232,8 @@ impl BrokerLink {
                     };
                     return Ok((client, link));
                 }
-                Err(e) if is_unreachable(&e) => {
+                Err(NotConnected::Auth(why)) => return Err(why),
+                Err(NotConnected::Connect(e)) if is_unreachable(&e) => {
                     if !std::mem::replace(&mut said, true) {
                         say(format!(
                             "goref: waiting for the broker at {}: {e}",
@@ -252,7 +242,7 @@ impl BrokerLink {
                     }
                     tokio::time::sleep(Duration::from_secs(1)).await;
                 }
-                Err(e) => {
+                Err(NotConnected::Connect(e)) => {
                     return Err(format!(
                         "the broker at {} refused the connection: {e}",
                         self.shown()

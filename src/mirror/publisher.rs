@@ -18,9 +18,10 @@ use tokio::sync::{mpsc, Notify};
 
 use crate::shell_time::now;
 
-use super::broker_auth::BrokerAuth;
 use super::hub::Line;
 use super::outlet::{Outgoing, Outlet, OutletLimits, Pushed, Subjects};
+use crate::broker::auth::BrokerAuth;
+use crate::broker::connect::{connect, Dial, NotConnected};
 
 /// How long one connect may take.
 const CONNECT_WITHIN: Duration = Duration::from_secs(3);
@@ -188,7 +189,7 @@ async fn publish(
             let nats = match &client {
                 Some(nats) => nats.clone(),
                 None => {
-                    let nats = connect(&config, &publisher, &notices).await?;
+                    let nats = dial(&config, &publisher, &notices).await?;
                     client = Some(nats.clone());
                     nats
                 }
@@ -224,35 +225,32 @@ async fn publish(
 
 /// Connects; a dropped connection stops publishing at once, with its
 /// notice, though the client connects again by itself.
-async fn connect(
+async fn dial(
     config: &PublishConfig,
     publisher: &Publisher,
     notices: &mpsc::UnboundedSender<String>,
 ) -> Result<async_nats::Client, NotTaken> {
     let (outlet, notices) = (publisher.outlet.clone(), notices.clone());
-    let options = async_nats::ConnectOptions::new()
-        .name("goref referee")
-        .connection_timeout(CONNECT_WITHIN)
-        .event_callback(move |event| {
-            let (outlet, notices) = (outlet.clone(), notices.clone());
-            async move {
-                if let async_nats::Event::Disconnected = event {
-                    let stopped = lock(&outlet).failed("the connection dropped", now());
-                    if let Some(notice) = stopped {
-                        tracing::warn!("{notice}");
-                        let _ = notices.send(notice);
-                    }
-                }
-            }
-        });
-    config
-        .auth
-        .apply(options)
+    let dial = Dial {
+        name: "goref referee",
+        within: CONNECT_WITHIN,
+        ping_every: None,
+    };
+    let dropped = move |up: bool| {
+        if up {
+            return;
+        }
+        if let Some(notice) = lock(&outlet).failed("the connection dropped", now()) {
+            tracing::warn!("{notice}");
+            let _ = notices.send(notice);
+        }
+    };
+    connect(&config.server, &config.auth, dial, dropped)
         .await
-        .map_err(NotTaken)?
-        .connect(config.server.as_str())
-        .await
-        .map_err(|e| NotTaken(format!("cannot connect: {e}")))
+        .map_err(|e| match e {
+            NotConnected::Auth(why) => NotTaken(why),
+            NotConnected::Connect(e) => NotTaken(format!("cannot connect: {e}")),
+        })
 }
 
 /// Makes the stream if it is missing; a line saying so when it made it.
