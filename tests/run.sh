@@ -46,6 +46,9 @@ export GOREF_GAMES="$games_root/games"
 # relay, the program that panics on the screen, the two Usenix test
 # programs) as real processes: build those as programs first. The budget
 # examples are built and run on their own (`cargo run --example NAME`).
+# A first build has nothing to reuse: it skips writing the incremental
+# state, which the builds after an edit make for themselves.
+[ -d "${CARGO_TARGET_DIR:-target}/quick-release" ] || export CARGO_INCREMENTAL=0
 cargo build --profile quick-release \
   --example fake_gtp --example fault_relay --example screen_panic \
   --example usenix_strict --example usenix_sloppy
