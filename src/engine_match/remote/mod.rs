@@ -30,9 +30,10 @@ use goref_core::matches::jobs::{
     is_plain_name, Job, JobBook, JobResult, NoticeKind, Try, Verdict, WorkerNotice, MESSAGE_VERSION,
 };
 
-use crate::match_play::desk::{MatchDesk, MatchOptions};
+use crate::hall::desk::Desk;
+use crate::match_play::desk::MatchOptions;
 use crate::match_play::file::{self, MatchFile};
-use crate::match_play::picture::{picture, GameInPlay};
+use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
 use crate::match_play::queue::{self, BrokerLink};
 use crate::match_play::tally::{self, count, MatchFigures, Tally};
@@ -59,7 +60,7 @@ const COPY_AGAIN: Duration = Duration::from_secs(5);
 pub(crate) fn run_at(
     dir: &Path,
     options: &MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
     link: &BrokerLink,
 ) -> Result<MatchFigures, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
@@ -143,7 +144,7 @@ impl Broker {
         link: &BrokerLink,
         match_id: &str,
         file: &MatchFile,
-        desk: &dyn MatchDesk,
+        desk: &dyn Desk<MatchPicture>,
     ) -> Result<Broker, String> {
         let name = format!("goref match {match_id}");
         let (client, news) = link
@@ -212,7 +213,7 @@ struct Remote {
     shown: Option<(Vec<GameInPlay>, usize)>,
     link: BrokerLink,
     options: MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
     broker: Broker,
     runtime: tokio::runtime::Runtime,
 }
