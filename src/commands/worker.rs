@@ -48,7 +48,7 @@ pub(super) fn worker(args: WorkerArgs) -> Result<Outcome, String> {
         let screen = screen_options(&args.screen)?;
         let dir = options.dir.clone();
         let over = "the worker stopped; q leaves";
-        let plays_on = crate::match_play::screen::Hangup::PlaysOn;
+        let plays_on = crate::hall::screen::Hangup::PlaysOn;
         let shown =
             crate::match_play::screen::run_on_screen(&dir, screen, over, plays_on, move |desk| {
                 crate::worker::run_at(options, desk)

@@ -17,10 +17,11 @@ use crate::check::plural;
 use crate::console;
 use goref_core::game::Color;
 
+use crate::hall::desk::{Desk, Terminal};
 use crate::match_play::desk::Heeded;
-pub(crate) use crate::match_play::desk::{Headless, MatchDesk, MatchError, MatchOptions};
+pub(crate) use crate::match_play::desk::{MatchError, MatchOptions};
 use crate::match_play::file::{self, MatchFile};
-use crate::match_play::picture::{picture, GameInPlay};
+use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan};
 use crate::match_play::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
@@ -60,14 +61,14 @@ enum SlotState {
 /// figures.
 pub(crate) fn run(dir: &Path, options: &MatchOptions) -> Result<MatchFigures, MatchError> {
     crate::signals::catch_stop_signals(true);
-    run_at(dir, options, Box::new(Headless))
+    run_at(dir, options, Box::new(Terminal))
 }
 
 /// Plays the match in `dir` at `desk`.
 pub(crate) fn run_at(
     dir: &Path,
     options: &MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
 ) -> Result<MatchFigures, MatchError> {
     let (desk, told) = Heeded::new(desk);
     let end = play_at(dir, options, Box::new(desk));
@@ -77,7 +78,7 @@ pub(crate) fn run_at(
 fn play_at(
     dir: &Path,
     options: &MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
 ) -> Result<MatchFigures, String> {
     if let Some(link) = &options.workers {
         return super::remote::run_at(dir, options, desk, link);
@@ -129,7 +130,7 @@ struct Runner {
     news_tx: mpsc::Sender<BoardNews>,
     news: mpsc::Receiver<BoardNews>,
     options: MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
 }
 
 impl Runner {

@@ -5,8 +5,9 @@
 use std::path::Path;
 
 use crate::app::ScreenOptions;
+use crate::hall::screen::Hangup;
 use crate::match_play::desk::{MatchError, MatchOptions};
-use crate::match_play::screen::{run_on_screen, Hangup};
+use crate::match_play::screen::run_on_screen;
 use crate::match_play::tally::MatchFigures;
 
 use super::run::run_at;

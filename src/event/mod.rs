@@ -10,7 +10,7 @@
 //! - [`hall`]: `goref event DIR` on a terminal, every board of the round
 //!   as a tile; each board is its own goref (`crate::boards`).
 //! - [`run`]: `goref event DIR`, the rounds one after another, told to
-//!   the director's [`desk`];
+//!   the director's desk (`crate::hall::desk`);
 //!   [`progress`]: its lines for the director; [`picture`]: the event as
 //!   the hall shows it.
 //! - [`seat_check`]: a seated entrant's check card, through its seat.
@@ -18,7 +18,6 @@
 //! - [`init`], [`standings`], [`set_result`]: `goref event init DIR`,
 //!   `goref standings DIR` and `goref event DIR result`.
 
-pub mod desk;
 pub mod file;
 pub mod hall;
 pub mod html;

@@ -11,9 +11,9 @@
 //! on in their own gorefs, and the next `goref event DIR` follows them.
 //! SIGHUP (the director's SSH session dropped) is ignored.
 //!
-//! What the event says and asks goes through a [`Desk`]: the terminal's
-//! lines and prompt ([`run`]), or the hall screen, which is also shown the
-//! event's [`EventPicture`] each time it changes (`run_at`).
+//! What the event says and asks goes through a desk (`crate::hall::desk`):
+//! the terminal's lines and prompt ([`run`]), or the hall screen, which is
+//! also shown the event's [`EventPicture`] each time it changes (`run_at`).
 //!
 //! - `boards`: each board's goref started, followed, ended, and what
 //!   follows its end.
@@ -24,7 +24,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use super::desk::{Asked, Terminal};
 use super::file::{self, EventFile, OnCrash};
 use super::log::{EventLine, EventLog, Logged, Pair, EVENT_LOG};
 use super::pairing::{self, propose, Proposal};
@@ -34,13 +33,13 @@ use super::{html, picture, prompt};
 use crate::boards::{BoardNews, BoardRun, FolderState};
 use crate::console;
 use crate::files::FileLock;
+use crate::hall::desk::{Asked, Desk, Terminal};
 use crate::signals::{catch_stop_signals, stop_asked};
 use goref_core::tournament::hall::{EventPicture, Stage};
 
 mod boards;
 mod seats;
 
-pub use super::desk::Desk;
 pub use crate::signals::stop;
 
 /// How `goref event DIR` runs.
@@ -87,7 +86,7 @@ pub fn run(dir: &Path, options: &EventOptions) -> Result<EventEnd, String> {
 pub(crate) fn run_at(
     dir: &Path,
     options: &EventOptions,
-    desk: Box<dyn Desk>,
+    desk: Box<dyn Desk<EventPicture>>,
     signals: bool,
 ) -> Result<EventEnd, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
@@ -209,7 +208,7 @@ struct Runner {
     waiting_said: HashSet<(u32, u32, String)>,
     /// The standings are on the director's screen since the last round.
     standings_shown: bool,
-    desk: Box<dyn Desk>,
+    desk: Box<dyn Desk<EventPicture>>,
     /// What the event is doing, and the round whose boards it shows.
     stage: Stage,
     shown_round: u32,
@@ -398,7 +397,7 @@ impl Runner {
         let drawn = drawn.map(|picture| EventPicture { seats, ..picture });
         match drawn {
             Ok(picture) if self.shown.as_ref() != Some(&picture) => {
-                self.desk.show(&picture);
+                self.desk.show(picture.clone());
                 self.shown = Some(picture);
             }
             Ok(_) => {}

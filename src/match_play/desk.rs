@@ -1,12 +1,13 @@
-//! Where a match, local or played by workers, says how it goes and hears
-//! that it must stop ([`MatchDesk`]), the terminal's desk of `--headless`
-//! ([`Headless`]), how it is shown ([`MatchOptions`]), and how it ended
-//! when it has no figures to give ([`MatchError`]).
+//! What a match's runner, local or played by workers, needs of its desk
+//! (`crate::hall::desk`, shown [`MatchPicture`]s) beside it: how it is
+//! shown ([`MatchOptions`]), whether its desk asked it to stop
+//! (`Heeded`), and how it ended when it has no figures to give
+//! ([`MatchError`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::console;
+use crate::hall::desk::Desk;
 
 use super::picture::MatchPicture;
 
@@ -20,20 +21,6 @@ pub struct MatchOptions {
     /// With `workers`: the match's own worker plays this many games at
     /// once here too.
     pub slots: Option<usize>,
-}
-
-/// Where the runner tells how the match goes, and hears that it must stop.
-pub trait MatchDesk: Send + Sync {
-    /// A progress line.
-    fn say(&self, line: String);
-    /// Whether the desk draws pictures: the runner makes none otherwise.
-    fn wants_pictures(&self) -> bool {
-        false
-    }
-    /// The games in play and the figures, after each change.
-    fn show(&self, _picture: MatchPicture) {}
-    /// Why the match must stop now, if it must.
-    fn stop_asked(&self) -> Option<String>;
 }
 
 /// Why a match gave no figures.
@@ -58,12 +45,12 @@ impl From<String> for MatchError {
 /// A desk that remembers whether it told its runner to stop, so that the
 /// runner's error can be told from a failure.
 pub(crate) struct Heeded {
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
     told: Arc<AtomicBool>,
 }
 
 impl Heeded {
-    pub(crate) fn new(desk: Box<dyn MatchDesk>) -> (Heeded, Arc<AtomicBool>) {
+    pub(crate) fn new(desk: Box<dyn Desk<MatchPicture>>) -> (Heeded, Arc<AtomicBool>) {
         let told = Arc::new(AtomicBool::new(false));
         let heeded = Heeded {
             desk,
@@ -81,7 +68,7 @@ impl Heeded {
     }
 }
 
-impl MatchDesk for Heeded {
+impl Desk<MatchPicture> for Heeded {
     fn say(&self, line: String) {
         self.desk.say(line);
     }
@@ -100,22 +87,5 @@ impl MatchDesk for Heeded {
             self.told.store(true, Ordering::SeqCst);
         }
         asked
-    }
-}
-
-/// The terminal's desk: progress lines on stderr; Ctrl-C and SIGTERM stop
-/// the match, a hangup does not.
-pub struct Headless;
-
-impl MatchDesk for Headless {
-    fn say(&self, line: String) {
-        console::say(line);
-    }
-
-    fn stop_asked(&self) -> Option<String> {
-        crate::signals::stop_asked().map(|signal| match signal {
-            libc::SIGTERM => "goref received SIGTERM".to_string(),
-            _ => "goref received SIGINT (Ctrl-C)".to_string(),
-        })
     }
 }

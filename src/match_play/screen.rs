@@ -5,7 +5,8 @@
 //! keys of `goref attach`, `s` shows every figure.
 //!
 //! The runner plays the match on a thread of its own, as it does headless,
-//! and hands this screen a picture after each change. `q`, Ctrl-C,
+//! and hands this screen a picture after each change (the loop is
+//! `crate::hall::screen`'s; this room is the state it draws). `q`, Ctrl-C,
 //! SIGTERM or a terminal that goes away stop the runner and leave the
 //! games playing, each in its own goref; the next `goref match DIR`
 //! follows them again. Once the match is over its figures stay on the
@@ -15,100 +16,38 @@
 //! (`crate::engine_match::screen`), and `goref worker` its slots.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-
-use tokio::sync::{mpsc, oneshot};
 
 use crate::app::hall_screen::{Action, HallScreen};
-use crate::app::input::spawn_reader;
-use crate::app::terminal::Screen;
 use crate::app::ScreenOptions;
+use crate::hall::desk::Desk;
 use crate::hall::follower::{BoardNote, Follower};
-use crate::hall::frame::{keep_line, send_to_board, show_board, terminal_key, Pacer};
+use crate::hall::frame::{keep_line, send_to_board, show_board};
+use crate::hall::screen::{self, BoardNotes, Hangup, Leaving, ScreenState, Shown, Told};
 use crate::mirror::follow::Target;
-use crate::shell_time::next_from;
-use crate::signals::{Received, Signals};
 use crate::ui::hall::keys::HallEffect;
 use crate::ui::hall::{BoardGame, HallKind, HallView};
 use crate::ui::keys::Key;
 use crate::ui::Role;
 use goref_core::tournament::hall::BoardPicture;
 
-use super::desk::MatchDesk;
 use super::picture::MatchPicture;
-
-/// What the runner tells the screen.
-enum RunnerNote {
-    Said(String),
-    Picture(Box<MatchPicture>),
-}
-
-/// The screen as the runner's desk: lines and pictures go to the screen,
-/// and the screen's reason to stop comes back.
-struct ScreenDesk {
-    notes: mpsc::UnboundedSender<RunnerNote>,
-    stop: Arc<Mutex<Option<String>>>,
-}
-
-impl MatchDesk for ScreenDesk {
-    fn say(&self, line: String) {
-        let _ = self.notes.send(RunnerNote::Said(line));
-    }
-
-    fn wants_pictures(&self) -> bool {
-        true
-    }
-
-    fn show(&self, picture: MatchPicture) {
-        let _ = self.notes.send(RunnerNote::Picture(Box::new(picture)));
-    }
-
-    fn stop_asked(&self) -> Option<String> {
-        self.stop.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
-
-/// What a runner does when its terminal goes away.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Hangup {
-    /// It stops, as on `q`.
-    Stops,
-    /// It goes on without a screen until Ctrl-C or SIGTERM.
-    PlaysOn,
-}
 
 /// Runs `runner` on a thread of its own with this screen as its desk, until
 /// it ends and the player leaves (saying `over` when it ends well), or the
 /// player stops it; folders' sockets in its pictures are relative to `dir`.
-pub async fn run_on_screen<R, E>(
+pub(crate) async fn run_on_screen<R, E>(
     dir: &Path,
     screen_options: ScreenOptions,
     over: &str,
     hangup: Hangup,
-    runner: impl FnOnce(Box<dyn MatchDesk>) -> Result<R, E> + Send + 'static,
+    runner: impl FnOnce(Box<dyn Desk<MatchPicture>>) -> Result<R, E> + Send + 'static,
 ) -> Result<R, E>
 where
     R: Send + 'static,
     E: From<String> + Send + 'static,
 {
-    let went_away = || E::from("the runner went away".to_string());
-    let (notes_tx, mut notes) = mpsc::unbounded_channel();
-    let (end_tx, mut end_rx) = oneshot::channel();
-    let stop = Arc::new(Mutex::new(None));
-    let desk = ScreenDesk {
-        notes: notes_tx,
-        stop: Arc::clone(&stop),
-    };
-    std::thread::Builder::new()
-        .name("runner".into())
-        .spawn(move || {
-            let _ = end_tx.send(runner(Box::new(desk)));
-        })
-        .map_err(|e| format!("cannot start the runner: {e}"))?;
-    let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
-    let entered = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
-    let mut screen = Some(entered);
     let mut shown = MatchScreen {
         dir: dir.to_path_buf(),
         view: HallView::default(),
@@ -116,71 +55,16 @@ where
         followers: HashMap::new(),
         reached: HashSet::new(),
         held: None,
-        stop,
-        leaving: false,
+        over: over.to_string(),
         detached: false,
+        end: PhantomData,
     };
     shown.screen.state.director = false;
-    let theme = screen_options.theme;
-    let (board_tx, mut board_notes) = mpsc::unbounded_channel();
-    let mut keys = Some(spawn_reader());
-    let mut pacer = Pacer::new();
-    let mut ended: Option<Result<R, E>> = None;
-    loop {
-        if let Some(terminal) = screen.as_mut() {
-            pacer.draw(&mut shown.screen, terminal, &shown.view, &theme);
-            if terminal.is_lost() && !shown.leaving {
-                match hangup {
-                    Hangup::Stops => shown.leave("the terminal went away"),
-                    Hangup::PlaysOn => shown.detach(&mut screen, &mut keys),
-                }
-            }
-        }
-        if let Some(end) = &ended {
-            if shown.leaving || end.is_err() {
-                break;
-            }
-        }
-        let wake = match screen {
-            Some(_) => pacer.wake(&shown.screen, &shown.view),
-            None => tokio::time::Instant::now() + std::time::Duration::from_secs(3600),
-        };
-        tokio::select! {
-            Some(note) = notes.recv() => shown.note(note, &board_tx),
-            end = &mut end_rx, if ended.is_none() => {
-                let end = end.unwrap_or_else(|_| Err(went_away()));
-                if end.is_ok() {
-                    while let Ok(note) = notes.try_recv() {
-                        shown.note(note, &board_tx);
-                    }
-                    shown.said(over.to_string());
-                }
-                ended = Some(end);
-            }
-            Some((board, note)) = board_notes.recv() => shown.board_note(board, note),
-            input = next_from(&mut keys) => {
-                let key = match screen.as_mut() {
-                    Some(terminal) => terminal_key(input, terminal, &mut keys),
-                    None => None,
-                };
-                if let Some(key) = key {
-                    shown.key(key);
-                }
-            }
-            signal = signals.next() => match signal {
-                Received::Stop("SIGTERM") => shown.leave("goref received SIGTERM"),
-                Received::Stop(_) => shown.leave("goref received SIGINT (Ctrl-C)"),
-                Received::Hangup if hangup == Hangup::PlaysOn => {
-                    shown.detach(&mut screen, &mut keys);
-                }
-                Received::Hangup => shown.leave("the terminal hung up"),
-            },
-            _ = tokio::time::sleep_until(wake) => {}
-        }
-        pacer.touch();
-    }
-    drop(screen);
-    ended.unwrap_or_else(|| Err(went_away()))
+    let theme = Box::new(screen_options.theme);
+    let on_terminal = Shown::OnTerminal { theme, hangup };
+    screen::run(&mut shown, on_terminal, "runner", None, runner)
+        .await
+        .unwrap_or_else(|why| Err(E::from(why)))
 }
 
 /// An ended game kept open: its tile as it was, and the newest view of
@@ -191,9 +75,9 @@ struct Held {
     newer: Option<BoardGame>,
 }
 
-/// The screen's state: the view drawn, the games followed, and where the
-/// reason to stop goes.
-struct MatchScreen {
+/// The screen's state: the view drawn and the games followed, for a
+/// runner that ends with `Result<R, E>`.
+struct MatchScreen<R, E> {
     dir: PathBuf,
     view: HallView,
     screen: HallScreen,
@@ -204,18 +88,23 @@ struct MatchScreen {
     /// A game opened on the whole screen that ended, kept on its result
     /// until the player leaves it.
     held: Option<Held>,
-    stop: Arc<Mutex<Option<String>>>,
-    leaving: bool,
+    /// What the screen says when the runner ends well.
+    over: String,
     /// The terminal went away and the runner plays on.
     detached: bool,
+    end: PhantomData<fn() -> Result<R, E>>,
 }
 
-impl MatchScreen {
-    fn note(&mut self, note: RunnerNote, boards: &mpsc::UnboundedSender<(u32, BoardNote)>) {
-        match note {
-            RunnerNote::Said(line) => self.said(line),
-            RunnerNote::Picture(picture) => self.picture(*picture, boards),
-        }
+impl<R, E> ScreenState for MatchScreen<R, E>
+where
+    R: Send + 'static,
+    E: From<String> + Send + 'static,
+{
+    type Picture = MatchPicture;
+    type End = Result<R, E>;
+
+    fn drawn(&mut self) -> (&mut HallScreen, &HallView) {
+        (&mut self.screen, &self.view)
     }
 
     fn said(&mut self, line: String) {
@@ -227,7 +116,7 @@ impl MatchScreen {
 
     /// A new picture: games newly in play are followed, those ended are
     /// dropped with their tiles.
-    fn picture(&mut self, picture: MatchPicture, notes: &mpsc::UnboundedSender<(u32, BoardNote)>) {
+    fn picture(&mut self, picture: MatchPicture, notes: &BoardNotes) {
         let boards = &picture.boards.boards;
         self.followers
             .retain(|board, _| boards.iter().any(|b| b.board == *board));
@@ -325,10 +214,11 @@ impl MatchScreen {
         }
     }
 
-    fn key(&mut self, key: Key) {
+    fn key(&mut self, key: Key) -> Vec<Told> {
+        let mut told = Vec::new();
         for action in self.screen.key(&self.view, key) {
             match action {
-                Action::Hall(HallEffect::Quit) => self.leave("the screen was left with q"),
+                Action::Hall(HallEffect::Quit) => told.push(Told::Leave),
                 Action::Board { board, line } => {
                     let gone = "the game is over";
                     send_to_board(&self.followers, &mut self.screen, board, line, gone);
@@ -337,8 +227,38 @@ impl MatchScreen {
             }
         }
         self.release_held();
+        told
     }
 
+    /// The player leaves: the runner stops, the games play on.
+    fn leave(&mut self, _why: Leaving) {
+        self.followers.clear();
+    }
+
+    /// The terminal went away and the runner plays on: no game is followed
+    /// any more.
+    fn detach(&mut self) {
+        self.followers.clear();
+        self.detached = true;
+    }
+
+    fn ended(&mut self, end: &Result<R, E>) {
+        if end.is_ok() {
+            let over = self.over.clone();
+            self.said(over);
+        }
+    }
+
+    fn closes_on(&self, end: &Result<R, E>) -> bool {
+        end.is_err()
+    }
+
+    fn went_away(&self) -> Result<R, E> {
+        Err(E::from("the runner went away".to_string()))
+    }
+}
+
+impl<R, E> MatchScreen<R, E> {
     /// Once the player has left an ended game, its tile shows what plays
     /// there now.
     fn release_held(&mut self) {
@@ -355,23 +275,5 @@ impl MatchScreen {
             }
             None => {}
         }
-    }
-
-    /// The terminal went away and the runner plays on: nothing is drawn or
-    /// read any more, and no game followed.
-    fn detach<K>(&mut self, screen: &mut Option<Screen>, keys: &mut Option<K>) {
-        if screen.take().is_some() {
-            tracing::warn!("the terminal went away: playing on without a screen until SIGTERM");
-        }
-        *keys = None;
-        self.followers.clear();
-        self.detached = true;
-    }
-
-    /// The player leaves: the runner stops, the games play on.
-    fn leave(&mut self, why: &str) {
-        self.leaving = true;
-        *self.stop.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.to_string());
-        self.followers.clear();
     }
 }

@@ -33,7 +33,8 @@ use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
 use crate::broker::work::{self, BrokerLink};
-use crate::match_play::desk::{Headless, MatchDesk};
+use crate::hall::desk::{Desk, Terminal};
+use crate::match_play::picture::MatchPicture;
 use goref_core::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
 
 use file::WorkerFile;
@@ -70,12 +71,15 @@ pub(crate) struct WorkerOptions {
 /// then hands back the jobs it holds, their games stopped.
 pub(crate) fn run(options: WorkerOptions) -> Result<(), String> {
     crate::signals::catch_stop_signals(true);
-    run_at(options, Box::new(Headless))
+    run_at(options, Box::new(Terminal))
 }
 
 /// Runs the worker at `desk` until the desk asks it to stop: it then
 /// hands back the jobs it holds, their games stopped.
-pub(crate) fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result<(), String> {
+pub(crate) fn run_at(
+    options: WorkerOptions,
+    desk: Box<dyn Desk<MatchPicture>>,
+) -> Result<(), String> {
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     let runtime = crate::shell_time::runtime(Threads::Workers(2))
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
@@ -92,7 +96,7 @@ pub(crate) fn run_at(options: WorkerOptions, desk: Box<dyn MatchDesk>) -> Result
 struct Worker {
     options: WorkerOptions,
     exe: PathBuf,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
     tiles: Tiles,
     /// The tries that jobs handed out again were left with, each said once.
     left_said: Mutex<HashSet<String>>,

@@ -32,9 +32,10 @@ use goref_core::matches::jobs::{
 };
 
 use crate::broker::work::{self, BrokerLink};
-use crate::match_play::desk::{MatchDesk, MatchOptions};
+use crate::hall::desk::Desk;
+use crate::match_play::desk::MatchOptions;
 use crate::match_play::file::{self, MatchFile};
-use crate::match_play::picture::{picture, GameInPlay};
+use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
 use crate::match_play::tally::{self, count, MatchFigures, Tally};
 use fetch::{Incoming, NotFetched};
@@ -60,7 +61,7 @@ const COPY_AGAIN: Duration = Duration::from_secs(5);
 pub(crate) fn run_at(
     dir: &Path,
     options: &MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
     link: &BrokerLink,
 ) -> Result<MatchFigures, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
@@ -141,7 +142,7 @@ impl Broker {
         link: &BrokerLink,
         match_id: &str,
         file: &MatchFile,
-        desk: &dyn MatchDesk,
+        desk: &dyn Desk<MatchPicture>,
     ) -> Result<Broker, String> {
         let name = format!("goref match {match_id}");
         let (client, news) = link
@@ -210,7 +211,7 @@ struct Remote {
     shown: Option<(Vec<GameInPlay>, usize)>,
     link: BrokerLink,
     options: MatchOptions,
-    desk: Box<dyn MatchDesk>,
+    desk: Box<dyn Desk<MatchPicture>>,
     broker: Broker,
     runtime: tokio::runtime::Runtime,
 }
