@@ -6,9 +6,11 @@
 //!   game files.
 //! - [`tally`]: the figures from the folders.
 //! - [`picture`]: the match as a screen draws it: tiles and a panel.
-//! - [`desk`]: where a match says how it goes and hears it must stop.
+//! - [`desk`]: what a match needs beside its desk (`crate::hall::desk`):
+//!   its options, its stop heeded, its error.
 //! - [`screen`]: the tiles of games in play on a terminal, for a match's
-//!   runner or a worker's slots.
+//!   runner or a worker's slots (the state `crate::hall::screen`'s loop
+//!   draws).
 
 pub mod desk;
 pub mod file;
