@@ -6,16 +6,23 @@
 //! resumed, a void or crashed game is played again in a folder of its own.
 //! A hangup (a dropped SSH session) is ignored; Ctrl-C or SIGTERM stops the
 //! match and leaves its games playing, each in its own goref.
+//!
+//! The decisions are the core's (`goref_core::matches::local_runner`):
+//! this shell reads the folders back, starts the gorefs, counts the games
+//! into the tally, and says and shows what the core asks.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::boards::{self, BoardNews, BoardRun, FolderState};
 use crate::check::plural;
 use crate::console;
 use goref_core::game::Color;
+use goref_core::matches::local_runner::{
+    Action, Failure, FolderLook, FolderRead, GameEnd, LocalRunner, PairGame,
+};
 
 use crate::hall::desk::{Desk, Terminal};
 use crate::match_play::desk::Heeded;
@@ -30,32 +37,6 @@ const TICK: Duration = Duration::from_millis(250);
 /// The match's file of the games whose line a runner has said, a folder's
 /// name a line.
 pub(crate) const TOLD: &str = "told.txt";
-/// How many times a game whose goref died is resumed before it is played
-/// again from its start.
-const MAX_RESUMES: u32 = 3;
-/// How often at most the report is written while the match plays.
-const REPORT_EVERY: Duration = Duration::from_secs(10);
-/// How many times one game is played before the match stops, saying why:
-/// an engine that cannot play at all would be started for ever.
-const MAX_ATTEMPTS: u32 = 4;
-
-/// Where one game stands.
-#[derive(Debug, Clone, PartialEq)]
-enum SlotState {
-    /// Counted, or (with its reason) waiting to be played again.
-    Done(Counted),
-    /// A goref plays it in `attempt`'s folder: one this run started, or
-    /// (`adopted`) one that was playing it when this run began.
-    Running {
-        attempt: u32,
-        resumes: u32,
-        adopted: bool,
-    },
-    /// To start in `attempt`'s folder: anew, or resumed.
-    Waiting { attempt: u32, resume: bool },
-    /// Played [`MAX_ATTEMPTS`] times with no result the match can count.
-    Failed(String),
-}
 
 /// Plays the match in `dir` headless until its stop rule is met; its
 /// figures.
@@ -97,15 +78,15 @@ fn play_at(
     }
     let plan = Plan::new(&file, openings);
     let (news_tx, news) = mpsc::channel();
+    let tally = Tally::from_folders(dir, &file);
     let mut runner = Runner {
         dir: dir.to_path_buf(),
-        tally: Tally::from_folders(dir, &file),
+        figures: tally.figures(&file),
+        tally,
+        core: LocalRunner::new(file.boards as usize, Instant::now()),
         file,
         plan,
         exe,
-        slots: BTreeMap::new(),
-        resumes: BTreeMap::new(),
-        unheard: Vec::new(),
         news_tx,
         news,
         options: options.clone(),
@@ -121,16 +102,40 @@ struct Runner {
     plan: Plan,
     /// Every game ended, counted as it ended.
     tally: Tally,
+    /// The figures as of the last game told.
+    figures: MatchFigures,
+    core: LocalRunner,
     exe: PathBuf,
-    slots: BTreeMap<GameSlot, SlotState>,
-    /// How often each game was resumed by this run.
-    resumes: BTreeMap<GameSlot, u32>,
-    /// Games that ended while no runner followed the match, not yet told.
-    unheard: Vec<(GameSlot, u32)>,
     news_tx: mpsc::Sender<BoardNews>,
     news: mpsc::Receiver<BoardNews>,
     options: MatchOptions,
     desk: Box<dyn Desk<MatchPicture>>,
+}
+
+/// The shell's name of the core's game.
+fn slot_of(game: PairGame) -> GameSlot {
+    GameSlot {
+        pair: game.pair,
+        candidate: game.candidate,
+    }
+}
+
+/// Why the match could not go on, in words.
+fn failure_text(failure: &Failure) -> String {
+    match failure {
+        Failure::Crashed { game, attempts } => format!(
+            "{}: its goref ended {attempts} times before its game did",
+            slot_of(*game).name()
+        ),
+        Failure::NoResult {
+            game,
+            attempts,
+            last,
+        } => format!(
+            "{} was played {attempts} times with no result to count; the last: {last}",
+            slot_of(*game).name()
+        ),
+    }
 }
 
 impl Runner {
@@ -148,30 +153,26 @@ impl Runner {
         let told = std::fs::read_to_string(self.dir.join(TOLD)).unwrap_or_default();
         let told: BTreeSet<&str> = told.lines().collect();
         let pairs: Vec<u64> = latest.keys().map(|slot| slot.pair).collect();
+        let mut reads = Vec::new();
         for pair in pairs {
-            for slot in GameSlot::of_pair(pair) {
+            for game in PairGame::of_pair(pair) {
+                let slot = slot_of(game);
                 let attempt = latest.get(&slot).copied().unwrap_or(1);
                 let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
-                let state = self.look(&slot, attempt, 0, result);
-                if matches!(state, SlotState::Done(Counted::Game { .. }))
-                    && !told.contains(slot.folder(attempt).as_str())
-                {
-                    self.unheard.push((slot.clone(), attempt));
-                }
-                self.slots.insert(slot, state);
+                reads.push(FolderRead {
+                    game,
+                    attempt,
+                    look: self.look(&slot, attempt, result),
+                    told: told.contains(slot.folder(attempt).as_str()),
+                });
             }
         }
+        self.core.handle_folder_states(reads);
     }
 
-    /// What `slot`'s folder of `attempt` says it needs, given the result
-    /// its journal ends with.
-    fn look(
-        &self,
-        slot: &GameSlot,
-        attempt: u32,
-        resumes: u32,
-        result: Option<FolderResult>,
-    ) -> SlotState {
+    /// What `slot`'s folder of `attempt` says, given the result its
+    /// journal ends with.
+    fn look(&self, slot: &GameSlot, attempt: u32, result: Option<FolderResult>) -> FolderLook {
         let dir = self.dir.join(slot.dir(attempt));
         let state = match result {
             Some((result, end, reason)) if !boards::is_live(&dir) => FolderState::Finished {
@@ -182,114 +183,45 @@ impl Runner {
             _ => boards::folder_state(&dir),
         };
         match state {
-            FolderState::Empty => SlotState::Waiting {
-                attempt,
-                resume: false,
-            },
-            FolderState::Live => SlotState::Running {
-                attempt,
-                resumes,
-                adopted: true,
-            },
-            FolderState::Unfinished if resumes < MAX_RESUMES => SlotState::Waiting {
-                attempt,
-                resume: true,
-            },
-            FolderState::Unfinished | FolderState::Unreadable(_) if attempt >= MAX_ATTEMPTS => {
-                SlotState::Failed(format!(
-                    "{}: its goref ended {attempt} times before its game did",
-                    slot.name()
-                ))
-            }
-            FolderState::Unfinished | FolderState::Unreadable(_) => SlotState::Waiting {
-                attempt: attempt + 1,
-                resume: false,
-            },
+            FolderState::Empty => FolderLook::Empty,
+            FolderState::Live => FolderLook::Live,
+            FolderState::Unfinished => FolderLook::Unfinished,
+            FolderState::Unreadable(_) => FolderLook::Unreadable,
             FolderState::Finished {
                 result,
                 end,
                 reason,
             } => match count(&result, &end, &reason, slot.candidate) {
-                Counted::Replay(why) if attempt >= MAX_ATTEMPTS => SlotState::Failed(format!(
-                    "{} was played {attempt} times with no result to count; the last: {why}",
-                    slot.name()
-                )),
-                Counted::Replay(_) => SlotState::Waiting {
-                    attempt: attempt + 1,
-                    resume: false,
-                },
-                counted => SlotState::Done(counted),
+                Counted::Game { outcome, end } => FolderLook::Counts(GameEnd { outcome, end }),
+                Counted::Replay(why) => FolderLook::Replay(why),
             },
         }
     }
 
     fn go(&mut self) -> Result<MatchFigures, String> {
-        let mut figures = self.tally.figures(&self.file);
         self.desk.say(format!(
             "goref: match {}: {} against {}, {} at once, {}; {} so far",
             self.file.name,
             self.file.engines[0].name,
-            figures.opponents.join(", "),
+            self.figures.opponents.join(", "),
             plural(self.file.boards as usize, "board", "boards"),
             plural(self.plan.openings.len(), "opening", "openings"),
-            plural(figures.games as usize, "game", "games")
+            plural(self.figures.games as usize, "game", "games")
         ));
-        for (slot, attempt) in std::mem::take(&mut self.unheard) {
-            self.tell(&slot, attempt, &figures);
-        }
-        let mut failed = None;
-        let mut last_report = std::time::Instant::now();
-        let mut shown: Option<(Vec<(GameSlot, u32)>, u64)> = None;
         loop {
-            failed = failed.or_else(|| {
-                self.slots.values().find_map(|s| match s {
-                    SlotState::Failed(why) => Some(why.clone()),
-                    _ => None,
-                })
-            });
+            if let Some(end) = self.carry_out()? {
+                return Ok(end);
+            }
             if let Some(why) = self.desk.stop_asked() {
-                let playing = self
-                    .slots
-                    .values()
-                    .filter(|s| matches!(s, SlotState::Running { .. }))
-                    .count();
-                return Err(format!(
-                    "{why}: the match stops; {playing} game(s) play on in their own gorefs, and \
-                     `goref match {}` follows them again",
-                    self.dir.display()
-                ));
+                self.core.handle_stop_asked(why);
             }
-            if failed.is_none() {
-                self.start_games()?;
-            }
-            if self.desk.wants_pictures() {
-                let now_shown = (self.running(), figures.games + figures.replayed);
-                if shown.as_ref() != Some(&now_shown) {
-                    self.desk.show(picture(
-                        &self.file,
-                        &self.plan,
-                        &self.tally,
-                        &self
-                            .running()
-                            .into_iter()
-                            .map(|(slot, attempt)| GameInPlay::here(slot, attempt))
-                            .collect::<Vec<_>>(),
-                        &figures,
-                        false,
-                    ));
-                    shown = Some(now_shown);
-                }
-            }
-            if !self
-                .slots
-                .values()
-                .any(|s| matches!(s, SlotState::Running { .. }))
-            {
-                break;
+            self.core.handle_turn(self.tally.ledger());
+            if let Some(end) = self.carry_out()? {
+                return Ok(end);
             }
             match self.news.recv_timeout(TICK) {
                 Ok(BoardNews::Exited { round, board, .. }) => {
-                    let slot = GameSlot {
+                    let game = PairGame {
                         pair: u64::from(round) - 1,
                         candidate: if board == 1 {
                             Color::Black
@@ -297,24 +229,71 @@ impl Runner {
                             Color::White
                         },
                     };
-                    if let Some(attempt) = self.game_ended(&slot) {
-                        figures = self.tally.figures(&self.file);
-                        self.tell(&slot, attempt, &figures);
-                        if last_report.elapsed() >= REPORT_EVERY {
-                            self.report(&figures);
-                            last_report = std::time::Instant::now();
-                        }
+                    if let Some(attempt) = self.core.in_play(game) {
+                        let (look, counted) = self.settle(game, attempt);
+                        self.core
+                            .handle_board_ended(game, look, counted, Instant::now());
                     }
                 }
                 Ok(BoardNews::Line { .. }) => {}
-                Err(_) => {
-                    for (slot, attempt) in self.look_at_adopted() {
-                        figures = self.tally.figures(&self.file);
-                        self.tell(&slot, attempt, &figures);
+                Err(_) => self.core.handle_tick(),
+            }
+        }
+    }
+
+    /// Does what the core asks, until it asks nothing more: the match's
+    /// figures once it has finished.
+    fn carry_out(&mut self) -> Result<Option<MatchFigures>, String> {
+        while let Some(action) = self.core.poll_action() {
+            match action {
+                Action::Spawn {
+                    game,
+                    attempt,
+                    resume,
+                } => self.start(&slot_of(game), attempt, resume)?,
+                Action::Tell { game, attempt, end } => {
+                    self.figures = self.tally.figures(&self.file);
+                    self.tell(&slot_of(game), attempt, end.as_ref());
+                }
+                Action::Report => self.report(&self.figures),
+                Action::Show(in_play) => {
+                    if self.desk.wants_pictures() {
+                        let in_play: Vec<GameInPlay> = in_play
+                            .into_iter()
+                            .map(|(game, attempt)| GameInPlay::here(slot_of(game), attempt))
+                            .collect();
+                        self.desk.show(picture(
+                            &self.file,
+                            &self.plan,
+                            &self.tally,
+                            &in_play,
+                            &self.figures,
+                            false,
+                        ));
                     }
+                }
+                Action::LookAgain { game, attempt } => {
+                    let dir = self.dir.join(slot_of(game).dir(attempt));
+                    if !boards::is_live(&dir) {
+                        let (look, counted) = self.settle(game, attempt);
+                        self.core.handle_adopted_ended(game, look, counted);
+                    }
+                }
+                Action::Finished { failed } => return self.finish(failed).map(Some),
+                Action::Stopped { why, playing } => {
+                    return Err(format!(
+                        "{why}: the match stops; {playing} game(s) play on in their own gorefs, \
+                         and `goref match {}` follows them again",
+                        self.dir.display()
+                    ))
                 }
             }
         }
+        Ok(None)
+    }
+
+    /// No game plays: the figures, the last picture, the report.
+    fn finish(&mut self, failed: Option<Failure>) -> Result<MatchFigures, String> {
         let figures = self.tally.figures(&self.file);
         for line in figures.lines() {
             self.desk.say(line);
@@ -331,48 +310,13 @@ impl Runner {
         }
         self.report(&figures);
         match failed {
-            Some(why) => Err(format!("the match stopped: {why}")),
+            Some(failure) => Err(format!("the match stopped: {}", failure_text(&failure))),
             None => Ok(figures),
         }
     }
 
-    /// Starts what waits, then new pairs while boards are free and the
-    /// stop rule lets them begin.
-    fn start_games(&mut self) -> Result<(), String> {
-        loop {
-            let running = self
-                .slots
-                .values()
-                .filter(|s| matches!(s, SlotState::Running { .. }))
-                .count();
-            if running >= self.file.boards as usize {
-                return Ok(());
-            }
-            let waiting = self.slots.iter().find_map(|(slot, state)| match state {
-                SlotState::Waiting { attempt, resume } => Some((slot.clone(), *attempt, *resume)),
-                _ => None,
-            });
-            match waiting {
-                Some((slot, attempt, resume)) => self.start(&slot, attempt, resume)?,
-                None => {
-                    let pair = self.slots.keys().map(|s| s.pair + 1).max().unwrap_or(0);
-                    if !self.tally.ledger().may_begin(pair) {
-                        return Ok(());
-                    }
-                    for slot in GameSlot::of_pair(pair) {
-                        self.slots.insert(
-                            slot,
-                            SlotState::Waiting {
-                                attempt: 1,
-                                resume: false,
-                            },
-                        );
-                    }
-                }
-            }
-        }
-    }
-
+    /// Writes `slot`'s game file for try `attempt`, unless it is resumed,
+    /// and starts its goref.
     fn start(&mut self, slot: &GameSlot, attempt: u32, resume: bool) -> Result<(), String> {
         let dir = self.dir.join(slot.dir(attempt));
         let config = dir.with_extension("toml");
@@ -392,36 +336,17 @@ impl Runner {
         };
         boards::start(&self.exe, &run, false, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for {}: {e}", slot.name()))?;
-        let resumes = self.resumes.get(slot).copied().unwrap_or(0) + u32::from(resume);
-        self.resumes.insert(slot.clone(), resumes);
-        let running = SlotState::Running {
-            attempt,
-            resumes,
-            adopted: false,
-        };
-        self.slots.insert(slot.clone(), running);
         Ok(())
     }
 
-    /// A game's goref ended: whether its game counts now.
-    fn game_ended(&mut self, slot: &GameSlot) -> Option<u32> {
-        let Some(SlotState::Running {
-            attempt, resumes, ..
-        }) = self.slots.get(slot).cloned()
-        else {
-            return None;
-        };
-        self.settle(slot, attempt, resumes).then_some(attempt)
-    }
-
-    /// Reads the result of `slot`'s folder of `attempt` once: the slot's
-    /// new state, and whether its game counts now.
-    fn settle(&mut self, slot: &GameSlot, attempt: u32, resumes: u32) -> bool {
+    /// Reads the result of `game`'s folder of `attempt` once: what the
+    /// folder says, and whether its game counts now.
+    fn settle(&mut self, game: PairGame, attempt: u32) -> (FolderLook, bool) {
+        let slot = slot_of(game);
         let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
-        let state = self.look(slot, attempt, resumes, result.clone());
-        let counted = result.is_some_and(|result| self.count_ended(slot, attempt, result));
-        self.slots.insert(slot.clone(), state);
-        counted
+        let look = self.look(&slot, attempt, result.clone());
+        let counted = result.is_some_and(|result| self.count_ended(&slot, attempt, result));
+        (look, counted)
     }
 
     /// Takes the result of `slot`'s folder of `attempt` into the tally:
@@ -432,42 +357,6 @@ impl Runner {
         self.tally.add(slot, slot.folder(attempt), result, counted)
     }
 
-    /// Games another goref was playing when this run began: looked at
-    /// again once their folders are free.
-    fn look_at_adopted(&mut self) -> Vec<(GameSlot, u32)> {
-        let freed: Vec<(GameSlot, u32, u32)> = self
-            .slots
-            .iter()
-            .filter_map(|(slot, state)| match state {
-                SlotState::Running {
-                    attempt,
-                    resumes,
-                    adopted: true,
-                } => Some((slot.clone(), *attempt, *resumes)),
-                _ => None,
-            })
-            .filter(|(slot, attempt, _)| !boards::is_live(&self.dir.join(slot.dir(*attempt))))
-            .collect();
-        let mut counted = Vec::new();
-        for (slot, attempt, resumes) in freed {
-            if self.settle(&slot, attempt, resumes) {
-                counted.push((slot, attempt));
-            }
-        }
-        counted
-    }
-
-    /// The games in play, each with its try.
-    fn running(&self) -> Vec<(GameSlot, u32)> {
-        self.slots
-            .iter()
-            .filter_map(|(slot, state)| match state {
-                SlotState::Running { attempt, .. } => Some((slot.clone(), *attempt)),
-                _ => None,
-            })
-            .collect()
-    }
-
     fn report(&self, figures: &MatchFigures) {
         if let Err(why) =
             super::report::write(&self.dir, (&self.file, &self.plan), figures, &self.tally)
@@ -476,16 +365,18 @@ impl Runner {
         }
     }
 
-    /// The line of a finished game (its folder that of `attempt`), and
-    /// the figures; the folder is noted in [`TOLD`], so that a game that
-    /// ends while no runner follows the match gets its line from the next.
-    fn tell(&self, slot: &GameSlot, attempt: u32, figures: &MatchFigures) {
+    /// The figures as JSON if asked, and the line of a finished game (its
+    /// folder that of `attempt`, its `end` as counted); the folder is noted
+    /// in [`TOLD`], so that a game that ends while no runner follows the
+    /// match gets its line from the next.
+    fn tell(&self, slot: &GameSlot, attempt: u32, end: Option<&GameEnd>) {
+        let figures = &self.figures;
         if self.options.json {
             if let Ok(line) = serde_json::to_string(figures) {
                 console::out(line);
             }
         }
-        let Some(SlotState::Done(Counted::Game { outcome, end })) = self.slots.get(slot) else {
+        let Some(GameEnd { outcome, end }) = end else {
             return;
         };
         let told = self.dir.join(TOLD);

@@ -14,9 +14,13 @@
 //!   rule: the pairs asked for, or the SPRT's first decision.
 //! - [`jobs`]: a match played by workers elsewhere: the job and result
 //!   messages and the book that counts each pair once.
+//! - [`local_runner`]: a match played here, `boards` games at once, as a
+//!   state machine: which game starts when and in which folder, from the
+//!   folders read back and the gorefs' ends, until the stop rule says so.
 
 pub mod jobs;
 pub mod ledger;
+pub mod local_runner;
 pub mod openings;
 pub mod schedule;
 pub mod sprt;
