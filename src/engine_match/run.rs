@@ -152,7 +152,7 @@ impl Runner {
         }
         let told = std::fs::read_to_string(self.dir.join(TOLD)).unwrap_or_default();
         let told: BTreeSet<&str> = told.lines().collect();
-        let pairs: Vec<u64> = latest.keys().map(|slot| slot.pair).collect();
+        let pairs: BTreeSet<u64> = latest.keys().map(|slot| slot.pair).collect();
         let mut reads = Vec::new();
         for pair in pairs {
             for game in PairGame::of_pair(pair) {
