@@ -14,6 +14,8 @@
 //!   rule: the pairs asked for, or the SPRT's first decision.
 //! - [`jobs`]: a match played by workers elsewhere: the job and result
 //!   messages and the book that counts each pair once.
+//! - [`supervisor`]: the rules of a match played by workers, without the
+//!   broker: what to publish, withdraw, count or give up, as actions.
 
 pub mod jobs;
 pub mod ledger;
@@ -21,6 +23,7 @@ pub mod openings;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
+pub mod supervisor;
 
 pub use ledger::{Decision, Ledger, Recorded, Step, StopRule};
 pub use schedule::{gauntlet_opponent, OpeningOrder, Openings};
