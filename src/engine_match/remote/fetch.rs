@@ -10,6 +10,9 @@
 //! a copy this machine or the broker cannot make now (a full disk, a link
 //! that stalls) is no fault of the result, and is tried again later
 //! ([`NotFetched::Later`]).
+//!
+//! [`NotFetched::Refused`]: goref_core::matches::supervisor::NotFetched::Refused
+//! [`NotFetched::Later`]: goref_core::matches::supervisor::NotFetched::Later
 
 use std::path::{Path, PathBuf};
 
@@ -21,6 +24,7 @@ use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_entries, sha256_hex};
 use crate::match_play::plan::GameSlot;
 use goref_core::matches::jobs::{is_plain_name, GameReport};
+use goref_core::matches::supervisor::NotFetched;
 
 /// The largest manifest taken.
 const MANIFEST_LIMIT: u64 = 64 * 1024;
@@ -29,19 +33,9 @@ const FILE_LIMIT: u64 = 256 * 1024 * 1024;
 /// Where a game is written before it is renamed into place.
 const INCOMING: &str = ".incoming";
 
-/// Why a game was not copied.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum NotFetched {
-    /// The result does not check out: it is refused.
-    Refused(String),
-    /// The copy cannot be made now, here or on the broker: tried again.
-    Later(String),
-}
-
-impl NotFetched {
-    fn here(what: String) -> impl FnOnce(std::io::Error) -> NotFetched {
-        move |e| NotFetched::Later(format!("{what}: {e}"))
-    }
+/// A copy this machine cannot make now, for `what`: tried again.
+fn later(what: String) -> impl FnOnce(std::io::Error) -> NotFetched {
+    move |e| NotFetched::Later(format!("{what}: {e}"))
 }
 
 /// A game copied aside, checked, not yet in `games/`.
@@ -136,7 +130,7 @@ async fn copy(
     report: &GameReport,
     object: &dyn Fn(&str) -> String,
 ) -> Result<(), NotFetched> {
-    let cannot_write = || NotFetched::here(format!("cannot write {}", into.display()));
+    let cannot_write = || later(format!("cannot write {}", into.display()));
     std::fs::create_dir_all(into).map_err(cannot_write())?;
     for (sum, name) in listed {
         if !is_plain_name(name) || name.starts_with('.') {

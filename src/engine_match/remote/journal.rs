@@ -3,76 +3,19 @@
 //! counted and the ones not counted (a second result for a pair, a result
 //! that did not check out), the refusals and failures. Read back when the
 //! match is run again, so that nothing is published or counted twice.
+//! The lines are the core's `matches::supervisor::Entry`, each with the
+//! time it was written.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use goref_core::matches::supervisor::Entry;
 use serde::{Deserialize, Serialize};
 
 /// The journal's name in the match's folder.
 pub(crate) const MATCH_JOURNAL: &str = "match.jsonl";
-
-/// One thing the match did or heard.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "what", rename_all = "snake_case")]
-pub(crate) enum Entry {
-    /// The pair's job is on the queue.
-    Published { pair: u64 },
-    /// A worker plays the pair, on the broker's `delivery`-th delivery.
-    Taken {
-        pair: u64,
-        worker: String,
-        delivery: u64,
-    },
-    /// The pair's games are in `games/` and counted.
-    Counted {
-        pair: u64,
-        worker: String,
-        delivery: u64,
-    },
-    /// Another result for a pair counted already: kept here, not counted.
-    Duplicate {
-        pair: u64,
-        worker: String,
-        delivery: u64,
-        counted_worker: String,
-        counted_delivery: u64,
-    },
-    /// A try given up: its worker fell silent or handed the job back, and
-    /// the job went out again.
-    Abandoned {
-        pair: u64,
-        worker: String,
-        delivery: u64,
-    },
-    /// A worker has no engine of the name and handed the job back.
-    Refused {
-        pair: u64,
-        worker: String,
-        engine: String,
-    },
-    /// A worker could not play the pair.
-    Failed {
-        pair: u64,
-        worker: String,
-        delivery: u64,
-        reason: String,
-    },
-    /// A result whose games did not check out: not counted, the pair
-    /// published again.
-    Rejected {
-        pair: u64,
-        worker: String,
-        delivery: u64,
-        reason: String,
-    },
-    /// The SPRT decided: the pair's job, not yet taken, is off the queue.
-    Withdrawn { pair: u64 },
-    /// A message on the match's subjects that is not a result or notice.
-    Unreadable { why: String },
-}
 
 #[derive(Debug, Serialize, Deserialize)]
 struct Line {

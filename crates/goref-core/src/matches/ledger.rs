@@ -130,7 +130,16 @@ impl Ledger {
     /// Whether pair `pair` (from 0) may begin: it is among the pairs asked
     /// for and the SPRT has not decided.
     pub fn may_begin(&self, pair: u64) -> bool {
-        self.decision.is_none() && self.rule.pairs.is_none_or(|limit| pair < limit)
+        self.pairs_that_may_begin().is_none_or(|limit| pair < limit)
+    }
+
+    /// How many pairs, from the first, may begin: none once the SPRT has
+    /// decided, else the pairs asked for; `None` when there is no limit.
+    pub fn pairs_that_may_begin(&self) -> Option<u64> {
+        match self.decision {
+            Some(_) => Some(0),
+            None => self.rule.pairs,
+        }
     }
 
     /// The SPRT's decision, once taken.

@@ -17,6 +17,8 @@
 //! - [`local_runner`]: a match played here, `boards` games at once, as a
 //!   state machine: which game starts when and in which folder, from the
 //!   folders read back and the gorefs' ends, until the stop rule says so.
+//! - [`supervisor`]: the rules of a match played by workers, without the
+//!   broker: what to publish, withdraw, count or give up, as actions.
 
 pub mod jobs;
 pub mod ledger;
@@ -25,6 +27,7 @@ pub mod openings;
 pub mod schedule;
 pub mod sprt;
 pub mod stats;
+pub mod supervisor;
 
 pub use ledger::{Decision, Ledger, Recorded, Step, StopRule};
 pub use schedule::{gauntlet_opponent, OpeningOrder, Openings};
