@@ -63,3 +63,29 @@ pub fn notice(seq: u64, text: &str) -> crate::referee::StampedEvent {
         },
     }
 }
+
+/// A worker's result for both games of `pair`, as the match expects it:
+/// named by `worker` and its `delivery`, tried as `try_id`.
+pub fn job_result(
+    pair: u64,
+    worker: &str,
+    delivery: u64,
+    try_id: &str,
+) -> crate::matches::jobs::JobResult {
+    use crate::matches::jobs::{GameReport, JobResult, MESSAGE_VERSION};
+    JobResult {
+        version: MESSAGE_VERSION,
+        match_name: "nightly".into(),
+        pair,
+        worker: worker.into(),
+        delivery,
+        try_id: try_id.into(),
+        games: [1, 2]
+            .map(|game| GameReport {
+                game,
+                result: "B+2.5".into(),
+                manifest_sha256: "ab".repeat(32),
+            })
+            .to_vec(),
+    }
+}

@@ -5,6 +5,7 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::test_support::job_result;
 
 fn job() -> Job {
     Job {
@@ -18,21 +19,12 @@ fn job() -> Job {
 }
 
 fn result(pair: u64, worker: &str, delivery: u64) -> JobResult {
-    JobResult {
-        version: MESSAGE_VERSION,
-        match_name: "nightly".into(),
+    job_result(
         pair,
-        worker: worker.into(),
+        worker,
         delivery,
-        try_id: format!("{worker}-{delivery}-1795880840123"),
-        games: [1, 2]
-            .map(|game| GameReport {
-                game,
-                result: "B+2.5".into(),
-                manifest_sha256: "ab".repeat(32),
-            })
-            .to_vec(),
-    }
+        &format!("{worker}-{delivery}-1795880840123"),
+    )
 }
 
 #[test]

@@ -3,7 +3,8 @@
 //! counts once, what it names, gives up, withdraws and fails.
 
 use super::*;
-use crate::matches::jobs::{GameReport, MESSAGE_VERSION};
+use crate::matches::jobs::MESSAGE_VERSION;
+use crate::test_support::job_result;
 
 fn settings(queued: usize, failures: usize) -> Settings {
     Settings {
@@ -37,21 +38,7 @@ fn failed(pair: u64, worker: &str, delivery: u64, reason: &str) -> Vec<u8> {
 }
 
 fn result(pair: u64, worker: &str, delivery: u64) -> JobResult {
-    JobResult {
-        version: MESSAGE_VERSION,
-        match_name: "nightly".into(),
-        pair,
-        worker: worker.into(),
-        delivery,
-        try_id: format!("{worker}-{delivery}"),
-        games: [1, 2]
-            .map(|game| GameReport {
-                game,
-                result: "B+2.5".into(),
-                manifest_sha256: "ab".repeat(32),
-            })
-            .to_vec(),
-    }
+    job_result(pair, worker, delivery, &format!("{worker}-{delivery}"))
 }
 
 fn drain(supervisor: &mut Supervisor) -> Vec<Action> {
