@@ -70,15 +70,8 @@ pub fn alive_subject(match_id: &str, pair: u64) -> String {
 /// The stream of the workers' words that they live.
 pub const ALIVE_STREAM: &str = "GOREF-ALIVE";
 
-/// How long a worker's word that it plays a pair holds: half the
-/// consumer's `ack_wait`, so that a worker silent for the whole deadline
-/// (whose job the broker hands out again) is never heard as alive.
-pub fn alive_for(ack_wait: Duration) -> Duration {
-    (ack_wait / 2).max(Duration::from_millis(100))
-}
-
 /// The stream of words that workers live, made if missing, keeping the
-/// newest of each pair for [`alive_for`] `ack_wait`.
+/// newest of each pair for `alive_for(ack_wait)` (the worker's rule).
 pub async fn alive_stream(
     js: &jetstream::Context,
     ack_wait: Duration,
@@ -88,7 +81,7 @@ pub async fn alive_stream(
         subjects: vec!["goref-alive.>".into()],
         storage: stream::StorageType::File,
         max_messages_per_subject: 1,
-        max_age: alive_for(ack_wait),
+        max_age: goref_core::matches::worker::alive_for(ack_wait),
         ..stream::Config::default()
     };
     let stream = stream_made(js, config.clone()).await?;
@@ -485,6 +478,5 @@ mod tests {
         );
         assert!(!job_subject("m", 1).starts_with("goref."));
         assert_eq!(alive_subject("nightly", 7), "goref-alive.nightly.pair.7");
-        assert_eq!(alive_for(Duration::from_secs(60)), Duration::from_secs(30));
     }
 }

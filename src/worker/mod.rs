@@ -1,54 +1,47 @@
 //! `goref worker nats://HOST:PORT`: a machine that plays matches' games for
-//! them. It takes a job (one opening pair) from the broker's work queue
-//! only when a slot is free, plays its two games in local gorefs (see
-//! `play`), tells the broker it still holds the job every sixth of the
-//! ack deadline (and says on the pair's subject that its try lives), puts the finished folders in the match's object store,
-//! publishes the result, and only then acknowledges the job. A job naming
-//! an engine this worker lacks is handed back at once for another worker,
-//! and the match is told why; a job it cannot play is handed back with the
-//! reason, and not taken here again.
+//! them. Its rules are the core's (`goref_core::matches::worker`): a slot
+//! asks for a job only when free, a job naming an engine this worker lacks
+//! is handed back at once for another worker (and the match told why), a
+//! job it cannot play is handed back with the reason and not taken here
+//! again, a job held says it lives every sixth of the ack deadline, and a
+//! job's result is stored before the job is acknowledged. This shell talks
+//! to the broker, plays the games in local gorefs (see `play`), puts the
+//! finished folders in the match's object store, and feeds what happened
+//! back to the rules.
 //!
 //! - [`file`](mod@file): `worker.toml`, the engines by name and their local
 //!   command lines.
 //! - `play`: one job's games, folders and object-store uploads.
 //! - `tiles`: the slots as a screen draws them ([`run_at`] with the match's
 //!   screen as the desk).
-//! - `tries`: a job handed out again while the try that holds it lives
-//!   (after the broker restarts) is left with that try.
 
 pub(crate) mod file;
 mod play;
 mod tiles;
-mod tries;
 
 use crate::shell_time::Threads;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use async_nats::jetstream::{self, consumer::PullConsumer, AckKind, Message};
 use futures_util::StreamExt;
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::{mpsc, watch};
 use tokio::task::JoinSet;
 
 use crate::broker::work::{self, BrokerLink};
 use crate::hall::desk::{Desk, Terminal};
 use crate::match_play::picture::MatchPicture;
-use goref_core::matches::jobs::{Job, JobResult, NoticeKind, WorkerNotice, MESSAGE_VERSION};
+use goref_core::matches::jobs::{Job, JobResult, WorkerNotice};
+use goref_core::matches::worker::{
+    Action, Played, Reply, Settings, Token, WorkerRules, FETCH_WAIT,
+};
 
 use file::WorkerFile;
-use play::{GameBegun, JobRun, Played};
+use play::{GameBegun, JobRun};
 use tiles::Tiles;
 
-/// How long a job for an engine this worker lacks waits before it is
-/// offered again; the slot that handed it back asks for no job for a
-/// little longer, so that another worker's ask comes first.
-const REFUSED_DELAY: Duration = Duration::from_secs(2);
-/// How long a job that failed here waits before it is offered again.
-const FAILED_DELAY: Duration = Duration::from_secs(5);
-/// How long one ask for a job waits when the queue is empty.
-const FETCH_WAIT: Duration = Duration::from_millis(500);
 /// How often a job handed out again looks for a word of the try holding it.
 const ALIVE_LOOK: Duration = Duration::from_millis(500);
 /// A try's folder is marked with this file once its result is acknowledged.
@@ -88,7 +81,6 @@ pub(crate) fn run_at(
         exe,
         desk,
         tiles: Tiles::default(),
-        left_said: Mutex::new(HashSet::new()),
     };
     runtime.block_on(serve(Arc::new(worker)))
 }
@@ -98,8 +90,6 @@ struct Worker {
     exe: PathBuf,
     desk: Box<dyn Desk<MatchPicture>>,
     tiles: Tiles,
-    /// The tries that jobs handed out again were left with, each said once.
-    left_said: Mutex<HashSet<String>>,
 }
 
 impl Worker {
@@ -115,18 +105,51 @@ impl Worker {
             self.desk.show(self.tiles.picture(&title));
         }
     }
+}
 
-    /// This worker's notice of `kind` about delivery `delivery` of `job`.
-    fn notice(&self, job: &Job, delivery: u64, kind: NoticeKind) -> WorkerNotice {
-        WorkerNotice {
-            version: MESSAGE_VERSION,
-            match_name: job.match_name.clone(),
-            pair: job.pair,
-            worker: self.options.name.clone(),
-            delivery,
-            kind,
-        }
-    }
+/// What a job's tasks tell the worker's loop.
+enum Happened {
+    TryWord {
+        slot: usize,
+        word: Option<Vec<u8>>,
+    },
+    Begun {
+        slot: usize,
+        begun: GameBegun,
+    },
+    Played {
+        slot: usize,
+        played: Played,
+    },
+    ResultStored {
+        slot: usize,
+    },
+    Acked {
+        slot: usize,
+        acked: Result<(), String>,
+    },
+}
+
+/// A job a slot holds, as the shell keeps it.
+struct Slot {
+    run: Arc<JobRun>,
+    message: Arc<Message>,
+    tile: Option<u32>,
+}
+
+/// The worker's loop: the rules, the broker, and the jobs' tasks.
+struct Shell {
+    worker: Arc<Worker>,
+    js: jetstream::Context,
+    rules: WorkerRules,
+    /// The messages delivered and not yet answered for good.
+    messages: HashMap<Token, Arc<Message>>,
+    next_token: Token,
+    slots: HashMap<usize, Slot>,
+    ack_wait: Duration,
+    stop: watch::Sender<bool>,
+    happened: mpsc::UnboundedSender<Happened>,
+    tasks: JoinSet<()>,
 }
 
 async fn serve(worker: Arc<Worker>) -> Result<(), String> {
@@ -134,11 +157,11 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
     for kept in abandon_unreported(&options.dir) {
         worker.say(format!("kept aside an unfinished try: {}", kept.display()));
     }
-    let engines: Vec<&str> = options
+    let engines: Vec<String> = options
         .file
         .engines
         .iter()
-        .map(|e| e.name.as_str())
+        .map(|e| e.name.clone())
         .collect();
     worker.say(format!(
         "{} slot(s), engines {}; taking jobs from {}",
@@ -163,109 +186,347 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
     let (_, mut consumer) = work::work_queue(&js, None).await?;
     worker.tiles.waiting(None);
     worker.show();
-    let slots = Arc::new(Semaphore::new(options.slots));
-    let (stop_tx, stop) = watch::channel(false);
-    let failed_here = Arc::new(Mutex::new(HashSet::new()));
-    let mut refused_said = HashSet::new();
-    let mut tasks = JoinSet::new();
-    let mut broker_trouble = false;
-    let mut free_since = None;
+    let rules = WorkerRules::new(Settings {
+        name: options.name.clone(),
+        slots: options.slots,
+        only: options.only.clone(),
+        engines,
+    });
+    let (happened, mut heard) = mpsc::unbounded_channel();
+    let mut shell = Shell {
+        ack_wait: consumer.cached_info().config.ack_wait,
+        worker: worker.clone(),
+        js,
+        rules,
+        messages: HashMap::new(),
+        next_token: 0,
+        slots: HashMap::new(),
+        stop: watch::channel(false).0,
+        happened,
+        tasks: JoinSet::new(),
+    };
+    let shown = options.link.shown();
     loop {
-        while tasks.try_join_next().is_some() {}
-        match link.change() {
-            Some(false) => {
-                worker.say(format!(
-                    "the broker at {} went away: the games in play go on, their results \
-                     wait for it",
-                    options.link.shown()
-                ));
-                worker
-                    .tiles
-                    .waiting(Some("the broker went away: waiting for it".into()));
-                worker.show();
-                broker_trouble = true;
-            }
-            Some(true) if std::mem::take(&mut broker_trouble) => {
-                worker.say("the broker answers again");
-                worker.tiles.waiting(None);
-                worker.show();
-            }
-            _ => {}
+        while shell.tasks.try_join_next().is_some() {}
+        if let Some(up) = link.change() {
+            shell.rules.handle_link(Instant::now(), up, &shown);
         }
         if let Some(why) = worker.desk.stop_asked() {
-            worker.say(format!("{why}: handing back the jobs held"));
-            let _ = stop_tx.send(true);
-            break;
+            shell.rules.handle_stop(&why);
         }
-        let permit = tokio::select! {
-            permit = slots.clone().acquire_owned() => permit.expect("the semaphore stays open"),
-            _ = tokio::time::sleep(FETCH_WAIT) => continue,
-        };
-        let freed = *free_since.get_or_insert_with(std::time::Instant::now);
-        let message = match next_job(&consumer).await {
-            Ok(Some(message)) => message,
-            Ok(None) => continue,
-            Err(why) => {
-                let renewed = why.to_ascii_lowercase().contains("consumer deleted");
-                if !broker_trouble && !renewed {
-                    worker.say(format!("the broker: {why}; trying again"));
-                    worker
-                        .tiles
-                        .waiting(Some("the broker does not answer: trying again".into()));
-                    worker.show();
-                    broker_trouble = true;
-                }
-                tokio::time::sleep(FETCH_WAIT).await;
-                continue;
-            }
-        };
-        if std::mem::take(&mut broker_trouble) {
-            worker.say("the broker answers again");
-            worker.tiles.waiting(None);
-            worker.show();
+        while let Ok(happened) = heard.try_recv() {
+            shell.hear(happened);
         }
-        let Some(run) = take(&worker, &js, &message, &failed_here, &mut refused_said).await else {
-            tokio::spawn(async move {
-                tokio::time::sleep(REFUSED_DELAY + FETCH_WAIT).await;
-                drop(permit);
+        shell.rules.handle_timeout(Instant::now());
+        if let Some((reported, unreported)) = shell.carry_out().await {
+            shell.tasks.abort_all();
+            worker.say(format!(
+                "stopped: {} played and reported, {} handed back or failed",
+                crate::check::plural(reported, "pair", "pairs"),
+                unreported
+            ));
+            return Ok(());
+        }
+        if !shell.rules.wants_job(Instant::now()) {
+            let wake = shell.rules.poll_timeout();
+            let nap = wake.map_or(FETCH_WAIT, |at| {
+                at.saturating_duration_since(Instant::now()).min(FETCH_WAIT)
             });
+            if let Ok(Some(happened)) = tokio::time::timeout(nap, heard.recv()).await {
+                shell.hear(happened);
+            }
             continue;
-        };
-        free_since = None;
-        let waited = freed.elapsed();
-        let ack_wait = match consumer.info().await {
+        }
+        match next_job(&consumer).await {
+            Ok(Some(message)) => shell.deliver(&mut consumer, message).await,
+            Ok(None) => {}
+            Err(why) => {
+                shell.rules.handle_fetch_failed(&why);
+                tokio::time::sleep(FETCH_WAIT).await;
+            }
+        }
+    }
+}
+
+impl Shell {
+    /// A job the broker delivered, handed to the rules.
+    async fn deliver(&mut self, consumer: &mut PullConsumer, message: Message) {
+        let delivery = message.info().map_or(1, |i| i.delivered.max(1) as u64);
+        self.ack_wait = match consumer.info().await {
             Ok(info) => info.config.ack_wait,
             Err(_) => consumer.cached_info().config.ack_wait,
         };
-        let look_for = match link.back_within(ack_wait) {
-            true => ack_wait / 4,
-            false => Duration::ZERO,
+        let token = self.next_token;
+        self.next_token += 1;
+        let payload = message.payload.clone();
+        self.messages.insert(token, Arc::new(message));
+        let wall_ms = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis());
+        let now = Instant::now();
+        self.rules
+            .handle_job(now, wall_ms, token, delivery, &payload, self.ack_wait);
+    }
+
+    /// What a job's task told, handed to the rules (and the tiles).
+    fn hear(&mut self, happened: Happened) {
+        let worker = &self.worker;
+        match happened {
+            Happened::TryWord { slot, word } => {
+                self.rules
+                    .handle_try_word(Instant::now(), slot, word.as_deref());
+            }
+            Happened::Begun { slot, begun } => {
+                let Some(held) = self.slots.get(&slot) else {
+                    return;
+                };
+                if let Some(tile) = held.tile {
+                    worker.tiles.begun(tile, &held.run, &begun);
+                    worker.show();
+                }
+                worker.say(format!(
+                    "{}: live at {}/{}",
+                    held.run.title(&begun.slot),
+                    worker.options.link.shown(),
+                    begun.live
+                ));
+                self.rules
+                    .handle_game_begun(slot, begun.slot.game(), begun.live);
+            }
+            Happened::Played { slot, played } => {
+                if let Some(tile) = self.slots.get(&slot).and_then(|held| held.tile) {
+                    worker.tiles.free(tile, matches!(played, Played::Done(_)));
+                    worker.show();
+                }
+                self.rules.handle_played(slot, played);
+            }
+            Happened::ResultStored { slot } => self.rules.handle_result_stored(slot),
+            Happened::Acked { slot, acked } => self.rules.handle_acked(slot, acked),
+        }
+    }
+
+    /// Carries out what the rules ask, in order, until they ask nothing;
+    /// the worker's tally once they say it has stopped.
+    async fn carry_out(&mut self) -> Option<(usize, usize)> {
+        while let Some(action) = self.rules.poll_action() {
+            match action {
+                Action::Say(line) => self.worker.say(line),
+                Action::Waiting(why) => {
+                    self.worker.tiles.waiting(why);
+                    self.worker.show();
+                }
+                Action::Reply { token, reply } => {
+                    if let Some(message) = self.messages.remove(&token) {
+                        let _ = answer(&message, reply).await;
+                    }
+                }
+                Action::Notify(notice) => publish_notice(&self.js, &notice).await,
+                Action::Take {
+                    slot,
+                    token,
+                    job,
+                    delivery,
+                    try_id,
+                    look_for,
+                } => self.take(slot, token, job, delivery, try_id, look_for),
+                Action::Play { slot, .. } => self.play(slot).await,
+                Action::Beat {
+                    slot,
+                    word,
+                    progress,
+                    ..
+                } => self.beat(slot, word, progress),
+                Action::PublishResult { slot, result } => self.publish_result(slot, result),
+                Action::Finish {
+                    slot,
+                    token,
+                    word,
+                    notice,
+                    reply,
+                } => self.finish(slot, token, word, notice, reply),
+                Action::MarkReported { slot, result } => {
+                    if let Some(held) = self.slots.remove(&slot) {
+                        let _ = std::fs::write(held.run.dir.join(REPORTED), result.to_json());
+                    }
+                }
+                Action::StopPlaying => {
+                    let _ = self.stop.send(true);
+                }
+                Action::Stopped {
+                    reported,
+                    unreported,
+                } => return Some((reported, unreported)),
+            }
+        }
+        None
+    }
+
+    /// A job the rules took for `slot`: its folder made ready, then a look
+    /// for a word of another try of the pair.
+    fn take(
+        &mut self,
+        slot: usize,
+        token: Token,
+        job: Job,
+        delivery: u64,
+        try_id: String,
+        look_for: Duration,
+    ) {
+        let Some(message) = self.messages.get(&token).cloned() else {
+            return;
         };
-        let (worker, js, stop, failed_here) = (
-            worker.clone(),
-            js.clone(),
-            stop.clone(),
-            failed_here.clone(),
-        );
-        tasks.spawn(async move {
-            let _slot = permit;
-            let held = Held {
+        let options = &self.worker.options;
+        let game_table = match file::job_game_table(&job.game) {
+            Ok(table) => table,
+            Err(why) => return self.rules.handle_unplayable(Instant::now(), slot, &why),
+        };
+        let engines = job.engines.clone().map(|name| {
+            let engine = options.file.engine(&name);
+            engine
+                .expect("the rules take only jobs whose engines the file names")
+                .clone()
+        });
+        let dir = options
+            .dir
+            .join(&job.match_name)
+            .join(format!("pair-{:04}-try-{delivery}", job.pair + 1));
+        set_aside(&dir);
+        let run = Arc::new(JobRun {
+            match_id: job.match_name.clone(),
+            job,
+            try_id,
+            engines,
+            game_table,
+            dir,
+            exe: self.worker.exe.clone(),
+            publish: options.link.shown(),
+            publish_env: options.link.auth.env_pairs(),
+        });
+        let subject = work::alive_subject(&run.match_id, run.job.pair);
+        self.slots.insert(
+            slot,
+            Slot {
+                run,
                 message,
-                ack_wait,
-                waited,
-                look_for,
+                tile: None,
+            },
+        );
+        let (js, happened) = (self.js.clone(), self.happened.clone());
+        self.tasks.spawn(async move {
+            let until = tokio::time::Instant::now() + look_for;
+            let word = loop {
+                let word = work::alive_word(&js, &subject).await;
+                if word.is_some() || tokio::time::Instant::now() >= until {
+                    break word;
+                }
+                tokio::time::sleep(ALIVE_LOOK).await;
             };
-            play_job(&worker, &js, held, run, stop, &failed_here).await;
+            let _ = happened.send(Happened::TryWord { slot, word });
         });
     }
-    while tasks.join_next().await.is_some() {}
-    let (reported, unreported) = worker.tiles.tally();
-    worker.say(format!(
-        "stopped: {} played and reported, {} handed back or failed",
-        crate::check::plural(reported as usize, "pair", "pairs"),
-        unreported
-    ));
-    Ok(())
+
+    /// Plays the job `slot` holds, in its own task.
+    async fn play(&mut self, slot: usize) {
+        let Some(held) = self.slots.get_mut(&slot) else {
+            return;
+        };
+        let tile = self.worker.tiles.take();
+        held.tile = Some(tile);
+        let run = held.run.clone();
+        if let Err(why) = work::alive_stream(&self.js, self.ack_wait).await {
+            self.worker.say(format!(
+                "{}: {why}; a broker that restarts may hand the pair out again",
+                run.name()
+            ));
+        }
+        let (worker, js, happened) = (self.worker.clone(), self.js.clone(), self.happened.clone());
+        let stop = self.stop.subscribe();
+        self.tasks.spawn(async move {
+            let begun = |begun: GameBegun| {
+                let _ = happened.send(Happened::Begun { slot, begun });
+            };
+            let played = match work::game_store(&js, &run.match_id).await {
+                Ok(store) => {
+                    run.play(&store, stop, &|line| worker.say(line), &begun)
+                        .await
+                }
+                Err(why) => Played::BrokerAway(why),
+            };
+            let _ = happened.send(Happened::Played { slot, played });
+        });
+    }
+
+    /// Says on the pair's subject that `slot`'s try lives, and after the
+    /// first word asks the broker for more time.
+    fn beat(&mut self, slot: usize, word: String, progress: bool) {
+        let Some(held) = self.slots.get(&slot) else {
+            return;
+        };
+        let alive = work::alive_subject(&held.run.match_id, held.run.job.pair);
+        let (js, message) = (self.js.clone(), held.message.clone());
+        self.tasks.spawn(async move {
+            if progress {
+                let _ = message.ack_with(AckKind::Progress).await;
+            }
+            let _ = js.publish(alive, word.into()).await;
+        });
+    }
+
+    /// Publishes `slot`'s result until the broker stores it.
+    fn publish_result(&mut self, slot: usize, result: JobResult) {
+        let (worker, js, happened) = (self.worker.clone(), self.js.clone(), self.happened.clone());
+        self.tasks.spawn(async move {
+            publish_result(&worker, &js, &result).await;
+            let _ = happened.send(Happened::ResultStored { slot });
+        });
+    }
+
+    /// The try's last word, the notice, then the answer to the broker.
+    fn finish(
+        &mut self,
+        slot: usize,
+        token: Token,
+        word: String,
+        notice: Option<WorkerNotice>,
+        reply: Reply,
+    ) {
+        let Some(message) = self.messages.remove(&token) else {
+            return;
+        };
+        let alive = match self.slots.get(&slot) {
+            Some(held) => work::alive_subject(&held.run.match_id, held.run.job.pair),
+            None => return,
+        };
+        if reply != Reply::DoubleAck {
+            self.slots.remove(&slot);
+        }
+        let (js, happened) = (self.js.clone(), self.happened.clone());
+        self.tasks.spawn(async move {
+            say_alive(&js, &alive, word).await;
+            if let Some(notice) = notice {
+                publish_notice(&js, &notice).await;
+            }
+            let answered = answer(&message, reply).await;
+            if reply == Reply::DoubleAck {
+                let _ = happened.send(Happened::Acked {
+                    slot,
+                    acked: answered,
+                });
+            }
+        });
+    }
+}
+
+/// Answers the broker about `message`.
+async fn answer(message: &Message, reply: Reply) -> Result<(), String> {
+    let kind = match reply {
+        Reply::DoubleAck => return message.double_ack().await.map_err(|e| e.to_string()),
+        Reply::Ack => AckKind::Ack,
+        Reply::Nak(delay) => AckKind::Nak(delay),
+        Reply::Term => AckKind::Term,
+        Reply::Progress => AckKind::Progress,
+    };
+    message.ack_with(kind).await.map_err(|e| e.to_string())
 }
 
 /// The next job on the queue, if one comes within [`FETCH_WAIT`].
@@ -281,312 +542,6 @@ async fn next_job(consumer: &PullConsumer) -> Result<Option<Message>, String> {
         Some(Ok(message)) => Ok(Some(message)),
         Some(Err(e)) => Err(e.to_string()),
         None => Ok(None),
-    }
-}
-
-/// A job read and matched with this worker's engines: what to play, or
-/// none when it was handed back (or refused for good).
-async fn take(
-    worker: &Worker,
-    js: &jetstream::Context,
-    message: &Message,
-    failed_here: &Mutex<HashSet<String>>,
-    refused_said: &mut HashSet<(String, String)>,
-) -> Option<JobRun> {
-    let delivery = message.info().map_or(1, |i| i.delivered.max(1) as u64);
-    let job = match Job::from_json(&message.payload) {
-        Ok(job) if work::match_id(&job.match_name) == job.match_name => job,
-        Ok(job) => {
-            worker.say(format!(
-                "a job for match {:?}, not a plain name: refused",
-                job.match_name
-            ));
-            let _ = message.ack_with(AckKind::Term).await;
-            return None;
-        }
-        Err(why) => {
-            worker.say(format!("a job refused: {why}"));
-            let _ = message.ack_with(AckKind::Term).await;
-            return None;
-        }
-    };
-    if worker
-        .options
-        .only
-        .as_ref()
-        .is_some_and(|only| *only != job.match_name)
-    {
-        let _ = message.ack_with(AckKind::Nak(Some(REFUSED_DELAY))).await;
-        return None;
-    }
-    let notice = |kind| worker.notice(&job, delivery, kind);
-    let file = &worker.options.file;
-    if let Some(missing) = job.engines.iter().find(|name| file.engine(name).is_none()) {
-        if refused_said.insert((job.match_name.clone(), missing.clone())) {
-            worker.say(format!(
-                "{} wants engine '{missing}', which the worker's file does not name: \
-                 handed back for another worker",
-                job.match_name
-            ));
-        }
-        let refused = notice(NoticeKind::Refused {
-            engine: missing.clone(),
-        });
-        publish_notice(js, &job.match_name, &refused).await;
-        let _ = message.ack_with(AckKind::Nak(Some(REFUSED_DELAY))).await;
-        return None;
-    }
-    if lock(failed_here).contains(&job.id()) {
-        let _ = message.ack_with(AckKind::Nak(Some(FAILED_DELAY))).await;
-        return None;
-    }
-    let game_table = match file::job_game_table(&job.game) {
-        Ok(table) => table,
-        Err(why) => {
-            worker.say(format!(
-                "{} pair {}: refused: {why}",
-                job.match_name,
-                job.pair + 1
-            ));
-            let failed = notice(NoticeKind::Failed {
-                reason: format!("refused by the worker: {why}"),
-            });
-            publish_notice(js, &job.match_name, &failed).await;
-            let _ = message.ack_with(AckKind::Term).await;
-            return None;
-        }
-    };
-    let engines = job
-        .engines
-        .clone()
-        .map(|name| file.engine(&name).expect("both found").clone());
-    let dir = worker
-        .options
-        .dir
-        .join(&job.match_name)
-        .join(format!("pair-{:04}-try-{delivery}", job.pair + 1));
-    set_aside(&dir);
-    let now_ms = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis());
-    Some(JobRun {
-        match_id: job.match_name.clone(),
-        job,
-        delivery,
-        try_id: format!("{}-{delivery}-{now_ms}", worker.options.name),
-        engines,
-        game_table,
-        dir,
-        exe: worker.exe.clone(),
-        publish: worker.options.link.shown(),
-        publish_env: worker.options.link.auth.env_pairs(),
-    })
-}
-
-/// A job's message as the worker holds it.
-struct Held {
-    message: Message,
-    /// The consumer's deadline when the job was taken.
-    ack_wait: Duration,
-    /// How long the slot was free before the job came.
-    waited: Duration,
-    /// How long to look for a word of another try of the pair before
-    /// playing it: a while just after the broker came back, else once.
-    look_for: Duration,
-}
-
-/// Plays a job taken: its games, heartbeats while they play, then the
-/// result, then the ack; or the job handed back, with the reason.
-async fn play_job(
-    worker: &Worker,
-    js: &jetstream::Context,
-    held: Held,
-    run: JobRun,
-    stop: watch::Receiver<bool>,
-    failed_here: &Mutex<HashSet<String>>,
-) {
-    let Held {
-        message,
-        ack_wait,
-        waited,
-        look_for,
-    } = held;
-    if left_with_its_try(worker, js, &message, &run, (ack_wait, look_for)).await {
-        return;
-    }
-    let message = Arc::new(message);
-    let notice = |kind| worker.notice(&run.job, run.delivery, kind);
-    publish_notice(js, &run.match_id, &notice(NoticeKind::Taken)).await;
-    let tile = worker.tiles.take();
-    worker.say(format!(
-        "{} pair {} (try {}): {} against {}, taken {} ms after a slot freed",
-        run.match_id,
-        run.job.pair + 1,
-        run.delivery,
-        run.job.engines[0],
-        run.job.engines[1],
-        waited.as_millis()
-    ));
-    let alive = work::alive_subject(&run.match_id, run.job.pair);
-    if let Err(why) = work::alive_stream(js, ack_wait).await {
-        worker.say(format!(
-            "{}: {why}; a broker that restarts may hand the pair out again",
-            run.name()
-        ));
-    }
-    let heartbeat = {
-        let (message, js, alive) = (message.clone(), js.clone(), alive.clone());
-        let word = tries::playing(&run.try_id);
-        let every = (ack_wait / 6).max(Duration::from_millis(100));
-        tokio::spawn(async move {
-            loop {
-                let _ = js.publish(alive.clone(), word.clone().into()).await;
-                tokio::time::sleep(every).await;
-                let _ = message.ack_with(AckKind::Progress).await;
-            }
-        })
-    };
-    let (begun_tx, mut begun_rx) = tokio::sync::mpsc::unbounded_channel();
-    let telling = {
-        let (js, match_id) = (js.clone(), run.match_id.clone());
-        async move {
-            while let Some(notice) = begun_rx.recv().await {
-                publish_notice(&js, &match_id, &notice).await;
-            }
-        }
-    };
-    let playing = async {
-        let begun_tx = begun_tx;
-        let begun = |begun: GameBegun| {
-            worker.tiles.begun(tile, &run, &begun);
-            worker.show();
-            worker.say(format!(
-                "{}: live at {}/{}",
-                run.title(begun.slot),
-                worker.options.link.shown(),
-                begun.live
-            ));
-            let game = begun.slot.game();
-            let live = begun.live;
-            let _ = begun_tx.send(notice(NoticeKind::Playing { game, live }));
-        };
-        match work::game_store(js, &run.match_id).await {
-            Ok(store) => {
-                run.play(&store, stop, &|line| worker.say(line), &begun)
-                    .await
-            }
-            Err(why) => Played::BrokerAway(why),
-        }
-    };
-    let (played, ()) = tokio::join!(playing, telling);
-    worker.tiles.free(tile, matches!(played, Played::Done(_)));
-    worker.show();
-    match played {
-        Played::Done(games) => {
-            let result = JobResult {
-                version: MESSAGE_VERSION,
-                match_name: run.match_id.clone(),
-                pair: run.job.pair,
-                worker: worker.options.name.clone(),
-                delivery: run.delivery,
-                try_id: run.try_id.clone(),
-                games,
-            };
-            publish_result(worker, js, &result).await;
-            heartbeat.abort();
-            say_alive(js, &alive, tries::reported(&run.try_id)).await;
-            match message.double_ack().await {
-                Ok(()) => {
-                    let _ = std::fs::write(run.dir.join(REPORTED), result.to_json());
-                }
-                Err(e) => worker.say(format!(
-                    "{}: the result is sent, but the broker did not take the ack ({e}): \
-                     the match counts the pair once whoever plays it again",
-                    run.name()
-                )),
-            }
-            let results: Vec<&str> = result.games.iter().map(|g| g.result.as_str()).collect();
-            worker.say(format!(
-                "{} pair {} done: {}",
-                run.match_id,
-                run.job.pair + 1,
-                results.join(", ")
-            ));
-        }
-        Played::Failed(why) => {
-            heartbeat.abort();
-            say_alive(js, &alive, tries::gone(&run.try_id)).await;
-            worker.say(format!("{}: handed back: {why}", run.name()));
-            lock(failed_here).insert(run.job.id());
-            publish_notice(
-                js,
-                &run.match_id,
-                &notice(NoticeKind::Failed { reason: why }),
-            )
-            .await;
-            let _ = message.ack_with(AckKind::Nak(Some(FAILED_DELAY))).await;
-        }
-        Played::BrokerAway(why) => {
-            heartbeat.abort();
-            say_alive(js, &alive, tries::gone(&run.try_id)).await;
-            worker.say(format!(
-                "{}: the broker did not take its games ({why}); it hands the pair out again",
-                run.name()
-            ));
-            let _ = message.ack_with(AckKind::Nak(None)).await;
-        }
-        Played::Stopped => {
-            heartbeat.abort();
-            say_alive(js, &alive, tries::gone(&run.try_id)).await;
-            let _ = message.ack_with(AckKind::Nak(None)).await;
-        }
-    }
-}
-
-/// Whether a job taken is left with another try that holds it (handed
-/// back to the queue) or dropped as reported, from what the pair's tries
-/// said. With no word yet, it looks again for `look_for`: just after the
-/// broker came back (a broker killed may hand out again, as new, every
-/// job held, though their workers play on), the worker playing the pair
-/// is heard again only once it has connected again too.
-async fn left_with_its_try(
-    worker: &Worker,
-    js: &jetstream::Context,
-    message: &Message,
-    run: &JobRun,
-    (ack_wait, look_for): (Duration, Duration),
-) -> bool {
-    let subject = work::alive_subject(&run.match_id, run.job.pair);
-    let until = tokio::time::Instant::now() + look_for;
-    let word = loop {
-        let word = work::alive_word(js, &subject).await;
-        if word.is_some() || tokio::time::Instant::now() >= until {
-            break word;
-        }
-        tokio::time::sleep(ALIVE_LOOK).await;
-    };
-    let name = format!("{} pair {}", run.match_id, run.job.pair + 1);
-    match tries::on_redelivery(word.as_deref()) {
-        tries::Redelivered::Play => false,
-        tries::Redelivered::LeaveWith(try_id) => {
-            let heard_within = work::alive_for(ack_wait);
-            if lock(&worker.left_said).insert(try_id.clone()) {
-                worker.say(format!(
-                    "{name}: handed out again while try {try_id} still plays it (its worker \
-                     was heard within {}s): left with it",
-                    heard_within.as_secs_f32()
-                ));
-            }
-            let _ = message.ack_with(AckKind::Nak(Some(heard_within))).await;
-            true
-        }
-        tries::Redelivered::Drop(try_id) => {
-            worker.say(format!(
-                "{name}: handed out again though try {try_id} reported it: taken off the queue"
-            ));
-            let _ = message.ack_with(AckKind::Ack).await;
-            true
-        }
     }
 }
 
@@ -625,9 +580,12 @@ async fn publish_result(worker: &Worker, js: &jetstream::Context, result: &JobRe
 }
 
 /// Publishes a notice; one lost is only a line the match does not show.
-async fn publish_notice(js: &jetstream::Context, match_id: &str, notice: &WorkerNotice) {
+async fn publish_notice(js: &jetstream::Context, notice: &WorkerNotice) {
     if let Ok(ack) = js
-        .publish(work::notice_subject(match_id), notice.to_json().into())
+        .publish(
+            work::notice_subject(&notice.match_name),
+            notice.to_json().into(),
+        )
         .await
     {
         let _ = tokio::time::timeout(Duration::from_secs(3), ack).await;
@@ -664,10 +622,4 @@ fn abandon_unreported(dir: &Path) -> Vec<PathBuf> {
         }
     }
     kept
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

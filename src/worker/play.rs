@@ -18,6 +18,7 @@ use crate::match_play::file::Engine;
 use crate::match_play::plan::{self, GameSlot};
 use crate::match_play::tally::{count, folder_result, Counted};
 use goref_core::matches::jobs::{GameReport, Job};
+use goref_core::matches::worker::Played;
 
 /// How many times one game is played before the job is given back.
 const MAX_ATTEMPTS: u32 = 3;
@@ -26,8 +27,6 @@ const MAX_ATTEMPTS: u32 = 3;
 pub(super) struct JobRun {
     pub job: Job,
     pub match_id: String,
-    /// The broker's delivery of the job.
-    pub delivery: u64,
     /// The try's own name: `WORKER-DELIVERY-UNIXMS`.
     pub try_id: String,
     /// The candidate and its opponent, from the worker's file.
@@ -44,25 +43,12 @@ pub(super) struct JobRun {
 }
 
 /// A game's goref, begun.
-pub(super) struct GameBegun<'a> {
-    pub slot: &'a GameSlot,
+pub(super) struct GameBegun {
+    pub slot: GameSlot,
     /// Its folder, where its socket is.
-    pub dir: &'a Path,
+    pub dir: PathBuf,
     /// Its name on the broker.
     pub live: String,
-}
-
-/// How a job ended on this worker.
-pub(super) enum Played {
-    /// Both games, in the object store.
-    Done(Vec<GameReport>),
-    /// It could not be played here; why.
-    Failed(String),
-    /// The broker did not take its games (a link that stalls or drops);
-    /// the broker hands the pair out again, and the job is no worse for it.
-    BrokerAway(String),
-    /// The worker was asked to stop.
-    Stopped,
 }
 
 impl JobRun {
@@ -102,7 +88,7 @@ impl JobRun {
     ) -> Result<Option<PathBuf>, String> {
         let mut last = String::new();
         for attempt in 1..=MAX_ATTEMPTS {
-            let dir = self.dir.join(slot.dir(attempt).file_name().expect("named"));
+            let dir = self.dir.join(slot.folder(attempt));
             let config = dir.with_extension("toml");
             let text = plan::game_file(
                 &self.game_table,
@@ -117,8 +103,8 @@ impl JobRun {
                 .and_then(|()| crate::files::write_atomically(&config, &text))
                 .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
             begun(GameBegun {
-                slot,
-                dir: &dir,
+                slot: slot.clone(),
+                dir: dir.clone(),
                 live: self.live_name(&dir),
             });
             let Some(how) = self.run_goref(slot, &dir, &config, stop).await? else {

@@ -24,9 +24,8 @@ struct State {
     held: BTreeSet<u32>,
     /// The game each tile shows, and where it is followed.
     playing: BTreeMap<u32, (BoardPicture, Target)>,
-    /// The pairs reported, and the jobs that ended without a report.
+    /// The pairs reported.
     done: u64,
-    unreported: u64,
     /// While the worker has no broker to take jobs from: what it waits for.
     waiting: Option<String>,
 }
@@ -62,7 +61,7 @@ impl Tiles {
                 run.job.pair + 1
             )),
         };
-        let target = Follower::in_folder(begun.dir);
+        let target = Follower::in_folder(&begun.dir);
         self.lock().playing.insert(tile, (picture, target));
     }
 
@@ -72,20 +71,12 @@ impl Tiles {
         self.lock().waiting = why;
     }
 
-    /// The pairs reported so far, and the jobs ended without a report
-    /// (handed back, or failed).
-    pub(super) fn tally(&self) -> (u64, u64) {
-        let state = self.lock();
-        (state.done, state.unreported)
-    }
-
     /// The job on tile `tile` ended: reported, or not.
     pub(super) fn free(&self, tile: u32, reported: bool) {
         let mut state = self.lock();
         state.held.remove(&tile);
         state.playing.remove(&tile);
         state.done += u64::from(reported);
-        state.unreported += u64::from(!reported);
     }
 
     /// The tiles as a screen draws them, under `title`.
@@ -131,7 +122,6 @@ mod tests {
         assert_eq!((tiles.take(), tiles.take(), tiles.take()), (1, 2, 3));
         tiles.free(2, true);
         tiles.free(3, false);
-        assert_eq!(tiles.tally(), (1, 1));
         assert_eq!(tiles.take(), 2);
         let picture = tiles.picture("worker w1");
         assert_eq!(picture.boards.name, "worker w1 | pairs done 1");

@@ -19,6 +19,9 @@
 //!   folders read back and the gorefs' ends, until the stop rule says so.
 //! - [`supervisor`]: the rules of a match played by workers, without the
 //!   broker: what to publish, withdraw, count or give up, as actions.
+//! - [`worker`]: the rules of a worker, without the broker: which job a
+//!   slot takes or hands back, when a job held says it lives, and what
+//!   follows its games.
 
 pub mod jobs;
 pub mod ledger;
@@ -28,6 +31,7 @@ pub mod schedule;
 pub mod sprt;
 pub mod stats;
 pub mod supervisor;
+pub mod worker;
 
 pub use ledger::{Decision, Ledger, Recorded, Step, StopRule};
 pub use schedule::{gauntlet_opponent, OpeningOrder, Openings};

@@ -10,6 +10,15 @@
 //! held, as new, though their workers play on and are heard again as soon
 //! as they connect; and a pair already reported is taken off the queue.
 
+use std::time::Duration;
+
+/// How long a worker's word that it plays a pair holds: half the
+/// consumer's `ack_wait`, so that a worker silent for the whole deadline
+/// (whose job the broker hands out again) is never heard as alive.
+pub fn alive_for(ack_wait: Duration) -> Duration {
+    (ack_wait / 2).max(Duration::from_millis(100))
+}
+
 /// What a worker says of the pair it holds.
 pub(super) fn playing(try_id: &str) -> String {
     format!("playing {try_id}")
@@ -25,7 +34,7 @@ pub(super) fn gone(try_id: &str) -> String {
 
 /// What to do with a job handed out again.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Redelivered {
+pub enum Redelivered {
     /// No try is heard of: play it.
     Play,
     /// The try named still plays it, its worker heard within half the ack
@@ -71,5 +80,14 @@ mod tests {
             assert_eq!(word(junk.into()), Redelivered::Play, "{junk:?}");
         }
         assert_eq!(on_redelivery(Some(&[0xff, 0xfe])), Redelivered::Play);
+    }
+
+    #[test]
+    fn a_word_holds_for_half_the_ack_deadline_and_never_less_than_a_tenth_of_a_second() {
+        assert_eq!(alive_for(Duration::from_secs(60)), Duration::from_secs(30));
+        assert_eq!(
+            alive_for(Duration::from_millis(50)),
+            Duration::from_millis(100)
+        );
     }
 }
