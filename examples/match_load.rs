@@ -39,7 +39,7 @@ use std::time::Instant;
 
 use goref::journal::folder::JOURNAL;
 use goref::match_play::file::MATCH_FILE;
-use goref::match_play::plan::GAMES_FOLDER;
+use goref::match_play::games::GamesFolder;
 use serde_json::Value;
 
 mod support;
@@ -253,7 +253,7 @@ fn play_match(
         reports,
         ..Run::default()
     };
-    let games = dir.join(GAMES_FOLDER);
+    let games = GamesFolder::of(&dir).path().to_path_buf();
     let mut folders: Vec<PathBuf> = fs::read_dir(&games)
         .map_err(|e| format!("{}: {e}", games.display()))?
         .filter_map(|entry| entry.ok().map(|e| e.path()))

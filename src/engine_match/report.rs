@@ -14,8 +14,9 @@ use goref_core::matches::Step;
 
 use super::precheck::{file_name, CARDS_FOLDER};
 use crate::match_play::file::{MatchFile, OpeningSource};
-use crate::match_play::plan::{Plan, GAMES_FOLDER, REPORT_PAGE};
-use crate::match_play::tally::{parse_folder_name, Counted, MatchFigures, Played, Tally};
+use crate::match_play::games::{GameFolder, GamesFolder};
+use crate::match_play::plan::{Plan, REPORT_PAGE};
+use crate::match_play::tally::{Counted, MatchFigures, Played, Tally};
 
 /// Writes `DIR/report.html` for `figures`, its plots and game list from
 /// `tally`, under the settings of `file`.
@@ -179,7 +180,7 @@ fn page(
             Counted::Game { outcome, end } => format!("{outcome:?} ({end})").to_lowercase(),
             Counted::Replay(_) => "played again".to_string(),
         };
-        let (colour, opening) = match parse_folder_name(&game.name) {
+        let (colour, opening) = match GameFolder::parse_name(&game.name) {
             Some((slot, _)) => (
                 match slot.candidate {
                     Color::Black => "Black",
@@ -191,9 +192,10 @@ fn page(
         };
         let _ = writeln!(
             html,
-            "<tr><td><a href=\"{GAMES_FOLDER}/{name}/game.sgf\">{name}</a></td><td>{colour}</td><td>{opening}</td><td>{}</td><td>{counted}</td></tr>",
+            "<tr><td><a href=\"{link}\">{name}</a></td><td>{colour}</td><td>{opening}</td><td>{}</td><td>{counted}</td></tr>",
             escape(&game.result),
-            name = escape(&game.name)
+            name = escape(&game.name),
+            link = escape(&GamesFolder::record_link(&game.name))
         );
     }
     html.push_str("</table>\n</body></html>\n");

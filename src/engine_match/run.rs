@@ -11,7 +11,7 @@
 //! this shell reads the folders back, starts the gorefs, counts the games
 //! into the tally, and says and shows what the core asks.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -28,6 +28,7 @@ use crate::hall::desk::{Desk, Terminal};
 use crate::match_play::desk::Heeded;
 pub(crate) use crate::match_play::desk::{MatchError, MatchOptions};
 use crate::match_play::file::{self, MatchFile};
+use crate::match_play::games::GamesFolder;
 use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan};
 use crate::match_play::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
@@ -68,9 +69,8 @@ fn play_at(
     let _claim = file::claim(dir)?;
     let openings = load_openings(&file)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
-    let begun = std::fs::read_dir(dir.join(crate::match_play::plan::GAMES_FOLDER))
-        .is_ok_and(|mut games| games.next().is_some());
-    if !begun {
+    let games = GamesFolder::of(dir);
+    if !games.begun() {
         desk.say("goref: checking the engines before the first game".into());
         let stop_asked = || desk.stop_asked();
         let say = |line| desk.say(line);
@@ -81,6 +81,7 @@ fn play_at(
     let tally = Tally::from_folders(dir, &file);
     let mut runner = Runner {
         dir: dir.to_path_buf(),
+        games,
         figures: tally.figures(&file),
         tally,
         core: LocalRunner::new(file.boards as usize, Instant::now()),
@@ -98,6 +99,7 @@ fn play_at(
 
 struct Runner {
     dir: PathBuf,
+    games: GamesFolder,
     file: MatchFile,
     plan: Plan,
     /// Every game ended, counted as it ended.
@@ -141,15 +143,7 @@ fn failure_text(failure: &Failure) -> String {
 impl Runner {
     /// Where every game already begun stands, from its folders.
     fn take_back(&mut self) {
-        let games = self.dir.join(crate::match_play::plan::GAMES_FOLDER);
-        let mut latest: BTreeMap<GameSlot, u32> = BTreeMap::new();
-        for entry in std::fs::read_dir(&games).into_iter().flatten().flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if let Some((slot, attempt)) = tally::parse_folder_name(&name) {
-                let best = latest.entry(slot).or_insert(attempt);
-                *best = (*best).max(attempt);
-            }
-        }
+        let latest = self.games.latest_attempts();
         let told = std::fs::read_to_string(self.dir.join(TOLD)).unwrap_or_default();
         let told: BTreeSet<&str> = told.lines().collect();
         let pairs: BTreeSet<u64> = latest.keys().map(|slot| slot.pair).collect();
@@ -158,7 +152,7 @@ impl Runner {
             for game in PairGame::of_pair(pair) {
                 let slot = slot_of(game);
                 let attempt = latest.get(&slot).copied().unwrap_or(1);
-                let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
+                let result = tally::folder_result(&self.games.game(&slot, attempt));
                 reads.push(FolderRead {
                     game,
                     attempt,
@@ -173,7 +167,7 @@ impl Runner {
     /// What `slot`'s folder of `attempt` says, given the result its
     /// journal ends with.
     fn look(&self, slot: &GameSlot, attempt: u32, result: Option<FolderResult>) -> FolderLook {
-        let dir = self.dir.join(slot.dir(attempt));
+        let dir = self.games.game(slot, attempt);
         let state = match result {
             Some((result, end, reason)) if !boards::is_live(&dir) => FolderState::Finished {
                 result,
@@ -273,7 +267,7 @@ impl Runner {
                     }
                 }
                 Action::LookAgain { game, attempt } => {
-                    let dir = self.dir.join(slot_of(game).dir(attempt));
+                    let dir = self.games.game(&slot_of(game), attempt);
                     if !boards::is_live(&dir) {
                         let (look, counted) = self.settle(game, attempt);
                         self.core.handle_adopted_ended(game, look, counted);
@@ -318,7 +312,7 @@ impl Runner {
     /// Writes `slot`'s game file for try `attempt`, unless it is resumed,
     /// and starts its goref.
     fn start(&mut self, slot: &GameSlot, attempt: u32, resume: bool) -> Result<(), String> {
-        let dir = self.dir.join(slot.dir(attempt));
+        let dir = self.games.game(slot, attempt);
         let config = dir.with_extension("toml");
         if !resume {
             let text = self.plan.game_file(&self.file, slot);
@@ -343,7 +337,7 @@ impl Runner {
     /// folder says, and whether its game counts now.
     fn settle(&mut self, game: PairGame, attempt: u32) -> (FolderLook, bool) {
         let slot = slot_of(game);
-        let result = tally::folder_result(&self.dir.join(slot.dir(attempt)));
+        let result = tally::folder_result(&self.games.game(&slot, attempt));
         let look = self.look(&slot, attempt, result.clone());
         let counted = result.is_some_and(|result| self.count_ended(&slot, attempt, result));
         (look, counted)

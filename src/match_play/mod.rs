@@ -4,6 +4,8 @@
 //! - [`file`](mod@file): `DIR/match.toml`, read and checked, and its template.
 //! - [`plan`]: which games, in which folders under `DIR/games/`, with which
 //!   game files.
+//! - [`games`]: `DIR/games/` itself: the one place that names, lists and
+//!   reads the games' folders.
 //! - [`tally`]: the figures from the folders.
 //! - [`picture`]: the match as a screen draws it: tiles and a panel.
 //! - [`desk`]: what a match needs beside its desk (`crate::hall::desk`):
@@ -14,6 +16,7 @@
 
 pub mod desk;
 pub mod file;
+pub mod games;
 pub mod picture;
 pub mod plan;
 pub mod screen;

@@ -42,7 +42,7 @@ pub struct GameInPlay {
 impl GameInPlay {
     /// Try `attempt` of `slot`, played here.
     pub fn here(slot: GameSlot, attempt: u32) -> GameInPlay {
-        let dir = slot.dir(attempt);
+        let dir = super::games::GamesFolder::relative(&slot, attempt);
         GameInPlay {
             target: Follower::in_folder(&dir),
             dir: Some(dir.to_string_lossy().into_owned()),

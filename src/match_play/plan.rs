@@ -5,7 +5,7 @@
 //! file says everything the game's goref needs.
 
 use std::num::NonZeroUsize;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use goref_core::game::Color;
 use goref_core::matches::openings::{self, Opening};
@@ -15,9 +15,6 @@ use super::file::{Engine, MatchFile, OpeningSource};
 
 /// The most random openings a match makes.
 const MAX_RANDOM_OPENINGS: usize = 1000;
-
-/// The folder of a match's games.
-pub const GAMES_FOLDER: &str = "games";
 
 /// The match's report in its folder, written by `goref match`.
 pub const REPORT_PAGE: &str = "report.html";
@@ -89,11 +86,6 @@ impl GameSlot {
             1 => self.name(),
             n => format!("{}-{n}", self.name()),
         }
-    }
-
-    /// The folder of try `attempt` (from 1), relative to the match's.
-    pub fn dir(&self, attempt: u32) -> PathBuf {
-        Path::new(GAMES_FOLDER).join(self.folder(attempt))
     }
 }
 

@@ -8,7 +8,7 @@
 use std::io::{Read, Seek, SeekFrom};
 use std::num::NonZeroUsize;
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use serde::Serialize;
 
@@ -17,7 +17,8 @@ use goref_core::game::Color;
 use goref_core::matches::{Figures, Ledger, Outcome, Recorded, Sprt, SprtState, StopRule};
 
 use super::file::MatchFile;
-use super::plan::{GameSlot, GAMES_FOLDER};
+use super::games::{GameFolder, GamesFolder};
+use super::plan::GameSlot;
 
 /// How much of a journal's end is read for its result: a little first (the
 /// result is among the last lines), more when it is not there.
@@ -198,27 +199,16 @@ impl Tally {
     /// Every game ended in `dir`'s folders, in the order their journals
     /// were last written: the order they ended.
     pub fn from_folders(dir: &Path, file: &MatchFile) -> Tally {
-        let mut ended: Vec<(SystemTime, String, GameSlot, FolderResult)> =
-            std::fs::read_dir(dir.join(GAMES_FOLDER))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter_map(|entry| {
-                    let name = entry.file_name().to_string_lossy().into_owned();
-                    let (slot, _) = parse_folder_name(&name)?;
-                    let path = entry.path();
-                    let result = folder_result(&path)?;
-                    let when = std::fs::metadata(path.join(JOURNAL))
-                        .and_then(|m| m.modified())
-                        .unwrap_or(UNIX_EPOCH);
-                    Some((when, name, slot, result))
-                })
-                .collect();
-        ended.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let mut ended: Vec<(SystemTime, GameFolder, FolderResult)> = GamesFolder::of(dir)
+            .games()
+            .into_iter()
+            .filter_map(|game| Some((game.last_written(), game.clone(), game.result()?)))
+            .collect();
+        ended.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
         let mut tally = Tally::new(file);
-        for (_, name, slot, (result, end, reason)) in ended {
-            let counted = count(&result, &end, &reason, slot.candidate);
-            tally.add(&slot, name, result, counted);
+        for (_, game, (result, end, reason)) in ended {
+            let counted = count(&result, &end, &reason, game.slot.candidate);
+            tally.add(&game.slot, game.name, result, counted);
         }
         tally
     }
@@ -335,32 +325,6 @@ impl Tally {
             per_opponent,
         }
     }
-}
-
-/// `pair-0007-b-2` → the slot and the try.
-pub fn parse_folder_name(name: &str) -> Option<(GameSlot, u32)> {
-    let rest = name.strip_prefix("pair-")?;
-    let mut parts = rest.split('-');
-    let pair: u64 = parts.next()?.parse().ok()?;
-    let candidate = match parts.next()? {
-        "a" => Color::Black,
-        "b" => Color::White,
-        _ => return None,
-    };
-    let attempt = match parts.next() {
-        Some(n) => n.parse().ok()?,
-        None => 1,
-    };
-    if parts.next().is_some() || pair == 0 {
-        return None;
-    }
-    Some((
-        GameSlot {
-            pair: pair - 1,
-            candidate,
-        },
-        attempt,
-    ))
 }
 
 impl MatchFigures {
@@ -606,7 +570,7 @@ mod tests {
     #[test]
     fn the_figures_count_whole_pairs_from_the_folders_and_replayed_games_apart() {
         let root = tempfile::tempdir().unwrap();
-        let games = root.path().join(GAMES_FOLDER);
+        let games = GamesFolder::of(root.path()).path().to_path_buf();
         let game = |name: &str, result: &str, end: &str| {
             let dir = games.join(name);
             std::fs::create_dir_all(&dir).unwrap();
@@ -673,7 +637,7 @@ mod tests {
     #[test]
     fn a_gauntlet_has_figures_against_each_opponent_and_the_field() {
         let root = tempfile::tempdir().unwrap();
-        let games = root.path().join(GAMES_FOLDER);
+        let games = GamesFolder::of(root.path()).path().to_path_buf();
         for (name, result) in [
             ("pair-0001-a", "B+R"),
             ("pair-0001-b", "W+R"),
@@ -727,24 +691,5 @@ mod tests {
         assert_eq!(unsigned_zero("-0.0".into()), "0.0");
         assert_eq!(unsigned_zero("-0.1".into()), "-0.1");
         assert_eq!(unsigned_zero("-12".into()), "-12");
-    }
-
-    #[test]
-    fn folder_names_read_back_as_their_slots() {
-        let slot = GameSlot {
-            pair: 6,
-            candidate: Color::White,
-        };
-        assert_eq!(parse_folder_name(&slot.name()), Some((slot.clone(), 1)));
-        assert_eq!(parse_folder_name("pair-0007-b-3"), Some((slot, 3)));
-        for junk in [
-            "pair-0000-a",
-            "pair-7-c",
-            "pair-0007-a-x",
-            "notes",
-            "pair-0001-a-2-1",
-        ] {
-            assert_eq!(parse_folder_name(junk), None, "{junk}");
-        }
     }
 }

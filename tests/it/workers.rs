@@ -267,7 +267,7 @@ fn three_workers_one_killed_one_late_reach_the_local_figures_and_count_a_result_
     first.wait_for("(try 1)");
     running.wait_for("taken by first");
     drop(first);
-    running.wait_for("counted");
+    running.wait_for(" counted, played by ");
     let third = worker(root.path(), &broker, "third", &both);
     let counted = journal_lines(&dir, "counted");
     let pair = counted[0]["pair"].as_u64().unwrap();
@@ -315,7 +315,7 @@ fn the_broker_and_the_match_killed_and_started_again_mid_match_lose_and_repeat_n
     let one = worker(root.path(), &broker, "one", &both);
     let two = worker(root.path(), &broker, "two", &both);
     let running = remote_match(root.path(), &broker, &dir);
-    running.wait_for("counted");
+    running.wait_for(" counted, played by ");
     broker.kill();
     running.wait_for("went away: the workers' games go on");
     one.wait_for("went away: the games in play go on");

@@ -22,6 +22,7 @@ use tokio::io::AsyncReadExt;
 use crate::broker::work::object_name;
 use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_entries, sha256_hex};
+use crate::match_play::games::GamesFolder;
 use crate::match_play::plan::GameSlot;
 use goref_core::matches::jobs::{is_plain_name, GameReport};
 use goref_core::matches::supervisor::NotFetched;
@@ -53,11 +54,14 @@ impl Incoming {
 
     /// Renames the games into `games/`, under the first names free: the
     /// folders' names. The pair's games are placed together or not at all.
-    pub(crate) fn place(games: &Path, pair: Vec<Incoming>) -> Result<Vec<String>, NotFetched> {
+    pub(crate) fn place(
+        games: &GamesFolder,
+        pair: Vec<Incoming>,
+    ) -> Result<Vec<String>, NotFetched> {
         let mut names = Vec::new();
         let mut placed = Vec::new();
         for incoming in &pair {
-            let (name, into) = free_folder(games, &incoming.slot);
+            let (name, into) = games.first_free(&incoming.slot);
             if let Err(e) = std::fs::rename(&incoming.dir, &into) {
                 for (back, from) in placed {
                     let _ = std::fs::rename(back, from);
@@ -84,7 +88,7 @@ impl Incoming {
 /// `games`, checked.
 pub(crate) async fn fetch_game(
     store: &ObjectStore,
-    games: &Path,
+    games: &GamesFolder,
     slot: &GameSlot,
     report: &GameReport,
     try_id: &str,
@@ -107,6 +111,7 @@ pub(crate) async fn fetch_game(
     let incoming = Incoming {
         slot: slot.clone(),
         dir: games
+            .path()
             .join(INCOMING)
             .join(format!("{}-{try_id}", slot.name())),
     };
@@ -149,21 +154,6 @@ async fn copy(
         std::fs::write(into.join(name), bytes).map_err(cannot_write())?;
     }
     std::fs::write(into.join(MANIFEST), manifest).map_err(cannot_write())
-}
-
-/// The first folder of `slot` not taken in `games`: its name and path.
-fn free_folder(games: &Path, slot: &GameSlot) -> (String, PathBuf) {
-    let match_dir = games.parent().unwrap_or(games);
-    (1u32..)
-        .map(|attempt| match_dir.join(slot.dir(attempt)))
-        .find(|dir| !dir.exists())
-        .map(|dir| {
-            let name = dir
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-            (name, dir)
-        })
-        .expect("some attempt is free")
 }
 
 /// An object's bytes: one missing or too big is refused, one the broker

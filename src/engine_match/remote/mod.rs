@@ -18,7 +18,6 @@ pub(crate) mod journal;
 pub(crate) mod local;
 
 use crate::shell_time::Threads;
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -29,7 +28,6 @@ use futures_util::StreamExt;
 
 use crate::check::plural;
 use crate::mirror::follow::Target;
-use goref_core::game::Color;
 use goref_core::matches::jobs::{is_plain_name, Job, JobResult, MESSAGE_VERSION};
 use goref_core::matches::supervisor::{Action, Entry, NotFetched, Settings, Supervisor};
 
@@ -37,8 +35,9 @@ use crate::broker::work::{self, BrokerLink};
 use crate::hall::desk::Desk;
 use crate::match_play::desk::MatchOptions;
 use crate::match_play::file::{self, MatchFile};
+use crate::match_play::games::GamesFolder;
 use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
-use crate::match_play::plan::{load_openings, GameSlot, Plan, GAMES_FOLDER};
+use crate::match_play::plan::{load_openings, GameSlot, Plan};
 use crate::match_play::tally::{self, count, MatchFigures, Tally};
 use fetch::Incoming;
 use journal::MatchJournal;
@@ -185,31 +184,13 @@ struct Remote {
     runtime: tokio::runtime::Runtime,
 }
 
-/// The pairs with both games in `dir`'s `games/`.
-fn pairs_in_folders(dir: &Path) -> BTreeSet<u64> {
-    let mut legs: BTreeMap<u64, BTreeSet<Color>> = BTreeMap::new();
-    let games = dir.join(GAMES_FOLDER);
-    for entry in std::fs::read_dir(games).into_iter().flatten().flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some((slot, _)) = tally::parse_folder_name(&name) {
-            if tally::folder_result(&entry.path()).is_some() {
-                legs.entry(slot.pair).or_default().insert(slot.candidate);
-            }
-        }
-    }
-    legs.into_iter()
-        .filter(|(_, colours)| colours.len() == 2)
-        .map(|(pair, _)| pair)
-        .collect()
-}
-
 impl Remote {
     /// Where the match stood when it was stopped: the journal's pairs and
     /// the folders' games; pairs published and lost from the broker (never
     /// stored, or the broker's store wiped) are published again.
     fn read_back(&mut self, heard: Vec<Entry>) -> Result<(), String> {
         self.supervisor
-            .read_back(heard, pairs_in_folders(&self.dir));
+            .read_back(heard, GamesFolder::of(&self.dir).pairs_ended());
         let lost: Vec<u64> = self
             .supervisor
             .outstanding()
@@ -453,9 +434,10 @@ impl Remote {
     /// Both games of a result copied into `games/`, or neither: their
     /// folders' names.
     fn fetch(&self, result: &JobResult) -> Result<Vec<String>, NotFetched> {
-        let games = self.dir.join(GAMES_FOLDER);
-        std::fs::create_dir_all(&games)
-            .map_err(|e| NotFetched::Later(format!("cannot make {}: {e}", games.display())))?;
+        let games = GamesFolder::of(&self.dir);
+        std::fs::create_dir_all(games.path()).map_err(|e| {
+            NotFetched::Later(format!("cannot make {}: {e}", games.path().display()))
+        })?;
         let store = &self.broker.store;
         let mut pair = Vec::new();
         let fetched = self.runtime.block_on(async {
@@ -494,7 +476,7 @@ impl Remote {
     fn count(&mut self, pair: u64, worker: &str, names: Vec<String>) {
         for (slot, name) in GameSlot::of_pair(pair).into_iter().zip(names) {
             let Some((result, end, reason)) =
-                tally::folder_result(&self.dir.join(GAMES_FOLDER).join(&name))
+                tally::folder_result(&GamesFolder::of(&self.dir).named(&name))
             else {
                 continue;
             };
