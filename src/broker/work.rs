@@ -84,7 +84,7 @@ pub async fn alive_stream(
         max_age: goref_core::matches::worker::alive_for(ack_wait),
         ..stream::Config::default()
     };
-    let stream = stream_made(js, config.clone()).await?;
+    let stream = super::stream::made(js, config.clone()).await?;
     if stream.cached_info().config.max_age == config.max_age {
         return Ok(stream);
     }
@@ -318,7 +318,7 @@ pub async fn work_queue(
     js: &jetstream::Context,
     ack_wait: Option<Duration>,
 ) -> Result<(stream::Stream, consumer::PullConsumer), String> {
-    let stream = stream_made(
+    let stream = super::stream::made(
         js,
         stream::Config {
             name: WORK_STREAM.into(),
@@ -358,7 +358,7 @@ pub async fn work_queue(
 
 /// The stream of results and notices, made if missing.
 pub async fn results_stream(js: &jetstream::Context) -> Result<stream::Stream, String> {
-    stream_made(
+    super::stream::made(
         js,
         stream::Config {
             name: RESULTS_STREAM.into(),
@@ -369,33 +369,6 @@ pub async fn results_stream(js: &jetstream::Context) -> Result<stream::Stream, S
         },
     )
     .await
-}
-
-/// The stream `config` names, made if missing. A match and its workers
-/// often start together, and the broker may refuse the second of two
-/// makes that cross (as "subjects overlap" with the first, being made):
-/// a refused make is looked up again, a few times, before it is an error.
-async fn stream_made(
-    js: &jetstream::Context,
-    config: stream::Config,
-) -> Result<stream::Stream, String> {
-    let name = config.name.clone();
-    let mut tries = 0;
-    loop {
-        match js.get_or_create_stream(config.clone()).await {
-            Ok(stream) => return Ok(stream),
-            Err(e) => {
-                tokio::time::sleep(Duration::from_millis(200)).await;
-                if let Ok(stream) = js.get_stream(&name).await {
-                    return Ok(stream);
-                }
-                tries += 1;
-                if tries == 3 {
-                    return Err(format!("cannot make the stream {name}: {e}"));
-                }
-            }
-        }
-    }
 }
 
 /// The match's own consumer of its results and notices.

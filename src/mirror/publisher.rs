@@ -274,13 +274,9 @@ async fn ensure_stream(
         storage: stream::StorageType::File,
         ..stream::Config::default()
     };
-    context.get_or_create_stream(config).await.map_err(|e| {
-        NotTaken(format!(
-            "cannot make the stream {} for {}: {e}",
-            settings.name,
-            subjects.all()
-        ))
-    })?;
+    crate::broker::stream::made(context, config)
+        .await
+        .map_err(|e| NotTaken(format!("{e} for {}", subjects.all())))?;
     Ok(Some(format!(
         "publishing into the JetStream stream {} (made for goref.>)",
         settings.name

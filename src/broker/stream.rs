@@ -1,0 +1,35 @@
+//! A JetStream stream made if missing, by whichever goref needs it first:
+//! the one way every room gets a stream it writes to (the audience's, the
+//! match's jobs and results, the workers' words that they live).
+
+use std::time::Duration;
+
+use async_nats::jetstream::{self, stream};
+
+/// The stream `config` names, made if missing. Gorefs often start
+/// together (a match and its workers, an event's boards), and the broker
+/// may refuse the second of two makes that cross (as "subjects overlap"
+/// with the first, being made): a refused make is looked up again, a few
+/// times, before it is an error.
+pub async fn made(
+    js: &jetstream::Context,
+    config: stream::Config,
+) -> Result<stream::Stream, String> {
+    let name = config.name.clone();
+    let mut tries = 0;
+    loop {
+        match js.get_or_create_stream(config.clone()).await {
+            Ok(stream) => return Ok(stream),
+            Err(e) => {
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                if let Ok(stream) = js.get_stream(&name).await {
+                    return Ok(stream);
+                }
+                tries += 1;
+                if tries == 3 {
+                    return Err(format!("cannot make the stream {name}: {e}"));
+                }
+            }
+        }
+    }
+}
