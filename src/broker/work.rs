@@ -371,13 +371,32 @@ pub async fn results_stream(js: &jetstream::Context) -> Result<stream::Stream, S
     .await
 }
 
-/// The match's own consumer of its results and notices.
+/// How long a result delivered to the match waits for its answer before
+/// the broker delivers it again. Short, so that a match killed while it
+/// held a result has it again soon after its restart; a result whose
+/// games take longer to copy only comes again once they are counted, and
+/// is then acknowledged as the pair counted from the same try.
+pub const RESULTS_ACK_WAIT: Duration = Duration::from_secs(10);
+
+/// The match's own consumer of its results and notices. One made with
+/// another deadline (goref kept results for 120 s before) is made anew:
+/// the results it had handed out come again and count once.
 pub async fn results_consumer(
     js: &jetstream::Context,
     match_id: &str,
 ) -> Result<consumer::PullConsumer, String> {
     let stream = results_stream(js).await?;
     let name = format!("match-{match_id}");
+    let held: Result<consumer::PullConsumer, _> = stream.get_consumer(&name).await;
+    if let Ok(mut held) = held {
+        let current = held.info().await.map(|i| i.config.ack_wait);
+        if current.is_ok_and(|current| current != RESULTS_ACK_WAIT) {
+            stream
+                .delete_consumer(&name)
+                .await
+                .map_err(|e| format!("cannot renew the consumer {name}: {e}"))?;
+        }
+    }
     stream
         .get_or_create_consumer(
             &name,
@@ -385,7 +404,7 @@ pub async fn results_consumer(
                 durable_name: Some(name.clone()),
                 filter_subject: format!("goref-result.{match_id}.>"),
                 ack_policy: consumer::AckPolicy::Explicit,
-                ack_wait: Duration::from_secs(120),
+                ack_wait: RESULTS_ACK_WAIT,
                 ..consumer::pull::Config::default()
             },
         )
