@@ -35,7 +35,7 @@ use crate::hall::desk::{Desk, Terminal};
 use crate::match_play::picture::MatchPicture;
 use goref_core::matches::jobs::{Job, JobResult, WorkerNotice};
 use goref_core::matches::worker::{
-    Action, Played, Reply, Settings, Token, WorkerRules, FETCH_WAIT,
+    Action, Played, Reply, Settings, Taken, Token, WorkerRules, FETCH_WAIT,
 };
 
 use file::WorkerFile;
@@ -321,14 +321,7 @@ impl Shell {
                     }
                 }
                 Action::Notify(notice) => publish_notice(&self.js, &notice).await,
-                Action::Take {
-                    slot,
-                    token,
-                    job,
-                    delivery,
-                    try_id,
-                    look_for,
-                } => self.take(slot, token, job, delivery, try_id, look_for),
+                Action::Take(taken) => self.take(taken),
                 Action::Play { slot, .. } => self.play(slot).await,
                 Action::Beat {
                     slot,
@@ -363,15 +356,15 @@ impl Shell {
 
     /// A job the rules took for `slot`: its folder made ready, then a look
     /// for a word of another try of the pair.
-    fn take(
-        &mut self,
-        slot: usize,
-        token: Token,
-        job: Job,
-        delivery: u64,
-        try_id: String,
-        look_for: Duration,
-    ) {
+    fn take(&mut self, taken: Taken) {
+        let Taken {
+            slot,
+            token,
+            job,
+            delivery,
+            try_id,
+            look_for,
+        } = taken;
         let Some(message) = self.messages.get(&token).cloned() else {
             return;
         };

@@ -75,18 +75,11 @@ pub enum Action {
     Reply { token: Token, reply: Reply },
     /// Publish a notice to the match (one lost is only a line not shown).
     Notify(WorkerNotice),
-    /// `slot` holds `job`: make its folder ready, then look for a word of
+    /// A slot took a job: make its folder ready, then look for a word of
     /// another try of the pair for `look_for` (or once) and hand it to
     /// `handle_try_word`. A job that cannot be played here goes to
     /// `handle_unplayable`.
-    Take {
-        slot: usize,
-        token: Token,
-        job: Job,
-        delivery: u64,
-        try_id: String,
-        look_for: Duration,
-    },
+    Take(Taken),
     /// Play the job held by `slot`; its end goes to `handle_played`.
     Play { slot: usize, waited: Duration },
     /// Say on the pair's subject that the try lives (`word`), and after the
@@ -116,6 +109,20 @@ pub enum Action {
     StopPlaying,
     /// Every slot is free after a stop: the worker ends.
     Stopped { reported: usize, unreported: usize },
+}
+
+/// A job a slot took, for the shell to make ready.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Taken {
+    pub slot: usize,
+    pub token: Token,
+    pub job: Job,
+    /// The broker's delivery of the job, from 1.
+    pub delivery: u64,
+    /// The try's own name: `WORKER-DELIVERY-UNIXMS`.
+    pub try_id: String,
+    /// How long to look for a word of another try of the pair.
+    pub look_for: Duration,
 }
 
 /// How a job's games ended.
@@ -319,14 +326,14 @@ impl WorkerRules {
             false => Duration::ZERO,
         };
         let try_id = format!("{}-{delivery}-{wall_ms}", self.settings.name);
-        self.actions.push_back(Action::Take {
+        self.actions.push_back(Action::Take(Taken {
             slot,
             token,
             job: job.clone(),
             delivery,
             try_id: try_id.clone(),
             look_for,
-        });
+        }));
         self.slots[slot] = Some(Held {
             token,
             job,

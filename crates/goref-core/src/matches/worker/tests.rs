@@ -74,7 +74,7 @@ fn take_and_play(rules: &mut WorkerRules, now: Instant, token: Token, pair: u64)
         ACK_WAIT,
     );
     let slot = match drain(rules).as_slice() {
-        [Action::Take { slot, look_for, .. }] => {
+        [Action::Take(Taken { slot, look_for, .. })] => {
             assert_eq!(*look_for, Duration::ZERO);
             *slot
         }
@@ -237,7 +237,7 @@ fn a_job_that_failed_here_goes_to_another_worker_and_one_unplayable_is_refused_f
     let later = t0 + REFUSED_HOLD;
     assert!(rules.wants_job(later));
     rules.handle_job(later, 9, 3, 1, &job("nightly", 3, ["new", "old"]), ACK_WAIT);
-    let Some(Action::Take { slot, .. }) = rules.poll_action() else {
+    let Some(Action::Take(Taken { slot, .. })) = rules.poll_action() else {
         panic!("a job playable by its engines is taken");
     };
     rules.handle_unplayable(later, slot, "size 4 is not a board");
@@ -294,7 +294,7 @@ fn after_the_broker_comes_back_a_job_looks_for_its_try_for_a_quarter_of_the_dead
 
     let soon = t0 + Duration::from_secs(10);
     rules.handle_job(soon, 7, 1, 2, &job("nightly", 1, ["new", "old"]), ACK_WAIT);
-    let Some(Action::Take { look_for, .. }) = rules.poll_action() else {
+    let Some(Action::Take(Taken { look_for, .. })) = rules.poll_action() else {
         panic!("taken");
     };
     assert_eq!(look_for, ACK_WAIT / 4);
@@ -304,7 +304,7 @@ fn after_the_broker_comes_back_a_job_looks_for_its_try_for_a_quarter_of_the_dead
     rules.handle_played(0, Played::BrokerAway("stalled".into()));
     let late = soon + ACK_WAIT;
     rules.handle_job(late, 7, 2, 3, &job("nightly", 1, ["new", "old"]), ACK_WAIT);
-    let Some(Action::Take { look_for, .. }) = drain(&mut rules).pop() else {
+    let Some(Action::Take(Taken { look_for, .. })) = drain(&mut rules).pop() else {
         panic!("taken");
     };
     assert_eq!(look_for, Duration::ZERO, "long after the return: one look");
