@@ -11,6 +11,7 @@
 //!   as a tile; each board is its own goref (`crate::boards`).
 //! - [`run`]: `goref event DIR`, the rounds one after another, told to
 //!   the director's desk (`crate::hall::desk`);
+//!   its decisions are `runner`'s, a sans-IO state machine;
 //!   [`progress`]: its lines for the director; [`picture`]: the event as
 //!   the hall shows it.
 //! - [`seat_check`]: a seated entrant's check card, through its seat.
@@ -27,6 +28,7 @@ pub mod picture;
 pub mod progress;
 pub mod prompt;
 pub mod run;
+pub(crate) mod runner;
 pub mod seat_check;
 pub mod state;
 
@@ -371,7 +373,7 @@ pub fn set_result(dir: &Path, asked: &DirectorResult) -> Result<Vec<String>, Str
         ));
         return Ok(lines);
     }
-    let why = run::director_void_reason(board);
+    let why = runner::director_void_reason(board);
     lines.push(match boards::void_game(&folder, &why) {
         Ok(()) => format!("its game in {} ended void: {why}", folder.display()),
         Err(trouble) => {
