@@ -356,10 +356,11 @@ fn a_program_that_cannot_start_is_named() {
 }
 
 /// A program whose first life is the fake engine with `flags` and whose
-/// every later life, started again with the same command line, is GNU Go.
+/// every later life, started again with the same command line, is GNU Go
+/// at level 0 (pinned: a clock would raise its level and its thinking).
 fn two_lives(dir: &std::path::Path, flags: &str) -> String {
     format!(
-        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0; else touch {lived}; \
+        "gtp:sh -c 'if [ -e {lived} ]; then exec {gnugo} --mode gtp --level 0 --max-level 0; else touch {lived}; \
          exec {fake} {flags}; fi'",
         lived = dir.join("lived").display(),
         gnugo = common::gnugo(),
@@ -374,7 +375,7 @@ fn two_lives(dir: &std::path::Path, flags: &str) -> String {
 fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
     let dir = tempfile::tempdir().unwrap();
     let black = two_lives(dir.path(), "--moves D4,A1,F6 --crash-at 3");
-    let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
+    let white = format!("gtp:{} --mode gtp --level 0 --max-level 0", common::gnugo());
     let run = play(
         &black,
         &white,
@@ -437,7 +438,7 @@ fn a_crashed_engine_is_started_again_told_the_position_and_plays_on() {
 fn the_operator_restarts_a_hung_engine_and_the_game_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let black = two_lives(dir.path(), "--moves D4,E5 --hang-at 2");
-    let white = format!("gtp:{} --mode gtp --level 0", common::gnugo());
+    let white = format!("gtp:{} --mode gtp --level 0 --max-level 0", common::gnugo());
     let folder = dir.path().join("game");
     let args = [
         "play",
