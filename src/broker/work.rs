@@ -96,7 +96,7 @@ pub async fn alive_stream(
         .map_err(|e| format!("cannot find the stream {ALIVE_STREAM}: {e}"))
 }
 
-/// The newest word said on `subject` within [`alive_for`] the ack
+/// The newest word said on `subject` within the worker's `alive_for` of the ack
 /// deadline; none when nothing was, or the stream is not there.
 pub async fn alive_word(js: &jetstream::Context, subject: &str) -> Option<Vec<u8>> {
     let stream = js.get_stream(ALIVE_STREAM).await.ok()?;
