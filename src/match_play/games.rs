@@ -5,17 +5,21 @@
 //! [`GamesFolder`]; nothing else spells the layout.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use goref_core::game::Color;
 
 use super::plan::GameSlot;
-use super::tally::{folder_result, FolderResult};
 use crate::journal::folder::JOURNAL;
 
 /// The folder of a match's games, in the match's folder.
 pub const GAMES_FOLDER: &str = "games";
+
+/// How much of a journal's end is read for its result: a little first (the
+/// result is among the last lines), more when it is not there.
+const JOURNAL_TAILS: [u64; 2] = [8 * 1024, 256 * 1024];
 
 /// A match's `games/`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -163,6 +167,35 @@ impl GameFolder {
             .and_then(|m| m.modified())
             .unwrap_or(UNIX_EPOCH)
     }
+}
+
+/// A game's result as its journal ends: (result, end, reason).
+pub type FolderResult = (String, String, String);
+
+/// The result a game folder's journal ends with.
+pub fn folder_result(dir: &Path) -> Option<FolderResult> {
+    let mut journal = std::fs::File::open(dir.join(JOURNAL)).ok()?;
+    let length = journal.metadata().ok()?.len();
+    JOURNAL_TAILS.iter().find_map(|&tail| {
+        journal
+            .seek(SeekFrom::Start(length.saturating_sub(tail)))
+            .ok()?;
+        let mut text = Vec::new();
+        (&mut journal).take(tail).read_to_end(&mut text).ok()?;
+        result_line(&String::from_utf8_lossy(&text))
+    })
+}
+
+/// The last `result` event among a journal's lines.
+fn result_line(tail: &str) -> Option<FolderResult> {
+    tail.lines().rev().find_map(|line| {
+        if !line.contains("\"type\":\"result\"") {
+            return None;
+        }
+        let value: serde_json::Value = serde_json::from_str(line).ok()?;
+        let text = |key: &str| value[key].as_str().unwrap_or("").to_string();
+        Some((text("result"), text("end"), text("reason")))
+    })
 }
 
 #[cfg(test)]

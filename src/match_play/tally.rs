@@ -5,24 +5,19 @@
 //! only the folders know: colours, losses on time, by an illegal move and
 //! by a program's crash or hang, and replays.
 
-use std::io::{Read, Seek, SeekFrom};
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::time::SystemTime;
 
 use serde::Serialize;
 
-use crate::journal::folder::JOURNAL;
 use goref_core::game::Color;
 use goref_core::matches::{Figures, Ledger, Outcome, Recorded, Sprt, SprtState, StopRule};
 
 use super::file::MatchFile;
+pub use super::games::{folder_result, FolderResult};
 use super::games::{GameFolder, GamesFolder};
 use super::plan::GameSlot;
-
-/// How much of a journal's end is read for its result: a little first (the
-/// result is among the last lines), more when it is not there.
-const JOURNAL_TAILS: [u64; 2] = [8 * 1024, 256 * 1024];
 
 /// What a finished game counts for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,35 +55,6 @@ pub fn count(result: &str, end: &str, reason: &str, candidate: Color) -> Counted
         outcome,
         end: end.to_string(),
     }
-}
-
-/// A game's result as its journal ends: (result, end, reason).
-pub type FolderResult = (String, String, String);
-
-/// The result a game folder's journal ends with.
-pub fn folder_result(dir: &Path) -> Option<FolderResult> {
-    let mut journal = std::fs::File::open(dir.join(JOURNAL)).ok()?;
-    let length = journal.metadata().ok()?.len();
-    JOURNAL_TAILS.iter().find_map(|&tail| {
-        journal
-            .seek(SeekFrom::Start(length.saturating_sub(tail)))
-            .ok()?;
-        let mut text = Vec::new();
-        (&mut journal).take(tail).read_to_end(&mut text).ok()?;
-        result_line(&String::from_utf8_lossy(&text))
-    })
-}
-
-/// The last `result` event among a journal's lines.
-fn result_line(tail: &str) -> Option<FolderResult> {
-    tail.lines().rev().find_map(|line| {
-        if !line.contains("\"type\":\"result\"") {
-            return None;
-        }
-        let value: serde_json::Value = serde_json::from_str(line).ok()?;
-        let text = |key: &str| value[key].as_str().unwrap_or("").to_string();
-        Some((text("result"), text("end"), text("reason")))
-    })
 }
 
 /// Every figure of a match, as `goref standings DIR --json` gives them.
@@ -516,6 +482,7 @@ fn unsigned_zero(text: String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::journal::folder::JOURNAL;
 
     #[test]
     fn a_result_counts_for_the_candidates_colour_and_only_goref_s_own_failures_are_replayed() {
