@@ -44,6 +44,9 @@ use tiles::Tiles;
 
 /// How often a job handed out again looks for a word of the try holding it.
 const ALIVE_LOOK: Duration = Duration::from_millis(500);
+/// How long a stopping worker waits for its last words and answers to the
+/// broker (each bounded: the word 5 s, the notice 3 s) before it ends.
+const HAND_BACK_WITHIN: Duration = Duration::from_secs(10);
 /// A try's folder is marked with this file once its result is acknowledged.
 const REPORTED: &str = "REPORTED";
 
@@ -219,6 +222,9 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         }
         shell.rules.handle_timeout(Instant::now());
         if let Some((reported, unreported)) = shell.carry_out().await {
+            let tasks = &mut shell.tasks;
+            let handed_back = async { while tasks.join_next().await.is_some() {} };
+            let _ = tokio::time::timeout(HAND_BACK_WITHIN, handed_back).await;
             shell.tasks.abort_all();
             worker.say(format!(
                 "stopped: {} played and reported, {} handed back or failed",
