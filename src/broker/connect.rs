@@ -3,11 +3,17 @@
 //! worker's. One set of options: a bound on how long a connect may take,
 //! the broker's credentials and CA ([`BrokerAuth`]), and the link's
 //! changes handed to the caller as they happen (the client connects again
-//! by itself after a drop).
+//! by itself after a drop, trying at least every [`REDIAL_WITHIN`]).
 
 use std::time::Duration;
 
 use super::auth::BrokerAuth;
+
+/// The longest the client waits between two tries to connect again (the
+/// client's own default grows to 4 s): after a broker returns, every
+/// worker is back within about this, so a worker that takes a job handed
+/// out again can wait to hear whether another still plays it.
+pub(crate) const REDIAL_WITHIN: Duration = Duration::from_secs(1);
 
 /// What the caller wants of the connection besides its address.
 #[derive(Debug, Clone)]
@@ -41,6 +47,7 @@ pub(crate) async fn connect(
     let mut options = async_nats::ConnectOptions::new()
         .name(dial.name)
         .connection_timeout(dial.within)
+        .reconnect_delay_callback(redial_delay)
         .event_callback(move |event| {
             let up = match event {
                 async_nats::Event::Connected => Some(true),
@@ -61,4 +68,30 @@ pub(crate) async fn connect(
         .connect(server)
         .await
         .map_err(NotConnected::Connect)
+}
+
+/// The wait before the `attempts`-th try to connect again: none for the
+/// first, then doubling from 2 ms up to [`REDIAL_WITHIN`].
+fn redial_delay(attempts: usize) -> Duration {
+    match attempts {
+        0 | 1 => Duration::ZERO,
+        n => {
+            let doubled = 2u64.saturating_pow(u32::try_from(n - 1).unwrap_or(u32::MAX));
+            Duration::from_millis(doubled).min(REDIAL_WITHIN)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn redials_come_at_once_then_double_up_to_the_bound() {
+        assert_eq!(redial_delay(1), Duration::ZERO);
+        assert_eq!(redial_delay(2), Duration::from_millis(2));
+        assert_eq!(redial_delay(5), Duration::from_millis(16));
+        assert_eq!(redial_delay(11), REDIAL_WITHIN);
+        assert_eq!(redial_delay(usize::MAX), REDIAL_WITHIN);
+    }
 }

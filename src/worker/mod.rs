@@ -194,6 +194,7 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         slots: options.slots,
         only: options.only.clone(),
         engines,
+        redial_within: crate::broker::connect::REDIAL_WITHIN,
     });
     let (happened, mut heard) = mpsc::unbounded_channel();
     let mut shell = Shell {

@@ -35,6 +35,10 @@ pub const FAILED_DELAY: Duration = Duration::from_secs(5);
 /// The shortest time between two words that a job held lives.
 const BEAT_FLOOR: Duration = Duration::from_millis(100);
 
+/// What a worker playing on is given, beyond its redial and its beat, to
+/// be heard after the broker returns: its connect and its word's publish.
+const REDIAL_SLACK: Duration = Duration::from_secs(1);
+
 /// The shell's name for one message the broker delivered.
 pub type Token = u64;
 
@@ -47,6 +51,9 @@ pub struct Settings {
     pub only: Option<String>,
     /// The engines its file names.
     pub engines: Vec<String>,
+    /// The longest a worker's client waits between two tries to connect
+    /// again: after the broker returns, the other workers may be that late.
+    pub redial_within: Duration,
 }
 
 /// How the worker answers the broker about a message.
@@ -270,6 +277,9 @@ impl WorkerRules {
         payload: &[u8],
         ack_wait: Duration,
     ) {
+        if self.broker_trouble {
+            self.back_at = Some(now);
+        }
         self.answers_again();
         let delivery = delivery.max(1);
         let job = match Job::from_json(payload) {
@@ -322,7 +332,7 @@ impl WorkerRules {
             .back_at
             .is_some_and(|at| now.saturating_duration_since(at) < ack_wait)
         {
-            true => ack_wait / 4,
+            true => look_after_return(ack_wait, self.settings.redial_within),
             false => Duration::ZERO,
         };
         let try_id = format!("{}-{delivery}-{wall_ms}", self.settings.name);
@@ -526,7 +536,7 @@ impl WorkerRules {
             let Some(due) = held.next_beat.filter(|due| *due <= now) else {
                 continue;
             };
-            let every = (held.ack_wait / 6).max(BEAT_FLOOR);
+            let every = beat_every(held.ack_wait);
             held.next_beat = Some(due.max(now) + every);
             self.actions.push_back(Action::Beat {
                 slot,
@@ -609,6 +619,18 @@ impl WorkerRules {
 }
 
 /// Worker `worker`'s notice of `kind` about delivery `delivery` of `job`.
+/// How often a job held says it lives.
+fn beat_every(ack_wait: Duration) -> Duration {
+    (ack_wait / 6).max(BEAT_FLOOR)
+}
+
+/// How long a job taken just after the broker returned looks for a word
+/// of another try: a quarter of the deadline, and at least as long as a
+/// worker still playing the pair takes to connect again and say so.
+pub fn look_after_return(ack_wait: Duration, redial_within: Duration) -> Duration {
+    (ack_wait / 4).max(redial_within + beat_every(ack_wait) + REDIAL_SLACK)
+}
+
 fn notice(worker: &str, job: &Job, delivery: u64, kind: NoticeKind) -> WorkerNotice {
     WorkerNotice {
         version: MESSAGE_VERSION,

@@ -14,6 +14,7 @@ fn rules(slots: usize, only: Option<&str>) -> WorkerRules {
         slots,
         only: only.map(str::to_string),
         engines: vec!["new".into(), "old".into()],
+        redial_within: Duration::from_secs(1),
     })
 }
 
@@ -277,7 +278,7 @@ fn a_job_handed_out_again_is_left_with_its_live_try_or_dropped_once_reported() {
 }
 
 #[test]
-fn after_the_broker_comes_back_a_job_looks_for_its_try_for_a_quarter_of_the_deadline() {
+fn after_the_broker_comes_back_a_job_looks_for_its_try_while_the_others_connect_again() {
     let t0 = epoch();
     let mut rules = rules(1, None);
     rules.handle_fetch_failed("timed out");
@@ -298,6 +299,11 @@ fn after_the_broker_comes_back_a_job_looks_for_its_try_for_a_quarter_of_the_dead
         panic!("taken");
     };
     assert_eq!(look_for, ACK_WAIT / 4);
+    assert_eq!(
+        look_after_return(Duration::from_secs(8), Duration::from_secs(1)),
+        Duration::from_secs(1) + Duration::from_secs(8) / 6 + Duration::from_secs(1),
+        "a short deadline still waits for a worker's redial and its beat"
+    );
     rules.handle_try_word(soon, 0, None);
     drain(&mut rules);
 
@@ -308,6 +314,27 @@ fn after_the_broker_comes_back_a_job_looks_for_its_try_for_a_quarter_of_the_dead
         panic!("taken");
     };
     assert_eq!(look_for, Duration::ZERO, "long after the return: one look");
+}
+
+#[test]
+fn a_job_that_comes_before_the_link_says_it_is_back_still_looks_for_its_try() {
+    let t0 = epoch();
+    let mut rules = rules(1, None);
+    rules.handle_link(t0, false, "venue:4222");
+    drain(&mut rules);
+    let back = t0 + Duration::from_secs(10);
+    rules.handle_job(back, 7, 1, 2, &job("nightly", 1, ["new", "old"]), ACK_WAIT);
+    let actions = drain(&mut rules);
+    assert_eq!(lines(&actions), ["the broker answers again"]);
+    let Some(Action::Take(Taken { look_for, .. })) = actions
+        .into_iter()
+        .find(|action| matches!(action, Action::Take(_)))
+    else {
+        panic!("taken");
+    };
+    assert_eq!(look_for, ACK_WAIT / 4);
+    rules.handle_link(back, true, "venue:4222");
+    assert!(lines(&drain(&mut rules)).is_empty(), "said once");
 }
 
 #[test]

@@ -4,11 +4,12 @@
 //! pair's result is stored it says `reported TRY`, and `gone TRY` when it
 //! hands the pair back. The broker keeps the newest word of each pair for
 //! half the ack deadline. A worker reads that word before it plays a job
-//! (and, just after its link to the broker came back, looks again for a
-//! quarter of the deadline while there is none): a try heard playing keeps
-//! its pair, for a broker killed and started again may hand out every job
-//! held, as new, though their workers play on and are heard again as soon
-//! as they connect; and a pair already reported is taken off the queue.
+//! (and, just after its link to the broker came back, looks again while
+//! there is none, for as long as [`super::look_after_return`] says): a try
+//! heard playing keeps its pair, for a broker killed and started again may
+//! hand out every job held, as new, though their workers play on and are
+//! heard again as soon as they connect; and a pair already reported is
+//! taken off the queue.
 
 use std::time::Duration;
 
