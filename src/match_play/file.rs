@@ -92,12 +92,66 @@ fn five_percent() -> f64 {
     0.05
 }
 
-/// One engine: its name in the figures, and its player spec.
+/// One engine: its name in the figures, its player spec, and whether its
+/// program is kept from one game to the next.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Engine {
     pub name: String,
     pub player: String,
+    /// When its program is started again.
+    #[serde(default)]
+    pub restart: Restart,
+    /// How long a kept program has, between games, to be ready.
+    #[serde(default, rename = "ready_timeout")]
+    ready_timeout_text: Option<String>,
+}
+
+/// When an engine's program is started again.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Restart {
+    /// Started once for each board it plays on and kept across games;
+    /// started again only when it died, hung or was not ready.
+    #[default]
+    Crash,
+    /// Started afresh for every game (for programs that leak or carry
+    /// something from one game to the next).
+    Game,
+}
+
+/// How long a kept program has to be ready when none is given:
+/// fastchess's limit for `isready`.
+pub const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl Engine {
+    /// An engine started afresh for every game, as an event's are.
+    pub fn new(name: &str, player: &str) -> Engine {
+        Engine {
+            name: name.to_string(),
+            player: player.to_string(),
+            restart: Restart::Game,
+            ready_timeout_text: None,
+        }
+    }
+
+    /// How long its kept program has, between games, to be ready.
+    pub fn ready_timeout(&self) -> std::time::Duration {
+        self.ready_timeout_text
+            .as_deref()
+            .and_then(|text| goref_core::game::clock::parse_duration(text).ok())
+            .unwrap_or(READY_TIMEOUT)
+    }
+
+    /// Whether its program is kept across games: `restart = "crash"`, and
+    /// a program goref starts (a GTP program or the built-in engine).
+    pub fn kept(&self) -> bool {
+        self.restart == Restart::Crash
+            && matches!(
+                self.player.parse::<PlayerSpec>(),
+                Ok(PlayerSpec::Gtp { .. } | PlayerSpec::Bot { .. })
+            )
+    }
 }
 
 /// Where the openings come from.
@@ -320,9 +374,18 @@ time = "fischer:30s,0.5s"
 # gauntlet, with figures against each and against the field. Under a clock
 # GNU Go raises its own level when it has time to spare, so each level is
 # pinned with --max-level: without it, level 5 and level 0 play alike.
+#
+# Each engine's program is started once for each board it plays on and kept
+# from one game to the next (restart = "crash", the default): between games
+# it is told the new game and must answer within ready_timeout (default
+# 60s). restart = "game" starts it afresh for every game instead, for a
+# program that leaks or carries something over; each kept program holds
+# its memory while idle.
 [[engine]]
 name = "new"
 player = "gtp:/usr/games/gnugo --mode gtp --level 5 --max-level 5"
+# restart = "crash"
+# ready_timeout = "60s"
 
 [[engine]]
 name = "old"
@@ -369,6 +432,18 @@ pub fn check_engines(
             .player
             .parse::<PlayerSpec>()
             .map_err(|e| format!("[[engine]] {} ({}): player: {e}", i + 1, engine.name))?;
+        if let Some(text) = &engine.ready_timeout_text {
+            goref_core::game::clock::parse_duration(text)
+                .ok()
+                .filter(|d| *d >= std::time::Duration::from_millis(100))
+                .ok_or_else(|| {
+                    format!(
+                        "[[engine]] {} ({}): ready_timeout: '{text}' is not a duration of 0.1s or more",
+                        i + 1,
+                        engine.name
+                    )
+                })?;
+        }
     }
     Ok(())
 }
@@ -414,5 +489,42 @@ mod tests {
         assert!(sgf.starts_with("[openings] plies"), "{sgf}");
         let twice = parse(&TEMPLATE.replace("name = \"old\"", "name = \"new\"")).unwrap_err();
         assert!(twice.contains("'new' twice"), "{twice}");
+    }
+
+    #[test]
+    fn programs_are_kept_unless_restarted_every_game_and_only_those_goref_starts() {
+        let file = parse(TEMPLATE).unwrap();
+        assert!(file.engines.iter().all(Engine::kept));
+        assert_eq!(file.engines[0].ready_timeout(), READY_TIMEOUT);
+        let per_game = TEMPLATE.replace(
+            "# restart = \"crash\"\n# ready_timeout = \"60s\"",
+            "restart = \"game\"\nready_timeout = \"5s\"",
+        );
+        let file = parse(&per_game).unwrap();
+        assert_eq!(file.engines[0].restart, Restart::Game);
+        assert!(!file.engines[0].kept());
+        assert_eq!(
+            file.engines[0].ready_timeout(),
+            std::time::Duration::from_secs(5)
+        );
+        let bot = Engine {
+            restart: Restart::Crash,
+            ..Engine::new("bot", "bot:3")
+        };
+        assert!(bot.kept(), "the built-in engine is a program goref starts");
+        let seat = Engine {
+            restart: Restart::Crash,
+            ..Engine::new("far", "seat:far")
+        };
+        assert!(!seat.kept(), "a seat keeps its own program");
+        let wrong =
+            parse(&TEMPLATE.replace("# restart = \"crash\"", "restart = \"never\"")).unwrap_err();
+        assert!(wrong.contains("never"), "{wrong}");
+        let soon = parse(&TEMPLATE.replace("# ready_timeout = \"60s\"", "ready_timeout = \"0s\""))
+            .unwrap_err();
+        assert!(
+            soon.starts_with("[[engine]] 1 (new): ready_timeout: '0s'"),
+            "{soon}"
+        );
     }
 }

@@ -5,7 +5,8 @@
 //! [`client`] is `goref seat`, the entrant's side, which runs the program
 //! and relays, with its entrant's token from [`token`]. In an event, [`relay`] joins the runner's seats to the
 //! boards' processes, and [`keeper`] keeps each seat between rounds and has
-//! it checked when it first connects. The protocol itself is the pure
+//! it checked when it first connects. [`local`] is a program of the
+//! runner's own kept as a seat across games. The protocol itself is the pure
 //! machine in [`goref_core::protocol::seat`].
 
 mod board_news;
@@ -13,6 +14,7 @@ pub mod client;
 pub mod keeper;
 pub mod keys;
 pub mod link;
+pub(crate) mod local;
 pub mod relay;
 pub mod token;
 pub mod venue;
