@@ -111,6 +111,17 @@ struct Args {
     /// variation plays on an occupied point), garbage (unreadable lines).
     #[arg(long, value_name = "HOW")]
     analysis_broken: Option<String>,
+    /// Append a line to this file as it starts, to count its starts.
+    #[arg(long, value_name = "FILE")]
+    starts: Option<PathBuf>,
+    /// Never answer `protocol_version` while this file exists, but stay
+    /// alive (a program that hangs between games, when a test says so).
+    #[arg(long, value_name = "FILE")]
+    version_hang_file: Option<PathBuf>,
+    /// With --version-hang-file: remove the file as it hangs, so that the
+    /// program started next answers.
+    #[arg(long)]
+    version_hang_once: bool,
 }
 
 const BASE_COMMANDS: &[&str] = &[
@@ -201,7 +212,17 @@ impl Engine {
         }
         let arg = |i: usize| command.args.get(i).map(String::as_str).unwrap_or("");
         match name {
-            "protocol_version" => ok("2"),
+            "protocol_version" => {
+                if let Some(file) = self.args.version_hang_file.as_ref().filter(|f| f.exists()) {
+                    if self.args.version_hang_once {
+                        std::fs::remove_file(file)?;
+                    }
+                    loop {
+                        thread::sleep(Duration::from_secs(3600));
+                    }
+                }
+                ok("2")
+            }
             "name" => ok(&self.args.name.clone()),
             "version" => ok("1.0"),
             "list_commands" => ok(&self.commands().join("\n")),
@@ -441,6 +462,10 @@ fn flood_stderr(bytes: usize) -> io::Result<()> {
 
 fn main() -> io::Result<()> {
     let args = Args::parse();
+    if let Some(path) = &args.starts {
+        let mut starts = OpenOptions::new().create(true).append(true).open(path)?;
+        writeln!(starts, "started")?;
+    }
     if args.abort_at_start {
         eprintln!("fake: loading the network weights.bin");
         eprintln!("fake: cannot open weights.bin: No such file or directory");

@@ -20,6 +20,13 @@
 //! cargo run --profile quick-release --example match_throughput -- [GAMES] [BOARDS...]
 //! ```
 //!
+//! Issue 59's budget: the candidate behind a wrapper that waits 3 s before
+//! it starts (a network loading), GAMES games on 2 boards: wall time at
+//! most 1.15x the same match with an instant start, and the candidate
+//! started at most boards + 1 times, its programs kept across games; the
+//! same match with `restart = "game"` beside them, for the cost of a start
+//! each game.
+//!
 //! GAMES: 40 by default, even (goref plays pairs); BOARDS: `2 8` by default.
 //! `GOREF_BINARY` overrides the goref built beside the example;
 //! `GOREF_RINGMASTER` and `GOREF_TWOGTP` the tools' commands (default
@@ -43,6 +50,11 @@ const REPORT: &str = "engines.cpu";
 /// Issue 45's budget.
 const MIN_SPEED_RATIO: f64 = 1.5;
 const MAX_CPU_RATIO: f64 = 0.7;
+/// Issue 59's budget: a slow start's wall time against an instant one's.
+const MAX_SLOW_START_RATIO: f64 = 1.15;
+/// The slow start, and the boards it is measured on.
+const SLOW_START_MS: u64 = 3000;
+const SLOW_START_BOARDS: u32 = 2;
 
 const GOREF: &str = "goref";
 const GOREF_BOT: &str = "goref, bot:1 v bot:2";
@@ -183,6 +195,59 @@ impl Bench {
         })
     }
 
+    /// `goref match` on `boards` boards of `goref bot` against itself, the
+    /// candidate started behind a wait of `start_ms` (`--slow-start`) and
+    /// restarted as `restart` says: the wall time, and how many times the
+    /// candidate started.
+    fn slow_start(
+        &self,
+        boards: u32,
+        start_ms: u64,
+        restart: &str,
+    ) -> Result<(f64, usize), String> {
+        let name = format!("start-{start_ms}-{restart}");
+        let dir = self.root.join(format!("{name}-{boards}"));
+        let folder = dir.join("match");
+        fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let starts = dir.join("starts");
+        let (me, goref) = (self.me.display(), self.goref.display());
+        let candidate = format!(
+            "gtp:{me} --slow-start {start_ms} {} -- {goref} bot --seed 1",
+            starts.display()
+        );
+        let opponent = format!("gtp:{goref} bot --seed 2");
+        let quoted = |spec: String| toml::Value::String(spec).to_string();
+        let text = format!(
+            "name = \"start\"\nboards = {boards}\nseed = 1\n\n\
+             [game]\nrules = \"kgs\"\nsize = 9\nkomi = 7.5\ntime = \"none\"\n\n\
+             [[engine]]\nname = \"a\"\nplayer = {}\nrestart = \"{restart}\"\n\n\
+             [[engine]]\nname = \"b\"\nplayer = {}\n\n\
+             [openings]\nsource = \"random:0\"\n\n[stop]\npairs = {}\n",
+            quoted(candidate),
+            quoted(opponent),
+            self.games / 2
+        );
+        write(&folder.join("match.toml"), &text)?;
+        let mut command = Command::new(&self.goref);
+        command.arg("match").arg(&folder).arg("--headless");
+        let file = |name: &str| {
+            let path = dir.join(name);
+            fs::File::create(&path).map_err(|e| format!("{}: {e}", path.display()))
+        };
+        command.stdin(Stdio::null());
+        command.stdout(file("run.out")?).stderr(file("run.err")?);
+        let started = Instant::now();
+        let (_, exited_well) = support::run_and_reap(&mut command)?;
+        let wall_s = started.elapsed().as_secs_f64();
+        if !exited_well {
+            return Err(format!(
+                "{name} failed; see {}",
+                dir.join("run.err").display()
+            ));
+        }
+        Ok((wall_s, read(&starts)?.lines().count()))
+    }
+
     /// gomill's ringmaster, `-j boards`, one playoff of the games.
     fn ringmaster(&self, cmd: &str, boards: u32) -> Result<Run, String> {
         let (dir, engine) = self.setup("ringmaster", boards)?;
@@ -304,6 +369,9 @@ fn main() -> Result<(), String> {
     if args.first().is_some_and(|a| a == "--wrap") {
         return support::engine_cpu::wrap(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "--slow-start") {
+        return slow_start(&args[1..]);
+    }
     let number = |a: &String| a.parse::<u32>().ok().filter(|&n| n > 0);
     let games = args
         .first()
@@ -420,6 +488,46 @@ fn main() -> Result<(), String> {
             _ => println!("{n} boards: CPU a move: no ringmaster figure to compare with"),
         }
     }
+    let n = SLOW_START_BOARDS;
+    let (instant, _) = bench.slow_start(n, 0, "crash")?;
+    let (slow, starts) = bench.slow_start(n, SLOW_START_MS, "crash")?;
+    let (every_game, starts_every_game) = bench.slow_start(n, SLOW_START_MS, "game")?;
+    println!(
+        "{n} boards, {games} games, the candidate starting in {:.0} s: kept {slow:.1} s \
+         ({starts} starts), instant start {instant:.1} s, started every game {every_game:.1} s \
+         ({starts_every_game} starts)",
+        SLOW_START_MS as f64 / 1000.0
+    );
+    let ratio = slow / instant;
+    println!(
+        "{n} boards: a slow start's wall time {ratio:.2}x an instant one's (budget <= \
+         {MAX_SLOW_START_RATIO}): {}; the candidate started {starts} times (budget <= {}): {}",
+        verdict(ratio <= MAX_SLOW_START_RATIO),
+        n + 1,
+        verdict(starts <= n as usize + 1)
+    );
     let _ = fs::remove_dir_all(&bench.root);
     Ok(())
+}
+
+/// `--slow-start MS FILE -- CMD...`: notes a start in FILE, waits MS
+/// milliseconds, then becomes CMD (a program that loads a network).
+fn slow_start(args: &[String]) -> Result<(), String> {
+    use std::os::unix::process::CommandExt;
+    let [ms, file, dashes, command @ ..] = args else {
+        return Err("--slow-start MS FILE -- CMD...".into());
+    };
+    let ms: u64 = ms.parse().map_err(|_| format!("{ms}: not milliseconds"))?;
+    if dashes != "--" || command.is_empty() {
+        return Err("--slow-start MS FILE -- CMD...".into());
+    }
+    let mut starts = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(file)
+        .map_err(|e| format!("{file}: {e}"))?;
+    std::io::Write::write_all(&mut starts, b"started\n").map_err(|e| e.to_string())?;
+    std::thread::sleep(std::time::Duration::from_millis(ms));
+    let error = Command::new(&command[0]).args(&command[1..]).exec();
+    Err(format!("{}: {error}", command[0]))
 }

@@ -177,6 +177,12 @@ pub enum Command {
     /// keep their results, games under way are resumed, none is played
     /// twice. goref standings DIR prints the figures.
     ///
+    /// Each engine's program is started once for each board and kept from
+    /// one game to the next (restart = "crash" under its [[engine]], the
+    /// default); between games it must answer within ready_timeout
+    /// (default "60s"), and one that crashed, hung or was not ready is
+    /// started again. restart = "game" starts it afresh for every game.
+    ///
     /// With --workers nats://HOST:PORT the match plays no game itself: it
     /// publishes its pairs as jobs on the broker's work queue, goref
     /// workers on any machines play them, and it copies each finished game

@@ -1,6 +1,7 @@
 //! The engines checked once before a match's first game: `goref check`'s
 //! card for each, under the match's own game settings, playing Black
-//! against the built-in engine. Each card goes to `DIR/cards/NAME.txt`; an
+//! against the built-in engine; a kept engine's through the program kept
+//! for board 1, which then plays its first game. Each card goes to `DIR/cards/NAME.txt`; an
 //! engine that fails a check stops the match before any game is begun, so
 //! that a wrong command line is one clear line instead of every game
 //! crashing.
@@ -12,6 +13,7 @@ use crate::check::{CheckConfig, CARD_WIDTH};
 use goref_core::game::Color;
 
 use crate::match_play::file::MatchFile;
+use crate::match_play::kept::{entrant, KeptPrograms};
 
 /// The folder of the engines' cards, in the match's.
 pub(crate) const CARDS_FOLDER: &str = "cards";
@@ -31,6 +33,7 @@ pub(crate) fn check_engines(
     dir: &Path,
     file: &MatchFile,
     exe: &Path,
+    kept: Option<&KeptPrograms>,
     stop_asked: &dyn Fn() -> Option<String>,
     say: &dyn Fn(String),
 ) -> Result<(), String> {
@@ -42,7 +45,11 @@ pub(crate) fn check_engines(
     for engine in &file.engines {
         say(format!("goref: checking engine {}", engine.name));
         let mut game = file.game.clone();
-        game.black = Some(engine.player.clone());
+        let seats = kept.filter(|kept| kept.keeps(&engine.name));
+        game.black = Some(match seats {
+            Some(_) => format!("seat:{}", entrant(1, &engine.name)),
+            None => engine.player.clone(),
+        });
         game.white = Some("bot".into());
         let resolved =
             crate::config::resolve_file(&Default::default(), game, exe.to_path_buf(), today)
@@ -54,7 +61,7 @@ pub(crate) fn check_engines(
             command_timeout: resolved.command_timeout,
             self_exe: exe.to_path_buf(),
             moves: MOVES,
-            seats: Default::default(),
+            seats: seats.map(KeptPrograms::desk).unwrap_or_default(),
         };
         let card = runtime.block_on(async {
             let check = crate::check::run(&config);

@@ -11,7 +11,7 @@
 //! this shell reads the folders back, starts the gorefs, counts the games
 //! into the tally, and says and shows what the core asks.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -29,9 +29,14 @@ use crate::match_play::desk::Heeded;
 pub(crate) use crate::match_play::desk::{MatchError, MatchOptions};
 use crate::match_play::file::{self, MatchFile};
 use crate::match_play::games::GamesFolder;
+use crate::match_play::kept::{self, KeptPrograms, NotReady};
 use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan};
 use crate::match_play::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
+
+/// How a game ends whose loser's program crashed, hung or wrote garbage:
+/// a kept program is started again before its next game.
+const FAILED_PROGRAM: [&str; 3] = ["forfeit_crash", "forfeit_hang", "forfeit_garbage"];
 
 /// How often the runner looks again when nothing happens.
 const TICK: Duration = Duration::from_millis(250);
@@ -70,12 +75,14 @@ fn play_at(
     let openings = load_openings(&file)?;
     let exe = std::env::current_exe().map_err(|e| format!("cannot find goref itself: {e}"))?;
     let games = GamesFolder::of(dir);
+    let mut kept = KeptPrograms::start(dir, &file, &exe)?;
     if !games.begun() {
         desk.say("goref: checking the engines before the first game".into());
         let stop_asked = || desk.stop_asked();
         let say = |line| desk.say(line);
-        super::precheck::check_engines(dir, &file, &exe, &stop_asked, &say)?;
+        super::precheck::check_engines(dir, &file, &exe, kept.as_ref(), &stop_asked, &say)?;
     }
+    let relay = kept.as_mut().map(KeptPrograms::serve).transpose()?;
     let plan = Plan::new(&file, openings);
     let (news_tx, news) = mpsc::channel();
     let tally = Tally::from_folders(dir, &file);
@@ -92,6 +99,9 @@ fn play_at(
         news,
         options: options.clone(),
         desk,
+        kept,
+        relay,
+        board_of: BTreeMap::new(),
     };
     runner.take_back();
     runner.go()
@@ -112,6 +122,11 @@ struct Runner {
     news: mpsc::Receiver<BoardNews>,
     options: MatchOptions,
     desk: Box<dyn Desk<MatchPicture>>,
+    /// The programs kept across games, and the socket they are played on.
+    kept: Option<KeptPrograms>,
+    relay: Option<PathBuf>,
+    /// The board each game in play is on (whose kept programs it plays).
+    board_of: BTreeMap<PairGame, u32>,
 }
 
 /// The shell's name of the core's game.
@@ -137,6 +152,7 @@ fn failure_text(failure: &Failure) -> String {
             "{} was played {attempts} times with no result to count; the last: {last}",
             slot_of(*game).name()
         ),
+        Failure::NotReady { engine, why } => format!("engine {engine} is {why}"),
     }
 }
 
@@ -162,6 +178,60 @@ impl Runner {
             }
         }
         self.core.handle_folder_states(reads);
+        for (game, attempt) in self.core.running() {
+            let slot = slot_of(game);
+            let dir = self.games.game(&slot, attempt);
+            let text = std::fs::read_to_string(dir.with_extension("toml")).unwrap_or_default();
+            let board = kept::board_of_game_file(&text)
+                .filter(|board| !self.board_of.values().any(|b| b == board))
+                .unwrap_or_else(|| self.free_board());
+            self.board_of.insert(game, board);
+            self.mark_playing(&slot, board, &dir);
+        }
+    }
+
+    /// The figures of the games counted, with the kept programs' restarts.
+    fn figures(&self) -> MatchFigures {
+        let mut figures = self.tally.figures(&self.file);
+        figures.restarts = kept::restarts(&self.dir);
+        figures
+    }
+
+    /// The lowest board no game plays on.
+    fn free_board(&self) -> u32 {
+        (1..)
+            .find(|board| !self.board_of.values().any(|b| b == board))
+            .expect("a board is free")
+    }
+
+    /// The programs kept for `board` play `slot`'s game in `dir` now.
+    fn mark_playing(&self, slot: &GameSlot, board: u32, dir: &Path) {
+        if let Some(kept) = &self.kept {
+            let engines = self.plan.engines(&self.file, slot).map(|e| e.name.as_str());
+            kept.playing(board, &engines, dir);
+        }
+    }
+
+    /// `game`'s goref has ended: its board is free, and a kept program
+    /// that crashed or hung in it is started again before its next game.
+    fn board_free(&mut self, game: PairGame, attempt: u32) {
+        let Some(board) = self.board_of.remove(&game) else {
+            return;
+        };
+        let Some(kept) = &mut self.kept else { return };
+        let slot = slot_of(game);
+        let [candidate, opponent] = self.plan.engines(&self.file, &slot);
+        let (black, white) = slot.colours(candidate, opponent);
+        let failed = match tally::folder_result(&self.games.game(&slot, attempt)) {
+            Some((result, end, _)) if FAILED_PROGRAM.contains(&end.as_str()) => {
+                match result.starts_with('W') {
+                    true => vec![black.name.as_str()],
+                    false => vec![white.name.as_str()],
+                }
+            }
+            _ => Vec::new(),
+        };
+        kept.game_over(board, &failed);
     }
 
     /// What `slot`'s folder of `attempt` says, given the result its
@@ -225,6 +295,7 @@ impl Runner {
                     };
                     if let Some(attempt) = self.core.in_play(game) {
                         let (look, counted) = self.settle(game, attempt);
+                        self.board_free(game, attempt);
                         self.core
                             .handle_board_ended(game, look, counted, Instant::now());
                     }
@@ -244,9 +315,9 @@ impl Runner {
                     game,
                     attempt,
                     resume,
-                } => self.start(&slot_of(game), attempt, resume)?,
+                } => self.start(game, attempt, resume)?,
                 Action::Tell { game, attempt, end } => {
-                    self.figures = self.tally.figures(&self.file);
+                    self.figures = self.figures();
                     self.tell(&slot_of(game), attempt, end.as_ref());
                 }
                 Action::Report => self.report(&self.figures),
@@ -270,10 +341,19 @@ impl Runner {
                     let dir = self.games.game(&slot_of(game), attempt);
                     if !boards::is_live(&dir) {
                         let (look, counted) = self.settle(game, attempt);
+                        self.board_free(game, attempt);
                         self.core.handle_adopted_ended(game, look, counted);
                     }
                 }
                 Action::Finished { failed } => return self.finish(failed).map(Some),
+                Action::Stopped { why, playing } if self.kept.is_some() && playing > 0 => {
+                    return Err(format!(
+                        "{why}: the match stops; {playing} game(s) wait in their own gorefs, \
+                         held with their time stopped, for `goref match {}`, which starts \
+                         their kept programs again",
+                        self.dir.display()
+                    ))
+                }
                 Action::Stopped { why, playing } => {
                     return Err(format!(
                         "{why}: the match stops; {playing} game(s) play on in their own gorefs, \
@@ -288,7 +368,7 @@ impl Runner {
 
     /// No game plays: the figures, the last picture, the report.
     fn finish(&mut self, failed: Option<Failure>) -> Result<MatchFigures, String> {
-        let figures = self.tally.figures(&self.file);
+        let figures = self.figures();
         for line in figures.lines() {
             self.desk.say(line);
         }
@@ -309,24 +389,64 @@ impl Runner {
         }
     }
 
-    /// Writes `slot`'s game file for try `attempt`, unless it is resumed,
-    /// and starts its goref.
-    fn start(&mut self, slot: &GameSlot, attempt: u32, resume: bool) -> Result<(), String> {
-        let dir = self.games.game(slot, attempt);
+    /// Writes `game`'s file for try `attempt`, unless it is resumed, on a
+    /// free board whose kept programs are made ready first, and starts its
+    /// goref. A program not ready twice leaves the game unbegun and stops
+    /// the match once the games in play end.
+    fn start(&mut self, game: PairGame, attempt: u32, resume: bool) -> Result<(), String> {
+        let slot = slot_of(game);
+        let dir = self.games.game(&slot, attempt);
         let config = dir.with_extension("toml");
+        let written = std::fs::read_to_string(&config).ok();
+        let board = written
+            .as_deref()
+            .filter(|_| resume)
+            .and_then(kept::board_of_game_file)
+            .filter(|board| !self.board_of.values().any(|b| b == board))
+            .unwrap_or_else(|| self.free_board());
+        let engines = self.plan.engines(&self.file, &slot).map(|e| e.name.clone());
         if !resume {
-            let text = self.plan.game_file(&self.file, slot);
+            if let Some(kept) = &mut self.kept {
+                let names = engines.each_ref().map(String::as_str);
+                if let Err(not_ready) = kept.ready(board, &names) {
+                    let NotReady { engine, why } = not_ready;
+                    self.desk.say(format!(
+                        "goref: engine {engine} is {why}; the games in play finish, then the \
+                         match stops"
+                    ));
+                    self.core
+                        .handle_not_started(game, Failure::NotReady { engine, why });
+                    return Ok(());
+                }
+            }
+            let kept = self.kept.as_ref();
+            let text = self.plan.game_file_with(&self.file, &slot, |engine| {
+                match kept.is_some_and(|kept| kept.keeps(&engine.name)) {
+                    true => {
+                        let mut seated = engine.clone();
+                        seated.player = format!("seat:{}", kept::entrant(board, &engine.name));
+                        seated
+                    }
+                    false => engine.clone(),
+                }
+            });
             std::fs::create_dir_all(dir.parent().expect("games/NAME has a parent"))
                 .and_then(|()| crate::files::write_atomically(&config, &text))
                 .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
         }
+        self.board_of.insert(game, board);
+        self.mark_playing(&slot, board, &dir);
+        let seated = self
+            .kept
+            .as_ref()
+            .is_some_and(|kept| engines.iter().any(|name| kept.keeps(name)));
         let run = BoardRun {
             round: (slot.pair + 1) as u32,
             board: u32::from(slot.game()),
             dir,
             config,
             resume,
-            seat_relay: None,
+            seat_relay: self.relay.clone().filter(|_| seated),
         };
         boards::start(&self.exe, &run, false, self.news_tx.clone())
             .map_err(|e| format!("cannot start goref for {}: {e}", slot.name()))?;

@@ -114,7 +114,7 @@ pub(crate) fn run_at(
                 cards: Some(cards),
             };
             let server = RelayServer::start(keys, settings)?;
-            tracing::info!(address = %server.address, "listening for seats");
+            tracing::info!(address = ?server.address, "listening for seats");
             Some(server)
         }
         _ => None,

@@ -6,6 +6,8 @@
 //!   game files.
 //! - [`games`]: `DIR/games/` itself: the one place that names, lists and
 //!   reads the games' folders.
+//! - [`kept`]: the programs kept across games, served to the games as
+//!   seats of the runner's own.
 //! - [`tally`]: the figures from the folders.
 //! - [`picture`]: the match as a screen draws it: tiles and a panel.
 //! - [`desk`]: what a match needs beside its desk (`crate::hall::desk`):
@@ -17,6 +19,7 @@
 pub mod desk;
 pub mod file;
 pub mod games;
+pub mod kept;
 pub mod picture;
 pub mod plan;
 pub mod screen;

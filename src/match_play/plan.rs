@@ -121,8 +121,24 @@ impl Plan {
     /// The game file of `slot`: the match's `[game]`, the two engines in
     /// their colours, the opening, and the game's name.
     pub fn game_file(&self, file: &MatchFile, slot: &GameSlot) -> String {
-        let candidate = &file.engines[0];
-        let opponent = &file.engines[self.opponent(slot.pair)];
+        self.game_file_with(file, slot, |engine| engine.clone())
+    }
+
+    /// The engines of `slot`'s game, the candidate first.
+    pub fn engines<'a>(&self, file: &'a MatchFile, slot: &GameSlot) -> [&'a Engine; 2] {
+        [&file.engines[0], &file.engines[self.opponent(slot.pair)]]
+    }
+
+    /// `slot`'s game file, each engine as `player_of` gives it (a program
+    /// kept by the runner is played as its seat).
+    pub fn game_file_with(
+        &self,
+        file: &MatchFile,
+        slot: &GameSlot,
+        player_of: impl Fn(&Engine) -> Engine,
+    ) -> String {
+        let [candidate, opponent] = self.engines(file, slot).map(player_of);
+        let (candidate, opponent) = (&candidate, &opponent);
         let opening = self.opening(slot.pair);
         let moves: Vec<String> =
             opening.map_or_else(Vec::new, |o| o.moves.iter().map(|p| p.to_gtp()).collect());

@@ -5,6 +5,7 @@
 //! only the folders know: colours, losses on time, by an illegal move and
 //! by a program's crash or hang, and replays.
 
+use std::collections::BTreeMap;
 use std::num::NonZeroUsize;
 use std::path::Path;
 use std::time::SystemTime;
@@ -96,6 +97,9 @@ pub struct MatchFigures {
     pub illegal_losses: [u64; 2],
     pub crashes: [u64; 2],
     pub replayed: u64,
+    /// Each engine's kept programs started again (after a crash, a hang or
+    /// a readiness not met), from `DIR/programs/`; empty when none was.
+    pub restarts: BTreeMap<String, u32>,
     /// In a gauntlet, the candidate against each opponent (the figures
     /// above are against the field); empty for a head-to-head match.
     pub per_opponent: Vec<OpponentFigures>,
@@ -140,7 +144,9 @@ pub struct Tally {
 
 /// The figures of the match in `dir` from its game folders.
 pub fn figures(dir: &Path, file: &MatchFile) -> MatchFigures {
-    Tally::from_folders(dir, file).figures(file)
+    let mut figures = Tally::from_folders(dir, file).figures(file);
+    figures.restarts = super::kept::restarts(dir);
+    figures
 }
 
 impl Tally {
@@ -288,6 +294,7 @@ impl Tally {
             illegal_losses: self.illegal_losses,
             crashes: self.crashes,
             replayed: self.replayed,
+            restarts: BTreeMap::new(),
             per_opponent,
         }
     }
@@ -458,6 +465,15 @@ impl MatchFigures {
             self.replayed
         );
         lines.push((line, false));
+        if !self.restarts.is_empty() {
+            let each: Vec<String> = self
+                .restarts
+                .iter()
+                .map(|(engine, count)| format!("{engine} {count}"))
+                .collect();
+            let line = format!("kept programs started again: {}", each.join(", "));
+            lines.push((line, false));
+        }
         lines
     }
 }

@@ -553,7 +553,7 @@ impl GtpPlayer {
                 }
                 Ok(())
             }
-            _ if self.engine.is_seat() => Err(Stop::SeatDown),
+            _ if self.engine.comes_back() => Err(Stop::SeatDown),
             _ => {
                 let who = self.who();
                 let why = |how| format!("{who} {how} between moves");
@@ -731,7 +731,7 @@ impl GtpPlayer {
                     let now = now();
                     let bytes = match chunk {
                         Ok(bytes) if !bytes.is_empty() => bytes,
-                        _ if self.engine.is_seat() => return Err(Stop::SeatDown),
+                        _ if self.engine.comes_back() => return Err(Stop::SeatDown),
                         _ => {
                             self.controller.handle_eof(now);
                             let who = self.who();

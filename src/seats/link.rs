@@ -210,6 +210,9 @@ pub struct SeatLink {
     down_unread: bool,
     venue_away: bool,
     stderr: Option<mpsc::Sender<StderrItem>>,
+    /// A program kept by the runner exited, how: the game has lost it, as
+    /// a local program's end, and waits for no return.
+    pub(crate) kept_exit: Option<String>,
 }
 
 /// Why a seat cannot answer for now.
@@ -261,6 +264,7 @@ impl SeatLink {
             down_unread: false,
             venue_away: false,
             stderr: None,
+            kept_exit: None,
         }
     }
 
@@ -458,6 +462,10 @@ impl SeatLink {
                     "{}'s program {what} on its seat: {detail}",
                     self.entrant
                 )));
+                let kept = self.client.as_deref() == Some(super::local::KEPT_CLIENT);
+                if kept && state == ProgramState::Exited {
+                    self.kept_exit = Some(detail.clone());
+                }
                 match (state, self.down) {
                     (ProgramState::Exited, None) => {
                         self.down = Some(Down::ProgramExited);

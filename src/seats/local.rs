@@ -34,10 +34,14 @@ const STOP_GRACE: Duration = Duration::from_millis(500);
 pub(crate) struct KeptProgram {
     pub(crate) entrant: String,
     orders: mpsc::UnboundedSender<Order>,
+    #[cfg(test)]
     starts: Arc<AtomicU32>,
 }
 
 enum Order {
+    /// Say again that the seat is here, for a relay that takes the link
+    /// after another user (the check before the first game) heard it first.
+    Announce,
     Ready {
         restart: bool,
         within: Duration,
@@ -61,6 +65,7 @@ impl KeptProgram {
             relay: Relay::new(),
             next_id: 0,
             check: None,
+            waiting: std::collections::VecDeque::new(),
             news,
             starts: starts.clone(),
         };
@@ -69,6 +74,7 @@ impl KeptProgram {
         let kept = KeptProgram {
             entrant: entrant.to_string(),
             orders,
+            #[cfg(test)]
             starts,
         };
         (kept, link)
@@ -93,7 +99,13 @@ impl KeptProgram {
             .unwrap_or_else(|_| Err("its keeper has stopped".into()))
     }
 
+    /// Says again that the seat is here, to whoever reads its link next.
+    pub(crate) fn announce(&self) {
+        let _ = self.orders.send(Order::Announce);
+    }
+
     /// How many times the program was started.
+    #[cfg(test)]
     pub(crate) fn starts(&self) -> u32 {
         self.starts.load(Ordering::Acquire)
     }
@@ -121,6 +133,8 @@ struct Keeper {
     relay: Relay,
     next_id: u64,
     check: Option<Check>,
+    /// Boards' commands that wait for the program's answer to another.
+    waiting: std::collections::VecDeque<String>,
     news: mpsc::UnboundedSender<SeatNews>,
     starts: Arc<AtomicU32>,
 }
@@ -151,6 +165,11 @@ impl Keeper {
                 order = orders.recv() => match order {
                     Some(Order::Ready { restart, within, done }) => {
                         self.ready(restart, within, done).await;
+                    }
+                    Some(Order::Announce) => {
+                        admitted.send_modify(|generation| *generation += 1);
+                        let client = KEPT_CLIENT.to_string();
+                        let _ = self.news.send(SeatNews::Admitted { client });
                     }
                     None => break,
                 },
@@ -191,11 +210,36 @@ impl Keeper {
         }
     }
 
+    /// A board's command: sent at once, or once the program has answered
+    /// what is in flight and any readiness asked, one at a time.
     async fn command(&mut self, line: &str) {
         if self.program.is_none() {
             return;
         }
-        self.send(line).await;
+        self.waiting.push_back(line.to_string());
+        self.send_next().await;
+    }
+
+    /// Sends what comes next while nothing is in flight: the readiness
+    /// check's command first, then the boards' commands in order.
+    async fn send_next(&mut self) {
+        if self.relay.is_waiting() || self.program.is_none() {
+            return;
+        }
+        match &self.check {
+            Some(check) if check.sent.is_none() => {
+                let id = self.send(READY_COMMAND).await;
+                if let Some(check) = &mut self.check {
+                    check.sent = Some(id);
+                }
+            }
+            Some(_) => {}
+            None => {
+                if let Some(line) = self.waiting.pop_front() {
+                    self.send(&line).await;
+                }
+            }
+        }
     }
 
     async fn send(&mut self, line: &str) -> u64 {
@@ -219,6 +263,7 @@ impl Keeper {
             let _ = older.done.send(Err("asked again".into()));
         }
         if restart || self.program.is_none() {
+            self.waiting.clear();
             if let Some(mut program) = self.program.take() {
                 program.process.shut_down(STOP_GRACE / 2).await;
                 self.log_line("--- stopped to be started again");
@@ -240,18 +285,7 @@ impl Keeper {
             done,
             sent: None,
         });
-        self.check_when_quiet().await;
-    }
-
-    /// Sends the check's command once nothing else waits for an answer.
-    async fn check_when_quiet(&mut self) {
-        let due = matches!(&self.check, Some(check) if check.sent.is_none());
-        if due && !self.relay.is_waiting() {
-            let id = self.send(READY_COMMAND).await;
-            if let Some(check) = &mut self.check {
-                check.sent = Some(id);
-            }
-        }
+        self.send_next().await;
     }
 
     async fn output(&mut self, bytes: &[u8]) {
@@ -278,7 +312,7 @@ impl Keeper {
                 _ => {}
             }
         }
-        self.check_when_quiet().await;
+        self.send_next().await;
     }
 
     fn check_passed(&mut self, text: &str) {
@@ -311,11 +345,10 @@ impl Keeper {
             self.log_line(&line);
         }
         self.log_line(&format!("--- exited: {detail}"));
-        if let Some(rest) = self.relay.program_gone() {
-            if let SeatMessage::Output { text } = rest {
-                let _ = self.news.send(SeatNews::Output(text));
-            }
+        if let Some(SeatMessage::Output { text }) = self.relay.program_gone() {
+            let _ = self.news.send(SeatNews::Output(text));
         }
+        self.waiting.clear();
         self.check_failed(format!("it exited ({detail})"));
         let state = ProgramState::Exited;
         let _ = self.news.send(SeatNews::Program { state, detail });

@@ -103,7 +103,8 @@ pub struct RelaySettings {
 /// The runner's venue and relay, on a thread of their own; they stop with
 /// the runner.
 pub struct RelayServer {
-    pub address: std::net::SocketAddr,
+    /// Where the venue listens for seats; none for programs kept here.
+    pub address: Option<std::net::SocketAddr>,
     pub socket: PathBuf,
     pub seats: SeatBoard,
     /// Where each seated entrant plays now, kept by the runner.
@@ -120,11 +121,27 @@ impl RelayServer {
     /// socket.
     pub fn start(keys: SeatKeys, settings: RelaySettings) -> Result<RelayServer, String> {
         let socket = keys.folder.join(RELAY_SOCKET);
+        let entrants: Vec<String> = keys.tokens.entrants().map(|(e, _)| e.to_string()).collect();
+        Self::spawn(socket, &entrants, Seats::Venue(keys, settings))
+    }
+
+    /// Serves programs kept here (`seats::local`), each by its link, to
+    /// the boards on `socket`; no venue listens.
+    pub fn start_kept(socket: PathBuf, links: Vec<SeatLink>) -> Result<RelayServer, String> {
+        let entrants: Vec<String> = links.iter().map(|link| link.entrant.clone()).collect();
+        Self::spawn(socket, &entrants, Seats::Kept(links))
+    }
+
+    fn spawn(
+        socket: PathBuf,
+        entrants: &[String],
+        seats_from: Seats,
+    ) -> Result<RelayServer, String> {
         let _ = std::fs::remove_file(&socket);
         let seats: SeatBoard = Arc::new(Mutex::new(
-            keys.tokens
-                .entrants()
-                .map(|(entrant, _)| {
+            entrants
+                .iter()
+                .map(|entrant| {
                     let picture = SeatPicture {
                         entrant: entrant.to_string(),
                         ..SeatPicture::default()
@@ -153,7 +170,7 @@ impl RelayServer {
                     said: said_tx,
                     playing: who_plays,
                 };
-                runtime.block_on(serve(keys, settings, path, board, ends));
+                runtime.block_on(serve(seats_from, path, board, ends));
             })
             .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
         let address = ready_rx
@@ -183,34 +200,47 @@ impl RelayServer {
 /// How the seats' thread tells the runner it listens, hears that the event
 /// is over, and says it has told the seats.
 struct Ends {
-    ready: std::sync::mpsc::Sender<Result<std::net::SocketAddr, String>>,
+    ready: std::sync::mpsc::Sender<Result<Option<std::net::SocketAddr>, String>>,
     farewell: mpsc::UnboundedReceiver<String>,
     said: std::sync::mpsc::Sender<()>,
     playing: PlayingBoards,
 }
 
-async fn serve(
-    keys: SeatKeys,
-    settings: RelaySettings,
-    socket: PathBuf,
-    board: SeatBoard,
-    ends: Ends,
-) {
+/// Where a relay's seats come from.
+enum Seats {
+    /// A venue's listener, for the entrants with a token.
+    Venue(SeatKeys, RelaySettings),
+    /// Programs kept by the runner, one link each.
+    Kept(Vec<SeatLink>),
+}
+
+async fn serve(seats: Seats, socket: PathBuf, board: SeatBoard, ends: Ends) {
     let Ends {
         ready,
         mut farewell,
         said,
         playing,
     } = ends;
-    let RelaySettings {
-        listen,
-        name,
-        asks_stderr,
-        cards,
-    } = settings;
-    let mut venue = match Venue::start(&listen, &keys, &name, asks_stderr).await {
-        Ok(venue) => venue,
-        Err(why) => return drop(ready.send(Err(why))),
+    let (mut venue, links, cards) = match seats {
+        Seats::Venue(keys, settings) => {
+            let RelaySettings {
+                listen,
+                name,
+                asks_stderr,
+                cards,
+            } = settings;
+            let mut venue = match Venue::start(&listen, &keys, &name, asks_stderr).await {
+                Ok(venue) => venue,
+                Err(why) => return drop(ready.send(Err(why))),
+            };
+            let links: Vec<SeatLink> = keys
+                .tokens
+                .entrants()
+                .filter_map(|(entrant, _)| venue.take_link(entrant))
+                .collect();
+            (Some(venue), links, cards)
+        }
+        Seats::Kept(links) => (None, links, None),
     };
     let bound = crate::files::SocketPath::of(&socket);
     let boards = match bound.and_then(|bound| UnixListener::bind(bound.path())) {
@@ -221,14 +251,13 @@ async fn serve(
         }
     };
     let mut keepers = HashMap::new();
-    for (entrant, _) in keys.tokens.entrants() {
-        if let Some(link) = venue.take_link(entrant) {
-            let (tx, rx) = mpsc::unbounded_channel();
-            tokio::spawn(keep(link, rx, board.clone(), cards.clone()));
-            keepers.insert(entrant.to_string(), tx);
-        }
+    for link in links {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let entrant = link.entrant.clone();
+        tokio::spawn(keep(link, rx, board.clone(), cards.clone()));
+        keepers.insert(entrant, tx);
     }
-    let _ = ready.send(Ok(venue.address));
+    let _ = ready.send(Ok(venue.as_ref().map(|venue| venue.address)));
     let mut next_board = 0u64;
     loop {
         let accepted = tokio::select! {
@@ -238,7 +267,9 @@ async fn serve(
                 for keeper in keepers.values() {
                     let _ = keeper.send(ToKeeper::Goodbye(reason.clone()));
                 }
-                venue.settled(GOODBYE_WAIT).await;
+                if let Some(venue) = &mut venue {
+                    venue.settled(GOODBYE_WAIT).await;
+                }
                 let _ = said.send(());
                 return;
             }

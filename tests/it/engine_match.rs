@@ -174,14 +174,15 @@ fn a_strong_candidate_is_found_stronger_by_the_sprt_in_colour_swapped_pairs() {
                 .find(|e| e["type"] == "game_start")
                 .unwrap()
         };
-        assert!(start(&a)["black"]["spec"]
-            .as_str()
-            .unwrap()
-            .contains("--level 8"));
-        assert!(start(&b)["white"]["spec"]
-            .as_str()
-            .unwrap()
-            .contains("--level 8"));
+        let seat = |folder: &Path, colour: &str| {
+            start(folder)[colour]["spec"].as_str().unwrap().to_string()
+        };
+        assert!(
+            seat(&a, "black").ends_with("-level8"),
+            "the candidate's program kept for its board: {}",
+            seat(&a, "black")
+        );
+        assert!(seat(&b, "white").ends_with("-level8"));
         let sgf = std::fs::read_to_string(a.join("game.sgf")).unwrap();
         assert!(sgf.contains("End of the opening"), "{sgf}");
         let config = std::fs::read_to_string(a.join("config.toml")).unwrap();

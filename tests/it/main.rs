@@ -23,6 +23,7 @@ mod games;
 mod hall;
 mod human;
 mod judge;
+mod kept;
 mod line_event;
 mod line_games;
 mod lines;

@@ -50,6 +50,20 @@ impl Engine {
         matches!(self, Engine::Seat(_))
     }
 
+    /// Whether the program may answer again after its output ended: a
+    /// seat's link may come back and a seat restarts its own program, but
+    /// a program kept by the runner that exited is gone for this game, as
+    /// a local program is.
+    pub(super) fn comes_back(&self) -> bool {
+        match self {
+            Engine::Seat(seat) => seat
+                .link
+                .as_ref()
+                .is_some_and(|link| link.kept_exit.is_none()),
+            Engine::Local(_) => false,
+        }
+    }
+
     pub(super) async fn read(&mut self) -> std::io::Result<Vec<u8>> {
         match self {
             Engine::Local(process) => process.read().await,
@@ -99,7 +113,10 @@ impl Engine {
     pub(super) async fn gone(&mut self, why: impl FnOnce(String) -> String) -> Failure {
         match self {
             Engine::Local(process) => super::super::gone(process, why).await,
-            Engine::Seat(_) => Failure::crash(why("lost its seat".into()), None),
+            Engine::Seat(seat) => match seat.link.as_ref().and_then(|l| l.kept_exit.clone()) {
+                Some(exit) => Failure::crash(why(format!("exited ({exit})")), None),
+                None => Failure::crash(why("lost its seat".into()), None),
+            },
         }
     }
 }

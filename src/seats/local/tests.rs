@@ -77,10 +77,11 @@ async fn a_move_in_flight_is_answered_and_what_follows_it_drained_before_the_che
     link.to_seat
         .send(ToSeat::Command("genmove b".into()))
         .unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
     let asked = std::time::Instant::now();
     kept.ready(false, Duration::from_secs(10)).await.unwrap();
     assert!(
-        asked.elapsed() >= Duration::from_millis(900),
+        asked.elapsed() >= Duration::from_millis(800),
         "the check waited for the move in flight"
     );
     assert_eq!(answer(&mut link).await, "= D4\n\n", "the move's answer");
@@ -157,4 +158,23 @@ async fn a_program_that_cannot_start_says_why_and_is_never_ready() {
     assert!(said.contains("cannot start"), "{said}");
     let why = kept.ready(false, Duration::from_secs(1)).await.unwrap_err();
     assert_eq!(why, "it could not be started");
+}
+
+#[tokio::test]
+async fn a_boards_command_that_comes_during_the_check_waits_for_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let argv = script(dir.path(), "ponders", None);
+    let (kept, mut link) = KeptProgram::start("board-1.new", argv, dir.path().join("log"));
+    let checking = kept.clone();
+    let check = tokio::spawn(async move { checking.ready(false, Duration::from_secs(10)).await });
+    tokio::task::yield_now().await;
+    link.to_seat
+        .send(ToSeat::Command("genmove b".into()))
+        .unwrap();
+    check.await.unwrap().unwrap();
+    assert_eq!(
+        answer(&mut link).await,
+        "= D4\n\n",
+        "its own answer, not the check's"
+    );
 }

@@ -94,6 +94,8 @@ pub enum Failure {
         attempts: u32,
         last: String,
     },
+    /// An engine's kept program was not ready for a game, twice.
+    NotReady { engine: String, why: String },
 }
 
 /// What the shell does next.
@@ -224,6 +226,25 @@ impl LocalRunner {
     pub fn handle_adopted_ended(&mut self, game: PairGame, look: FolderLook, counted: bool) {
         if let Some(SlotState::Running { adopted: true, .. }) = self.slots.get(&game) {
             self.settle(game, look, counted);
+        }
+    }
+
+    /// `game`, just asked to start, could not: an engine's program was
+    /// not ready (`failure`). It waits, unbegun, for the next run; no new
+    /// game begins, and the games in play finish.
+    pub fn handle_not_started(&mut self, game: PairGame, failure: Failure) {
+        if let Some(SlotState::Running {
+            attempt,
+            adopted: false,
+            ..
+        }) = self.slots.get(&game).cloned()
+        {
+            let waiting = SlotState::Waiting {
+                attempt,
+                resume: false,
+            };
+            self.slots.insert(game, waiting);
+            self.failed.get_or_insert(failure);
         }
     }
 

@@ -345,3 +345,56 @@ fn the_report_is_written_at_most_every_ten_seconds_and_the_picture_when_it_chang
     runner.handle_board_ended(white, won(), true, t + REPORT_EVERY);
     assert!(actions(&mut runner).contains(&Action::Report));
 }
+
+#[test]
+fn a_game_whose_engine_is_not_ready_waits_unbegun_while_the_games_in_play_finish() {
+    let ledger = ledger(Some(5));
+    let (mut runner, first, t) = fresh(2, &ledger);
+    assert_eq!(
+        spawns(&first),
+        [
+            spawn(0, Color::Black, 1, false),
+            spawn(0, Color::White, 1, false)
+        ]
+    );
+    let failure = Failure::NotReady {
+        engine: "new".into(),
+        why: "not ready twice on board 2: no answer to protocol_version within 60.0 s".into(),
+    };
+    runner.handle_not_started(game(0, Color::White), failure.clone());
+    runner.handle_turn(&ledger);
+    assert_eq!(runner.running(), [(game(0, Color::Black), 1)]);
+    assert!(spawns(&actions(&mut runner)).is_empty(), "no game begins");
+    runner.handle_board_ended(game(0, Color::Black), won(), true, t);
+    runner.handle_turn(&ledger);
+    let last = actions(&mut runner);
+    assert!(spawns(&last).is_empty(), "{last:?}");
+    assert_eq!(
+        last.last(),
+        Some(&Action::Finished {
+            failed: Some(failure)
+        })
+    );
+
+    let mut again = LocalRunner::new(2, t);
+    again.handle_folder_states([
+        FolderRead {
+            game: game(0, Color::Black),
+            attempt: 1,
+            look: won(),
+            told: true,
+        },
+        FolderRead {
+            game: game(0, Color::White),
+            attempt: 1,
+            look: FolderLook::Empty,
+            told: false,
+        },
+    ]);
+    again.handle_turn(&ledger);
+    assert_eq!(
+        spawns(&actions(&mut again))[0],
+        spawn(0, Color::White, 1, false),
+        "the next run begins it in its first folder"
+    );
+}
