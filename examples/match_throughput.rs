@@ -20,12 +20,13 @@
 //! cargo run --profile quick-release --example match_throughput -- [GAMES] [BOARDS...]
 //! ```
 //!
-//! Issue 59's budget: the candidate behind a wrapper that waits 3 s before
-//! it starts (a network loading), GAMES games on 2 boards: wall time at
-//! most 1.15x the same match with an instant start, and the candidate
-//! started at most boards + 1 times, its programs kept across games; the
-//! same match with `restart = "game"` beside them, for the cost of a start
-//! each game.
+//! Issue 59's budget: GNU Go level 0 against itself (as the issue measured
+//! it), the candidate behind a wrapper that waits 3 s before it starts (a
+//! network loading), GAMES games on 2 boards: wall time at most 1.15x the
+//! same match with an instant start, and the candidate started at most
+//! boards + 1 times, its programs kept across games; the same match with
+//! `restart = "game"` beside them, for the cost of a start each game.
+//! Skipped without GNU Go (`GOREF_GNUGO`, default `/usr/games/gnugo`).
 //!
 //! GAMES: 40 by default, even (goref plays pairs); BOARDS: `2 8` by default.
 //! `GOREF_BINARY` overrides the goref built beside the example;
@@ -55,6 +56,7 @@ const MAX_SLOW_START_RATIO: f64 = 1.15;
 /// The slow start, and the boards it is measured on.
 const SLOW_START_MS: u64 = 3000;
 const SLOW_START_BOARDS: u32 = 2;
+const GNUGO: &str = "/usr/games/gnugo";
 
 const GOREF: &str = "goref";
 const GOREF_BOT: &str = "goref, bot:1 v bot:2";
@@ -195,12 +197,13 @@ impl Bench {
         })
     }
 
-    /// `goref match` on `boards` boards of `goref bot` against itself, the
+    /// `goref match` on `boards` boards of GNU Go against itself, the
     /// candidate started behind a wait of `start_ms` (`--slow-start`) and
     /// restarted as `restart` says: the wall time, and how many times the
     /// candidate started.
     fn slow_start(
         &self,
+        gnugo: &str,
         boards: u32,
         start_ms: u64,
         restart: &str,
@@ -210,12 +213,13 @@ impl Bench {
         let folder = dir.join("match");
         fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
         let starts = dir.join("starts");
-        let (me, goref) = (self.me.display(), self.goref.display());
+        let me = self.me.display();
+        let gnugo = format!("{gnugo} --mode gtp --level 0 --max-level 0");
         let candidate = format!(
-            "gtp:{me} --slow-start {start_ms} {} -- {goref} bot --seed 1",
+            "gtp:{me} --slow-start {start_ms} {} -- {gnugo}",
             starts.display()
         );
-        let opponent = format!("gtp:{goref} bot --seed 2");
+        let opponent = format!("gtp:{gnugo}");
         let quoted = |spec: String| toml::Value::String(spec).to_string();
         let text = format!(
             "name = \"start\"\nboards = {boards}\nseed = 1\n\n\
@@ -488,10 +492,16 @@ fn main() -> Result<(), String> {
             _ => println!("{n} boards: CPU a move: no ringmaster figure to compare with"),
         }
     }
+    let gnugo = std::env::var("GOREF_GNUGO").unwrap_or_else(|_| GNUGO.into());
+    if !Path::new(&gnugo).exists() {
+        println!("a slow start: skipped (no GNU Go at {gnugo}; GOREF_GNUGO names it)");
+        let _ = fs::remove_dir_all(&bench.root);
+        return Ok(());
+    }
     let n = SLOW_START_BOARDS;
-    let (instant, _) = bench.slow_start(n, 0, "crash")?;
-    let (slow, starts) = bench.slow_start(n, SLOW_START_MS, "crash")?;
-    let (every_game, starts_every_game) = bench.slow_start(n, SLOW_START_MS, "game")?;
+    let (instant, _) = bench.slow_start(&gnugo, n, 0, "crash")?;
+    let (slow, starts) = bench.slow_start(&gnugo, n, SLOW_START_MS, "crash")?;
+    let (every_game, starts_every_game) = bench.slow_start(&gnugo, n, SLOW_START_MS, "game")?;
     println!(
         "{n} boards, {games} games, the candidate starting in {:.0} s: kept {slow:.1} s \
          ({starts} starts), instant start {instant:.1} s, started every game {every_game:.1} s \

@@ -27,6 +27,8 @@ use crate::shell_time::Threads;
 pub(crate) const PROGRAMS_FOLDER: &str = "programs";
 /// The relay's socket, in the programs' folder.
 const SOCKET: &str = "relay.sock";
+/// How long the programs are given to end with the runner.
+const STOP_WITHIN: Duration = Duration::from_secs(2);
 /// Every start again of a kept program, a JSON line each.
 pub(crate) const RESTARTS_FILE: &str = "restarts.jsonl";
 
@@ -278,6 +280,26 @@ impl KeptPrograms {
         if let Err(e) = written {
             tracing::warn!("cannot note a restart in {}: {e}", path.display());
         }
+    }
+}
+
+impl Drop for KeptPrograms {
+    /// The programs are let go as a game's goref lets its programs go:
+    /// stdin closed, half a second to end, then killed.
+    fn drop(&mut self) {
+        let programs: Vec<KeptProgram> = self.programs.values().cloned().collect();
+        self.runtime.block_on(async {
+            let stops: Vec<_> = programs
+                .into_iter()
+                .map(|kept| tokio::spawn(async move { kept.stop().await }))
+                .collect();
+            let all = async {
+                for stop in stops {
+                    let _ = stop.await;
+                }
+            };
+            let _ = tokio::time::timeout(STOP_WITHIN, all).await;
+        });
     }
 }
 

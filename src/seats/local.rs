@@ -47,6 +47,9 @@ enum Order {
         within: Duration,
         done: oneshot::Sender<Result<(), String>>,
     },
+    /// The runner is done with it: the program is let go (its stdin
+    /// closed, killed after a grace), then `done` is told.
+    Stop { done: oneshot::Sender<()> },
 }
 
 impl KeptProgram {
@@ -97,6 +100,15 @@ impl KeptProgram {
         answer
             .await
             .unwrap_or_else(|_| Err("its keeper has stopped".into()))
+    }
+
+    /// Lets the program go, as `quit` would: its stdin closed, killed
+    /// after half a second; returns once it has ended.
+    pub(crate) async fn stop(&self) {
+        let (done, ended) = oneshot::channel();
+        if self.orders.send(Order::Stop { done }).is_ok() {
+            let _ = ended.await;
+        }
     }
 
     /// Says again that the seat is here, to whoever reads its link next.
@@ -165,6 +177,13 @@ impl Keeper {
                 order = orders.recv() => match order {
                     Some(Order::Ready { restart, within, done }) => {
                         self.ready(restart, within, done).await;
+                    }
+                    Some(Order::Stop { done }) => {
+                        if let Some(mut program) = self.program.take() {
+                            program.process.shut_down(STOP_GRACE).await;
+                        }
+                        let _ = done.send(());
+                        break;
                     }
                     Some(Order::Announce) => {
                         admitted.send_modify(|generation| *generation += 1);

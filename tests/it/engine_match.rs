@@ -37,11 +37,14 @@ fn match_folder(root: &Path, candidate: u8, opponent: u8, stop: &str) -> PathBuf
     dir
 }
 
-fn spawn_match(dir: &Path) -> Child {
+/// `goref match DIR --headless` working in DIR (its games and programs
+/// too, for `common::EndsWithin`), its stderr piped.
+pub(crate) fn spawn_match(dir: &Path) -> Child {
     Command::new(goref())
         .arg("match")
         .arg(dir)
         .arg("--headless")
+        .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -8,9 +8,10 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
+use crate::engine_match::spawn_match;
 use common::{figures_of, gnugo, goref, journal, wait_until};
 
 const LIMIT: Duration = Duration::from_secs(300);
@@ -50,18 +51,6 @@ fn match_folder(root: &Path, boards: u32, pairs: u32, engines: [&str; 2], extra:
     dir
 }
 
-fn spawn_match(dir: &Path) -> Child {
-    Command::new(goref())
-        .arg("match")
-        .arg(dir)
-        .arg("--headless")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
 /// Every game folder's name, its result and how it ended.
 fn results(dir: &Path) -> Vec<(String, String, String)> {
     let mut found: Vec<_> = std::fs::read_dir(dir.join("games"))
@@ -89,6 +78,7 @@ fn gnugo_level_0() -> String {
 #[test]
 fn each_program_is_started_once_a_board_and_every_game_of_the_match_counts() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let (new, new_starts) = counted(root.path(), "new", &gnugo_level_0());
     let (old, old_starts) = counted(root.path(), "old", &gnugo_level_0());
     let dir = match_folder(root.path(), 2, 6, [&new, &old], "");
@@ -119,6 +109,7 @@ fn each_program_is_started_once_a_board_and_every_game_of_the_match_counts() {
 #[test]
 fn a_kept_program_that_crashes_loses_that_game_and_the_next_is_played_by_it_started_again() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let fake = common::fake_gtp();
     let crashed_once = root.path().join("crashed");
     let script = root.path().join("crasher.sh");
@@ -179,16 +170,17 @@ fn hanging(hang: &Path, once: bool) -> String {
     ))
 }
 
-#[test]
-fn a_kept_program_hung_between_games_is_started_again_and_the_match_goes_on() {
-    let root = tempfile::tempdir().unwrap();
-    let hang = root.path().join("hang-now");
-    let candidate = hanging(&hang, true);
+/// A match of `pairs` on one board whose candidate hangs at
+/// `protocol_version` (`once`, or for good) from the first game on: the
+/// runner, once the file that makes it hang is written.
+fn hung_between_games(root: &Path, pairs: u32, once: bool) -> (PathBuf, PathBuf, Child) {
+    let hang = root.join("hang");
+    let candidate = hanging(&hang, once);
     let opponent = format!("gtp:{}", gnugo_level_0());
     let dir = match_folder(
-        root.path(),
+        root,
         1,
-        1,
+        pairs,
         [&candidate, &opponent],
         "ready_timeout = \"1s\"",
     );
@@ -200,6 +192,14 @@ fn a_kept_program_hung_between_games_is_started_again_and_the_match_goes_on() {
         || common::journal_moves(&first).len() >= 6,
     );
     std::fs::write(&hang, "").unwrap();
+    (dir, hang, running)
+}
+
+#[test]
+fn a_kept_program_hung_between_games_is_started_again_and_the_match_goes_on() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (dir, hang, running) = hung_between_games(root.path(), 1, true);
     let output = common::wait_with_watchdog(running, LIMIT);
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{said}");
@@ -218,24 +218,8 @@ fn a_kept_program_hung_between_games_is_started_again_and_the_match_goes_on() {
 #[test]
 fn a_kept_program_not_ready_twice_stops_the_match_naming_it_once_the_games_in_play_end() {
     let root = tempfile::tempdir().unwrap();
-    let hang = root.path().join("hang-always");
-    let candidate = hanging(&hang, false);
-    let opponent = format!("gtp:{}", gnugo_level_0());
-    let dir = match_folder(
-        root.path(),
-        1,
-        2,
-        [&candidate, &opponent],
-        "ready_timeout = \"1s\"",
-    );
-    let running = spawn_match(&dir);
-    let first = dir.join("games/pair-0001-a");
-    wait_until(
-        LIMIT,
-        || "the first game under way".into(),
-        || common::journal_moves(&first).len() >= 6,
-    );
-    std::fs::write(&hang, "").unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (dir, hang, running) = hung_between_games(root.path(), 2, false);
     let output = common::wait_with_watchdog(running, LIMIT);
     let said = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{said}");
@@ -262,6 +246,7 @@ fn a_kept_program_not_ready_twice_stops_the_match_naming_it_once_the_games_in_pl
 #[test]
 fn a_runner_killed_mid_match_holds_its_games_and_its_next_run_finishes_them_once() {
     let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
     let (new, new_starts) = counted(root.path(), "new", &gnugo_level_0());
     let (old, old_starts) = counted(root.path(), "old", &gnugo_level_0());
     let dir = match_folder(root.path(), 2, 3, [&new, &old], "");

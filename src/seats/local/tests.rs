@@ -1,3 +1,7 @@
+//! A kept program through its link, with real processes: GNU Go kept and
+//! ready between games, a move in flight and the lines after it drained,
+//! a hang and a crash started again, a program that cannot start.
+
 use super::*;
 
 use std::path::Path;
