@@ -5,7 +5,7 @@
 //! [`client`] is `goref seat`, the entrant's side, which runs the program
 //! and relays, with its entrant's token from [`token`]. In an event, [`relay`] joins the runner's seats to the
 //! boards' processes, and [`keeper`] keeps each seat between rounds and has
-//! it checked when it first connects. [`local`] is a program of the
+//! it checked when it first connects. `local` is a program of the
 //! runner's own kept as a seat across games. The protocol itself is the pure
 //! machine in [`goref_core::protocol::seat`].
 
