@@ -13,6 +13,10 @@ use goref_core::protocol::gtp::{format_response, parse_command_line};
 use goref_core::protocol::seat::{is_move_request, ProgramState, Right};
 use goref_core::referee::{EventBatch, GameEvent, SessionChange};
 
+/// The client a program kept by the runner (`seats::local`) is admitted
+/// as: its exit loses its game, as a local program's would.
+pub(crate) const KEPT_CLIENT: &str = "kept by the runner";
+
 /// What a seat's connection tells the player.
 #[derive(Debug, Clone, PartialEq)]
 pub enum SeatNews {
@@ -462,7 +466,7 @@ impl SeatLink {
                     "{}'s program {what} on its seat: {detail}",
                     self.entrant
                 )));
-                let kept = self.client.as_deref() == Some(super::local::KEPT_CLIENT);
+                let kept = self.client.as_deref() == Some(KEPT_CLIENT);
                 if kept && state == ProgramState::Exited {
                     self.kept_exit = Some(detail.clone());
                 }

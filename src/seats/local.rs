@@ -17,13 +17,11 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::link::{SeatLink, SeatNews, ToSeat};
+use super::link::{SeatLink, SeatNews, ToSeat, KEPT_CLIENT};
 use crate::shell_time::now;
 use crate::transport::process::{describe_exit, Process, StderrItem};
 use goref_core::protocol::seat::{ProgramState, Relay, SeatMessage};
 
-/// What the seat tells the boards it is, as a remote seat gives its client.
-pub(crate) const KEPT_CLIENT: &str = "kept by the runner";
 /// The command a kept program answers to say it is ready.
 const READY_COMMAND: &str = "protocol_version";
 /// How long a program asked to stop is given before it is killed.
