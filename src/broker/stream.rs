@@ -1,10 +1,11 @@
 //! A JetStream stream made if missing, by whichever goref needs it first:
 //! the one way every room gets a stream it writes to (the audience's, the
-//! match's jobs and results, the workers' words that they live).
+//! match's jobs and results, the workers' words that they live), and the
+//! one way a durable consumer on it is made.
 
 use std::time::Duration;
 
-use async_nats::jetstream::{self, stream};
+use async_nats::jetstream::{self, consumer, stream};
 
 /// The stream `config` names, made if missing. Gorefs often start
 /// together (a match and its workers, an event's boards), and the broker
@@ -33,3 +34,31 @@ pub async fn made(
         }
     }
 }
+
+/// The durable pull consumer `name` on `stream`, made if missing. A
+/// stream another goref has only just made may still be refused as
+/// "invalid stream" for a moment (JetStream's error 10012 while its
+/// leader settles), so a refused make is tried again, a few times and a
+/// little later each time, before it is an error.
+pub async fn consumer_made(
+    stream: &stream::Stream,
+    name: &str,
+    config: consumer::pull::Config,
+) -> Result<consumer::PullConsumer, String> {
+    let mut tries: u32 = 0;
+    loop {
+        match stream.get_or_create_consumer(name, config.clone()).await {
+            Ok(consumer) => return Ok(consumer),
+            Err(e) => {
+                tries += 1;
+                if tries == CONSUMER_TRIES {
+                    return Err(format!("cannot make the consumer {name}: {e}"));
+                }
+                tokio::time::sleep(Duration::from_millis(200) * tries).await;
+            }
+        }
+    }
+}
+
+/// How many times a consumer's make is tried: over 2 s in all.
+const CONSUMER_TRIES: u32 = 5;

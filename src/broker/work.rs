@@ -349,10 +349,7 @@ pub async fn work_queue(
             }
         }
     }
-    let consumer = stream
-        .get_or_create_consumer(WORK_CONSUMER, config)
-        .await
-        .map_err(|e| format!("cannot make the consumer {WORK_CONSUMER}: {e}"))?;
+    let consumer = super::stream::consumer_made(&stream, WORK_CONSUMER, config).await?;
     Ok((stream, consumer))
 }
 
@@ -397,19 +394,14 @@ pub async fn results_consumer(
                 .map_err(|e| format!("cannot renew the consumer {name}: {e}"))?;
         }
     }
-    stream
-        .get_or_create_consumer(
-            &name,
-            consumer::pull::Config {
-                durable_name: Some(name.clone()),
-                filter_subject: format!("goref-result.{match_id}.>"),
-                ack_policy: consumer::AckPolicy::Explicit,
-                ack_wait: RESULTS_ACK_WAIT,
-                ..consumer::pull::Config::default()
-            },
-        )
-        .await
-        .map_err(|e| format!("cannot make the consumer {name}: {e}"))
+    let config = consumer::pull::Config {
+        durable_name: Some(name.clone()),
+        filter_subject: format!("goref-result.{match_id}.>"),
+        ack_policy: consumer::AckPolicy::Explicit,
+        ack_wait: RESULTS_ACK_WAIT,
+        ..consumer::pull::Config::default()
+    };
+    super::stream::consumer_made(&stream, &name, config).await
 }
 
 /// The match's object store of game folders, made if missing.
