@@ -55,6 +55,9 @@ pub(crate) fn spawn_match(dir: &Path) -> Child {
 fn finish(child: Child) -> String {
     let output = common::wait_with_watchdog(child, LIMIT);
     let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    if !output.status.success() {
+        common::say_past_capture(&format!("goref match ended {}", output.status), &said);
+    }
     assert!(output.status.success(), "{said}");
     said
 }

@@ -411,11 +411,22 @@ pub(crate) fn wait_with_watchdog(
     let output = child.wait_with_output().unwrap();
     let _ = done.send(());
     let stderr = String::from_utf8_lossy(&output.stderr).to_string();
-    assert!(
-        !watchdog.join().unwrap(),
-        "did not end within {limit:?}: {stderr}"
-    );
+    let killed = watchdog.join().unwrap();
+    if killed {
+        say_past_capture(&format!("did not end within {limit:?}"), &stderr);
+    }
+    assert!(!killed, "did not end within {limit:?}: {stderr}");
     output
+}
+
+/// Writes `what` and the last lines of `said` to the test binary's own
+/// stderr, past the harness's capture: a log that keeps only the lines
+/// around a failing test's name then shows its cause beside it.
+pub(crate) fn say_past_capture(what: &str, said: &str) {
+    use std::io::Write;
+    let lines: Vec<&str> = said.lines().collect();
+    let last = lines[lines.len().saturating_sub(12)..].join("\n    ");
+    let _ = writeln!(std::io::stderr().lock(), "FAILING: {what}:\n    {last}");
 }
 
 /// `goref event DIR --headless --yes`, its stderr to `stderr`.
