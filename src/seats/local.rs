@@ -7,7 +7,9 @@
 //! its answers is drained, and it must answer `protocol_version` within
 //! the time given. A program that exits is said to have exited and is
 //! started again at the next readiness asked, never in a loop. Its stderr
-//! goes to a log file; its answers are stamped here, with no network.
+//! goes to a log file; its answers are stamped here, with no network. It
+//! dies with the thread that started it (a parent-death signal), so a
+//! runner or worker killed with -9 leaves no program behind.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -212,7 +214,7 @@ impl Keeper {
         let (stderr_tx, stderr) = mpsc::channel(256);
         self.relay = Relay::new();
         self.starts.fetch_add(1, Ordering::AcqRel);
-        match Process::spawn(&self.argv, stderr_tx) {
+        match Process::spawn_bound(&self.argv, stderr_tx) {
             Ok(process) => {
                 self.log_line(&format!("--- started: {}", self.argv.join(" ")));
                 self.program = Some(Program { process, stderr });

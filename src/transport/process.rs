@@ -117,20 +117,50 @@ impl Process {
         argv: &[String],
         stderr_tx: mpsc::Sender<StderrItem>,
     ) -> Result<Process, ProcessError> {
+        Self::spawn_with(argv, stderr_tx, false)
+    }
+
+    /// As [`Process::spawn`], and the child is killed by the kernel when
+    /// the thread that started it ends, however goref ends (kill -9
+    /// included): for programs kept across games, which a program that
+    /// reads no more would otherwise outlive. The caller starts it from a
+    /// thread that lives as long as the program should.
+    pub(crate) fn spawn_bound(
+        argv: &[String],
+        stderr_tx: mpsc::Sender<StderrItem>,
+    ) -> Result<Process, ProcessError> {
+        Self::spawn_with(argv, stderr_tx, true)
+    }
+
+    fn spawn_with(
+        argv: &[String],
+        stderr_tx: mpsc::Sender<StderrItem>,
+        bound: bool,
+    ) -> Result<Process, ProcessError> {
         let (program, args) = argv.split_first().ok_or(ProcessError::EmptyCommand)?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(args)
             .env_remove(SECRET_VARIABLE)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .process_group(0)
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|source| ProcessError::Spawn {
-                program: program.clone(),
-                source,
-            })?;
+            .kill_on_drop(true);
+        if bound {
+            // SAFETY: prctl only sets this child's parent-death signal; it
+            // is async-signal-safe and allocates nothing.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command.spawn().map_err(|source| ProcessError::Spawn {
+            program: program.clone(),
+            source,
+        })?;
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
@@ -447,6 +477,32 @@ impl FloodLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bound_program_is_killed_when_the_thread_that_started_it_ends() {
+        let pid = std::thread::spawn(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let (tx, _rx) = mpsc::channel(4);
+                let argv = ["sleep".to_string(), "30".to_string()];
+                let process = Process::spawn_bound(&argv, tx).unwrap();
+                let pid = process.group.unwrap();
+                std::mem::forget(process);
+                pid
+            })
+        })
+        .join()
+        .unwrap();
+        let mut status = 0;
+        // SAFETY: waitpid on this test's own child, which nothing else reaps.
+        let reaped = unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(reaped, pid);
+        assert!(libc::WIFSIGNALED(status), "ended by a signal: {status:#x}");
+        assert_eq!(libc::WTERMSIG(status), libc::SIGKILL);
+    }
 
     #[test]
     fn command_lines_split_on_whitespace_and_keep_quoted_words() {
