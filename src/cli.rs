@@ -203,7 +203,10 @@ pub enum Command {
     /// puts the finished folders in the broker's object store, publishes
     /// the result and only then acknowledges the job. A job naming an
     /// engine this worker lacks is handed back at once for another worker.
-    /// Ctrl-C or SIGTERM hands back the jobs held.
+    /// Each slot keeps its programs across the jobs of one match (restart =
+    /// "crash" under the file's [[engine]], the default; ready_timeout
+    /// bounds their answer between games) and starts them afresh for
+    /// another match's job. Ctrl-C or SIGTERM hands back the jobs held.
     #[command(
         override_usage = "goref worker nats://HOST:PORT [--config worker.toml] \
                                 [--slots N] [--headless]"

@@ -34,10 +34,6 @@ use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan};
 use crate::match_play::tally::{self, count, Counted, FolderResult, MatchFigures, Tally};
 
-/// How a game ends whose loser's program crashed, hung or wrote garbage:
-/// a kept program is started again before its next game.
-const FAILED_PROGRAM: [&str; 3] = ["forfeit_crash", "forfeit_hang", "forfeit_garbage"];
-
 /// How often the runner looks again when nothing happens.
 const TICK: Duration = Duration::from_millis(250);
 /// The match's file of the games whose line a runner has said, a folder's
@@ -222,16 +218,9 @@ impl Runner {
         let slot = slot_of(game);
         let [candidate, opponent] = self.plan.engines(&self.file, &slot);
         let (black, white) = slot.colours(candidate, opponent);
-        let failed = match tally::folder_result(&self.games.game(&slot, attempt)) {
-            Some((result, end, _)) if FAILED_PROGRAM.contains(&end.as_str()) => {
-                match result.starts_with('W') {
-                    true => vec![black.name.as_str()],
-                    false => vec![white.name.as_str()],
-                }
-            }
-            _ => Vec::new(),
-        };
-        kept.game_over(board, &failed);
+        let folder = self.games.game(&slot, attempt);
+        let failed = tally::failed_program(&folder, &black.name, &white.name);
+        kept.game_over(board, failed.as_slice());
     }
 
     /// What `slot`'s folder of `attempt` says, given the result its

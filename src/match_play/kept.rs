@@ -60,18 +60,19 @@ pub(crate) struct KeptPrograms {
     runtime: tokio::runtime::Runtime,
 }
 
-/// The engines of `file` whose programs are kept: `restart = "crash"`, a
-/// program goref starts, and a clock that is not CPU time (which only a
-/// program of the game's own goref can be measured by).
+/// The engines of `file` whose programs are kept.
 pub(crate) fn kept_engines(file: &MatchFile) -> Vec<&Engine> {
-    let cpu_clock = file
-        .game
-        .time
-        .as_deref()
-        .is_some_and(|time| time.trim_start().starts_with("cpu"));
+    kept_of(&file.engines, file.game.time.as_deref())
+}
+
+/// Which of `engines` are kept under the game's `time`: `restart =
+/// "crash"`, a program goref starts, and a clock that is not CPU time
+/// (which only a program of the game's own goref can be measured by).
+pub(crate) fn kept_of<'a>(engines: &'a [Engine], time: Option<&str>) -> Vec<&'a Engine> {
+    let cpu_clock = time.is_some_and(|time| time.trim_start().starts_with("cpu"));
     match cpu_clock {
         true => Vec::new(),
-        false => file.engines.iter().filter(|e| e.kept()).collect(),
+        false => engines.iter().filter(|e| e.kept()).collect(),
     }
 }
 
@@ -107,11 +108,22 @@ impl KeptPrograms {
         exe: &Path,
     ) -> Result<Option<KeptPrograms>, String> {
         let engines = kept_engines(file);
+        Self::start_engines(&dir.join(PROGRAMS_FOLDER), &engines, file.boards, exe)
+    }
+
+    /// Starts the program of each of `engines` for boards 1 to `boards`,
+    /// all at once, their logs, socket and restarts in `folder`; none when
+    /// no engine is given.
+    pub(crate) fn start_engines(
+        folder: &Path,
+        engines: &[&Engine],
+        boards: u32,
+        exe: &Path,
+    ) -> Result<Option<KeptPrograms>, String> {
         if engines.is_empty() {
             return Ok(None);
         }
-        let folder = dir.join(PROGRAMS_FOLDER);
-        std::fs::create_dir_all(&folder)
+        std::fs::create_dir_all(folder)
             .map_err(|e| format!("cannot make {}: {e}", folder.display()))?;
         let runtime = crate::shell_time::runtime(Threads::Workers(1))
             .map_err(|e| format!("cannot start the programs' runtime: {e}"))?;
@@ -124,7 +136,7 @@ impl KeptPrograms {
             let argv = crate::players::gtp_command_line(&spec, exe)
                 .ok_or_else(|| format!("engine {}: not a program goref starts", engine.name))?;
             ready_timeout.insert(engine.name.clone(), engine.ready_timeout());
-            for board in 1..=file.boards {
+            for board in 1..=boards {
                 let name = entrant(board, &engine.name);
                 let log = folder.join(format!("{name}.log"));
                 let (kept, link) = KeptProgram::start(&name, argv.clone(), log);
@@ -134,7 +146,7 @@ impl KeptPrograms {
         }
         drop(_entered);
         Ok(Some(KeptPrograms {
-            folder,
+            folder: folder.to_path_buf(),
             programs,
             ready_timeout,
             desk,
@@ -329,6 +341,30 @@ mod tests {
         assert_eq!(board_of_game_file(kept), Some(3));
         let per_game = "black = \"gtp:a\"\nwhite = \"bot:2\"\n";
         assert_eq!(board_of_game_file(per_game), None);
+    }
+
+    #[test]
+    fn programs_are_kept_unless_started_per_game_or_on_a_cpu_clock() {
+        use crate::match_play::file::Restart;
+        let kept = |name: &str, player: &str| {
+            let mut engine = Engine::new(name, player);
+            engine.restart = Restart::Crash;
+            engine
+        };
+        let engines = [
+            kept("new", "gtp:katago gtp"),
+            Engine::new("old", "gtp:gnugo --mode gtp"),
+            kept("bot", "bot:3"),
+            kept("typed", "human"),
+        ];
+        let names =
+            |kept: Vec<&Engine>| -> Vec<String> { kept.iter().map(|e| e.name.clone()).collect() };
+        assert_eq!(names(kept_of(&engines, None)), ["new", "bot"]);
+        assert_eq!(
+            names(kept_of(&engines, Some("fischer:60s,1s"))),
+            ["new", "bot"]
+        );
+        assert!(kept_of(&engines, Some("cpu:10m")).is_empty());
     }
 
     #[test]

@@ -58,6 +58,22 @@ pub fn count(result: &str, end: &str, reason: &str, candidate: Color) -> Counted
     }
 }
 
+/// How a game ends whose loser's program crashed, hung or wrote garbage:
+/// a kept program is started again before its next game.
+const FAILED_PROGRAM: [&str; 3] = ["forfeit_crash", "forfeit_hang", "forfeit_garbage"];
+
+/// The engine whose program failed the game in `folder` (its crash, hang
+/// or garbage lost it), given the engines' names in their colours.
+pub(crate) fn failed_program<'a>(folder: &Path, black: &'a str, white: &'a str) -> Option<&'a str> {
+    let (result, end, _) = folder_result(folder)?;
+    FAILED_PROGRAM
+        .contains(&end.as_str())
+        .then(|| match result.starts_with('W') {
+            true => black,
+            false => white,
+        })
+}
+
 /// Every figure of a match, as `goref standings DIR --json` gives them.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct MatchFigures {

@@ -12,10 +12,12 @@
 //! - [`file`](mod@file): `worker.toml`, the engines by name and their local
 //!   command lines.
 //! - `play`: one job's games, folders and object-store uploads.
+//! - `kept`: a slot's programs, kept across the jobs of one match.
 //! - `tiles`: the slots as a screen draws them ([`run_at`] with the match's
 //!   screen as the desk).
 
 pub(crate) mod file;
+mod kept;
 mod play;
 mod tiles;
 
@@ -39,6 +41,7 @@ use goref_core::matches::worker::{
 };
 
 use file::WorkerFile;
+use kept::SlotKeep;
 use play::{GameBegun, JobRun};
 use tiles::Tiles;
 
@@ -149,6 +152,8 @@ struct Shell {
     messages: HashMap<Token, Arc<Message>>,
     next_token: Token,
     slots: HashMap<usize, Slot>,
+    /// Each slot's programs, kept from one job of a match to the next.
+    keeps: HashMap<usize, Arc<tokio::sync::Mutex<SlotKeep>>>,
     ack_wait: Duration,
     stop: watch::Sender<bool>,
     happened: mpsc::UnboundedSender<Happened>,
@@ -205,6 +210,7 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
         messages: HashMap::new(),
         next_token: 0,
         slots: HashMap::new(),
+        keeps: HashMap::new(),
         stop: watch::channel(false).0,
         happened,
         tasks: JoinSet::new(),
@@ -227,6 +233,9 @@ async fn serve(worker: Arc<Worker>) -> Result<(), String> {
             let handed_back = async { while tasks.join_next().await.is_some() {} };
             let _ = tokio::time::timeout(HAND_BACK_WITHIN, handed_back).await;
             shell.tasks.abort_all();
+            for keep in shell.keeps.values() {
+                keep.lock().await.let_go().await;
+            }
             worker.say(format!(
                 "stopped: {} played and reported, {} handed back or failed",
                 crate::check::plural(reported, "pair", "pairs"),
@@ -386,10 +395,8 @@ impl Shell {
                 .expect("the rules take only jobs whose engines the file names")
                 .clone()
         });
-        let dir = options
-            .dir
-            .join(&job.match_name)
-            .join(format!("pair-{:04}-try-{delivery}", job.pair + 1));
+        let match_dir = options.dir.join(&job.match_name);
+        let dir = match_dir.join(format!("pair-{:04}-try-{delivery}", job.pair + 1));
         set_aside(&dir);
         let run = Arc::new(JobRun {
             match_id: job.match_name.clone(),
@@ -401,6 +408,8 @@ impl Shell {
             exe: self.worker.exe.clone(),
             publish: options.link.shown(),
             publish_env: options.link.auth.env_pairs(),
+            keep: self.keeps.entry(slot).or_default().clone(),
+            programs_dir: match_dir.join(format!("programs-slot-{}", slot + 1)),
         });
         let subject = work::alive_subject(&run.match_id, run.job.pair);
         self.slots.insert(

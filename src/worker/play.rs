@@ -3,20 +3,24 @@
 //! would, when it ends with nothing to count), the finished folders put in
 //! the match's object store, the manifest last, and the result made of
 //! them. The gorefs die with the worker: a worker killed mid-game leaves no
-//! game playing that nobody will report.
+//! game playing that nobody will report. A game's kept programs are the
+//! slot's (`kept`), made ready before each game and played as its seats.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
+use std::sync::Arc;
 
 use async_nats::jetstream::object_store::ObjectStore;
-use tokio::sync::watch;
+use tokio::sync::{watch, Mutex};
 
+use super::kept::{KeptFor, SlotKeep, BOARD};
 use crate::broker::work;
 use crate::journal::folder::MANIFEST;
 use crate::journal::manifest::{manifest_files, sha256_hex};
 use crate::match_play::file::Engine;
+use crate::match_play::kept;
 use crate::match_play::plan::{self, GameSlot};
-use crate::match_play::tally::{count, folder_result, Counted};
+use crate::match_play::tally::{self, count, folder_result, Counted};
 use goref_core::matches::jobs::{GameReport, Job};
 use goref_core::matches::worker::Played;
 
@@ -40,6 +44,10 @@ pub(super) struct JobRun {
     /// The broker's credentials, handed to each game's goref in its
     /// environment, never on its command line.
     pub publish_env: Vec<(&'static str, String)>,
+    /// The programs kept by the slot playing the job.
+    pub keep: Arc<Mutex<SlotKeep>>,
+    /// Where they keep their logs and socket: `WORKDIR/MATCH/programs-slot-K`.
+    pub programs_dir: PathBuf,
 }
 
 /// A game's goref, begun.
@@ -62,9 +70,13 @@ impl JobRun {
         begun: &(dyn Fn(GameBegun) + Sync),
     ) -> Played {
         let mut reports = Vec::new();
+        let mut keep = self.keep.lock().await;
         for slot in GameSlot::of_pair(self.job.pair) {
             let game = slot.game();
-            let dir = match self.play_game(&slot, &mut stop, say, begun).await {
+            let dir = match self
+                .play_game(&slot, &mut keep, &mut stop, say, begun)
+                .await
+            {
                 Ok(Some(dir)) => dir,
                 Ok(None) => return Played::Stopped,
                 Err(why) => return Played::Failed(why),
@@ -82,6 +94,7 @@ impl JobRun {
     async fn play_game(
         &self,
         slot: &GameSlot,
+        keep: &mut SlotKeep,
         stop: &mut watch::Receiver<bool>,
         say: &(dyn Fn(String) + Sync),
         begun: &(dyn Fn(GameBegun) + Sync),
@@ -90,11 +103,23 @@ impl JobRun {
         for attempt in 1..=MAX_ATTEMPTS {
             let dir = self.dir.join(slot.folder(attempt));
             let config = dir.with_extension("toml");
+            let kept_for = KeptFor {
+                match_id: self.match_id.clone(),
+                engines: self.engines.clone(),
+                game_table: self.game_table.clone(),
+            };
+            let relay = keep.ready(&kept_for, &self.programs_dir, &self.exe).await?;
+            let engines = self.engines.clone().map(|mut engine| {
+                if keep.keeps(&engine.name) {
+                    engine.player = format!("seat:{}", kept::entrant(BOARD, &engine.name));
+                }
+                engine
+            });
             let text = plan::game_file(
                 &self.game_table,
                 &self.job.match_name,
                 slot,
-                [&self.engines[0], &self.engines[1]],
+                [&engines[0], &engines[1]],
                 &self.job.opening,
                 "from the job",
                 "goref worker from the match's job",
@@ -102,12 +127,19 @@ impl JobRun {
             std::fs::create_dir_all(&self.dir)
                 .and_then(|()| crate::files::write_atomically(&config, &text))
                 .map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+            let names = self.engines.each_ref().map(|e| e.name.as_str());
+            keep.playing(&names, &dir);
             begun(GameBegun {
                 slot: slot.clone(),
                 dir: dir.clone(),
                 live: self.live_name(&dir),
             });
-            let Some(how) = self.run_goref(slot, &dir, &config, stop).await? else {
+            let ran = self
+                .run_goref(slot, &dir, &config, relay.as_deref(), stop)
+                .await;
+            let (black, white) = slot.colours(&self.engines[0], &self.engines[1]);
+            keep.game_over(tally::failed_program(&dir, &black.name, &white.name));
+            let Some(how) = ran? else {
                 return Ok(None);
             };
             let Some((result, end, reason)) = folder_result(&dir) else {
@@ -168,6 +200,7 @@ impl JobRun {
         slot: &GameSlot,
         dir: &Path,
         config: &Path,
+        relay: Option<&Path>,
         stop: &mut watch::Receiver<bool>,
     ) -> Result<Option<String>, String> {
         let stderr = std::fs::File::create(dir.with_extension("stderr"))
@@ -188,6 +221,9 @@ impl JobRun {
             .arg("--publish")
             .arg(format!("{}/{}", self.publish, self.live_name(dir)))
             .envs(self.publish_env.iter().cloned());
+        if let Some(socket) = relay {
+            command.arg("--seat-relay").arg(socket);
+        }
         // SAFETY: prctl only sets this process's parent-death signal; it is
         // async-signal-safe and allocates nothing.
         unsafe {

@@ -262,12 +262,12 @@ fn an_answer_without_a_play_line_forfeits_with_the_reason() {
 
 /// Leela Zero 0.17 as Debian ships it: no network comes with it, and it
 /// needs `--cpu-only` without an OpenCL device.
-const LEELAZ: &str = "/usr/games/leelaz";
+pub(crate) const LEELAZ: &str = "/usr/games/leelaz";
 
 /// Writes a random Leela Zero network of one residual block of eight
 /// filters in its text format (docs/analysis-protocols.md §5): weights
 /// drawn evenly around zero, biases and means zero, variances one.
-fn random_network(path: &Path) {
+pub(crate) fn random_network(path: &Path) {
     enum Values {
         Weights(f64),
         Zeros,

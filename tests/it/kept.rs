@@ -3,7 +3,8 @@
 //! losing its game and the program started again for the next, a program
 //! hung between games started again or, not ready twice, stopping the
 //! match with its name, and a runner killed mid-match whose games wait
-//! for its next run, held, and lose nothing.
+//! for its next run, held, and lose nothing. Leela Zero, whose network
+//! loads before it answers, kept across its games.
 
 use crate::common;
 
@@ -17,7 +18,7 @@ use common::{figures_of, gnugo, goref, journal, wait_until};
 const LIMIT: Duration = Duration::from_secs(300);
 
 /// A program that notes each of its starts in `starts`, then runs `argv`.
-fn counted(root: &Path, name: &str, argv: &str) -> (String, PathBuf) {
+pub(crate) fn counted(root: &Path, name: &str, argv: &str) -> (String, PathBuf) {
     let starts = root.join(format!("{name}.starts"));
     let script = root.join(format!("{name}.sh"));
     let text = format!(
@@ -29,7 +30,7 @@ fn counted(root: &Path, name: &str, argv: &str) -> (String, PathBuf) {
     (format!("gtp:{}", script.display()), starts)
 }
 
-fn starts(file: &Path) -> usize {
+pub(crate) fn starts(file: &Path) -> usize {
     std::fs::read_to_string(file).map_or(0, |text| text.lines().count())
 }
 
@@ -71,7 +72,7 @@ fn results(dir: &Path) -> Vec<(String, String, String)> {
     found
 }
 
-fn gnugo_level_0() -> String {
+pub(crate) fn gnugo_level_0() -> String {
     format!("{} --mode gtp --level 0 --max-level 0", gnugo())
 }
 
@@ -292,5 +293,50 @@ fn a_runner_killed_mid_match_holds_its_games_and_its_next_run_finishes_them_once
         (starts(&new_starts), starts(&old_starts)),
         (4, 4),
         "started once a board by each run"
+    );
+}
+
+#[test]
+fn leela_zero_is_started_once_a_board_and_kept_across_its_games() {
+    let leelaz = crate::analysis::LEELAZ;
+    if !Path::new(leelaz).exists() {
+        panic!("Leela Zero is not installed: run the tests with tests/run.sh, which installs it");
+    }
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let network = root.path().join("tiny.txt");
+    crate::analysis::random_network(&network);
+    let argv = format!(
+        "{leelaz} -w {} --gtp --noponder -p 1 -t 1 --seed 7 --cpu-only -r 0 -q",
+        network.display()
+    );
+    let (leela, leela_starts) = counted(root.path(), "leela", &argv);
+    let dir = root.path().join("m");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!(
+        "name = \"leela\"\nboards = 2\nseed = 3\n\
+         [game]\nrules = \"kgs\"\nsize = 19\nkomi = 7.5\ntime = \"absolute:6s\"\n\
+         [[engine]]\nname = \"leela\"\nplayer = \"{leela}\"\n\
+         [[engine]]\nname = \"gnugo\"\nplayer = \"gtp:{}\"\n\
+         [openings]\nsource = \"random:2\"\n\
+         [stop]\npairs = 2\n",
+        gnugo_level_0()
+    );
+    std::fs::write(dir.join("match.toml"), text).unwrap();
+    let output = common::wait_with_watchdog(spawn_match(&dir), LIMIT);
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{said}");
+    let games = results(&dir);
+    assert_eq!(games.len(), 4, "{games:?}\n{said}");
+    assert!(
+        games
+            .iter()
+            .all(|(_, result, end)| !result.is_empty() && !end.starts_with("forfeit")),
+        "{games:?}"
+    );
+    assert_eq!(
+        starts(&leela_starts),
+        2,
+        "once for each board, its network loaded once each: {said}"
     );
 }

@@ -10,7 +10,9 @@
 //! counted twice. A job for an engine no worker has waits and is named,
 //! until a worker that has it comes. The SPRT's decision leaves no job on
 //! the queue. The broker's own users and TLS pass through; a wrong
-//! password or an untrusted broker is said at once.
+//! password or an untrusted broker is said at once. A worker keeps its
+//! slot's programs across the jobs of one match, starts them afresh for
+//! another, and leaves none behind when killed with -9.
 
 use crate::common;
 
@@ -1237,4 +1239,80 @@ fn a_worker_whose_terminal_goes_away_plays_on_without_spinning() {
     );
     let said = referee.finish();
     assert_eq!(figures_of(&dir)["games"], 4, "the worker played on: {said}");
+}
+
+/// The pids of the GNU Go processes working in `root`.
+fn gnu_go_within(root: &Path) -> Vec<String> {
+    let root = root.canonicalize().unwrap();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|entry| {
+            let comm = std::fs::read_to_string(entry.path().join("comm")).unwrap_or_default();
+            let cwd = std::fs::read_link(entry.path().join("cwd"));
+            comm.trim() == "gnugo" && cwd.is_ok_and(|cwd| cwd.starts_with(&root))
+        })
+        .map(|entry| entry.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_worker_keeps_its_programs_across_a_matchs_jobs_and_starts_them_afresh_for_another() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let level_0 = crate::kept::gnugo_level_0();
+    let (new, new_starts) = crate::kept::counted(root.path(), "new", &level_0);
+    let (old, old_starts) = crate::kept::counted(root.path(), "old", &level_0);
+    let file = worker_file(root.path(), "engines", &[("new", &new), ("old", &old)]);
+    let mut one = worker(root.path(), &broker, "one", &file);
+
+    let first = match_folder(root.path(), "first", 2);
+    let said = remote_match(root.path(), &broker, &first).finish();
+    assert_eq!(figures_of(&first)["games"], 4, "{said}");
+    assert_eq!(crate::kept::starts(&new_starts), 1, "{}", one.said());
+    assert_eq!(crate::kept::starts(&old_starts), 1, "{}", one.said());
+    let programs = root.path().join("one-games/bots/programs-slot-1");
+    assert!(programs.join("board-1-new.log").is_file());
+    for game in checked_games(&first) {
+        let folder = first.join("games").join(&game.0);
+        let start = common::journal(&folder)
+            .into_iter()
+            .find(|e| e["type"] == "game_start")
+            .unwrap();
+        let specs = [&start["black"]["spec"], &start["white"]["spec"]];
+        assert!(
+            specs
+                .iter()
+                .all(|s| s.as_str().unwrap().starts_with("seat:board-1-")),
+            "both programs kept by the slot: {specs:?}"
+        );
+    }
+
+    let second = match_folder(root.path(), "second", 1);
+    let toml = second.join("match.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("name = \"bots\"", "name = \"later\"")).unwrap();
+    let said = remote_match(root.path(), &broker, &second).finish();
+    assert_eq!(figures_of(&second)["games"], 2, "{said}");
+    assert_eq!(
+        crate::kept::starts(&new_starts),
+        2,
+        "started afresh for another match: {}",
+        one.said()
+    );
+    assert_eq!(crate::kept::starts(&old_starts), 2);
+    assert_eq!(
+        gnu_go_within(root.path()).len(),
+        2,
+        "the later match's kept"
+    );
+
+    one.child.kill().unwrap();
+    let _ = one.child.wait();
+    wait_until(
+        Duration::from_secs(10),
+        || format!("GNU Go left behind: {:?}", gnu_go_within(root.path())),
+        || gnu_go_within(root.path()).is_empty(),
+    );
 }
