@@ -530,7 +530,10 @@ impl GtpPlayer {
             let _ = self.command("quit", &[], grace).await;
         }
         self.engine.shut_down(grace).await;
-        self.drain_stderr().await;
+        match self.engine.is_seat() {
+            true => self.take_stderr_queued(),
+            false => self.drain_stderr().await,
+        }
     }
 
     /// Output that arrived while no command was in flight.

@@ -18,6 +18,15 @@ impl GtpPlayer {
         }
     }
 
+    /// The stderr lines a seat has already passed on: a seat's program
+    /// lives on after the game, so its stderr never closes and a wait for
+    /// it to fall quiet would only hold the game's end.
+    pub(super) fn take_stderr_queued(&mut self) {
+        while let Ok(item) = self.stderr.try_recv() {
+            self.forward_stderr(item);
+        }
+    }
+
     /// A failure's reason with the last lines the engine wrote to stderr.
     pub(super) fn with_stderr_tail(&self, failure: String) -> String {
         if self.stderr_tail.is_empty() {
