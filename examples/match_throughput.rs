@@ -26,7 +26,10 @@
 //! same match with an instant start, and the candidate started at most
 //! boards + 1 times, its programs kept across games; the same match with
 //! `restart = "game"` beside them, for the cost of a start each game.
-//! Skipped without GNU Go (`GOREF_GNUGO`, default `/usr/games/gnugo`).
+//! And Leela Zero with the tests' random network against GNU Go, 20 games
+//! of 19x19 on 2 boards: Leela Zero started at most boards + 1 times.
+//! Skipped without GNU Go (`GOREF_GNUGO`, default `/usr/games/gnugo`);
+//! the Leela Zero part without `/usr/games/leelaz`.
 //!
 //! GAMES: 40 by default, even (goref plays pairs); BOARDS: `2 8` by default.
 //! `GOREF_BINARY` overrides the goref built beside the example;
@@ -51,6 +54,8 @@ const REPORT: &str = "engines.cpu";
 /// Issue 45's budget.
 const MIN_SPEED_RATIO: f64 = 1.5;
 const MAX_CPU_RATIO: f64 = 0.7;
+/// Issue 59's Leela Zero budget: games of Leela Zero against GNU Go.
+const LEELA_GAMES: u32 = 20;
 /// Issue 59's budget: a slow start's wall time against an instant one's.
 const MAX_SLOW_START_RATIO: f64 = 1.15;
 /// The slow start, and the boards it is measured on.
@@ -210,8 +215,6 @@ impl Bench {
     ) -> Result<(f64, usize), String> {
         let name = format!("start-{start_ms}-{restart}");
         let dir = self.root.join(format!("{name}-{boards}"));
-        let folder = dir.join("match");
-        fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
         let starts = dir.join("starts");
         let me = self.me.display();
         let gnugo = format!("{gnugo} --mode gtp --level 0 --max-level 0");
@@ -219,17 +222,62 @@ impl Bench {
             "gtp:{me} --slow-start {start_ms} {} -- {gnugo}",
             starts.display()
         );
-        let opponent = format!("gtp:{gnugo}");
-        let quoted = |spec: String| toml::Value::String(spec).to_string();
+        let game = "rules = \"kgs\"\nsize = 9\nkomi = 7.5\ntime = \"none\"";
+        let engines = [(candidate, restart), (format!("gtp:{gnugo}"), "crash")];
+        let pairs = u32::try_from(self.games / 2).map_err(|_| "too many games")?;
+        let wall_s = self.kept_match(&dir, boards, game, engines, pairs)?;
+        Ok((wall_s, read(&starts)?.lines().count()))
+    }
+
+    /// Issue 59's Leela Zero budget: `goref match` of Leela Zero (the
+    /// tests' random network, a playout a move) against GNU Go level 0 on
+    /// 19x19 with 6 s each, GAMES/2 games on `boards` boards: the wall time
+    /// and how many times Leela Zero started.
+    fn leela_zero(&self, gnugo: &str, boards: u32) -> Result<(f64, usize), String> {
+        let dir = self.root.join(format!("leela-{boards}"));
+        fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let network = dir.join("tiny.txt");
+        support::leela_network::random_network(&network).map_err(|e| e.to_string())?;
+        let starts = dir.join("starts");
+        let leelaz = format!(
+            "{} -w {} --gtp --noponder -p 1 -t 1 --seed 7 --cpu-only -r 0 -q",
+            support::leela_network::LEELAZ,
+            network.display()
+        );
+        let candidate = format!(
+            "gtp:{} --slow-start 0 {} -- {leelaz}",
+            self.me.display(),
+            starts.display()
+        );
+        let opponent = format!("gtp:{gnugo} --mode gtp --level 0 --max-level 0");
+        let game = "rules = \"kgs\"\nsize = 19\nkomi = 7.5\ntime = \"absolute:6s\"";
+        let engines = [(candidate, "crash"), (opponent, "crash")];
+        let wall_s = self.kept_match(&dir, boards, game, engines, LEELA_GAMES / 2)?;
+        Ok((wall_s, read(&starts)?.lines().count()))
+    }
+
+    /// `goref match` in `dir/match` of `engines` (each a spec and its
+    /// `restart`) on `boards` boards, its `[game]` table `game`, `pairs`
+    /// pairs from the empty board: the wall time.
+    fn kept_match(
+        &self,
+        dir: &Path,
+        boards: u32,
+        game: &str,
+        engines: [(String, &str); 2],
+        pairs: u32,
+    ) -> Result<f64, String> {
+        let folder = dir.join("match");
+        fs::create_dir_all(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+        let quoted = |spec: &str| toml::Value::String(spec.to_string()).to_string();
+        let [(candidate, restart_a), (opponent, restart_b)] = engines;
         let text = format!(
-            "name = \"start\"\nboards = {boards}\nseed = 1\n\n\
-             [game]\nrules = \"kgs\"\nsize = 9\nkomi = 7.5\ntime = \"none\"\n\n\
-             [[engine]]\nname = \"a\"\nplayer = {}\nrestart = \"{restart}\"\n\n\
-             [[engine]]\nname = \"b\"\nplayer = {}\n\n\
-             [openings]\nsource = \"random:0\"\n\n[stop]\npairs = {}\n",
-            quoted(candidate),
-            quoted(opponent),
-            self.games / 2
+            "name = \"start\"\nboards = {boards}\nseed = 1\n\n[game]\n{game}\n\n\
+             [[engine]]\nname = \"a\"\nplayer = {}\nrestart = \"{restart_a}\"\n\n\
+             [[engine]]\nname = \"b\"\nplayer = {}\nrestart = \"{restart_b}\"\n\n\
+             [openings]\nsource = \"random:0\"\n\n[stop]\npairs = {pairs}\n",
+            quoted(&candidate),
+            quoted(&opponent),
         );
         write(&folder.join("match.toml"), &text)?;
         let mut command = Command::new(&self.goref);
@@ -245,11 +293,12 @@ impl Bench {
         let wall_s = started.elapsed().as_secs_f64();
         if !exited_well {
             return Err(format!(
-                "{name} failed; see {}",
+                "the match in {} failed; see {}",
+                folder.display(),
                 dir.join("run.err").display()
             ));
         }
-        Ok((wall_s, read(&starts)?.lines().count()))
+        Ok(wall_s)
     }
 
     /// gomill's ringmaster, `-j boards`, one playoff of the games.
@@ -516,6 +565,20 @@ fn main() -> Result<(), String> {
         n + 1,
         verdict(starts <= n as usize + 1)
     );
+    if !Path::new(support::leela_network::LEELAZ).exists() {
+        println!(
+            "Leela Zero: skipped (not at {})",
+            support::leela_network::LEELAZ
+        );
+    } else {
+        let (wall_s, starts) = bench.leela_zero(&gnugo, n)?;
+        println!(
+            "{n} boards, {LEELA_GAMES} games of Leela Zero against GNU Go on 19x19: {wall_s:.1} s; \
+             Leela Zero started {starts} times (budget <= {}): {}",
+            n + 1,
+            verdict(starts <= n as usize + 1)
+        );
+    }
     let _ = fs::remove_dir_all(&bench.root);
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! What the measuring examples share: the goref binary built beside them,
 //! a child's CPU as `wait4` reaps it, the engines' CPU from their wrappers
-//! (`engine_cpu`), and a spectator's side of the mirror's wire (its hello,
-//! its clock).
+//! (`engine_cpu`), Leela Zero and a network for it (`leela_network`), and a
+//! spectator's side of the mirror's wire (its hello, its clock).
 #![allow(dead_code)]
 
 pub(crate) mod engine_cpu;
+pub(crate) mod leela_network;
 
 use std::path::PathBuf;
 use std::time::Instant;

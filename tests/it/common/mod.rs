@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 pub(crate) mod browser;
+#[path = "../../../examples/support/leela_network.rs"]
+pub(crate) mod leela_network;
 pub(crate) mod nats;
 pub(crate) mod pty;
 pub(crate) mod tcp_proxy;
