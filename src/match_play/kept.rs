@@ -57,6 +57,8 @@ pub(crate) struct KeptPrograms {
     relay: Option<RelayServer>,
     /// Programs whose last game ended with their crash or hang.
     due_restart: BTreeSet<(u32, String)>,
+    /// The engines started again since [`KeptPrograms::take_restarts`].
+    restarted: Vec<String>,
     runtime: tokio::runtime::Runtime,
 }
 
@@ -152,6 +154,7 @@ impl KeptPrograms {
             desk,
             relay: None,
             due_restart: BTreeSet::new(),
+            restarted: Vec::new(),
             runtime,
         }))
     }
@@ -276,22 +279,56 @@ impl KeptPrograms {
         })
     }
 
-    fn note_restart(&self, board: u32, engine: &str, why: &str) {
+    fn note_restart(&mut self, board: u32, engine: &str, why: &str) {
         let restart = Restart {
             engine: engine.to_string(),
             board,
             why: why.to_string(),
         };
-        let path = self.folder.join(RESTARTS_FILE);
-        let line = serde_json::to_string(&restart).expect("a restart serializes") + "\n";
-        let written = std::fs::OpenOptions::new()
+        append_restarts(&self.folder, &[restart]);
+        self.restarted.push(engine.to_string());
+    }
+
+    /// The engines whose program was started again since the last ask, a
+    /// name a start (a worker reports them with its job's games).
+    pub(crate) fn take_restarts(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.restarted)
+    }
+}
+
+/// Appends `restarts` to the restarts' file in `folder`.
+fn append_restarts(folder: &Path, restarts: &[Restart]) {
+    let path = folder.join(RESTARTS_FILE);
+    let lines: String = restarts
+        .iter()
+        .map(|r| serde_json::to_string(r).expect("a restart serializes") + "\n")
+        .collect();
+    let written = std::fs::create_dir_all(folder).and_then(|()| {
+        std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&path)
-            .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
-        if let Err(e) = written {
-            tracing::warn!("cannot note a restart in {}: {e}", path.display());
-        }
+            .and_then(|mut file| std::io::Write::write_all(&mut file, lines.as_bytes()))
+    });
+    if let Err(e) = written {
+        tracing::warn!("cannot note a restart in {}: {e}", path.display());
+    }
+}
+
+/// Notes in match `dir`'s figures the starts again that `worker` made of
+/// its kept programs for a pair counted (`engines`, a name a start); board
+/// 0 stands for a worker's slot.
+pub(crate) fn note_workers_restarts(dir: &Path, worker: &str, engines: &[String]) {
+    let restarts: Vec<Restart> = engines
+        .iter()
+        .map(|engine| Restart {
+            engine: engine.clone(),
+            board: 0,
+            why: format!("on worker {worker}"),
+        })
+        .collect();
+    if !restarts.is_empty() {
+        append_restarts(&dir.join(PROGRAMS_FOLDER), &restarts);
     }
 }
 

@@ -98,6 +98,14 @@ impl SlotKeep {
         }
     }
 
+    /// The engines whose program was started again since the last ask,
+    /// a name a start.
+    pub(super) fn take_restarts(&mut self) -> Vec<String> {
+        self.held
+            .as_mut()
+            .map_or_else(Vec::new, |held| held.programs.take_restarts())
+    }
+
     /// Whether `engine`'s program is kept by this slot.
     pub(super) fn keeps(&self, engine: &str) -> bool {
         self.held

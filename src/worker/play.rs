@@ -81,7 +81,8 @@ impl JobRun {
                 Ok(None) => return Played::Stopped,
                 Err(why) => return Played::Failed(why),
             };
-            match self.put(store, game, &dir).await {
+            let restarts = keep.take_restarts();
+            match self.put(store, game, &dir, restarts).await {
                 Ok(report) => reports.push(report),
                 Err(not_put) => return not_put,
             }
@@ -248,9 +249,16 @@ impl JobRun {
     }
 
     /// Puts a finished game's folder in the object store, the manifest
-    /// last; the game's report, or why not: a folder that cannot be read
+    /// last; the game's report (with the engines whose kept program was
+    /// started again for it), or why not: a folder that cannot be read
     /// fails the job here, a broker that does not take it does not.
-    async fn put(&self, store: &ObjectStore, game: u8, dir: &Path) -> Result<GameReport, Played> {
+    async fn put(
+        &self,
+        store: &ObjectStore,
+        game: u8,
+        dir: &Path,
+        restarts: Vec<String>,
+    ) -> Result<GameReport, Played> {
         if !dir.join(MANIFEST).is_file() {
             crate::journal::manifest::write(dir).map_err(|e| {
                 Played::Failed(format!("cannot write {}'s manifest: {e}", dir.display()))
@@ -275,6 +283,7 @@ impl JobRun {
             game,
             result,
             manifest_sha256: sha256_hex(&manifest),
+            restarts,
         })
     }
 }

@@ -107,14 +107,13 @@ fn each_program_is_started_once_a_board_and_every_game_of_the_match_counts() {
         .is_some_and(|r| r.is_empty()));
 }
 
-#[test]
-fn a_kept_program_that_crashes_loses_that_game_and_the_next_is_played_by_it_started_again() {
-    let root = tempfile::tempdir().unwrap();
-    let _ends = common::EndsWithin(root.path().to_path_buf());
+/// A program that crashes at its 8th move the first time it is started,
+/// and plays well after; each start noted in the file given back.
+pub(crate) fn crashing_once(root: &Path) -> (String, PathBuf) {
     let fake = common::fake_gtp();
-    let crashed_once = root.path().join("crashed");
-    let script = root.path().join("crasher.sh");
-    let starts_file = root.path().join("crasher.starts");
+    let crashed_once = root.join("crashed");
+    let script = root.join("crasher.sh");
+    let starts_file = root.join("crasher.starts");
     let text = format!(
         "#!/bin/sh\necho started >> '{starts}'\n\
          if [ -e '{mark}' ]; then exec '{fake}' --board; fi\n\
@@ -125,7 +124,14 @@ fn a_kept_program_that_crashes_loses_that_game_and_the_next_is_played_by_it_star
     );
     std::fs::write(&script, text).unwrap();
     std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let crasher = format!("gtp:{}", script.display());
+    (format!("gtp:{}", script.display()), starts_file)
+}
+
+#[test]
+fn a_kept_program_that_crashes_loses_that_game_and_the_next_is_played_by_it_started_again() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (crasher, starts_file) = crashing_once(root.path());
     let dir = match_folder(
         root.path(),
         1,
@@ -298,14 +304,14 @@ fn a_runner_killed_mid_match_holds_its_games_and_its_next_run_finishes_them_once
 
 #[test]
 fn leela_zero_is_started_once_a_board_and_kept_across_its_games() {
-    let leelaz = crate::analysis::LEELAZ;
+    let leelaz = common::leela_network::LEELAZ;
     if !Path::new(leelaz).exists() {
         panic!("Leela Zero is not installed: run the tests with tests/run.sh, which installs it");
     }
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
     let network = root.path().join("tiny.txt");
-    crate::analysis::random_network(&network);
+    common::leela_network::random_network(&network).unwrap();
     let argv = format!(
         "{leelaz} -w {} --gtp --noponder -p 1 -t 1 --seed 7 --cpu-only -r 0 -q",
         network.display()

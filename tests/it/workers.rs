@@ -1316,3 +1316,38 @@ fn a_worker_keeps_its_programs_across_a_matchs_jobs_and_starts_them_afresh_for_a
         || gnu_go_within(root.path()).is_empty(),
     );
 }
+
+#[test]
+fn a_workers_kept_program_that_crashes_loses_its_game_and_its_restart_is_in_the_matchs_figures() {
+    let broker = Broker::start();
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (crasher, starts) = crate::kept::crashing_once(root.path());
+    let level_0 = format!("gtp:{}", crate::kept::gnugo_level_0());
+    let file = worker_file(
+        root.path(),
+        "engines",
+        &[("new", &crasher), ("old", &level_0)],
+    );
+    let one = worker(root.path(), &broker, "one", &file);
+    let dir = match_folder(root.path(), "crashing", 2);
+    let said = remote_match(root.path(), &broker, &dir).finish();
+    let figures = figures_of(&dir);
+    assert_eq!(figures["games"], 4, "{said}\n{}", one.said());
+    assert_eq!(figures["crashes"], serde_json::json!([1, 0]), "{figures}");
+    assert_eq!(crate::kept::starts(&starts), 2, "started again once");
+    assert_eq!(
+        figures["restarts"]["new"], 1,
+        "the worker's restart counted by the match: {figures}"
+    );
+    let standings = Command::new(goref())
+        .arg("standings")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&standings.stdout);
+    assert!(
+        text.contains("kept programs started again: new 1"),
+        "{text}"
+    );
+}

@@ -85,6 +85,7 @@ pub fn job_result(
                 game,
                 result: "B+2.5".into(),
                 manifest_sha256: "ab".repeat(32),
+                restarts: Vec::new(),
             })
             .to_vec(),
     }

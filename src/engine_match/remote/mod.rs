@@ -36,6 +36,7 @@ use crate::hall::desk::Desk;
 use crate::match_play::desk::MatchOptions;
 use crate::match_play::file::{self, MatchFile};
 use crate::match_play::games::GamesFolder;
+use crate::match_play::kept;
 use crate::match_play::picture::{picture, GameInPlay, MatchPicture};
 use crate::match_play::plan::{load_openings, GameSlot, Plan};
 use crate::match_play::tally::{self, count, MatchFigures, Tally};
@@ -216,7 +217,7 @@ impl Remote {
     }
 
     fn go(&mut self) -> Result<MatchFigures, String> {
-        let figures = self.tally.figures(&self.file);
+        let figures = self.figures();
         self.desk.say(format!(
             "goref: match {}: {} against {}, {} queued at most, {}; {} so far",
             self.file.name,
@@ -256,7 +257,7 @@ impl Remote {
             }
             self.take_messages()?;
         }
-        let figures = self.tally.figures(&self.file);
+        let figures = self.figures();
         for line in figures.lines() {
             self.desk.say(line);
         }
@@ -297,7 +298,11 @@ impl Remote {
                     pair,
                     worker,
                     names,
-                } => self.count(pair, &worker, names),
+                    restarts,
+                } => {
+                    kept::note_workers_restarts(&self.dir, &worker, &restarts);
+                    self.count(pair, &worker, names)
+                }
                 Action::Journal(entry) => self.journal.write(entry)?,
                 Action::Say(line) => self.desk.say(line),
                 Action::Ack => answer = Some(AckKind::Ack),
@@ -405,7 +410,7 @@ impl Remote {
         if !over && self.shown.as_ref() == Some(&now_shown) {
             return;
         }
-        let figures = self.tally.figures(&self.file);
+        let figures = self.figures();
         self.desk.show(picture(
             &self.file,
             &self.plan,
@@ -485,8 +490,16 @@ impl Remote {
         }
         self.supervisor
             .handle_stop_rule(self.tally.ledger().pairs_that_may_begin());
-        let figures = self.tally.figures(&self.file);
+        let figures = self.figures();
         self.tell(pair, worker, &figures);
+    }
+
+    /// The figures of the pairs counted, with the workers' restarts of
+    /// their kept programs.
+    fn figures(&self) -> MatchFigures {
+        let mut figures = self.tally.figures(&self.file);
+        figures.restarts = kept::restarts(&self.dir);
+        figures
     }
 
     /// The line of a counted pair, and the figures.

@@ -48,6 +48,11 @@ pub struct GameReport {
     pub result: String,
     /// The SHA-256 of the game folder's manifest, in hex.
     pub manifest_sha256: String,
+    /// The engines whose kept program the worker started again before
+    /// this game (crashed, hung or not ready), a name a start; absent from
+    /// older workers' results.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restarts: Vec<String>,
 }
 
 /// A worker's result for a job: both games, played on its `delivery`-th

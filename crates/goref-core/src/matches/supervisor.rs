@@ -109,11 +109,13 @@ pub enum Action {
     /// Copy the result's games into `games/`; answer with `handle_fetched`.
     Fetch { result: JobResult },
     /// Count the pair's games, in the folders `names` (game 1's first),
-    /// and say the figures: the pair was played by `worker`.
+    /// and say the figures: the pair was played by `worker`, which started
+    /// the kept programs of `restarts` again for them (a name a start).
     Count {
         pair: u64,
         worker: String,
         names: Vec<String>,
+        restarts: Vec<String>,
     },
     /// Append the entry to the journal; the match stops if it cannot.
     Journal(Entry),
@@ -626,10 +628,16 @@ impl Supervisor {
             worker: worker.clone(),
             delivery,
         });
+        let restarts = result
+            .games
+            .iter()
+            .flat_map(|game| game.restarts.iter().cloned())
+            .collect();
         self.actions.push_back(Action::Count {
             pair,
             worker,
             names,
+            restarts,
         });
         self.actions.push_back(Action::Ack);
     }

@@ -185,7 +185,8 @@ fn the_sprts_decision_withdraws_the_pairs_no_worker_has_taken() {
 fn a_result_delivered_twice_counts_once_and_another_tries_is_journaled_not_counted() {
     let mut supervisor = Supervisor::new(settings(1, 3));
     round(&mut supervisor);
-    let first = result(0, "box-1", 1);
+    let mut first = result(0, "box-1", 1);
+    first.games[1].restarts = vec!["new".into()];
     let counted_once = deliver(&mut supervisor, &first);
     assert_eq!(
         counted_once,
@@ -201,7 +202,8 @@ fn a_result_delivered_twice_counts_once_and_another_tries_is_journaled_not_count
             Action::Count {
                 pair: 0,
                 worker: "box-1".into(),
-                names: vec!["pair-0001-a".into(), "pair-0001-b".into()]
+                names: vec!["pair-0001-a".into(), "pair-0001-b".into()],
+                restarts: vec!["new".into()]
             },
             Action::Ack,
         ]
