@@ -62,16 +62,6 @@ fn finish(child: Child) -> String {
     said
 }
 
-/// What `goref standings DIR` prints.
-fn standings_text(dir: &Path) -> String {
-    let out = Command::new(goref())
-        .arg("standings")
-        .arg(dir)
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// Every game folder's name and its result.
 fn results(dir: &Path) -> Vec<(String, String)> {
     let mut found: Vec<(String, String)> = std::fs::read_dir(dir.join("games"))
@@ -252,7 +242,7 @@ fn a_candidate_that_crashes_in_its_games_loses_them_and_its_crashes_are_counted(
     );
     assert_eq!(figures["crashes"], serde_json::json!([4, 0]), "{figures}");
     assert_eq!(figures["replayed"], 0);
-    let text = standings_text(&dir);
+    let text = common::standings_text(&dir);
     assert!(
         text.contains("lost by a crash or hang 4 (opponents 0)"),
         "{text}"
@@ -321,7 +311,7 @@ fn an_engine_against_itself_stops_at_its_pairs_and_a_killed_match_plays_no_game_
         csv.starts_with("games,pairs,wins,losses,draws,ll,ld,wl_dd,wd,ww"),
         "{csv}"
     );
-    let text = standings_text(&dir);
+    let text = common::standings_text(&dir);
     assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
     assert!(text.contains("pairs 3"), "{text}");
 }

@@ -9,11 +9,11 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
+use std::process::Child;
 use std::time::Duration;
 
 use crate::engine_match::spawn_match;
-use common::{figures_of, gnugo, goref, journal, wait_until};
+use common::{figures_of, gnugo, journal, wait_until};
 
 const LIMIT: Duration = Duration::from_secs(300);
 
@@ -153,12 +153,7 @@ fn a_kept_program_that_crashes_loses_that_game_and_the_next_is_played_by_it_star
     let figures = figures_of(&dir);
     assert_eq!(figures["crashes"], serde_json::json!([1, 0]), "{figures}");
     assert_eq!(figures["restarts"]["new"], 1, "{figures}");
-    let standings = Command::new(goref())
-        .arg("standings")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&standings.stdout);
+    let text = common::standings_text(&dir);
     assert!(
         text.contains("kept programs started again: new 1"),
         "{text}"

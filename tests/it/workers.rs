@@ -1340,12 +1340,7 @@ fn a_workers_kept_program_that_crashes_loses_its_game_and_its_restart_is_in_the_
         figures["restarts"]["new"], 1,
         "the worker's restart counted by the match: {figures}"
     );
-    let standings = Command::new(goref())
-        .arg("standings")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&standings.stdout);
+    let text = common::standings_text(&dir);
     assert!(
         text.contains("kept programs started again: new 1"),
         "{text}"

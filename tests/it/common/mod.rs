@@ -444,6 +444,16 @@ pub(crate) fn spawn_event(dir: &Path, stderr: Stdio) -> std::process::Child {
         .unwrap()
 }
 
+/// What `goref standings DIR` prints.
+pub(crate) fn standings_text(dir: &Path) -> String {
+    let out = Command::new(goref())
+        .arg("standings")
+        .arg(dir)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// A match's figures, from `goref standings DIR --json`.
 pub(crate) fn figures_of(dir: &Path) -> Value {
     let out = Command::new(goref())
