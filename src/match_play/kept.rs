@@ -7,8 +7,9 @@
 //! programs to be ready: one whose game it crashed or hung is started
 //! again first, one not ready is started again once, and every start
 //! again is a line of `DIR/programs/restarts.jsonl`, for the figures.
-//! The programs die with the runner (their pipes close); the games in play
-//! then wait, their time charged to nobody, for the runner's next run.
+//! The programs die with the runner (a parent-death signal); the games in
+//! play then wait, their time charged to nobody, for the runner's next
+//! run. A worker's slot keeps one board's the same way (`worker::kept`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

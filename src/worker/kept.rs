@@ -4,9 +4,11 @@
 //! job is of the same match with the same engines and game, started
 //! afresh for any other, and let go when the worker ends. They are a
 //! one-board `match_play::kept::KeptPrograms` in
-//! `WORKDIR/MATCH/programs-slot-K/`, and die with the worker (their pipes
-//! close). A program not ready twice fails its job, naming the engine, and
-//! the slot's next job starts its programs afresh.
+//! `WORKDIR/MATCH/programs-slot-K/`, and die with the worker, even killed
+//! with -9 (a parent-death signal). A program not ready twice fails its
+//! job, naming the engine, and the slot's next job starts its programs
+//! afresh. Each start again is named with the game it was made for, so
+//! that the match counts it.
 
 use std::path::{Path, PathBuf};
 
