@@ -105,6 +105,21 @@ pub(crate) fn split_command_line(line: &str) -> Result<Vec<String>, ProcessError
     Ok(words)
 }
 
+/// Has the child that `command` starts sent `signal` by the kernel when
+/// the thread that started it ends (`PR_SET_PDEATHSIG`), however goref
+/// ends, kill -9 included.
+pub(crate) fn dies_with_its_starter(command: &mut std::process::Command, signal: libc::c_int) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: prctl only sets the child's parent-death signal; it is
+    // async-signal-safe and allocates nothing.
+    unsafe {
+        command.pre_exec(move || {
+            libc::prctl(libc::PR_SET_PDEATHSIG, signal);
+            Ok(())
+        });
+    }
+}
+
 /// The environment variable that holds goref's own secret (a seat's or a
 /// spectator's token): never handed down to a program goref starts.
 pub const SECRET_VARIABLE: &str = "GOREF_TOKEN";
@@ -148,14 +163,7 @@ impl Process {
             .process_group(0)
             .kill_on_drop(true);
         if bound {
-            // SAFETY: prctl only sets this child's parent-death signal; it
-            // is async-signal-safe and allocates nothing.
-            unsafe {
-                command.pre_exec(|| {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
-            }
+            dies_with_its_starter(command.as_std_mut(), libc::SIGKILL);
         }
         let mut child = command.spawn().map_err(|source| ProcessError::Spawn {
             program: program.clone(),

@@ -110,12 +110,13 @@ impl JobRun {
                 game_table: self.game_table.clone(),
             };
             let relay = keep.ready(&kept_for, &self.programs_dir, &self.exe).await?;
-            let engines = self.engines.clone().map(|mut engine| {
-                if keep.keeps(&engine.name) {
-                    engine.player = format!("seat:{}", kept::entrant(BOARD, &engine.name));
-                }
-                engine
-            });
+            let engines = self
+                .engines
+                .each_ref()
+                .map(|engine| match keep.keeps(&engine.name) {
+                    true => kept::seated(engine, BOARD),
+                    false => engine.clone(),
+                });
             let text = plan::game_file(
                 &self.game_table,
                 &self.job.match_name,
@@ -225,14 +226,7 @@ impl JobRun {
         if let Some(socket) = relay {
             command.arg("--seat-relay").arg(socket);
         }
-        // SAFETY: prctl only sets this process's parent-death signal; it is
-        // async-signal-safe and allocates nothing.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
+        crate::transport::process::dies_with_its_starter(command.as_std_mut(), libc::SIGKILL);
         let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start goref for {}: {e}", slot.name()))?;

@@ -76,15 +76,7 @@ impl LocalWorker {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log);
-        // SAFETY: prctl only sets this process's parent-death signal; it is
-        // async-signal-safe and allocates nothing.
-        unsafe {
-            use std::os::unix::process::CommandExt;
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                Ok(())
-            });
-        }
+        crate::transport::process::dies_with_its_starter(&mut command, libc::SIGTERM);
         let child = command
             .spawn()
             .map_err(|e| format!("cannot start the match's own worker: {e}"))?;
