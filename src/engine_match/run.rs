@@ -411,11 +411,7 @@ impl Runner {
             let kept = self.kept.as_ref();
             let text = self.plan.game_file_with(&self.file, &slot, |engine| {
                 match kept.is_some_and(|kept| kept.keeps(&engine.name)) {
-                    true => {
-                        let mut seated = engine.clone();
-                        seated.player = format!("seat:{}", kept::entrant(board, &engine.name));
-                        seated
-                    }
+                    true => kept::seated(engine, board),
                     false => engine.clone(),
                 }
             });

@@ -91,6 +91,14 @@ pub(crate) fn entrant(board: u32, engine: &str) -> String {
     format!("board-{board}-{name}")
 }
 
+/// `engine` as a game on `board` plays its kept program: the program's
+/// seat.
+pub(crate) fn seated(engine: &Engine, board: u32) -> Engine {
+    let mut seated = engine.clone();
+    seated.player = format!("seat:{}", entrant(board, &engine.name));
+    seated
+}
+
 /// The board whose kept programs a game file's `seat:board-N-…` sides
 /// name, if any.
 pub(crate) fn board_of_game_file(text: &str) -> Option<u32> {
