@@ -72,6 +72,23 @@ fn results(dir: &Path) -> Vec<(String, String, String)> {
     found
 }
 
+/// Runs the match in `dir` to its end, which must be a success with
+/// `games` games, each with its result and none forfeited: what it said.
+fn played_out(dir: &Path, games: usize) -> String {
+    let output = common::wait_with_watchdog(spawn_match(dir), LIMIT);
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{said}");
+    let found = results(dir);
+    assert_eq!(found.len(), games, "{found:?}\n{said}");
+    assert!(
+        found
+            .iter()
+            .all(|(_, result, end)| !result.is_empty() && !end.starts_with("forfeit")),
+        "{found:?}"
+    );
+    said
+}
+
 pub(crate) fn gnugo_level_0() -> String {
     format!("{} --mode gtp --level 0 --max-level 0", gnugo())
 }
@@ -83,17 +100,7 @@ fn each_program_is_started_once_a_board_and_every_game_of_the_match_counts() {
     let (new, new_starts) = counted(root.path(), "new", &gnugo_level_0());
     let (old, old_starts) = counted(root.path(), "old", &gnugo_level_0());
     let dir = match_folder(root.path(), 2, 6, [&new, &old], "");
-    let output = common::wait_with_watchdog(spawn_match(&dir), LIMIT);
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{said}");
-    let games = results(&dir);
-    assert_eq!(games.len(), 12, "{games:?}\n{said}");
-    assert!(
-        games
-            .iter()
-            .all(|(_, result, end)| !result.is_empty() && !end.starts_with("forfeit")),
-        "{games:?}"
-    );
+    played_out(&dir, 12);
     assert_eq!(figures_of(&dir)["games"], 12);
     assert_eq!(
         (starts(&new_starts), starts(&old_starts)),
@@ -324,17 +331,7 @@ fn leela_zero_is_started_once_a_board_and_kept_across_its_games() {
         gnugo_level_0()
     );
     std::fs::write(dir.join("match.toml"), text).unwrap();
-    let output = common::wait_with_watchdog(spawn_match(&dir), LIMIT);
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{said}");
-    let games = results(&dir);
-    assert_eq!(games.len(), 4, "{games:?}\n{said}");
-    assert!(
-        games
-            .iter()
-            .all(|(_, result, end)| !result.is_empty() && !end.starts_with("forfeit")),
-        "{games:?}"
-    );
+    let said = played_out(&dir, 4);
     assert_eq!(
         starts(&leela_starts),
         2,
