@@ -5,17 +5,16 @@
 //! the older's loss reaches the link before the newer's admission.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{mpsc, oneshot, watch};
 use tokio_rustls::TlsAcceptor;
 
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
+use super::slots::{Claim, Slots};
 use crate::shell_time::{now, Timer};
 use goref_core::protocol::seat::{
     encode, LineSplitter, Tokens, VenueEvent, VenueMessage, VenueSide,
@@ -25,15 +24,6 @@ use goref_core::protocol::seat::{
 const HANDSHAKE_WAIT: Duration = Duration::from_secs(10);
 /// How long one write to a seat may block before the link counts as lost.
 const WRITE_WAIT: Duration = Duration::from_secs(5);
-
-struct Slot {
-    commands: Arc<tokio::sync::Mutex<mpsc::UnboundedReceiver<ToSeat>>>,
-    news: mpsc::UnboundedSender<SeatNews>,
-    admitted: watch::Sender<u64>,
-    /// Closes the connection in the slot, naming the newer one that
-    /// takes its place.
-    current: Option<oneshot::Sender<String>>,
-}
 
 /// The listening venue. Dropping it stops taking new seats.
 pub struct Venue {
@@ -63,28 +53,12 @@ impl Venue {
             .map_err(|e| format!("cannot listen for seats on {listen}: {e}"))?;
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         let acceptor = TlsAcceptor::from(keys.identity.server_config().map_err(|e| e.to_string())?);
-        let mut slots = HashMap::new();
-        let mut links = HashMap::new();
-        for (entrant, _) in keys.tokens.entrants() {
-            let (to_seat, commands) = mpsc::unbounded_channel();
-            let (news, news_rx) = mpsc::unbounded_channel();
-            let (admitted, admitted_rx) = watch::channel(0);
-            let link = SeatLink::new(entrant.to_string(), to_seat, news_rx, admitted_rx);
-            links.insert(entrant.to_string(), link);
-            let slot = Slot {
-                commands: Arc::new(tokio::sync::Mutex::new(commands)),
-                news,
-                admitted,
-                current: None,
-            };
-            slots.insert(entrant.to_string(), slot);
-        }
+        let (slots, links) = Slots::new(keys.tokens.entrants().map(|(entrant, _)| entrant));
         let shared = Arc::new(Shared {
-            slots: Mutex::new(slots),
+            slots,
             tokens: keys.tokens.clone(),
             name: name.to_string(),
             asks_stderr,
-            open: AtomicUsize::new(0),
         });
         let accept = tokio::spawn(accept_seats(listener, acceptor, shared.clone()));
         Ok(Venue {
@@ -98,11 +72,7 @@ impl Venue {
     /// Waits until no admitted seat is connected (each was said goodbye),
     /// `limit` at most.
     pub async fn settled(&self, limit: Duration) {
-        let deadline = tokio::time::Instant::now() + limit;
-        while self.shared.open.load(Ordering::Acquire) > 0 && tokio::time::Instant::now() < deadline
-        {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        self.shared.slots.settled(limit).await;
     }
 
     /// The link to `entrant`'s seat, once.
@@ -112,28 +82,10 @@ impl Venue {
 }
 
 struct Shared {
-    slots: Mutex<HashMap<String, Slot>>,
+    slots: Arc<Slots>,
     tokens: Tokens,
     name: String,
     asks_stderr: bool,
-    /// Admitted connections still open.
-    open: AtomicUsize,
-}
-
-/// Counts an admitted connection as open while it lives.
-struct OpenConnection<'a>(&'a AtomicUsize);
-
-impl<'a> OpenConnection<'a> {
-    fn new(open: &'a AtomicUsize) -> Self {
-        open.fetch_add(1, Ordering::AcqRel);
-        OpenConnection(open)
-    }
-}
-
-impl Drop for OpenConnection<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
 }
 
 async fn accept_seats(listener: TcpListener, acceptor: TlsAcceptor, shared: Arc<Shared>) {
@@ -206,23 +158,14 @@ async fn serve_seat(
         }
     };
     let (entrant, client) = entrant;
-    let (close_tx, mut close_rx) = oneshot::channel();
-    let (commands, news) = {
-        let mut slots = shared.slots.lock().expect("seat slots");
-        let slot = slots
-            .get_mut(&entrant)
-            .ok_or("no slot for an admitted entrant")?;
-        if let Some(older) = slot.current.replace(close_tx) {
-            let _ = older.send(format!("{peer} ({client})"));
-        }
-        (slot.commands.clone(), slot.news.clone())
-    };
-    let _open = OpenConnection::new(&shared.open);
+    let Claim {
+        commands,
+        news,
+        replaced: mut close_rx,
+    } = shared.slots.claim(&entrant, format!("{peer} ({client})"))?;
+    let _open = shared.slots.opened();
     let mut commands = commands.lock().await;
-    if let Some(slot) = shared.slots.lock().expect("seat slots").get_mut(&entrant) {
-        slot.admitted.send_modify(|generation| *generation += 1);
-        let _ = slot.news.send(SeatNews::Admitted { client });
-    }
+    shared.slots.admit(&entrant, client);
     tracing::info!(%entrant, "seat admitted");
     let outcome: Result<(), (String, bool)> = loop {
         timer.set(side.poll_timeout());
