@@ -11,6 +11,7 @@ use super::*;
 use crate::event::file::OnCrash;
 use crate::event::log::Pair;
 use crate::event::state::NO_GAME;
+use goref_core::tournament::game_name::GameName;
 
 /// Why a game the director started again ended: it had waited for an
 /// absent seat, and is played afresh in a new folder.
@@ -428,10 +429,13 @@ impl EventRunner {
         table.insert("round".into(), number.to_string().into());
         table.insert(
             "game_name".into(),
-            format!(
-                "round {number} board {}: {} (B) - {} (W)",
-                board.pair.board, board.pair.black, board.pair.white
-            )
+            GameName {
+                round: number,
+                board: board.pair.board,
+                black: board.pair.black.clone(),
+                white: board.pair.white.clone(),
+            }
+            .to_string()
             .into(),
         );
         if let Some(place) = &self.file.place {

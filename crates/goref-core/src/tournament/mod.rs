@@ -11,8 +11,10 @@
 //! - [`swiss`]: the next round of a Swiss from the standings so far.
 //! - [`knockout`]: a single-elimination bracket from seeds and games.
 //! - [`hall`]: the event as the hall screen and its spectators see it.
+//! - [`game_name`]: the name of each game, as its record and its seats read it.
 
 pub mod crosstable;
+pub mod game_name;
 pub mod games;
 pub mod hall;
 pub mod knockout;
