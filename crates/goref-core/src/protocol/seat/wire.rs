@@ -136,14 +136,30 @@ pub fn decode<T: for<'de> Deserialize<'de>>(line: &[u8]) -> Result<T, WireError>
     })
 }
 
-/// Cuts a byte stream into lines, refusing one longer than [`MAX_LINE`]
-/// without holding more than that.
-#[derive(Debug, Default)]
+/// Cuts a byte stream into lines, refusing one longer than its bound
+/// ([`MAX_LINE`] unless [`LineSplitter::bounded`]) without holding more
+/// than that.
+#[derive(Debug)]
 pub struct LineSplitter {
     buffer: Vec<u8>,
+    bound: usize,
+}
+
+impl Default for LineSplitter {
+    fn default() -> Self {
+        LineSplitter::bounded(MAX_LINE)
+    }
 }
 
 impl LineSplitter {
+    /// A splitter that refuses a line longer than `bound` bytes.
+    pub fn bounded(bound: usize) -> LineSplitter {
+        LineSplitter {
+            buffer: Vec::new(),
+            bound,
+        }
+    }
+
     /// The complete lines in what has arrived so far, terminators removed.
     pub fn feed(&mut self, bytes: &[u8]) -> Result<Vec<Vec<u8>>, WireError> {
         self.buffer.extend_from_slice(bytes);
@@ -156,7 +172,7 @@ impl LineSplitter {
             }
             lines.push(line);
         }
-        if self.buffer.len() > MAX_LINE {
+        if self.buffer.len() > self.bound {
             return Err(WireError::TooLong(self.buffer.len()));
         }
         Ok(lines)
