@@ -74,6 +74,13 @@ pub struct Entrant {
     /// Who sits at the program's keyboard, for the record.
     pub operator: Option<String>,
     pub division: Option<String>,
+    /// With `player = "cgos"`: the password its CGOS client logs in with;
+    /// made once and kept in the seats folder when not given.
+    pub password: Option<String>,
+    /// The entrant plays with a CGOS client (`player = "cgos"`), through
+    /// the event's CGOS door; its player is then its seat.
+    #[serde(skip)]
+    pub cgos: bool,
 }
 
 /// The `[publish]` table: the JetStream stream `--publish` stores the event
@@ -100,7 +107,7 @@ impl Default for PublishSettings {
 
 /// The `[seats]` table: where the event listens for its seated entrants'
 /// seats (`player = "seat"`), and the address they dial.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SeatsSettings {
     /// `HOST:PORT` the event listens on, e.g. `0.0.0.0:6819`.
@@ -111,12 +118,34 @@ pub struct SeatsSettings {
     /// by default they stay on the entrants' machines.
     #[serde(default)]
     pub stderr: bool,
+    /// `HOST:PORT` the CGOS door listens on, plain TCP, for the entrants
+    /// with `player = "cgos"`.
+    pub cgos: Option<String>,
+    /// `HOST:PORT` the CGOS clients dial; `cgos` when not given.
+    pub cgos_address: Option<String>,
+    /// Seconds taken off each CGOS move's measure, as the CGOS servers
+    /// give them; 0.25 when not given.
+    pub cgos_gift: Option<f64>,
 }
 
 impl SeatsSettings {
     /// The address a seat dials, as its operator's line gives it.
     pub fn dialled(&self) -> Option<String> {
         self.address.clone().or_else(|| self.listen.clone())
+    }
+
+    /// The address a CGOS client dials, as its settings give it.
+    pub fn cgos_dialled(&self) -> Option<String> {
+        self.cgos_address.clone().or_else(|| self.cgos.clone())
+    }
+
+    /// The CGOS door's settings: the servers' own but for the gift.
+    pub fn door(&self) -> goref_core::protocol::cgos::DoorSettings {
+        let mut door = goref_core::protocol::cgos::DoorSettings::default();
+        if let Some(gift) = self.cgos_gift {
+            door.gift = std::time::Duration::from_secs_f64(gift);
+        }
+        door
     }
 }
 
@@ -341,6 +370,16 @@ pub(crate) fn check_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A CGOS password as the CGOS servers take one: 3 to 16 letters, digits,
+/// `_`, `.` or `-` (the clients send it as one word).
+pub fn check_cgos_password(password: &str) -> Result<(), String> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-');
+    if !(3..=16).contains(&password.len()) || !password.chars().all(allowed) {
+        return Err("3 to 16 letters, digits, '_', '.' or '-', as CGOS takes one".into());
+    }
+    Ok(())
+}
+
 /// Reads and checks an event file's text.
 pub fn parse(text: &str) -> Result<EventFile, String> {
     let raw: RawEventFile = toml::from_str(text).map_err(|e| in_words(locate(text, &e)))?;
@@ -357,16 +396,46 @@ pub fn parse(text: &str) -> Result<EventFile, String> {
     }
     let mut raw = raw;
     for entrant in &mut raw.entrants {
-        if entrant.player.trim() == "seat" {
-            entrant.player = format!("seat:{}", entrant.name);
+        match entrant.player.trim() {
+            "seat" => entrant.player = format!("seat:{}", entrant.name),
+            "cgos" => {
+                entrant.player = format!("seat:{}", entrant.name);
+                entrant.cgos = true;
+            }
+            _ if entrant.password.is_some() => {
+                return Err(format!(
+                    "entrant {}: a password is for a CGOS client (player = \"cgos\")",
+                    entrant.name
+                ))
+            }
+            _ => {}
+        }
+        if let Some(password) = &entrant.password {
+            check_cgos_password(password)
+                .map_err(|why| format!("entrant {}: password: {why}", entrant.name))?;
         }
     }
-    let seated = raw.entrants.iter().any(|e| e.player.starts_with("seat:"));
+    let seated = raw
+        .entrants
+        .iter()
+        .any(|e| e.player.starts_with("seat:") && !e.cgos);
     if seated && raw.seats.listen.is_none() {
         return Err(
             "[seats]: listen = \"HOST:PORT\" is needed for the entrants whose player = \"seat\""
                 .into(),
         );
+    }
+    let cgos = raw.entrants.iter().any(|e| e.cgos);
+    if cgos && raw.seats.cgos.is_none() {
+        return Err(
+            "[seats]: cgos = \"HOST:PORT\" is needed for the entrants whose player = \"cgos\""
+                .into(),
+        );
+    }
+    if let Some(gift) = raw.seats.cgos_gift {
+        if !(0.0..=10.0).contains(&gift) {
+            return Err(format!("[seats]: cgos_gift = {gift}: seconds from 0 to 10"));
+        }
     }
     let mut names = HashSet::new();
     for (index, entrant) in raw.entrants.iter().enumerate() {

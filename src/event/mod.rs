@@ -188,34 +188,77 @@ pub fn standings_csv(divisions: &[(Option<String>, Standings)]) -> String {
     text
 }
 
-/// `goref event DIR retry ROUND BOARD` (and the hall's `t`): a board that
-/// waits for the director because its game never started or its goref
-/// failed is started again, in a new folder, by the running event at once
-/// or by the next `goref event DIR`. Refused, with nothing written, for a
-/// board that has a result, plays, or waits for the judge. Returns the line
-/// that confirms it.
 /// The seat keys of the event in `dir` (made where missing) and, for each
-/// seated entrant, the line its operator runs.
+/// seated entrant, the line its operator runs; for each entrant with a
+/// CGOS client, the settings its client needs, one per line.
 pub fn seat_lines(dir: &Path) -> Result<Vec<String>, String> {
     let file = file::load(dir).map_err(|e| e.to_string())?;
     let keys = seat_keys(dir, &file)?;
-    let Some(address) = file.seats.dialled() else {
-        return Ok(Vec::new());
+    let mut lines: Vec<String> = match file.seats.dialled() {
+        Some(address) => seated(&file)
+            .iter()
+            .filter_map(|entrant| keys.command_line(&address, entrant))
+            .map(|line| format!("{line} PROGRAM..."))
+            .collect(),
+        None => Vec::new(),
     };
-    Ok(seated(&file)
-        .iter()
-        .filter_map(|entrant| keys.command_line(&address, entrant))
-        .map(|line| format!("{line} PROGRAM..."))
-        .collect())
+    if let Some(address) = file.seats.cgos_dialled() {
+        let (host, port) = address.rsplit_once(':').unwrap_or((&address, "6867"));
+        let passwords = cgos_passwords(dir, &file)?;
+        for (entrant, password) in passwords.entrants() {
+            lines.extend([
+                format!(
+                    "# {entrant}: a CGOS client's settings \
+                     (cgos-client-python's config; cgosGtp.tcl's -s -p -u -pw)"
+                ),
+                format!("ServerHost = {}", host.trim_matches(['[', ']'])),
+                format!("ServerPort = {port}"),
+                format!("ServerUser = {entrant}"),
+                format!("ServerPassword = {password}"),
+            ]);
+        }
+    }
+    Ok(lines)
 }
 
-/// The event's seated entrants.
+/// The event's entrants seated through `goref seat`.
 pub(crate) fn seated(file: &file::EventFile) -> Vec<String> {
     file.entrants
         .iter()
-        .filter(|e| e.player.starts_with("seat:"))
+        .filter(|e| e.player.starts_with("seat:") && !e.cgos)
         .map(|e| e.name.clone())
         .collect()
+}
+
+/// The event's entrants who play with a CGOS client, each with the
+/// password the event file gives it.
+pub(crate) fn cgos_entrants(file: &file::EventFile) -> Vec<(String, Option<String>)> {
+    file.entrants
+        .iter()
+        .filter(|e| e.cgos)
+        .map(|e| (e.name.clone(), e.password.clone()))
+        .collect()
+}
+
+/// The CGOS entrants' passwords, made where missing, in the seats folder.
+pub(crate) fn cgos_passwords(
+    dir: &Path,
+    file: &file::EventFile,
+) -> Result<goref_core::protocol::seat::Tokens, String> {
+    let folder = seats_folder(dir)?;
+    crate::seats::keys::cgos_passwords(&folder, &cgos_entrants(file)).map_err(|e| e.to_string())
+}
+
+/// The event's seats folder, made private where missing.
+fn seats_folder(dir: &Path) -> Result<std::path::PathBuf, String> {
+    let folder = dir.join(file::SEATS_FOLDER);
+    std::fs::create_dir_all(&folder)
+        .and_then(|()| {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700))
+        })
+        .map_err(|e| format!("{}: {e}", folder.display()))?;
+    Ok(folder)
 }
 
 /// The event's seat keys, made where missing: the certificate names the
@@ -225,9 +268,9 @@ pub(crate) fn seat_keys(
     file: &file::EventFile,
 ) -> Result<crate::seats::keys::SeatKeys, String> {
     let entrants = seated(file);
-    if entrants.is_empty() {
+    if entrants.is_empty() && cgos_entrants(file).is_empty() {
         return Err(format!(
-            "{}: no entrant has player = \"seat\"",
+            "{}: no entrant has player = \"seat\" or \"cgos\"",
             dir.join(file::EVENT_FILE).display()
         ));
     }
@@ -244,17 +287,17 @@ pub(crate) fn seat_keys(
         .collect();
     names.push("localhost".into());
     names.dedup();
-    let folder = dir.join(file::SEATS_FOLDER);
-    std::fs::create_dir_all(&folder)
-        .and_then(|()| {
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700))
-        })
-        .map_err(|e| format!("{}: {e}", folder.display()))?;
+    let folder = seats_folder(dir)?;
     crate::seats::keys::SeatKeys::load_or_make(&folder, &entrants, &names)
         .map_err(|e| e.to_string())
 }
 
+/// `goref event DIR retry ROUND BOARD` (and the hall's `t`): a board that
+/// waits for the director because its game never started or its goref
+/// failed is started again, in a new folder, by the running event at once
+/// or by the next `goref event DIR`. Refused, with nothing written, for a
+/// board that has a result, plays, or waits for the judge. Returns the line
+/// that confirms it.
 pub fn retry_board(dir: &Path, round: u32, board: u32, reason: &str) -> Result<String, String> {
     let (_, state) = standings(dir)?;
     let waits_for_a_seat = |found: &state::Board| {

@@ -100,24 +100,35 @@ pub(crate) fn run_at(
     if signals {
         catch_stop_signals(true);
     }
-    let relay = match (super::seated(&file).is_empty(), &file.seats.listen) {
-        (false, Some(listen)) => {
+    let goref_seats = !super::seated(&file).is_empty() && file.seats.listen.is_some();
+    let cgos_seats = !super::cgos_entrants(&file).is_empty() && file.seats.cgos.is_some();
+    let relay = match goref_seats || cgos_seats {
+        true => {
             let keys = super::seat_keys(dir, &file)?;
             let cards = crate::seats::keeper::Cards {
                 checker: super::seat_check::seat_checker(&file, &exe)?,
                 folder: keys.folder.clone(),
             };
+            let cgos = match (cgos_seats, &file.seats.cgos) {
+                (true, Some(listen)) => Some(crate::seats::relay::CgosSettings {
+                    listen: listen.clone(),
+                    passwords: super::cgos_passwords(dir, &file)?,
+                    door: file.seats.door(),
+                }),
+                _ => None,
+            };
             let settings = crate::seats::relay::RelaySettings {
-                listen: listen.clone(),
+                listen: file.seats.listen.clone().filter(|_| goref_seats),
+                cgos,
                 name: file.name.clone(),
                 asks_stderr: file.seats.stderr,
                 cards: Some(cards),
             };
             let server = RelayServer::start(keys, settings)?;
-            tracing::info!(address = ?server.address, "listening for seats");
+            tracing::info!(address = ?server.address, cgos = ?server.cgos_address, "listening for seats");
             Some(server)
         }
-        _ => None,
+        false => None,
     };
     let settings = Settings {
         dir: dir.to_path_buf(),

@@ -257,6 +257,8 @@ impl EventState {
                         player: player.clone(),
                         operator: None,
                         division: None,
+                        password: None,
+                        cgos: false,
                     });
                 }
                 self.withdrawn.remove(name);

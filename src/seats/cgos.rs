@@ -264,7 +264,13 @@ fn stream_news(door: &mut CgosDoor, line: &str) -> Vec<DoorEvent> {
         return Vec::new();
     };
     match stamped.event {
-        GameEvent::Move { color, clock, .. } | GameEvent::Clock { color, clock } => {
+        GameEvent::Move {
+            n, color, clock, ..
+        } => {
+            door.handle_move(n, color, &clock);
+            Vec::new()
+        }
+        GameEvent::Clock { color, clock } => {
             door.handle_clock(color, &clock);
             Vec::new()
         }

@@ -82,12 +82,15 @@ struct Keeper {
     card_done: bool,
 }
 
-/// Keeps one entrant's seat for the whole event.
+/// Keeps one entrant's seat for the whole event. `unchecked`: the seat is
+/// never checked here (a CGOS client, whose program the venue cannot
+/// reach), and its card says why.
 pub(super) async fn keep(
     link: SeatLink,
     mut boards: mpsc::UnboundedReceiver<ToKeeper>,
     pictures: SeatBoard,
     cards: Option<Cards>,
+    unchecked: Option<&'static str>,
 ) {
     let entrant = link.entrant.clone();
     let card = cards.as_ref().and_then(|cards| {
@@ -95,7 +98,8 @@ pub(super) async fn keep(
     });
     let card_summary = card
         .as_ref()
-        .and_then(|text| text.lines().next().map(str::to_string));
+        .and_then(|text| text.lines().next().map(str::to_string))
+        .or(unchecked.map(str::to_string));
     let card_program = card.as_ref().and_then(|text| card_program(text));
     let mut keeper = Keeper {
         entrant,

@@ -1,6 +1,7 @@
 //! A venue's seat keys, in one folder: its certificate and key (made once,
 //! the key readable by its owner only) and a token for each seated entrant
-//! (file `tokens`, `ENTRANT TOKEN` a line, readable by its owner only).
+//! (file `tokens`, `ENTRANT TOKEN` a line, readable by its owner only),
+//! and the passwords of the entrants who play with a CGOS client.
 
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -11,6 +12,7 @@ use crate::transport::tls::{self, Identity, TlsError};
 use goref_core::protocol::seat::Tokens;
 
 const TOKENS_FILE: &str = "tokens";
+const CGOS_PASSWORDS_FILE: &str = "cgos-passwords";
 
 /// The venue's identity and every seated entrant's token.
 pub struct SeatKeys {
@@ -33,11 +35,7 @@ impl SeatKeys {
             path: path.clone(),
             why,
         };
-        let mut by_entrant = match crate::files::read_text(&path, crate::files::SETTINGS_MAX) {
-            Ok(text) => parse_tokens(&text).map_err(file_error)?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BTreeMap::new(),
-            Err(e) => return Err(file_error(e.to_string())),
-        };
+        let mut by_entrant = read_secrets(&path)?;
         let missing: Vec<&String> = entrants
             .iter()
             .filter(|e| !by_entrant.contains_key(*e))
@@ -68,6 +66,54 @@ impl SeatKeys {
             "{SECRET_VARIABLE}={token} goref seat {address} --entrant {entrant} --pin {} --",
             self.identity.fingerprint()
         ))
+    }
+}
+
+/// The passwords of an event's CGOS entrants, in the keys folder (file
+/// `cgos-passwords`, `ENTRANT PASSWORD` a line, readable by its owner
+/// only): each entrant's password from the event file, else the one made
+/// for it on the first run and kept.
+pub fn cgos_passwords(
+    folder: &Path,
+    entrants: &[(String, Option<String>)],
+) -> Result<Tokens, TlsError> {
+    let path = folder.join(CGOS_PASSWORDS_FILE);
+    let file_error = |why: String| TlsError::File {
+        path: path.clone(),
+        why,
+    };
+    let mut kept = read_secrets(&path)?;
+    let before = kept.clone();
+    let mut by_entrant = BTreeMap::new();
+    for (entrant, given) in entrants {
+        let password = match (given, kept.get(entrant)) {
+            (Some(given), _) => given.clone(),
+            (None, Some(made)) => made.clone(),
+            (None, None) => new_token().map_err(file_error)?[..16].to_string(),
+        };
+        kept.insert(entrant.clone(), password.clone());
+        by_entrant.insert(entrant.clone(), password);
+    }
+    if kept != before {
+        let text: String = kept
+            .iter()
+            .map(|(entrant, password)| format!("{entrant} {password}\n"))
+            .collect();
+        tls::write_private(&path, &text).map_err(|e| file_error(e.to_string()))?;
+    }
+    Ok(Tokens::new(by_entrant))
+}
+
+/// The `ENTRANT SECRET` lines of `path`; none when it is not there yet.
+fn read_secrets(path: &Path) -> Result<BTreeMap<String, String>, TlsError> {
+    let file_error = |why: String| TlsError::File {
+        path: path.to_path_buf(),
+        why,
+    };
+    match crate::files::read_text(path, crate::files::SETTINGS_MAX) {
+        Ok(text) => parse_tokens(&text).map_err(file_error),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+        Err(e) => Err(file_error(e.to_string())),
     }
 }
 
@@ -129,6 +175,33 @@ mod tests {
         assert!(!line.contains("--token"), "{line}");
         assert!(line.ends_with(&format!("--pin {} --", again.identity.fingerprint())));
         assert_eq!(again.command_line("x:1", "gamma"), None);
+    }
+
+    #[test]
+    fn a_cgos_password_is_made_once_kept_private_or_taken_from_the_event() {
+        let folder = tempfile::tempdir().unwrap();
+        let first = cgos_passwords(folder.path(), &[("alpha".into(), None)]).unwrap();
+        let made = first.get("alpha").unwrap().to_string();
+        assert_eq!(made.len(), 16);
+        assert!(made.chars().all(|c| c.is_ascii_hexdigit()), "{made}");
+        let path = folder.path().join(CGOS_PASSWORDS_FILE);
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+        let again = cgos_passwords(
+            folder.path(),
+            &[
+                ("alpha".into(), None),
+                ("beta".into(), Some("betapw".into())),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            again.get("alpha"),
+            Some(made.as_str()),
+            "the same on every run"
+        );
+        assert_eq!(again.get("beta"), Some("betapw"));
+        assert_eq!(again.check("beta", "betapw"), Ok(()));
     }
 
     #[test]

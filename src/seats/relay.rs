@@ -18,6 +18,7 @@ use tokio::sync::{mpsc, watch};
 
 pub use super::board_news::SeatBoard;
 use super::board_news::ToBoard;
+use super::cgos::CgosListener;
 use super::keeper::{keep, Cards, ToKeeper};
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
@@ -90,8 +91,10 @@ fn same_folder(a: &Path, b: &Path) -> bool {
 
 /// How the runner's venue takes its seats.
 pub struct RelaySettings {
-    /// `HOST:PORT` to listen on.
-    pub listen: String,
+    /// `HOST:PORT` to listen on for `goref seat`s.
+    pub listen: Option<String>,
+    /// The CGOS door, for the entrants with a CGOS client.
+    pub cgos: Option<CgosSettings>,
     /// The venue's name, as its `welcome` says it.
     pub name: String,
     /// The seats are asked for their programs' stderr.
@@ -100,11 +103,21 @@ pub struct RelaySettings {
     pub cards: Option<Cards>,
 }
 
+/// The event's CGOS door: where it listens, the CGOS entrants' passwords,
+/// and the door's settings.
+pub struct CgosSettings {
+    pub listen: String,
+    pub passwords: goref_core::protocol::seat::Tokens,
+    pub door: goref_core::protocol::cgos::DoorSettings,
+}
+
 /// The runner's venue and relay, on a thread of their own; they stop with
 /// the runner.
 pub struct RelayServer {
     /// Where the venue listens for seats; none for programs kept here.
     pub address: Option<std::net::SocketAddr>,
+    /// Where the CGOS door listens, when the event has one.
+    pub cgos_address: Option<std::net::SocketAddr>,
     pub socket: PathBuf,
     pub seats: SeatBoard,
     /// Where each seated entrant plays now, kept by the runner.
@@ -112,6 +125,10 @@ pub struct RelayServer {
     farewell: mpsc::UnboundedSender<String>,
     said: std::sync::mpsc::Receiver<()>,
 }
+
+/// A CGOS entrant's card: the door speaks CGOS to its client, so the
+/// program behind it cannot be checked over GTP.
+const UNCHECKED_CGOS: &str = "not checked: a CGOS client";
 
 /// How long the seats are given to hear the venue's goodbye.
 const GOODBYE_WAIT: Duration = Duration::from_secs(3);
@@ -121,8 +138,17 @@ impl RelayServer {
     /// socket.
     pub fn start(keys: SeatKeys, settings: RelaySettings) -> Result<RelayServer, String> {
         let socket = keys.folder.join(RELAY_SOCKET);
-        let entrants: Vec<String> = keys.tokens.entrants().map(|(e, _)| e.to_string()).collect();
-        Self::spawn(socket, &entrants, Seats::Venue(keys, settings))
+        let cgos = settings
+            .cgos
+            .iter()
+            .flat_map(|cgos| cgos.passwords.entrants());
+        let entrants: Vec<String> = keys
+            .tokens
+            .entrants()
+            .chain(cgos)
+            .map(|(e, _)| e.to_string())
+            .collect();
+        Self::spawn(socket, &entrants, Seats::Venue(keys, Box::new(settings)))
     }
 
     /// Serves programs kept here (`seats::local`), each by its link, to
@@ -173,11 +199,12 @@ impl RelayServer {
                 runtime.block_on(serve(seats_from, path, board, ends));
             })
             .map_err(|e| format!("cannot start the seats' thread: {e}"))?;
-        let address = ready_rx
+        let (address, cgos_address) = ready_rx
             .recv()
             .map_err(|_| "the seats' thread stopped".to_string())??;
         Ok(RelayServer {
             address,
+            cgos_address,
             socket,
             seats,
             playing,
@@ -200,16 +227,19 @@ impl RelayServer {
 /// How the seats' thread tells the runner it listens, hears that the event
 /// is over, and says it has told the seats.
 struct Ends {
-    ready: std::sync::mpsc::Sender<Result<Option<std::net::SocketAddr>, String>>,
+    ready: std::sync::mpsc::Sender<Result<Listening, String>>,
     farewell: mpsc::UnboundedReceiver<String>,
     said: std::sync::mpsc::Sender<()>,
     playing: PlayingBoards,
 }
 
+/// Where the venue and the CGOS door listen, each when there is one.
+type Listening = (Option<std::net::SocketAddr>, Option<std::net::SocketAddr>);
+
 /// Where a relay's seats come from.
 enum Seats {
     /// A venue's listener, for the entrants with a token.
-    Venue(SeatKeys, RelaySettings),
+    Venue(SeatKeys, Box<RelaySettings>),
     /// Programs kept by the runner, one link each.
     Kept(Vec<SeatLink>),
 }
@@ -221,27 +251,51 @@ async fn serve(seats: Seats, socket: PathBuf, board: SeatBoard, ends: Ends) {
         said,
         playing,
     } = ends;
-    let (mut venue, links, cards) = match seats {
+    let mut venue = None;
+    let mut door = None;
+    let mut links: Vec<(SeatLink, Option<Cards>, Option<&'static str>)> = Vec::new();
+    match seats {
         Seats::Venue(keys, settings) => {
             let RelaySettings {
                 listen,
+                cgos,
                 name,
                 asks_stderr,
                 cards,
-            } = settings;
-            let mut venue = match Venue::start(&listen, &keys, &name, asks_stderr).await {
-                Ok(venue) => venue,
-                Err(why) => return drop(ready.send(Err(why))),
-            };
-            let links: Vec<SeatLink> = keys
-                .tokens
-                .entrants()
-                .filter_map(|(entrant, _)| venue.take_link(entrant))
-                .collect();
-            (Some(venue), links, cards)
+            } = *settings;
+            if let Some(listen) = listen {
+                let mut started = match Venue::start(&listen, &keys, &name, asks_stderr).await {
+                    Ok(started) => started,
+                    Err(why) => return drop(ready.send(Err(why))),
+                };
+                for (entrant, _) in keys.tokens.entrants() {
+                    if let Some(link) = started.take_link(entrant) {
+                        links.push((link, cards.clone(), None));
+                    }
+                }
+                venue = Some(started);
+            }
+            if let Some(cgos) = cgos {
+                let entrants: Vec<String> = cgos
+                    .passwords
+                    .entrants()
+                    .map(|(e, _)| e.to_string())
+                    .collect();
+                let mut started =
+                    match CgosListener::start(&cgos.listen, cgos.passwords, cgos.door).await {
+                        Ok(started) => started,
+                        Err(why) => return drop(ready.send(Err(why))),
+                    };
+                for entrant in &entrants {
+                    if let Some(link) = started.take_link(entrant) {
+                        links.push((link, None, Some(UNCHECKED_CGOS)));
+                    }
+                }
+                door = Some(started);
+            }
         }
-        Seats::Kept(links) => (None, links, None),
-    };
+        Seats::Kept(kept) => links.extend(kept.into_iter().map(|link| (link, None, None))),
+    }
     let bound = crate::files::SocketPath::of(&socket);
     let boards = match bound.and_then(|bound| UnixListener::bind(bound.path())) {
         Ok(listener) => listener,
@@ -251,13 +305,17 @@ async fn serve(seats: Seats, socket: PathBuf, board: SeatBoard, ends: Ends) {
         }
     };
     let mut keepers = HashMap::new();
-    for link in links {
+    for (link, cards, unchecked) in links {
         let (tx, rx) = mpsc::unbounded_channel();
         let entrant = link.entrant.clone();
-        tokio::spawn(keep(link, rx, board.clone(), cards.clone()));
+        tokio::spawn(keep(link, rx, board.clone(), cards, unchecked));
         keepers.insert(entrant, tx);
     }
-    let _ = ready.send(Ok(venue.as_ref().map(|venue| venue.address)));
+    let listening = (
+        venue.as_ref().map(|venue| venue.address),
+        door.as_ref().map(|door| door.address),
+    );
+    let _ = ready.send(Ok(listening));
     let mut next_board = 0u64;
     loop {
         let accepted = tokio::select! {
@@ -267,8 +325,11 @@ async fn serve(seats: Seats, socket: PathBuf, board: SeatBoard, ends: Ends) {
                 for keeper in keepers.values() {
                     let _ = keeper.send(ToKeeper::Goodbye(reason.clone()));
                 }
-                if let Some(venue) = &mut venue {
+                if let Some(venue) = &venue {
                     venue.settled(GOODBYE_WAIT).await;
+                }
+                if let Some(door) = &door {
+                    door.settled(GOODBYE_WAIT).await;
                 }
                 let _ = said.send(());
                 return;

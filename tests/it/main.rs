@@ -9,6 +9,7 @@ mod common;
 mod analysis;
 mod architecture;
 mod broker;
+mod cgos;
 mod check;
 mod clocks;
 mod detached;

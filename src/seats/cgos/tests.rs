@@ -19,13 +19,6 @@ fn passwords() -> Tokens {
     ]))
 }
 
-fn quick() -> DoorSettings {
-    DoorSettings {
-        setup_pause: Duration::from_millis(50),
-        ..DoorSettings::default()
-    }
-}
-
 struct Client {
     lines: tokio::io::Lines<BufReader<OwnedReadHalf>>,
     writer: OwnedWriteHalf,
@@ -80,7 +73,7 @@ async fn ask(link: &mut SeatLink, line: &str) -> String {
 
 #[tokio::test]
 async fn a_cgos_client_is_played_through_its_entrants_link() {
-    let mut door = CgosListener::start("127.0.0.1:0", passwords(), quick())
+    let mut door = CgosListener::start("127.0.0.1:0", passwords(), DoorSettings::default())
         .await
         .unwrap();
     let mut link = door.take_link("alpha").unwrap();
@@ -131,7 +124,7 @@ async fn a_cgos_client_is_played_through_its_entrants_link() {
 
 #[tokio::test]
 async fn a_wrong_password_or_a_stranger_is_told_why_and_closed() {
-    let door = CgosListener::start("127.0.0.1:0", passwords(), quick())
+    let door = CgosListener::start("127.0.0.1:0", passwords(), DoorSettings::default())
         .await
         .unwrap();
     let mut wrong = Client::log_in(door.address, "alpha", "betapw").await;
@@ -148,7 +141,7 @@ async fn a_wrong_password_or_a_stranger_is_told_why_and_closed() {
 
 #[tokio::test]
 async fn a_second_login_takes_the_seat_and_the_first_hears_so() {
-    let mut door = CgosListener::start("127.0.0.1:0", passwords(), quick())
+    let mut door = CgosListener::start("127.0.0.1:0", passwords(), DoorSettings::default())
         .await
         .unwrap();
     let mut link = door.take_link("beta").unwrap();
@@ -174,7 +167,7 @@ async fn a_second_login_takes_the_seat_and_the_first_hears_so() {
 
 #[tokio::test]
 async fn an_overlong_line_or_a_flood_closes_only_that_client() {
-    let mut door = CgosListener::start("127.0.0.1:0", passwords(), quick())
+    let mut door = CgosListener::start("127.0.0.1:0", passwords(), DoorSettings::default())
         .await
         .unwrap();
     let mut link = door.take_link("alpha").unwrap();

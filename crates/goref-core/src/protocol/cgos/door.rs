@@ -8,9 +8,12 @@
 //! `genmove`, its answer the board's. A new game's `setup` goes out once
 //! the board has told the game ([`ASSEMBLY_QUIET`] without a command, or at
 //! the first move request) and the door knows which side is its own; a
-//! new game's first `genmove` waits [`DoorSettings::setup_pause`] after it,
-//! as the servers wait. What the game's stream says gives the rest: the
-//! sides ([`Sides`]), the clocks, and the result for `gameover`.
+//! `genmove` follows it at once, as the servers' lines reach their clients
+//! (the Python server's pause before a game's first `genmove` blocks its
+//! whole loop, so both lines arrive together, the clock running; here a
+//! pause would be charged to the mover, whose turn began with the board's
+//! request). What the game's stream says gives the rest: the sides
+//! ([`Sides`]), the clocks, and the result for `gameover`.
 //!
 //! Sans-IO: the client's lines, the board's commands, the stream's news
 //! and time in; [`DoorEvent`]s out.
@@ -52,8 +55,6 @@ const ANALYZE: &str = "cgos-genmove_analyze";
 pub struct DoorSettings {
     /// Taken off the venue's measure of each move, as the servers give it.
     pub gift: Duration,
-    /// Between a new game's `setup` and its first `genmove`.
-    pub setup_pause: Duration,
     /// How long a new connection has to log in.
     pub login_wait: Duration,
 }
@@ -62,7 +63,6 @@ impl Default for DoorSettings {
     fn default() -> Self {
         DoorSettings {
             gift: Duration::from_millis(250),
-            setup_pause: Duration::from_secs(3),
             login_wait: Duration::from_secs(30),
         }
     }
@@ -139,8 +139,8 @@ enum Told {
     Nothing,
     /// The board is telling a game; quiet from `since` means it is done.
     Assembling { since: Instant },
-    /// `setup` went out at `at`; `fresh` when it had no move.
-    SetUp { at: Instant, fresh: bool },
+    /// `setup` went out.
+    SetUp,
 }
 
 /// The game as the board has told it since its last `clear_board`.
@@ -153,14 +153,14 @@ struct Table {
     told: Told,
 }
 
-/// The board's move request, held or sent to the client.
+/// The board's move request, sent to the client as `genmove`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Asked {
     id: Option<u32>,
     colour: Color,
     analyze: bool,
-    /// When `genmove` went out; `None` while it waits for the setup pause.
-    sent: Option<Instant>,
+    /// When `genmove` went out.
+    sent: Instant,
 }
 
 /// The venue's side of one CGOS client connection. See the module
@@ -175,6 +175,9 @@ pub struct CgosDoor {
     sides: Option<Sides>,
     /// The milliseconds each side may use, as the stream last said.
     clocks: [Option<u64>; 2],
+    /// Each move's mover's time left after it, by move number from 1, as
+    /// the stream said: for a resumed game's `setup`.
+    move_ms: Vec<Option<u64>>,
     /// What `time_left` last said of each side, in milliseconds.
     time_left: [Option<u64>; 2],
     asked: Option<Asked>,
@@ -199,6 +202,7 @@ impl CgosDoor {
             },
             sides: None,
             clocks: [None; 2],
+            move_ms: Vec::new(),
             time_left: [None; 2],
             asked: None,
             round_trip: Duration::ZERO,
@@ -323,7 +327,6 @@ impl CgosDoor {
                 self.table.moves.clear();
                 self.table.told = Told::Assembling { since: now };
                 self.asked = None;
-                self.clocks = [None; 2];
                 self.time_left = [None; 2];
                 reply("")
             }
@@ -360,15 +363,7 @@ impl CgosDoor {
             },
             ("genmove" | "kgs-genmove_cleanup" | ANALYZE, [colour, ..]) => {
                 match colour.parse::<Color>() {
-                    Ok(colour) => {
-                        self.asked = Some(Asked {
-                            id,
-                            colour,
-                            analyze: name == ANALYZE,
-                            sent: None,
-                        });
-                        self.ask(now)
-                    }
+                    Ok(colour) => self.ask(now, id, colour, name == ANALYZE),
                     Err(_) => refuse("invalid color"),
                 }
             }
@@ -379,6 +374,13 @@ impl CgosDoor {
 
     /// The board's game and its sides, from what the stream says of it.
     pub fn handle_sides(&mut self, now: Instant, sides: Sides) -> Vec<DoorEvent> {
+        if self
+            .sides
+            .as_ref()
+            .is_some_and(|known| known.game != sides.game)
+        {
+            self.forget_clocks();
+        }
         self.sides = Some(sides);
         self.handle_timeout(now)
     }
@@ -388,12 +390,31 @@ impl CgosDoor {
         self.clocks[colour.index()] = Some(usable_ms(reading));
     }
 
+    /// Move `n` (from 1) as the stream told it, with its mover's clock
+    /// after it.
+    pub fn handle_move(&mut self, n: u32, colour: Color, reading: &ClockReading) {
+        self.handle_clock(colour, reading);
+        let index = n.saturating_sub(1) as usize;
+        if index < 10_000 {
+            if self.move_ms.len() <= index {
+                self.move_ms.resize(index + 1, None);
+            }
+            self.move_ms[index] = Some(usable_ms(reading));
+        }
+    }
+
+    fn forget_clocks(&mut self) {
+        self.clocks = [None; 2];
+        self.move_ms.clear();
+    }
+
     /// The game is over: the client is told so, `date` as `YYYY-MM-DD`,
     /// when it was told the game.
     pub fn handle_result(&mut self, date: &str, result: &Ended) -> Vec<DoorEvent> {
         let told = std::mem::replace(&mut self.table.told, Told::Nothing);
         self.asked = None;
-        if !matches!(told, Told::SetUp { .. }) || self.entrant().is_none() {
+        self.forget_clocks();
+        if told != Told::SetUp || self.entrant().is_none() {
             return Vec::new();
         }
         self.awaiting_ready = true;
@@ -421,11 +442,8 @@ impl CgosDoor {
             Stage::Protocol | Stage::Username { .. } | Stage::Password { .. } => {
                 Some(self.opened + self.settings.login_wait)
             }
-            Stage::Open { .. } => match (self.table.told, self.asked) {
-                (Told::Assembling { since }, _) => Some(since + ASSEMBLY_QUIET),
-                (Told::SetUp { at, fresh: true }, Some(Asked { sent: None, .. })) => {
-                    Some(at + self.settings.setup_pause)
-                }
+            Stage::Open { .. } => match self.table.told {
+                Told::Assembling { since } => Some(since + ASSEMBLY_QUIET),
                 _ => None,
             },
             Stage::Closed => None,
@@ -443,18 +461,10 @@ impl CgosDoor {
                 }
                 Vec::new()
             }
-            Stage::Open { .. } => {
-                let mut events = Vec::new();
-                if let Told::Assembling { since } = self.table.told {
-                    if now >= since + ASSEMBLY_QUIET {
-                        events.extend(self.set_up(now));
-                    }
-                }
-                if self.asked.is_some_and(|asked| asked.sent.is_none()) {
-                    events.extend(self.ask(now));
-                }
-                events
-            }
+            Stage::Open { .. } => match self.table.told {
+                Told::Assembling { since } if now >= since + ASSEMBLY_QUIET => self.set_up_as(None),
+                _ => Vec::new(),
+            },
             Stage::Closed => Vec::new(),
         }
     }
@@ -473,7 +483,7 @@ impl CgosDoor {
                 self.table.told = Told::Assembling { since: now };
                 Vec::new()
             }
-            Told::SetUp { .. } => vec![DoorEvent::Send(ServerLine::Play {
+            Told::SetUp => vec![DoorEvent::Send(ServerLine::Play {
                 colour: letter(colour),
                 vertex,
                 ms_left: self.ms_left(colour),
@@ -482,40 +492,35 @@ impl CgosDoor {
         }
     }
 
-    /// The board's move request: the game set up first if it is not, and
-    /// `genmove` sent once the setup pause is over.
-    fn ask(&mut self, now: Instant) -> Vec<DoorEvent> {
-        let Some(asked) = self.asked else {
-            return Vec::new();
-        };
+    /// The board's move request: the game set up first if it is not, then
+    /// `genmove`.
+    fn ask(
+        &mut self,
+        now: Instant,
+        id: Option<u32>,
+        colour: Color,
+        analyze: bool,
+    ) -> Vec<DoorEvent> {
         let mut events = Vec::new();
-        if !matches!(self.table.told, Told::SetUp { .. }) {
-            events.extend(self.set_up_as(now, Some(asked.colour)));
+        if self.table.told != Told::SetUp {
+            events.extend(self.set_up_as(Some(colour)));
         }
-        let due = match self.table.told {
-            Told::SetUp { at, fresh: true } => at + self.settings.setup_pause,
-            _ => now,
-        };
-        if asked.sent.is_none() && now >= due {
-            self.asked = Some(Asked {
-                sent: Some(now),
-                ..asked
-            });
-            events.push(DoorEvent::Send(ServerLine::Genmove {
-                colour: letter(asked.colour),
-                ms_left: self.ms_left(asked.colour),
-            }));
-        }
+        self.asked = Some(Asked {
+            id,
+            colour,
+            analyze,
+            sent: now,
+        });
+        events.push(DoorEvent::Send(ServerLine::Genmove {
+            colour: letter(colour),
+            ms_left: self.ms_left(colour),
+        }));
         events
-    }
-
-    fn set_up(&mut self, now: Instant) -> Vec<DoorEvent> {
-        self.set_up_as(now, None)
     }
 
     /// Sends `setup` for the game told so far, once the door knows its own
     /// side (from the sides, or from the move request `asked_for`).
-    fn set_up_as(&mut self, now: Instant, asked_for: Option<Color>) -> Vec<DoorEvent> {
+    fn set_up_as(&mut self, asked_for: Option<Color>) -> Vec<DoorEvent> {
         let Some(entrant) = self.entrant().map(str::to_string) else {
             return Vec::new();
         };
@@ -537,13 +542,11 @@ impl CgosDoor {
             (_, None) => return Vec::new(),
         };
         let mut moves = Vec::with_capacity(self.table.moves.len());
-        for (colour, vertex) in &self.table.moves {
-            moves.push((vertex.clone(), self.ms_left(*colour)));
+        for (n, (colour, vertex)) in self.table.moves.iter().enumerate() {
+            let ms = self.move_ms.get(n).copied().flatten();
+            moves.push((vertex.clone(), ms.unwrap_or_else(|| self.ms_left(*colour))));
         }
-        self.table.told = Told::SetUp {
-            at: now,
-            fresh: moves.is_empty(),
-        };
+        self.table.told = Told::SetUp;
         self.awaiting_ready = false;
         vec![DoorEvent::Send(ServerLine::Setup {
             game,
@@ -564,10 +567,7 @@ impl CgosDoor {
         }
         match self.asked {
             Some(Asked {
-                id,
-                analyze,
-                sent: Some(sent),
-                ..
+                id, analyze, sent, ..
             }) => {
                 self.asked = None;
                 let venue_measure = now.saturating_duration_since(sent);

@@ -161,7 +161,7 @@ fn a_client_that_never_logs_in_is_told_why_and_closed() {
 }
 
 #[test]
-fn black_gets_the_setup_when_the_board_is_quiet_and_its_genmove_after_the_pause() {
+fn black_gets_the_setup_when_the_board_is_quiet_and_its_genmove_at_the_request() {
     let t0 = crate::test_support::epoch();
     let mut door = logged_in(t0, "alpha", "e1 cgosGtp 0.98");
     tell_preamble(&mut door, t0);
@@ -176,20 +176,14 @@ fn black_gets_the_setup_when_the_board_is_quiet_and_its_genmove_after_the_pause(
         ["setup 203 9 7.0 300000 beta(?) alpha(?)"],
         "White first, as the servers send it"
     );
-    let asked = door.command(quiet + SECOND, "9 genmove b");
-    assert!(asked.is_empty(), "held for the setup pause: {asked:?}");
-    let pause_over = door.poll_timeout().unwrap();
-    assert_eq!(pause_over, quiet + Duration::from_secs(3));
+    assert_eq!(door.poll_timeout(), None);
+    let asked = quiet + SECOND;
     assert_eq!(
-        lines(&door.handle_timeout(pause_over)),
+        lines(&door.command(asked, "9 genmove b")),
         ["genmove b 300000"]
     );
     door.handle_round_trip(Duration::from_millis(40));
-    let moved = door.handle_line(
-        pause_over + Duration::from_millis(1500),
-        b"d4",
-        &passwords(),
-    );
+    let moved = door.handle_line(asked + Duration::from_millis(1500), b"d4", &passwords());
     assert_eq!(
         moved,
         [DoorEvent::Answer {
@@ -239,7 +233,7 @@ fn a_client_back_in_a_game_gets_every_move_and_its_genmove_at_once() {
             "setup 9 9 7.0 300000 beta(?) alpha(?) E5 250000 C3 300000",
             "genmove b 250000"
         ],
-        "no pause for a game under way"
+        "a game under way is told whole, then asked"
     );
 }
 
@@ -252,7 +246,10 @@ fn a_door_without_the_sides_sets_up_at_the_first_move_request() {
     let events = door.command(t0 + SECOND, "9 genmove b");
     assert_eq!(
         lines(&events),
-        ["setup 0 9 7.0 300000 opponent(?) alpha(?)"]
+        [
+            "setup 0 9 7.0 300000 opponent(?) alpha(?)",
+            "genmove b 300000"
+        ]
     );
 }
 

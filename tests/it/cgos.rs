@@ -1,0 +1,380 @@
+//! The CGOS door in a real event: CGOS clients, each driving a real GNU Go
+//! as cgos-client-python drives its engine (the lines it sends and the GTP
+//! it gives its engine, as captured between the real client and the real
+//! Python CGOS server of zakki/cgos), log in with the passwords `goref
+//! event DIR seats` prints and play the event's games through its CGOS
+//! port; a client that drops mid-game logs in again and is told the game.
+
+use crate::common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::{event_lines, free_port, gnugo, goref, journal};
+use serde_json::Value;
+
+const LIMIT: Duration = Duration::from_secs(240);
+
+/// GNU Go on GTP, as a CGOS client runs its engine.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Engine {
+    fn start(root: &Path) -> Engine {
+        let mut child = Command::new(gnugo())
+            .args(["--mode", "gtp", "--level", "0"])
+            .current_dir(root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Engine {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// One command; the answer's text.
+    fn ask(&mut self, command: &str) -> String {
+        writeln!(self.stdin, "{command}").unwrap();
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).unwrap() == 0 || line.trim().is_empty() {
+                break;
+            }
+            answer.push_str(&line);
+        }
+        answer.trim_start_matches(['=', ' ']).trim().to_string()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What a client heard and did, for the test to read.
+#[derive(Default)]
+struct Heard {
+    lines: Vec<String>,
+    logins: u32,
+    gameovers: u32,
+    refused: Option<String>,
+}
+
+/// A CGOS client in a thread of its own, as cgos-client-python plays:
+/// `e1 cgosPython 1.0.0 genmove_analyze`, its name and password, then
+/// `setup` told to its engine (boardsize, komi, time_settings, clear_board,
+/// the moves so far), `time_left` and `genmove` for `genmove`, `play` for
+/// `play`, `ready` after each `gameover`. `drop_after`: it closes its
+/// connection after that many moves of its first game and logs in again a
+/// second later with a new engine, as the client does after a drop. It
+/// dials again until the door listens, a minute at most.
+fn client(
+    root: &Path,
+    port: u16,
+    name: &str,
+    password: &str,
+    drop_after: Option<u32>,
+) -> Arc<Mutex<Heard>> {
+    let heard = Arc::new(Mutex::new(Heard::default()));
+    let (root, name, password) = (root.to_path_buf(), name.to_string(), password.to_string());
+    let shared = heard.clone();
+    std::thread::spawn(move || {
+        let mut drop_after = drop_after;
+        let mut tries = 0;
+        while tries < 300 {
+            match session(&root, port, &name, &password, drop_after, &shared) {
+                Some(false) => return,
+                Some(true) => {
+                    drop_after = None;
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                None => {
+                    tries += 1;
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+            }
+        }
+    });
+    heard
+}
+
+/// One connection: `Some(true)` when it dropped on purpose, `Some(false)`
+/// when the door closed it, `None` when it could not connect.
+fn session(
+    root: &Path,
+    port: u16,
+    name: &str,
+    password: &str,
+    drop_after: Option<u32>,
+    heard: &Mutex<Heard>,
+) -> Option<bool> {
+    let tcp = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    let mut writer = tcp.try_clone().unwrap();
+    let mut say = |line: &str| writer.write_all(format!("{line}\n").as_bytes()).is_ok();
+    let mut engine = Engine::start(root);
+    let mut moved = 0;
+    for line in BufReader::new(tcp).lines() {
+        let Ok(line) = line else { break };
+        heard.lock().unwrap().lines.push(line.clone());
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.first().copied() {
+            Some("protocol") => drop(say("e1 cgosPython 1.0.0 genmove_analyze")),
+            Some("username") => drop(say(name)),
+            Some("password") => {
+                heard.lock().unwrap().logins += 1;
+                say(password);
+            }
+            Some("setup") => {
+                engine.ask(&format!("boardsize {}", words[2]));
+                engine.ask(&format!("komi {}", words[3]));
+                let seconds = words[4].parse::<u64>().unwrap() / 1000;
+                engine.ask(&format!("time_settings {seconds} 0 0"));
+                engine.ask("clear_board");
+                let mut colour = "b";
+                for pair in words[7..].chunks(2) {
+                    engine.ask(&format!("play {colour} {}", pair[0]));
+                    colour = if colour == "b" { "w" } else { "b" };
+                }
+            }
+            Some("genmove") => {
+                let seconds = words[2].parse::<u64>().unwrap() / 1000;
+                engine.ask(&format!("time_left {} {seconds} 0", words[1]));
+                let mv = engine.ask(&format!("genmove {}", words[1]));
+                moved += 1;
+                if drop_after == Some(moved) {
+                    return Some(true);
+                }
+                say(&mv.to_lowercase());
+            }
+            Some("play") if words[2] != "resign" => {
+                engine.ask(&format!("play {} {}", words[1], words[2]));
+            }
+            Some("gameover") => {
+                heard.lock().unwrap().gameovers += 1;
+                say("ready");
+            }
+            Some("Error:") => {
+                heard.lock().unwrap().refused = Some(line.clone());
+                return Some(false);
+            }
+            _ => {}
+        }
+    }
+    Some(false)
+}
+
+/// An event of two CGOS entrants and two GNU Gos, a round robin on 9x9,
+/// its CGOS door on a free loopback port; `alpha`'s password is set in the
+/// file, `beta`'s is made.
+fn cgos_event(root: &Path) -> (PathBuf, u16) {
+    let dir = root.join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut text = format!(
+        "name = \"cgos cup\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
+         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
+         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\npassword = \"alpha-pw\"\n\n\
+         [[entrant]]\nname = \"beta\"\nplayer = \"cgos\"\n"
+    );
+    for name in ["gnu1", "gnu2"] {
+        text.push_str(&format!(
+            "\n[[entrant]]\nname = \"{name}\"\nplayer = \"gtp:{} --mode gtp --level 0\"\n",
+            gnugo()
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    (dir, port)
+}
+
+/// The settings `goref event DIR seats` prints for each CGOS entrant, as
+/// `(user, password)`, checked line by line.
+fn cgos_settings(dir: &Path, port: u16) -> Vec<(String, String)> {
+    let out = common::succeeded(Command::new(goref()).arg("event").arg(dir).arg("seats"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 10, "{text}");
+    let mut settings = Vec::new();
+    for block in lines.chunks(5) {
+        let user = block[3].strip_prefix("ServerUser = ").unwrap();
+        assert_eq!(
+            block[0],
+            format!(
+                "# {user}: a CGOS client's settings \
+                 (cgos-client-python's config; cgosGtp.tcl's -s -p -u -pw)"
+            )
+        );
+        assert_eq!(block[1], "ServerHost = 127.0.0.1");
+        assert_eq!(block[2], format!("ServerPort = {port}"));
+        let password = block[4].strip_prefix("ServerPassword = ").unwrap();
+        settings.push((user.to_string(), password.to_string()));
+    }
+    let again = common::succeeded(Command::new(goref()).arg("event").arg(dir).arg("seats"));
+    assert_eq!(String::from_utf8(again.stdout).unwrap(), text, "kept");
+    settings
+}
+
+/// Every board's journal.
+fn boards(dir: &Path) -> Vec<(PathBuf, Vec<Value>)> {
+    event_lines(dir)
+        .iter()
+        .filter(|l| l["type"] == "board_end")
+        .map(|end| {
+            let folder = dir.join(end["dir"].as_str().unwrap());
+            let events = journal(&folder);
+            (folder, events)
+        })
+        .collect()
+}
+
+fn spec_of(events: &[Value], colour: &str) -> String {
+    events
+        .iter()
+        .find(|e| e["type"] == "game_start")
+        .map(|e| e[colour]["spec"].as_str().unwrap().to_string())
+        .unwrap_or_default()
+}
+
+#[test]
+fn cgos_clients_play_an_event_in_both_colours_through_its_cgos_port() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (dir, port) = cgos_event(root.path());
+    let settings = cgos_settings(&dir, port);
+    assert_eq!(settings[0], ("alpha".into(), "alpha-pw".into()));
+    assert_eq!(settings[1].0, "beta");
+    let mode = std::fs::metadata(dir.join("seats/cgos-passwords"))
+        .unwrap()
+        .permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+
+    let event = common::spawn_event(&dir, Stdio::piped());
+    let alpha = client(root.path(), port, "alpha", &settings[0].1, None);
+    let beta = client(root.path(), port, "beta", &settings[1].1, None);
+    let intruder = client(root.path(), port, "alpha", "wrong-pw", None);
+    let stranger = client(root.path(), port, "gamma", "gamma-pw", None);
+    let output = common::wait_with_watchdog(event, LIMIT);
+    let said = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{said}");
+
+    let refused = |heard: &Arc<Mutex<Heard>>| heard.lock().unwrap().refused.clone();
+    assert_eq!(
+        refused(&intruder).as_deref(),
+        Some("Error: Sorry, password doesn't match for 'alpha'")
+    );
+    assert!(
+        refused(&stranger).is_some_and(|line| line.contains("'gamma' is not an entrant")),
+        "a name is never registered by logging in"
+    );
+    let boards = boards(&dir);
+    assert_eq!(boards.len(), 6, "three rounds of two boards");
+    let mut colours = Vec::new();
+    for (folder, events) in &boards {
+        let result = events.iter().find(|e| e["type"] == "result").unwrap();
+        assert!(
+            !result["result"].as_str().unwrap().ends_with('F'),
+            "{}: {result}",
+            folder.display()
+        );
+        for colour in ["black", "white"] {
+            if spec_of(events, colour) == "seat:alpha" {
+                colours.push(colour);
+            }
+        }
+    }
+    colours.sort();
+    colours.dedup();
+    assert_eq!(colours, ["black", "white"], "alpha played both colours");
+    let alpha = alpha.lock().unwrap();
+    assert_eq!(alpha.logins, 1);
+    assert_eq!(alpha.gameovers, 3, "{:?}", alpha.lines);
+    let setups: Vec<&String> = alpha
+        .lines
+        .iter()
+        .filter(|l| l.starts_with("setup "))
+        .collect();
+    assert_eq!(setups.len(), 3, "{setups:?}");
+    for setup in setups {
+        let words: Vec<&str> = setup.split_whitespace().collect();
+        assert_eq!(&words[2..5], ["9", "7.0", "600000"], "{setup}");
+        assert!(
+            words[5] == "alpha(?)" || words[6] == "alpha(?)",
+            "alpha is named as itself: {setup}"
+        );
+    }
+    assert_eq!(beta.lock().unwrap().gameovers, 3);
+}
+
+#[test]
+fn a_cgos_client_that_drops_mid_game_is_told_every_move_when_it_logs_in_again() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (dir, port) = cgos_event(root.path());
+    let settings = cgos_settings(&dir, port);
+    let event = common::spawn_event(&dir, Stdio::piped());
+    let alpha = client(root.path(), port, "alpha", &settings[0].1, Some(3));
+    let _beta = client(root.path(), port, "beta", &settings[1].1, None);
+    let output = common::wait_with_watchdog(event, LIMIT);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let alpha = alpha.lock().unwrap();
+    assert_eq!(alpha.logins, 2, "{:?}", alpha.lines);
+    let back = alpha
+        .lines
+        .iter()
+        .filter(|l| l.starts_with("setup "))
+        .nth(1)
+        .unwrap();
+    let told: Vec<&str> = back.split_whitespace().skip(7).collect();
+    assert!(
+        told.len() >= 2 * 4 && told.len().is_multiple_of(2),
+        "the game so far, each move with its time: {back}"
+    );
+    let times: Vec<u64> = told
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert!(
+        times.iter().all(|&ms| ms <= 600_000) && times.iter().any(|&ms| ms < 600_000),
+        "each move's time left after it, as the clocks read: {back}"
+    );
+    let (_, events) = boards(&dir)
+        .into_iter()
+        .find(|(_, events)| {
+            events
+                .iter()
+                .any(|e| e["type"] == "session" && e["what"] == "seat_back")
+        })
+        .expect("a board where alpha's seat came back");
+    assert!(events
+        .iter()
+        .any(|e| e["type"] == "session" && e["what"] == "seat_lost"));
+    let result = events.iter().find(|e| e["type"] == "result").unwrap();
+    assert!(
+        !result["result"].as_str().unwrap().ends_with('F'),
+        "{result}"
+    );
+}
