@@ -3,7 +3,8 @@
 //! [`CgosDoor`]; once its password lets it in, it serves its entrant's
 //! [`SeatLink`] as a goref seat's connection does, so the boards play it
 //! as any seat: absent, lost and back under the same rules. The link's
-//! round trip is read from the kernel (`TCP_INFO`) before each command.
+//! round trip is read from the kernel (`TCP_INFO`) before each command,
+//! for the charge and for the director's seats view.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -185,6 +186,7 @@ async fn serve_client(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>) -> 
                 Some(ToSeat::Command(line)) => {
                     if let Some(trip) = round_trip(fd) {
                         door.handle_round_trip(trip);
+                        let _ = news.send(SeatNews::RoundTrip(trip));
                     }
                     door.command(now(), &line)
                 }
