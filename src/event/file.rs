@@ -355,7 +355,26 @@ fn load_unseeded(dir: &Path) -> Result<EventFile, EventFileError> {
             source,
         }
     })?;
-    parse(&text).map_err(|message| EventFileError::Invalid { path, message })
+    let file = parse(&text).map_err(|message| EventFileError::Invalid {
+        path: path.clone(),
+        message,
+    })?;
+    if file.entrants.iter().any(|e| e.password.is_some()) {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).map_or(0, |m| m.permissions().mode());
+        if mode & 0o077 != 0 {
+            return Err(EventFileError::Invalid {
+                path: path.clone(),
+                message: format!(
+                    "it holds CGOS passwords and others may read it (mode {:o}): \
+                     chmod 600 {}, or leave the passwords out and let goref make them",
+                    mode & 0o777,
+                    path.display()
+                ),
+            });
+        }
+    }
+    Ok(file)
 }
 
 /// Whether `name` may name an entrant: not empty, no comma and no space
@@ -841,6 +860,49 @@ mod tests {
         assert!(asked.seats.stderr);
         let typo = parse(&text.replace("listen =", "listen_on ="));
         assert!(typo.unwrap_err().contains("listen_on"));
+    }
+
+    #[test]
+    fn a_cgos_entrant_plays_through_the_cgos_door_with_a_password_cgos_takes() {
+        let entrants = "[[entrant]]\nname = \"a\"\nplayer = \"cgos\"\n\
+                        [[entrant]]\nname = \"b\"\nplayer = \"bot\"\n";
+        let head = "name = \"x\"\nsystem = \"round-robin\"\n";
+        let no_door = parse(&format!("{head}{entrants}"));
+        assert!(no_door.unwrap_err().contains("[seats]: cgos"));
+        let text = format!("{head}[seats]\ncgos = \"10.0.0.5:6867\"\n{entrants}");
+        let file = parse(&text).unwrap();
+        assert_eq!(file.entrants[0].player, "seat:a");
+        assert!(file.entrants[0].cgos && !file.entrants[1].cgos);
+        assert_eq!(file.seats.cgos_dialled().as_deref(), Some("10.0.0.5:6867"));
+        assert_eq!(
+            file.seats.door().gift,
+            std::time::Duration::from_millis(250)
+        );
+        let gift = parse(&text.replace("cgos = ", "cgos_gift = 0.5\ncgos = ")).unwrap();
+        assert_eq!(
+            gift.seats.door().gift,
+            std::time::Duration::from_millis(500)
+        );
+        let with = |password: &str| {
+            parse(&text.replace(
+                "player = \"cgos\"\n",
+                &format!("player = \"cgos\"\npassword = \"{password}\"\n"),
+            ))
+        };
+        assert_eq!(
+            with("alpha-pw.1").unwrap().entrants[0].password.as_deref(),
+            Some("alpha-pw.1")
+        );
+        for bad in ["ab", "has space", "seventeen-chars-x", "pässword"] {
+            assert!(with(bad).unwrap_err().contains("password"), "{bad}");
+        }
+        let misplaced = parse(&text.replace(
+            "player = \"bot\"\n",
+            "player = \"bot\"\npassword = \"secret\"\n",
+        ));
+        assert!(misplaced
+            .unwrap_err()
+            .contains("a password is for a CGOS client"));
     }
 
     #[test]

@@ -181,7 +181,8 @@ fn session(
 
 /// An event of two CGOS entrants and two GNU Gos, a round robin on 9x9,
 /// its CGOS door on a free loopback port; `alpha`'s password is set in the
-/// file, `beta`'s is made.
+/// file, `beta`'s is made. The file, holding a password, is refused until
+/// only its owner may read it.
 fn cgos_event(root: &Path) -> (PathBuf, u16) {
     let dir = root.join("cup");
     std::fs::create_dir_all(&dir).unwrap();
@@ -198,7 +199,21 @@ fn cgos_event(root: &Path) -> (PathBuf, u16) {
             gnugo()
         ));
     }
-    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let file = dir.join("event.toml");
+    std::fs::write(&file, text).unwrap();
+    let readable = Command::new(goref())
+        .arg("event")
+        .arg(&dir)
+        .arg("seats")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&readable.stderr);
+    assert!(
+        !readable.status.success() && said.contains("holds CGOS passwords and others may read it"),
+        "{said}"
+    );
+    let private = std::os::unix::fs::PermissionsExt::from_mode(0o600);
+    std::fs::set_permissions(&file, private).unwrap();
     (dir, port)
 }
 
