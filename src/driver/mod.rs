@@ -604,6 +604,7 @@ pub(crate) fn progress_line(event: &GameEvent) -> Option<String> {
         GameEvent::Clock { .. }
         | GameEvent::Gtp { .. }
         | GameEvent::Usenix { .. }
+        | GameEvent::Cgos { .. }
         | GameEvent::Analysis { .. } => return None,
     })
 }

@@ -141,7 +141,10 @@ pub fn stream_to_seats(links: &[(&SeatLink, String)]) -> mpsc::UnboundedSender<E
                 }
                 let protocol_line = matches!(
                     handed.stamped.event,
-                    GameEvent::Gtp { .. } | GameEvent::Packet { .. } | GameEvent::Usenix { .. }
+                    GameEvent::Gtp { .. }
+                        | GameEvent::Packet { .. }
+                        | GameEvent::Usenix { .. }
+                        | GameEvent::Cgos { .. }
                 );
                 if !protocol_line {
                     if history.len() == HISTORY_KEPT {

@@ -162,6 +162,7 @@ impl TraceRow<'_> {
         }
         let kind = match self {
             TraceRow::Packet(_) => filter.packets,
+            TraceRow::Line(line) if line.cgos => filter.packets,
             TraceRow::Line(line) if line.direction == LineDirection::Stderr => filter.stderr,
             TraceRow::Line(_) => filter.gtp,
             TraceRow::Audience(_) => true,
@@ -349,6 +350,10 @@ impl TracePane<'_> {
         let (glyph, style) = match row {
             TraceRow::Packet(p) if p.entry.direction == Direction::Out => ('→', theme.packet_out),
             TraceRow::Packet(_) => ('←', theme.packet_in),
+            TraceRow::Line(l) if l.cgos => match l.direction {
+                LineDirection::Received => ('⇐', theme.packet_in),
+                _ => ('⇒', theme.packet_out),
+            },
             TraceRow::Line(l) => match l.direction {
                 LineDirection::Sent => ('→', theme.gtp_sent),
                 LineDirection::Received => ('←', theme.gtp_received),
@@ -401,6 +406,8 @@ impl TracePane<'_> {
         match glyph {
             '→' | '▸' => '>',
             '←' => '<',
+            '⇒' => '}',
+            '⇐' => '{',
             '✗' => '*',
             '▼' => 'v',
             '·' => '|',

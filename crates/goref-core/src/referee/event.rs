@@ -430,6 +430,14 @@ pub enum GameEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         note: Option<String>,
     },
+    /// One line on a CGOS server's link, as `goref seat cgos://` plays a
+    /// game there: the server's (`received`) or the seat's (`sent`);
+    /// `color` is the seat's side. The login is never traced.
+    Cgos {
+        color: Color,
+        direction: LineDirection,
+        line: String,
+    },
     Agreement(AgreementEvent),
     Phase {
         phase: Phase,
@@ -595,6 +603,7 @@ impl GameEvent {
             GameEvent::Packet { .. } => "packet",
             GameEvent::Gtp { .. } => "gtp",
             GameEvent::Usenix { .. } => "usenix",
+            GameEvent::Cgos { .. } => "cgos",
             GameEvent::Agreement(_) => "agreement",
             GameEvent::Phase { .. } => "phase",
             GameEvent::Illegal { .. } => "illegal",

@@ -4,6 +4,7 @@
 //! [`GameView`] and [`Recorder`] fold that stream into a screen's state and
 //! an SGF record.
 
+pub mod cgos_seat;
 pub mod event;
 pub(crate) mod game_config;
 pub mod machine;

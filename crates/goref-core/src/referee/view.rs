@@ -367,7 +367,7 @@ impl GameView {
                 color,
                 direction,
                 line,
-            } => self.push_trace(*color, *direction, line, None),
+            } => self.push_trace(*color, *direction, line, None, false),
             GameEvent::Usenix {
                 color,
                 direction,
@@ -375,8 +375,13 @@ impl GameView {
                 note,
             } => {
                 let shown = line.replace('\r', "\u{240d}");
-                self.push_trace(*color, *direction, &shown, note.as_deref());
+                self.push_trace(*color, *direction, &shown, note.as_deref(), false);
             }
+            GameEvent::Cgos {
+                color,
+                direction,
+                line,
+            } => self.push_trace(*color, *direction, line, None, true),
             GameEvent::Agreement(agreement) => self.apply_agreement(agreement),
             GameEvent::Phase { phase, reason } => {
                 if *phase == Phase::Adjudication && self.phase != Phase::Adjudication {
@@ -623,6 +628,7 @@ impl GameView {
         direction: LineDirection,
         line: &str,
         note: Option<&str>,
+        cgos: bool,
     ) {
         let analysis = direction == LineDirection::Received
             && (line.starts_with("info ") || line.starts_with('{'));
@@ -640,6 +646,7 @@ impl GameView {
                 direction,
                 line: bounded_text(line, limit),
                 note: note.map(|n| bounded_text(n, TEXT_LIMIT)),
+                cgos,
             },
             TRACE_CAPACITY,
         );

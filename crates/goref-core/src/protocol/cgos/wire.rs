@@ -108,6 +108,76 @@ impl fmt::Display for ServerLine {
     }
 }
 
+impl ServerLine {
+    /// Reads a server's line as a client does; `None` for a line no
+    /// server sends (a client ignores it and says so).
+    pub fn parse(line: &str) -> Option<ServerLine> {
+        if let Some(text) = line.strip_prefix("Error:") {
+            return Some(ServerLine::Error(text.trim().to_string()));
+        }
+        let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let colour = |word: &str| match word {
+            "b" | "B" => Some('b'),
+            "w" | "W" => Some('w'),
+            _ => None,
+        };
+        Some(match (word, words.as_slice()) {
+            ("protocol", _) => ServerLine::Protocol {
+                analyze: words.contains(&"genmove_analyze"),
+            },
+            ("username", _) => ServerLine::Username,
+            ("password", _) => ServerLine::Password,
+            ("setup", [game, size, komi, main_ms, white, black, moves @ ..])
+                if moves.len() % 2 == 0 =>
+            {
+                ServerLine::Setup {
+                    game: game.parse().ok()?,
+                    size: size.parse().ok()?,
+                    komi: komi.parse().ok().filter(|k: &f64| k.is_finite())?,
+                    main_ms: main_ms.parse().ok()?,
+                    white: parse_named(white),
+                    black: parse_named(black),
+                    moves: moves
+                        .chunks(2)
+                        .map(|pair| Some((pair[0].to_string(), pair[1].parse().ok()?)))
+                        .collect::<Option<Vec<_>>>()?,
+                }
+            }
+            ("genmove", [c, ms]) => ServerLine::Genmove {
+                colour: colour(c)?,
+                ms_left: ms.parse().ok()?,
+            },
+            ("play", [c, vertex, ms]) => ServerLine::Play {
+                colour: colour(c)?,
+                vertex: vertex.to_string(),
+                ms_left: ms.parse().ok()?,
+            },
+            ("gameover", [date, result, reason @ ..]) => ServerLine::Gameover {
+                date: date.to_string(),
+                result: result.to_string(),
+                reason: (!reason.is_empty()).then(|| reason.join(" ")),
+            },
+            ("info", _) => ServerLine::Info(rest.trim().to_string()),
+            _ => return None,
+        })
+    }
+}
+
+/// `NAME(RATING)` as `setup` writes a side; a bare name has no rating.
+fn parse_named(text: &str) -> Named {
+    match text.strip_suffix(')').and_then(|t| t.rsplit_once('(')) {
+        Some((name, rating)) => Named {
+            name: name.to_string(),
+            rating: rating.to_string(),
+        },
+        None => Named {
+            name: text.to_string(),
+            rating: String::new(),
+        },
+    }
+}
+
 /// Komi as the Python server writes it: `7.0`, `6.5`.
 fn komi_text(komi: f64) -> String {
     if komi.fract() == 0.0 {
@@ -270,6 +340,39 @@ mod tests {
             ServerLine::Protocol { analyze: true }.to_string(),
             "protocol genmove_analyze"
         );
+    }
+
+    #[test]
+    fn a_client_reads_back_every_line_a_server_writes() {
+        let lines = [
+            "protocol genmove_analyze",
+            "protocol",
+            "username",
+            "password",
+            "setup 12 9 7.0 300000 beta(1800) alpha(1500?) E5 299100 pass 298000",
+            "setup 3 19 6.5 60000 w(?) b(?)",
+            "genmove w 12",
+            "play b PASS 19786",
+            "gameover 2026-11-30 W+15.0 second double pass",
+            "gameover 2026-11-30 B+Resign",
+            "info the next round starts in 5 minutes",
+            "Error: Sorry, password doesn't match",
+        ];
+        for line in lines {
+            let parsed = ServerLine::parse(line).unwrap_or_else(|| panic!("{line}"));
+            assert_eq!(parsed.to_string(), line);
+        }
+        for junk in [
+            "setup 1 9 7.0",
+            "setup 1 9 7.0 1000 a(1) b(2) E5",
+            "genmove x 10",
+            "genmove b ten",
+            "play b",
+            "hello",
+            "",
+        ] {
+            assert_eq!(ServerLine::parse(junk), None, "{junk}");
+        }
     }
 
     #[test]

@@ -66,6 +66,9 @@ pub struct TraceLine {
     /// Usenix line ignored, or one a 1987 referee would have misread.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A CGOS server's line (`goref seat cgos://`), not the program's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cgos: bool,
 }
 
 /// Spectators joined or left: one `spectators` event in words, for the

@@ -391,6 +391,7 @@ fn the_trace_keeps_only_the_newest_lines() {
             direction: LineDirection::Received,
             line: format!("= {extra}"),
             note: None,
+            cgos: false,
         }),
         "the oldest lines are dropped"
     );

@@ -1,0 +1,1217 @@
+//! `goref seat cgos://`: one program playing on a CGOS server, as a
+//! sans-IO machine. The server's lines and the program's GTP answers come
+//! in with the time; out go the lines for the server, the GTP commands for
+//! the program (one in flight at a time) and [`SeatNote`]s: each game as
+//! goref's own events, for its folder and the seat's screen.
+//!
+//! The server referees; goref follows and checks. Each move is played on
+//! goref's own board (area scoring, positional superko, as CGOS plays), so
+//! that a move goref's rules refuse, a count that differs from the
+//! server's, or a flag the clocks as told do not bear out is said in a
+//! notice beside the server's verdict, which stays the result. The login
+//! is never traced: the password goes nowhere but to the server.
+//!
+//! The program is told each game as the CGOS clients tell theirs:
+//! `boardsize`, `komi`, `time_settings MAIN 0 0` (when it knows
+//! `time_left` too), the opponent's name and rating (when it knows the
+//! `cgos-opponent_*` commands), `clear_board` and the moves so far; then
+//! `time_left` before each move it is asked for, and `cgos-gameover` at the
+//! end when it knows it. It is asked with its own analysis command when it
+//! lists one and the server takes analysis.
+
+use std::collections::{BTreeSet, VecDeque};
+use std::time::{Duration, Instant};
+
+use crate::game::board::{Board, BoardRules, KoRule};
+use crate::game::clock::ClockReading;
+use crate::game::score::{score, Scoring};
+use crate::game::{Color, Move};
+use crate::protocol::cgos::wire::{parse_move, Named, ServerLine};
+use crate::protocol::gtp::analysis::{of_move, parse_line, AnalysisCommand, Candidate};
+use crate::protocol::seat::Right;
+
+use super::event::{
+    End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo, SessionChange,
+    TimeSettings,
+};
+
+/// How often a program asked with `kata-` or `lz-genmove_analyze` writes
+/// its `info` line, in centiseconds.
+const ANALYSIS_INTERVAL_CS: u32 = 50;
+/// How many answers that are not moves a program may give for one move
+/// before the seat resigns for it.
+const MAX_BAD_ANSWERS: u32 = 3;
+/// How far goref's clock may be from the server's flag before it says so:
+/// the link's delay and the server's gift are not known here.
+const FLAG_SLACK: Duration = Duration::from_secs(2);
+
+/// Who the seat logs in as.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatLogin {
+    pub user: String,
+    pub password: String,
+    /// The seat's free text after `e1`: `goref-seat VERSION`.
+    pub client: String,
+}
+
+/// What the machine tells its shell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SeatNote {
+    /// The login was sent; the server said nothing against it yet.
+    LoggedIn,
+    /// A game starts, or is told again after the link came back
+    /// (`resumed`): the shell opens or goes on with its folder.
+    GameBegins {
+        game: u64,
+        /// `game 12 on 9x9: beta(1800) (W) - alpha(1500?) (B)`.
+        title: String,
+        resumed: bool,
+    },
+    /// One of the game's events, in order.
+    Event(GameEvent),
+    /// The game is over; the shell closes its folder.
+    GameEnds { game: u64, result: String },
+    /// A line for the operator's log.
+    Said(String),
+    /// The server refused the seat (`Error: ...`); it closes the link.
+    Refused(String),
+}
+
+/// Why a GTP command went to the program.
+#[derive(Debug, Clone, PartialEq)]
+enum Purpose {
+    Name,
+    Version,
+    ListCommands,
+    /// Telling the game: any failure is a notice.
+    Tell,
+    /// The move asked for in game `game`, `asked` when the server asked.
+    Move {
+        game: u64,
+        color: Color,
+        command: Option<AnalysisCommand>,
+    },
+}
+
+#[derive(Debug, Clone)]
+struct Command {
+    line: String,
+    purpose: Purpose,
+    /// Traced in the game's events.
+    traced: bool,
+}
+
+/// The program as it said it is.
+#[derive(Debug, Clone, Default)]
+struct Program {
+    name: String,
+    version: String,
+    listed: BTreeSet<String>,
+    /// Its commands are known (the answer to `list_commands` came).
+    known: bool,
+}
+
+impl Program {
+    fn lists(&self, command: &str) -> bool {
+        self.listed.contains(command)
+    }
+
+    fn analysis(&self, offered: bool) -> Option<AnalysisCommand> {
+        match offered {
+            true => AnalysisCommand::choose(|c| self.lists(c)),
+            false => None,
+        }
+    }
+
+    fn tells_time(&self) -> bool {
+        self.lists("time_settings") && self.lists("time_left")
+    }
+}
+
+/// The move the server asked for.
+#[derive(Debug, Clone)]
+struct Asked {
+    color: Color,
+    ms_left: u64,
+    at: Instant,
+    bad_answers: u32,
+    /// The operator's resignation was sent for it: the program's answer is
+    /// dropped.
+    resigned: bool,
+}
+
+/// One game as the server tells it.
+#[derive(Debug, Clone)]
+struct Game {
+    id: u64,
+    size: u8,
+    komi: f64,
+    main_ms: u64,
+    ours: Color,
+    white: Named,
+    black: Named,
+    /// Every move told, with its mover's time left after it.
+    moves: Vec<(String, u64)>,
+    /// goref's board; none once goref's rules and the server's part.
+    board: Option<Board>,
+    /// Each side's time left as last told, and when its turn began.
+    left_ms: [u64; 2],
+    used_ms: [u64; 2],
+    turn_since: Option<(Color, Instant)>,
+    asked: Option<Asked>,
+    over: bool,
+}
+
+impl Game {
+    fn to_move(&self) -> Color {
+        match self.moves.len() % 2 {
+            0 => Color::Black,
+            _ => Color::White,
+        }
+    }
+
+    fn named(&self, color: Color) -> &Named {
+        match color {
+            Color::Black => &self.black,
+            Color::White => &self.white,
+        }
+    }
+
+    fn title(&self) -> String {
+        format!(
+            "game {} on {s}x{s}: {} (W) - {} (B)",
+            self.id,
+            self.white,
+            self.black,
+            s = self.size
+        )
+    }
+
+    fn reading(&self, color: Color, running: bool) -> ClockReading {
+        ClockReading {
+            main_left_ms: self.left_ms[color.index()],
+            period_left_ms: None,
+            periods_left: None,
+            stones_left: None,
+            in_overtime: false,
+            running,
+            flagged: false,
+            used_ms: self.used_ms[color.index()],
+            last_move_ms: 0,
+            wall_ms: None,
+        }
+    }
+}
+
+/// One seat's life on a CGOS server. See the module documentation.
+#[derive(Debug)]
+pub struct CgosSeat {
+    login: SeatLogin,
+    /// The server takes a move's analysis (`protocol genmove_analyze`).
+    analysis_offered: bool,
+    connected: bool,
+    program: Program,
+    game: Option<Game>,
+    /// The operator asked for a resignation with no move asked yet.
+    resign_next: bool,
+    to_server: VecDeque<String>,
+    commands: VecDeque<Command>,
+    in_flight: Option<Command>,
+    notes: VecDeque<SeatNote>,
+}
+
+impl CgosSeat {
+    /// A seat for `login`; the program is asked who it is first.
+    pub fn new(login: SeatLogin) -> CgosSeat {
+        let mut seat = CgosSeat {
+            login,
+            analysis_offered: false,
+            connected: false,
+            program: Program::default(),
+            game: None,
+            resign_next: false,
+            to_server: VecDeque::new(),
+            commands: VecDeque::new(),
+            in_flight: None,
+            notes: VecDeque::new(),
+        };
+        seat.ask_who();
+        seat
+    }
+
+    fn ask_who(&mut self) {
+        for (line, purpose) in [
+            ("name", Purpose::Name),
+            ("version", Purpose::Version),
+            ("list_commands", Purpose::ListCommands),
+        ] {
+            self.command(line.to_string(), purpose, false);
+        }
+    }
+
+    fn command(&mut self, line: String, purpose: Purpose, traced: bool) {
+        self.commands.push_back(Command {
+            line,
+            purpose,
+            traced,
+        });
+    }
+
+    fn event(&mut self, event: GameEvent) {
+        self.notes.push_back(SeatNote::Event(event));
+    }
+
+    fn notice(&mut self, message: String) {
+        self.event(GameEvent::Notice {
+            color: None,
+            message,
+        });
+    }
+
+    fn said(&mut self, text: String) {
+        self.notes.push_back(SeatNote::Said(text));
+    }
+
+    /// The next line for the server.
+    pub fn poll_line(&mut self) -> Option<String> {
+        self.to_server.pop_front()
+    }
+
+    /// The next command for the program, when none is in flight.
+    pub fn poll_command(&mut self) -> Option<String> {
+        if self.in_flight.is_some() {
+            return None;
+        }
+        let command = self.commands.pop_front()?;
+        if command.traced {
+            if let Some(game) = &self.game {
+                let color = game.ours;
+                self.event(GameEvent::Gtp {
+                    color,
+                    direction: LineDirection::Sent,
+                    line: command.line.clone(),
+                });
+            }
+        }
+        let line = command.line.clone();
+        self.in_flight = Some(command);
+        Some(line)
+    }
+
+    /// The next note for the shell.
+    pub fn poll_note(&mut self) -> Option<SeatNote> {
+        self.notes.pop_front()
+    }
+
+    /// Whether the game in play is over or none is in play: the seat may
+    /// stop without losing one.
+    pub fn between_games(&self) -> bool {
+        self.game.as_ref().is_none_or(|game| game.over)
+    }
+
+    /// The link to the server is up: its login comes next.
+    pub fn handle_connected(&mut self) {
+        self.connected = true;
+    }
+
+    /// The link to the server is gone. A game in play goes on at the
+    /// server, its clock running; the seat logs in again and is told it.
+    pub fn handle_link_lost(&mut self, why: &str) {
+        self.connected = false;
+        let Some(game) = &mut self.game else { return };
+        if game.over {
+            return;
+        }
+        let ours = game.ours;
+        game.asked = None;
+        self.event(GameEvent::Session {
+            what: SessionChange::SeatLost,
+            color: Some(ours),
+            message: format!("the link to the server is lost ({why}); its clock runs there"),
+            down_ms: None,
+        });
+    }
+
+    /// A line from the server.
+    pub fn handle_line(&mut self, now: Instant, line: &str) {
+        let parsed = ServerLine::parse(line);
+        let login = matches!(
+            parsed,
+            Some(ServerLine::Protocol { .. } | ServerLine::Username | ServerLine::Password)
+        );
+        if !login {
+            self.trace(LineDirection::Received, line);
+        }
+        let Some(parsed) = parsed else {
+            self.said(format!("the server said what CGOS does not: {line}"));
+            return;
+        };
+        match parsed {
+            ServerLine::Protocol { analyze } => {
+                self.analysis_offered = analyze;
+                let mut hello = format!("e1 {}", self.login.client);
+                if analyze {
+                    hello.push_str(" genmove_analyze");
+                }
+                self.to_server.push_back(hello);
+            }
+            ServerLine::Username => self.to_server.push_back(self.login.user.clone()),
+            ServerLine::Password => {
+                self.to_server.push_back(self.login.password.clone());
+                self.notes.push_back(SeatNote::LoggedIn);
+            }
+            ServerLine::Setup {
+                game,
+                size,
+                komi,
+                main_ms,
+                white,
+                black,
+                moves,
+            } => self.setup(now, game, size, komi, main_ms, white, black, moves),
+            ServerLine::Genmove { colour, ms_left } => self.genmove(now, colour, ms_left),
+            ServerLine::Play {
+                colour,
+                vertex,
+                ms_left,
+            } => self.play(now, colour, &vertex, ms_left),
+            ServerLine::Gameover {
+                date,
+                result,
+                reason,
+            } => self.gameover(now, &date, &result, reason.as_deref()),
+            ServerLine::Info(text) => self.said(format!("the server: {text}")),
+            ServerLine::Error(text) => self.notes.push_back(SeatNote::Refused(text)),
+        }
+    }
+
+    fn trace(&mut self, direction: LineDirection, line: &str) {
+        let Some(game) = &self.game else { return };
+        if game.over && direction == LineDirection::Received && !line.starts_with("gameover") {
+            return;
+        }
+        let color = game.ours;
+        self.event(GameEvent::Cgos {
+            color,
+            direction,
+            line: line.to_string(),
+        });
+    }
+
+    fn send(&mut self, line: String) {
+        self.trace(LineDirection::Sent, &line);
+        self.to_server.push_back(line);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn setup(
+        &mut self,
+        now: Instant,
+        id: u64,
+        size: u32,
+        komi: f64,
+        main_ms: u64,
+        white: Named,
+        black: Named,
+        moves: Vec<(String, u64)>,
+    ) {
+        let ours = match (white.name == self.login.user, black.name == self.login.user) {
+            (true, _) => Color::White,
+            (false, true) => Color::Black,
+            (false, false) => {
+                self.said(format!(
+                    "the server's game {id} is not {}'s ({white} - {black}); it is not played",
+                    self.login.user
+                ));
+                return;
+            }
+        };
+        let Some(size) = u8::try_from(size).ok().filter(|s| (2..=25).contains(s)) else {
+            self.said(format!(
+                "the server's game {id} is on a board of {size}: not played"
+            ));
+            return;
+        };
+        let resumed = self
+            .game
+            .as_ref()
+            .is_some_and(|game| game.id == id && !game.over);
+        if resumed {
+            self.resume(now, moves);
+        } else {
+            self.start(now, id, size, komi, main_ms, ours, white, black, moves);
+        }
+        self.tell_program();
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        &mut self,
+        now: Instant,
+        id: u64,
+        size: u8,
+        komi: f64,
+        main_ms: u64,
+        ours: Color,
+        white: Named,
+        black: Named,
+        moves: Vec<(String, u64)>,
+    ) {
+        let rules = BoardRules {
+            ko: KoRule::PositionalSuperko,
+            suicide_allowed: false,
+        };
+        let game = Game {
+            id,
+            size,
+            komi,
+            main_ms,
+            ours,
+            white,
+            black,
+            moves: Vec::new(),
+            board: Board::new(size, rules).ok(),
+            left_ms: [main_ms; 2],
+            used_ms: [0; 2],
+            turn_since: None,
+            asked: None,
+            over: false,
+        };
+        let title = game.title();
+        self.resign_next = false;
+        self.game = Some(game);
+        self.notes.push_back(SeatNote::GameBegins {
+            game: id,
+            title,
+            resumed: false,
+        });
+        self.trace_setup(id, komi, main_ms, moves.len());
+        let start = self.game_start();
+        for color in [Color::Black, Color::White] {
+            let info = match color {
+                Color::Black => start.black.clone(),
+                Color::White => start.white.clone(),
+            };
+            self.event(GameEvent::Player { color, info });
+        }
+        self.event(GameEvent::GameStart(Box::new(start)));
+        self.event(GameEvent::Phase {
+            phase: Phase::Play,
+            reason: "the CGOS server started the game".into(),
+        });
+        for (vertex, ms_left) in moves {
+            self.record_move(now, &vertex, ms_left, None);
+        }
+        self.turn_begins(now);
+    }
+
+    /// The `setup` line in the trace, its fields but not its moves, which
+    /// follow as moves.
+    fn trace_setup(&mut self, id: u64, komi: f64, main_ms: u64, moves: usize) {
+        let Some(game) = &self.game else { return };
+        let line = format!(
+            "setup {id} {} {komi} {main_ms} {} {} ({moves} moves)",
+            game.size, game.white, game.black
+        );
+        self.trace(LineDirection::Received, &line);
+    }
+
+    fn resume(&mut self, now: Instant, moves: Vec<(String, u64)>) {
+        let Some(game) = &mut self.game else { return };
+        let known = game.moves.len();
+        let ours = game.ours;
+        let (id, komi, main_ms) = (game.id, game.komi, game.main_ms);
+        let same = moves.len() >= known
+            && moves
+                .iter()
+                .zip(&game.moves)
+                .all(|((a, _), (b, _))| a.eq_ignore_ascii_case(b));
+        self.notes.push_back(SeatNote::GameBegins {
+            game: id,
+            title: self.game.as_ref().map(Game::title).unwrap_or_default(),
+            resumed: true,
+        });
+        self.trace_setup(id, komi, main_ms, moves.len());
+        self.event(GameEvent::Session {
+            what: SessionChange::SeatBack,
+            color: Some(ours),
+            message: format!(
+                "logged in again: the server told the game again, {} moves",
+                moves.len()
+            ),
+            down_ms: None,
+        });
+        if !same {
+            self.notice(format!(
+                "the server's game {id} differs from the moves goref had: goref follows the \
+                 server's from move {}",
+                known + 1
+            ));
+        }
+        for (vertex, ms_left) in moves.into_iter().skip(known) {
+            self.record_move(now, &vertex, ms_left, None);
+        }
+        self.turn_begins(now);
+    }
+
+    fn game_start(&self) -> GameStart {
+        let game = self.game.as_ref().expect("a game");
+        let opponent = |named: &Named| PlayerInfo {
+            protocol: "cgos".into(),
+            spec: format!("cgos:{}", named),
+            name: named.name.clone(),
+            version: format!("({})", named.rating),
+            ..PlayerInfo::default()
+        };
+        let own = PlayerInfo {
+            protocol: "gtp".into(),
+            spec: format!("seat:{}", self.login.user),
+            name: match self.program.name.is_empty() {
+                true => self.login.user.clone(),
+                false => format!("{} ({})", self.login.user, self.program.name),
+            },
+            version: self.program.version.clone(),
+            ..PlayerInfo::default()
+        };
+        let (black, white) = match game.ours {
+            Color::Black => (own, opponent(&game.white)),
+            Color::White => (opponent(&game.black), own),
+        };
+        let time = TimeSettings {
+            kind: "absolute".into(),
+            main_ms: game.main_ms,
+            ..TimeSettings::default()
+        };
+        GameStart {
+            size: game.size,
+            komi: game.komi,
+            rules: "cgos".into(),
+            ruleset: "Chinese".into(),
+            time: format!("absolute:{}s", game.main_ms / 1000),
+            handicap: Vec::new(),
+            black,
+            white,
+            first_to_move: Color::Black,
+            time_settings: time,
+            limits: Default::default(),
+            ko: Some(KoRule::PositionalSuperko),
+            suicide_allowed: false,
+            folder: None,
+            published: None,
+        }
+    }
+
+    /// The game told to the program from its start, as the CGOS clients
+    /// tell it.
+    fn tell_program(&mut self) {
+        let Some(game) = &self.game else { return };
+        let opponent = game.named(game.ours.opponent()).clone();
+        let mut lines = vec![
+            format!("boardsize {}", game.size),
+            format!("komi {}", game.komi),
+        ];
+        if self.program.tells_time() {
+            lines.push(format!("time_settings {} 0 0", game.main_ms / 1000));
+        }
+        if self.program.lists("cgos-opponent_name") {
+            lines.push(format!("cgos-opponent_name {}", opponent.name));
+        }
+        if self.program.lists("cgos-opponent_rating") {
+            lines.push(format!("cgos-opponent_rating {}", opponent.rating));
+        }
+        lines.push("clear_board".into());
+        for (n, (vertex, _)) in game.moves.iter().enumerate() {
+            let colour = if n % 2 == 0 { 'b' } else { 'w' };
+            lines.push(format!("play {colour} {}", vertex.to_ascii_lowercase()));
+        }
+        for line in lines {
+            self.command(line, Purpose::Tell, true);
+        }
+    }
+
+    /// The clock of the side to move starts, as goref follows it.
+    fn turn_begins(&mut self, now: Instant) {
+        let Some(game) = &mut self.game else { return };
+        let color = game.to_move();
+        game.turn_since = Some((color, now));
+        let clock = game.reading(color, true);
+        self.event(GameEvent::Clock { color, clock });
+    }
+
+    fn genmove(&mut self, now: Instant, colour: char, ms_left: u64) {
+        let color = if colour == 'b' {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let Some(game) = &mut self.game else {
+            self.said(format!(
+                "the server asked for a move with no game: genmove {colour}"
+            ));
+            return;
+        };
+        if game.over || color != game.ours {
+            let text = format!("the server asked for {color}'s move, which is not this seat's");
+            self.notice(text);
+            return;
+        }
+        game.left_ms[color.index()] = ms_left;
+        if game.turn_since.is_none_or(|(c, _)| c != color) {
+            game.turn_since = Some((color, now));
+        }
+        game.asked = Some(Asked {
+            color,
+            ms_left,
+            at: now,
+            bad_answers: 0,
+            resigned: false,
+        });
+        let clock = game.reading(color, true);
+        self.event(GameEvent::Clock { color, clock });
+        if std::mem::take(&mut self.resign_next) {
+            self.resign_now(now, "the operator resigned for the program");
+            return;
+        }
+        self.ask_move();
+    }
+
+    fn ask_move(&mut self) {
+        let Some(game) = &self.game else { return };
+        let Some(asked) = &game.asked else { return };
+        let (id, color, ms_left) = (game.id, asked.color, asked.ms_left);
+        let colour = if color == Color::Black { "b" } else { "w" };
+        if self.program.tells_time() {
+            let line = format!("time_left {colour} {} 0", ms_left / 1000);
+            self.command(line, Purpose::Tell, true);
+        }
+        let command = self.program.analysis(self.analysis_offered);
+        let line = match command {
+            Some(command) => {
+                let (name, args) = command.request(color, ANALYSIS_INTERVAL_CS);
+                format!("{name} {}", args.join(" "))
+            }
+            None => format!("genmove {colour}"),
+        };
+        let purpose = Purpose::Move {
+            game: id,
+            color,
+            command,
+        };
+        self.command(line, purpose, true);
+    }
+
+    /// A move told (the opponent's `play`, a resumed game's), played on
+    /// goref's board and recorded.
+    fn record_move(&mut self, now: Instant, vertex: &str, ms_left: u64, think: Option<u64>) {
+        let Some(game) = &mut self.game else { return };
+        let color = game.to_move();
+        let n = game.moves.len() as u32 + 1;
+        let side = color.index();
+        let charged = game.left_ms[side].saturating_sub(ms_left);
+        game.left_ms[side] = ms_left;
+        game.used_ms[side] += think.unwrap_or(charged);
+        game.moves.push((vertex.to_string(), ms_left));
+        game.turn_since = None;
+        let vertex = normal_vertex(vertex);
+        let mut captures = Vec::new();
+        let mut disagreement = None;
+        if let Some(board) = &mut game.board {
+            let played = match Move::parse_gtp(&vertex, game.size) {
+                Ok(Move::Play(point)) => board.play(color, point).map(|taken| {
+                    captures = taken.iter().map(|p| p.to_gtp()).collect();
+                }),
+                Ok(Move::Pass) => board.pass(color),
+                Ok(Move::Resign) => Ok(()),
+                Err(_) => Ok(()),
+            };
+            if let Err(why) = played {
+                disagreement = Some(why);
+                game.board = None;
+            }
+        }
+        let mut clock = game.reading(color, false);
+        clock.last_move_ms = think.unwrap_or(charged);
+        let _ = now;
+        self.event(GameEvent::Move {
+            n,
+            color,
+            vertex: vertex.clone(),
+            ms: think.unwrap_or(charged),
+            captures,
+            clock,
+            referee_us: None,
+            net_ms: None,
+            opening: false,
+        });
+        if let Some(why) = disagreement {
+            self.notice(format!(
+                "goref's rules find move {n}, {color} {vertex}, illegal ({why}); the server \
+                 took it: goref's board stops following the game"
+            ));
+        }
+    }
+
+    fn play(&mut self, now: Instant, colour: char, vertex: &str, ms_left: u64) {
+        let Some(game) = &self.game else {
+            self.said(format!(
+                "the server told a move with no game: {colour} {vertex}"
+            ));
+            return;
+        };
+        if game.over {
+            return;
+        }
+        let expected = game.to_move();
+        let color = if colour == 'b' {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if color != expected {
+            self.notice(format!(
+                "the server told {color}'s move {vertex} when {expected} was to move"
+            ));
+            return;
+        }
+        self.record_move(now, vertex, ms_left, None);
+        self.command(
+            format!("play {colour} {}", vertex.to_ascii_lowercase()),
+            Purpose::Tell,
+            true,
+        );
+        self.turn_begins(now);
+    }
+
+    fn gameover(&mut self, now: Instant, date: &str, result: &str, reason: Option<&str>) {
+        let Some(game) = &mut self.game else {
+            self.to_server.push_back("ready".into());
+            return;
+        };
+        if game.over {
+            self.to_server.push_back("ready".into());
+            return;
+        }
+        game.over = true;
+        game.asked = None;
+        let id = game.id;
+        let checks = self.check_verdict(now, result);
+        for check in checks {
+            self.notice(check);
+        }
+        let words = match reason {
+            Some(reason) => format!("{result} ({reason})"),
+            None => result.to_string(),
+        };
+        let mut verdict = verdict(result);
+        verdict.reason = format!("the CGOS server's verdict on {date}: {words}");
+        self.event(GameEvent::Result(verdict));
+        if self.program.lists("cgos-gameover") {
+            self.command(format!("cgos-gameover {result}"), Purpose::Tell, true);
+        }
+        self.send("ready".into());
+        self.notes.push_back(SeatNote::GameEnds {
+            game: id,
+            result: result.to_string(),
+        });
+    }
+
+    /// Where goref's own rules and clocks disagree with the server's
+    /// verdict, in words.
+    fn check_verdict(&self, now: Instant, result: &str) -> Vec<String> {
+        let Some(game) = &self.game else {
+            return Vec::new();
+        };
+        let Some((winner, how)) = result.split_once('+') else {
+            return Vec::new();
+        };
+        let mut checks = Vec::new();
+        if how.eq_ignore_ascii_case("time") {
+            let loser = match winner {
+                "B" | "b" => Color::White,
+                _ => Color::Black,
+            };
+            let left = game.left_ms[loser.index()];
+            let since = match game.turn_since {
+                Some((color, at)) if color == loser => now.saturating_duration_since(at),
+                _ => Duration::ZERO,
+            };
+            let spare = Duration::from_millis(left).saturating_sub(since);
+            if spare > FLAG_SLACK {
+                checks.push(format!(
+                    "goref's clock disagrees with the server's flag: {loser} had {left} ms \
+                     left when its turn began {} ms before, {} ms more than it used",
+                    since.as_millis(),
+                    spare.as_millis()
+                ));
+            }
+        } else if let (Ok(margin), Some(board)) = (how.parse::<f64>(), &game.board) {
+            let count = score(board, &BTreeSet::new(), Scoring::Area, game.komi);
+            let ours = count.margin();
+            let theirs = match winner {
+                "B" | "b" => margin,
+                _ => -margin,
+            };
+            if (ours - theirs).abs() > 1e-6 {
+                checks.push(format!(
+                    "goref's count differs from the server's: {} by area with every stone \
+                     alive, against the server's {result}",
+                    margin_text(ours)
+                ));
+            }
+        } else if how.eq_ignore_ascii_case("illegal") && game.board.is_some() {
+            checks.push(
+                "the server called a move illegal that it does not tell: goref cannot check it"
+                    .into(),
+            );
+        }
+        checks
+    }
+
+    /// The program's answer to the command in flight: `success` for `=`,
+    /// its text without the mark, and how long it took.
+    pub fn handle_answer(&mut self, now: Instant, success: bool, text: &str, think: Duration) {
+        let Some(command) = self.in_flight.take() else {
+            return;
+        };
+        if command.traced {
+            if let Some(game) = &self.game {
+                let color = game.ours;
+                let mark = if success { '=' } else { '?' };
+                for (n, line) in text.lines().enumerate() {
+                    let line = match n {
+                        0 => format!("{mark} {line}"),
+                        _ => line.to_string(),
+                    };
+                    self.event(GameEvent::Gtp {
+                        color,
+                        direction: LineDirection::Received,
+                        line: line.trim_end().to_string(),
+                    });
+                }
+            }
+        }
+        match command.purpose {
+            Purpose::Name if success => self.program.name = first_line(text),
+            Purpose::Version if success => self.program.version = first_line(text),
+            Purpose::ListCommands => {
+                self.program.known = true;
+                self.program.listed = text.lines().map(|l| l.trim().to_string()).collect();
+            }
+            Purpose::Name | Purpose::Version => {}
+            Purpose::Tell if success => {}
+            Purpose::Tell => {
+                let Some(game) = &self.game else { return };
+                let color = game.ours;
+                self.event(GameEvent::Error {
+                    color: Some(color),
+                    message: format!("the program refused '{}': {text}", command.line),
+                    fatal: false,
+                });
+            }
+            Purpose::Move {
+                game,
+                color,
+                command: analysis,
+            } => self.answered(now, game, color, analysis, success, text, think),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn answered(
+        &mut self,
+        now: Instant,
+        id: u64,
+        color: Color,
+        analysis: Option<AnalysisCommand>,
+        success: bool,
+        text: &str,
+        think: Duration,
+    ) {
+        let Some(game) = &self.game else { return };
+        let Some(asked) = game.asked.as_ref().filter(|_| game.id == id && !game.over) else {
+            self.said(format!(
+                "the program's answer came after its game or link moved on, and is dropped: {}",
+                first_line(text)
+            ));
+            return;
+        };
+        if asked.resigned {
+            return;
+        }
+        let (reply, lines) = answer_of(text, analysis.is_some());
+        let Some(reply) = reply.filter(|_| success) else {
+            let tries = asked.bad_answers + 1;
+            if let Some(asked) = self.game.as_mut().and_then(|g| g.asked.as_mut()) {
+                asked.bad_answers = tries;
+            }
+            self.event(GameEvent::Error {
+                color: Some(color),
+                message: format!("the program's answer is not a move: {}", first_line(text)),
+                fatal: false,
+            });
+            match tries >= MAX_BAD_ANSWERS {
+                true => self.resign_now(now, "the program gave no move in three answers"),
+                false => self.ask_move(),
+            }
+            return;
+        };
+        let candidates: Vec<Candidate> = match analysis {
+            Some(command) => lines
+                .iter()
+                .rev()
+                .find_map(|line| parse_line(line, command).ok())
+                .unwrap_or_default(),
+            None => Vec::new(),
+        };
+        let json = match analysis {
+            Some(AnalysisCommand::Cgos) => lines.iter().rev().find(|l| l.starts_with('{')).cloned(),
+            Some(_) if !candidates.is_empty() => Some(cgos_json(&candidates)),
+            _ => None,
+        };
+        self.our_move(now, color, &reply, think, json, &candidates);
+    }
+
+    fn our_move(
+        &mut self,
+        now: Instant,
+        color: Color,
+        vertex: &str,
+        think: Duration,
+        json: Option<String>,
+        candidates: &[Candidate],
+    ) {
+        let Some(game) = &mut self.game else { return };
+        let Some(asked) = game.asked.take() else {
+            return;
+        };
+        let n = game.moves.len() as u32 + 1;
+        let since = now.saturating_duration_since(asked.at).as_millis() as u64;
+        let ms_left = asked.ms_left.saturating_sub(since);
+        if let Some(found) = of_move(candidates, vertex) {
+            let black_winrate = found.black_winrate(color);
+            self.event(GameEvent::Analysis {
+                n,
+                color,
+                winrate: found.winrate,
+                black_winrate,
+                score_lead: found.score_lead,
+                visits: found.visits,
+                pv: found.pv,
+            });
+        }
+        let line = match &json {
+            Some(json) => format!("{} {json}", vertex.to_ascii_lowercase()),
+            None => vertex.to_ascii_lowercase(),
+        };
+        let think_ms = think.as_millis() as u64;
+        self.record_move(now, vertex, ms_left, Some(think_ms));
+        self.send(line);
+        if vertex != "resign" {
+            self.turn_begins(now);
+        }
+    }
+
+    fn resign_now(&mut self, now: Instant, why: &str) {
+        let Some(game) = &mut self.game else { return };
+        let Some(asked) = &mut game.asked else { return };
+        asked.resigned = true;
+        let color = asked.color;
+        self.event(GameEvent::Notice {
+            color: Some(color),
+            message: why.to_string(),
+        });
+        self.our_move(now, color, "resign", Duration::ZERO, None, &[]);
+    }
+
+    /// An operator's right: resign (now if a move is asked, else at the
+    /// next one), or the program started again (the shell restarts it and
+    /// then calls [`CgosSeat::handle_program_restarted`]).
+    pub fn handle_right(&mut self, now: Instant, right: Right) {
+        match right {
+            Right::Resign => {
+                let Some(game) = &self.game else { return };
+                if game.over {
+                    return;
+                }
+                match game.asked.is_some() {
+                    true => self.resign_now(now, "the operator resigned for the program"),
+                    false => {
+                        self.resign_next = true;
+                        self.notice("the operator resigns for the program at its next move".into());
+                    }
+                }
+            }
+            Right::Restart => {
+                if let Some(game) = &self.game {
+                    let color = game.ours;
+                    self.event(GameEvent::Session {
+                        what: SessionChange::Restarted,
+                        color: Some(color),
+                        message: "the operator started the program again".into(),
+                        down_ms: None,
+                    });
+                }
+            }
+        }
+    }
+
+    /// A line of the program's stderr, for the game's trace.
+    pub fn handle_stderr(&mut self, line: &str) {
+        let Some(game) = &self.game else { return };
+        let color = game.ours;
+        self.event(GameEvent::Gtp {
+            color,
+            direction: LineDirection::Stderr,
+            line: line.to_string(),
+        });
+    }
+
+    /// The program was started again (it exited, or the operator asked):
+    /// what was in flight is gone; it is asked who it is and told the game
+    /// again, and the move asked for is asked again.
+    pub fn handle_program_restarted(&mut self, detail: &str) {
+        self.in_flight = None;
+        self.commands.clear();
+        if let Some(game) = &self.game {
+            let color = game.ours;
+            if !game.over {
+                self.event(GameEvent::Notice {
+                    color: Some(color),
+                    message: format!(
+                        "the program was started again ({detail}): it is told the game"
+                    ),
+                });
+            }
+        }
+        self.ask_who();
+        if self.game.as_ref().is_some_and(|game| !game.over) {
+            self.tell_program();
+            self.ask_move();
+        }
+    }
+}
+
+/// The move in a program's answer, and the answer's other lines: a
+/// `*-genmove_analyze` answer ends with `play MOVE`, a plain one is the
+/// move.
+fn answer_of(text: &str, analysis: bool) -> (Option<String>, Vec<String>) {
+    let lines: Vec<String> = text
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let word = match analysis {
+        true => lines
+            .iter()
+            .rev()
+            .find_map(|l| l.strip_prefix("play "))
+            .or_else(|| lines.last().map(String::as_str)),
+        false => lines.first().map(String::as_str),
+    };
+    let vertex = word
+        .and_then(|w| parse_move(w.trim()).ok())
+        .filter(|reply| reply.analysis.is_none())
+        .map(|reply| reply.vertex);
+    (vertex, lines)
+}
+
+/// A vertex as goref's events write it: `D4`, `pass`, `resign`.
+fn normal_vertex(vertex: &str) -> String {
+    match parse_move(vertex) {
+        Ok(reply) => reply.vertex,
+        Err(_) => vertex.to_string(),
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines().next().unwrap_or("").trim().to_string()
+}
+
+/// The candidates as the CGOS JSON cgos-client-python makes of KataGo's
+/// and Leela Zero's lines: the mover's winrate, lead and visits, and each
+/// candidate with its variation after it.
+fn cgos_json(candidates: &[Candidate]) -> String {
+    let visits: u64 = candidates.iter().map(|c| c.visits).sum();
+    let weight = visits.max(1) as f64;
+    let winrate = candidates
+        .iter()
+        .map(|c| c.winrate * c.visits as f64)
+        .sum::<f64>()
+        / weight;
+    let moves: Vec<serde_json::Value> = candidates
+        .iter()
+        .map(|c| {
+            let mut entry = serde_json::json!({
+                "move": c.vertex,
+                "visits": c.visits,
+                "winrate": c.winrate,
+                "pv": c.pv.iter().skip(1).cloned().collect::<Vec<_>>().join(" "),
+            });
+            if let Some(lead) = c.score_lead {
+                entry["score"] = serde_json::json!(lead);
+            }
+            entry
+        })
+        .collect();
+    let mut json = serde_json::json!({"winrate": winrate, "visits": visits, "moves": moves});
+    let leads: Vec<(f64, u64)> = candidates
+        .iter()
+        .filter_map(|c| Some((c.score_lead?, c.visits)))
+        .collect();
+    if !leads.is_empty() {
+        let lead = leads.iter().map(|(l, v)| l * *v as f64).sum::<f64>() / weight;
+        json["score"] = serde_json::json!(lead);
+    }
+    json.to_string()
+}
+
+/// The server's result as goref's: `W+15.0` is `W+15`, `B+Resign` `B+R`,
+/// `W+Time` `W+T`, `W+Illegal` and other forfeits `W+F`.
+pub fn verdict(result: &str) -> GameResult {
+    let Some((winner, how)) = result.split_once('+') else {
+        let end = match result {
+            "Draw" | "0" | "Jigo" => End::DoublePassCleanup,
+            _ => End::Unknown,
+        };
+        let text = if end == End::Unknown { "?" } else { "0" };
+        return GameResult::new(text.into(), String::new(), None, end);
+    };
+    let winner_color = match winner {
+        "B" | "b" => Some(Color::Black),
+        "W" | "w" => Some(Color::White),
+        _ => None,
+    };
+    let letter = winner.to_ascii_uppercase();
+    let (text, end) = match how.to_ascii_lowercase().as_str() {
+        "resign" | "r" => (format!("{letter}+R"), End::Resign),
+        "time" | "t" => (format!("{letter}+T"), End::Time),
+        "illegal" => (format!("{letter}+F"), End::ForfeitIllegalMove),
+        _ => match how.parse::<f64>() {
+            Ok(points) => (
+                format!("{letter}+{}", margin_number(points)),
+                End::DoublePassCleanup,
+            ),
+            Err(_) => (format!("{letter}+F"), End::ForfeitFailure),
+        },
+    };
+    GameResult::new(text, String::new(), winner_color, end)
+}
+
+fn margin_number(points: f64) -> String {
+    if points.fract() == 0.0 {
+        format!("{}", points as i64)
+    } else {
+        format!("{points}")
+    }
+}
+
+fn margin_text(margin: f64) -> String {
+    match margin {
+        m if m > 0.0 => format!("B+{}", margin_number(m)),
+        m if m < 0.0 => format!("W+{}", margin_number(-m)),
+        _ => "a draw".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
