@@ -19,6 +19,7 @@ pub mod app;
 pub(crate) mod boards;
 pub mod bot;
 pub mod broker;
+pub mod cgos_seat;
 pub(crate) mod check;
 pub mod cli;
 pub mod commands;

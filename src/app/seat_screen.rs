@@ -12,6 +12,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::cgos_seat::CgosOptions;
 use crate::seats::client::{SeatEvent, SeatOptions, SeatUi};
 use crate::shell_time::next_from;
 use crate::ui::control::{handle_key, Effect};
@@ -97,14 +98,36 @@ fn span(elapsed: Duration) -> String {
 /// refuses it or says goodbye (its words are returned; none when the
 /// operator quit).
 pub async fn run(options: SeatOptions, screen_options: ScreenOptions) -> Result<String, String> {
+    let address = options.address.clone();
+    let start = |ui| tokio::spawn(crate::seats::client::run(options, Some(ui)));
+    run_seat(address, start, screen_options).await
+}
+
+/// Runs `goref seat cgos://` with its screen, as [`run`] runs a venue's
+/// seat.
+pub async fn run_cgos(
+    options: CgosOptions,
+    screen_options: ScreenOptions,
+) -> Result<String, String> {
+    let address = format!("cgos://{}", options.address);
+    let start = |ui| tokio::spawn(crate::cgos_seat::run(options, Some(ui)));
+    run_seat(address, start, screen_options).await
+}
+
+type SeatTask = tokio::task::JoinHandle<Result<String, String>>;
+
+async fn run_seat(
+    address: String,
+    start: impl FnOnce(SeatUi) -> SeatTask,
+    screen_options: ScreenOptions,
+) -> Result<String, String> {
     let (events_tx, mut events) = mpsc::unbounded_channel();
     let (rights, rights_rx) = mpsc::unbounded_channel();
-    let address = options.address.clone();
     let ui = SeatUi {
         events: events_tx,
         rights: rights_rx,
     };
-    let mut seat = tokio::spawn(crate::seats::client::run(options, Some(ui)));
+    let mut seat = start(ui);
     let mut screen = Screen::enter().map_err(|e| format!("cannot take the terminal: {e}"))?;
     let mut keys = Some(spawn_reader());
     let mut view = GameView::new();

@@ -184,7 +184,7 @@ async fn serve_client(tcp: TcpStream, peer: SocketAddr, shared: Arc<Shared>) -> 
             },
             command = commands.recv() => match command {
                 Some(ToSeat::Command(line)) => {
-                    if let Some(trip) = round_trip(fd) {
+                    if let Some(trip) = crate::transport::tcp::round_trip(fd) {
                         door.handle_round_trip(trip);
                         let _ = news.send(SeatNews::RoundTrip(trip));
                     }
@@ -282,18 +282,10 @@ fn stream_news(door: &mut CgosDoor, line: &str) -> Vec<DoorEvent> {
                 reason: result.reason,
                 illegal: result.illegal.is_some(),
             };
-            door.handle_result(&today(), &ended)
+            door.handle_result(&crate::shell_time::today(), &ended)
         }
         _ => Vec::new(),
     }
-}
-
-/// Today's date, UTC, as `gameover` writes it.
-fn today() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |since| since.as_secs() as i64);
-    goref_core::game::sgf::Date::from_unix_seconds(seconds).to_string()
 }
 
 fn sides_of(game: &GameName) -> Sides {
@@ -306,22 +298,6 @@ fn sides_of(game: &GameName) -> Sides {
         black: named(&game.black),
         white: named(&game.white),
     }
-}
-
-/// The kernel's smoothed round trip of the connection, when it has one.
-fn round_trip(fd: std::os::fd::RawFd) -> Option<Duration> {
-    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
-    let mut length = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
-    let done = unsafe {
-        libc::getsockopt(
-            fd,
-            libc::IPPROTO_TCP,
-            libc::TCP_INFO,
-            (&mut info as *mut libc::tcp_info).cast(),
-            &mut length,
-        )
-    };
-    (done == 0 && info.tcpi_rtt > 0).then(|| Duration::from_micros(u64::from(info.tcpi_rtt)))
 }
 
 /// The lines read; why the connection ends, the client told when it

@@ -28,7 +28,7 @@ use goref_core::protocol::seat::{
 /// How long dialling and the TLS handshake may take.
 const DIAL_WAIT: Duration = Duration::from_secs(10);
 /// The longest wait between two attempts to reach the venue.
-const MAX_BACKOFF: Duration = Duration::from_secs(30);
+pub(crate) const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
 /// What `goref seat` was told.
 #[derive(Debug, Clone)]
@@ -436,7 +436,7 @@ impl Program {
 
 /// A random fraction from 0 to 1, so that seats cut off together do not
 /// all dial back at once.
-fn jitter() -> f64 {
+pub(crate) fn jitter() -> f64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
@@ -446,7 +446,7 @@ fn jitter() -> f64 {
 
 /// The wait before dialling again: the backoff and up to half of it again
 /// at random, never past [`MAX_BACKOFF`].
-fn dial_wait(backoff: Duration, jitter: f64) -> Duration {
+pub(crate) fn dial_wait(backoff: Duration, jitter: f64) -> Duration {
     (backoff + backoff.mul_f64(jitter.clamp(0.0, 1.0) / 2.0)).min(MAX_BACKOFF)
 }
 

@@ -1,49 +1,95 @@
-//! Where `goref seat` finds its entrant's token: the environment
-//! (`GOREF_TOKEN`) or a file only its owner can read, never the command
-//! line, which every user of the machine reads in `ps`.
+//! Where `goref seat` finds its entrant's token (`GOREF_TOKEN`) or its
+//! CGOS password (`GOREF_CGOS_PASSWORD`): the environment or a file only
+//! its owner can read, never the command line, which every user of the
+//! machine reads in `ps`.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use crate::files::{read_text, SETTINGS_MAX};
-use crate::transport::process::SECRET_VARIABLE;
+use crate::transport::process::{CGOS_PASSWORD_VARIABLE, SECRET_VARIABLE};
+
+/// Where one secret may come from: an environment variable or a file
+/// given by a flag, and what it is called in messages.
+struct SecretSource {
+    variable: &'static str,
+    flag: &'static str,
+    what: &'static str,
+    /// How the operator sets the variable, as the venue or server gives it.
+    hint: &'static str,
+}
 
 /// The token from `from_environment` (the value of `GOREF_TOKEN`) or, if
 /// none, from `file`, which must be a regular file readable by its owner
 /// only, as ssh asks of its keys.
 pub fn seat_token(from_environment: Option<String>, file: Option<&Path>) -> Result<String, String> {
-    let from_environment = from_environment.filter(|token| !token.trim().is_empty());
+    let source = SecretSource {
+        variable: SECRET_VARIABLE,
+        flag: "--token-file",
+        what: "token",
+        hint: "the venue's line gives it as GOREF_TOKEN=TOKEN before goref seat",
+    };
+    secret(&source, from_environment, file)
+}
+
+/// A CGOS password from `from_environment` (the value of
+/// [`CGOS_PASSWORD_VARIABLE`]) or, if none, from `file`, kept as a token is.
+pub fn cgos_password(
+    from_environment: Option<String>,
+    file: Option<&Path>,
+) -> Result<String, String> {
+    let source = SecretSource {
+        variable: CGOS_PASSWORD_VARIABLE,
+        flag: "--password-file",
+        what: "password",
+        hint: "give it as GOREF_CGOS_PASSWORD=PASSWORD before goref seat cgos://...",
+    };
+    secret(&source, from_environment, file)
+}
+
+fn secret(
+    source: &SecretSource,
+    from_environment: Option<String>,
+    file: Option<&Path>,
+) -> Result<String, String> {
+    let SecretSource {
+        variable,
+        flag,
+        what,
+        hint,
+    } = source;
+    let from_environment = from_environment.filter(|secret| !secret.trim().is_empty());
     match (from_environment, file) {
         (Some(_), Some(file)) => Err(format!(
-            "{SECRET_VARIABLE} and --token-file {} both give the token: keep one",
+            "{variable} and {flag} {} both give the {what}: keep one",
             file.display()
         )),
-        (Some(token), None) => Ok(token.trim().to_string()),
-        (None, Some(file)) => token_file(file),
+        (Some(secret), None) => Ok(secret.trim().to_string()),
+        (None, Some(file)) => secret_file(source, file),
         (None, None) => Err(format!(
-            "no token: the venue's line gives it as {SECRET_VARIABLE}=TOKEN before goref seat \
-             (or keep it in a file of mode 600 and give --token-file FILE)"
+            "no {what}: {hint} (or keep it in a file of mode 600 and give {flag} FILE)"
         )),
     }
 }
 
-fn token_file(file: &Path) -> Result<String, String> {
+fn secret_file(source: &SecretSource, file: &Path) -> Result<String, String> {
+    let (flag, what) = (source.flag, source.what);
     let shown = file.display();
-    let text = read_text(file, SETTINGS_MAX).map_err(|e| format!("--token-file {shown}: {e}"))?;
+    let text = read_text(file, SETTINGS_MAX).map_err(|e| format!("{flag} {shown}: {e}"))?;
     let mode = std::fs::metadata(file)
-        .map_err(|e| format!("--token-file {shown}: {e}"))?
+        .map_err(|e| format!("{flag} {shown}: {e}"))?
         .permissions()
         .mode();
     if mode & 0o077 != 0 {
         return Err(format!(
-            "--token-file {shown}: its mode {:o} lets others read the token: chmod 600 {shown}",
+            "{flag} {shown}: its mode {:o} lets others read the {what}: chmod 600 {shown}",
             mode & 0o777
         ));
     }
-    let token = text.trim();
-    match token.is_empty() || token.contains(char::is_whitespace) {
-        true => Err(format!("--token-file {shown}: not one token on its own")),
-        false => Ok(token.to_string()),
+    let secret = text.trim();
+    match secret.is_empty() || secret.contains(char::is_whitespace) {
+        true => Err(format!("{flag} {shown}: not one {what} on its own")),
+        false => Ok(secret.to_string()),
     }
 }
 
@@ -78,6 +124,14 @@ mod tests {
         assert!(error.contains("chmod 600"), "{error}");
         let (_keep, two) = file_of(0o600, "cd34 ef56\n");
         assert!(seat_token(None, Some(&two)).is_err());
+        let (_keep, open_password) = file_of(0o640, "pw\n");
+        let error = cgos_password(None, Some(&open_password)).unwrap_err();
+        assert!(
+            error.contains("--password-file") && error.contains("the password"),
+            "{error}"
+        );
+        let none = cgos_password(None, None).unwrap_err();
+        assert!(none.contains("GOREF_CGOS_PASSWORD=PASSWORD"), "{none}");
         let device = seat_token(None, Some(Path::new("/dev/zero"))).unwrap_err();
         assert!(device.contains("/dev/zero"), "{device}");
     }

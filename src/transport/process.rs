@@ -123,6 +123,8 @@ pub(crate) fn dies_with_its_starter(command: &mut std::process::Command, signal:
 /// The environment variable that holds goref's own secret (a seat's or a
 /// spectator's token): never handed down to a program goref starts.
 pub const SECRET_VARIABLE: &str = "GOREF_TOKEN";
+/// Where `goref seat cgos://` takes its password from; kept from programs too.
+pub const CGOS_PASSWORD_VARIABLE: &str = "GOREF_CGOS_PASSWORD";
 
 impl Process {
     /// Starts `argv[0]` with the rest as arguments. The child is killed when
@@ -157,6 +159,7 @@ impl Process {
         command
             .args(args)
             .env_remove(SECRET_VARIABLE)
+            .env_remove(CGOS_PASSWORD_VARIABLE)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

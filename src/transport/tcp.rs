@@ -52,6 +52,22 @@ fn reason(error: &io::Error) -> String {
     }
 }
 
+/// The kernel's smoothed round trip of the connection, when it has one.
+pub(crate) fn round_trip(fd: std::os::fd::RawFd) -> Option<Duration> {
+    let mut info: libc::tcp_info = unsafe { std::mem::zeroed() };
+    let mut length = std::mem::size_of::<libc::tcp_info>() as libc::socklen_t;
+    let done = unsafe {
+        libc::getsockopt(
+            fd,
+            libc::IPPROTO_TCP,
+            libc::TCP_INFO,
+            (&mut info as *mut libc::tcp_info).cast(),
+            &mut length,
+        )
+    };
+    (done == 0 && info.tcpi_rtt > 0).then(|| Duration::from_micros(u64::from(info.tcpi_rtt)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -335,11 +335,16 @@ impl CgosSeat {
     /// A line from the server.
     pub fn handle_line(&mut self, now: Instant, line: &str) {
         let parsed = ServerLine::parse(line);
-        let login = matches!(
+        let untraced = matches!(
             parsed,
-            Some(ServerLine::Protocol { .. } | ServerLine::Username | ServerLine::Password)
+            Some(
+                ServerLine::Protocol { .. }
+                    | ServerLine::Username
+                    | ServerLine::Password
+                    | ServerLine::Setup { .. }
+            )
         );
-        if !login {
+        if !untraced {
             self.trace(LineDirection::Received, line);
         }
         let Some(parsed) = parsed else {
@@ -368,7 +373,10 @@ impl CgosSeat {
                 white,
                 black,
                 moves,
-            } => self.setup(now, game, size, komi, main_ms, white, black, moves),
+            } => {
+                self.setup(now, game, size, komi, main_ms, white, black, moves);
+                self.trace_setup(line);
+            }
             ServerLine::Genmove { colour, ms_left } => self.genmove(now, colour, ms_left),
             ServerLine::Play {
                 colour,
@@ -485,7 +493,6 @@ impl CgosSeat {
             title,
             resumed: false,
         });
-        self.trace_setup(id, komi, main_ms, moves.len());
         let start = self.game_start();
         for color in [Color::Black, Color::White] {
             let info = match color {
@@ -505,22 +512,22 @@ impl CgosSeat {
         self.turn_begins(now);
     }
 
-    /// The `setup` line in the trace, its fields but not its moves, which
-    /// follow as moves.
-    fn trace_setup(&mut self, id: u64, komi: f64, main_ms: u64, moves: usize) {
-        let Some(game) = &self.game else { return };
-        let line = format!(
-            "setup {id} {} {komi} {main_ms} {} {} ({moves} moves)",
-            game.size, game.white, game.black
-        );
-        self.trace(LineDirection::Received, &line);
+    /// The `setup` line in the trace of the game it set up.
+    fn trace_setup(&mut self, line: &str) {
+        let told = self
+            .game
+            .as_ref()
+            .is_some_and(|game| line.starts_with(&format!("setup {} ", game.id)));
+        if told {
+            self.trace(LineDirection::Received, line);
+        }
     }
 
     fn resume(&mut self, now: Instant, moves: Vec<(String, u64)>) {
         let Some(game) = &mut self.game else { return };
         let known = game.moves.len();
         let ours = game.ours;
-        let (id, komi, main_ms) = (game.id, game.komi, game.main_ms);
+        let id = game.id;
         let same = moves.len() >= known
             && moves
                 .iter()
@@ -531,7 +538,6 @@ impl CgosSeat {
             title: self.game.as_ref().map(Game::title).unwrap_or_default(),
             resumed: true,
         });
-        self.trace_setup(id, komi, main_ms, moves.len());
         self.event(GameEvent::Session {
             what: SessionChange::SeatBack,
             color: Some(ours),

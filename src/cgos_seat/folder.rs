@@ -1,0 +1,120 @@
+//! One CGOS game's folder under `--dir`: its journal (every event, the
+//! CGOS and GTP lines among them, synced before each move the seat sends
+//! and before the result), its SGF record, and its manifest once the
+//! server gave its verdict. `goref replay` and `goref check` read it as
+//! any game's folder.
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::files::write_atomically;
+use crate::journal::folder::{FolderPlace, GameFolder, JOURNAL, RECORD};
+use crate::journal::manifest;
+use crate::journal::writer::Journal;
+use goref_core::game::sgf::Date;
+use goref_core::referee::{GameEvent, RecordInfo, Recorder, StampedEvent, StreamHeader};
+
+/// A game's folder while the seat writes it.
+pub(crate) struct CgosGameFolder {
+    pub(crate) game: u64,
+    folder: GameFolder,
+    journal: Journal,
+    recorder: Recorder,
+    opened: Instant,
+    seq: u64,
+    decided: bool,
+}
+
+impl CgosGameFolder {
+    /// Makes `DIR/DATE-cgos-GAME-WHITE-BLACK` (or the first free name
+    /// after it) for game `game` of `server`.
+    pub(crate) fn create(
+        dir: &Path,
+        game: u64,
+        title: &str,
+        server: &str,
+        now: Instant,
+    ) -> Result<CgosGameFolder, String> {
+        let today = crate::shell_time::today();
+        let place = FolderPlace::Named {
+            parent: dir.to_path_buf(),
+            name: format!("{today}-cgos-{game}"),
+        };
+        let folder = GameFolder::create(&place).map_err(|e| e.to_string())?;
+        let path = folder.file(JOURNAL);
+        let mut journal =
+            Journal::open(&path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        let header = serde_json::to_string(&StreamHeader::current()).map_err(|e| e.to_string())?;
+        journal.append(&header);
+        journal.flush();
+        let seconds = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |since| since.as_secs() as i64);
+        let recorder = Recorder::new(RecordInfo {
+            date: Date::from_unix_seconds(seconds),
+            event: Some(format!("CGOS at {server}")),
+            place: None,
+            round: None,
+            game_name: Some(title.to_string()),
+            main_time: None,
+            overtime: None,
+        });
+        Ok(CgosGameFolder {
+            game,
+            folder,
+            journal,
+            recorder,
+            opened: now,
+            seq: 0,
+            decided: false,
+        })
+    }
+
+    pub(crate) fn path(&self) -> &Path {
+        self.folder.path()
+    }
+
+    /// Writes one event; its JSON line, for the screen. A move or a
+    /// result is on the disk before this returns, and the record with it.
+    pub(crate) fn write(&mut self, now: Instant, event: GameEvent) -> Option<String> {
+        self.seq += 1;
+        let lasting = matches!(event, GameEvent::Move { .. } | GameEvent::Result(_));
+        self.decided |= matches!(event, GameEvent::Result(_));
+        self.recorder.apply(&event);
+        let stamped = StampedEvent {
+            seq: self.seq,
+            t_ms: now.saturating_duration_since(self.opened).as_millis() as u64,
+            after_result: false,
+            event,
+        };
+        let line = serde_json::to_string(&stamped).ok()?;
+        self.journal.append(&line);
+        match lasting {
+            true => {
+                self.journal.commit();
+                let _ = write_atomically(&self.folder.file(RECORD), &self.recorder.to_sgf());
+            }
+            false => self.journal.flush(),
+        }
+        Some(line)
+    }
+
+    /// Closes the folder: the journal synced, the record written, and
+    /// the manifest when the game has its result. What could not be.
+    pub(crate) fn finish(mut self) -> Vec<String> {
+        let mut trouble = Vec::new();
+        if let Err(e) = self.journal.finish() {
+            trouble.push(format!("the journal is incomplete: {e}"));
+        }
+        let record = self.folder.file(RECORD);
+        if let Err(e) = write_atomically(&record, &self.recorder.to_sgf()) {
+            trouble.push(format!("cannot write {}: {e}", record.display()));
+        }
+        if self.decided {
+            if let Err(e) = manifest::write(self.folder.path()) {
+                trouble.push(format!("cannot write the manifest: {e}"));
+            }
+        }
+        trouble
+    }
+}

@@ -1,0 +1,438 @@
+//! `goref seat cgos://HOST:PORT`: this machine's program on a CGOS server,
+//! the shell around [`goref_core::referee::cgos_seat::CgosSeat`]. It
+//! keeps one program across games (started again only when it exits or
+//! the operator asks), dials the server and dials again with backoff and
+//! jitter when the link drops, writes each game to its own folder under
+//! `--dir`, and tells the seat's screen the game as a venue's stream would.
+//! `--games N` stops after N games; the first stop signal lets the game in
+//! play end, a second stops at once.
+
+mod folder;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::sync::mpsc;
+
+use crate::console;
+use crate::seats::client::{dial_wait, jitter, SeatEvent, SeatUi, MAX_BACKOFF};
+use crate::shell_time::now;
+use crate::signals::{Received, Signals};
+use crate::transport::process::{Process, StderrItem};
+use folder::CgosGameFolder;
+use goref_core::protocol::cgos::wire::MAX_LINE;
+use goref_core::protocol::gtp::codec::ResponseReader;
+use goref_core::protocol::seat::{LineSplitter, Right};
+use goref_core::referee::cgos_seat::{CgosSeat, SeatLogin, SeatNote};
+
+/// How long dialling may take.
+const DIAL_WAIT: Duration = Duration::from_secs(10);
+/// How often the screen hears the link's round trip.
+const ROUND_TRIP_EVERY: Duration = Duration::from_secs(5);
+
+/// What `goref seat cgos://` was told.
+#[derive(Debug, Clone)]
+pub struct CgosOptions {
+    /// `HOST:PORT` of the server.
+    pub address: String,
+    pub user: String,
+    pub password: String,
+    pub program: Vec<String>,
+    /// Where each game's folder goes.
+    pub dir: PathBuf,
+    /// Stop after this many games.
+    pub games: Option<u32>,
+    /// Where the program's stderr goes, beside each game's journal.
+    pub log: PathBuf,
+}
+
+/// Where the seat's news go: its screen, or stdout.
+struct Output {
+    ui: Option<SeatUi>,
+}
+
+impl Output {
+    fn say(&self, text: String) {
+        match &self.ui {
+            Some(ui) => drop(ui.events.send(SeatEvent::Said(text))),
+            None => drop(console::out(text)),
+        }
+    }
+
+    fn tell(&self, event: SeatEvent) {
+        if let Some(ui) = &self.ui {
+            let _ = ui.events.send(event);
+        }
+    }
+
+    async fn next_right(&mut self) -> Option<Right> {
+        match &mut self.ui {
+            Some(ui) => ui.rights.recv().await,
+            None => std::future::pending().await,
+        }
+    }
+}
+
+/// The program the seat keeps.
+struct Program {
+    process: Process,
+    stderr: mpsc::Receiver<StderrItem>,
+    reader: ResponseReader,
+    /// When the command in flight was written.
+    sent_at: Option<tokio::time::Instant>,
+}
+
+impl Program {
+    fn start(argv: &[String], log: &mut std::fs::File) -> Result<Program, String> {
+        let (stderr_tx, stderr) = mpsc::channel(256);
+        let process = Process::spawn(argv, stderr_tx)
+            .map_err(|e| format!("cannot start '{}': {e}", argv.join(" ")))?;
+        let _ = writeln!(log, "--- started: {}", argv.join(" "));
+        Ok(Program {
+            process,
+            stderr,
+            reader: ResponseReader::new(),
+            sent_at: None,
+        })
+    }
+}
+
+/// The link to the server.
+struct Link {
+    reader: tokio::net::tcp::OwnedReadHalf,
+    writer: tokio::net::tcp::OwnedWriteHalf,
+    splitter: LineSplitter,
+    fd: std::os::fd::RawFd,
+}
+
+/// Why the loop ends.
+enum Stop {
+    Done(String),
+    Failed(String),
+}
+
+/// Runs the seat until its games are played, a stop signal's game is
+/// over, the operator quits (the screen ends it) or the server refuses it.
+pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, String> {
+    let mut out = Output { ui };
+    std::fs::create_dir_all(&options.dir)
+        .map_err(|e| format!("--dir {}: {e}", options.dir.display()))?;
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&options.log)
+        .map_err(|e| format!("{}: {e}", options.log.display()))?;
+    let mut signals = Signals::install().map_err(|e| format!("cannot catch signals: {e}"))?;
+    let mut program = Program::start(&options.program, &mut log)?;
+    let mut seat = CgosSeat::new(SeatLogin {
+        user: options.user.clone(),
+        password: options.password.clone(),
+        client: format!("goref-seat {}", env!("CARGO_PKG_VERSION")),
+    });
+    out.say(format!(
+        "seat: {} on CGOS at {} runs '{}' (stderr to {}; games to {})",
+        options.user,
+        options.address,
+        options.program.join(" "),
+        options.log.display(),
+        options.dir.display()
+    ));
+    let mut state = State {
+        options: &options,
+        folder: None,
+        games: 0,
+        stop_asked: None,
+        logged_in: false,
+        refused: None,
+    };
+    let mut link: Option<Link> = None;
+    let mut redial_at = Some(tokio::time::Instant::now());
+    let mut backoff = Duration::from_secs(1);
+    let mut buffer = vec![0u8; 16 * 1024];
+    let mut round_trips = tokio::time::interval(ROUND_TRIP_EVERY);
+    let stop = loop {
+        let dial_at = redial_at.unwrap_or_else(|| tokio::time::Instant::now() + MAX_BACKOFF * 100);
+        tokio::select! {
+            _ = tokio::time::sleep_until(dial_at), if link.is_none() => {
+                redial_at = None;
+                match dial(&options.address).await {
+                    Ok(dialled) => {
+                        link = Some(dialled);
+                        seat.handle_connected();
+                    }
+                    Err(why) => {
+                        let wait = dial_wait(backoff, jitter());
+                        out.tell(SeatEvent::Lost(why.clone()));
+                        out.say(format!("seat: {why}; dialling again in {:.1} s", wait.as_secs_f64()));
+                        backoff = (backoff * 2).min(MAX_BACKOFF);
+                        redial_at = Some(tokio::time::Instant::now() + wait);
+                    }
+                }
+            }
+            read = read_link(&mut link, &mut buffer) => {
+                let Some(current) = link.as_mut() else { continue };
+                let lines = match read {
+                    Ok(0) => Err("the server closed the connection".to_string()),
+                    Ok(n) => current.splitter.feed(&buffer[..n]).map_err(|e| e.to_string()),
+                    Err(e) => Err(format!("the connection broke: {e}")),
+                };
+                match lines {
+                    Ok(lines) => {
+                        for line in lines {
+                            let text = String::from_utf8_lossy(&line);
+                            seat.handle_line(now(), text.trim_end_matches(['\r', '\n']));
+                        }
+                    }
+                    Err(why) => {
+                        link = None;
+                        seat.handle_link_lost(&why);
+                        let wait = match state.logged_in {
+                            true => dial_wait(Duration::from_secs(1), jitter()),
+                            false => dial_wait(backoff, jitter()),
+                        };
+                        if state.logged_in {
+                            backoff = Duration::from_secs(1);
+                        } else {
+                            backoff = (backoff * 2).min(MAX_BACKOFF);
+                        }
+                        state.logged_in = false;
+                        out.tell(SeatEvent::Lost(why.clone()));
+                        out.say(format!("seat: link lost ({why}); dialling again in {:.1} s", wait.as_secs_f64()));
+                        redial_at = Some(tokio::time::Instant::now() + wait);
+                    }
+                }
+            }
+            output = program.process.read() => {
+                match output {
+                    Ok(bytes) if !bytes.is_empty() => {
+                        program.reader.feed(&bytes);
+                        while let Some(response) = program.reader.next() {
+                            let think = program.sent_at.take().map_or(Duration::ZERO, |at| at.elapsed());
+                            match response {
+                                Ok(response) => seat.handle_answer(now(), response.success, &response.text, think),
+                                Err(e) => seat.handle_answer(now(), false, &format!("not GTP: {e}"), think),
+                            }
+                        }
+                    }
+                    _ => {
+                        let status = program.process.shut_down(Duration::from_millis(100)).await;
+                        let detail = crate::transport::process::describe_exit(status);
+                        out.say(format!("seat: the program exited ({detail}); starting it again"));
+                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        program = Program::start(&options.program, &mut log)?;
+                        seat.handle_program_restarted(&format!("it exited: {detail}"));
+                    }
+                }
+            }
+            Some(item) = program.stderr.recv() => {
+                if let StderrItem::Line(line) = item {
+                    let _ = writeln!(log, "{line}");
+                    seat.handle_stderr(&line);
+                }
+            }
+            right = out.next_right() => {
+                let Some(right) = right else { continue };
+                seat.handle_right(now(), right);
+                if right == Right::Restart {
+                    program.process.shut_down(Duration::from_millis(200)).await;
+                    program = Program::start(&options.program, &mut log)?;
+                    seat.handle_program_restarted("the operator asked");
+                }
+            }
+            signal = signals.next() => match signal {
+                Received::Hangup => {}
+                Received::Stop(name) if state.stop_asked.is_some() || seat.between_games() => {
+                    break Stop::Done(format!("stopped by {name}"));
+                }
+                Received::Stop(name) => {
+                    state.stop_asked = Some(name);
+                    out.say(format!("seat: {name}: the game in play is finished first; a second one stops at once"));
+                }
+            },
+            _ = round_trips.tick() => {
+                if let Some(trip) = link.as_ref().and_then(|l| crate::transport::tcp::round_trip(l.fd)) {
+                    out.tell(SeatEvent::RoundTrip(trip));
+                }
+            }
+        }
+        if let Some(stop) = state.take_notes(&mut seat, &mut out) {
+            let _ = flush(&mut seat, &mut program, &mut link).await;
+            break stop;
+        }
+        if let Err(why) = flush(&mut seat, &mut program, &mut link).await {
+            link = None;
+            seat.handle_link_lost(&why);
+            out.tell(SeatEvent::Lost(why.clone()));
+            redial_at = Some(tokio::time::Instant::now() + dial_wait(backoff, jitter()));
+        }
+    };
+    if let Some(folder) = state.folder.take() {
+        for trouble in folder.finish() {
+            out.say(format!("seat: {trouble}"));
+        }
+    }
+    if let Some(mut link) = link {
+        let _ = link.writer.shutdown().await;
+    }
+    program.process.shut_down(Duration::from_millis(500)).await;
+    match stop {
+        Stop::Done(text) => Ok(text),
+        Stop::Failed(text) => Err(text),
+    }
+}
+
+/// What the loop keeps beside the machine.
+struct State<'a> {
+    options: &'a CgosOptions,
+    folder: Option<CgosGameFolder>,
+    games: u32,
+    stop_asked: Option<&'static str>,
+    logged_in: bool,
+    refused: Option<String>,
+}
+
+impl State<'_> {
+    /// Carries out the machine's notes; why the seat stops, when it does.
+    fn take_notes(&mut self, seat: &mut CgosSeat, out: &mut Output) -> Option<Stop> {
+        while let Some(note) = seat.poll_note() {
+            match note {
+                SeatNote::LoggedIn => {
+                    self.logged_in = true;
+                    out.tell(SeatEvent::Connected {
+                        venue: format!("CGOS {}", self.options.address),
+                        entrant: self.options.user.clone(),
+                    });
+                    out.say(format!(
+                        "seat: connected to {}; logging in as {}",
+                        self.options.address, self.options.user
+                    ));
+                }
+                SeatNote::GameBegins {
+                    game,
+                    title,
+                    resumed,
+                } => {
+                    if resumed && self.folder.as_ref().is_some_and(|f| f.game == game) {
+                        out.say(format!("seat: {title}: told again"));
+                        continue;
+                    }
+                    if let Some(folder) = self.folder.take() {
+                        for trouble in folder.finish() {
+                            out.say(format!("seat: {trouble}"));
+                        }
+                    }
+                    let at = &self.options.address;
+                    match CgosGameFolder::create(&self.options.dir, game, &title, at, now()) {
+                        Ok(folder) => {
+                            out.say(format!("seat: {title} in {}", folder.path().display()));
+                            self.folder = Some(folder);
+                        }
+                        Err(why) => out.say(format!("seat: {title}: no folder: {why}")),
+                    }
+                    out.tell(SeatEvent::Game(title));
+                }
+                SeatNote::Event(event) => {
+                    if let Some(line) = self.folder.as_mut().and_then(|f| f.write(now(), event)) {
+                        out.tell(SeatEvent::Stream(line));
+                    }
+                }
+                SeatNote::GameEnds { game, result } => {
+                    self.games += 1;
+                    let path = self.folder.as_ref().map(|f| f.path().display().to_string());
+                    if let Some(folder) = self.folder.take() {
+                        for trouble in folder.finish() {
+                            out.say(format!("seat: {trouble}"));
+                        }
+                    }
+                    out.say(format!(
+                        "seat: game {game} is over: {result} (in {})",
+                        path.unwrap_or_else(|| "no folder".into())
+                    ));
+                    if self.options.games.is_some_and(|n| self.games >= n) {
+                        return Some(Stop::Done(format!("{} games played", self.games)));
+                    }
+                    if let Some(name) = self.stop_asked {
+                        return Some(Stop::Done(format!("stopped by {name} after its game")));
+                    }
+                }
+                SeatNote::Said(text) => out.say(format!("seat: {text}")),
+                SeatNote::Refused(text) => {
+                    self.refused = Some(text.clone());
+                    if !self.logged_in || seat.between_games() {
+                        return Some(Stop::Failed(format!(
+                            "the CGOS server at {} refused {}: {text}",
+                            self.options.address, self.options.user
+                        )));
+                    }
+                    out.say(format!("seat: the server said: Error: {text}"));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Writes what the machine has for the program and for the server.
+async fn flush(
+    seat: &mut CgosSeat,
+    program: &mut Program,
+    link: &mut Option<Link>,
+) -> Result<(), String> {
+    while let Some(command) = seat.poll_command() {
+        program.sent_at = Some(tokio::time::Instant::now());
+        let _ = program
+            .process
+            .write(format!("{command}\n").as_bytes())
+            .await;
+    }
+    let mut written = false;
+    while let Some(line) = seat.poll_line() {
+        let Some(current) = link.as_mut() else {
+            continue;
+        };
+        written = true;
+        let sent = tokio::time::timeout(
+            Duration::from_secs(5),
+            current.writer.write_all(format!("{line}\n").as_bytes()),
+        )
+        .await;
+        match sent {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(format!("cannot write to the server: {e}")),
+            Err(_) => return Err("the server took nothing for 5 s".into()),
+        }
+    }
+    if written {
+        if let Some(current) = link.as_mut() {
+            let _ = current.writer.flush().await;
+        }
+    }
+    Ok(())
+}
+
+async fn read_link(link: &mut Option<Link>, buffer: &mut [u8]) -> std::io::Result<usize> {
+    match link {
+        Some(link) => link.reader.read(buffer).await,
+        None => std::future::pending().await,
+    }
+}
+
+async fn dial(address: &str) -> Result<Link, String> {
+    let stream = match tokio::time::timeout(DIAL_WAIT, TcpStream::connect(address)).await {
+        Ok(Ok(stream)) => stream,
+        Ok(Err(e)) => return Err(format!("cannot reach {address}: {e}")),
+        Err(_) => return Err(format!("no answer from {address} in time")),
+    };
+    let _ = stream.set_nodelay(true);
+    let fd = std::os::fd::AsRawFd::as_raw_fd(&stream);
+    let (reader, writer) = stream.into_split();
+    Ok(Link {
+        reader,
+        writer,
+        splitter: LineSplitter::bounded(MAX_LINE),
+        fd,
+    })
+}
