@@ -393,3 +393,162 @@ fn a_cgos_client_that_drops_mid_game_is_told_every_move_when_it_logs_in_again() 
         "{result}"
     );
 }
+
+/// The moves of a journal, as `(colour, vertex)`.
+fn moves_of(events: &[Value]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter(|e| e["type"] == "move")
+        .map(|e| {
+            let text = |key: &str| e[key].as_str().unwrap().to_string();
+            (text("color"), text("vertex"))
+        })
+        .collect()
+}
+
+#[test]
+fn goref_seat_plays_two_games_in_a_row_on_a_cgos_server_with_its_program_kept() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = root.path().join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut text = format!(
+        "name = \"cgos cup\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
+         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
+         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n"
+    );
+    for name in ["gnu1", "gnu2"] {
+        text.push_str(&format!(
+            "\n[[entrant]]\nname = \"{name}\"\nplayer = \"gtp:{} --mode gtp --level 0\"\n",
+            gnugo()
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (_, password) = cgos_settings_of(&dir).remove(0);
+    let games = root.path().join("alpha-games");
+    let seat = Command::new(goref())
+        .arg("seat")
+        .arg(format!("cgos://127.0.0.1:{port}"))
+        .args(["--user", "alpha", "--games", "2", "--headless", "--dir"])
+        .arg(&games)
+        .arg("--")
+        .arg(gnugo())
+        .args(["--mode", "gtp", "--level", "0"])
+        .env("GOREF_CGOS_PASSWORD", &password)
+        .current_dir(root.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let event = common::spawn_event(&dir, Stdio::piped());
+    let output = common::wait_with_watchdog(event, LIMIT);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let seat = common::wait_with_watchdog(seat, Duration::from_secs(30));
+    let said = String::from_utf8_lossy(&seat.stdout).into_owned();
+    assert!(
+        seat.status.success(),
+        "{said}\n{}",
+        String::from_utf8_lossy(&seat.stderr)
+    );
+    let ended = String::from_utf8_lossy(&seat.stderr).into_owned();
+    assert!(ended.contains("goref seat: 2 games played"), "{ended}");
+    assert!(
+        !said.contains(&password) && !ended.contains(&password),
+        "the password is never shown"
+    );
+
+    let log = std::fs::read_to_string(games.join("alpha-program.log")).unwrap();
+    assert_eq!(
+        log.matches("--- started").count(),
+        1,
+        "one program for both games: {log}"
+    );
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    assert_eq!(folders.len(), 2, "{folders:?}");
+    let event_boards: Vec<Vec<Value>> = boards(&dir)
+        .into_iter()
+        .map(|(_, events)| events)
+        .filter(|events| {
+            spec_of(events, "black") == "seat:alpha" || spec_of(events, "white") == "seat:alpha"
+        })
+        .collect();
+    assert_eq!(event_boards.len(), 2);
+    let mut colours = Vec::new();
+    for folder in &folders {
+        assert!(
+            folder.join("MANIFEST.sha256").exists(),
+            "{}",
+            folder.display()
+        );
+        assert!(folder.join("game.sgf").exists());
+        let bytes = std::fs::read_to_string(folder.join("journal.jsonl")).unwrap();
+        assert!(
+            !bytes.contains(&password),
+            "the password is never journaled"
+        );
+        let events = journal(folder);
+        let moves = moves_of(&events);
+        let board = event_boards
+            .iter()
+            .find(|board| moves_of(board) == moves)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{}: no board of the event has these moves",
+                    folder.display()
+                )
+            });
+        let result = |events: &[Value]| {
+            events.iter().find(|e| e["type"] == "result").unwrap()["result"]
+                .as_str()
+                .unwrap()
+                .trim_end_matches(".0")
+                .to_string()
+        };
+        assert_eq!(
+            result(&events),
+            result(board),
+            "the server's verdict is the result"
+        );
+        let traced = |kind: &str, direction: &str| {
+            events
+                .iter()
+                .any(|e| e["type"] == kind && e["direction"] == direction)
+        };
+        assert!(traced("cgos", "sent") && traced("cgos", "received"));
+        assert!(traced("gtp", "sent") && traced("gtp", "received"));
+        for colour in ["black", "white"] {
+            if spec_of(&events, colour) == "seat:alpha" {
+                colours.push(colour);
+            }
+        }
+    }
+    colours.sort();
+    assert_eq!(colours, ["black", "white"], "one game in each colour");
+}
+
+/// The CGOS entrants' `(user, password)` from `goref event DIR seats`.
+fn cgos_settings_of(dir: &Path) -> Vec<(String, String)> {
+    let out = common::succeeded(Command::new(goref()).arg("event").arg(dir).arg("seats"));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let value = |key: &str| {
+        text.lines()
+            .filter_map(|l| l.strip_prefix(key))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    value("ServerUser = ")
+        .into_iter()
+        .zip(value("ServerPassword = "))
+        .collect()
+}
