@@ -99,8 +99,11 @@ pub enum DoorEvent {
     Refuse { reason: String, after: Duration },
     /// The answer to the board's command in flight, as a program would
     /// write it: for a move, the venue's measure from `genmove` to the
-    /// answer, and the thinking charged (the measure less the gift and
-    /// the link's round trip).
+    /// answer, and the thinking charged: the measure less the gift or the
+    /// link's round trip, whichever is larger. The servers' gift stands for
+    /// the network they cannot see; where the kernel sees a longer trip,
+    /// the trip is taken off instead, never both, so that a slow link is
+    /// not charged and a program's own thinking is.
     Answer {
         text: String,
         think: Duration,
@@ -571,9 +574,7 @@ impl CgosDoor {
             }) => {
                 self.asked = None;
                 let venue_measure = now.saturating_duration_since(sent);
-                let think = venue_measure
-                    .saturating_sub(self.settings.gift)
-                    .saturating_sub(self.round_trip);
+                let think = venue_measure.saturating_sub(self.settings.gift.max(self.round_trip));
                 let (vertex, analysis) = match parse_move(text) {
                     Ok(reply) => (reply.vertex, reply.analysis),
                     Err(_) => (

@@ -188,10 +188,21 @@ fn black_gets_the_setup_when_the_board_is_quiet_and_its_genmove_at_the_request()
         moved,
         [DoorEvent::Answer {
             text: "=9 D4\n\n".into(),
-            think: Duration::from_millis(1500 - 250 - 40),
+            think: Duration::from_millis(1500 - 250),
             venue_measure: Duration::from_millis(1500),
         }],
-        "charged the measure less the gift and the round trip"
+        "a trip shorter than the gift: charged the measure less the gift"
+    );
+    let again = asked + 2 * SECOND;
+    door.command(again, "10 genmove b");
+    door.handle_round_trip(Duration::from_millis(400));
+    let slow = door.handle_line(again + Duration::from_millis(1500), b"e5", &passwords());
+    assert!(
+        matches!(
+            &slow[..],
+            [DoorEvent::Answer { think, .. }] if *think == Duration::from_millis(1500 - 400)
+        ),
+        "a trip longer than the gift is taken off instead, never both: {slow:?}"
     );
 }
 
