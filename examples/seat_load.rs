@@ -21,7 +21,12 @@
 //! - the resync of a 300-move 19x19 game through one seat, as the board
 //!   tells a program that came back: `boardsize`, `clear_board`, `komi` and
 //!   a `play` for every move (budget: under 1 s).
+//!
+//! `seat_load cgos [CLIENTS] [BOARDS] [MOVES]` measures the CGOS door
+//! instead (32 clients on 16 boards by default): see `seat_load/cgos.rs`.
 
+#[path = "seat_load/cgos.rs"]
+mod cgos;
 mod support;
 
 use std::process::{Child, Command, Stdio};
@@ -34,6 +39,26 @@ use goref_core::game::board::{Board, BoardRules, KoRule};
 use goref_core::game::{Color, Point};
 
 fn main() {
+    let mut words: Vec<String> = std::env::args().skip(1).collect();
+    if words.first().is_some_and(|w| w == "cgos") {
+        words.remove(0);
+        let number = |n: usize, default: usize| {
+            words.get(n).map_or(default, |w| w.parse().expect("numbers"))
+        };
+        let moves = number(2, 200);
+        let game: Vec<String> = game(moves).iter().map(|(_, p)| p.to_gtp()).collect();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(cgos::measure(
+            number(0, 32),
+            number(1, 16),
+            moves,
+            std::sync::Arc::new(game),
+        ));
+        return;
+    }
     let args: Vec<u64> = std::env::args()
         .skip(1)
         .map(|a| a.parse().expect("numbers"))
