@@ -43,7 +43,9 @@ fn main() {
     if words.first().is_some_and(|w| w == "cgos") {
         words.remove(0);
         let number = |n: usize, default: usize| {
-            words.get(n).map_or(default, |w| w.parse().expect("numbers"))
+            words
+                .get(n)
+                .map_or(default, |w| w.parse().expect("numbers"))
         };
         let moves = number(2, 200);
         let game: Vec<String> = game(moves).iter().map(|(_, p)| p.to_gtp()).collect();

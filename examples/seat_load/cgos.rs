@@ -163,7 +163,11 @@ async fn delayed(
     });
     let mut buffer = vec![0u8; 16 * 1024];
     while let Ok(n) = from.read(&mut buffer).await {
-        if n == 0 || tx.send((tokio::time::Instant::now() + delay, buffer[..n].to_vec())).is_err() {
+        if n == 0
+            || tx
+                .send((tokio::time::Instant::now() + delay, buffer[..n].to_vec()))
+                .is_err()
+        {
             return;
         }
     }
@@ -211,7 +215,9 @@ async fn play(
 
 /// One command on a link; its answer and the thinking charged.
 async fn ask(link: &mut SeatLink, id: u32, line: &str) -> (String, Duration) {
-    link.write(format!("{id} {line}\n").as_bytes()).await.unwrap();
+    link.write(format!("{id} {line}\n").as_bytes())
+        .await
+        .unwrap();
     let mut text = Vec::new();
     loop {
         let bytes = link.read().await.unwrap();
@@ -279,7 +285,11 @@ impl Client {
                 _ => None,
             };
             if let Some(reply) = reply {
-                if writer.write_all(format!("{reply}\n").as_bytes()).await.is_err() {
+                if writer
+                    .write_all(format!("{reply}\n").as_bytes())
+                    .await
+                    .is_err()
+                {
                     return;
                 }
             }

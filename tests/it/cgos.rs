@@ -67,6 +67,19 @@ impl Drop for Engine {
     }
 }
 
+/// A fault a client puts in its first game, at its `n`th move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    None,
+    /// It closes its connection instead of moving, and logs in again a
+    /// second later with a new engine, as cgos-client-python does.
+    Drop(u32),
+    /// It plays its first move's point again: occupied.
+    Illegal(u32),
+    /// It sends a line of 70 KiB, and then logs in again as after a drop.
+    Overlong(u32),
+}
+
 /// What a client heard and did, for the test to read.
 #[derive(Default)]
 struct Heard {
@@ -74,6 +87,7 @@ struct Heard {
     logins: u32,
     gameovers: u32,
     refused: Option<String>,
+    faulted: bool,
 }
 
 /// A CGOS client in a thread of its own, as cgos-client-python plays:
@@ -84,24 +98,18 @@ struct Heard {
 /// connection after that many moves of its first game and logs in again a
 /// second later with a new engine, as the client does after a drop. It
 /// dials again until the door listens, a minute at most.
-fn client(
-    root: &Path,
-    port: u16,
-    name: &str,
-    password: &str,
-    drop_after: Option<u32>,
-) -> Arc<Mutex<Heard>> {
+fn client(root: &Path, port: u16, name: &str, password: &str, fault: Fault) -> Arc<Mutex<Heard>> {
     let heard = Arc::new(Mutex::new(Heard::default()));
     let (root, name, password) = (root.to_path_buf(), name.to_string(), password.to_string());
     let shared = heard.clone();
     std::thread::spawn(move || {
-        let mut drop_after = drop_after;
+        let mut fault = fault;
         let mut tries = 0;
         while tries < 300 {
-            match session(&root, port, &name, &password, drop_after, &shared) {
+            match session(&root, port, &name, &password, fault, &shared) {
                 Some(false) => return,
                 Some(true) => {
-                    drop_after = None;
+                    fault = Fault::None;
                     std::thread::sleep(Duration::from_secs(1));
                 }
                 None => {
@@ -121,7 +129,7 @@ fn session(
     port: u16,
     name: &str,
     password: &str,
-    drop_after: Option<u32>,
+    fault: Fault,
     heard: &Mutex<Heard>,
 ) -> Option<bool> {
     let tcp = TcpStream::connect(("127.0.0.1", port)).ok()?;
@@ -129,6 +137,7 @@ fn session(
     let mut say = |line: &str| writer.write_all(format!("{line}\n").as_bytes()).is_ok();
     let mut engine = Engine::start(root);
     let mut moved = 0;
+    let mut first_move = String::new();
     for line in BufReader::new(tcp).lines() {
         let Ok(line) = line else { break };
         heard.lock().unwrap().lines.push(line.clone());
@@ -157,8 +166,22 @@ fn session(
                 engine.ask(&format!("time_left {} {seconds} 0", words[1]));
                 let mv = engine.ask(&format!("genmove {}", words[1]));
                 moved += 1;
-                if drop_after == Some(moved) {
-                    return Some(true);
+                if moved == 1 {
+                    first_move = mv.clone();
+                }
+                match fault {
+                    Fault::Drop(n) if n == moved => return Some(true),
+                    Fault::Overlong(n) if n == moved => {
+                        say(&"x".repeat(70 * 1024));
+                        heard.lock().unwrap().faulted = true;
+                        continue;
+                    }
+                    Fault::Illegal(n) if n == moved => {
+                        heard.lock().unwrap().faulted = true;
+                        say(&first_move.to_lowercase());
+                        continue;
+                    }
+                    _ => {}
                 }
                 say(&mv.to_lowercase());
             }
@@ -168,6 +191,10 @@ fn session(
             Some("gameover") => {
                 heard.lock().unwrap().gameovers += 1;
                 say("ready");
+            }
+            Some("Error:") if fault != Fault::None => {
+                heard.lock().unwrap().refused = Some(line.clone());
+                return Some(true);
             }
             Some("Error:") => {
                 heard.lock().unwrap().refused = Some(line.clone());
@@ -282,10 +309,10 @@ fn cgos_clients_play_an_event_in_both_colours_through_its_cgos_port() {
     );
 
     let event = common::spawn_event(&dir, Stdio::piped());
-    let alpha = client(root.path(), port, "alpha", &settings[0].1, None);
-    let beta = client(root.path(), port, "beta", &settings[1].1, None);
-    let intruder = client(root.path(), port, "alpha", "wrong-pw", None);
-    let stranger = client(root.path(), port, "gamma", "gamma-pw", None);
+    let alpha = client(root.path(), port, "alpha", &settings[0].1, Fault::None);
+    let beta = client(root.path(), port, "beta", &settings[1].1, Fault::None);
+    let intruder = client(root.path(), port, "alpha", "wrong-pw", Fault::None);
+    let stranger = client(root.path(), port, "gamma", "gamma-pw", Fault::None);
     let output = common::wait_with_watchdog(event, LIMIT);
     let said = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "{said}");
@@ -345,8 +372,8 @@ fn a_cgos_client_that_drops_mid_game_is_told_every_move_when_it_logs_in_again() 
     let (dir, port) = cgos_event(root.path());
     let settings = cgos_settings(&dir, port);
     let event = common::spawn_event(&dir, Stdio::piped());
-    let alpha = client(root.path(), port, "alpha", &settings[0].1, Some(3));
-    let _beta = client(root.path(), port, "beta", &settings[1].1, None);
+    let alpha = client(root.path(), port, "alpha", &settings[0].1, Fault::Drop(3));
+    let _beta = client(root.path(), port, "beta", &settings[1].1, Fault::None);
     let output = common::wait_with_watchdog(event, LIMIT);
     assert!(
         output.status.success(),
@@ -551,4 +578,143 @@ fn cgos_settings_of(dir: &Path) -> Vec<(String, String)> {
         .into_iter()
         .zip(value("ServerPassword = "))
         .collect()
+}
+
+#[test]
+fn a_cgos_clients_illegal_move_and_overlong_line_end_as_the_rules_say_and_change_no_other_game() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (dir, port) = cgos_event(root.path());
+    let settings = cgos_settings(&dir, port);
+    let event = common::spawn_event(&dir, Stdio::piped());
+    let alpha = client(
+        root.path(),
+        port,
+        "alpha",
+        &settings[0].1,
+        Fault::Illegal(2),
+    );
+    let beta = client(
+        root.path(),
+        port,
+        "beta",
+        &settings[1].1,
+        Fault::Overlong(2),
+    );
+    let output = common::wait_with_watchdog(event, LIMIT);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(alpha.lock().unwrap().faulted && beta.lock().unwrap().faulted);
+    assert_eq!(
+        beta.lock().unwrap().logins,
+        2,
+        "beta was closed and came back"
+    );
+    let boards = boards(&dir);
+    assert_eq!(boards.len(), 6);
+    let mut forfeits = Vec::new();
+    for (folder, events) in &boards {
+        let result = events.iter().find(|e| e["type"] == "result").unwrap();
+        if result["end"] == "forfeit_illegal_move" {
+            let loser = match result["winner"].as_str() {
+                Some("B") => "white",
+                _ => "black",
+            };
+            assert_eq!(spec_of(events, loser), "seat:alpha", "{result}");
+            assert_eq!(result["illegal"], "occupied", "{result}");
+            forfeits.push(folder.clone());
+        } else {
+            assert!(
+                !result["result"].as_str().unwrap().ends_with('F'),
+                "{}: {result}",
+                folder.display()
+            );
+        }
+        let lost = events
+            .iter()
+            .find(|e| e["type"] == "session" && e["what"] == "seat_lost");
+        if let Some(lost) = lost {
+            let message = lost["message"].as_str().unwrap();
+            assert!(
+                message.contains("longer than the protocol allows"),
+                "{message}"
+            );
+            assert!(events
+                .iter()
+                .any(|e| e["type"] == "session" && e["what"] == "seat_back"));
+        }
+    }
+    assert_eq!(forfeits.len(), 1, "alpha's one illegal move: {forfeits:?}");
+    assert!(
+        boards.iter().any(|(_, events)| events
+            .iter()
+            .any(|e| e["type"] == "session" && e["what"] == "seat_lost")),
+        "beta's board lost its seat to the overlong line"
+    );
+}
+
+#[test]
+fn a_cgos_client_whose_link_stalls_without_closing_loses_on_time_and_the_event_goes_on() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = root.path().join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let text = format!(
+        "name = \"stall\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
+         time = \"absolute:12s\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
+         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n\n\
+         [[entrant]]\nname = \"gnu1\"\nplayer = \"gtp:{} --mode gtp --level 0\"\n",
+        gnugo()
+    );
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (_, password) = cgos_settings_of(&dir).remove(0);
+    let proxy = common::tcp_proxy::Proxy::start(
+        format!("127.0.0.1:{port}").parse().unwrap(),
+        Duration::ZERO,
+    );
+    let event = common::spawn_event(&dir, Stdio::piped());
+    let began = std::time::Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(began.elapsed() < Duration::from_secs(60), "the door listens");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let alpha = client(root.path(), proxy.port, "alpha", &password, Fault::None);
+    let asked = |heard: &Arc<Mutex<Heard>>| {
+        let heard = heard.lock().unwrap();
+        heard
+            .lines
+            .iter()
+            .filter(|l| l.starts_with("genmove"))
+            .count()
+    };
+    let began = std::time::Instant::now();
+    while asked(&alpha) < 3 && began.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(asked(&alpha) >= 3, "alpha was asked for three moves");
+    proxy.go_half_open();
+    let output = common::wait_with_watchdog(event, LIMIT);
+    proxy.cut();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let boards = boards(&dir);
+    assert_eq!(boards.len(), 1);
+    let (_, events) = &boards[0];
+    let result = events.iter().find(|e| e["type"] == "result").unwrap();
+    assert_eq!(result["end"], "time", "{result}");
+    let loser = match result["winner"].as_str() {
+        Some("B") => "white",
+        _ => "black",
+    };
+    assert_eq!(spec_of(events, loser), "seat:alpha", "{result}");
+    let standings = common::succeeded(Command::new(goref()).arg("standings").arg(&dir));
+    let table = String::from_utf8_lossy(&standings.stdout);
+    assert!(table.contains("gnu1"), "{table}");
 }
