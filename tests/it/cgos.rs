@@ -679,7 +679,10 @@ fn a_cgos_client_whose_link_stalls_without_closing_loses_on_time_and_the_event_g
     let event = common::spawn_event(&dir, Stdio::piped());
     let began = std::time::Instant::now();
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(began.elapsed() < Duration::from_secs(60), "the door listens");
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "the door listens"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     let alpha = client(root.path(), proxy.port, "alpha", &password, Fault::None);
@@ -717,4 +720,84 @@ fn a_cgos_client_whose_link_stalls_without_closing_loses_on_time_and_the_event_g
     let standings = common::succeeded(Command::new(goref()).arg("standings").arg(&dir));
     let table = String::from_utf8_lossy(&standings.stdout);
     assert!(table.contains("gnu1"), "{table}");
+}
+
+#[test]
+fn goref_seats_cgos_screen_at_80x24_shows_the_game_and_resigns_for_the_operator() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = root.path().join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let text = format!(
+        "name = \"screen\"\nsystem = \"round-robin\"\n\n[game]\nsize = 19\nkomi = 7\n\
+         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
+         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n\n\
+         [[entrant]]\nname = \"gnu1\"\nplayer = \"gtp:{} --mode gtp --level 8\"\n",
+        gnugo()
+    );
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (_, password) = cgos_settings_of(&dir).remove(0);
+    let command = format!(
+        "cd {} && LANG=C.UTF-8 GOREF_CGOS_PASSWORD={password} {} seat cgos://127.0.0.1:{port} --user alpha \
+         --games 1 --dir games -- {} --mode gtp --level 8",
+        root.path().display(),
+        goref().display(),
+        gnugo()
+    );
+    let Some(tmux) = common::tmux::Tmux::start("cgos-screen", 80, 24, &command) else {
+        return;
+    };
+    let event = common::spawn_event(&dir, Stdio::piped());
+    let screen = tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
+        s.contains("on 19x19: ")
+            && s.contains("; rtt")
+            && s.contains("⇐ genmove ")
+            && s.contains("→ play ")
+    });
+    assert!(screen.lines().count() <= 24, "{screen}");
+    assert!(screen.contains("R resign  X restart"), "{screen}");
+    assert!(
+        screen.contains("gnu1 (?)"),
+        "the opponent's name and rating: {screen}"
+    );
+    assert!(!screen.contains(&password), "{screen}");
+    tmux.keys(&["R"]);
+    tmux.wait_for("the resign's question", LIMIT, |s| {
+        s.contains("resign? y: yes")
+    });
+    tmux.keys(&["y"]);
+    let output = common::wait_with_watchdog(event, LIMIT);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let (_, events) = boards(&dir).remove(0);
+    let result = events.iter().find(|e| e["type"] == "result").unwrap();
+    assert!(
+        result["result"].as_str().unwrap().ends_with("+R"),
+        "{result}"
+    );
+    let winner = if result["winner"] == "B" {
+        "black"
+    } else {
+        "white"
+    };
+    assert_ne!(spec_of(&events, winner), "seat:alpha", "alpha resigned");
+    let games = root.path().join("games");
+    let folder = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.is_dir())
+        .unwrap();
+    let own = journal(&folder);
+    assert!(own.iter().any(|e| e["type"] == "notice"
+        && e["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("the operator resigned")));
+    let verdict = own.iter().find(|e| e["type"] == "result").unwrap();
+    assert_eq!(verdict["result"], result["result"], "the server's verdict");
 }

@@ -1,3 +1,8 @@
+//! The CGOS seat machine: the login, each game told to the program as the
+//! CGOS clients tell theirs, the program kept, a game told again, analysis
+//! sent as CGOS JSON, the operator's resignation, and goref's own check
+//! of the server's verdict.
+
 use std::time::{Duration, Instant};
 
 use super::*;
