@@ -88,7 +88,7 @@ struct Program {
 impl Program {
     fn start(argv: &[String], log: &mut std::fs::File) -> Result<Program, String> {
         let (stderr_tx, stderr) = mpsc::channel(256);
-        let process = Process::spawn(argv, stderr_tx)
+        let process = Process::spawn_bound(argv, stderr_tx)
             .map_err(|e| format!("cannot start '{}': {e}", argv.join(" ")))?;
         let _ = writeln!(log, "--- started: {}", argv.join(" "));
         Ok(Program {

@@ -417,7 +417,7 @@ const UNSENT_STDERR: usize = 100;
 impl Program {
     fn start(argv: &[String], log: &mut std::fs::File) -> Result<Program, String> {
         let (stderr_tx, stderr) = mpsc::channel(256);
-        let process = Process::spawn(argv, stderr_tx).map_err(|e| e.to_string())?;
+        let process = Process::spawn_bound(argv, stderr_tx).map_err(|e| e.to_string())?;
         let _ = writeln!(log, "--- started: {}", argv.join(" "));
         Ok(Program {
             process,

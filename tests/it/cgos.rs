@@ -801,3 +801,66 @@ fn goref_seats_cgos_screen_at_80x24_shows_the_game_and_resigns_for_the_operator(
     let verdict = own.iter().find(|e| e["type"] == "result").unwrap();
     assert_eq!(verdict["result"], result["result"], "the server's verdict");
 }
+
+#[test]
+fn goref_seat_cgos_finishes_the_game_in_play_on_sigterm_then_exits() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let dir = root.path().join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let text = format!(
+        "name = \"term\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
+         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
+         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n\n\
+         [[entrant]]\nname = \"gnu1\"\nplayer = \"gtp:{} --mode gtp --level 6\"\n",
+        gnugo()
+    );
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (_, password) = cgos_settings_of(&dir).remove(0);
+    let games = root.path().join("games");
+    let mut seat = Command::new(goref())
+        .arg("seat")
+        .arg(format!("cgos://127.0.0.1:{port}"))
+        .args(["--user", "alpha", "--headless", "--dir"])
+        .arg(&games)
+        .arg("--")
+        .arg(gnugo())
+        .args(["--mode", "gtp", "--level", "6"])
+        .env("GOREF_CGOS_PASSWORD", &password)
+        .current_dir(root.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = BufReader::new(seat.stdout.take().unwrap());
+    let event = common::Ended(common::spawn_event(&dir, Stdio::null()));
+    let mut said = Vec::new();
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        let begun = line.contains("on 9x9:") && line.contains(" in ");
+        said.push(line);
+        if begun {
+            break;
+        }
+    }
+    // SAFETY: kill(2) on the test's own child.
+    unsafe { libc::kill(seat.id() as i32, libc::SIGTERM) };
+    let seat = common::wait_with_watchdog(seat, LIMIT);
+    let ended = String::from_utf8_lossy(&seat.stderr).into_owned();
+    assert!(seat.status.success(), "{said:?} {ended}");
+    assert!(
+        ended.contains("stopped by SIGTERM after its game"),
+        "{said:?} {ended}"
+    );
+    let folders: Vec<PathBuf> = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    assert_eq!(folders.len(), 1, "one game, finished: {folders:?}");
+    assert!(folders[0].join("MANIFEST.sha256").exists());
+    assert!(journal(&folders[0]).iter().any(|e| e["type"] == "result"));
+    drop(event);
+}
