@@ -17,8 +17,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
-use crate::console;
-use crate::seats::client::{dial_wait, jitter, SeatEvent, SeatUi, MAX_BACKOFF};
+use crate::seats::client::{dial_wait, jitter, Output, SeatEvent, SeatUi, MAX_BACKOFF};
 use crate::shell_time::now;
 use crate::signals::{Received, Signals};
 use crate::transport::process::{Process, StderrItem};
@@ -47,33 +46,6 @@ pub struct CgosOptions {
     pub games: Option<u32>,
     /// Where the program's stderr goes, beside each game's journal.
     pub log: PathBuf,
-}
-
-/// Where the seat's news go: its screen, or stdout.
-struct Output {
-    ui: Option<SeatUi>,
-}
-
-impl Output {
-    fn say(&self, text: String) {
-        match &self.ui {
-            Some(ui) => drop(ui.events.send(SeatEvent::Said(text))),
-            None => drop(console::out(text)),
-        }
-    }
-
-    fn tell(&self, event: SeatEvent) {
-        if let Some(ui) = &self.ui {
-            let _ = ui.events.send(event);
-        }
-    }
-
-    async fn next_right(&mut self) -> Option<Right> {
-        match &mut self.ui {
-            Some(ui) => ui.rights.recv().await,
-            None => std::future::pending().await,
-        }
-    }
 }
 
 /// The program the seat keeps.

@@ -68,26 +68,26 @@ pub struct SeatUi {
     pub rights: mpsc::UnboundedReceiver<Right>,
 }
 
-/// Where the seat's news go: its screen, or stdout.
-struct Output {
-    ui: Option<SeatUi>,
+/// Where a seat's news go: its screen, or stdout.
+pub(crate) struct Output {
+    pub(crate) ui: Option<SeatUi>,
 }
 
 impl Output {
-    fn say(&self, text: String) {
+    pub(crate) fn say(&self, text: String) {
         match &self.ui {
             Some(ui) => drop(ui.events.send(SeatEvent::Said(text))),
             None => drop(console::out(text)),
         }
     }
 
-    fn tell(&self, event: SeatEvent) {
+    pub(crate) fn tell(&self, event: SeatEvent) {
         if let Some(ui) = &self.ui {
             let _ = ui.events.send(event);
         }
     }
 
-    async fn next_right(&mut self) -> Option<Right> {
+    pub(crate) async fn next_right(&mut self) -> Option<Right> {
         match &mut self.ui {
             Some(ui) => ui.rights.recv().await,
             None => std::future::pending().await,

@@ -421,6 +421,28 @@ fn a_cgos_client_that_drops_mid_game_is_told_every_move_when_it_logs_in_again() 
     );
 }
 
+/// An event in `root/cup` of `alpha`, a CGOS entrant, against GNU Gos at
+/// the levels given, on `size` with `time`; its CGOS port.
+fn alpha_event(root: &Path, size: u32, time: &str, levels: &[u32]) -> (PathBuf, u16) {
+    let dir = root.join("cup");
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut text = format!(
+        "name = \"alpha's cup\"\nsystem = \"round-robin\"\n\n[game]\nsize = {size}\nkomi = 7\n\
+         time = \"{time}\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
+         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n"
+    );
+    for (n, level) in levels.iter().enumerate() {
+        text.push_str(&format!(
+            "\n[[entrant]]\nname = \"gnu{}\"\nplayer = \"gtp:{} --mode gtp --level {level}\"\n",
+            n + 1,
+            gnugo()
+        ));
+    }
+    std::fs::write(dir.join("event.toml"), text).unwrap();
+    (dir, port)
+}
+
 /// The moves of a journal, as `(colour, vertex)`.
 fn moves_of(events: &[Value]) -> Vec<(String, String)> {
     events
@@ -437,21 +459,7 @@ fn moves_of(events: &[Value]) -> Vec<(String, String)> {
 fn goref_seat_plays_two_games_in_a_row_on_a_cgos_server_with_its_program_kept() {
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
-    let dir = root.path().join("cup");
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let mut text = format!(
-        "name = \"cgos cup\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
-         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
-         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n"
-    );
-    for name in ["gnu1", "gnu2"] {
-        text.push_str(&format!(
-            "\n[[entrant]]\nname = \"{name}\"\nplayer = \"gtp:{} --mode gtp --level 0\"\n",
-            gnugo()
-        ));
-    }
-    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (dir, port) = alpha_event(root.path(), 9, "absolute:10m", &[0, 0]);
     let (_, password) = cgos_settings_of(&dir).remove(0);
     let games = root.path().join("alpha-games");
     let seat = Command::new(goref())
@@ -660,17 +668,7 @@ fn a_cgos_clients_illegal_move_and_overlong_line_end_as_the_rules_say_and_change
 fn a_cgos_client_whose_link_stalls_without_closing_loses_on_time_and_the_event_goes_on() {
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
-    let dir = root.path().join("cup");
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let text = format!(
-        "name = \"stall\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
-         time = \"absolute:12s\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
-         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n\n\
-         [[entrant]]\nname = \"gnu1\"\nplayer = \"gtp:{} --mode gtp --level 0\"\n",
-        gnugo()
-    );
-    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (dir, port) = alpha_event(root.path(), 9, "absolute:12s", &[0]);
     let (_, password) = cgos_settings_of(&dir).remove(0);
     let proxy = common::tcp_proxy::Proxy::start(
         format!("127.0.0.1:{port}").parse().unwrap(),
@@ -726,17 +724,7 @@ fn a_cgos_client_whose_link_stalls_without_closing_loses_on_time_and_the_event_g
 fn goref_seats_cgos_screen_at_80x24_shows_the_game_and_resigns_for_the_operator() {
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
-    let dir = root.path().join("cup");
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let text = format!(
-        "name = \"screen\"\nsystem = \"round-robin\"\n\n[game]\nsize = 19\nkomi = 7\n\
-         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
-         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n\n\
-         [[entrant]]\nname = \"gnu1\"\nplayer = \"gtp:{} --mode gtp --level 8\"\n",
-        gnugo()
-    );
-    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (dir, port) = alpha_event(root.path(), 19, "absolute:10m", &[8]);
     let (_, password) = cgos_settings_of(&dir).remove(0);
     let command = format!(
         "cd {} && LANG=C.UTF-8 GOREF_CGOS_PASSWORD={password} {} seat cgos://127.0.0.1:{port} --user alpha \
@@ -806,17 +794,7 @@ fn goref_seats_cgos_screen_at_80x24_shows_the_game_and_resigns_for_the_operator(
 fn goref_seat_cgos_finishes_the_game_in_play_on_sigterm_then_exits() {
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
-    let dir = root.path().join("cup");
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let text = format!(
-        "name = \"term\"\nsystem = \"round-robin\"\n\n[game]\nsize = 9\nkomi = 7\n\
-         time = \"absolute:10m\"\n\n[seats]\ncgos = \"127.0.0.1:{port}\"\n\n\
-         [[entrant]]\nname = \"alpha\"\nplayer = \"cgos\"\n\n\
-         [[entrant]]\nname = \"gnu1\"\nplayer = \"gtp:{} --mode gtp --level 6\"\n",
-        gnugo()
-    );
-    std::fs::write(dir.join("event.toml"), text).unwrap();
+    let (dir, port) = alpha_event(root.path(), 9, "absolute:10m", &[6]);
     let (_, password) = cgos_settings_of(&dir).remove(0);
     let games = root.path().join("games");
     let mut seat = Command::new(goref())

@@ -26,7 +26,7 @@ use crate::game::board::{Board, BoardRules, KoRule};
 use crate::game::clock::ClockReading;
 use crate::game::score::{score, Scoring};
 use crate::game::{Color, Move};
-use crate::protocol::cgos::wire::{parse_move, Named, ServerLine};
+use crate::protocol::cgos::wire::{parse_move, Named, ServerLine, Setup};
 use crate::protocol::gtp::analysis::{of_move, parse_line, AnalysisCommand, Candidate};
 use crate::protocol::seat::Right;
 
@@ -341,7 +341,7 @@ impl CgosSeat {
                 ServerLine::Protocol { .. }
                     | ServerLine::Username
                     | ServerLine::Password
-                    | ServerLine::Setup { .. }
+                    | ServerLine::Setup(_)
             )
         );
         if !untraced {
@@ -365,16 +365,8 @@ impl CgosSeat {
                 self.to_server.push_back(self.login.password.clone());
                 self.notes.push_back(SeatNote::LoggedIn);
             }
-            ServerLine::Setup {
-                game,
-                size,
-                komi,
-                main_ms,
-                white,
-                black,
-                moves,
-            } => {
-                self.setup(now, game, size, komi, main_ms, white, black, moves);
+            ServerLine::Setup(setup) => {
+                self.setup(now, setup);
                 self.trace_setup(line);
             }
             ServerLine::Genmove { colour, ms_left } => self.genmove(now, colour, ms_left),
@@ -411,32 +403,27 @@ impl CgosSeat {
         self.to_server.push_back(line);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn setup(
-        &mut self,
-        now: Instant,
-        id: u64,
-        size: u32,
-        komi: f64,
-        main_ms: u64,
-        white: Named,
-        black: Named,
-        moves: Vec<(String, u64)>,
-    ) {
-        let ours = match (white.name == self.login.user, black.name == self.login.user) {
+    fn setup(&mut self, now: Instant, setup: Setup) {
+        let user = &self.login.user;
+        let id = setup.game;
+        let ours = match (&setup.white.name == user, &setup.black.name == user) {
             (true, _) => Color::White,
             (false, true) => Color::Black,
             (false, false) => {
                 self.said(format!(
-                    "the server's game {id} is not {}'s ({white} - {black}); it is not played",
-                    self.login.user
+                    "the server's game {id} is not {user}'s ({} - {}); it is not played",
+                    setup.white, setup.black
                 ));
                 return;
             }
         };
-        let Some(size) = u8::try_from(size).ok().filter(|s| (2..=25).contains(s)) else {
+        let Some(size) = u8::try_from(setup.size)
+            .ok()
+            .filter(|s| (2..=25).contains(s))
+        else {
             self.said(format!(
-                "the server's game {id} is on a board of {size}: not played"
+                "the server's game {id} is on a board of {}: not played",
+                setup.size
             ));
             return;
         };
@@ -445,30 +432,27 @@ impl CgosSeat {
             .as_ref()
             .is_some_and(|game| game.id == id && !game.over);
         if resumed {
-            self.resume(now, moves);
+            self.resume(now, setup.moves);
         } else {
-            self.start(now, id, size, komi, main_ms, ours, white, black, moves);
+            self.start(now, setup, size, ours);
         }
         self.tell_program();
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn start(
-        &mut self,
-        now: Instant,
-        id: u64,
-        size: u8,
-        komi: f64,
-        main_ms: u64,
-        ours: Color,
-        white: Named,
-        black: Named,
-        moves: Vec<(String, u64)>,
-    ) {
+    fn start(&mut self, now: Instant, setup: Setup, size: u8, ours: Color) {
         let rules = BoardRules {
             ko: KoRule::PositionalSuperko,
             suicide_allowed: false,
         };
+        let Setup {
+            game: id,
+            komi,
+            main_ms,
+            white,
+            black,
+            moves,
+            ..
+        } = setup;
         let game = Game {
             id,
             size,

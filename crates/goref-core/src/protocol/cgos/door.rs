@@ -20,7 +20,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::wire::{parse_hello, parse_move, text_of, Hello, Named, ServerLine};
+use super::wire::{parse_hello, parse_move, text_of, Hello, Named, ServerLine, Setup};
 use crate::game::clock::ClockReading;
 use crate::game::Color;
 use crate::protocol::gtp::{format_response, parse_command_line};
@@ -551,7 +551,7 @@ impl CgosDoor {
         }
         self.table.told = Told::SetUp;
         self.awaiting_ready = false;
-        vec![DoorEvent::Send(ServerLine::Setup {
+        vec![DoorEvent::Send(ServerLine::Setup(Setup {
             game,
             size: self.table.size,
             komi: self.table.komi,
@@ -559,7 +559,7 @@ impl CgosDoor {
             white,
             black,
             moves,
-        })]
+        }))]
     }
 
     /// A line from an admitted client: its move, `ready`, or a line out of

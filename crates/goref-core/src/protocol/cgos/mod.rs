@@ -12,4 +12,4 @@ pub mod wire;
 pub use door::{
     cgos_result, usable_ms, CgosDoor, DoorEvent, DoorSettings, Ended, Sides, ASSEMBLY_QUIET,
 };
-pub use wire::{Named, ServerLine};
+pub use wire::{Named, ServerLine, Setup};

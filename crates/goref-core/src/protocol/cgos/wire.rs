@@ -21,6 +21,21 @@ impl fmt::Display for Named {
     }
 }
 
+/// A game as `setup` tells it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Setup {
+    pub game: u64,
+    pub size: u32,
+    pub komi: f64,
+    /// Each side's whole time.
+    pub main_ms: u64,
+    pub white: Named,
+    pub black: Named,
+    /// The game so far, each move with its mover's time left after it (a
+    /// game told again).
+    pub moves: Vec<(String, u64)>,
+}
+
 /// A line a CGOS server sends.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ServerLine {
@@ -31,18 +46,8 @@ pub enum ServerLine {
     },
     Username,
     Password,
-    /// A game: White first, as the servers send it. `main_ms`: each side's
-    /// whole time; `moves`: the game so far, each with its mover's time
-    /// left after it (a resumed game).
-    Setup {
-        game: u64,
-        size: u32,
-        komi: f64,
-        main_ms: u64,
-        white: Named,
-        black: Named,
-        moves: Vec<(String, u64)>,
-    },
+    /// A game: White first, as the servers send it.
+    Setup(Setup),
     /// The client's move, with its time left.
     Genmove {
         colour: char,
@@ -72,7 +77,7 @@ impl fmt::Display for ServerLine {
             ServerLine::Protocol { analyze: false } => f.write_str("protocol"),
             ServerLine::Username => f.write_str("username"),
             ServerLine::Password => f.write_str("password"),
-            ServerLine::Setup {
+            ServerLine::Setup(Setup {
                 game,
                 size,
                 komi,
@@ -80,7 +85,7 @@ impl fmt::Display for ServerLine {
                 white,
                 black,
                 moves,
-            } => {
+            }) => {
                 let komi = komi_text(*komi);
                 write!(f, "setup {game} {size} {komi} {main_ms} {white} {black}")?;
                 for (vertex, ms) in moves {
@@ -131,7 +136,7 @@ impl ServerLine {
             ("setup", [game, size, komi, main_ms, white, black, moves @ ..])
                 if moves.len() % 2 == 0 =>
             {
-                ServerLine::Setup {
+                ServerLine::Setup(Setup {
                     game: game.parse().ok()?,
                     size: size.parse().ok()?,
                     komi: komi.parse().ok().filter(|k: &f64| k.is_finite())?,
@@ -142,7 +147,7 @@ impl ServerLine {
                         .chunks(2)
                         .map(|pair| Some((pair[0].to_string(), pair[1].parse().ok()?)))
                         .collect::<Option<Vec<_>>>()?,
-                }
+                })
             }
             ("genmove", [c, ms]) => ServerLine::Genmove {
                 colour: colour(c)?,
@@ -295,7 +300,7 @@ mod tests {
 
     #[test]
     fn the_server_lines_read_as_the_servers_write_them() {
-        let setup = ServerLine::Setup {
+        let setup = ServerLine::Setup(Setup {
             game: 12,
             size: 9,
             komi: 7.0,
@@ -309,7 +314,7 @@ mod tests {
                 rating: "1500?".into(),
             },
             moves: vec![("E5".into(), 299_100), ("pass".into(), 298_000)],
-        };
+        });
         assert_eq!(
             setup.to_string(),
             "setup 12 9 7.0 300000 beta(1800) alpha(1500?) E5 299100 pass 298000"
