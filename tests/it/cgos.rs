@@ -443,6 +443,33 @@ fn alpha_event(root: &Path, size: u32, time: &str, levels: &[u32]) -> (PathBuf, 
     (dir, port)
 }
 
+/// `goref seat cgos://` for alpha, headless, with GNU Go at `level`, its
+/// games under `games`, `more` flags given.
+fn alpha_seat(
+    root: &Path,
+    port: u16,
+    password: &str,
+    games: &Path,
+    more: &[&str],
+    level: u32,
+) -> Child {
+    Command::new(goref())
+        .arg("seat")
+        .arg(format!("cgos://127.0.0.1:{port}"))
+        .args(["--user", "alpha", "--headless", "--dir"])
+        .arg(games)
+        .args(more)
+        .arg("--")
+        .arg(gnugo())
+        .args(["--mode", "gtp", "--level", &level.to_string()])
+        .env("GOREF_CGOS_PASSWORD", password)
+        .current_dir(root)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 /// The moves of a journal, as `(colour, vertex)`.
 fn moves_of(events: &[Value]) -> Vec<(String, String)> {
     events
@@ -462,20 +489,7 @@ fn goref_seat_plays_two_games_in_a_row_on_a_cgos_server_with_its_program_kept() 
     let (dir, port) = alpha_event(root.path(), 9, "absolute:10m", &[0, 0]);
     let (_, password) = cgos_settings_of(&dir).remove(0);
     let games = root.path().join("alpha-games");
-    let seat = Command::new(goref())
-        .arg("seat")
-        .arg(format!("cgos://127.0.0.1:{port}"))
-        .args(["--user", "alpha", "--games", "2", "--headless", "--dir"])
-        .arg(&games)
-        .arg("--")
-        .arg(gnugo())
-        .args(["--mode", "gtp", "--level", "0"])
-        .env("GOREF_CGOS_PASSWORD", &password)
-        .current_dir(root.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let seat = alpha_seat(root.path(), port, &password, &games, &["--games", "2"], 0);
     let event = common::spawn_event(&dir, Stdio::piped());
     let output = common::wait_with_watchdog(event, LIMIT);
     assert!(
@@ -539,8 +553,9 @@ fn goref_seat_plays_two_games_in_a_row_on_a_cgos_server_with_its_program_kept() 
             .find(|board| moves_of(board) == moves)
             .unwrap_or_else(|| {
                 panic!(
-                    "{}: no board of the event has these moves",
-                    folder.display()
+                    "{}: no board of the event has these moves: {moves:?}; the boards': {:?}",
+                    folder.display(),
+                    event_boards.iter().map(|b| moves_of(b)).collect::<Vec<_>>()
                 )
             });
         let result = |events: &[Value]| {
@@ -797,20 +812,7 @@ fn goref_seat_cgos_finishes_the_game_in_play_on_sigterm_then_exits() {
     let (dir, port) = alpha_event(root.path(), 9, "absolute:10m", &[6]);
     let (_, password) = cgos_settings_of(&dir).remove(0);
     let games = root.path().join("games");
-    let mut seat = Command::new(goref())
-        .arg("seat")
-        .arg(format!("cgos://127.0.0.1:{port}"))
-        .args(["--user", "alpha", "--headless", "--dir"])
-        .arg(&games)
-        .arg("--")
-        .arg(gnugo())
-        .args(["--mode", "gtp", "--level", "6"])
-        .env("GOREF_CGOS_PASSWORD", &password)
-        .current_dir(root.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut seat = alpha_seat(root.path(), port, &password, &games, &[], 6);
     let stdout = BufReader::new(seat.stdout.take().unwrap());
     let event = common::Ended(common::spawn_event(&dir, Stdio::null()));
     let mut said = Vec::new();

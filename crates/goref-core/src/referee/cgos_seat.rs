@@ -781,9 +781,25 @@ impl CgosSeat {
             self.to_server.push_back("ready".into());
             return;
         }
-        game.over = true;
         game.asked = None;
         let id = game.id;
+        let loser = match result.split_once('+') {
+            Some(("B" | "b", _)) => Color::White,
+            _ => Color::Black,
+        };
+        let resigned = result
+            .split_once('+')
+            .is_some_and(|(_, how)| how.eq_ignore_ascii_case("resign"));
+        if resigned && loser != game.ours && game.to_move() == loser {
+            let left = game.left_ms[loser.index()];
+            let thought = match game.turn_since {
+                Some((color, at)) if color == loser => now.saturating_duration_since(at),
+                _ => Duration::ZERO,
+            };
+            self.record_move(now, "resign", left, Some(thought.as_millis() as u64));
+        }
+        let Some(game) = &mut self.game else { return };
+        game.over = true;
         let checks = self.check_verdict(now, result);
         for check in checks {
             self.notice(check);

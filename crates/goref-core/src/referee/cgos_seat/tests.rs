@@ -147,8 +147,10 @@ fn a_game_as_black_is_told_to_the_program_as_the_cgos_clients_tell_it() {
         [
             (1, Color::Black, "E5".into()),
             (2, Color::White, "C5".into()),
-            (3, Color::Black, "D4".into())
-        ]
+            (3, Color::Black, "D4".into()),
+            (4, Color::White, "resign".into())
+        ],
+        "White's resignation, which the server tells only in its verdict, is a move"
     );
     let start = events(&notes)
         .into_iter()
@@ -387,6 +389,25 @@ fn goref_says_where_its_rules_and_clock_disagree_with_the_servers_verdict() {
         said.iter()
             .any(|m| m.contains("B+74") && m.contains("B+64.0")),
         "81 - 7 = B+74 by area: {said:?}"
+    );
+    let mut resigned = self::seat();
+    let mut replies = vec!["D5"];
+    answer_all(&mut resigned, t, GNUGO, &mut replies);
+    logged_in(&mut resigned, t);
+    resigned.handle_line(t, "setup 1 9 7.0 60000 alpha(?) beta(?)");
+    resigned.handle_line(t, "play b E5 59000");
+    resigned.handle_line(t, "genmove w 60000");
+    answer_all(&mut resigned, t, GNUGO, &mut replies);
+    resigned.handle_line(t + Duration::from_secs(3), "gameover 2026-11-30 W+Resign");
+    let told = notes(&mut resigned);
+    assert_eq!(
+        moves_of(&told),
+        [
+            (1, Color::Black, "E5".into()),
+            (2, Color::White, "D5".into()),
+            (3, Color::Black, "resign".into())
+        ],
+        "the opponent's resignation is a move in the record, as the board's"
     );
     let mut agreed = self::seat();
     logged_in(&mut agreed, t);
