@@ -19,21 +19,24 @@
 //! end when it knows it. It is asked with its own analysis command when it
 //! lists one and the server takes analysis.
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use crate::game::board::{Board, BoardRules, KoRule};
-use crate::game::clock::ClockReading;
-use crate::game::score::{score, Scoring};
 use crate::game::{Color, Move};
-use crate::protocol::cgos::wire::{parse_move, Named, ServerLine, Setup};
+use crate::protocol::cgos::wire::{ServerLine, Setup};
 use crate::protocol::gtp::analysis::{of_move, parse_line, AnalysisCommand, Candidate};
 use crate::protocol::seat::Right;
 
-use super::event::{
-    End, GameEvent, GameResult, GameStart, LineDirection, Phase, PlayerInfo, SessionChange,
-    TimeSettings,
-};
+use super::event::{GameEvent, LineDirection, Phase, SessionChange};
+
+mod game;
+mod program;
+mod verdict;
+
+use game::{Asked, Game};
+use program::{answer_of, cgos_json, first_line, normal_vertex, Command, Program, Purpose};
+pub use verdict::verdict;
 
 /// How often a program asked with `kata-` or `lz-genmove_analyze` writes
 /// its `info` line, in centiseconds.
@@ -41,9 +44,6 @@ const ANALYSIS_INTERVAL_CS: u32 = 50;
 /// How many answers that are not moves a program may give for one move
 /// before the seat resigns for it.
 const MAX_BAD_ANSWERS: u32 = 3;
-/// How far goref's clock may be from the server's flag before it says so:
-/// the link's delay and the server's gift are not known here.
-const FLAG_SLACK: Duration = Duration::from_secs(2);
 
 /// Who the seat logs in as.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,132 +75,6 @@ pub enum SeatNote {
     Said(String),
     /// The server refused the seat (`Error: ...`); it closes the link.
     Refused(String),
-}
-
-/// Why a GTP command went to the program.
-#[derive(Debug, Clone, PartialEq)]
-enum Purpose {
-    Name,
-    Version,
-    ListCommands,
-    /// Telling the game: any failure is a notice.
-    Tell,
-    /// The move asked for in game `game`, `asked` when the server asked.
-    Move {
-        game: u64,
-        color: Color,
-        command: Option<AnalysisCommand>,
-    },
-}
-
-#[derive(Debug, Clone)]
-struct Command {
-    line: String,
-    purpose: Purpose,
-    /// Traced in the game's events.
-    traced: bool,
-}
-
-/// The program as it said it is.
-#[derive(Debug, Clone, Default)]
-struct Program {
-    name: String,
-    version: String,
-    listed: BTreeSet<String>,
-    /// Its commands are known (the answer to `list_commands` came).
-    known: bool,
-}
-
-impl Program {
-    fn lists(&self, command: &str) -> bool {
-        self.listed.contains(command)
-    }
-
-    fn analysis(&self, offered: bool) -> Option<AnalysisCommand> {
-        match offered {
-            true => AnalysisCommand::choose(|c| self.lists(c)),
-            false => None,
-        }
-    }
-
-    fn tells_time(&self) -> bool {
-        self.lists("time_settings") && self.lists("time_left")
-    }
-}
-
-/// The move the server asked for.
-#[derive(Debug, Clone)]
-struct Asked {
-    color: Color,
-    ms_left: u64,
-    at: Instant,
-    bad_answers: u32,
-    /// The operator's resignation was sent for it: the program's answer is
-    /// dropped.
-    resigned: bool,
-}
-
-/// One game as the server tells it.
-#[derive(Debug, Clone)]
-struct Game {
-    id: u64,
-    size: u8,
-    komi: f64,
-    main_ms: u64,
-    ours: Color,
-    white: Named,
-    black: Named,
-    /// Every move told, with its mover's time left after it.
-    moves: Vec<(String, u64)>,
-    /// goref's board; none once goref's rules and the server's part.
-    board: Option<Board>,
-    /// Each side's time left as last told, and when its turn began.
-    left_ms: [u64; 2],
-    used_ms: [u64; 2],
-    turn_since: Option<(Color, Instant)>,
-    asked: Option<Asked>,
-    over: bool,
-}
-
-impl Game {
-    fn to_move(&self) -> Color {
-        match self.moves.len() % 2 {
-            0 => Color::Black,
-            _ => Color::White,
-        }
-    }
-
-    fn named(&self, color: Color) -> &Named {
-        match color {
-            Color::Black => &self.black,
-            Color::White => &self.white,
-        }
-    }
-
-    fn title(&self) -> String {
-        format!(
-            "game {} on {s}x{s}: {} (W) - {} (B)",
-            self.id,
-            self.white,
-            self.black,
-            s = self.size
-        )
-    }
-
-    fn reading(&self, color: Color, running: bool) -> ClockReading {
-        ClockReading {
-            main_left_ms: self.left_ms[color.index()],
-            period_left_ms: None,
-            periods_left: None,
-            stones_left: None,
-            in_overtime: false,
-            running,
-            flagged: false,
-            used_ms: self.used_ms[color.index()],
-            last_move_ms: 0,
-            wall_ms: None,
-        }
-    }
 }
 
 /// One seat's life on a CGOS server. See the module documentation.
@@ -477,7 +351,10 @@ impl CgosSeat {
             title,
             resumed: false,
         });
-        let start = self.game_start();
+        let start = match &self.game {
+            Some(game) => game.start_event(&self.login.user, &self.program),
+            None => return,
+        };
         for color in [Color::Black, Color::White] {
             let info = match color {
                 Color::Black => start.black.clone(),
@@ -542,53 +419,6 @@ impl CgosSeat {
             self.record_move(now, &vertex, ms_left, None);
         }
         self.turn_begins(now);
-    }
-
-    fn game_start(&self) -> GameStart {
-        let game = self.game.as_ref().expect("a game");
-        let opponent = |named: &Named| PlayerInfo {
-            protocol: "cgos".into(),
-            spec: format!("cgos:{}", named),
-            name: named.name.clone(),
-            version: format!("({})", named.rating),
-            ..PlayerInfo::default()
-        };
-        let own = PlayerInfo {
-            protocol: "gtp".into(),
-            spec: format!("seat:{}", self.login.user),
-            name: match self.program.name.is_empty() {
-                true => self.login.user.clone(),
-                false => format!("{} ({})", self.login.user, self.program.name),
-            },
-            version: self.program.version.clone(),
-            ..PlayerInfo::default()
-        };
-        let (black, white) = match game.ours {
-            Color::Black => (own, opponent(&game.white)),
-            Color::White => (opponent(&game.black), own),
-        };
-        let time = TimeSettings {
-            kind: "absolute".into(),
-            main_ms: game.main_ms,
-            ..TimeSettings::default()
-        };
-        GameStart {
-            size: game.size,
-            komi: game.komi,
-            rules: "cgos".into(),
-            ruleset: "Chinese".into(),
-            time: format!("absolute:{}s", game.main_ms / 1000),
-            handicap: Vec::new(),
-            black,
-            white,
-            first_to_move: Color::Black,
-            time_settings: time,
-            limits: Default::default(),
-            ko: Some(KoRule::PositionalSuperko),
-            suicide_allowed: false,
-            folder: None,
-            published: None,
-        }
     }
 
     /// The game told to the program from its start, as the CGOS clients
@@ -800,7 +630,7 @@ impl CgosSeat {
         }
         let Some(game) = &mut self.game else { return };
         game.over = true;
-        let checks = self.check_verdict(now, result);
+        let checks = game.check_verdict(now, result);
         for check in checks {
             self.notice(check);
         }
@@ -819,58 +649,6 @@ impl CgosSeat {
             game: id,
             result: result.to_string(),
         });
-    }
-
-    /// Where goref's own rules and clocks disagree with the server's
-    /// verdict, in words.
-    fn check_verdict(&self, now: Instant, result: &str) -> Vec<String> {
-        let Some(game) = &self.game else {
-            return Vec::new();
-        };
-        let Some((winner, how)) = result.split_once('+') else {
-            return Vec::new();
-        };
-        let mut checks = Vec::new();
-        if how.eq_ignore_ascii_case("time") {
-            let loser = match winner {
-                "B" | "b" => Color::White,
-                _ => Color::Black,
-            };
-            let left = game.left_ms[loser.index()];
-            let since = match game.turn_since {
-                Some((color, at)) if color == loser => now.saturating_duration_since(at),
-                _ => Duration::ZERO,
-            };
-            let spare = Duration::from_millis(left).saturating_sub(since);
-            if spare > FLAG_SLACK {
-                checks.push(format!(
-                    "goref's clock disagrees with the server's flag: {loser} had {left} ms \
-                     left when its turn began {} ms before, {} ms more than it used",
-                    since.as_millis(),
-                    spare.as_millis()
-                ));
-            }
-        } else if let (Ok(margin), Some(board)) = (how.parse::<f64>(), &game.board) {
-            let count = score(board, &BTreeSet::new(), Scoring::Area, game.komi);
-            let ours = count.margin();
-            let theirs = match winner {
-                "B" | "b" => margin,
-                _ => -margin,
-            };
-            if (ours - theirs).abs() > 1e-6 {
-                checks.push(format!(
-                    "goref's count differs from the server's: {} by area with every stone \
-                     alive, against the server's {result}",
-                    margin_text(ours)
-                ));
-            }
-        } else if how.eq_ignore_ascii_case("illegal") && game.board.is_some() {
-            checks.push(
-                "the server called a move illegal that it does not tell: goref cannot check it"
-                    .into(),
-            );
-        }
-        checks
     }
 
     /// The program's answer to the command in flight: `success` for `=`,
@@ -1094,128 +872,6 @@ impl CgosSeat {
             self.tell_program();
             self.ask_move();
         }
-    }
-}
-
-/// The move in a program's answer, and the answer's other lines: a
-/// `*-genmove_analyze` answer ends with `play MOVE`, a plain one is the
-/// move.
-fn answer_of(text: &str, analysis: bool) -> (Option<String>, Vec<String>) {
-    let lines: Vec<String> = text
-        .lines()
-        .map(|l| l.trim().to_string())
-        .filter(|l| !l.is_empty())
-        .collect();
-    let word = match analysis {
-        true => lines
-            .iter()
-            .rev()
-            .find_map(|l| l.strip_prefix("play "))
-            .or_else(|| lines.last().map(String::as_str)),
-        false => lines.first().map(String::as_str),
-    };
-    let vertex = word
-        .and_then(|w| parse_move(w.trim()).ok())
-        .filter(|reply| reply.analysis.is_none())
-        .map(|reply| reply.vertex);
-    (vertex, lines)
-}
-
-/// A vertex as goref's events write it: `D4`, `pass`, `resign`.
-fn normal_vertex(vertex: &str) -> String {
-    match parse_move(vertex) {
-        Ok(reply) => reply.vertex,
-        Err(_) => vertex.to_string(),
-    }
-}
-
-fn first_line(text: &str) -> String {
-    text.lines().next().unwrap_or("").trim().to_string()
-}
-
-/// The candidates as the CGOS JSON cgos-client-python makes of KataGo's
-/// and Leela Zero's lines: the mover's winrate, lead and visits, and each
-/// candidate with its variation after it.
-fn cgos_json(candidates: &[Candidate]) -> String {
-    let visits: u64 = candidates.iter().map(|c| c.visits).sum();
-    let weight = visits.max(1) as f64;
-    let winrate = candidates
-        .iter()
-        .map(|c| c.winrate * c.visits as f64)
-        .sum::<f64>()
-        / weight;
-    let moves: Vec<serde_json::Value> = candidates
-        .iter()
-        .map(|c| {
-            let mut entry = serde_json::json!({
-                "move": c.vertex,
-                "visits": c.visits,
-                "winrate": c.winrate,
-                "pv": c.pv.iter().skip(1).cloned().collect::<Vec<_>>().join(" "),
-            });
-            if let Some(lead) = c.score_lead {
-                entry["score"] = serde_json::json!(lead);
-            }
-            entry
-        })
-        .collect();
-    let mut json = serde_json::json!({"winrate": winrate, "visits": visits, "moves": moves});
-    let leads: Vec<(f64, u64)> = candidates
-        .iter()
-        .filter_map(|c| Some((c.score_lead?, c.visits)))
-        .collect();
-    if !leads.is_empty() {
-        let lead = leads.iter().map(|(l, v)| l * *v as f64).sum::<f64>() / weight;
-        json["score"] = serde_json::json!(lead);
-    }
-    json.to_string()
-}
-
-/// The server's result as goref's: `W+15.0` is `W+15`, `B+Resign` `B+R`,
-/// `W+Time` `W+T`, `W+Illegal` and other forfeits `W+F`.
-pub fn verdict(result: &str) -> GameResult {
-    let Some((winner, how)) = result.split_once('+') else {
-        let end = match result {
-            "Draw" | "0" | "Jigo" => End::DoublePassCleanup,
-            _ => End::Unknown,
-        };
-        let text = if end == End::Unknown { "?" } else { "0" };
-        return GameResult::new(text.into(), String::new(), None, end);
-    };
-    let winner_color = match winner {
-        "B" | "b" => Some(Color::Black),
-        "W" | "w" => Some(Color::White),
-        _ => None,
-    };
-    let letter = winner.to_ascii_uppercase();
-    let (text, end) = match how.to_ascii_lowercase().as_str() {
-        "resign" | "r" => (format!("{letter}+R"), End::Resign),
-        "time" | "t" => (format!("{letter}+T"), End::Time),
-        "illegal" => (format!("{letter}+F"), End::ForfeitIllegalMove),
-        _ => match how.parse::<f64>() {
-            Ok(points) => (
-                format!("{letter}+{}", margin_number(points)),
-                End::DoublePassCleanup,
-            ),
-            Err(_) => (format!("{letter}+F"), End::ForfeitFailure),
-        },
-    };
-    GameResult::new(text, String::new(), winner_color, end)
-}
-
-fn margin_number(points: f64) -> String {
-    if points.fract() == 0.0 {
-        format!("{}", points as i64)
-    } else {
-        format!("{points}")
-    }
-}
-
-fn margin_text(margin: f64) -> String {
-    match margin {
-        m if m > 0.0 => format!("B+{}", margin_number(m)),
-        m if m < 0.0 => format!("W+{}", margin_number(-m)),
-        _ => "a draw".into(),
     }
 }
 

@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use super::*;
+use crate::protocol::gtp::analysis::{parse_line, AnalysisCommand};
+use crate::referee::event::End;
 
 fn seat() -> CgosSeat {
     CgosSeat::new(SeatLogin {
