@@ -23,12 +23,12 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use crate::game::board::{Board, BoardRules, KoRule};
-use crate::game::{Color, Move};
+use crate::game::{Color, Move, MAX_SIZE, MIN_SIZE};
 use crate::protocol::cgos::wire::{ServerLine, Setup};
 use crate::protocol::gtp::analysis::{of_move, parse_line, AnalysisCommand, Candidate};
 use crate::protocol::seat::Right;
 
-use super::event::{GameEvent, LineDirection, Phase, SessionChange};
+use super::event::{End, GameEvent, LineDirection, Phase, SessionChange};
 
 mod game;
 mod program;
@@ -83,7 +83,6 @@ pub struct CgosSeat {
     login: SeatLogin,
     /// The server takes a move's analysis (`protocol genmove_analyze`).
     analysis_offered: bool,
-    connected: bool,
     program: Program,
     game: Option<Game>,
     /// The operator asked for a resignation with no move asked yet.
@@ -100,7 +99,6 @@ impl CgosSeat {
         let mut seat = CgosSeat {
             login,
             analysis_offered: false,
-            connected: false,
             program: Program::default(),
             game: None,
             resign_next: false,
@@ -183,15 +181,9 @@ impl CgosSeat {
         self.game.as_ref().is_none_or(|game| game.over)
     }
 
-    /// The link to the server is up: its login comes next.
-    pub fn handle_connected(&mut self) {
-        self.connected = true;
-    }
-
     /// The link to the server is gone. A game in play goes on at the
     /// server, its clock running; the seat logs in again and is told it.
     pub fn handle_link_lost(&mut self, why: &str) {
-        self.connected = false;
         let Some(game) = &mut self.game else { return };
         if game.over {
             return;
@@ -293,7 +285,7 @@ impl CgosSeat {
         };
         let Some(size) = u8::try_from(setup.size)
             .ok()
-            .filter(|s| (2..=25).contains(s))
+            .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
         else {
             self.said(format!(
                 "the server's game {id} is on a board of {}: not played",
@@ -344,6 +336,7 @@ impl CgosSeat {
             over: false,
         };
         let title = game.title();
+        let start = game.start_event(&self.login.user, &self.program);
         self.resign_next = false;
         self.game = Some(game);
         self.notes.push_back(SeatNote::GameBegins {
@@ -351,10 +344,6 @@ impl CgosSeat {
             title,
             resumed: false,
         });
-        let start = match &self.game {
-            Some(game) => game.start_event(&self.login.user, &self.program),
-            None => return,
-        };
         for color in [Color::Black, Color::White] {
             let info = match color {
                 Color::Black => start.black.clone(),
@@ -368,7 +357,7 @@ impl CgosSeat {
             reason: "the CGOS server started the game".into(),
         });
         for (vertex, ms_left) in moves {
-            self.record_move(now, &vertex, ms_left, None);
+            self.record_move(&vertex, ms_left, None);
         }
         self.turn_begins(now);
     }
@@ -416,7 +405,7 @@ impl CgosSeat {
             ));
         }
         for (vertex, ms_left) in moves.into_iter().skip(known) {
-            self.record_move(now, &vertex, ms_left, None);
+            self.record_move(&vertex, ms_left, None);
         }
         self.turn_begins(now);
     }
@@ -522,7 +511,7 @@ impl CgosSeat {
 
     /// A move told (the opponent's `play`, a resumed game's), played on
     /// goref's board and recorded.
-    fn record_move(&mut self, now: Instant, vertex: &str, ms_left: u64, think: Option<u64>) {
+    fn record_move(&mut self, vertex: &str, ms_left: u64, think: Option<u64>) {
         let Some(game) = &mut self.game else { return };
         let color = game.to_move();
         let n = game.moves.len() as u32 + 1;
@@ -551,7 +540,6 @@ impl CgosSeat {
         }
         let mut clock = game.reading(color, false);
         clock.last_move_ms = think.unwrap_or(charged);
-        let _ = now;
         self.event(GameEvent::Move {
             n,
             color,
@@ -593,7 +581,7 @@ impl CgosSeat {
             ));
             return;
         }
-        self.record_move(now, vertex, ms_left, None);
+        self.record_move(vertex, ms_left, None);
         self.command(
             format!("play {colour} {}", vertex.to_ascii_lowercase()),
             Purpose::Tell,
@@ -613,20 +601,16 @@ impl CgosSeat {
         }
         game.asked = None;
         let id = game.id;
-        let loser = match result.split_once('+') {
-            Some(("B" | "b", _)) => Color::White,
-            _ => Color::Black,
-        };
-        let resigned = result
-            .split_once('+')
-            .is_some_and(|(_, how)| how.eq_ignore_ascii_case("resign"));
-        if resigned && loser != game.ours && game.to_move() == loser {
+        let mut verdict = verdict(result);
+        let loser = game.to_move();
+        let resigned = verdict.end == End::Resign && verdict.winner == Some(loser.opponent());
+        if resigned && loser != game.ours {
             let left = game.left_ms[loser.index()];
             let thought = match game.turn_since {
                 Some((color, at)) if color == loser => now.saturating_duration_since(at),
                 _ => Duration::ZERO,
             };
-            self.record_move(now, "resign", left, Some(thought.as_millis() as u64));
+            self.record_move("resign", left, Some(thought.as_millis() as u64));
         }
         let Some(game) = &mut self.game else { return };
         game.over = true;
@@ -638,7 +622,6 @@ impl CgosSeat {
             Some(reason) => format!("{result} ({reason})"),
             None => result.to_string(),
         };
-        let mut verdict = verdict(result);
         verdict.reason = format!("the CGOS server's verdict on {date}: {words}");
         self.event(GameEvent::Result(verdict));
         if self.program.lists("cgos-gameover") {
@@ -678,7 +661,6 @@ impl CgosSeat {
             Purpose::Name if success => self.program.name = first_line(text),
             Purpose::Version if success => self.program.version = first_line(text),
             Purpose::ListCommands => {
-                self.program.known = true;
                 self.program.listed = text.lines().map(|l| l.trim().to_string()).collect();
             }
             Purpose::Name | Purpose::Version => {}
@@ -788,7 +770,7 @@ impl CgosSeat {
             None => vertex.to_ascii_lowercase(),
         };
         let think_ms = think.as_millis() as u64;
-        self.record_move(now, vertex, ms_left, Some(think_ms));
+        self.record_move(vertex, ms_left, Some(think_ms));
         self.send(line);
         if vertex != "resign" {
             self.turn_begins(now);

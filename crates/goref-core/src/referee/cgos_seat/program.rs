@@ -39,8 +39,6 @@ pub(super) struct Program {
     pub(super) name: String,
     pub(super) version: String,
     pub(super) listed: BTreeSet<String>,
-    /// Its commands are known (the answer to `list_commands` came).
-    pub(super) known: bool,
 }
 
 impl Program {

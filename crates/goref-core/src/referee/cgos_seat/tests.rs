@@ -76,7 +76,6 @@ fn moves_of(notes: &[SeatNote]) -> Vec<(u32, Color, String)> {
 const GNUGO: &str = "boardsize komi clear_board play genmove time_settings time_left cgos-gameover";
 
 fn logged_in(seat: &mut CgosSeat, t: Instant) {
-    seat.handle_connected();
     for line in ["protocol genmove_analyze", "username", "password"] {
         seat.handle_line(t, line);
     }
