@@ -106,10 +106,10 @@ pub fn runtime(threads: Threads) -> std::io::Result<tokio::runtime::Runtime> {
     builder.enable_all().build()
 }
 
-/// Today's date, UTC: `2026-11-30`.
-pub(crate) fn today() -> String {
+/// Today's date, UTC (`2026-11-30` as text).
+pub(crate) fn today() -> goref_core::game::sgf::Date {
     let seconds = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |since| since.as_secs() as i64);
-    goref_core::game::sgf::Date::from_unix_seconds(seconds).to_string()
+    goref_core::game::sgf::Date::from_unix_seconds(seconds)
 }

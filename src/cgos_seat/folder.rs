@@ -11,7 +11,6 @@ use crate::files::write_atomically;
 use crate::journal::folder::{FolderPlace, GameFolder, JOURNAL, RECORD};
 use crate::journal::manifest;
 use crate::journal::writer::Journal;
-use goref_core::game::sgf::Date;
 use goref_core::referee::{GameEvent, RecordInfo, Recorder, StampedEvent, StreamHeader};
 
 /// A game's folder while the seat writes it.
@@ -47,11 +46,8 @@ impl CgosGameFolder {
         let header = serde_json::to_string(&StreamHeader::current()).map_err(|e| e.to_string())?;
         journal.append(&header);
         journal.flush();
-        let seconds = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |since| since.as_secs() as i64);
         let recorder = Recorder::new(RecordInfo {
-            date: Date::from_unix_seconds(seconds),
+            date: today,
             event: Some(format!("CGOS at {server}")),
             place: None,
             round: None,

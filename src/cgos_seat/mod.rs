@@ -18,7 +18,7 @@ use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 
 use crate::seats::client::{dial_wait, jitter, Output, SeatEvent, SeatUi, MAX_BACKOFF};
-use crate::shell_time::now;
+use crate::shell_time::{now, sleep_until};
 use crate::signals::{Received, Signals};
 use crate::transport::process::{Process, StderrItem};
 use folder::CgosGameFolder;
@@ -118,29 +118,24 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
         games: 0,
         stop_asked: None,
         logged_in: false,
-        refused: None,
     };
     let mut link: Option<Link> = None;
-    let mut redial_at = Some(tokio::time::Instant::now());
+    let mut redial_at = Some(now());
     let mut backoff = Duration::from_secs(1);
     let mut buffer = vec![0u8; 16 * 1024];
     let mut round_trips = tokio::time::interval(ROUND_TRIP_EVERY);
     let stop = loop {
-        let dial_at = redial_at.unwrap_or_else(|| tokio::time::Instant::now() + MAX_BACKOFF * 100);
         tokio::select! {
-            _ = tokio::time::sleep_until(dial_at), if link.is_none() => {
+            _ = sleep_until(redial_at), if link.is_none() => {
                 redial_at = None;
                 match dial(&options.address).await {
-                    Ok(dialled) => {
-                        link = Some(dialled);
-                        seat.handle_connected();
-                    }
+                    Ok(dialled) => link = Some(dialled),
                     Err(why) => {
                         let wait = dial_wait(backoff, jitter());
                         out.tell(SeatEvent::Lost(why.clone()));
                         out.say(format!("seat: {why}; dialling again in {:.1} s", wait.as_secs_f64()));
                         backoff = (backoff * 2).min(MAX_BACKOFF);
-                        redial_at = Some(tokio::time::Instant::now() + wait);
+                        redial_at = Some(now() + wait);
                     }
                 }
             }
@@ -160,20 +155,7 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                     }
                     Err(why) => {
                         link = None;
-                        seat.handle_link_lost(&why);
-                        let wait = match state.logged_in {
-                            true => dial_wait(Duration::from_secs(1), jitter()),
-                            false => dial_wait(backoff, jitter()),
-                        };
-                        if state.logged_in {
-                            backoff = Duration::from_secs(1);
-                        } else {
-                            backoff = (backoff * 2).min(MAX_BACKOFF);
-                        }
-                        state.logged_in = false;
-                        out.tell(SeatEvent::Lost(why.clone()));
-                        out.say(format!("seat: link lost ({why}); dialling again in {:.1} s", wait.as_secs_f64()));
-                        redial_at = Some(tokio::time::Instant::now() + wait);
+                        redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
                     }
                 }
             }
@@ -236,9 +218,7 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
         }
         if let Err(why) = flush(&mut seat, &mut program, &mut link).await {
             link = None;
-            seat.handle_link_lost(&why);
-            out.tell(SeatEvent::Lost(why.clone()));
-            redial_at = Some(tokio::time::Instant::now() + dial_wait(backoff, jitter()));
+            redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
         }
     };
     if let Some(folder) = state.folder.take() {
@@ -263,10 +243,37 @@ struct State<'a> {
     games: u32,
     stop_asked: Option<&'static str>,
     logged_in: bool,
-    refused: Option<String>,
 }
 
 impl State<'_> {
+    /// The link is gone: the machine and the screen are told, and the
+    /// time to dial again is chosen, a second after a session that logged
+    /// in (the server tells the game again), longer each time after one
+    /// that did not.
+    fn link_lost(
+        &mut self,
+        why: &str,
+        seat: &mut CgosSeat,
+        backoff: &mut Duration,
+        out: &Output,
+    ) -> std::time::Instant {
+        seat.handle_link_lost(why);
+        let logged_in = std::mem::take(&mut self.logged_in);
+        if logged_in {
+            *backoff = Duration::from_secs(1);
+        }
+        let wait = dial_wait(*backoff, jitter());
+        if !logged_in {
+            *backoff = (*backoff * 2).min(MAX_BACKOFF);
+        }
+        out.tell(SeatEvent::Lost(why.to_string()));
+        out.say(format!(
+            "seat: link lost ({why}); dialling again in {:.1} s",
+            wait.as_secs_f64()
+        ));
+        now() + wait
+    }
+
     /// Carries out the machine's notes; why the seat stops, when it does.
     fn take_notes(&mut self, seat: &mut CgosSeat, out: &mut Output) -> Option<Stop> {
         while let Some(note) = seat.poll_note() {
@@ -332,7 +339,6 @@ impl State<'_> {
                 }
                 SeatNote::Said(text) => out.say(format!("seat: {text}")),
                 SeatNote::Refused(text) => {
-                    self.refused = Some(text.clone());
                     if !self.logged_in || seat.between_games() {
                         return Some(Stop::Failed(format!(
                             "the CGOS server at {} refused {}: {text}",

@@ -25,12 +25,10 @@ mod worker;
 use crate::shell_time::Threads;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::SystemTime;
 
 use crate::app::watch::WatchEnd;
 use crate::cli::{Cli, Command, DemoArgs};
 use crate::console;
-use goref_core::game::sgf::Date;
 
 /// The exit status of a game that ended without a decided result.
 const UNDECIDED: u8 = 1;
@@ -132,13 +130,7 @@ pub(super) fn game_runtime() -> Result<tokio::runtime::Runtime, String> {
     crate::shell_time::runtime(Threads::Caller).map_err(|e| format!("cannot start: {e}"))
 }
 
-pub(super) fn today() -> Date {
-    let unix_seconds = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map(|d| d.as_secs() as i64)
-        .unwrap_or(0);
-    Date::from_unix_seconds(unix_seconds)
-}
+pub(super) use crate::shell_time::today;
 
 /// This goref's own binary, which starts the built-in engine and boards.
 fn self_exe() -> PathBuf {

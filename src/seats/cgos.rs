@@ -282,7 +282,7 @@ fn stream_news(door: &mut CgosDoor, line: &str) -> Vec<DoorEvent> {
                 reason: result.reason,
                 illegal: result.illegal.is_some(),
             };
-            door.handle_result(&crate::shell_time::today(), &ended)
+            door.handle_result(&crate::shell_time::today().to_string(), &ended)
         }
         _ => Vec::new(),
     }
