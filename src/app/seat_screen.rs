@@ -6,6 +6,8 @@
 //! each confirmed with `y`: `R` has the program resign, `X` starts it
 //! again with the same settings. Each game the seat is admitted to (the
 //! venue's `info`) replaces the picture, and quitting mid-game asks first.
+//! A terminal that goes away (an SSH session dropped) takes the screen,
+//! not the seat: it plays on without one until it ends.
 
 use std::time::Duration;
 
@@ -155,7 +157,8 @@ async fn run_seat(
             dirty = false;
         }
         if screen.is_lost() {
-            return Ok(String::new());
+            drop((screen, events, keys));
+            return seat.await.map_err(|e| format!("the seat stopped: {e}"))?;
         }
         let wake = match dirty {
             true => last_frame + FRAME_GAP,
