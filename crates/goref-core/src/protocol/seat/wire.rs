@@ -170,6 +170,10 @@ impl LineSplitter {
             if line.last() == Some(&b'\r') {
                 line.pop();
             }
+            if line.len() > self.bound {
+                self.buffer.clear();
+                return Err(WireError::TooLong(line.len()));
+            }
             lines.push(line);
         }
         if self.buffer.len() > self.bound {
@@ -262,6 +266,16 @@ mod tests {
             }
         }
         assert!(refused);
+        let mut bounded = LineSplitter::bounded(10);
+        assert!(bounded.feed(b"0123456789").unwrap().is_empty());
+        assert!(
+            bounded.feed(b"x\n").is_err(),
+            "a line over the bound is refused when its end comes in the same feed"
+        );
+        assert_eq!(
+            LineSplitter::bounded(10).feed(b"0123456789\n").unwrap(),
+            vec![b"0123456789".to_vec()]
+        );
     }
 
     #[test]
