@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::files::write_atomically;
 use crate::journal::folder::{FolderPlace, GameFolder, JOURNAL, RECORD};
 use crate::journal::manifest;
-use crate::journal::writer::Journal;
+use crate::journal::writer::{Journal, JournalStatus};
 use goref_core::referee::{GameEvent, RecordInfo, Recorder, StampedEvent, StreamHeader};
 
 /// A game's folder while the seat writes it.
@@ -93,6 +93,17 @@ impl CgosGameFolder {
             false => self.journal.flush(),
         }
         Some(line)
+    }
+
+    /// A change in whether the journal reaches the disk, in words.
+    pub(crate) fn journal_news(&mut self) -> Option<String> {
+        let path = self.journal.path().display().to_string();
+        self.journal.poll_status().map(|status| match status {
+            JournalStatus::Failing(why) => {
+                format!("{path} cannot be written ({why}); its lines are kept and tried again")
+            }
+            JournalStatus::Recovered => format!("{path} is written again"),
+        })
     }
 
     /// Closes the folder: the journal synced, the record written, and

@@ -29,6 +29,13 @@ use goref_core::referee::cgos_seat::{CgosSeat, SeatLogin, SeatNote};
 
 /// How long dialling may take.
 const DIAL_WAIT: Duration = Duration::from_secs(10);
+/// How long a server may take to ask for the login once connected.
+const LOGIN_WAIT: Duration = Duration::from_secs(30);
+/// The most lines of the server's words printed in a second; the rest
+/// are counted.
+const SAID_PER_SECOND: u32 = 20;
+/// The longest line of the server's words printed.
+const SAID_CHARS: usize = 300;
 /// How often the screen hears the link's round trip.
 const ROUND_TRIP_EVERY: Duration = Duration::from_secs(5);
 
@@ -60,8 +67,7 @@ struct Program {
 impl Program {
     fn start(argv: &[String], log: &mut std::fs::File) -> Result<Program, String> {
         let (stderr_tx, stderr) = mpsc::channel(256);
-        let process = Process::spawn_bound(argv, stderr_tx)
-            .map_err(|e| format!("cannot start '{}': {e}", argv.join(" ")))?;
+        let process = Process::spawn_bound(argv, stderr_tx).map_err(|e| e.to_string())?;
         let _ = writeln!(log, "--- started: {}", argv.join(" "));
         Ok(Program {
             process,
@@ -90,8 +96,14 @@ enum Stop {
 /// over, the operator quits (the screen ends it) or the server refuses it.
 pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, String> {
     let mut out = Output { ui };
-    std::fs::create_dir_all(&options.dir)
-        .map_err(|e| format!("--dir {}: {e}", options.dir.display()))?;
+    let shown = options.dir.display();
+    match std::fs::create_dir_all(&options.dir) {
+        Ok(()) => {}
+        Err(_) if options.dir.exists() && !options.dir.is_dir() => {
+            return Err(format!("--dir {shown}: not a folder"))
+        }
+        Err(e) => return Err(format!("--dir {shown}: {e}")),
+    }
     let mut log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -118,9 +130,11 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
         games: 0,
         stop_asked: None,
         logged_in: false,
+        said: SaidQuota::default(),
     };
     let mut link: Option<Link> = None;
     let mut redial_at = Some(now());
+    let mut login_by = None;
     let mut backoff = Duration::from_secs(1);
     let mut buffer = vec![0u8; 16 * 1024];
     let mut round_trips = tokio::time::interval(ROUND_TRIP_EVERY);
@@ -129,7 +143,11 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
             _ = sleep_until(redial_at), if link.is_none() => {
                 redial_at = None;
                 match dial(&options.address).await {
-                    Ok(dialled) => link = Some(dialled),
+                    Ok(dialled) => {
+                        link = Some(dialled);
+                        login_by = Some(now() + LOGIN_WAIT);
+                        out.say(format!("seat: connected to {}; waiting for the server to ask who is there", options.address));
+                    }
                     Err(why) => {
                         let wait = dial_wait(backoff, jitter());
                         out.tell(SeatEvent::Lost(why.clone()));
@@ -138,6 +156,12 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                         redial_at = Some(now() + wait);
                     }
                 }
+            }
+            _ = sleep_until(login_by), if link.is_some() => {
+                login_by = None;
+                link = None;
+                let why = format!("the server asked for no login in {} s", LOGIN_WAIT.as_secs());
+                redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
             }
             read = read_link(&mut link, &mut buffer) => {
                 let Some(current) = link.as_mut() else { continue };
@@ -155,6 +179,7 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                     }
                     Err(why) => {
                         link = None;
+                        login_by = None;
                         redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
                     }
                 }
@@ -212,12 +237,16 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                 }
             }
         }
+        if state.logged_in {
+            login_by = None;
+        }
         if let Some(stop) = state.take_notes(&mut seat, &mut out) {
             let _ = flush(&mut seat, &mut program, &mut link).await;
             break stop;
         }
         if let Err(why) = flush(&mut seat, &mut program, &mut link).await {
             link = None;
+            login_by = None;
             redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
         }
     };
@@ -243,6 +272,47 @@ struct State<'a> {
     games: u32,
     stop_asked: Option<&'static str>,
     logged_in: bool,
+    said: SaidQuota,
+}
+
+/// The server's words printed in the current second, and those held back.
+#[derive(Default)]
+struct SaidQuota {
+    second: Option<std::time::Instant>,
+    shown: u32,
+    hidden: u32,
+}
+
+impl SaidQuota {
+    /// `text` as it may be printed now, cut to [`SAID_CHARS`]; none past
+    /// [`SAID_PER_SECOND`] lines a second, which are counted and told of
+    /// once the next second begins.
+    fn admit(&mut self, at: std::time::Instant, text: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        if self
+            .second
+            .is_none_or(|second| at >= second + Duration::from_secs(1))
+        {
+            if self.hidden > 0 {
+                lines.push(format!(
+                    "seat: {} more lines of the server's not shown",
+                    self.hidden
+                ));
+            }
+            *self = SaidQuota {
+                second: Some(at),
+                ..SaidQuota::default()
+            };
+        }
+        match self.shown < SAID_PER_SECOND {
+            true => {
+                self.shown += 1;
+                lines.push(text.chars().take(SAID_CHARS).collect());
+            }
+            false => self.hidden += 1,
+        }
+        lines
+    }
 }
 
 impl State<'_> {
@@ -258,6 +328,12 @@ impl State<'_> {
         out: &Output,
     ) -> std::time::Instant {
         seat.handle_link_lost(why);
+        let hidden = std::mem::take(&mut self.said).hidden;
+        if hidden > 0 {
+            out.say(format!(
+                "seat: {hidden} more lines of the server's not shown"
+            ));
+        }
         let logged_in = std::mem::take(&mut self.logged_in);
         if logged_in {
             *backoff = Duration::from_secs(1);
@@ -284,10 +360,7 @@ impl State<'_> {
                         venue: format!("CGOS {}", self.options.address),
                         entrant: self.options.user.clone(),
                     });
-                    out.say(format!(
-                        "seat: connected to {}; logging in as {}",
-                        self.options.address, self.options.user
-                    ));
+                    out.say(format!("seat: login sent as {}", self.options.user));
                 }
                 SeatNote::GameBegins {
                     game,
@@ -314,8 +387,14 @@ impl State<'_> {
                     out.tell(SeatEvent::Game(title));
                 }
                 SeatNote::Event(event) => {
-                    if let Some(line) = self.folder.as_mut().and_then(|f| f.write(now(), event)) {
+                    let Some(folder) = self.folder.as_mut() else {
+                        continue;
+                    };
+                    if let Some(line) = folder.write(now(), event) {
                         out.tell(SeatEvent::Stream(line));
+                    }
+                    if let Some(news) = folder.journal_news() {
+                        out.say(format!("seat: {news}"));
                     }
                 }
                 SeatNote::GameEnds { game, result } => {
@@ -337,7 +416,11 @@ impl State<'_> {
                         return Some(Stop::Done(format!("stopped by {name} after its game")));
                     }
                 }
-                SeatNote::Said(text) => out.say(format!("seat: {text}")),
+                SeatNote::Said(text) => {
+                    for line in self.said.admit(now(), &format!("seat: {text}")) {
+                        out.say(line);
+                    }
+                }
                 SeatNote::Refused(text) => {
                     if !self.logged_in || seat.between_games() {
                         return Some(Stop::Failed(format!(
