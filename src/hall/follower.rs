@@ -16,7 +16,9 @@
 //! A board whose goref stops being heard without its link closing (a
 //! worker killed on its own machine, followed through the broker, which
 //! never closes) is looked at every few seconds and its tile told it is
-//! stale, until it is heard again.
+//! stale, until it is heard again. So is a board followed on the broker
+//! whose goref was never heard at all (a worker killed just after it took
+//! the game): its runner says it is in play, and nothing has spoken for it.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -26,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::mirror::client::{Link, Spectator, Update};
+use crate::mirror::client::{Link, Spectator, Update, STALE_AFTER};
 use crate::mirror::follow::{Follow, FollowEvent, Target};
 use crate::mirror::hall_hub::HallItem;
 use crate::mirror::server::HallFeed;
@@ -153,7 +155,7 @@ async fn follow(
                 }
             },
             _ = stale_look.tick() => {
-                let stale = is_stale(&follow.spectator);
+                let stale = is_stale(&follow, now());
                 if stale || told_stale {
                     told_stale = stale;
                     due.get_or_insert_with(|| Instant::now() + COALESCE);
@@ -186,26 +188,43 @@ fn pass_on(board: u32, update: &Update, follow: &Follow, feed: &HallFeed) {
 }
 
 /// Whether the board's goref, still linked, has not been heard for long
-/// though its game is not over.
-fn is_stale(spectator: &Spectator) -> bool {
-    matches!(spectator.link(), Link::Live { .. })
-        && !spectator.finished()
-        && spectator.status(now()).trouble
+/// though its game is not over, or was never heard for long.
+fn is_stale(follow: &Follow, at: std::time::Instant) -> bool {
+    let spectator = &follow.spectator;
+    let live = matches!(spectator.link(), Link::Live { .. });
+    (live && !spectator.finished() && spectator.status(at).trouble)
+        || never_heard(follow, at).is_some()
+}
+
+/// How long a board followed on the broker has gone without a word from
+/// its goref, when it never had one and that is long: a goref publishes
+/// as it starts, so its runner's word that the game is in play and a
+/// stream still empty mean the goref is gone.
+fn never_heard(follow: &Follow, at: std::time::Instant) -> Option<Duration> {
+    let spectator = &follow.spectator;
+    let silent = spectator.silent_for(at);
+    let waited = follow.on_broker() && !spectator.ever_live();
+    (waited && silent >= STALE_AFTER).then_some(silent)
 }
 
 /// What a board's tile says before its goref has ever answered: the
 /// socket's path and the tries are for the log, not the director.
 const NOT_STARTED: &str = "waiting for its goref to start";
 
+/// Why the hall cannot follow the board at `at`, if it cannot.
+fn trouble(follow: &Follow, at: std::time::Instant) -> Option<String> {
+    let status = follow.spectator.status(at);
+    match (follow.spectator.ever_live(), never_heard(follow, at)) {
+        (true, _) => status.trouble.then_some(status.text),
+        (false, Some(silent)) => Some(format!("stale: nothing heard for {}s", silent.as_secs())),
+        (false, None) => status.trouble.then(|| NOT_STARTED.to_string()),
+    }
+}
+
 /// A copy of the board's view as it stands.
 fn view_note(follow: &Follow, names: &[String; 2]) -> BoardNote {
     let spectator = &follow.spectator;
     let at = now();
-    let status = spectator.status(at);
-    let trouble = match spectator.ever_live() {
-        true => status.trouble.then_some(status.text),
-        false => status.trouble.then(|| NOT_STARTED.to_string()),
-    };
     let mut view = spectator.view.clone();
     for (player, name) in view.players.iter_mut().zip(names) {
         if !name.is_empty() && player.name != *name {
@@ -216,6 +235,9 @@ fn view_note(follow: &Follow, names: &[String; 2]) -> BoardNote {
     BoardNote::View {
         view: Arc::new(view),
         clock: spectator.host_ms(at).map(|ms| (at, ms)),
-        trouble,
+        trouble: trouble(follow, at),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -83,7 +83,8 @@ struct MatchScreen<R, E> {
     screen: HallScreen,
     followers: HashMap<u32, Follower>,
     /// The games whose goref the screen has reached: a game's trouble is
-    /// shown once it has been, not while its goref is still starting.
+    /// shown once it has been, not while its goref is still starting,
+    /// unless the game is stale (its goref never heard for long).
     reached: HashSet<u32>,
     /// A game opened on the whole screen that ended, kept on its result
     /// until the player leaves it.
@@ -187,10 +188,11 @@ where
                 if trouble.is_none() {
                     self.reached.insert(board);
                 }
+                let shown = |t: &String| self.reached.contains(&board) || t.starts_with("stale");
                 let game = BoardGame {
                     view,
                     clock,
-                    trouble: trouble.filter(|_| self.reached.contains(&board)),
+                    trouble: trouble.filter(shown),
                 };
                 match &mut self.held {
                     Some(held) if held.board == board => held.newer = Some(game),

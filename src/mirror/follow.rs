@@ -205,6 +205,11 @@ impl Follow {
         &self.address
     }
 
+    /// Whether the game is followed on a broker, which never closes.
+    pub(crate) fn on_broker(&self) -> bool {
+        matches!(self.target, Target::Broker(_))
+    }
+
     /// The next thing that happens on the connection.
     pub async fn next(&mut self) -> FollowEvent {
         loop {
