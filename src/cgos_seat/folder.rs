@@ -3,12 +3,16 @@
 //! and before the result), its SGF record, and its manifest once the
 //! server gave its verdict. `goref replay` and `goref check` read it as
 //! any game's folder.
+//!
+//! A game the server tells again to a seat started afresh (the seat was
+//! killed mid-game) is written whole to its own name, and the folder the
+//! killed seat left unfinished there is set aside as `….abandoned-PID`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::files::write_atomically;
-use crate::journal::folder::{FolderPlace, GameFolder, JOURNAL, RECORD};
+use crate::journal::folder::{FolderPlace, GameFolder, JOURNAL, MANIFEST, RECORD};
 use crate::journal::manifest;
 use crate::journal::writer::{Journal, JournalStatus};
 use goref_core::referee::{GameEvent, RecordInfo, Recorder, StampedEvent, StreamHeader};
@@ -25,19 +29,25 @@ pub(crate) struct CgosGameFolder {
 }
 
 impl CgosGameFolder {
-    /// Makes `DIR/DATE-cgos-GAME-WHITE-BLACK` (or the first free name
-    /// after it) for game `game` of `server`.
+    /// Makes `DIR/DATE-cgos-GAME` (or the first free name after it) for
+    /// game `game` of `server`. A game told `again` (its moves so far in
+    /// its set-up) takes the name from a folder an earlier run of the
+    /// seat left unfinished, which is set aside: where to, if one was.
     pub(crate) fn create(
         dir: &Path,
         game: u64,
-        title: &str,
+        (title, again): (&str, bool),
         server: &str,
         now: Instant,
-    ) -> Result<CgosGameFolder, String> {
+    ) -> Result<(CgosGameFolder, Option<PathBuf>), String> {
         let today = crate::shell_time::today();
+        let name = format!("{today}-cgos-{game}");
+        let aside = again
+            .then(|| set_aside_unfinished(&dir.join(&name)))
+            .flatten();
         let place = FolderPlace::Named {
             parent: dir.to_path_buf(),
-            name: format!("{today}-cgos-{game}"),
+            name,
         };
         let folder = GameFolder::create(&place).map_err(|e| e.to_string())?;
         let path = folder.file(JOURNAL);
@@ -55,7 +65,7 @@ impl CgosGameFolder {
             main_time: None,
             overtime: None,
         });
-        Ok(CgosGameFolder {
+        let folder = CgosGameFolder {
             game,
             folder,
             journal,
@@ -63,7 +73,8 @@ impl CgosGameFolder {
             opened: now,
             seq: 0,
             decided: false,
-        })
+        };
+        Ok((folder, aside))
     }
 
     pub(crate) fn path(&self) -> &Path {
@@ -125,3 +136,18 @@ impl CgosGameFolder {
         trouble
     }
 }
+
+/// Renames `path`, a game's folder left with a journal, no manifest and
+/// nobody writing it, to `….abandoned-PID`: where to, if it was.
+fn set_aside_unfinished(path: &Path) -> Option<PathBuf> {
+    if !path.join(JOURNAL).exists() || path.join(MANIFEST).exists() {
+        return None;
+    }
+    drop(GameFolder::open(path).ok()?);
+    let aside = path.with_extension(format!("abandoned-{}", std::process::id()));
+    std::fs::rename(path, &aside).ok()?;
+    Some(aside)
+}
+
+#[cfg(test)]
+mod tests;

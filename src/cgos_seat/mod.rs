@@ -366,6 +366,7 @@ impl State<'_> {
                     game,
                     title,
                     resumed,
+                    played,
                 } => {
                     if resumed && self.folder.as_ref().is_some_and(|f| f.game == game) {
                         out.say(format!("seat: {title}: told again"));
@@ -377,8 +378,13 @@ impl State<'_> {
                         }
                     }
                     let at = &self.options.address;
-                    match CgosGameFolder::create(&self.options.dir, game, &title, at, now()) {
-                        Ok(folder) => {
+                    let told = (title.as_str(), resumed || played > 0);
+                    match CgosGameFolder::create(&self.options.dir, game, told, at, now()) {
+                        Ok((folder, aside)) => {
+                            if let Some(aside) = aside {
+                                let aside = aside.display();
+                                out.say(format!("seat: {title}: the folder an earlier run left unfinished is set aside as {aside}"));
+                            }
                             out.say(format!("seat: {title} in {}", folder.path().display()));
                             self.folder = Some(folder);
                         }

@@ -844,3 +844,67 @@ fn goref_seat_cgos_finishes_the_game_in_play_on_sigterm_then_exits() {
     assert!(journal(&folders[0]).iter().any(|e| e["type"] == "result"));
     drop(event);
 }
+
+#[test]
+fn goref_seat_cgos_killed_mid_game_and_started_again_writes_the_game_whole_and_sets_the_first_folder_aside(
+) {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let (dir, port) = alpha_event(root.path(), 9, "absolute:10m", &[6]);
+    let (_, password) = cgos_settings_of(&dir).remove(0);
+    let games = root.path().join("games");
+    let mut first = common::Ended(alpha_seat(root.path(), port, &password, &games, &[], 6));
+    let event = common::spawn_event(&dir, Stdio::null());
+    let game_folder = || {
+        std::fs::read_dir(&games)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.is_dir())
+    };
+    common::wait_until(
+        LIMIT,
+        || format!("four moves in a game folder under {}", games.display()),
+        || game_folder().is_some_and(|f| common::journal_moves(&f).len() >= 4),
+    );
+    let folder = game_folder().unwrap();
+    first.0.kill().unwrap();
+    first.0.wait().unwrap();
+    let before = common::journal_moves(&folder).len();
+
+    let again = alpha_seat(root.path(), port, &password, &games, &["--games", "1"], 6);
+    let again = common::wait_with_watchdog(again, LIMIT);
+    let said = String::from_utf8_lossy(&again.stdout).into_owned();
+    assert!(again.status.success(), "{said}");
+    assert!(said.contains("set aside as"), "{said}");
+    let output = common::wait_with_watchdog(event, LIMIT);
+    assert!(output.status.success());
+
+    let mut names: Vec<String> = std::fs::read_dir(&games)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let name = folder.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names[0], name, "the game keeps its folder's name");
+    assert!(
+        names[1].starts_with(&format!("{name}.abandoned-")),
+        "{names:?}"
+    );
+    assert!(folder.join("MANIFEST.sha256").exists());
+    let whole = moves_of(&journal(&folder));
+    let aside = moves_of(&journal(&games.join(&names[1])));
+    assert!(aside.len() >= before && aside.len() < whole.len());
+    assert_eq!(aside[..], whole[..aside.len()], "the first run's moves");
+    let (_, board) = boards(&dir).remove(0);
+    assert_eq!(
+        whole,
+        moves_of(&board),
+        "the whole game, as the server has it"
+    );
+    assert!(journal(&folder).iter().any(|e| e["type"] == "result"));
+}

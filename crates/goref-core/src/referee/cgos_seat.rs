@@ -66,6 +66,9 @@ pub enum SeatNote {
         /// `game 12 on 9x9: beta(1800) (W) - alpha(1500?) (B)`.
         title: String,
         resumed: bool,
+        /// The moves played before the server set the game up for this
+        /// seat: a game begun before it (a seat started again mid-game).
+        played: usize,
     },
     /// One of the game's events, in order.
     Event(GameEvent),
@@ -343,6 +346,7 @@ impl CgosSeat {
             game: id,
             title,
             resumed: false,
+            played: moves.len(),
         });
         for color in [Color::Black, Color::White] {
             let info = match color {
@@ -387,6 +391,7 @@ impl CgosSeat {
             game: id,
             title: self.game.as_ref().map(Game::title).unwrap_or_default(),
             resumed: true,
+            played: moves.len(),
         });
         self.event(GameEvent::Session {
             what: SessionChange::SeatBack,

@@ -140,7 +140,7 @@ fn a_game_as_black_is_told_to_the_program_as_the_cgos_clients_tell_it() {
     let notes = notes(&mut seat);
     assert!(matches!(
         &notes[1],
-        SeatNote::GameBegins { game: 7, title, resumed: false }
+        SeatNote::GameBegins { game: 7, title, resumed: false, played: 0 }
             if title == "game 7 on 9x9: beta(1800) (W) - alpha(1500?) (B)"
     ));
     assert_eq!(
@@ -237,6 +237,29 @@ fn the_program_is_kept_and_told_each_new_game_from_a_clear_board() {
 }
 
 #[test]
+fn a_game_in_play_set_up_for_a_seat_started_afresh_says_how_many_moves_it_had() {
+    let t = goref_epoch::epoch();
+    let mut seat = seat();
+    let mut moves = vec!["D4"];
+    answer_all(&mut seat, t, GNUGO, &mut moves);
+    logged_in(&mut seat, t);
+    seat.handle_line(t, "setup 9 9 7.0 60000 beta(?) alpha(?) E5 59800 C5 57000");
+    let begun: Vec<_> = notes(&mut seat)
+        .into_iter()
+        .filter_map(|note| match note {
+            SeatNote::GameBegins {
+                game,
+                resumed,
+                played,
+                ..
+            } => Some((game, resumed, played)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(begun, [(9, false, 2)]);
+}
+
+#[test]
 fn a_game_told_again_after_a_lost_link_goes_on_with_the_moves_missed() {
     let t = goref_epoch::epoch();
     let mut seat = seat();
@@ -272,7 +295,8 @@ fn a_game_told_again_after_a_lost_link_goes_on_with_the_moves_missed() {
     assert!(notes.contains(&SeatNote::GameBegins {
         game: 9,
         title: "game 9 on 9x9: beta(?) (W) - alpha(?) (B)".into(),
-        resumed: true
+        resumed: true,
+        played: 2
     }));
     assert!(events(&notes).iter().any(|e| matches!(
         e,
