@@ -6,6 +6,8 @@
 //! each confirmed with `y`: `R` has the program resign, `X` starts it
 //! again with the same settings. Each game the seat is admitted to (the
 //! venue's `info`) replaces the picture, and quitting mid-game asks first.
+//! The clocks tick between events: the stream's time runs on from the last
+//! event's, counted from when it arrived.
 //! A terminal that goes away (an SSH session dropped) takes the screen,
 //! not the seat: it plays on without one until it ends.
 
@@ -148,9 +150,10 @@ async fn run_seat(
     };
     let mut dirty = true;
     let mut last_frame = Instant::now() - FRAME_GAP;
+    let mut heard = StreamTime::default();
     loop {
         state.link = Some(connection.status(&address));
-        state.now_t_ms = view.last_t_ms;
+        state.now_t_ms = heard.at(Instant::now()).max(view.last_t_ms);
         if dirty && Instant::now() >= last_frame + FRAME_GAP {
             drawn = draw_frame(&mut screen, &view, &mut state, &screen_options.theme);
             last_frame = Instant::now();
@@ -184,10 +187,12 @@ async fn run_seat(
                     Some(SeatEvent::Stream(line)) => {
                         if let Ok(stamped) = serde_json::from_str::<StampedEvent>(&line) {
                             view.apply_stamped(&stamped);
+                            heard = StreamTime::heard(stamped.t_ms, Instant::now());
                         }
                     }
                     Some(SeatEvent::Game(game)) => {
                         view = GameView::new();
+                        heard = StreamTime::default();
                         state = fresh_state(&screen_options);
                         asking = None;
                         connection.game = Some(game);
@@ -257,6 +262,29 @@ async fn run_seat(
     }
 }
 
+/// The stream's time as the screen reckons it: the last event's, run on
+/// from when it arrived.
+#[derive(Debug, Clone, Copy, Default)]
+struct StreamTime {
+    last: Option<(u64, Instant)>,
+}
+
+impl StreamTime {
+    fn heard(t_ms: u64, at: Instant) -> StreamTime {
+        StreamTime {
+            last: Some((t_ms, at)),
+        }
+    }
+
+    /// The stream's time at `now`; 0 before any event.
+    fn at(&self, now: Instant) -> u64 {
+        self.last.map_or(0, |(t_ms, at)| {
+            let since = now.saturating_duration_since(at).as_millis();
+            t_ms.saturating_add(u64::try_from(since).unwrap_or(u64::MAX))
+        })
+    }
+}
+
 /// The screen's state for a new game: nothing scrolled, nothing asked.
 fn fresh_state(screen_options: &ScreenOptions) -> UiState {
     let mut state = UiState::new(Role::Spectator);
@@ -269,5 +297,20 @@ fn what(right: Right) -> &'static str {
     match right {
         Right::Resign => "resign",
         Right::Restart => "restart the program",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_time_runs_on_from_the_last_event_heard() {
+        let at = Instant::now();
+        assert_eq!(StreamTime::default().at(at), 0);
+        let heard = StreamTime::heard(41_500, at);
+        assert_eq!(heard.at(at), 41_500);
+        assert_eq!(heard.at(at + Duration::from_millis(2_250)), 43_750);
+        assert_eq!(heard.at(at - Duration::from_secs(1)), 41_500);
     }
 }
