@@ -66,7 +66,7 @@ impl Connection {
                 let connected = span(since.elapsed());
                 let text = match &self.game {
                     Some(game) => {
-                        format!("{game}; rtt {trip}, connected {connected} to {venue} ({address})")
+                        format!("rtt {trip}, connected {connected} · {game} · {venue} ({address})")
                     }
                     None => format!(
                         "{entrant} at {venue} ({address}), rtt {trip}, connected {connected}"

@@ -754,7 +754,7 @@ fn goref_seats_cgos_screen_at_80x24_shows_the_game_and_resigns_for_the_operator(
     let event = common::spawn_event(&dir, Stdio::piped());
     let screen = tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
         s.contains("on 19x19: ")
-            && s.contains("; rtt")
+            && s.contains("| rtt ")
             && s.contains("⇐ genmove ")
             && s.contains("→ play ")
     });

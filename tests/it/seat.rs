@@ -515,10 +515,10 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
         return;
     };
     let screen = tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
-        s.contains("Black against gnugo; rtt") && s.contains("GNU Go") && s.contains(" B ")
+        s.contains("· Black against gnugo") && s.contains("GNU Go") && s.contains(" B ")
     });
     assert!(screen.lines().count() <= 24);
-    assert!(screen.contains("rtt"), "{screen}");
+    assert!(screen.contains("| rtt "), "the link first: {screen}");
     assert!(screen.contains("R resign  X restart"), "{screen}");
     assert!(screen.contains("GNU Go"), "the board's players: {screen}");
 
