@@ -13,7 +13,8 @@
 //! for them among its other inputs. A runner that plays on threads (the
 //! event's, a match's, a worker's) calls [`catch_stop_signals`]: Ctrl-C and
 //! SIGTERM then ask it to stop at its next look ([`stop_asked`]), its boards
-//! playing on in their own gorefs, and SIGHUP is ignored.
+//! playing on in their own gorefs, and SIGHUP is ignored. A venue's seat
+//! only ignores SIGHUP ([`ignore_hangup`]): Ctrl-C and SIGTERM end it.
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
@@ -115,6 +116,16 @@ pub(crate) fn catch_stop_signals(catch: bool) {
         libc::signal(libc::SIGHUP, libc::SIG_IGN);
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
+    }
+}
+
+/// A seat plays on when its terminal goes away (an SSH session dropped):
+/// SIGHUP is ignored from here on. Its program, started in a process group
+/// of its own, never gets the terminal's SIGHUP either.
+pub(crate) fn ignore_hangup() {
+    // SAFETY: ignoring a signal installs no handler; it is always sound.
+    unsafe {
+        libc::signal(libc::SIGHUP, libc::SIG_IGN);
     }
 }
 

@@ -2,11 +2,13 @@
 //! and the promise to give it back however goref ends.
 //!
 //! [`Screen::enter`] takes the terminal; dropping the [`Screen`], or a
-//! panic anywhere, restores it before anything else is printed. Frames are
+//! panic anywhere, restores it before anything else is printed. A terminal
+//! that went away is let go quietly: goref plays on without it. Frames are
 //! drawn inside synchronized updates, so a terminal that supports them never
 //! shows half a frame.
 
 use std::io::{self, Stdout, Write};
+use std::mem::ManuallyDrop;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Once;
 
@@ -22,7 +24,10 @@ use crate::console;
 
 /// The terminal, taken for the screen.
 pub struct Screen {
-    terminal: Terminal<CrosstermBackend<Stdout>>,
+    /// Dropped only while the terminal is there: ratatui's own drop prints
+    /// a failure to show the cursor on stderr, and printing to a stderr
+    /// that went away with the terminal panics.
+    terminal: ManuallyDrop<Terminal<CrosstermBackend<Stdout>>>,
     /// A write to the terminal failed (it went away): nothing more is drawn.
     lost: bool,
 }
@@ -52,7 +57,7 @@ impl Screen {
             return Err(e);
         }
         Ok(Screen {
-            terminal,
+            terminal: ManuallyDrop::new(terminal),
             lost: false,
         })
     }
@@ -105,6 +110,10 @@ impl Screen {
 impl Drop for Screen {
     fn drop(&mut self) {
         let _ = self.terminal.backend_mut().flush();
+        if self.terminal.show_cursor().is_ok() {
+            // SAFETY: the terminal is dropped here once and never used after.
+            unsafe { ManuallyDrop::drop(&mut self.terminal) };
+        }
         restore();
     }
 }

@@ -109,6 +109,7 @@ enum Session {
 /// Runs the seat until the venue says goodbye (its words are returned) or
 /// refuses it; a dropped link is dialled again.
 pub async fn run(options: SeatOptions, ui: Option<SeatUi>) -> Result<String, String> {
+    crate::signals::ignore_hangup();
     let mut out = Output { ui };
     let config = pinned_client_config(&options.pin).map_err(|e| e.to_string())?;
     let connector = TlsConnector::from(config);

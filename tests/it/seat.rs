@@ -568,6 +568,45 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
     });
 }
 
+#[test]
+fn a_seat_whose_terminal_goes_away_plays_its_game_out_without_its_screen() {
+    let root = tempfile::tempdir().unwrap();
+    let _ends = common::EndsWithin(root.path().to_path_buf());
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
+    let command = format!(
+        "cd {} && GOREF_TOKEN={token} {} seat {address} --entrant alpha --pin {pin} -- {} --mode gtp --level 1",
+        root.path().display(),
+        goref().display(),
+        gnugo()
+    );
+    let Some(tmux) = Tmux::start("seat-hangup", 80, 24, &command) else {
+        let _ = play.kill();
+        return;
+    };
+    tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
+        s.contains("· Black against gnugo") && s.contains(" B ")
+    });
+    wait_moves(root.path(), 4);
+    let _ = tmux.command().arg("kill-server").status();
+    let at_hangup = journal_moves(&root.path().join("game")).len();
+    let status = wait_exit(&mut play, LIMIT);
+    assert!(status.success(), "{status}");
+    let events = journal(&root.path().join("game"));
+    let lost: Vec<_> = events
+        .iter()
+        .filter(|e| e["type"] == "session" && e["what"] != "seat_in")
+        .collect();
+    assert!(lost.is_empty(), "the seat stayed: {lost:?}");
+    assert!(events.iter().any(|e| e["type"] == "result"));
+    let moves = journal_moves(&root.path().join("game"));
+    assert!(
+        moves.len() > at_hangup + 10,
+        "the game went on after the hangup: {} moves, {at_hangup} at it",
+        moves.len()
+    );
+}
+
 /// A game whose seated program says `aloud` on its stderr before it
 /// plays; `more` for the venue. The journal's stderr lines.
 fn stderr_in_journal(more: &[&str], aloud: &str) -> (Vec<String>, String) {
