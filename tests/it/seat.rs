@@ -499,18 +499,30 @@ fn a_seat_that_comes_back_through_a_slow_link_is_not_charged_for_being_told_the_
     );
 }
 
+/// `goref seat` for alpha at `[address, token, pin]`, GNU Go at `level`,
+/// on its screen in tmux at 80x24; none when tmux is missing.
+fn seat_on_screen(
+    root: &Path,
+    [address, token, pin]: [&str; 3],
+    level: u32,
+    name: &str,
+) -> Option<Tmux> {
+    let command = format!(
+        "cd {} && GOREF_TOKEN={token} {} seat {address} --entrant alpha --pin {pin} -- {} --mode gtp --level {level}",
+        root.display(),
+        goref().display(),
+        gnugo()
+    );
+    Tmux::start(name, 80, 24, &command)
+}
+
 #[test]
 fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24() {
     let root = tempfile::tempdir().unwrap();
     let white = format!("gtp:{} --mode gtp --level 1", gnugo());
     let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
-    let command = format!(
-        "cd {} && GOREF_TOKEN={token} {} seat {address} --entrant alpha --pin {pin} -- {} --mode gtp --level 6",
-        root.path().display(),
-        goref().display(),
-        gnugo()
-    );
-    let Some(tmux) = Tmux::start("seat-screen", 80, 24, &command) else {
+    let seated = [address.as_str(), &token, &pin];
+    let Some(tmux) = seat_on_screen(root.path(), seated, 6, "seat-screen") else {
         let _ = play.kill();
         return;
     };
@@ -574,13 +586,8 @@ fn a_seat_whose_terminal_goes_away_plays_its_game_out_without_its_screen() {
     let _ends = common::EndsWithin(root.path().to_path_buf());
     let white = format!("gtp:{} --mode gtp --level 1", gnugo());
     let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
-    let command = format!(
-        "cd {} && GOREF_TOKEN={token} {} seat {address} --entrant alpha --pin {pin} -- {} --mode gtp --level 1",
-        root.path().display(),
-        goref().display(),
-        gnugo()
-    );
-    let Some(tmux) = Tmux::start("seat-hangup", 80, 24, &command) else {
+    let seated = [address.as_str(), &token, &pin];
+    let Some(tmux) = seat_on_screen(root.path(), seated, 1, "seat-hangup") else {
         let _ = play.kill();
         return;
     };
