@@ -51,6 +51,18 @@ impl Score {
     pub fn margin(&self) -> f64 {
         self.black - self.white
     }
+
+    /// The SGF `RE` value (`B+3.5`, `W+2`, `0` for a draw) and the winner.
+    pub fn result(&self) -> (String, Option<Color>) {
+        let margin = self.margin();
+        if margin > 0.0 {
+            (format!("B+{margin}"), Some(Color::Black))
+        } else if margin < 0.0 {
+            (format!("W+{}", -margin), Some(Color::White))
+        } else {
+            ("0".to_string(), None)
+        }
+    }
 }
 
 /// Point lists as GTP vertices (`["D4", "Q16"]`), the spelling the rest of

@@ -6,7 +6,6 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use super::program::Program;
-use super::verdict::margin_text;
 use crate::game::board::{Board, KoRule};
 use crate::game::clock::ClockReading;
 use crate::game::score::{score, Scoring};
@@ -177,10 +176,13 @@ impl Game {
                 _ => -margin,
             };
             if (ours - theirs).abs() > 1e-6 {
+                let counted = match count.result() {
+                    (_, None) => "a draw".to_string(),
+                    (text, Some(_)) => text,
+                };
                 checks.push(format!(
-                    "goref's count differs from the server's: {} by area with every stone \
-                     alive, against the server's {result}",
-                    margin_text(ours)
+                    "goref's count differs from the server's: {counted} by area with every \
+                     stone alive, against the server's {result}"
                 ));
             }
         } else if how.eq_ignore_ascii_case("illegal") && game.board.is_some() {

@@ -25,28 +25,9 @@ pub fn verdict(result: &str) -> GameResult {
         "time" | "t" => (format!("{letter}+T"), End::Time),
         "illegal" => (format!("{letter}+F"), End::ForfeitIllegalMove),
         _ => match how.parse::<f64>() {
-            Ok(points) => (
-                format!("{letter}+{}", margin_number(points)),
-                End::DoublePassCleanup,
-            ),
+            Ok(points) => (format!("{letter}+{points}"), End::DoublePassCleanup),
             Err(_) => (format!("{letter}+F"), End::ForfeitFailure),
         },
     };
     GameResult::new(text, String::new(), winner_color, end)
-}
-
-pub(super) fn margin_number(points: f64) -> String {
-    if points.fract() == 0.0 {
-        format!("{}", points as i64)
-    } else {
-        format!("{points}")
-    }
-}
-
-pub(super) fn margin_text(margin: f64) -> String {
-    match margin {
-        m if m > 0.0 => format!("B+{}", margin_number(m)),
-        m if m < 0.0 => format!("W+{}", margin_number(-m)),
-        _ => "a draw".into(),
-    }
 }

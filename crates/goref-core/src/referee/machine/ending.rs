@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::time::Instant;
 
 use crate::game::rules::EndOfGame;
-use crate::game::score::{score, Score};
+use crate::game::score::score;
 use crate::game::{Color, Point};
 use crate::referee::event::{AgreementEvent, End, GameEvent, GameResult, Phase};
 use crate::referee::report::{Action, Failure, FailureKind};
@@ -172,18 +172,6 @@ impl Referee {
     }
 }
 
-/// The SGF `RE` value and the winner for a score.
-pub(super) fn result_of(score: &Score) -> (String, Option<Color>) {
-    let margin = score.margin();
-    if margin > 0.0 {
-        (format!("B+{margin}"), Some(Color::Black))
-    } else if margin < 0.0 {
-        (format!("W+{}", -margin), Some(Color::White))
-    } else {
-        ("0".to_string(), None)
-    }
-}
-
 pub(super) fn vertices(points: &BTreeSet<Point>) -> Vec<String> {
     points.iter().map(|p| p.to_gtp()).collect()
 }
@@ -283,7 +271,7 @@ impl Referee {
     ) {
         let rules = &self.config.rules;
         let score = score(&self.board, dead, rules.scoring, rules.komi);
-        let (result, winner) = result_of(&score);
+        let (result, winner) = score.result();
         let mut result = GameResult::new(result, reason, winner, end);
         result.score = Some(score);
         self.finish(now, result);
