@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use crate::files::write_atomically;
-use crate::journal::folder::{FolderPlace, GameFolder, JOURNAL, MANIFEST, RECORD};
+use crate::journal::folder::{set_aside, FolderPlace, GameFolder, JOURNAL, MANIFEST, RECORD};
 use crate::journal::manifest;
 use crate::journal::writer::{Journal, JournalStatus};
 use goref_core::referee::{GameEvent, RecordInfo, Recorder, StampedEvent, StreamHeader};
@@ -144,9 +144,7 @@ fn set_aside_unfinished(path: &Path) -> Option<PathBuf> {
         return None;
     }
     drop(GameFolder::open(path).ok()?);
-    let aside = path.with_extension(format!("abandoned-{}", std::process::id()));
-    std::fs::rename(path, &aside).ok()?;
-    Some(aside)
+    set_aside(path)
 }
 
 #[cfg(test)]

@@ -158,6 +158,13 @@ impl GameFolder {
     }
 }
 
+/// Renames the folder at `path`, left by an earlier run, out of the way
+/// to `….abandoned-PID`: where to, if it was there to rename.
+pub(crate) fn set_aside(path: &Path) -> Option<PathBuf> {
+    let aside = path.with_extension(format!("abandoned-{}", std::process::id()));
+    fs::rename(path, &aside).ok().map(|()| aside)
+}
+
 /// Claims the folder through a lock beside its journal.
 fn claim(folder: &Path) -> Result<FileLock, FolderError> {
     FileLock::acquire(&folder.join(JOURNAL)).map_err(|error| match error {

@@ -397,7 +397,7 @@ impl Shell {
         });
         let match_dir = options.dir.join(&job.match_name);
         let dir = match_dir.join(format!("pair-{:04}-try-{delivery}", job.pair + 1));
-        set_aside(&dir);
+        crate::journal::folder::set_aside(&dir);
         let run = Arc::new(JobRun {
             match_id: job.match_name.clone(),
             job,
@@ -598,14 +598,6 @@ async fn publish_notice(js: &jetstream::Context, notice: &WorkerNotice) {
         .await
     {
         let _ = tokio::time::timeout(Duration::from_secs(3), ack).await;
-    }
-}
-
-/// Renames a try's folder left by an earlier run out of the way.
-fn set_aside(dir: &Path) {
-    if dir.exists() {
-        let aside = dir.with_extension(format!("abandoned-{}", std::process::id()));
-        let _ = std::fs::rename(dir, aside);
     }
 }
 
