@@ -157,8 +157,7 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                     }
                 }
             }
-            _ = sleep_until(login_by), if link.is_some() => {
-                login_by = None;
+            _ = sleep_until(login_by), if link.is_some() && !state.logged_in => {
                 link = None;
                 let why = format!("the server asked for no login in {} s", LOGIN_WAIT.as_secs());
                 redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
@@ -179,7 +178,6 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                     }
                     Err(why) => {
                         link = None;
-                        login_by = None;
                         redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
                     }
                 }
@@ -237,16 +235,12 @@ pub async fn run(options: CgosOptions, ui: Option<SeatUi>) -> Result<String, Str
                 }
             }
         }
-        if state.logged_in {
-            login_by = None;
-        }
         if let Some(stop) = state.take_notes(&mut seat, &mut out) {
             let _ = flush(&mut seat, &mut program, &mut link).await;
             break stop;
         }
         if let Err(why) = flush(&mut seat, &mut program, &mut link).await {
             link = None;
-            login_by = None;
             redial_at = Some(state.link_lost(&why, &mut seat, &mut backoff, &out));
         }
     };
@@ -293,12 +287,7 @@ impl SaidQuota {
             .second
             .is_none_or(|second| at >= second + Duration::from_secs(1))
         {
-            if self.hidden > 0 {
-                lines.push(format!(
-                    "seat: {} more lines of the server's not shown",
-                    self.hidden
-                ));
-            }
+            lines.extend(self.held_back());
             *self = SaidQuota {
                 second: Some(at),
                 ..SaidQuota::default()
@@ -312,6 +301,12 @@ impl SaidQuota {
             false => self.hidden += 1,
         }
         lines
+    }
+
+    /// The line telling of the lines held back, once, if any were.
+    fn held_back(&mut self) -> Option<String> {
+        let hidden = std::mem::take(&mut self.hidden);
+        (hidden > 0).then(|| format!("seat: {hidden} more lines of the server's not shown"))
     }
 }
 
@@ -328,11 +323,8 @@ impl State<'_> {
         out: &Output,
     ) -> std::time::Instant {
         seat.handle_link_lost(why);
-        let hidden = std::mem::take(&mut self.said).hidden;
-        if hidden > 0 {
-            out.say(format!(
-                "seat: {hidden} more lines of the server's not shown"
-            ));
+        if let Some(line) = std::mem::take(&mut self.said).held_back() {
+            out.say(line);
         }
         let logged_in = std::mem::take(&mut self.logged_in);
         if logged_in {
