@@ -758,15 +758,24 @@ fn a_seat_that_comes_late_has_the_time_taken_off_its_clock() {
             .as_str()
             .unwrap_or("")
             .contains("late: the time comes off its clock")));
+    let came = sessions(root.path(), "seat_in")[0]["t_ms"]
+        .as_u64()
+        .unwrap();
+    assert!(
+        came >= 2_500,
+        "the seat came about 3 s into the game: {came}"
+    );
     let first = journal_moves(&root.path().join("game"))
         .into_iter()
         .find(|m| m["color"] == "B")
         .unwrap();
-    assert!(first["ms"].as_u64().unwrap() >= 3000, "{first}");
+    let charged = first["ms"].as_u64().unwrap();
     assert!(
-        first["clock"]["main_left_ms"].as_u64().unwrap() <= 597_000,
-        "{first}"
+        charged + 100 >= came,
+        "the time from the board's start to the seat's coming is charged: {first}"
     );
+    let left = first["clock"]["main_left_ms"].as_u64().unwrap();
+    assert!(left.abs_diff(600_000 - charged) <= 1, "{first}");
 }
 
 #[test]
