@@ -155,7 +155,7 @@ pub(super) fn referee(
     let runtime = game_runtime()?;
     let folder = exact_folder(&config, resume.as_ref());
     let seat_venue = seat_venue(&mut config, seats, folder.as_deref());
-    let (_venue, seat_message) = runtime.block_on(seat_venue)?;
+    let (venue, seat_message) = runtime.block_on(seat_venue)?;
     let options = options.with_message(seat_message);
     let outcome = if screen {
         config.progress = false;
@@ -201,6 +201,10 @@ pub(super) fn referee(
     drop(mirror);
     let result = &outcome.result;
     tracing::info!(result = %result.result, reason = %result.reason, "game over");
+    if let Some(venue) = venue.filter(|_| result.end.is_decided()) {
+        let reason = format!("the game is over: {} ({})", result.result, result.reason);
+        runtime.block_on(venue.farewell(&reason));
+    }
     Ok(match outcome.incomplete {
         files if !files.is_empty() => Outcome::Incomplete(files),
         _ if !result.end.is_decided() => Outcome::Undecided,

@@ -22,7 +22,7 @@ use super::cgos::CgosListener;
 use super::keeper::{keep, Cards, ToKeeper};
 use super::keys::SeatKeys;
 use super::link::{SeatLink, SeatNews, ToSeat};
-use super::venue::Venue;
+use super::venue::{Venue, GOODBYE_WAIT};
 use goref_core::protocol::seat::encode;
 use goref_core::tournament::hall::SeatPicture;
 
@@ -129,9 +129,6 @@ pub struct RelayServer {
 /// A CGOS entrant's card: the door speaks CGOS to its client, so the
 /// program behind it cannot be checked over GTP.
 const UNCHECKED_CGOS: &str = "not checked: a CGOS client";
-
-/// How long the seats are given to hear the venue's goodbye.
-const GOODBYE_WAIT: Duration = Duration::from_secs(3);
 
 impl RelayServer {
     /// Listens for seats on `listen` and for boards on the keys folder's

@@ -24,11 +24,15 @@ use goref_core::protocol::seat::{
 const HANDSHAKE_WAIT: Duration = Duration::from_secs(10);
 /// How long one write to a seat may block before the link counts as lost.
 const WRITE_WAIT: Duration = Duration::from_secs(5);
+/// How long the seats are given to hear the venue's goodbye.
+pub(crate) const GOODBYE_WAIT: Duration = Duration::from_secs(3);
 
 /// The listening venue. Dropping it stops taking new seats.
 pub struct Venue {
     pub address: std::net::SocketAddr,
     links: HashMap<String, SeatLink>,
+    /// Where each entrant's seat is told goodbye, whoever holds its link.
+    farewells: Vec<tokio::sync::mpsc::UnboundedSender<ToSeat>>,
     accept: tokio::task::JoinHandle<()>,
     shared: Arc<Shared>,
 }
@@ -61,9 +65,11 @@ impl Venue {
             asks_stderr,
         });
         let accept = tokio::spawn(accept_seats(listener, acceptor, shared.clone()));
+        let farewells = links.values().map(|link| link.to_seat.clone()).collect();
         Ok(Venue {
             address,
             links,
+            farewells,
             accept,
             shared,
         })
@@ -73,6 +79,15 @@ impl Venue {
     /// `limit` at most.
     pub async fn settled(&self, limit: Duration) {
         self.shared.slots.settled(limit).await;
+    }
+
+    /// No more games here: every seat is told `goodbye` with `reason` and
+    /// stops rather than dial again; waits a few seconds at most for them.
+    pub async fn farewell(&self, reason: &str) {
+        for seat in &self.farewells {
+            let _ = seat.send(ToSeat::Goodbye(reason.to_string()));
+        }
+        self.settled(GOODBYE_WAIT).await;
     }
 
     /// The link to `entrant`'s seat, once.

@@ -575,8 +575,8 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
         .filter(|e| e.to_string().contains("unexpected response"))
         .collect();
     assert!(stale.is_empty(), "an answer crossed the restart: {stale:?}");
-    tmux.wait_for("the result on the seat's screen", LIMIT, |s| {
-        s.contains("W+R")
+    tmux.wait_for("the seat told goodbye with the result", LIMIT, |s| {
+        s.contains("the venue said goodbye: the game is over: W+R") && s.contains("EXIT=0")
     });
 }
 
@@ -706,14 +706,24 @@ fn a_seat_runs_an_engine_given_as_a_player_spec() {
         .args(["--pin", &pin, "--engine", "bot:7", "--headless"])
         .args(["--program-log", "bot.log", "--log", "goref.log"])
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     let status = wait_exit(&mut play, LIMIT);
-    let _ = seat.kill();
+    let seat_status = wait_exit(&mut seat, Duration::from_secs(20));
     let output = seat.wait_with_output().unwrap();
     assert!(status.success(), "{status}");
     let said = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        seat_status.success(),
+        "a decided game's venue says goodbye and the seat stops: {seat_status} {said}"
+    );
+    let last = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        last.contains("goref seat: the venue said goodbye: the game is over: "),
+        "{last}"
+    );
+    assert!(!said.contains("dialling again"), "{said}");
     assert!(said.contains("bot --gtp --seed 7"), "{said}");
     assert!(said.contains("(stderr to bot.log)"), "{said}");
     let program_log = std::fs::read_to_string(root.path().join("bot.log")).unwrap();
