@@ -204,7 +204,7 @@ fn hall_of(view: &GameView) -> HallView {
         let game = BoardGame {
             view: shared.clone(),
             clock: Some((now, view.last_t_ms as f64)),
-            trouble: None,
+            ..BoardGame::default()
         };
         hall.games.insert(board, game);
     }

@@ -193,8 +193,7 @@ impl ScreenState for Hall {
         for (board, view) in ended_before {
             let game = BoardGame {
                 view,
-                clock: None,
-                trouble: None,
+                ..BoardGame::default()
             };
             self.view.games.insert(board, game);
         }
@@ -207,11 +206,13 @@ impl ScreenState for Hall {
                 view,
                 clock,
                 trouble,
+                stale,
             } => {
                 let game = BoardGame {
                     view,
                     clock,
                     trouble,
+                    stale,
                 };
                 show_board(&mut self.view, &mut self.screen, board, game);
             }
@@ -221,6 +222,7 @@ impl ScreenState for Hall {
                 if let Some(game) = self.view.games.get_mut(&board) {
                     if game.view.result.is_none() {
                         game.trouble = Some(why);
+                        game.stale = false;
                     }
                 }
             }

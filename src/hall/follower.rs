@@ -43,12 +43,14 @@ const STALE_LOOK: Duration = Duration::from_secs(4);
 /// What a followed board tells the hall.
 #[derive(Debug)]
 pub(crate) enum BoardNote {
-    /// Its view changed: the view, its stream time at a local instant, and
-    /// why the hall cannot follow it now, if it cannot.
+    /// Its view changed: the view, its stream time at a local instant,
+    /// why the hall cannot follow it now, if it cannot, and whether that is
+    /// because its goref has gone quiet ([`is_stale`]).
     View {
         view: Arc<GameView>,
         clock: Option<(std::time::Instant, f64)>,
         trouble: Option<String>,
+        stale: bool,
     },
     /// A command was not sent: why.
     Refused(String),
@@ -236,6 +238,7 @@ fn view_note(follow: &Follow, names: &[String; 2]) -> BoardNote {
         view: Arc::new(view),
         clock: spectator.host_ms(at).map(|ms| (at, ms)),
         trouble: trouble(follow, at),
+        stale: is_stale(follow, at),
     }
 }
 

@@ -181,6 +181,7 @@ where
                 view,
                 clock,
                 trouble,
+                stale,
             } => {
                 if !self.followers.contains_key(&board) {
                     return;
@@ -188,11 +189,12 @@ where
                 if trouble.is_none() {
                     self.reached.insert(board);
                 }
-                let shown = |t: &String| self.reached.contains(&board) || t.starts_with("stale");
+                let shown = self.reached.contains(&board) || stale;
                 let game = BoardGame {
                     view,
                     clock,
-                    trouble: trouble.filter(shown),
+                    trouble: trouble.filter(|_| shown),
+                    stale,
                 };
                 match &mut self.held {
                     Some(held) if held.board == board => held.newer = Some(game),

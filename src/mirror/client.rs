@@ -359,7 +359,7 @@ impl Spectator {
         let game = BoardGame {
             view: Arc::new(view),
             clock,
-            trouble: None,
+            ..BoardGame::default()
         };
         self.hall
             .get_or_insert_with(HallView::default)

@@ -153,11 +153,7 @@ fn status_text(hall: &HallView, state: &HallState) -> Vec<String> {
     let stale = boards
         .iter()
         .filter(|b| b.result.is_none() && hall.needs(b, state).is_none())
-        .filter(|b| {
-            hall.game(b.board)
-                .and_then(|g| g.trouble.as_deref())
-                .is_some_and(|t| t.starts_with("stale"))
-        })
+        .filter(|b| hall.game(b.board).is_some_and(|g| g.stale))
         .count();
     let playing = boards.len() - over - needs - stale;
     let noun = match boards.len() {

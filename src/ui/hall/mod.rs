@@ -31,6 +31,9 @@ pub struct BoardGame {
     pub clock: Option<(Instant, f64)>,
     /// The hall cannot follow the board now: why.
     pub trouble: Option<String>,
+    /// Its goref, still linked, has gone quiet or was never heard: the
+    /// header counts it apart from the boards playing.
+    pub stale: bool,
 }
 
 /// The event and each board's game.

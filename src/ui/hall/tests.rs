@@ -497,6 +497,7 @@ fn a_stale_game_is_marked_in_the_list_and_not_counted_playing() {
     let mut hall = hall(3);
     if let Some(game) = hall.games.get_mut(&2) {
         game.trouble = Some("stale: nothing heard for 16s".into());
+        game.stale = true;
     }
     let mut state = HallState::new(true);
     let lines = drawn(&hall, &mut state, 80, 24);
