@@ -35,7 +35,9 @@ mod program;
 mod verdict;
 
 use game::{Asked, Game};
-use program::{answer_of, cgos_json, first_line, normal_vertex, Command, Program, Purpose};
+use program::{
+    answer_of, cgos_json, first_line, normal_vertex, Answer, Command, MoveAsked, Program, Purpose,
+};
 pub use verdict::verdict;
 
 /// How often a program asked with `kata-` or `lz-genmove_analyze` writes
@@ -506,11 +508,11 @@ impl CgosSeat {
             }
             None => format!("genmove {colour}"),
         };
-        let purpose = Purpose::Move {
+        let purpose = Purpose::Move(MoveAsked {
             game: id,
             color,
             command,
-        };
+        });
         self.command(line, purpose, true);
     }
 
@@ -679,25 +681,28 @@ impl CgosSeat {
                     fatal: false,
                 });
             }
-            Purpose::Move {
-                game,
-                color,
-                command: analysis,
-            } => self.answered(now, game, color, analysis, success, text, think),
+            Purpose::Move(asked) => {
+                let answer = Answer {
+                    success,
+                    text,
+                    think,
+                };
+                self.answered(now, asked, answer)
+            }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn answered(
-        &mut self,
-        now: Instant,
-        id: u64,
-        color: Color,
-        analysis: Option<AnalysisCommand>,
-        success: bool,
-        text: &str,
-        think: Duration,
-    ) {
+    fn answered(&mut self, now: Instant, move_asked: MoveAsked, answer: Answer) {
+        let MoveAsked {
+            game: id,
+            color,
+            command: analysis,
+        } = move_asked;
+        let Answer {
+            success,
+            text,
+            think,
+        } = answer;
         let Some(game) = &self.game else { return };
         let Some(asked) = game.asked.as_ref().filter(|_| game.id == id && !game.over) else {
             self.said(format!(

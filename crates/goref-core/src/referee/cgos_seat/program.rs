@@ -15,13 +15,26 @@ pub(super) enum Purpose {
     ListCommands,
     /// Telling the game: any failure is a notice.
     Tell,
-    /// The move the server asked for in game `game`, with the analysis
-    /// command it was asked with, if any.
-    Move {
-        game: u64,
-        color: Color,
-        command: Option<AnalysisCommand>,
-    },
+    /// The move the server asked for.
+    Move(MoveAsked),
+}
+
+/// The move the server asked for in game `game`, with the analysis command
+/// it was asked with, if any.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct MoveAsked {
+    pub(super) game: u64,
+    pub(super) color: Color,
+    pub(super) command: Option<AnalysisCommand>,
+}
+
+/// The program's answer to a command: `success` for `=`, its text without
+/// the mark, and how long it took.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Answer<'a> {
+    pub(super) success: bool,
+    pub(super) text: &'a str,
+    pub(super) think: std::time::Duration,
 }
 
 /// A GTP command for the program, and why.
