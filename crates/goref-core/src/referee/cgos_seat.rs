@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::board::{Board, BoardRules, KoRule};
 use crate::game::{Color, Move, MAX_SIZE, MIN_SIZE};
-use crate::protocol::cgos::wire::{ServerLine, Setup};
+use crate::protocol::cgos::wire::{letter, ServerLine, Setup};
 use crate::protocol::gtp::analysis::{of_move, parse_line, AnalysisCommand, Candidate};
 use crate::protocol::seat::Right;
 
@@ -454,15 +454,11 @@ impl CgosSeat {
         self.event(GameEvent::Clock { color, clock });
     }
 
-    fn genmove(&mut self, now: Instant, colour: char, ms_left: u64) {
-        let color = if colour == 'b' {
-            Color::Black
-        } else {
-            Color::White
-        };
+    fn genmove(&mut self, now: Instant, color: Color, ms_left: u64) {
         let Some(game) = &mut self.game else {
             self.said(format!(
-                "the server asked for a move with no game: genmove {colour}"
+                "the server asked for a move with no game: genmove {}",
+                letter(color)
             ));
             return;
         };
@@ -495,7 +491,7 @@ impl CgosSeat {
         let Some(game) = &self.game else { return };
         let Some(asked) = &game.asked else { return };
         let (id, color, ms_left) = (game.id, asked.color, asked.ms_left);
-        let colour = if color == Color::Black { "b" } else { "w" };
+        let colour = letter(color);
         if self.program.tells_time() {
             let line = format!("time_left {colour} {} 0", ms_left / 1000);
             self.command(line, Purpose::Tell, true);
@@ -566,7 +562,8 @@ impl CgosSeat {
         }
     }
 
-    fn play(&mut self, now: Instant, colour: char, vertex: &str, ms_left: u64) {
+    fn play(&mut self, now: Instant, color: Color, vertex: &str, ms_left: u64) {
+        let colour = letter(color);
         let Some(game) = &self.game else {
             self.said(format!(
                 "the server told a move with no game: {colour} {vertex}"
@@ -577,11 +574,6 @@ impl CgosSeat {
             return;
         }
         let expected = game.to_move();
-        let color = if colour == 'b' {
-            Color::Black
-        } else {
-            Color::White
-        };
         if color != expected {
             self.notice(format!(
                 "the server told {color}'s move {vertex} when {expected} was to move"

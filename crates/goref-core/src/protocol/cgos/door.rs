@@ -487,7 +487,7 @@ impl CgosDoor {
                 Vec::new()
             }
             Told::SetUp => vec![DoorEvent::Send(ServerLine::Play {
-                colour: letter(colour),
+                colour,
                 vertex,
                 ms_left: self.ms_left(colour),
             })],
@@ -515,7 +515,7 @@ impl CgosDoor {
             sent: now,
         });
         events.push(DoorEvent::Send(ServerLine::Genmove {
-            colour: letter(colour),
+            colour,
             ms_left: self.ms_left(colour),
         }));
         events
@@ -670,10 +670,6 @@ fn answer(text: String) -> DoorEvent {
         think: Duration::ZERO,
         venue_measure: Duration::ZERO,
     }
-}
-
-fn letter(colour: Color) -> char {
-    colour.letter().to_ascii_lowercase()
 }
 
 /// What a program may use for its next move on `reading`, in CGOS's one

@@ -4,9 +4,16 @@
 
 use std::fmt;
 
+use crate::game::Color;
+
 /// The longest line either side accepts, terminator excluded: a move with
 /// its `genmove_analyze` JSON fits.
 pub const MAX_LINE: usize = 64 * 1024;
+
+/// A colour as the CGOS wire and GTP write it: `b` or `w`.
+pub fn letter(colour: Color) -> char {
+    colour.letter().to_ascii_lowercase()
+}
 
 /// One side of a game, as `setup` names it: `NAME(RATING)`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,12 +57,12 @@ pub enum ServerLine {
     Setup(Setup),
     /// The client's move, with its time left.
     Genmove {
-        colour: char,
+        colour: Color,
         ms_left: u64,
     },
     /// The opponent's move, with the opponent's time left after it.
     Play {
-        colour: char,
+        colour: Color,
         vertex: String,
         ms_left: u64,
     },
@@ -93,12 +100,14 @@ impl fmt::Display for ServerLine {
                 }
                 Ok(())
             }
-            ServerLine::Genmove { colour, ms_left } => write!(f, "genmove {colour} {ms_left}"),
+            ServerLine::Genmove { colour, ms_left } => {
+                write!(f, "genmove {} {ms_left}", letter(*colour))
+            }
             ServerLine::Play {
                 colour,
                 vertex,
                 ms_left,
-            } => write!(f, "play {colour} {vertex} {ms_left}"),
+            } => write!(f, "play {} {vertex} {ms_left}", letter(*colour)),
             ServerLine::Gameover {
                 date,
                 result,
@@ -123,8 +132,8 @@ impl ServerLine {
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         let words: Vec<&str> = rest.split_whitespace().collect();
         let colour = |word: &str| match word {
-            "b" | "B" => Some('b'),
-            "w" | "W" => Some('w'),
+            "b" | "B" => Some(Color::Black),
+            "w" | "W" => Some(Color::White),
             _ => None,
         };
         Some(match (word, words.as_slice()) {
@@ -321,7 +330,7 @@ mod tests {
         );
         assert_eq!(
             ServerLine::Genmove {
-                colour: 'b',
+                colour: Color::Black,
                 ms_left: 299_100
             }
             .to_string(),
