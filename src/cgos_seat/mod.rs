@@ -408,7 +408,8 @@ impl State<'_> {
                         path.unwrap_or_else(|| "no folder".into())
                     ));
                     if self.options.games.is_some_and(|n| self.games >= n) {
-                        return Some(Stop::Done(format!("{} games played", self.games)));
+                        let noun = if self.games == 1 { "game" } else { "games" };
+                        return Some(Stop::Done(format!("{} {noun} played", self.games)));
                     }
                     if let Some(name) = self.stop_asked {
                         return Some(Stop::Done(format!("stopped by {name} after its game")));

@@ -878,6 +878,8 @@ fn goref_seat_cgos_killed_mid_game_and_started_again_writes_the_game_whole_and_s
     let said = String::from_utf8_lossy(&again.stdout).into_owned();
     assert!(again.status.success(), "{said}");
     assert!(said.contains("set aside as"), "{said}");
+    let ended = String::from_utf8_lossy(&again.stderr);
+    assert!(ended.contains("goref seat: 1 game played"), "{ended}");
     let output = common::wait_with_watchdog(event, LIMIT);
     assert!(output.status.success());
 
