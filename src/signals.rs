@@ -111,17 +111,17 @@ pub(crate) fn catch_stop_signals(catch: bool) {
         true => on_stop as *const () as libc::sighandler_t,
         false => libc::SIG_DFL,
     };
+    ignore_hangup();
     // SAFETY: the handler only stores to atomics, which is async-signal-safe.
     unsafe {
-        libc::signal(libc::SIGHUP, libc::SIG_IGN);
         libc::signal(libc::SIGINT, handler);
         libc::signal(libc::SIGTERM, handler);
     }
 }
 
-/// A seat plays on when its terminal goes away (an SSH session dropped):
-/// SIGHUP is ignored from here on. Its program, started in a process group
-/// of its own, never gets the terminal's SIGHUP either.
+/// SIGHUP is ignored from here on: a runner or a seat plays on when its
+/// terminal goes away (an SSH session dropped). A seat's program, started
+/// in a process group of its own, never gets the terminal's SIGHUP either.
 pub(crate) fn ignore_hangup() {
     // SAFETY: ignoring a signal installs no handler; it is always sound.
     unsafe {
