@@ -516,14 +516,26 @@ fn seat_on_screen(
     Tmux::start(name, 80, 24, &command)
 }
 
+/// A 19x19 venue against GNU Go with alpha's seat, GNU Go at `level`, on
+/// an 80x24 screen; none (the venue ended) without tmux.
+fn seated_game_on_screen(root: &Path, level: u32, name: &str) -> Option<(Child, Tmux)> {
+    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
+    let (mut play, [address, token, pin]) = venue_sized(root, &white, "19");
+    let seated = [address.as_str(), &token, &pin];
+    match seat_on_screen(root, seated, level, name) {
+        Some(tmux) => Some((play, tmux)),
+        None => {
+            let _ = play.kill();
+            let _ = play.wait();
+            None
+        }
+    }
+}
+
 #[test]
 fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24() {
     let root = tempfile::tempdir().unwrap();
-    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
-    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
-    let seated = [address.as_str(), &token, &pin];
-    let Some(tmux) = seat_on_screen(root.path(), seated, 6, "seat-screen") else {
-        let _ = play.kill();
+    let Some((mut play, tmux)) = seated_game_on_screen(root.path(), 6, "seat-screen") else {
         return;
     };
     let screen = tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
@@ -584,11 +596,7 @@ fn a_seats_operator_restarts_then_resigns_the_program_from_its_screen_at_80x24()
 fn a_seat_whose_terminal_goes_away_plays_its_game_out_without_its_screen() {
     let root = tempfile::tempdir().unwrap();
     let _ends = common::EndsWithin(root.path().to_path_buf());
-    let white = format!("gtp:{} --mode gtp --level 1", gnugo());
-    let (mut play, [address, token, pin]) = venue_sized(root.path(), &white, "19");
-    let seated = [address.as_str(), &token, &pin];
-    let Some(tmux) = seat_on_screen(root.path(), seated, 1, "seat-hangup") else {
-        let _ = play.kill();
+    let Some((mut play, tmux)) = seated_game_on_screen(root.path(), 1, "seat-hangup") else {
         return;
     };
     tmux.wait_for("the game on the seat's screen", LIMIT, |s| {
